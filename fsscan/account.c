@@ -1,0 +1,129 @@
+/*
+ * account: add one entry to a thread's census. Called from the walk hot
+ * loop: no allocation, no locks, integer arithmetic only.
+ */
+#include "walk_int.h"
+
+/* fsstats' overhead rows are chosen by the entry's size. */
+static void
+add_overhead(struct census *c, uint64_t size, uint64_t blocks)
+{
+	uint64_t cap = blocks * 512;
+	int slot = hist_slot(HS_SIZE, (int64_t)size);
+
+	if (cap >= size)
+		hist_add_slot(&c->h[FH_POS_OVERHEAD], slot, (int64_t)(cap - size), 0);
+	else
+		hist_add_slot(&c->h[FH_NEG_OVERHEAD], slot, (int64_t)(size - cap), 0);
+}
+
+static void
+add_totals(struct census *c, uint64_t size, uint64_t blocks)
+{
+	c->all_size += size;
+	c->all_blocks += blocks;
+}
+
+static void
+phist_add(struct phist *h, enum hist_scheme s, int64_t v, uint64_t bytes)
+{
+	int i = hist_slot(s, v);
+
+	h->n[i]++;
+	h->w[i] += bytes;
+}
+
+void
+account_file(struct census *c, int64_t now, const struct hl_file *f,
+    struct dirlocal *dl, char *path)
+{
+	struct dirlocal own = { 0 };
+	struct proj_stats *ps = census_proj(c, f->proj);
+	struct acct *u = idmap_get(&c->users, f->uid);
+	struct acct *g = idmap_get(&c->groups, f->gid);
+	uint64_t alloc = f->blocks * 512;
+	int64_t size = (int64_t)f->size;
+	int64_t amt[3] = { now - f->atime, now - f->mtime, now - f->ctime };
+
+	c->files++;
+	c->bytes += f->size;
+	c->alloc += alloc;
+	add_totals(c, f->size, f->blocks);
+	hist_add(&c->h[FH_FILE_SIZE], HS_SIZE, size, f->size);
+	hist_add(&c->h[FH_CAPACITY], HS_BLOCKS, (int64_t)f->blocks, 0);
+	hist_add(&c->h[FH_LINK_COUNT], HS_COUNT, f->nlink, 0);
+	hist_add(&c->h[FH_ATIME], HS_AGE, amt[0], f->size);
+	hist_add(&c->h[FH_MTIME], HS_AGE, amt[1], f->size);
+	hist_add(&c->h[FH_CTIME], HS_AGE, amt[2], f->size);
+	add_overhead(c, f->size, f->blocks);
+
+	ps->entries++;
+	ps->a.files++;
+	ps->a.bytes += f->size;
+	ps->a.alloc += alloc;
+	phist_add(&ps->size, HS_SIZE, size, f->size);
+	phist_add(&ps->atime, HS_AGE, amt[0], f->size);
+	phist_add(&ps->mtime, HS_AGE, amt[1], f->size);
+	phist_add(&ps->ctime, HS_AGE, amt[2], f->size);
+
+	u->files++;
+	u->bytes += f->size;
+	u->alloc += alloc;
+	g->files++;
+	g->bytes += f->size;
+	g->alloc += alloc;
+
+	if (!dl)
+		dl = &own;
+	dl->files++;
+	dl->bytes += f->size;
+	dl->alloc += alloc;
+	dirlocal_mtime(dl, f->mtime);
+	if (dl == &own)
+		dirtot_add(f->acct, &own);
+
+	if (path)
+		topn_offer(&c->top_files, f->size, path);
+}
+
+void
+account_dir(struct census *c, const struct dnode *d, struct dirlocal *dl)
+{
+	struct proj_stats *ps = census_proj(c, d->proj.self);
+
+	c->dirs++;
+	add_totals(c, d->size, d->blocks);
+	add_overhead(c, d->size, d->blocks);
+	ps->entries++;
+	ps->a.dirs++;
+	idmap_get(&c->users, d->uid)->dirs++;
+	idmap_get(&c->groups, d->gid)->dirs++;
+	dl->dirs++;
+	dirlocal_mtime(dl, d->mtime);
+}
+
+void
+account_symlink(struct census *c, int32_t proj, uint64_t size,
+    uint64_t blocks, int64_t mtime, int target_abs, struct dirlocal *dl)
+{
+	c->symlinks++;
+	add_totals(c, size, blocks);
+	add_overhead(c, size, blocks);
+	hist_add(&c->h[FH_SYMLINK_LEN], HS_LINEAR8, (int64_t)size, 0);
+	if (target_abs > 0)
+		c->symlink_abs++;
+	else if (target_abs == 0)
+		c->symlink_rel++;
+	census_proj(c, proj)->entries++;
+	dirlocal_mtime(dl, mtime);
+}
+
+void
+account_other(struct census *c, int32_t proj, uint64_t size,
+    uint64_t blocks, int64_t mtime, struct dirlocal *dl)
+{
+	c->others++;
+	add_totals(c, size, blocks);
+	census_proj(c, proj)->entries++;
+	dirlocal_mtime(dl, mtime);
+}

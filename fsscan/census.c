@@ -1,0 +1,343 @@
+/*
+ * census: per-thread aggregates and their merge.
+ */
+#include "census.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+const enum hist_scheme fh_scheme[FH_COUNT] = {
+	[FH_FILE_SIZE] = HS_SIZE,
+	[FH_CAPACITY] = HS_BLOCKS,
+	[FH_POS_OVERHEAD] = HS_SIZE,
+	[FH_NEG_OVERHEAD] = HS_SIZE,
+	[FH_DIR_ENTRIES] = HS_COUNT,
+	[FH_DIR_SIZE] = HS_SIZE,
+	[FH_NAME_LEN] = HS_LINEAR8,
+	[FH_LINK_COUNT] = HS_COUNT,
+	[FH_SYMLINK_LEN] = HS_LINEAR8,
+	[FH_MTIME] = HS_AGE,
+	[FH_CTIME] = HS_AGE,
+	[FH_ATIME] = HS_AGE,
+};
+
+void
+census_init(struct census *c, int topn)
+{
+	memset(c, 0, sizeof *c);
+	c->top_files.cap = topn;
+	c->top_dirs.cap = topn;
+}
+
+static void
+topn_free(struct topn *t)
+{
+	for (int i = 0; i < t->len; i++)
+		free(t->e[i].path);
+	free(t->e);
+	t->e = NULL;
+	t->len = 0;
+}
+
+void
+census_free(struct census *c)
+{
+	free(c->proj);
+	free(c->users.e);
+	free(c->groups.e);
+	topn_free(&c->top_files);
+	topn_free(&c->top_dirs);
+	for (size_t i = 0; i < c->nerrs; i++)
+		for (int k = 0; k < c->errs[i].npaths; k++)
+			free(c->errs[i].paths[k]);
+	free(c->errs);
+	memset(c, 0, sizeof *c);
+}
+
+struct proj_stats *
+census_proj(struct census *c, int proj)
+{
+	if ((size_t)proj >= c->nproj) {
+		size_t n = c->nproj ? c->nproj : 16;
+		while (n <= (size_t)proj)
+			n *= 2;
+		c->proj = xrealloc(c->proj, n * sizeof *c->proj);
+		memset(c->proj + c->nproj, 0, (n - c->nproj) * sizeof *c->proj);
+		c->nproj = n;
+	}
+	return &c->proj[proj];
+}
+
+/* Fibonacci hashing spreads sequential uids over the table. */
+static size_t
+id_hash(uint32_t id, size_t cap)
+{
+	return (size_t)(((uint64_t)id * 11400714819323198485ull) >> 32) & (cap - 1);
+}
+
+static void
+idmap_grow(struct idmap *m)
+{
+	struct idmap old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 64;
+	m->e = xcalloc(m->cap, sizeof *m->e);
+	m->len = 0;
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.e[i].used)
+			*idmap_get(m, old.e[i].id) = old.e[i].a;
+	free(old.e);
+}
+
+struct acct *
+idmap_get(struct idmap *m, uint32_t id)
+{
+	size_t i;
+
+	if ((m->len + 1) * 4 > m->cap * 3)
+		idmap_grow(m);
+	for (i = id_hash(id, m->cap); m->e[i].used; i = (i + 1) & (m->cap - 1))
+		if (m->e[i].id == id)
+			return &m->e[i].a;
+	m->e[i].used = 1;
+	m->e[i].id = id;
+	m->len++;
+	return &m->e[i].a;
+}
+
+static void
+acct_add(struct acct *d, const struct acct *s)
+{
+	d->files += s->files;
+	d->dirs += s->dirs;
+	d->bytes += s->bytes;
+	d->alloc += s->alloc;
+}
+
+/* Min-heap on (key, path): the root is the entry evicted first. */
+static int
+top_less(const struct top_ent *a, const struct top_ent *b)
+{
+	if (a->key != b->key)
+		return a->key < b->key;
+	return strcmp(a->path, b->path) > 0;	/* keep smaller paths on ties */
+}
+
+static void
+heap_down(struct topn *t, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < t->len && top_less(&t->e[l], &t->e[m]))
+			m = l;
+		if (r < t->len && top_less(&t->e[r], &t->e[m]))
+			m = r;
+		if (m == i)
+			return;
+		struct top_ent tmp = t->e[i];
+		t->e[i] = t->e[m];
+		t->e[m] = tmp;
+		i = m;
+	}
+}
+
+static void
+heap_up(struct topn *t, int i)
+{
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (!top_less(&t->e[i], &t->e[p]))
+			return;
+		struct top_ent tmp = t->e[i];
+		t->e[i] = t->e[p];
+		t->e[p] = tmp;
+		i = p;
+	}
+}
+
+int
+topn_wants(const struct topn *t, uint64_t key)
+{
+	return t->cap > 0 && (t->len < t->cap || key >= t->e[0].key);
+}
+
+void
+topn_offer(struct topn *t, uint64_t key, char *path)
+{
+	struct top_ent e = { key, path };
+
+	if (t->cap <= 0) {
+		free(path);
+		return;
+	}
+	if (!t->e)
+		t->e = xcalloc((size_t)t->cap, sizeof *t->e);
+	if (t->len < t->cap) {
+		t->e[t->len++] = e;
+		heap_up(t, t->len - 1);
+	} else if (top_less(&t->e[0], &e)) {
+		free(t->e[0].path);
+		t->e[0] = e;
+		heap_down(t, 0);
+	} else {
+		free(path);
+	}
+}
+
+static int
+top_cmp_desc(const void *a, const void *b)
+{
+	const struct top_ent *x = a, *y = b;
+
+	if (top_less(x, y))
+		return 1;
+	if (top_less(y, x))
+		return -1;
+	return 0;
+}
+
+void
+topn_sort(struct topn *t)
+{
+	if (t->len)
+		qsort(t->e, (size_t)t->len, sizeof *t->e, top_cmp_desc);
+}
+
+static void
+topn_merge(struct topn *dst, struct topn *src)
+{
+	for (int i = 0; i < src->len; i++)
+		topn_offer(dst, src->e[i].key, src->e[i].path);
+	free(src->e);
+	src->e = NULL;
+	src->len = 0;
+}
+
+static struct errstat *
+err_slot(struct census *c, int err)
+{
+	for (size_t i = 0; i < c->nerrs; i++)
+		if (c->errs[i].err == err)
+			return &c->errs[i];
+	c->errs = xrealloc(c->errs, (c->nerrs + 1) * sizeof *c->errs);
+	memset(&c->errs[c->nerrs], 0, sizeof *c->errs);
+	c->errs[c->nerrs].err = err;
+	return &c->errs[c->nerrs++];
+}
+
+int
+census_error_wants_path(const struct census *c, int err)
+{
+	for (size_t i = 0; i < c->nerrs; i++)
+		if (c->errs[i].err == err)
+			return c->errs[i].npaths < ERR_PATHS;
+	return 1;
+}
+
+void
+census_error(struct census *c, int err, char *path)
+{
+	struct errstat *e = err_slot(c, err);
+
+	e->count++;
+	c->nerrors++;
+	if (path && e->npaths < ERR_PATHS)
+		e->paths[e->npaths++] = path;
+	else
+		free(path);
+}
+
+static int
+err_cmp(const void *a, const void *b)
+{
+	const struct errstat *x = a, *y = b;
+
+	return (x->err > y->err) - (x->err < y->err);
+}
+
+/* Paths of one errno from several threads: keep the smallest ones so the
+ * sample does not depend on thread timing more than necessary. */
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+errs_merge(struct census *dst, struct census *src)
+{
+	for (size_t i = 0; i < src->nerrs; i++) {
+		struct errstat *s = &src->errs[i], *d = err_slot(dst, s->err);
+		char *all[2 * ERR_PATHS];
+		int n = 0;
+
+		d->count += s->count;
+		for (int k = 0; k < d->npaths; k++)
+			all[n++] = d->paths[k];
+		for (int k = 0; k < s->npaths; k++)
+			all[n++] = s->paths[k];
+		qsort(all, (size_t)n, sizeof *all, str_cmp);
+		d->npaths = n < ERR_PATHS ? n : ERR_PATHS;
+		for (int k = 0; k < n; k++) {
+			if (k < d->npaths)
+				d->paths[k] = all[k];
+			else
+				free(all[k]);
+		}
+		s->npaths = 0;
+	}
+	dst->nerrors += src->nerrors;
+	free(src->errs);
+	src->errs = NULL;
+	src->nerrs = 0;
+	if (dst->nerrs)
+		qsort(dst->errs, dst->nerrs, sizeof *dst->errs, err_cmp);
+}
+
+static void
+idmap_merge(struct idmap *dst, const struct idmap *src)
+{
+	for (size_t i = 0; i < src->cap; i++)
+		if (src->e[i].used)
+			acct_add(idmap_get(dst, src->e[i].id), &src->e[i].a);
+}
+
+void
+census_merge(struct census *dst, struct census *src)
+{
+	dst->files += src->files;
+	dst->dirs += src->dirs;
+	dst->symlinks += src->symlinks;
+	dst->others += src->others;
+	dst->bytes += src->bytes;
+	dst->alloc += src->alloc;
+	dst->all_size += src->all_size;
+	dst->all_blocks += src->all_blocks;
+	dst->hardlink_dups += src->hardlink_dups;
+	dst->snapshot_dirs += src->snapshot_dirs;
+	dst->symlink_rel += src->symlink_rel;
+	dst->symlink_abs += src->symlink_abs;
+	dst->mounts_skipped += src->mounts_skipped;
+	dst->excluded += src->excluded;
+	for (int i = 0; i < FH_COUNT; i++)
+		hist_merge(&dst->h[i], &src->h[i]);
+	for (size_t p = 0; p < src->nproj; p++) {
+		struct proj_stats *s = &src->proj[p], *d;
+		if (!s->entries)
+			continue;
+		d = census_proj(dst, (int)p);
+		acct_add(&d->a, &s->a);
+		d->entries += s->entries;
+		phist_merge(&d->size, &s->size);
+		phist_merge(&d->atime, &s->atime);
+		phist_merge(&d->mtime, &s->mtime);
+		phist_merge(&d->ctime, &s->ctime);
+	}
+	idmap_merge(&dst->users, &src->users);
+	idmap_merge(&dst->groups, &src->groups);
+	topn_merge(&dst->top_files, &src->top_files);
+	topn_merge(&dst->top_dirs, &src->top_dirs);
+	errs_merge(dst, src);
+}

@@ -1,0 +1,106 @@
+/*
+ * census: what one scan counts. Each walker thread owns one struct census
+ * and fills it without locks; census_merge() adds them once at the end.
+ * Histograms add exactly, so the merged result does not depend on how the
+ * work was split between threads.
+ */
+#ifndef FSSCAN_CENSUS_H
+#define FSSCAN_CENSUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hist.h"
+
+/* The fsstats histograms. Each age histogram serves both fsstats tables:
+ * "(files)" uses n and v (sum of ages), "(KB)" uses w (bytes) and vw. */
+enum fh_id {
+	FH_FILE_SIZE,		/* HS_SIZE, value st_size */
+	FH_CAPACITY,		/* HS_BLOCKS, value st_blocks */
+	FH_POS_OVERHEAD,	/* slot by st_size, value 512*blocks - size >= 0 */
+	FH_NEG_OVERHEAD,	/* slot by st_size, value size - 512*blocks > 0 */
+	FH_DIR_ENTRIES,		/* HS_COUNT, value names in the directory */
+	FH_DIR_SIZE,		/* HS_SIZE, value directory st_size */
+	FH_NAME_LEN,		/* HS_LINEAR8, value strlen(name) */
+	FH_LINK_COUNT,		/* HS_COUNT, value st_nlink */
+	FH_SYMLINK_LEN,		/* HS_LINEAR8, value symlink st_size */
+	FH_MTIME,		/* HS_AGE, value now - mtime, weight st_size */
+	FH_CTIME,		/* HS_AGE, value now - ctime, weight st_size */
+	FH_ATIME,		/* HS_AGE, value now - atime, weight st_size */
+	FH_COUNT
+};
+
+extern const enum hist_scheme fh_scheme[FH_COUNT];
+
+/* Totals for one owner, project or directory. */
+struct acct {
+	uint64_t files, dirs, bytes, alloc;
+};
+
+struct proj_stats {
+	struct acct a;
+	uint64_t entries;			/* everything attributed, any type */
+	struct phist size, atime, mtime, ctime;	/* regular files only */
+};
+
+/* uid or gid -> totals; open addressing, grows by doubling. */
+struct idmap {
+	struct idmap_ent { uint32_t id; uint32_t used; struct acct a; } *e;
+	size_t cap, len;
+};
+
+/* Bounded min-heap keeping the largest keys; paths are owned. */
+struct topn {
+	struct top_ent { uint64_t key; char *path; } *e;
+	int cap, len;
+};
+
+#define ERR_PATHS 5	/* first paths kept per errno */
+struct errstat {
+	int err;
+	uint64_t count;
+	int npaths;
+	char *paths[ERR_PATHS];
+};
+
+struct census {
+	/* v_snapshot totals: regular files counted once per inode */
+	uint64_t files, dirs, symlinks, others, bytes, alloc;
+	/* fsstats scalars */
+	uint64_t all_size, all_blocks;	/* every counted entry, roots included */
+	uint64_t hardlink_dups, snapshot_dirs, symlink_rel, symlink_abs;
+	uint64_t mounts_skipped, excluded;
+	struct hist h[FH_COUNT];
+
+	struct proj_stats *proj;	/* indexed by project id */
+	size_t nproj;
+	struct idmap users, groups;
+	struct topn top_files;		/* key: st_size */
+	struct topn top_dirs;		/* key: entries in the directory */
+
+	struct errstat *errs;		/* sorted by err after merge */
+	size_t nerrs;
+	uint64_t nerrors;
+};
+
+void census_init(struct census *c, int topn);
+void census_free(struct census *c);
+/* Add src into dst; src is left empty but valid (its paths move to dst). */
+void census_merge(struct census *dst, struct census *src);
+
+struct proj_stats *census_proj(struct census *c, int proj);
+struct acct *idmap_get(struct idmap *m, uint32_t id);
+
+/* Offer a candidate to a top-N heap; path is built by the caller only when
+ * topn_wants() says the key would be kept. Takes ownership of path. */
+int topn_wants(const struct topn *t, uint64_t key);
+void topn_offer(struct topn *t, uint64_t key, char *path);
+/* Sort entries by key, largest first (ties by path) for output. */
+void topn_sort(struct topn *t);
+
+/* Count an error; path may be NULL when more paths would not be kept. */
+int census_error_wants_path(const struct census *c, int err);
+void census_error(struct census *c, int err, char *path);
+
+#endif

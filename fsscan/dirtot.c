@@ -1,0 +1,133 @@
+/*
+ * dirtot: subtree totals. See dirtot.h.
+ */
+#include "dirtot.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#define MTIME_NONE INT64_MIN
+
+struct dirtot *
+dirtot_new(struct dirtot *parent, const char *name, size_t namelen)
+{
+	struct dirtot *t = xcalloc(1, sizeof *t);
+
+	t->parent = parent;
+	atomic_init(&t->max_mtime, MTIME_NONE);
+	if (!parent) {
+		t->path = xstrdup(".");
+		return t;
+	}
+	t->depth = parent->depth + 1;
+	if (parent->depth == 0) {
+		t->path = xstrndup(name, namelen);
+	} else {
+		size_t pl = strlen(parent->path);
+		t->path = xmalloc(pl + 1 + namelen + 1);
+		memcpy(t->path, parent->path, pl);
+		t->path[pl] = '/';
+		memcpy(t->path + pl + 1, name, namelen);
+		t->path[pl + 1 + namelen] = 0;
+	}
+	return t;
+}
+
+static void
+max_store(_Atomic int64_t *m, int64_t v)
+{
+	int64_t cur = atomic_load_explicit(m, memory_order_relaxed);
+
+	while (v > cur && !atomic_compare_exchange_weak_explicit(m, &cur, v,
+	    memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
+void
+dirlocal_mtime(struct dirlocal *l, int64_t mtime)
+{
+	if (!l->any || mtime > l->max_mtime)
+		l->max_mtime = mtime;
+	l->any = 1;
+}
+
+void
+dirtot_add(struct dirtot *t, const struct dirlocal *l)
+{
+	atomic_fetch_add_explicit(&t->files, l->files, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->dirs, l->dirs, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->bytes, l->bytes, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->alloc, l->alloc, memory_order_relaxed);
+	if (l->any)
+		max_store(&t->max_mtime, l->max_mtime);
+}
+
+void
+dirtot_list_push(struct dirtot_list *l, struct dirtot *t)
+{
+	if (l->len == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->len++] = t;
+}
+
+void
+dirtot_list_take(struct dirtot_list *dst, struct dirtot_list *src)
+{
+	for (size_t i = 0; i < src->len; i++)
+		dirtot_list_push(dst, src->v[i]);
+	free(src->v);
+	memset(src, 0, sizeof *src);
+}
+
+static int
+by_depth_desc(const void *a, const void *b)
+{
+	const struct dirtot *x = *(struct dirtot *const *)a;
+	const struct dirtot *y = *(struct dirtot *const *)b;
+
+	return (y->depth > x->depth) - (y->depth < x->depth);
+}
+
+static int
+by_path(const void *a, const void *b)
+{
+	const struct dirtot *x = *(struct dirtot *const *)a;
+	const struct dirtot *y = *(struct dirtot *const *)b;
+
+	return strcmp(x->path, y->path);
+}
+
+void
+dirtot_finish(struct dirtot_list *l)
+{
+	qsort(l->v, l->len, sizeof *l->v, by_depth_desc);
+	for (size_t i = 0; i < l->len; i++) {
+		struct dirtot *t = l->v[i];
+		struct dirlocal sum = {
+			.files = t->files, .dirs = t->dirs,
+			.bytes = t->bytes, .alloc = t->alloc,
+			.max_mtime = t->max_mtime,
+			.any = t->max_mtime != MTIME_NONE,
+		};
+		t->has_mtime = sum.any;
+		if (t->parent)
+			dirtot_add(t->parent, &sum);
+	}
+	qsort(l->v, l->len, sizeof *l->v, by_path);
+}
+
+void
+dirtot_list_free(struct dirtot_list *l)
+{
+	for (size_t i = 0; i < l->len; i++) {
+		free(l->v[i]->path);
+		free(l->v[i]);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}

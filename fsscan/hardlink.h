@@ -1,0 +1,50 @@
+/*
+ * hardlink: regular files with st_nlink > 1, counted once per (dev, ino).
+ *
+ * Each thread keeps its own table; the tables are merged after the walk
+ * and only then are the files accounted. The link that owns an inode (for
+ * project, owner and directory totals) is the one with the smallest
+ * (parent directory inode, name), so the result does not depend on which
+ * thread saw which link first. This table is the only part of a scan's
+ * memory that grows with the number of files.
+ */
+#ifndef FSSCAN_HARDLINK_H
+#define FSSCAN_HARDLINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct dirtot;
+
+struct hl_file {
+	uint64_t size, blocks;
+	int64_t atime, mtime, ctime;
+	uint32_t uid, gid, nlink;
+	int32_t proj;			/* owning link's project */
+	struct dirtot *acct;		/* owning link's v_dir node */
+};
+
+struct hl_ent {
+	uint64_t dev, ino;
+	uint64_t links;			/* links seen */
+	uint64_t owner_pino;		/* owning link: parent dir inode */
+	char *owner_name;		/* and name, owned */
+	size_t owner_namelen;
+	char *path;			/* some link's full path, for top-N */
+	struct hl_file f;
+};
+
+struct hltab {
+	struct hl_ent *e;
+	size_t cap, len;
+	uint64_t links;			/* links seen in total */
+};
+
+/* Record one link. path may be NULL; ownership passes to the table. */
+void hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
+    const char *name, size_t namelen, const struct hl_file *f, char *path);
+/* Move all of src into dst, combining links to the same inode. */
+void hl_merge(struct hltab *dst, struct hltab *src);
+void hl_free(struct hltab *t);
+
+#endif

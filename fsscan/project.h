@@ -1,0 +1,82 @@
+/*
+ * project: attribution of every entry to a project, by a chain of rules
+ * (--project RULE, repeatable, first match wins):
+ *
+ *   projid        file-system project ID (FS_IOC_FSGETXATTR), read on
+ *                 directories only; a directory's own ID names the
+ *                 directory, and a directory with PROJINHERIT passes its
+ *                 ID to the files in it. ID 0 means "no project".
+ *                 Names come from /etc/projid (name:id) when present,
+ *                 else the decimal ID.
+ *   depth:N       the N-th directory component below ROOT (ROOT is depth
+ *                 0): a directory at depth N names the project, everything
+ *                 below it inherits it; entries above depth N (including
+ *                 files directly in ROOT for N=1) do not match.
+ *   map:FILE      lines "PATH-PREFIX PROJECT"; PATH-PREFIX is absolute or
+ *                 relative to ROOT, matched at component boundaries, the
+ *                 longest prefix wins. '#' starts a comment.
+ *   gidmap:FILE   lines "GID PROJECT".
+ *   group         the group name of the entry's gid (decimal if unknown).
+ *   user          the user name of the entry's uid (decimal if unknown).
+ *
+ * Unmatched entries go to project id 0, named "(none)". Directory rules
+ * (projid, depth, map) are evaluated once per directory; owner rules once
+ * per entry through a small per-thread cache, so the hot path takes no lock.
+ */
+#ifndef FSSCAN_PROJECT_H
+#define FSSCAN_PROJECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROJECT_NONE 0
+#define PROJECT_MAX_RULES 8
+
+struct project_rules;	/* parsed chain plus the shared name registry */
+
+/* Parse the rule specs (NULL/0 means the default "depth:1"). root_abs is
+ * the absolute path of ROOT, used to anchor absolute map prefixes. On error
+ * returns NULL and writes a message naming the rule, file and line. */
+struct project_rules *project_rules_new(const char *const *specs, int nspecs,
+    const char *root_abs, char *err, size_t errlen);
+void project_rules_free(struct project_rules *r);
+
+/* Per-directory state, copied by value into each directory work item. */
+struct proj_dir {
+	int32_t match[PROJECT_MAX_RULES];	/* project id per dir rule, -1 none */
+	int32_t self;				/* the directory's own project */
+	const void *map_node;			/* position in the prefix trie */
+	uint32_t projid;			/* this directory's fs project ID */
+	uint8_t projinherit;
+};
+
+/* State of ROOT. fd is ROOT's open directory fd (for projid). */
+void project_root(struct project_rules *r, struct proj_dir *out, int fd,
+    uid_t uid, gid_t gid);
+/* State of a directory named name at depth (>= 1) below parent. fd is its
+ * open fd, or -1 when it could not be opened (projid then does not match).
+ * Sets out->self using uid/gid for the owner rules. */
+void project_dir(struct project_rules *r, const struct proj_dir *parent,
+    struct proj_dir *out, const char *name, int depth, int fd,
+    uid_t uid, gid_t gid);
+
+/* Per-thread cache for owner rules; zero-initialise, free at the end. */
+struct project_cache {
+	struct pc_ent { uint32_t key; int32_t proj; } *e;
+	size_t cap, len;
+};
+void project_cache_free(struct project_cache *c);
+
+/* Project of a non-directory entry in a directory with state d. */
+int32_t project_of(struct project_rules *r, const struct proj_dir *d,
+    struct project_cache *c, uid_t uid, gid_t gid);
+
+/* Registry, valid after the walk: names and the rules that matched. */
+int32_t project_count(const struct project_rules *r);
+const char *project_name(const struct project_rules *r, int32_t id);
+/* Comma-separated rule specs that attributed entries to id ("none" for 0). */
+void project_sources(const struct project_rules *r, int32_t id, char *buf,
+    size_t len);
+
+#endif

@@ -1,0 +1,370 @@
+/*
+ * snapshot: write one scan into the census database. Every value is bound;
+ * names and paths are stored as the bytes the file system returned.
+ */
+#include "snapshot.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "idname.h"
+
+static const char *const fh_name[FH_COUNT] = {
+	[FH_FILE_SIZE] = "size", [FH_CAPACITY] = "capacity",
+	[FH_POS_OVERHEAD] = "pos_overhead", [FH_NEG_OVERHEAD] = "neg_overhead",
+	[FH_DIR_ENTRIES] = "dir_entries", [FH_DIR_SIZE] = "dir_size",
+	[FH_NAME_LEN] = "name_len", [FH_LINK_COUNT] = "link_count",
+	[FH_SYMLINK_LEN] = "symlink_len", [FH_MTIME] = "mtime",
+	[FH_CTIME] = "ctime", [FH_ATIME] = "atime",
+};
+
+/* A statement and the error context of one write. */
+struct w {
+	sqlite3 *db;
+	char *err;
+	size_t errlen;
+};
+
+static sqlite3_stmt *
+prep(struct w *w, const char *sql)
+{
+	return db_prepare(w->db, sql, w->err, w->errlen);
+}
+
+static int
+done(struct w *w, sqlite3_stmt *st)
+{
+	if (db_step_done(st) == 0)
+		return 0;
+	snprintf(w->err, w->errlen, "%s", sqlite3_errmsg(w->db));
+	return -1;
+}
+
+int
+snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,
+    char *err, size_t errlen)
+{
+	struct w w = { db, err, errlen };
+	sqlite3_stmt *st = prep(&w,
+	    "INSERT INTO snapshot (fs, root, root_abs, host, fstype, fs_source,"
+	    " fs_uuid, fs_label, mount_opts, started_at, now_ref, status,"
+	    " threads, options, version)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?)");
+	int rc;
+
+	if (!st)
+		return -1;
+	db_bind_text(st, 1, m->fs);
+	db_bind_text(st, 2, m->root);
+	db_bind_text(st, 3, m->root_abs);
+	db_bind_text(st, 4, m->host);
+	db_bind_text(st, 5, m->fstype);
+	db_bind_text(st, 6, m->source);
+	db_bind_text(st, 7, m->uuid);
+	db_bind_text(st, 8, m->label);
+	db_bind_text(st, 9, m->mntopts);
+	sqlite3_bind_int64(st, 10, m->started);
+	sqlite3_bind_int64(st, 11, m->now_ref);
+	sqlite3_bind_int(st, 12, m->threads);
+	db_bind_text(st, 13, m->options);
+	db_bind_text(st, 14, IOCENSUS_VERSION);
+	rc = done(&w, st);
+	*id = sqlite3_last_insert_rowid(db);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+write_totals(struct w *w, int64_t id, const struct walk_result *r,
+    const char *status)
+{
+	const struct census *c = &r->c;
+	sqlite3_stmt *st = prep(w,
+	    "UPDATE snapshot SET status=?, finished_at=?, files=?, dirs=?,"
+	    " symlinks=?, others=?, bytes=?, alloc_bytes=?, all_size=?,"
+	    " all_blocks=?, hardlink_dups=?, snapshot_dirs=?, symlink_rel=?,"
+	    " symlink_abs=?, mounts_skipped=?, excluded=?, errors=?,"
+	    " entries_per_s=? WHERE id=?");
+	uint64_t v[] = { c->files, c->dirs, c->symlinks, c->others, c->bytes,
+	    c->alloc, c->all_size, c->all_blocks, c->hardlink_dups,
+	    c->snapshot_dirs, c->symlink_rel, c->symlink_abs,
+	    c->mounts_skipped, c->excluded, c->nerrors };
+	int i = 1, rc;
+
+	if (!st)
+		return -1;
+	db_bind_text(st, i++, status);
+	sqlite3_bind_int64(st, i++, (int64_t)time(NULL));
+	for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+		sqlite3_bind_int64(st, i++, (int64_t)v[k]);
+	sqlite3_bind_double(st, i++, r->seconds > 0 ?
+	    (double)r->entries / r->seconds : 0.0);
+	sqlite3_bind_int64(st, i, id);
+	rc = done(w, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+bind_acct(sqlite3_stmt *st, int i, const struct acct *a)
+{
+	sqlite3_bind_int64(st, i, (int64_t)a->files);
+	sqlite3_bind_int64(st, i + 1, (int64_t)a->dirs);
+	sqlite3_bind_int64(st, i + 2, (int64_t)a->bytes);
+	sqlite3_bind_int64(st, i + 3, (int64_t)a->alloc);
+	return i + 4;
+}
+
+/* One histogram row per non-empty slot; v/vw only for whole-fs rows. */
+static int
+write_hist_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
+    const char *metric, enum hist_scheme s, const uint64_t *n,
+    const uint64_t *wt, const i128 *v, const i128 *vw)
+{
+	char b1[41], b2[41];
+
+	for (int slot = 0; slot < HIST_NB; slot++) {
+		int64_t lo, hi;
+		if (!n[slot])
+			continue;
+		hist_bounds_base(s, slot, &lo, &hi);
+		sqlite3_bind_int64(st, 1, id);
+		db_bind_text(st, 2, proj);
+		db_bind_text(st, 3, metric);
+		sqlite3_bind_int(st, 4, slot);
+		sqlite3_bind_int64(st, 5, lo);
+		sqlite3_bind_int64(st, 6, hi);
+		sqlite3_bind_int64(st, 7, (int64_t)n[slot]);
+		sqlite3_bind_int64(st, 8, (int64_t)wt[slot]);
+		db_bind_text(st, 9, v ? i128_str(v[slot], b1) : NULL);
+		db_bind_text(st, 10, vw ? i128_str(vw[slot], b2) : NULL);
+		if (done(w, st) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+write_hists(struct w *w, int64_t id, const struct census *c,
+    const struct project_rules *rules)
+{
+	sqlite3_stmt *st = prep(w, "INSERT INTO hist (snapshot_id, project,"
+	    " metric, slot, lo, hi, n, w, v, vw) VALUES (?,?,?,?,?,?,?,?,?,?)");
+	sqlite3_stmt *ex = prep(w, "INSERT INTO hist_extent (snapshot_id,"
+	    " metric, min, max) VALUES (?,?,?,?)");
+	int rc = -1;
+
+	if (!st || !ex)
+		goto out;
+	for (int i = 0; i < FH_COUNT; i++) {
+		const struct hist *h = &c->h[i];
+		/* Overhead rows are chosen by size, so their bounds are sizes. */
+		if (write_hist_rows(w, st, id, NULL, fh_name[i], fh_scheme[i],
+		    h->n, h->w, h->v, h->vw) < 0)
+			goto out;
+		if (!hist_total(h))
+			continue;
+		sqlite3_bind_int64(ex, 1, id);
+		db_bind_text(ex, 2, fh_name[i]);
+		sqlite3_bind_int64(ex, 3, h->min);
+		sqlite3_bind_int64(ex, 4, h->max);
+		if (done(w, ex) < 0)
+			goto out;
+	}
+	for (size_t p = 0; p < c->nproj; p++) {
+		const struct proj_stats *ps = &c->proj[p];
+		const char *name = project_name(rules, (int32_t)p);
+		const struct phist *ph[4] = { &ps->size, &ps->atime, &ps->mtime,
+		    &ps->ctime };
+		const char *m[4] = { "size", "atime", "mtime", "ctime" };
+		if (!ps->entries)
+			continue;
+		for (int k = 0; k < 4; k++)
+			if (write_hist_rows(w, st, id, name, m[k],
+			    k ? HS_AGE : HS_SIZE, ph[k]->n, ph[k]->w, NULL,
+			    NULL) < 0)
+				goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(ex);
+	return rc;
+}
+
+static int
+write_projects(struct w *w, int64_t id, const struct census *c,
+    const struct project_rules *rules)
+{
+	sqlite3_stmt *st = prep(w, "INSERT INTO project (snapshot_id, name,"
+	    " source, files, dirs, bytes, alloc_bytes) VALUES (?,?,?,?,?,?,?)");
+	char src[512];
+	int rc = 0;
+
+	if (!st)
+		return -1;
+	for (size_t p = 0; p < c->nproj && rc == 0; p++) {
+		if (!c->proj[p].entries)
+			continue;
+		project_sources(rules, (int32_t)p, src, sizeof src);
+		sqlite3_bind_int64(st, 1, id);
+		db_bind_text(st, 2, project_name(rules, (int32_t)p));
+		db_bind_text(st, 3, src);
+		bind_acct(st, 4, &c->proj[p].a);
+		rc = done(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+write_owners(struct w *w, int64_t id, const struct idmap *m, const char *kind)
+{
+	sqlite3_stmt *st = prep(w, "INSERT INTO owner (snapshot_id, kind, id,"
+	    " name, files, dirs, bytes, alloc_bytes) VALUES (?,?,?,?,?,?,?,?)");
+	char buf[256];
+	int rc = 0;
+
+	if (!st)
+		return -1;
+	for (size_t i = 0; i < m->cap && rc == 0; i++) {
+		const struct idmap_ent *e = &m->e[i];
+		if (!e->used)
+			continue;
+		sqlite3_bind_int64(st, 1, id);
+		db_bind_text(st, 2, kind);
+		sqlite3_bind_int64(st, 3, e->id);
+		db_bind_text(st, 4, kind[0] == 'u' ? uid_name(e->id, buf,
+		    sizeof buf) : gid_name(e->id, buf, sizeof buf));
+		bind_acct(st, 5, &e->a);
+		rc = done(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+write_dirs(struct w *w, int64_t id, const struct dirtot_list *l)
+{
+	sqlite3_stmt *st = prep(w, "INSERT INTO dir (snapshot_id, path, depth,"
+	    " files, dirs, bytes, alloc_bytes, max_mtime) VALUES (?,?,?,?,?,?,?,?)");
+	int rc = 0;
+
+	if (!st)
+		return -1;
+	for (size_t i = 0; i < l->len && rc == 0; i++) {
+		const struct dirtot *t = l->v[i];
+		struct acct a = { t->files, t->dirs, t->bytes, t->alloc };
+		sqlite3_bind_int64(st, 1, id);
+		db_bind_blobtext(st, 2, t->path, strlen(t->path));
+		sqlite3_bind_int(st, 3, t->depth);
+		bind_acct(st, 4, &a);
+		if (t->has_mtime)
+			sqlite3_bind_int64(st, 8, t->max_mtime);
+		else
+			sqlite3_bind_null(st, 8);
+		rc = done(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+write_top(struct w *w, sqlite3_stmt *st, int64_t id, const char *kind,
+    const struct topn *t)
+{
+	for (int i = 0; i < t->len; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		db_bind_text(st, 2, kind);
+		sqlite3_bind_int(st, 3, i + 1);
+		sqlite3_bind_int64(st, 4, (int64_t)t->e[i].key);
+		db_bind_blobtext(st, 5, t->e[i].path, strlen(t->e[i].path));
+		if (done(w, st) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+write_errors(struct w *w, int64_t id, const struct census *c)
+{
+	sqlite3_stmt *e = prep(w, "INSERT INTO scan_error (snapshot_id, errno,"
+	    " message, count) VALUES (?,?,?,?)");
+	sqlite3_stmt *p = prep(w, "INSERT INTO scan_error_path (snapshot_id,"
+	    " errno, seq, path) VALUES (?,?,?,?)");
+	int rc = -1;
+
+	if (!e || !p)
+		goto out;
+	for (size_t i = 0; i < c->nerrs; i++) {
+		const struct errstat *s = &c->errs[i];
+		sqlite3_bind_int64(e, 1, id);
+		sqlite3_bind_int(e, 2, s->err);
+		db_bind_text(e, 3, strerror(s->err));
+		sqlite3_bind_int64(e, 4, (int64_t)s->count);
+		if (done(w, e) < 0)
+			goto out;
+		for (int k = 0; k < s->npaths; k++) {
+			sqlite3_bind_int64(p, 1, id);
+			sqlite3_bind_int(p, 2, s->err);
+			sqlite3_bind_int(p, 3, k + 1);
+			db_bind_blobtext(p, 4, s->paths[k], strlen(s->paths[k]));
+			if (done(w, p) < 0)
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(e);
+	sqlite3_finalize(p);
+	return rc;
+}
+
+int
+snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
+    const struct project_rules *rules, const char *status, char *err,
+    size_t errlen)
+{
+	struct w w = { db, err, errlen };
+	sqlite3_stmt *top;
+
+	if (db_begin(db) < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	top = prep(&w, "INSERT INTO top (snapshot_id, kind, rank, value, path)"
+	    " VALUES (?,?,?,?,?)");
+	if (!top || write_projects(&w, id, &r->c, rules) < 0 ||
+	    write_owners(&w, id, &r->c.users, "user") < 0 ||
+	    write_owners(&w, id, &r->c.groups, "group") < 0 ||
+	    write_hists(&w, id, &r->c, rules) < 0 ||
+	    write_dirs(&w, id, &r->dirs) < 0 ||
+	    write_top(&w, top, id, "file", &r->c.top_files) < 0 ||
+	    write_top(&w, top, id, "dir", &r->c.top_dirs) < 0 ||
+	    write_errors(&w, id, &r->c) < 0 ||
+	    write_totals(&w, id, r, status) < 0 || db_commit(db) < 0) {
+		if (!err[0])
+			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		sqlite3_finalize(top);
+		db_rollback(db);
+		return -1;
+	}
+	sqlite3_finalize(top);
+	return 0;
+}
+
+void
+snapshot_fail(sqlite3 *db, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, "UPDATE snapshot SET status='failed',"
+	    " finished_at=? WHERE id=?", -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+}

@@ -1,0 +1,420 @@
+/*
+ * visit: read one directory and account everything in it.
+ *
+ * Per getdents64 chunk, subdirectories are stat'ed and published first so
+ * idle threads can take them, then the other entries are stat'ed in
+ * directory order (which is what network file systems' statahead expects).
+ * Every stat is relative to the directory fd: no path is ever resolved.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "walk_int.h"
+#include "xalloc.h"
+
+#ifndef STATX_ATTR_MOUNT_ROOT
+#define STATX_ATTR_MOUNT_ROOT 0x00002000
+#endif
+
+#define STAT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_SYNC_AS_STAT)
+#define STAT_MASK  (STATX_BASIC_STATS)
+
+struct dnode *
+dnode_new(struct dnode *parent, const char *name, size_t len)
+{
+	struct dnode *d = xcalloc(1, sizeof *d + len + 1);
+
+	memcpy(d->name, name, len);
+	d->namelen = len;
+	d->parent = parent;
+	d->fd = -1;
+	atomic_init(&d->refs, 1);
+	if (parent) {
+		d->depth = parent->depth + 1;
+		atomic_fetch_add(&parent->refs, 1);
+	}
+	return d;
+}
+
+/* Is a separator needed between p's parent and p? Only ROOT, as given,
+ * can already end in '/'. */
+static int
+needs_sep(const struct dnode *parent)
+{
+	return parent->namelen == 0 || parent->name[parent->namelen - 1] != '/';
+}
+
+/* Full path of name inside d (or of d itself when name is NULL), joined
+ * from ROOT as given. Only for messages and top-N entries. */
+char *
+dnode_path(const struct dnode *d, const char *name, size_t namelen)
+{
+	size_t len = 0;
+	const struct dnode *p;
+	char *buf, *end;
+
+	if (name)
+		len += namelen + needs_sep(d);
+	for (p = d; p; p = p->parent)
+		len += p->namelen + (p->parent ? needs_sep(p->parent) : 0);
+	buf = xmalloc(len + 1);
+	end = buf + len;
+	*end = 0;
+	if (name) {
+		end -= namelen;
+		memcpy(end, name, namelen);
+		if (needs_sep(d))
+			*--end = '/';
+	}
+	for (p = d; p; p = p->parent) {
+		end -= p->namelen;
+		memcpy(end, p->name, p->namelen);
+		if (p->parent && needs_sep(p->parent))
+			*--end = '/';
+	}
+	return buf;
+}
+
+static void
+record_error(struct worker *w, const struct dnode *d, const char *name,
+    size_t namelen, int err)
+{
+	char *path = NULL;
+
+	if (census_error_wants_path(&w->c, err)) {
+		path = dnode_path(d, name, namelen);
+		fprintf(stderr, "fsscan: %s: %s\n", path, strerror(err));
+	}
+	census_error(&w->c, err, path);
+}
+
+static int
+open_flags(const struct walker *g, uint32_t owner)
+{
+	int f = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+	/* O_NOATIME needs ownership or CAP_FOWNER; reading a directory
+	 * otherwise updates its atime, which sites use for purge policy. */
+	if (g->euid == 0 || g->euid == owner)
+		f |= O_NOATIME;
+	return f;
+}
+
+static int
+open_at(const struct walker *g, int dfd, const struct dnode *d)
+{
+	int fl = open_flags(g, d->uid);
+	int fd = openat(dfd, d->name, fl);
+
+	if (fd < 0 && errno == EPERM && (fl & O_NOATIME))
+		fd = openat(dfd, d->name, fl & ~O_NOATIME);
+	return fd;
+}
+
+/* The directory must still be the one that was stat'ed. */
+static int
+same_dir(int fd, const struct dnode *d)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if ((uint64_t)st.st_dev != d->dev || (uint64_t)st.st_ino != d->ino) {
+		errno = ESTALE;
+		return -1;
+	}
+	return 0;
+}
+
+/* Open d when its parent's fd was closed for the fd budget: walk up to
+ * the nearest open ancestor and back down. The fd returned is temporary. */
+static int
+reopen(const struct walker *g, const struct dnode *d)
+{
+	int pfd = d->parent->fd, tmp = -1, fd, e;
+
+	if (pfd < 0)
+		pfd = tmp = reopen(g, d->parent);
+	if (pfd < 0)
+		return -1;
+	fd = open_at(g, pfd, d);
+	e = errno;
+	if (tmp >= 0)
+		close(tmp);
+	if (fd >= 0 && same_dir(fd, d) < 0) {
+		e = errno;
+		close(fd);
+		fd = -1;
+	}
+	errno = e;
+	return fd;
+}
+
+static int
+open_dir(const struct walker *g, const struct dnode *d)
+{
+	int fd, e;
+
+	if (d->parent->fd >= 0)
+		fd = open_at(g, d->parent->fd, d);
+	else
+		return reopen(g, d);
+	if (fd >= 0 && same_dir(fd, d) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		fd = -1;
+	}
+	return fd;
+}
+
+static int
+excluded(const struct walk_opts *o, const char *name)
+{
+	for (int i = 0; i < o->nexcludes; i++)
+		if (fnmatch(o->excludes[i], name, 0) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+stat_entry(struct worker *w, int fd, const char *name, struct statx *sx)
+{
+	throttle_op(&w->g->thr, &w->tl);
+	return statx(fd, name, STAT_FLAGS, STAT_MASK, sx);
+}
+
+static int
+other_mount(const struct walker *g, const struct statx *sx)
+{
+	uint64_t dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+
+	if (g->o->cross_mounts)
+		return 0;
+	if (dev != g->root_dev)
+		return 1;
+	/* A bind mount of the same file system shares st_dev. */
+	return (sx->stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	    (sx->stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
+static void
+hold_child(struct worker *w, struct dnode *c)
+{
+	if (w->nlater == w->caplater) {
+		w->caplater = w->caplater ? 2 * w->caplater : 64;
+		w->later = xrealloc(w->later, w->caplater * sizeof *w->later);
+	}
+	w->later[w->nlater++] = c;
+}
+
+/* A subdirectory: publish it as a work item. */
+static void
+add_subdir(struct worker *w, struct dnode *d, const char *name, size_t len,
+    const struct statx *sx, int publish_now)
+{
+	struct dnode *c = dnode_new(d, name, len);
+
+	c->dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+	c->ino = sx->stx_ino;
+	c->size = sx->stx_size;
+	c->blocks = sx->stx_blocks;
+	c->mtime = sx->stx_mtime.tv_sec;
+	c->uid = sx->stx_uid;
+	c->gid = sx->stx_gid;
+	c->no_read = len == 9 && memcmp(name, ".snapshot", 9) == 0;
+	if (publish_now)
+		work_push(w, c);
+	else
+		hold_child(w, c);
+}
+
+static int
+symlink_kind(const struct walk_opts *o, int fd, const char *name)
+{
+	char first;
+
+	/* readlink updates the link's atime, so it is opt-in. */
+	if (!o->symlink_targets)
+		return -1;
+	if (readlinkat(fd, name, &first, 1) != 1)
+		return -1;
+	return first == '/';
+}
+
+/* A non-directory: account it now, or defer it when hard-linked. */
+static void
+add_entry(struct worker *w, struct dnode *d, int fd, const char *name,
+    size_t len, const struct statx *sx, struct dirlocal *dl)
+{
+	const struct walk_opts *o = w->g->o;
+	mode_t m = sx->stx_mode;
+	int32_t proj = project_of(o->rules, &d->proj, &w->pc, sx->stx_uid,
+	    sx->stx_gid);
+
+	if (S_ISREG(m)) {
+		struct hl_file f = {
+			.size = sx->stx_size, .blocks = sx->stx_blocks,
+			.atime = sx->stx_atime.tv_sec,
+			.mtime = sx->stx_mtime.tv_sec,
+			.ctime = sx->stx_ctime.tv_sec,
+			.uid = sx->stx_uid, .gid = sx->stx_gid,
+			.nlink = sx->stx_nlink, .proj = proj, .acct = d->acct,
+		};
+		char *path = NULL;
+		if (topn_wants(&w->c.top_files, f.size))
+			path = dnode_path(d, name, len);
+		if (f.nlink > 1)
+			hl_note(&w->hl, makedev(sx->stx_dev_major,
+			    sx->stx_dev_minor), sx->stx_ino, d->ino, name, len,
+			    &f, path);
+		else
+			account_file(&w->c, o->now, &f, dl, path);
+	} else if (S_ISLNK(m)) {
+		account_symlink(&w->c, proj, sx->stx_size, sx->stx_blocks,
+		    sx->stx_mtime.tv_sec, symlink_kind(o, fd, name), dl);
+	} else {
+		account_other(&w->c, proj, sx->stx_size, sx->stx_blocks,
+		    sx->stx_mtime.tv_sec, dl);
+	}
+}
+
+static int
+skip_dot(const char *n)
+{
+	return n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0));
+}
+
+/*
+ * One getdents64 chunk, in two passes: directories first (published at
+ * once when the fd stays open), then everything else.
+ */
+static void
+read_chunk(struct worker *w, struct dnode *d, int fd, long n,
+    struct dirlocal *dl, uint64_t *names, int publish_now)
+{
+	const struct walk_opts *o = w->g->o;
+	struct statx sx;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (long off = 0; off < n;) {
+			struct dirent64 *de = (struct dirent64 *)(w->buf + off);
+			const char *name = de->d_name;
+			int is_dir = de->d_type == DT_DIR || de->d_type == DT_UNKNOWN;
+			size_t len;
+
+			off += de->d_reclen;
+			if (skip_dot(name) || is_dir != (pass == 0))
+				continue;
+			len = strlen(name);
+			(*names)++;
+			if (o->nexcludes && excluded(o, name)) {
+				w->c.excluded++;
+				continue;
+			}
+			if (stat_entry(w, fd, name, &sx) < 0) {
+				record_error(w, d, name, len, errno);
+				continue;
+			}
+			atomic_fetch_add_explicit(&w->entries, 1,
+			    memory_order_relaxed);
+			if (S_ISDIR(sx.stx_mode)) {
+				if (other_mount(w->g, &sx)) {
+					w->c.mounts_skipped++;
+					continue;
+				}
+				hist_add(&w->c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)len, 0);
+				add_subdir(w, d, name, len, &sx, publish_now);
+				continue;
+			}
+			hist_add(&w->c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)len, 0);
+			add_entry(w, d, fd, name, len, &sx, dl);
+		}
+	}
+}
+
+/* Choose the directory's v_dir node and project, and count it. */
+static void
+enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
+{
+	const struct walk_opts *o = w->g->o;
+
+	if (d->parent) {
+		if (o->dirs_depth < 0 || d->depth <= o->dirs_depth) {
+			d->acct = dirtot_new(d->parent->acct, d->name, d->namelen);
+			dirtot_list_push(&w->dirs, d->acct);
+		} else {
+			d->acct = d->parent->acct;
+		}
+		project_dir(o->rules, &d->parent->proj, &d->proj, d->name,
+		    d->depth, fd, d->uid, d->gid);
+	}
+	account_dir(&w->c, d, dl);
+	if (d->no_read)
+		w->c.snapshot_dirs++;
+}
+
+static void
+publish_held(struct worker *w)
+{
+	for (size_t i = 0; i < w->nlater; i++)
+		work_push(w, w->later[i]);
+	w->nlater = 0;
+}
+
+void
+visit_dir(struct worker *w, struct dnode *d)
+{
+	struct walker *g = w->g;
+	struct dirlocal dl = { 0 };
+	uint64_t names = 0;
+	int fd = -1, keep = 0;
+	long n;
+
+	if (d->parent == NULL) {
+		fd = d->fd;		/* ROOT is opened by walk_run */
+		keep = 1;
+	} else if (!d->no_read) {
+		fd = open_dir(g, d);
+		if (fd < 0)
+			record_error(w, d, NULL, 0, errno);
+	}
+	enter_dir(w, d, fd, &dl);
+	if (fd >= 0 && d->parent) {
+		keep = atomic_fetch_add(&g->open_fds, 1) < g->o->max_fds;
+		if (!keep)
+			atomic_fetch_sub(&g->open_fds, 1);
+		d->fd_budgeted = keep;
+		if (keep)
+			d->fd = fd;
+	}
+	while (fd >= 0 && !*g->o->stop &&
+	    (n = getdents64(fd, w->buf, DIRBUF_SIZE)) != 0) {
+		if (n < 0) {
+			record_error(w, d, NULL, 0, errno);
+			break;
+		}
+		read_chunk(w, d, fd, n, &dl, &names, keep);
+	}
+	if (*g->o->stop)
+		atomic_store(&g->interrupted, 1);
+	if (fd >= 0) {
+		hist_add(&w->c.h[FH_DIR_ENTRIES], HS_COUNT, (int64_t)names, 0);
+		hist_add(&w->c.h[FH_DIR_SIZE], HS_SIZE, (int64_t)d->size, 0);
+		if (topn_wants(&w->c.top_dirs, names))
+			topn_offer(&w->c.top_dirs, names, dnode_path(d, NULL, 0));
+	}
+	dirtot_add(d->acct, &dl);
+	if (fd >= 0 && !keep) {
+		close(fd);
+		publish_held(w);
+	}
+}

@@ -1,0 +1,178 @@
+/*
+ * db: open, schema version, embedded SQL.
+ *
+ * Invariant: a database whose user_version is 0 is either new or was never
+ * initialised; installing the schema and setting user_version happen in one
+ * transaction, so a crash leaves it at 0 or fully installed.
+ */
+#include "db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql_embed.h"
+
+const char *
+db_default_path(const char *explicit_path)
+{
+	const char *env;
+
+	if (explicit_path && *explicit_path)
+		return explicit_path;
+	env = getenv("IOCENSUS_DB");
+	if (env && *env)
+		return env;
+	return "iocensus.db";
+}
+
+int
+db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	if (err)
+		snprintf(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+static int
+pragma_int(sqlite3 *db, const char *sql, int *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int
+install_schema(sqlite3 *db, char *err, size_t errlen)
+{
+	char sql[128];
+	int version = 0;
+
+	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	/* Another process may have installed it while we waited. */
+	if (pragma_int(db, "PRAGMA user_version", &version) < 0)
+		goto fail_msg;
+	if (version == 0) {
+		snprintf(sql, sizeof sql,
+		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
+		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
+		if (db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
+		    db_exec(db, iocensus_sql_views, err, errlen) < 0 ||
+		    db_exec(db, sql, err, errlen) < 0)
+			goto fail;
+	}
+	if (db_exec(db, "COMMIT", err, errlen) < 0)
+		goto fail;
+	return 0;
+fail_msg:
+	snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+fail:
+	db_exec(db, "ROLLBACK", NULL, 0);
+	return -1;
+}
+
+sqlite3 *
+db_open(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	char msg[512];
+	int version = 0, appid = 0;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path,
+		    db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_extended_result_codes(db, 1);
+	sqlite3_busy_timeout(db, DB_BUSY_MS);
+	if (pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
+	    pragma_int(db, "PRAGMA user_version", &version) < 0) {
+		snprintf(err, errlen, "%s: not a usable database: %s", path,
+		    sqlite3_errmsg(db));
+		goto fail;
+	}
+	if (appid != 0 && appid != DB_APPLICATION_ID) {
+		snprintf(err, errlen, "%s: not an iocensus database "
+		    "(application_id 0x%08x)", path, (unsigned)appid);
+		goto fail;
+	}
+	if (version > DB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: schema version %d is newer than this "
+		    "program supports (%d); upgrade iocensus", path, version,
+		    DB_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+	    " PRAGMA foreign_keys=ON;", msg, sizeof msg) < 0) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		goto fail;
+	}
+	if (version == 0 && install_schema(db, msg, sizeof msg) < 0) {
+		snprintf(err, errlen, "%s: cannot install schema: %s", path, msg);
+		goto fail;
+	}
+	return db;
+fail:
+	sqlite3_close(db);
+	return NULL;
+}
+
+void
+db_close(sqlite3 *db)
+{
+	sqlite3_close(db);
+}
+
+int db_begin(sqlite3 *db) { return db_exec(db, "BEGIN IMMEDIATE", NULL, 0); }
+int db_commit(sqlite3 *db) { return db_exec(db, "COMMIT", NULL, 0); }
+void db_rollback(sqlite3 *db) { db_exec(db, "ROLLBACK", NULL, 0); }
+
+sqlite3_stmt *
+db_prepare(sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return NULL;
+	}
+	return st;
+}
+
+int
+db_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (!s)
+		return sqlite3_bind_null(st, i);
+	return sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+int
+db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len)
+{
+	return sqlite3_bind_text64(st, i, s, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+int
+db_step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}

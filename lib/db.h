@@ -1,0 +1,42 @@
+/*
+ * db: the census database. Opens or creates it, installs the embedded
+ * schema, checks the schema version, and sets WAL mode and a busy timeout
+ * so that a report can read while a scan writes and two scans can share
+ * one file.
+ */
+#ifndef IOCENSUS_DB_H
+#define IOCENSUS_DB_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#define DB_SCHEMA_VERSION 1
+#define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
+#define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
+
+/* Resolve the database path: explicit, else $IOCENSUS_DB, else ./iocensus.db */
+const char *db_default_path(const char *explicit_path);
+
+/* Open (creating if needed). On failure returns NULL and a message in err. */
+sqlite3 *db_open(const char *path, char *err, size_t errlen);
+void db_close(sqlite3 *db);
+
+/* Run SQL without results; returns 0 or -1 with the message in err. */
+int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK; return 0 or -1. */
+int db_begin(sqlite3 *db);
+int db_commit(sqlite3 *db);
+void db_rollback(sqlite3 *db);
+
+/* Prepare or report; returns NULL with the message in err. */
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql, char *err, size_t errlen);
+
+/* Bind helpers: index is 1-based like sqlite3_bind_*. A NULL text binds NULL. */
+int db_bind_text(sqlite3_stmt *st, int i, const char *s);
+int db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len);
+
+/* Step a statement that returns no rows, then reset it; 0 or -1. */
+int db_step_done(sqlite3_stmt *st);
+
+#endif

@@ -1,0 +1,111 @@
+-- iocensus census database, schema version 1.
+-- Tables are private; the views in views.sql are the stable interface.
+-- Each table has one writer: fsscan writes snapshots and everything keyed
+-- by snapshot_id. Sizes are bytes, times are unix seconds.
+
+CREATE TABLE IF NOT EXISTS snapshot (
+  id            INTEGER PRIMARY KEY,
+  fs            TEXT NOT NULL,     -- --fs NAME, default ROOT as given
+  root          TEXT NOT NULL,     -- ROOT as given
+  root_abs      TEXT,              -- absolute path of ROOT
+  host          TEXT,
+  fstype        TEXT,              -- from mountinfo
+  fs_source     TEXT,              -- mount source (device)
+  fs_uuid       TEXT,              -- libblkid, when readable
+  fs_label      TEXT,
+  mount_opts    TEXT,              -- per-mount options (atime mode)
+  started_at    INTEGER NOT NULL,
+  finished_at   INTEGER,           -- NULL while running or after a crash
+  now_ref       INTEGER NOT NULL,  -- reference time for ages (--now)
+  status        TEXT NOT NULL CHECK (status IN
+                  ('running', 'complete', 'interrupted', 'failed')),
+  files         INTEGER, dirs INTEGER, symlinks INTEGER, others INTEGER,
+  bytes         INTEGER, alloc_bytes INTEGER,
+  all_size      INTEGER,           -- fsstats: st_size of every counted entry
+  all_blocks    INTEGER,           -- fsstats: st_blocks of every counted entry
+  hardlink_dups INTEGER, snapshot_dirs INTEGER,
+  symlink_rel   INTEGER, symlink_abs INTEGER,
+  mounts_skipped INTEGER, excluded INTEGER,
+  errors        INTEGER,
+  threads       INTEGER,
+  options       TEXT,              -- the command line, for provenance
+  entries_per_s REAL,
+  version       TEXT               -- fsscan version that wrote it
+);
+
+CREATE TABLE IF NOT EXISTS project (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  source      TEXT NOT NULL,       -- rule(s) that attributed it: depth:1, projid, ...
+  files INTEGER NOT NULL, dirs INTEGER NOT NULL,
+  bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
+  PRIMARY KEY (snapshot_id, name)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS owner (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  kind        TEXT NOT NULL CHECK (kind IN ('user', 'group')),
+  id          INTEGER NOT NULL,
+  name        TEXT,                -- NULL when the id has no name here
+  files INTEGER NOT NULL, dirs INTEGER NOT NULL,
+  bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
+  PRIMARY KEY (snapshot_id, kind, id)
+) WITHOUT ROWID;
+
+-- Histograms, non-empty buckets only. project NULL: the whole file system,
+-- with all fsstats metrics; otherwise size/atime/mtime/ctime of a project.
+-- Bucket [lo, hi) in base units (bytes, 512-byte blocks, seconds, counts);
+-- slot is the position in lib/hist.h. n items, w their bytes, v the sum of
+-- values and vw the sum of value*bytes, as decimal text (128-bit exact).
+CREATE TABLE IF NOT EXISTS hist (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  project     TEXT,
+  metric      TEXT NOT NULL,
+  slot        INTEGER NOT NULL,
+  lo INTEGER NOT NULL, hi INTEGER NOT NULL,
+  n  INTEGER NOT NULL, w INTEGER NOT NULL,
+  v  TEXT, vw TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS hist_key
+  ON hist (snapshot_id, ifnull(project, ''), metric, slot);
+
+CREATE TABLE IF NOT EXISTS hist_extent (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  metric TEXT NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,
+  PRIMARY KEY (snapshot_id, metric)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS dir (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  path  TEXT NOT NULL,             -- relative to ROOT; '.' is ROOT
+  depth INTEGER NOT NULL,
+  files INTEGER NOT NULL, dirs INTEGER NOT NULL,
+  bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
+  max_mtime INTEGER,
+  PRIMARY KEY (snapshot_id, path)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS top (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('file', 'dir')),
+  rank INTEGER NOT NULL,
+  value INTEGER NOT NULL,          -- file: st_size; dir: entries
+  path TEXT NOT NULL,
+  PRIMARY KEY (snapshot_id, kind, rank)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS scan_error (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  errno   INTEGER NOT NULL,
+  message TEXT NOT NULL,
+  count   INTEGER NOT NULL,
+  PRIMARY KEY (snapshot_id, errno)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS scan_error_path (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  errno INTEGER NOT NULL,
+  seq   INTEGER NOT NULL,
+  path  TEXT NOT NULL,
+  PRIMARY KEY (snapshot_id, errno, seq)
+) WITHOUT ROWID;
