@@ -5,9 +5,12 @@
  *   projid        file-system project ID (FS_IOC_FSGETXATTR), read on
  *                 directories only; a directory's own ID names the
  *                 directory, and a directory with PROJINHERIT passes its
- *                 ID to the files in it. ID 0 means "no project".
+ *                 ID to the files in it. ID 0 means "no project"; so does
+ *                 a failed ioctl (ENOTTY: the file system has no IDs).
  *                 Names come from /etc/projid (name:id) when present,
- *                 else the decimal ID.
+ *                 else the decimal ID. $IOCENSUS_PROJID_FILE, when set,
+ *                 replaces /etc/projid and must exist. A line that is not
+ *                 NAME:ID is an error; for a repeated ID the first wins.
  *   depth:N       the N-th directory component below ROOT (ROOT is depth
  *                 0): a directory at depth N names the project, everything
  *                 below it inherits it; entries above depth N (including
@@ -15,13 +18,24 @@
  *   map:FILE      lines "PATH-PREFIX PROJECT"; PATH-PREFIX is absolute or
  *                 relative to ROOT, matched at component boundaries, the
  *                 longest prefix wins. '#' starts a comment.
- *   gidmap:FILE   lines "GID PROJECT".
+ *                 Fields are separated by blanks, and a '#' starting a
+ *                 field starts the comment. An absolute prefix outside
+ *                 ROOT is ignored (one map may cover several file
+ *                 systems); ROOT itself ('.') or an ancestor of it matches
+ *                 everything. '..' and a repeated prefix are errors.
+ *   gidmap:FILE   lines "GID PROJECT" (decimal GID; a repeated GID is an
+ *                 error).
  *   group         the group name of the entry's gid (decimal if unknown).
  *   user          the user name of the entry's uid (decimal if unknown).
  *
- * Unmatched entries go to project id 0, named "(none)". Directory rules
- * (projid, depth, map) are evaluated once per directory; owner rules once
- * per entry through a small per-thread cache, so the hot path takes no lock.
+ * A directory's own project (self) applies the rules to the directory:
+ * depth and map by its position, projid by its own ID, owner rules by its
+ * uid/gid. Projects are names: two rules giving the same name give the
+ * same id. Unmatched entries go to project id 0, named "(none)". Directory
+ * rules (projid, depth, map) are evaluated once per directory; owner rules
+ * once per entry through a small per-thread cache, so the hot path takes
+ * no lock. A directory whose own owner rule is reached takes the registry
+ * mutex briefly.
  */
 #ifndef FSSCAN_PROJECT_H
 #define FSSCAN_PROJECT_H
@@ -61,7 +75,8 @@ void project_dir(struct project_rules *r, const struct proj_dir *parent,
     struct proj_dir *out, const char *name, int depth, int fd,
     uid_t uid, gid_t gid);
 
-/* Per-thread cache for owner rules; zero-initialise, free at the end. */
+/* Per-thread cache for owner rules; zero-initialise, free at the end.
+ * One cache serves one struct project_rules. */
 struct project_cache {
 	struct pc_ent { uint32_t key; int32_t proj; } *e;
 	size_t cap, len;
@@ -75,7 +90,9 @@ int32_t project_of(struct project_rules *r, const struct proj_dir *d,
 /* Registry, valid after the walk: names and the rules that matched. */
 int32_t project_count(const struct project_rules *r);
 const char *project_name(const struct project_rules *r, int32_t id);
-/* Comma-separated rule specs that attributed entries to id ("none" for 0). */
+/* Comma-separated rule specs that attributed entries to id ("none" for 0),
+ * in chain order; "" when a rule reached the name but attributed nothing
+ * to it. */
 void project_sources(const struct project_rules *r, int32_t id, char *buf,
     size_t len);
 

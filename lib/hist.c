@@ -42,10 +42,11 @@ hist_add(struct hist *h, enum hist_scheme s, int64_t v, uint64_t weight)
 void
 hist_add_slot(struct hist *h, int i, int64_t v, uint64_t weight)
 {
-	if (hist_total(h) == 0 || v < h->min)
+	if (h->count == 0 || v < h->min)
 		h->min = v;
-	if (hist_total(h) == 0 || v > h->max)
+	if (h->count == 0 || v > h->max)
 		h->max = v;
+	h->count++;
 	h->n[i]++;
 	h->w[i] += weight;
 	h->v[i] += v;
@@ -55,24 +56,19 @@ hist_add_slot(struct hist *h, int i, int64_t v, uint64_t weight)
 uint64_t
 hist_total(const struct hist *h)
 {
-	uint64_t t = 0;
-
-	for (int i = 0; i < HIST_NB; i++)
-		t += h->n[i];
-	return t;
+	return h->count;
 }
 
 void
 hist_merge(struct hist *dst, const struct hist *src)
 {
-	uint64_t had = hist_total(dst);
-
-	if (hist_total(src) == 0)
+	if (src->count == 0)
 		return;
-	if (had == 0 || src->min < dst->min)
+	if (dst->count == 0 || src->min < dst->min)
 		dst->min = src->min;
-	if (had == 0 || src->max > dst->max)
+	if (dst->count == 0 || src->max > dst->max)
 		dst->max = src->max;
+	dst->count += src->count;
 	for (int i = 0; i < HIST_NB; i++) {
 		dst->n[i] += src->n[i];
 		dst->w[i] += src->w[i];
@@ -199,6 +195,6 @@ i128_parse(const char *s, i128 *out)
 			return -1;
 		u = u * 10 + (unsigned)(*s - '0');
 	}
-	*out = neg ? -(i128)u : (i128)u;
+	*out = neg ? (i128)(0 - u) : (i128)u;	/* no overflow at INT128_MIN */
 	return 0;
 }

@@ -33,7 +33,8 @@ struct hist {
 	uint64_t w[HIST_NB];	/* sum of weights (file bytes) */
 	i128 v[HIST_NB];	/* sum of values */
 	i128 vw[HIST_NB];	/* sum of value * weight */
-	int64_t min, max;	/* extreme values, valid when total() > 0 */
+	int64_t min, max;	/* extreme values, valid when count > 0 */
+	uint64_t count;		/* items in all slots */
 };
 
 /* Lean histogram for per-project tables: count and bytes only. */

@@ -1,0 +1,26 @@
+/*
+ * fsstats: write a census as the CSV of fsstats 1.4.5, so that tools and
+ * archives built around that format read fsscan's output unchanged.
+ * docs/fsstats-compat.md lists where the numbers differ from the Perl
+ * script (hardlink key, reference time) and what fsscan adds.
+ */
+#ifndef FSSCAN_FSSTATS_H
+#define FSSCAN_FSSTATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "census.h"
+
+struct fsstats_info {
+	int have_statvfs;		/* print "Filesystem total/used" lines */
+	uint64_t fs_total_bytes;	/* statvfs f_blocks * f_frsize */
+	uint64_t fs_used_bytes;		/* (f_blocks - f_bfree) * f_frsize */
+	int complete;			/* 1 if the scan finished */
+	uint64_t errors;		/* entries that could not be read */
+};
+
+/* Write the CSV for c; returns 0, or -1 with errno set on a write error. */
+int fsstats_write(FILE *f, const struct census *c, const struct fsstats_info *x);
+
+#endif
