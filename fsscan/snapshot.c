@@ -5,6 +5,7 @@
 #include "snapshot.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -224,22 +225,23 @@ write_owners(struct w *w, int64_t id, const struct idmap *m, const char *kind)
 {
 	sqlite3_stmt *st = prep(w, "INSERT INTO owner (snapshot_id, kind, id,"
 	    " name, files, dirs, bytes, alloc_bytes) VALUES (?,?,?,?,?,?,?,?)");
-	char buf[256];
 	int rc = 0;
 
 	if (!st)
 		return -1;
 	for (size_t i = 0; i < m->cap && rc == 0; i++) {
 		const struct idmap_ent *e = &m->e[i];
+		char *name;
 		if (!e->used)
 			continue;
+		name = id_name(kind[0] == 'u' ? ID_USER : ID_GROUP, e->id);
 		sqlite3_bind_int64(st, 1, id);
 		db_bind_text(st, 2, kind);
 		sqlite3_bind_int64(st, 3, e->id);
-		db_bind_text(st, 4, kind[0] == 'u' ? uid_name(e->id, buf,
-		    sizeof buf) : gid_name(e->id, buf, sizeof buf));
+		db_bind_text(st, 4, name);
 		bind_acct(st, 5, &e->a);
 		rc = done(w, st);
+		free(name);
 	}
 	sqlite3_finalize(st);
 	return rc;

@@ -1,30 +1,37 @@
 #include "idname.h"
 
+#include <errno.h>
 #include <grp.h>
 #include <pwd.h>
-#include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
-const char *
-uid_name(uid_t uid, char *buf, size_t len)
+#include "xalloc.h"
+
+char *
+id_name(enum id_kind kind, uint32_t id)
 {
-	struct passwd pw, *res = NULL;
-	char tmp[4096];
+	size_t cap = 1024;
+	char *buf = NULL, *res = NULL;
+	int e;
 
-	if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &res) != 0 || !res)
-		return NULL;
-	snprintf(buf, len, "%s", res->pw_name);
-	return buf;
-}
-
-const char *
-gid_name(gid_t gid, char *buf, size_t len)
-{
-	struct group gr, *res = NULL;
-	char tmp[4096];
-
-	if (getgrgid_r(gid, &gr, tmp, sizeof tmp, &res) != 0 || !res)
-		return NULL;
-	snprintf(buf, len, "%s", res->gr_name);
-	return buf;
+	/* Retry with a larger buffer: NSS answers ERANGE for big entries. */
+	for (;;) {
+		buf = xrealloc(buf, cap);
+		if (kind == ID_USER) {
+			struct passwd pw, *pp = NULL;
+			e = getpwuid_r((uid_t)id, &pw, buf, cap, &pp);
+			if (e == 0 && pp)
+				res = xstrdup(pp->pw_name);
+		} else {
+			struct group gr, *gp = NULL;
+			e = getgrgid_r((gid_t)id, &gr, buf, cap, &gp);
+			if (e == 0 && gp)
+				res = xstrdup(gp->gr_name);
+		}
+		if (e != ERANGE || cap >= (1u << 24))
+			break;
+		cap *= 2;
+	}
+	free(buf);
+	return res;
 }

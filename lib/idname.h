@@ -1,12 +1,12 @@
-/* idname: user and group names for numeric ids (NULL when unknown). */
+/* idname: user and group names of numeric ids. */
 #ifndef IOCENSUS_IDNAME_H
 #define IOCENSUS_IDNAME_H
 
-#include <stddef.h>
-#include <sys/types.h>
+#include <stdint.h>
 
-/* Write the name into buf and return buf, or NULL if the id has no name. */
-const char *uid_name(uid_t uid, char *buf, size_t len);
-const char *gid_name(gid_t gid, char *buf, size_t len);
+enum id_kind { ID_USER, ID_GROUP };
+
+/* A newly allocated name for id, or NULL when the id has no name here. */
+char *id_name(enum id_kind kind, uint32_t id);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * test_project: the --project rule chain of fsscan/project.c.
+ * test_project: the --project rule chain of fsscan/project*.c.
  *
  * Each case builds a small imaginary tree by calling project_root and
  * project_dir the way the walker does (fd -1: no project IDs; the real
