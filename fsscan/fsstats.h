@@ -18,6 +18,7 @@ struct fsstats_info {
 	uint64_t fs_used_bytes;		/* (f_blocks - f_bfree) * f_frsize */
 	int complete;			/* 1 if the scan finished */
 	uint64_t errors;		/* entries that could not be read */
+	int symlink_targets;		/* readlink was done (--symlink-targets) */
 };
 
 /* Write the CSV for c; returns 0, or -1 with errno set on a write error. */

@@ -266,10 +266,11 @@ command_line(int argc, char **argv)
 }
 
 static int
-write_csv(const char *path, const struct walk_result *r, const char *root)
+write_csv(const char *path, const struct walk_result *r, const char *root,
+    int links)
 {
 	struct fsstats_info info = { .complete = !r->interrupted,
-	    .errors = r->c.nerrors };
+	    .errors = r->c.nerrors, .symlink_targets = links };
 	struct statvfs sv;
 	char tmp[PATH_MAX];
 	FILE *f;
@@ -400,7 +401,7 @@ scan(struct args *a, char *cmdline)
 		    db_default_path(a->db), err);
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
-	} else if (a->csv && write_csv(a->csv, &r, a->root) < 0) {
+	} else if (a->csv && write_csv(a->csv, &r, a->root, a->links) < 0) {
 		rc = EXIT_FATAL;
 	} else {
 		rc = r.interrupted ? EXIT_FATAL : r.c.nerrors ? EXIT_PARTIAL : 0;

@@ -546,6 +546,13 @@ test_symlinks(void)
 	cen.symlink_rel = 2;
 	cen.symlink_abs = 1;
 	csv = render();
+	ok(strstr(csv, "#Comment: fsscan symlink targets not read") != NULL,
+	    "links present, targets not read: the CSV says so");
+	free(csv);
+	info.symlink_targets = 1;
+	csv = render();
+	ok(strstr(csv, "symlink targets not read") == NULL,
+	    "targets read: no note");
 	ok(strstr(csv, "\n\nrelative symlink target pct,0.666667\n"
 	    "absolute symlink target pct,0.333333\n"
 	    "histogram,mtime (files)\n") != NULL,
