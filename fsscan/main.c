@@ -265,42 +265,74 @@ command_line(int argc, char **argv)
 	return s;
 }
 
+/*
+ * The fsstats CSV is written to FILE.tmp, which is opened before any
+ * database row exists and renamed into place only after the snapshot has
+ * committed: a run that cannot write its CSV records nothing as complete.
+ */
+struct csv_out {
+	const char *path;
+	char tmp[PATH_MAX];
+	FILE *f;
+};
+
 static int
-write_csv(const char *path, const struct walk_result *r, const char *root,
+csv_open(struct csv_out *c, const char *path)
+{
+	c->path = path;
+	if (snprintf(c->tmp, sizeof c->tmp, "%s.tmp", path) >= (int)sizeof c->tmp) {
+		fprintf(stderr, "fsscan: %s: name too long\n", path);
+		return -1;
+	}
+	if (!(c->f = fopen(c->tmp, "w"))) {
+		fprintf(stderr, "fsscan: %s: %s\n", c->tmp, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+csv_discard(struct csv_out *c)
+{
+	if (c->f)
+		fclose(c->f);
+	if (c->path)
+		unlink(c->tmp);
+	c->f = NULL;
+}
+
+static int
+csv_write(struct csv_out *c, const struct walk_result *r, const char *root,
     int links)
 {
 	struct fsstats_info info = { .complete = !r->interrupted,
 	    .errors = r->c.nerrors, .symlink_targets = links };
 	struct statvfs sv;
-	char tmp[PATH_MAX];
-	FILE *f;
+	int rc;
 
 	if (statvfs(root, &sv) == 0) {
 		info.have_statvfs = 1;
 		info.fs_total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
 		info.fs_used_bytes = (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
 	}
-	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-		fprintf(stderr, "fsscan: %s: name too long\n", path);
-		return -1;
-	}
-	if (!(f = fopen(tmp, "w"))) {
-		fprintf(stderr, "fsscan: %s: %s\n", tmp, strerror(errno));
-		return -1;
-	}
-	if (fsstats_write(f, &r->c, &info) < 0 || fflush(f) != 0 ||
-	    fsync(fileno(f)) != 0) {
-		fprintf(stderr, "fsscan: %s: %s\n", tmp, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		return -1;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "fsscan: %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	rc = fsstats_write(c->f, &r->c, &info);
+	if (rc == 0 && fsync(fileno(c->f)) != 0)
+		rc = -1;
+	if (fclose(c->f) != 0)
+		rc = -1;
+	c->f = NULL;
+	if (rc < 0)
+		fprintf(stderr, "fsscan: %s: %s\n", c->tmp, strerror(errno));
+	return rc;
+}
+
+static int
+csv_commit(struct csv_out *c)
+{
+	if (rename(c->tmp, c->path) == 0)
+		return 0;
+	fprintf(stderr, "fsscan: %s: %s\n", c->path, strerror(errno));
+	return -1;
 }
 
 static void
@@ -344,6 +376,7 @@ scan(struct args *a, char *cmdline)
 	struct project_rules *rules;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct stat st;
+	struct csv_out csv = { 0 };
 	char err[1024] = "", root_abs[PATH_MAX], host[256] = "";
 	const char *status;
 	sqlite3 *db;
@@ -383,9 +416,15 @@ scan(struct args *a, char *cmdline)
 	    .symlink_targets = a->links, .rules = rules, .stop = &stop_flag };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	db_set_stop_flag(&stop_flag);
 
+	if (a->csv && csv_open(&csv, a->csv) < 0) {
+		rc = EXIT_FATAL;
+		goto out;
+	}
 	if (snapshot_begin(db, &m, &id, err, sizeof err) < 0) {
-		fprintf(stderr, "fsscan: %s: %s\n", db_default_path(a->db), err);
+		fprintf(stderr, "fsscan: %s: %s%s\n", db_default_path(a->db), err,
+		    stop_flag ? " (interrupted while waiting for the lock)" : "");
 		rc = EXIT_FATAL;
 		goto out;
 	}
@@ -396,15 +435,19 @@ scan(struct args *a, char *cmdline)
 		goto out;
 	}
 	status = r.interrupted ? "interrupted" : "complete";
-	if (snapshot_finish(db, id, &r, rules, status, err, sizeof err) < 0) {
+	rc = r.interrupted ? EXIT_FATAL : r.c.nerrors ? EXIT_PARTIAL : 0;
+	if (a->csv && csv_write(&csv, &r, a->root, a->links) < 0) {
+		snapshot_fail(db, id);
+		rc = EXIT_FATAL;
+	} else if (snapshot_finish(db, id, &r, rules, status, err,
+	    sizeof err) < 0) {
 		fprintf(stderr, "fsscan: %s: cannot record snapshot: %s\n",
 		    db_default_path(a->db), err);
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
-	} else if (a->csv && write_csv(a->csv, &r, a->root, a->links) < 0) {
+	} else if (a->csv && csv_commit(&csv) < 0) {
+		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
-	} else {
-		rc = r.interrupted ? EXIT_FATAL : r.c.nerrors ? EXIT_PARTIAL : 0;
 	}
 	if (r.interrupted)
 		fprintf(stderr, "fsscan: interrupted: snapshot %lld recorded as "
@@ -413,6 +456,7 @@ scan(struct args *a, char *cmdline)
 		summary(id, &r, status);
 	walk_result_free(&r);
 out:
+	csv_discard(&csv);
 	db_close(db);
 	project_rules_free(rules);
 	return rc;

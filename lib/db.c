@@ -13,6 +13,28 @@
 
 #include "sql_embed.h"
 
+#define BUSY_SLEEP_MS 20
+
+static volatile sig_atomic_t *stop_flag;
+
+void
+db_set_stop_flag(volatile sig_atomic_t *flag)
+{
+	stop_flag = flag;
+}
+
+/* SQLite's own busy timeout sleeps through signals; this one polls. */
+static int
+on_busy(void *arg, int tries)
+{
+	(void)arg;
+	if ((stop_flag && *stop_flag) ||
+	    (long long)tries * BUSY_SLEEP_MS >= DB_BUSY_MS)
+		return 0;
+	sqlite3_sleep(BUSY_SLEEP_MS);
+	return !(stop_flag && *stop_flag);
+}
+
 const char *
 db_default_path(const char *explicit_path)
 {
@@ -99,7 +121,7 @@ db_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	sqlite3_extended_result_codes(db, 1);
-	sqlite3_busy_timeout(db, DB_BUSY_MS);
+	sqlite3_busy_handler(db, on_busy, NULL);
 	if (pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
 	    pragma_int(db, "PRAGMA user_version", &version) < 0) {
 		snprintf(err, errlen, "%s: not a usable database: %s", path,

@@ -7,6 +7,7 @@
 #ifndef IOCENSUS_DB_H
 #define IOCENSUS_DB_H
 
+#include <signal.h>
 #include <sqlite3.h>
 #include <stddef.h>
 
@@ -16,6 +17,11 @@
 
 /* Resolve the database path: explicit, else $IOCENSUS_DB, else ./iocensus.db */
 const char *db_default_path(const char *explicit_path);
+
+/* Waiting for another writer's lock gives up at once when *flag becomes
+ * non-zero (a SIGINT/SIGTERM handler's flag); otherwise after DB_BUSY_MS.
+ * Process-wide, like the signals it serves. */
+void db_set_stop_flag(volatile sig_atomic_t *flag);
 
 /* Open (creating if needed). On failure returns NULL and a message in err. */
 sqlite3 *db_open(const char *path, char *err, size_t errlen);
