@@ -20,16 +20,24 @@ LDLIBS_ALL := $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
 
 LIB_SRC    := $(wildcard lib/*.c)
 FSSCAN_SRC := $(wildcard fsscan/*.c)
+IOSTATMON_SRC := $(wildcard iostatmon/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
 SQL_SRC    := sql/schema.sql sql/views.sql
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sql_embed.o
 FSSCAN_OBJ := $(FSSCAN_SRC:%.c=$(BUILD)/obj/%.o)
+IOSTATMON_OBJ := $(IOSTATMON_SRC:%.c=$(BUILD)/obj/%.o)
+PROG_OBJ   := $(filter-out %/main.o,$(FSSCAN_OBJ) $(IOSTATMON_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_BIN := $(BUILD)/tests/delayfs
 
 .PHONY: all check test test-asan demo bench clean deps fuzz
-all: $(BUILD)/fsscan $(UNIT_BIN)
+PROGRAMS := $(BUILD)/fsscan
+ifneq ($(wildcard iostatmon/main.c),)
+PROGRAMS += $(BUILD)/iostatmon
+endif
+
+all: $(PROGRAMS) $(UNIT_BIN)
 
 deps:
 	@scripts/install-deps
@@ -41,7 +49,10 @@ $(BUILD)/libiocensus.a: $(LIB_OBJ)
 $(BUILD)/fsscan: $(FSSCAN_OBJ) $(BUILD)/libiocensus.a
 	$(CC) -o $@ $(FSSCAN_OBJ) $(BUILD)/libiocensus.a $(LDLIBS_ALL)
 
-$(BUILD)/obj/%.o: %.c $(wildcard lib/*.h fsscan/*.h) | $(BUILD)/sql_embed.h
+$(BUILD)/iostatmon: $(IOSTATMON_OBJ) $(BUILD)/libiocensus.a
+	$(CC) -o $@ $(IOSTATMON_OBJ) $(BUILD)/libiocensus.a $(LDLIBS_ALL)
+
+$(BUILD)/obj/%.o: %.c $(wildcard lib/*.h fsscan/*.h iostatmon/*.h) | $(BUILD)/sql_embed.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
@@ -53,9 +64,10 @@ $(BUILD)/obj/sql_embed.o: $(BUILD)/sql_embed.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a $(FSSCAN_OBJ)
+# Unit tests link every program object except the mains.
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a $(PROG_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Ifsscan -o $@ $< $(filter-out $(BUILD)/obj/fsscan/main.o,$(FSSCAN_OBJ)) \
+	$(CC) $(CFLAGS_ALL) -Ifsscan -Iiostatmon -o $@ $< $(PROG_OBJ) \
 	    $(BUILD)/libiocensus.a $(LDLIBS_ALL)
 
 # FUSE test helper: a passthrough file system with a fixed per-operation delay.

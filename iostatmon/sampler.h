@@ -1,0 +1,35 @@
+/*
+ * sampler: turns successive absolute /proc/diskstats reads into log frames.
+ *
+ * The only place that computes deltas and decides epochs, used by the live
+ * daemon and by `iostatmon import` alike, so the same counters give the
+ * same log whichever way they arrive. Deltas are taken modulo each field's
+ * width; a counter that cannot have moved that way (a 64-bit field going
+ * backwards, a 32-bit delta failing plausibility, a changed major:minor or
+ * diskseq, a device that was absent) is a reset: the interval is unknown
+ * (state IOLOG_RESET), never clamped to 0 and never negative.
+ */
+#ifndef IOSTATMON_SAMPLER_H
+#define IOSTATMON_SAMPLER_H
+
+#include "devices.h"
+#include "iolog.h"
+
+struct sampler;
+
+/* w: where frames go. h: the header written at the start of each member. */
+struct sampler *sampler_new(struct iolog_writer *w, const struct iolog_header *h);
+void sampler_free(struct sampler *s);
+
+/* Feed one read: t holds the absolute counters of every device, set says
+ * which are monitored (in t's order, or NULL for all of t), c the clocks of
+ * the read (seq is assigned by the sampler). Writes H/T/K frames when
+ * needed (start, table change, hourly keyframe, new boot) and an S frame.
+ * Returns 0, or -1 when the write failed (errno set; see iolog.h backlog). */
+int sampler_feed(struct sampler *s, const struct ds_table *t,
+    const struct dev_set *set, const struct iolog_clock *c);
+
+/* Start a new member on the next feed (rotation to a new writer). */
+void sampler_set_writer(struct sampler *s, struct iolog_writer *w);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * diskstats: /proc/diskstats lines of every kernel variant, parsed into one
+ * struct of uint64_t counters, and the modular arithmetic of their deltas.
+ * Field order and widths are those of docs/iolog-format.md.
+ */
+#ifndef IOCENSUS_DISKSTATS_H
+#define IOCENSUS_DISKSTATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ds_field {
+	DS_RD_IOS, DS_RD_MERGES, DS_RD_SECTORS, DS_RD_MS,
+	DS_WR_IOS, DS_WR_MERGES, DS_WR_SECTORS, DS_WR_MS,
+	DS_IN_FLIGHT, DS_IO_MS, DS_WEIGHTED_MS,
+	DS_DC_IOS, DS_DC_MERGES, DS_DC_SECTORS, DS_DC_MS,
+	DS_FL_IOS, DS_FL_MS,
+	DS_KNOWN		/* fields named today (20-column lines) */
+};
+
+#define DS_FIELDS   24		/* fields kept per device, later ones included */
+#define DS_NAME_MAX 64
+
+struct ds_line {
+	uint32_t major, minor;
+	char name[DS_NAME_MAX];	/* as printed, e.g. "cciss/c0d0" */
+	int ncols;		/* columns on the line, name included */
+	uint32_t mask;		/* bit i: field i present on the line */
+	uint64_t v[DS_FIELDS];	/* absent fields are 0 */
+};
+
+/* Parse one line (without or with its newline). Returns 0, or -1 when the
+ * line is not a diskstats line (too few columns, a non-number, a name too
+ * long); out is then unspecified. Never reads past s[len - 1]. */
+int ds_parse_line(const char *s, size_t len, struct ds_line *out);
+
+/* A whole /proc/diskstats read. */
+struct ds_table {
+	struct ds_line *dev;
+	size_t n, cap;
+	size_t bad;		/* lines that did not parse */
+};
+
+/* Parse buf (len bytes, need not be NUL-terminated) into t, replacing its
+ * contents. Malformed lines are counted in t->bad and skipped. */
+void ds_parse_all(const char *buf, size_t len, struct ds_table *t);
+void ds_table_free(struct ds_table *t);
+
+/* Width in bits of field f: 32 for the ms fields and in_flight, long_bits
+ * (32 or 64) for the others. */
+int ds_field_bits(int f, int long_bits);
+int ds_is_gauge(int f);			/* in_flight */
+const char *ds_field_name(int f);	/* "rd_ios", ...; NULL past DS_KNOWN */
+
+/* (cur - prev) modulo 2^bits. */
+static inline uint64_t
+ds_delta(uint64_t prev, uint64_t cur, int bits)
+{
+	uint64_t d = cur - prev;
+
+	return bits >= 64 ? d : d & ((UINT64_C(1) << bits) - 1);
+}
+
+#endif

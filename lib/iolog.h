@@ -1,0 +1,127 @@
+/*
+ * iolog: the iostatmon log codec, writer and reader. The only code that
+ * knows the bytes of docs/iolog-format.md.
+ */
+#ifndef IOCENSUS_IOLOG_H
+#define IOCENSUS_IOLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diskstats.h"
+
+#define IOLOG_VERSION 1
+
+enum iolog_flag {
+	IOLOG_LATE = 1, IOLOG_GAP = 2, IOLOG_CLOCK_STEP = 4,
+	IOLOG_SUSPEND = 8, IOLOG_NEW_BOOT = 16
+};
+
+enum iolog_state { IOLOG_OK = 0, IOLOG_ABSENT = 1, IOLOG_RESET = 2 };
+
+struct iolog_header {
+	char host[256];
+	char release[128];	/* uname -r */
+	char machine[64];	/* uname -m */
+	int long_bits;		/* 32 or 64 */
+	uint32_t interval_ms;
+	char boot_id[64];
+	uint64_t created_ns;	/* CLOCK_REALTIME */
+	char writer[64];
+};
+
+struct iolog_attr {
+	char *key, *value;
+};
+
+struct iolog_dev {
+	uint64_t id;		/* unique within a member; new id = new epoch */
+	char name[DS_NAME_MAX];
+	uint32_t major, minor;
+	uint64_t diskseq;	/* 0: none */
+	uint32_t fields;	/* mask of fields the kernel provides */
+	size_t nattr;
+	struct iolog_attr *attr;
+};
+
+struct iolog_clock {
+	uint64_t seq;
+	uint64_t realtime_ns, monotonic_ns, boottime_ns;
+	uint64_t read_ns;
+	uint32_t flags;
+	uint64_t missed;
+};
+
+/* One device in a K or S frame. For IOLOG_OK in an S frame, v holds deltas
+ * (and the in_flight value); for K frames and IOLOG_RESET, absolutes. */
+struct iolog_val {
+	uint8_t state;
+	uint32_t mask;		/* fields stored (non-zero) */
+	uint64_t v[DS_FIELDS];
+};
+
+/* ---- writer ---- */
+
+struct iolog_writer;
+
+/* Open path for appending a new member: create it, or check the existing
+ * file and rewrite it without its torn tail first (see the format doc).
+ * repaired, if non-NULL, is set to 1 when a torn tail was removed.
+ * Returns NULL with a message (file, reason, errno text) in err. */
+struct iolog_writer *iolog_writer_open(const char *path, int *repaired,
+    char *err, size_t errlen);
+
+/* Each call encodes one frame and writes it with one write(2). When a write
+ * fails (ENOSPC, EIO) the frame's bytes are kept in a backlog, bounded by
+ * backlog_max bytes, and written before the next frame; the call returns -1
+ * with errno set, once per failure. If the backlog overflows, the member is
+ * abandoned and the next frame starts a new member, whose header the caller
+ * must write again: iolog_writer_needs_header() says so. */
+int iolog_write_header(struct iolog_writer *w, const struct iolog_header *h);
+int iolog_write_table(struct iolog_writer *w, const struct iolog_dev *d,
+    size_t n);
+int iolog_write_keyframe(struct iolog_writer *w, const struct iolog_clock *c,
+    const struct iolog_val *v, size_t n);
+int iolog_write_sample(struct iolog_writer *w, const struct iolog_clock *c,
+    const struct iolog_val *v, size_t n);
+int iolog_writer_needs_header(const struct iolog_writer *w);
+size_t iolog_writer_backlog(const struct iolog_writer *w);
+void iolog_writer_set_backlog_max(struct iolog_writer *w, size_t bytes);
+/* Finish the member (Z_FINISH, trailer), fsync and close. 0 or -1. */
+int iolog_writer_close(struct iolog_writer *w);
+
+/* ---- reader ---- */
+
+enum iolog_event_type {
+	IOLOG_EV_HEADER, IOLOG_EV_TABLE, IOLOG_EV_KEYFRAME, IOLOG_EV_SAMPLE,
+	IOLOG_EV_DAMAGE
+};
+
+struct iolog_event {
+	enum iolog_event_type type;
+	const struct iolog_header *header;	/* HEADER: the member's header */
+	const struct iolog_dev *dev;		/* TABLE/KEYFRAME/SAMPLE: table */
+	size_t ndev;
+	const struct iolog_clock *clock;	/* KEYFRAME/SAMPLE */
+	const struct iolog_val *val;		/* KEYFRAME/SAMPLE: ndev entries */
+	uint64_t interval_ns;			/* SAMPLE: monotonic since previous */
+	uint64_t offset;			/* compressed offset of the frame */
+	const char *reason;			/* DAMAGE: why */
+};
+
+struct iolog_reader;
+
+/* Read from a file, or from memory (for archive members and fuzzing; the
+ * buffer must outlive the reader). name is used in messages. */
+struct iolog_reader *iolog_reader_open(const char *path, char *err,
+    size_t errlen);
+struct iolog_reader *iolog_reader_mem(const void *buf, size_t len,
+    const char *name);
+
+/* Next event: 1 with *ev filled (valid until the next call), 0 at the end.
+ * Damage is an event, not an end: the reader reports it with the offset
+ * and continues with the next gzip member, if any. */
+int iolog_next(struct iolog_reader *r, struct iolog_event *ev);
+void iolog_reader_close(struct iolog_reader *r);
+
+#endif
