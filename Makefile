@@ -37,7 +37,7 @@ ifneq ($(wildcard iostatmon/main.c),)
 PROGRAMS += $(BUILD)/iostatmon
 endif
 
-all: $(PROGRAMS) $(UNIT_BIN)
+all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN)
 
 deps:
 	@scripts/install-deps

@@ -24,7 +24,7 @@
 #define STATX_ATTR_MOUNT_ROOT 0x00002000
 #endif
 
-#define STAT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_SYNC_AS_STAT)
+#define STAT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT)
 #define STAT_MASK  (STATX_BASIC_STATS)
 
 struct dnode *
@@ -188,8 +188,13 @@ excluded(const struct walk_opts *o, const char *name)
 static int
 stat_entry(struct worker *w, int fd, const char *name, struct statx *sx)
 {
+	/* On network and FUSE file systems a synced stat costs a second round
+	 * trip per entry after the lookup; --stat-cached accepts the client's
+	 * cached attributes instead. */
+	int sync = w->g->o->stat_cached ? AT_STATX_DONT_SYNC : AT_STATX_SYNC_AS_STAT;
+
 	throttle_op(&w->g->thr, &w->tl);
-	return statx(fd, name, STAT_FLAGS, STAT_MASK, sx);
+	return statx(fd, name, STAT_FLAGS | sync, STAT_MASK, sx);
 }
 
 static int

@@ -31,6 +31,7 @@ struct walk_opts {
 	int64_t now;			/* reference time for ages */
 	int progress;			/* progress line on stderr */
 	int symlink_targets;		/* readlink for the rel/abs split */
+	int stat_cached;		/* AT_STATX_DONT_SYNC: trust cached attrs */
 	struct project_rules *rules;
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
 };
