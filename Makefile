@@ -90,5 +90,10 @@ demo: deps all
 bench: deps all $(HELPER_BIN)
 	@scripts/bench/run
 
+# Bounded libFuzzer runs of the log reader, repair and diskstats parser
+# (FUZZ_SECONDS each, default 60); not part of make check.
+fuzz: deps
+	@scripts/fuzz
+
 clean:
-	rm -rf build build-asan demo
+	rm -rf build build-asan build-fuzz demo

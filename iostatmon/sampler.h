@@ -32,4 +32,17 @@ int sampler_feed(struct sampler *s, const struct ds_table *t,
 /* Start a new member on the next feed (rotation to a new writer). */
 void sampler_set_writer(struct sampler *s, struct iolog_writer *w);
 
+/* The header for members from now on: the next feed starts a new member
+ * with it (an H frame starts a member, in the same writer or in one given
+ * to sampler_set_writer()). A different boot_id ends every epoch: that
+ * member starts with H, T and a K of the next read, flagged
+ * IOLOG_NEW_BOOT, and no interval spans the reboot. */
+void sampler_set_header(struct sampler *s, const struct iolog_header *h);
+
+/* The dev_set was decided again: at the next feed, a device whose identity
+ * attributes (dm name, wwid, ...) changed starts a new epoch even when its
+ * name, major:minor and diskseq did not (a dm minor reused under another
+ * name on a kernel without diskseq). */
+void sampler_devices_changed(struct sampler *s);
+
 #endif

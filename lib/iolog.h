@@ -53,7 +53,9 @@ struct iolog_clock {
 };
 
 /* One device in a K or S frame. For IOLOG_OK in an S frame, v holds deltas
- * (and the in_flight value); for K frames and IOLOG_RESET, absolutes. */
+ * (and the in_flight value); for K frames and IOLOG_RESET, absolutes. The
+ * writer ignores mask and stores exactly the non-zero values; the reader
+ * sets mask to the fields stored and the others of v to 0. */
 struct iolog_val {
 	uint8_t state;
 	uint32_t mask;		/* fields stored (non-zero) */
@@ -76,7 +78,13 @@ struct iolog_writer *iolog_writer_open(const char *path, int *repaired,
  * backlog_max bytes, and written before the next frame; the call returns -1
  * with errno set, once per failure. If the backlog overflows, the member is
  * abandoned and the next frame starts a new member, whose header the caller
- * must write again: iolog_writer_needs_header() says so. */
+ * must write again: iolog_writer_needs_header() says so.
+ * An H frame starts a new member (finishing the open one); any other frame
+ * while no member is open, or input the format cannot hold (long_bits not
+ * 32/64, a state above 2, a field mask past DS_FIELDS, more than 65536
+ * devices or 256 attributes, a string filling its array without a NUL)
+ * fails with EINVAL and writes nothing.
+ * needs_header() is 1 on a new writer until its first header. */
 int iolog_write_header(struct iolog_writer *w, const struct iolog_header *h);
 int iolog_write_table(struct iolog_writer *w, const struct iolog_dev *d,
     size_t n);
@@ -87,6 +95,10 @@ int iolog_write_sample(struct iolog_writer *w, const struct iolog_clock *c,
 int iolog_writer_needs_header(const struct iolog_writer *w);
 size_t iolog_writer_backlog(const struct iolog_writer *w);
 void iolog_writer_set_backlog_max(struct iolog_writer *w, size_t bytes);
+/* Retry the backlog now, without a new frame: 0 when it is empty. */
+int iolog_writer_flush(struct iolog_writer *w);
+/* fdatasync the log (bounds what a power loss can take). 0 or -1. */
+int iolog_writer_sync(struct iolog_writer *w);
 /* Finish the member (Z_FINISH, trailer), fsync and close. 0 or -1. */
 int iolog_writer_close(struct iolog_writer *w);
 
@@ -105,8 +117,14 @@ struct iolog_event {
 	const struct iolog_clock *clock;	/* KEYFRAME/SAMPLE */
 	const struct iolog_val *val;		/* KEYFRAME/SAMPLE: ndev entries */
 	uint64_t interval_ns;			/* SAMPLE: monotonic since previous */
-	uint64_t offset;			/* compressed offset of the frame */
+	/* Compressed offset: where the frame's deflate block ends; DAMAGE:
+	 * where the damage was found (docs/iolog-format.md, Reading). */
+	uint64_t offset;
 	const char *reason;			/* DAMAGE: why */
+	/* DAMAGE: 1 when the input simply ends inside a member and nothing
+	 * follows: a log still being written (its member has no trailer
+	 * yet), or one whose writer was killed. Nothing after it is lost. */
+	int truncated;
 };
 
 struct iolog_reader;
@@ -122,6 +140,8 @@ struct iolog_reader *iolog_reader_mem(const void *buf, size_t len,
  * Damage is an event, not an end: the reader reports it with the offset
  * and continues with the next gzip member, if any. */
 int iolog_next(struct iolog_reader *r, struct iolog_event *ev);
+/* The name given at open (the path for files), for messages. */
+const char *iolog_reader_name(const struct iolog_reader *r);
 void iolog_reader_close(struct iolog_reader *r);
 
 #endif

@@ -1,0 +1,65 @@
+/*
+ * daemon_impl: the daemon's state, shared by daemon.c (the loop) and
+ * daemon_setup.c (start-up, files, device decisions, shutdown).
+ */
+#ifndef IOSTATMON_DAEMON_IMPL_H
+#define IOSTATMON_DAEMON_IMPL_H
+
+#include <limits.h>
+
+#include "daemon.h"
+#include "devices.h"
+#include "diskstats.h"
+#include "dsread.h"
+#include "iolog.h"
+#include "logfiles.h"
+#include "notify.h"
+#include "sampler.h"
+#include "tick.h"
+
+struct daemon {
+	const struct daemon_opts *o;
+	struct dsread ds;
+	struct ds_table t;		/* the last read */
+	struct dev_set set;		/* decided on a read like t */
+	size_t nmon;			/* monitored in set */
+	struct iolog_header h;
+	struct iolog_writer *w;
+	int64_t day;			/* UTC day of the open file */
+	char path[PATH_MAX];
+	struct sampler *s;
+	struct tick tick;
+	int sigfd;
+	int lockfd;			/* held while running: one daemon per host and dir */
+	struct notify *nfy;
+	struct iolog_clock prev;	/* clocks of the last read */
+	int have_prev;
+	uint32_t pending;		/* flags for the next sample */
+	uint64_t samples;		/* aligned samples taken */
+	uint64_t synced_ns;		/* CLOCK_MONOTONIC of the last fdatasync */
+	int ready;			/* READY=1 sent */
+	int read_trouble, write_trouble, rotate_trouble, decide_trouble;
+	int lost;			/* some samples could not be kept */
+	int pidfile_written;
+	char problem[PATH_MAX + 128];	/* the current episode, for STATUS= */
+};
+
+/* Open diskstats, read boot_id, fill the header. 0, or -1 with a message
+ * in err. */
+int daemon_start(struct daemon *d, char *err, size_t len);
+/* With the first read in d->t taken at c: decide the devices, flag c with
+ * GAP/NEW_BOOT from the previous run's file, open the day's file, make the
+ * sampler. 0, or -1 (reported). */
+int daemon_first(struct daemon *d, struct iolog_clock *c);
+/* Finish the file, remove the pidfile, free everything. 0 or -1. */
+int daemon_stop(struct daemon *d);
+int daemon_pidfile(struct daemon *d, char *err, size_t len);
+
+/* Decide the devices again on d->t (why goes into the log line). */
+void daemon_decide(struct daemon *d, const char *why);
+/* Move to the file of day when it is not the open one. */
+void daemon_rotate(struct daemon *d, int64_t day);
+/* Close the file (a complete member) and open it again. 0 or -1. */
+int daemon_reopen(struct daemon *d);
+
+#endif

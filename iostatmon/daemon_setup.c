@@ -1,0 +1,306 @@
+/*
+ * daemon_setup: what the loop needs around it: start-up, the header, the
+ * day's file (open, rotate, reopen, prune), device decisions, the pidfile
+ * and an orderly stop. See daemon_impl.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon_impl.h"
+
+#ifndef IOCENSUS_VERSION
+#define IOCENSUS_VERSION "0.1.0"
+#endif
+
+/* The kernel's long, which may be wider than ours (32-bit userland on a
+ * 64-bit kernel). */
+static int
+kernel_long_bits(const struct utsname *u)
+{
+	if (sizeof(long) == 8)
+		return 64;
+	return strstr(u->machine, "64") || strcmp(u->machine, "s390x") == 0 ?
+	    64 : 32;
+}
+
+/* Two daemons appending to the same files would interleave their gzip
+ * members: hold DIR/.iostatmon-HOST.lock for as long as we run. */
+static int
+lock_log_dir(struct daemon *d, char *err, size_t len)
+{
+	char path[PATH_MAX];
+
+	if (logfile_lock_path(path, sizeof path, d->o->log_dir,
+	    d->o->host) < 0) {
+		snprintf(err, len, "%s: log directory name too long",
+		    d->o->log_dir);
+		return -1;
+	}
+	d->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (d->lockfd < 0) {
+		snprintf(err, len, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(d->lockfd, LOCK_EX | LOCK_NB) < 0) {
+		snprintf(err, len, "%s: %s", path, errno == EWOULDBLOCK ?
+		    "another iostatmon is writing this host's logs here" :
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+daemon_start(struct daemon *d, char *err, size_t len)
+{
+	const struct daemon_opts *o = d->o;
+	struct utsname u;
+	char why[PATH_MAX + 128];
+
+	if (mkdir(o->log_dir, 0755) < 0 && errno != EEXIST) {
+		snprintf(err, len, "%s: cannot create log directory: %s",
+		    o->log_dir, strerror(errno));
+		return -1;
+	}
+	if (lock_log_dir(d, err, len) < 0 ||
+	    dsread_open(&d->ds, o->dev.proc, err, len) < 0)
+		return -1;
+	dsread_boot_id(o->dev.proc, d->h.boot_id, sizeof d->h.boot_id, why,
+	    sizeof why);
+	if (why[0])
+		fprintf(stderr, "iostatmon: %s; reboots will show only as "
+		    "counter resets\n", why);
+	uname(&u);
+	snprintf(d->h.host, sizeof d->h.host, "%s", o->host);
+	snprintf(d->h.release, sizeof d->h.release, "%.127s", u.release);
+	snprintf(d->h.machine, sizeof d->h.machine, "%.63s", u.machine);
+	snprintf(d->h.writer, sizeof d->h.writer, "iostatmon %s",
+	    IOCENSUS_VERSION);
+	d->h.long_bits = kernel_long_bits(&u);
+	d->h.interval_ms = (uint32_t)(o->interval_ns / 1000000);
+	d->h.created_ns = tick_now(CLOCK_REALTIME);
+	return 0;
+}
+
+/* Open the file of day as a new writer. */
+static struct iolog_writer *
+open_day(struct daemon *d, int64_t day, char *path, size_t pathlen)
+{
+	char err[PATH_MAX + 256];
+	struct iolog_writer *w;
+	int repaired = 0;
+
+	if (logfile_path(path, pathlen, d->o->log_dir, d->o->host, day) < 0) {
+		fprintf(stderr, "iostatmon: %s: log directory name too long\n",
+		    d->o->log_dir);
+		return NULL;
+	}
+	w = iolog_writer_open(path, &repaired, err, sizeof err);
+	if (w == NULL) {
+		fprintf(stderr, "iostatmon: %s\n", err);
+		return NULL;
+	}
+	if (repaired)
+		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
+		    "removed before appending\n", path);
+	iolog_writer_set_backlog_max(w, d->o->backlog_max);
+	return w;
+}
+
+static void
+prune(struct daemon *d)
+{
+	int n = logfile_prune(d->o->log_dir, d->o->host, d->day,
+	    d->o->retain_days);
+
+	if (n > 0)
+		fprintf(stderr, "iostatmon: deleted %d log file%s older than "
+		    "%d days\n", n, n == 1 ? "" : "s", d->o->retain_days);
+}
+
+/* Was line (name, major:minor) decided the same way in old? */
+static int
+same_decision(const struct dev_set *old, const struct dev_info *di)
+{
+	for (size_t k = 0; k < old->n; k++)
+		if (strcmp(old->d[k].name, di->name) == 0 &&
+		    old->d[k].major == di->major &&
+		    old->d[k].minor == di->minor)
+			return old->d[k].monitored == di->monitored &&
+			    strcmp(old->d[k].reason, di->reason) == 0;
+	return 0;
+}
+
+void
+daemon_decide(struct daemon *d, const char *why)
+{
+	struct dev_set ns = { 0 };
+	char err[PATH_MAX + 256];
+
+	if (devices_decide(&d->o->dev, &d->t, &ns, err, sizeof err) < 0) {
+		if (!d->decide_trouble)
+			fprintf(stderr, "iostatmon: %s; keeping the previous "
+			    "device decisions\n", err);
+		d->decide_trouble = 1;
+		dev_set_free(&ns);
+		return;
+	}
+	d->decide_trouble = 0;
+	d->nmon = 0;
+	for (size_t i = 0; i < ns.n; i++) {
+		d->nmon += ns.d[i].monitored != 0;
+		if (!same_decision(&d->set, &ns.d[i]))
+			fprintf(stderr, "iostatmon: %s: %s: %s\n", why,
+			    ns.d[i].name, ns.d[i].reason);
+	}
+	fprintf(stderr, "iostatmon: %s: sampling %zu of %zu devices\n", why,
+	    d->nmon, ns.n);
+	dev_set_free(&d->set);
+	d->set = ns;
+	if (d->s)
+		sampler_devices_changed(d->s);
+}
+
+int
+daemon_first(struct daemon *d, struct iolog_clock *c)
+{
+	char err[PATH_MAX + 256], prev[PATH_MAX], boot[64];
+	int64_t day = logfile_day(c->realtime_ns), last;
+
+	if (devices_decide(&d->o->dev, &d->t, &d->set, err, sizeof err) < 0) {
+		fprintf(stderr, "iostatmon: %s\n", err);
+		return -1;
+	}
+	for (size_t i = 0; i < d->set.n; i++) {
+		d->nmon += d->set.d[i].monitored != 0;
+		fprintf(stderr, "iostatmon: %s: %s\n", d->set.d[i].name,
+		    d->set.d[i].reason);
+	}
+	last = logfile_newest(d->o->log_dir, d->o->host, day);
+	if (last >= 0 && logfile_path(prev, sizeof prev, d->o->log_dir,
+	    d->o->host, last) == 0) {
+		c->flags |= IOLOG_GAP;		/* the daemon was stopped */
+		logfile_last_boot(prev, boot, sizeof boot);
+		if (boot[0] && strcmp(boot, d->h.boot_id) != 0)
+			c->flags |= IOLOG_NEW_BOOT;
+	}
+	d->w = open_day(d, day, d->path, sizeof d->path);
+	if (d->w == NULL)
+		return -1;
+	d->day = day;
+	prune(d);
+	d->s = sampler_new(d->w, &d->h);
+	return 0;
+}
+
+/* The sampler starts a member in d->w, with a header of this moment. */
+static void
+new_member(struct daemon *d)
+{
+	d->h.created_ns = tick_now(CLOCK_REALTIME);
+	sampler_set_header(d->s, &d->h);
+	sampler_set_writer(d->s, d->w);
+}
+
+void
+daemon_rotate(struct daemon *d, int64_t day)
+{
+	char path[PATH_MAX];
+	struct iolog_writer *w;
+
+	if (day == d->day)
+		return;
+	w = open_day(d, day, path, sizeof path);
+	if (w == NULL) {
+		if (!d->rotate_trouble)
+			fprintf(stderr, "iostatmon: cannot rotate; samples go "
+			    "on into %s\n", d->path);
+		d->rotate_trouble = 1;
+		return;
+	}
+	if (iolog_writer_close(d->w) < 0) {
+		fprintf(stderr, "iostatmon: %s: cannot finish: %s\n", d->path,
+		    strerror(errno));
+		d->lost = 1;
+	}
+	d->rotate_trouble = 0;
+	d->w = w;
+	d->day = day;
+	memcpy(d->path, path, sizeof path);
+	new_member(d);
+	prune(d);
+}
+
+int
+daemon_reopen(struct daemon *d)
+{
+	if (iolog_writer_close(d->w) < 0) {
+		fprintf(stderr, "iostatmon: %s: cannot finish: %s\n", d->path,
+		    strerror(errno));
+		d->lost = 1;
+	}
+	d->w = open_day(d, d->day, d->path, sizeof d->path);
+	if (d->w == NULL)
+		return -1;
+	new_member(d);
+	d->write_trouble = 0;
+	d->problem[0] = '\0';
+	return 0;
+}
+
+int
+daemon_pidfile(struct daemon *d, char *err, size_t len)
+{
+	char tmp[PATH_MAX + 32];
+	const char *path = d->o->pidfile;
+	int fd;
+
+	if (path == NULL)
+		return 0;
+	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || dprintf(fd, "%ld\n", (long)getpid()) < 0 ||
+	    close(fd) < 0 || rename(tmp, path) < 0) {
+		snprintf(err, len, "%s: cannot write pidfile: %s", path,
+		    strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	d->pidfile_written = 1;
+	return 0;
+}
+
+int
+daemon_stop(struct daemon *d)
+{
+	int rc = 0;
+
+	if (d->w && iolog_writer_close(d->w) < 0) {
+		fprintf(stderr, "iostatmon: %s: cannot finish: %s\n", d->path,
+		    strerror(errno));
+		rc = -1;
+	}
+	if (d->pidfile_written && unlink(d->o->pidfile) < 0)
+		fprintf(stderr, "iostatmon: %s: cannot remove pidfile: %s\n",
+		    d->o->pidfile, strerror(errno));
+	sampler_free(d->s);
+	dev_set_free(&d->set);
+	ds_table_free(&d->t);
+	dsread_close(&d->ds);
+	tick_close(&d->tick);
+	if (d->sigfd >= 0)
+		close(d->sigfd);
+	if (d->lockfd >= 0)
+		close(d->lockfd);
+	notify_close(d->nfy);
+	free(d);
+	return rc;
+}

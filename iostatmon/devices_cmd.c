@@ -1,0 +1,288 @@
+/*
+ * devices_cmd: `iostatmon devices`, every device of /proc/diskstats with
+ * the decision of devices.c and its reason, one line each:
+ *
+ *	sda      8:0   excluded   holds / via sda2
+ *
+ * libblkid probing (fstype, uuid, label in --format json) only runs on the
+ * real /proc and /sys: with --proc or --sys the names describe a tree that
+ * is not this machine's /dev.
+ */
+#include "cmd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "devices.h"
+#include "diskstats.h"
+#include "xalloc.h"
+
+#define MAX_GLOBS 64
+
+enum format { TABLE, CSV, JSON };
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: iostatmon devices [--proc DIR] [--sys DIR] [--include GLOB]...\n"
+	    "                         [--exclude GLOB]... [--all-devices]\n"
+	    "                         [--format table|csv|json]\n");
+}
+
+/* The whole of path (procfs files have no size) into a malloc'd buffer;
+ * NULL after saying why on stderr. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf;
+	ssize_t r;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		fprintf(stderr, "iostatmon devices: %s: %s\n", path,
+		    strerror(errno));
+		return NULL;
+	}
+	buf = xmalloc(cap);
+	while ((r = read(fd, buf + n, cap - n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "iostatmon devices: %s: %s\n", path,
+			    strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		n += (size_t)r;
+		if (n == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	close(fd);
+	*len = n;
+	return buf;
+}
+
+/* The reason without its "monitored: "/"excluded: " prefix. */
+static const char *
+why(const struct dev_info *d)
+{
+	const char *s = strchr(d->reason, ':');
+
+	return s && s[1] == ' ' ? s + 2 : d->reason;
+}
+
+static const char *
+decision(const struct dev_info *d)
+{
+	return d->monitored ? "monitored" : "excluded";
+}
+
+static void
+print_table(const struct dev_set *s)
+{
+	int wname = 0, wnum = 0, len;
+	char num[32];
+	size_t k;
+
+	for (k = 0; k < s->n; k++) {
+		len = (int)strlen(s->d[k].name);
+		wname = len > wname ? len : wname;
+		len = snprintf(num, sizeof num, "%u:%u", s->d[k].major,
+		    s->d[k].minor);
+		wnum = len > wnum ? len : wnum;
+	}
+	for (k = 0; k < s->n; k++) {
+		snprintf(num, sizeof num, "%u:%u", s->d[k].major, s->d[k].minor);
+		printf("%-*s  %-*s  %-9s  %s\n", wname, s->d[k].name, wnum, num,
+		    decision(&s->d[k]), why(&s->d[k]));
+	}
+}
+
+static void
+csv_field(const char *v)
+{
+	if (strpbrk(v, ",\"\n") == NULL) {
+		fputs(v, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *v; v++) {
+		if (*v == '"')
+			putchar('"');
+		putchar(*v);
+	}
+	putchar('"');
+}
+
+static void
+print_csv(const struct dev_set *s)
+{
+	size_t k;
+
+	printf("name,major,minor,diskseq,decision,reason,whole\n");
+	for (k = 0; k < s->n; k++) {
+		const struct dev_info *d = &s->d[k];
+
+		csv_field(d->name);
+		printf(",%u,%u,%" PRIu64 ",%s,", d->major, d->minor, d->diskseq,
+		    decision(d));
+		csv_field(why(d));
+		putchar(',');
+		csv_field(d->is_partition ? d->whole : "");
+		putchar('\n');
+	}
+}
+
+static void
+json_str(const char *v)
+{
+	putchar('"');
+	for (; *v; v++) {
+		unsigned char c = (unsigned char)*v;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void
+print_json(const struct dev_set *s)
+{
+	size_t k, a;
+
+	printf("[");
+	for (k = 0; k < s->n; k++) {
+		const struct dev_info *d = &s->d[k];
+
+		printf("%s\n {\"name\": ", k ? "," : "");
+		json_str(d->name);
+		printf(", \"major\": %u, \"minor\": %u, \"diskseq\": %" PRIu64
+		    ", \"monitored\": %s, \"reason\": ", d->major, d->minor,
+		    d->diskseq, d->monitored ? "true" : "false");
+		json_str(why(d));
+		printf(", \"whole\": ");
+		if (d->is_partition)
+			json_str(d->whole);
+		else
+			printf("null");
+		printf(", \"attributes\": {");
+		for (a = 0; a < d->nattr; a++) {
+			printf("%s", a ? ", " : "");
+			json_str(d->attr[a].key);
+			printf(": ");
+			json_str(d->attr[a].value);
+		}
+		printf("}}");
+	}
+	printf("\n]\n");
+}
+
+int
+devices_cmd(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "proc", required_argument, NULL, 'P' },
+		{ "sys", required_argument, NULL, 'S' },
+		{ "include", required_argument, NULL, 'I' },
+		{ "exclude", required_argument, NULL, 'X' },
+		{ "all-devices", no_argument, NULL, 'A' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
+	struct dev_opts o = { .proc = "/proc", .sys = "/sys",
+	    .include = include, .exclude = exclude };
+	enum format fmt = TABLE;
+	struct ds_table t = { 0 };
+	struct dev_set s;
+	char path[PATH_MAX], err[512];
+	char *buf;
+	size_t len;
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'P': o.proc = optarg; break;
+		case 'S': o.sys = optarg; break;
+		case 'A': o.all_devices = 1; break;
+		case 'I': case 'X':
+			if ((c == 'I' ? o.ninclude : o.nexclude) == MAX_GLOBS) {
+				fprintf(stderr, "iostatmon devices: more than "
+				    "%d --%s globs\n", MAX_GLOBS,
+				    c == 'I' ? "include" : "exclude");
+				return 2;
+			}
+			if (c == 'I')
+				include[o.ninclude++] = optarg;
+			else
+				exclude[o.nexclude++] = optarg;
+			break;
+		case 'F':
+			if (strcmp(optarg, "table") == 0)
+				fmt = TABLE;
+			else if (strcmp(optarg, "csv") == 0)
+				fmt = CSV;
+			else if (strcmp(optarg, "json") == 0)
+				fmt = JSON;
+			else {
+				fprintf(stderr, "iostatmon devices: --format "
+				    "%s: want table, csv or json\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "iostatmon devices: unexpected argument %s\n",
+		    argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	o.probe_blkid = strcmp(o.proc, "/proc") == 0 &&
+	    strcmp(o.sys, "/sys") == 0;
+	snprintf(path, sizeof path, "%s/diskstats", o.proc);
+	if ((buf = slurp(path, &len)) == NULL)
+		return 3;
+	ds_parse_all(buf, len, &t);
+	free(buf);
+	if (t.bad)
+		fprintf(stderr, "iostatmon devices: %s: %zu lines are not "
+		    "diskstats lines, skipped\n", path, t.bad);
+	if (devices_decide(&o, &t, &s, err, sizeof err) < 0) {
+		fprintf(stderr, "iostatmon devices: %s\n", err);
+		ds_table_free(&t);
+		return 3;
+	}
+	if (fmt == TABLE)
+		print_table(&s);
+	else if (fmt == CSV)
+		print_csv(&s);
+	else
+		print_json(&s);
+	dev_set_free(&s);
+	ds_table_free(&t);
+	return fflush(stdout) == 0 ? 0 : 3;
+}

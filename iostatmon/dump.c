@@ -1,0 +1,374 @@
+/*
+ * dump: `iostatmon dump [--iostat] [--format table|csv|json] LOG...`.
+ *
+ * Prints one row per device per interval, for intervals the log knows
+ * (state OK entries of S frames): never a row across a reset, a device's
+ * absence or a member boundary, never a zero-filled row.
+ *
+ *   t        the sample's CLOCK_REALTIME, unix seconds;
+ *   seconds  the interval, from CLOCK_MONOTONIC.
+ * Both print exactly: the nanosecond value as a decimal with trailing zeros
+ * (and a bare point) removed, so "1700000060" or "60.000123456".
+ *
+ * Plain mode prints the counter deltas (in_flight: its value at t) under the
+ * stable header; a field the kernel lacks is empty (null in JSON). --iostat
+ * prints iostat -x columns (iostat_calc.c) with two decimals, as iostat does.
+ * Default format: csv, or table with --iostat.
+ *
+ * Exit status: 0 every log read completely; 1 something could not be read
+ * (missing file, damage: reported on stderr with file, offset and reason;
+ * everything readable is still printed); 2 usage error; 3 writing the
+ * output failed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "iolog.h"
+#include "iostat_calc.h"
+
+#define EXIT_DAMAGE 1
+#define EXIT_USAGE  2
+#define EXIT_OUTPUT 3
+
+enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+/* One interval of one device, as the renderers see it. */
+struct row {
+	const char *host, *device;
+	uint64_t t_ns, interval_ns;
+	uint32_t fields;		/* what the kernel provides */
+	uint64_t d[DS_FIELDS];		/* deltas; 0 where not stored */
+};
+
+struct out {
+	enum format fmt;
+	int iostat;
+	size_t rows;
+	uint64_t block_t;		/* iostat table: sample being printed */
+	char block_host[256];
+};
+
+static const char *const stable_header =
+    "host,device,t,seconds,rd_ios,rd_merges,rd_sectors,rd_ms,wr_ios,"
+    "wr_merges,wr_sectors,wr_ms,in_flight,io_ms,weighted_ms,dc_ios,"
+    "dc_merges,dc_sectors,dc_ms,fl_ios,fl_ms";
+
+/* Exact decimal of a nanosecond count: "12", "12.5", "12.000000001". */
+static char *
+fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	int n = snprintf(buf, len, "%" PRIu64 ".%09" PRIu64,
+	    ns / 1000000000, ns % 1000000000);
+
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	return buf;
+}
+
+/* RFC 4180: quote a field holding a comma, quote or line break. */
+static void
+csv_str(const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void
+json_str(const char *s)
+{
+	putchar('"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+static void
+print_header(const struct out *o)
+{
+	if (o->fmt == FMT_JSON) {
+		fputs("[", stdout);
+		return;
+	}
+	if (o->fmt == FMT_TABLE && o->iostat)
+		return;		/* one header per sample block */
+	if (!o->iostat) {
+		if (o->fmt == FMT_CSV) {
+			puts(stable_header);
+			return;
+		}
+		printf("%-10s %-12s %-20s %-14s", "host", "device", "t",
+		    "seconds");
+		for (int f = 0; f < DS_KNOWN; f++)
+			printf(" %12s", ds_field_name(f));
+		putchar('\n');
+		return;
+	}
+	fputs("host,device,t,seconds", stdout);
+	for (int c = 0; c < IOX_NCOLS; c++)
+		printf(",%s", iox_col_title(c));
+	putchar('\n');
+}
+
+static void
+print_footer(const struct out *o)
+{
+	if (o->fmt == FMT_JSON)
+		fputs(o->rows ? "\n]\n" : "]\n", stdout);
+}
+
+static void
+row_counters(const struct out *o, const struct row *r)
+{
+	for (int f = 0; f < DS_KNOWN; f++) {
+		int have = (r->fields >> f) & 1;
+
+		if (o->fmt == FMT_CSV) {
+			putchar(',');
+			if (have)
+				printf("%" PRIu64, r->d[f]);
+		} else if (o->fmt == FMT_JSON) {
+			printf(", \"%s\": ", ds_field_name(f));
+			if (have)
+				printf("%" PRIu64, r->d[f]);
+			else
+				fputs("null", stdout);
+		} else if (have) {
+			printf(" %12" PRIu64, r->d[f]);
+		} else {
+			printf(" %12s", "-");
+		}
+	}
+}
+
+static void
+row_iostat(const struct out *o, const struct row *r)
+{
+	struct iox_row x;
+
+	iox_compute(r->d, r->fields, r->interval_ns / 1e9, &x);
+	for (int c = 0; c < IOX_NCOLS; c++) {
+		int have = (x.have >> c) & 1;
+
+		if (o->fmt == FMT_CSV) {
+			putchar(',');
+			if (have)
+				printf("%.2f", x.v[c]);
+		} else if (o->fmt == FMT_JSON) {
+			printf(", \"%s\": ", iox_col_json(c));
+			if (have)
+				printf("%.2f", x.v[c]);
+			else
+				fputs("null", stdout);
+		} else {
+			int w = strstr(iox_col_title(c), "kB") ? 9 : 8;
+
+			if (have)
+				printf(" %*.2f", w, x.v[c]);
+			else
+				printf(" %*s", w, "-");
+		}
+	}
+}
+
+/* iostat table: a block per sample, headed by host, time and interval. */
+static void
+iostat_block(struct out *o, const struct row *r)
+{
+	char tb[32], sb[32];
+	struct tm tm;
+	time_t t = (time_t)(r->t_ns / 1000000000);
+
+	if (o->rows && o->block_t == r->t_ns && !strcmp(o->block_host, r->host))
+		return;
+	o->block_t = r->t_ns;
+	snprintf(o->block_host, sizeof o->block_host, "%s", r->host);
+	gmtime_r(&t, &tm);
+	strftime(tb, sizeof tb, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	printf("%s%s  %s  interval %s s\n%-13s", o->rows ? "\n" : "", r->host,
+	    tb, fmt_ns(sb, sizeof sb, r->interval_ns), "Device");
+	for (int c = 0; c < IOX_NCOLS; c++)
+		printf(" %*s", strstr(iox_col_title(c), "kB") ? 9 : 8,
+		    iox_col_title(c));
+	putchar('\n');
+}
+
+static void
+print_row(struct out *o, const struct row *r)
+{
+	char tb[32], sb[32];
+
+	fmt_ns(tb, sizeof tb, r->t_ns);
+	fmt_ns(sb, sizeof sb, r->interval_ns);
+	if (o->fmt == FMT_CSV) {
+		csv_str(r->host);
+		putchar(',');
+		csv_str(r->device);
+		printf(",%s,%s", tb, sb);
+	} else if (o->fmt == FMT_JSON) {
+		fputs(o->rows ? ",\n{\"host\": " : "\n{\"host\": ", stdout);
+		json_str(r->host);
+		fputs(", \"device\": ", stdout);
+		json_str(r->device);
+		printf(", \"t\": %s, \"seconds\": %s", tb, sb);
+	} else if (o->iostat) {
+		iostat_block(o, r);
+		printf("%-13s", r->device);
+	} else {
+		printf("%-10s %-12s %-20s %-14s", r->host, r->device, tb, sb);
+	}
+	if (o->iostat)
+		row_iostat(o, r);
+	else
+		row_counters(o, r);
+	fputs(o->fmt == FMT_JSON ? "}" : "\n", stdout);
+	o->rows++;
+}
+
+static void
+print_sample(struct out *o, const char *host, const struct iolog_event *ev)
+{
+	for (size_t i = 0; i < ev->ndev; i++) {
+		const struct iolog_val *v = &ev->val[i];
+		struct row r = {
+			.host = host, .device = ev->dev[i].name,
+			.t_ns = ev->clock->realtime_ns,
+			.interval_ns = ev->interval_ns,
+			.fields = ev->dev[i].fields,
+		};
+
+		if (v->state != IOLOG_OK)
+			continue;
+		for (int f = 0; f < DS_FIELDS; f++)
+			r.d[f] = (v->mask >> f) & 1 ? v->v[f] : 0;
+		print_row(o, &r);
+	}
+}
+
+/* Print every readable sample of one file. 0, or -1 if anything was lost. */
+static int
+dump_file(struct out *o, const char *path)
+{
+	char err[512], host[sizeof ((struct iolog_header *)0)->host] = "";
+	struct iolog_reader *r = iolog_reader_open(path, err, sizeof err);
+	struct iolog_event ev;
+	int lost = 0;
+
+	if (!r) {
+		fprintf(stderr, "iostatmon dump: %s\n", err);
+		return -1;
+	}
+	while (iolog_next(r, &ev) == 1) {
+		switch (ev.type) {
+		case IOLOG_EV_HEADER:
+			snprintf(host, sizeof host, "%s", ev.header->host);
+			break;
+		case IOLOG_EV_SAMPLE:
+			print_sample(o, host, &ev);
+			break;
+		case IOLOG_EV_DAMAGE:
+			fprintf(stderr, "iostatmon dump: %s: damaged at "
+			    "compressed offset %" PRIu64 ": %s\n", path,
+			    ev.offset, ev.reason ? ev.reason : "unknown");
+			lost = 1;
+			break;
+		default:
+			break;
+		}
+	}
+	iolog_reader_close(r);
+	return lost ? -1 : 0;
+}
+
+static void
+usage(FILE *f)
+{
+	fputs(
+"usage: iostatmon dump [--iostat] [--format table|csv|json] LOG...\n"
+"Print every known interval of the logs, one row per device per interval.\n"
+"\n"
+"  --iostat              iostat -x columns instead of counter deltas\n"
+"  --format FMT          table, csv or json (default csv; table with --iostat)\n"
+"  -h, --help            this help\n", f);
+}
+
+int
+dump_cmd(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "iostat", no_argument, NULL, 'I' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct out o = { .fmt = FMT_CSV };
+	int c, have_fmt = 0, status = 0;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'I':
+			o.iostat = 1;
+			break;
+		case 'F':
+			have_fmt = 1;
+			if (!strcmp(optarg, "table"))
+				o.fmt = FMT_TABLE;
+			else if (!strcmp(optarg, "csv"))
+				o.fmt = FMT_CSV;
+			else if (!strcmp(optarg, "json"))
+				o.fmt = FMT_JSON;
+			else {
+				fprintf(stderr, "iostatmon dump: --format %s: "
+				    "expected table, csv or json\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "iostatmon dump: no log file given\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (o.iostat && !have_fmt)
+		o.fmt = FMT_TABLE;
+	print_header(&o);
+	for (int i = optind; i < argc; i++)
+		if (dump_file(&o, argv[i]) < 0)
+			status = EXIT_DAMAGE;
+	print_footer(&o);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "iostatmon dump: writing the output: %s\n",
+		    strerror(errno));
+		return EXIT_OUTPUT;
+	}
+	return status;
+}

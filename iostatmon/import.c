@@ -1,0 +1,337 @@
+/*
+ * import: `iostatmon import RAW --host NAME (-o LOGDIR | --out FILE)`.
+ *
+ * A raw capture is what `while :; do echo "T $(date +%s)"; cat
+ * /proc/diskstats; sleep 60; done` prints: a line "T <unix-seconds>" (a
+ * fraction such as `date +%s.%N` prints is accepted), then the diskstats
+ * lines of that instant, repeated. Each block goes through the daemon's own
+ * sampler (sampler.c), so the same counters give the same log, and the same
+ * `dump` output, whichever way they arrive.
+ *
+ * Clocks: a capture has one clock, so realtime = monotonic = boottime = T,
+ * in ns, and the interval is the difference of successive T. read_ns is 0.
+ * A T difference above 1.5 intervals is flagged as a gap, with `missed` the
+ * number of whole intervals skipped; late, clock-step and suspend cannot be
+ * known and are never set. The nominal interval is --interval, else the most
+ * common T difference of the capture (60 s if it cannot be read twice).
+ * The header's boot_id, kernel release and machine are empty (the capture
+ * does not say), long_bits is --long-bits (64 unless the capture came from
+ * a 32-bit kernel), created is the first T.
+ *
+ * Devices: a capture has no sysfs, so the topology that excludes local disks
+ * is unknown. Every device is kept; --include GLOB keeps only the names
+ * matching some include, --exclude GLOB drops matching names (exclude wins).
+ *
+ * Malformed input is reported with file and line and skipped, and the rest
+ * is imported: a bad or non-increasing T line skips its whole block, a line
+ * that is not a diskstats line (or repeats a name in its block) is dropped.
+ * Output: --out FILE, or one file per UTC day in LOGDIR named like the
+ * daemon's. Existing files are never appended to.
+ *
+ * Exit status: 0 imported; 1 imported, but malformed input was skipped;
+ * 2 usage error; 3 fatal (the capture or a log cannot be opened or written).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "import_raw.h"
+#include "logfiles.h"
+#include "sampler.h"
+
+#define EXIT_SKIPPED 1
+#define EXIT_USAGE   2
+#define EXIT_FATAL   3
+#define MAX_GLOBS    64
+#define NS           UINT64_C(1000000000)
+
+struct import {
+	const char *raw, *host, *dir, *out;
+	const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
+	size_t ninclude, nexclude;
+	uint64_t interval_ns;		/* 0: guess from the capture */
+	int long_bits;
+	struct iolog_header h;
+	struct iolog_writer *w;
+	struct sampler *s;
+	int64_t day;			/* UTC day of the open file (-o) */
+	uint64_t prev_t;		/* T of the previous block fed */
+	struct dev_set set;
+	size_t set_cap;
+};
+
+static void
+usage(FILE *f)
+{
+	fputs(
+"usage: iostatmon import RAW --host NAME (-o LOGDIR | --out FILE) [OPTIONS]\n"
+"Convert a raw capture (\"T <unix-seconds>\" lines, each followed by the\n"
+"/proc/diskstats of that instant) into an iostatmon log.\n"
+"\n"
+"  --host NAME           the server the capture comes from (required)\n"
+"  -o, --log-dir DIR     write iostatmon-HOST-YYYYMMDD.iolog.gz per UTC day\n"
+"  --out FILE            write one file\n"
+"  --include GLOB        keep only devices whose name matches (repeatable)\n"
+"  --exclude GLOB        drop devices whose name matches (repeatable)\n"
+"  -i, --interval SEC    nominal interval (default: the usual T difference)\n"
+"  --long-bits 32|64     the capturing kernel's long width (default 64)\n"
+"  -h, --help            this help\n", f);
+}
+
+/* Open a fresh log file: the writer appends to what exists, import never
+ * should (a second import of the same capture would double it). */
+static struct iolog_writer *
+open_log(const char *path)
+{
+	char err[512];
+	struct stat st;
+	struct iolog_writer *w;
+
+	if (stat(path, &st) == 0) {
+		fprintf(stderr, "iostatmon import: %s: already exists; import "
+		    "never appends to a log\n", path);
+		return NULL;
+	}
+	if (!(w = iolog_writer_open(path, NULL, err, sizeof err)))
+		fprintf(stderr, "iostatmon import: %s\n", err);
+	return w;
+}
+
+static void
+init_header(struct import *im, uint64_t first_t)
+{
+	struct iolog_header *h = &im->h;
+
+	memset(h, 0, sizeof *h);
+	snprintf(h->host, sizeof h->host, "%s", im->host);
+	h->long_bits = im->long_bits;
+	h->interval_ms = (uint32_t)(im->interval_ns / 1000000);
+	h->created_ns = first_t;
+	snprintf(h->writer, sizeof h->writer, "iostatmon %s import",
+	    IOCENSUS_VERSION);
+}
+
+/* Make sure the writer for the UTC day of t is open. 0 or -1. */
+static int
+writer_for(struct import *im, uint64_t t)
+{
+	char path[4096];
+	int64_t day = logfile_day(t);
+
+	if (im->w && (im->out || day == im->day))
+		return 0;
+	if (im->w && iolog_writer_close(im->w) < 0) {
+		fprintf(stderr, "iostatmon import: closing the log of day "
+		    "%" PRId64 ": %s\n", im->day, strerror(errno));
+		im->w = NULL;
+		return -1;
+	}
+	im->w = NULL;
+	if (im->out)
+		snprintf(path, sizeof path, "%s", im->out);
+	else if (logfile_path(path, sizeof path, im->dir, im->host, day) < 0) {
+		fprintf(stderr, "iostatmon import: %s: path too long\n",
+		    im->dir);
+		return -1;
+	}
+	if (!(im->w = open_log(path)))
+		return -1;
+	im->day = day;
+	if (!im->s) {
+		init_header(im, t);
+		im->s = sampler_new(im->w, &im->h);
+	}
+	else
+		sampler_set_writer(im->s, im->w);
+	return 0;
+}
+
+static int
+selected(const struct import *im, const char *name, char *why, size_t len)
+{
+	for (size_t i = 0; i < im->nexclude; i++)
+		if (fnmatch(im->exclude[i], name, 0) == 0) {
+			snprintf(why, len, "excluded: matches --exclude %s",
+			    im->exclude[i]);
+			return 0;
+		}
+	for (size_t i = 0; i < im->ninclude; i++)
+		if (fnmatch(im->include[i], name, 0) == 0) {
+			snprintf(why, len, "imported: matches --include %s",
+			    im->include[i]);
+			return 1;
+		}
+	if (im->ninclude) {
+		snprintf(why, len, "excluded: matches no --include");
+		return 0;
+	}
+	snprintf(why, len, "imported: every device of a raw capture is kept");
+	return 1;
+}
+
+/* The monitored set for one block, in the block's order. */
+static void
+build_set(struct import *im, const struct ds_table *t)
+{
+	if (t->n > im->set_cap) {
+		im->set_cap = t->n * 2;
+		im->set.d = realloc(im->set.d, im->set_cap * sizeof *im->set.d);
+		if (!im->set.d) {
+			perror("iostatmon import");
+			exit(EXIT_FATAL);
+		}
+	}
+	im->set.n = t->n;
+	for (size_t i = 0; i < t->n; i++) {
+		struct dev_info *d = &im->set.d[i];
+
+		memset(d, 0, sizeof *d);
+		memcpy(d->name, t->dev[i].name, sizeof d->name);
+		d->major = t->dev[i].major;
+		d->minor = t->dev[i].minor;
+		d->monitored = selected(im, d->name, d->reason,
+		    sizeof d->reason);
+	}
+}
+
+/* import_raw's callback: one good block. 0, or -1 to stop (fatal). */
+static int
+feed_block(void *arg, uint64_t t, const struct ds_table *tab)
+{
+	struct import *im = arg;
+	struct iolog_clock c = {
+		.realtime_ns = t, .monotonic_ns = t, .boottime_ns = t,
+	};
+	uint64_t iv = im->interval_ns;
+
+	if (im->prev_t && t - im->prev_t > iv + iv / 2) {
+		c.flags |= IOLOG_GAP;
+		c.missed = (t - im->prev_t + iv / 2) / iv - 1;
+	}
+	if (writer_for(im, t) < 0)
+		return -1;
+	build_set(im, tab);
+	if (sampler_feed(im->s, tab, &im->set, &c) < 0) {
+		fprintf(stderr, "iostatmon import: writing the log: %s\n",
+		    strerror(errno));
+		return -1;
+	}
+	im->prev_t = t;
+	return 0;
+}
+
+static int
+parse_args(struct import *im, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "host", required_argument, NULL, 'H' },
+		{ "log-dir", required_argument, NULL, 'o' },
+		{ "out", required_argument, NULL, 'O' },
+		{ "include", required_argument, NULL, 'n' },
+		{ "exclude", required_argument, NULL, 'x' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "long-bits", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+	char *end;
+	double sec;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "ho:i:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'H': im->host = optarg; break;
+		case 'o': im->dir = optarg; break;
+		case 'O': im->out = optarg; break;
+		case 'n':
+			if (im->ninclude == MAX_GLOBS)
+				goto too_many;
+			im->include[im->ninclude++] = optarg;
+			break;
+		case 'x':
+			if (im->nexclude == MAX_GLOBS)
+				goto too_many;
+			im->exclude[im->nexclude++] = optarg;
+			break;
+		case 'i':
+			sec = strtod(optarg, &end);
+			if (*end || !(sec >= 0.001 && sec <= 86400)) {
+				fprintf(stderr, "iostatmon import: --interval "
+				    "%s: expected seconds, 0.001 to 86400\n",
+				    optarg);
+				return -1;
+			}
+			im->interval_ns = (uint64_t)(sec * 1e9 + 0.5);
+			break;
+		case 'L':
+			im->long_bits = atoi(optarg);
+			if (im->long_bits != 32 && im->long_bits != 64) {
+				fprintf(stderr, "iostatmon import: --long-bits "
+				    "%s: expected 32 or 64\n", optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1 || !im->host || !*im->host ||
+	    !im->dir == !im->out) {
+		fprintf(stderr, "iostatmon import: need one RAW file, --host "
+		    "NAME, and one of -o LOGDIR or --out FILE\n");
+		usage(stderr);
+		return -1;
+	}
+	im->raw = argv[optind];
+	return 0;
+too_many:
+	fprintf(stderr, "iostatmon import: at most %d --include/--exclude\n",
+	    MAX_GLOBS);
+	return -1;
+}
+
+int
+import_cmd(int argc, char **argv)
+{
+	struct import im = { .long_bits = 64 };
+	struct raw_stats st;
+	int rc, status = 0;
+
+	if (parse_args(&im, argc, argv) < 0)
+		return EXIT_USAGE;
+	rc = raw_scan(im.raw, &st);
+	if (rc < 0)
+		return EXIT_FATAL;
+	if (!im.interval_ns)
+		im.interval_ns = st.usual_step ? st.usual_step : 60 * NS;
+	rc = raw_read(im.raw, feed_block, &im, &st);
+	if (rc < 0)
+		status = EXIT_FATAL;
+	else if (st.skipped_lines || st.skipped_blocks)
+		status = EXIT_SKIPPED;
+	if (im.w && iolog_writer_close(im.w) < 0) {
+		fprintf(stderr, "iostatmon import: closing the log: %s\n",
+		    strerror(errno));
+		status = EXIT_FATAL;
+	}
+	if (im.s)
+		sampler_free(im.s);
+	free(im.set.d);
+	if (status != EXIT_FATAL && st.blocks == 0) {
+		fprintf(stderr, "iostatmon import: %s: no sample found\n",
+		    im.raw);
+		status = EXIT_SKIPPED;
+	}
+	return status;
+}

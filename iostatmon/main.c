@@ -1,0 +1,254 @@
+/*
+ * iostatmon: block-device sampling daemon. See docs/iostatmon.8.
+ *
+ *	iostatmon [OPTIONS]		sample into daily logs (the daemon)
+ *	iostatmon devices [OPTIONS]	every device, its decision and why
+ *	iostatmon dump [OPTIONS] LOG...	samples as CSV or iostat -x columns
+ *	iostatmon import [OPTIONS] RAW	a raw capture into a log
+ *
+ * Exit status: 0 stopped normally; 1 stopped, but some samples could not
+ * be written; 2 usage error; 3 fatal error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "daemon.h"
+
+#ifndef IOCENSUS_VERSION
+#define IOCENSUS_VERSION "0.1.0"
+#endif
+
+#define MAX_GLOBS 64
+#define DEFAULT_LOG_DIR "/var/log/iostatmon"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"usage: iostatmon [OPTIONS]             sample block devices into daily logs\n"
+"       iostatmon devices [OPTIONS]     list devices, decisions and reasons\n"
+"       iostatmon dump [OPTIONS] LOG... print samples (CSV or iostat -x)\n"
+"       iostatmon import [OPTIONS] RAW  convert a raw capture into a log\n"
+"\n"
+"  -i, --interval SEC    sample every SEC seconds, aligned to wall-clock\n"
+"                        multiples (default 60; 0.1 and up, whole ms)\n"
+"  -c, --count N         stop after N samples (default: run until signalled)\n"
+"  -o, --log-dir DIR     daily logs go here (default " DEFAULT_LOG_DIR ")\n"
+"      --host NAME       host name in the logs (default: gethostname)\n"
+"      --retain DAYS     delete this host's logs older than DAYS days\n"
+"                        (default 31; 0 keeps everything)\n"
+"      --proc DIR        read DIR/diskstats, DIR/self/mountinfo, DIR/swaps\n"
+"                        (default /proc)\n"
+"      --sys DIR         sysfs root (default /sys)\n"
+"      --include GLOB    always sample devices whose name matches (repeatable)\n"
+"      --exclude GLOB    never sample devices whose name matches (repeatable)\n"
+"      --all-devices     no local-disk filtering\n"
+"      --no-probe        do not probe /dev with libblkid for fs type, UUID,\n"
+"                        label (default: probe, unless --sys is given)\n"
+"      --pidfile FILE    write the pid to FILE (atomically), remove it at exit\n"
+"      --backlog BYTES   samples kept in memory while the log cannot be\n"
+"                        written (default 1M; suffixes K, M)\n"
+"  -v, --verbose         a line on stderr for every sample written\n"
+"  -h, --help            this help\n"
+"  -V, --version         version\n"
+"\n"
+"Exit status: 0 stopped normally; 1 stopped, but samples were lost;\n"
+"2 usage error; 3 fatal error.\n");
+}
+
+enum {
+	OPT_HOST = 256, OPT_RETAIN, OPT_PROC, OPT_SYS, OPT_INCLUDE,
+	OPT_EXCLUDE, OPT_ALL, OPT_NO_PROBE, OPT_PIDFILE, OPT_BACKLOG
+};
+
+static const struct option longopts[] = {
+	{ "interval", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "log-dir", required_argument, NULL, 'o' },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "retain", required_argument, NULL, OPT_RETAIN },
+	{ "proc", required_argument, NULL, OPT_PROC },
+	{ "sys", required_argument, NULL, OPT_SYS },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "all-devices", no_argument, NULL, OPT_ALL },
+	{ "no-probe", no_argument, NULL, OPT_NO_PROBE },
+	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
+	{ "backlog", required_argument, NULL, OPT_BACKLOG },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+bad(const char *opt, const char *arg, const char *why)
+{
+	fprintf(stderr, "iostatmon: %s %s: %s\n", opt, arg, why);
+	return -1;
+}
+
+/* Seconds with up to millisecond precision, 0.1 .. 86400. */
+static int
+parse_interval(const char *arg, uint64_t *ns)
+{
+	char *end;
+	double sec, ms;
+
+	errno = 0;
+	sec = strtod(arg, &end);
+	if (errno || end == arg || *end != '\0' || !(sec >= 0.1) ||
+	    sec > 86400)
+		return bad("--interval", arg, "want seconds from 0.1 to 86400");
+	ms = sec * 1000;
+	if (fabs(ms - round(ms)) > 1e-6)
+		return bad("--interval", arg, "want a whole number of ms");
+	*ns = (uint64_t)llround(ms) * 1000000;
+	return 0;
+}
+
+static int
+parse_u64(const char *opt, const char *arg, uint64_t max, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end != '\0' || arg[0] == '-' || x > max)
+		return bad(opt, arg, "not a number in range");
+	*v = x;
+	return 0;
+}
+
+static int
+parse_bytes(const char *arg, size_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(arg, &end, 10);
+	if (errno || end == arg || arg[0] == '-')
+		return bad("--backlog", arg, "not a size");
+	if (*end == 'K' || *end == 'k')
+		x <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		x <<= 20, end++;
+	if (*end != '\0' || x > (1ULL << 32))
+		return bad("--backlog", arg, "want BYTES[K|M], at most 4G");
+	*v = (size_t)x;
+	return 0;
+}
+
+struct args {
+	struct daemon_opts d;
+	const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
+	int no_probe;
+	char host[256];
+};
+
+static int
+add_glob(const char **list, size_t *n, const char *opt, const char *arg)
+{
+	if (*n >= MAX_GLOBS)
+		return bad(opt, arg, "too many globs");
+	list[(*n)++] = arg;
+	return 0;
+}
+
+/* One option; 0, 1 (exit 0: help/version) or -1 (usage error). */
+static int
+take_option(struct args *a, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'i': return parse_interval(arg, &a->d.interval_ns);
+	case 'c': return parse_u64("--count", arg, UINT64_MAX, &a->d.count);
+	case 'o': a->d.log_dir = arg; return 0;
+	case OPT_HOST:
+		if (arg[0] == '\0' || strlen(arg) >= sizeof a->host)
+			return bad("--host", arg, "empty or too long");
+		a->d.host = arg;
+		return 0;
+	case OPT_RETAIN:
+		if (parse_u64("--retain", arg, 100000, &v) < 0)
+			return -1;
+		a->d.retain_days = (int)v;
+		return 0;
+	case OPT_PROC: a->d.dev.proc = arg; return 0;
+	case OPT_SYS: a->d.dev.sys = arg; return 0;
+	case OPT_INCLUDE:
+		return add_glob(a->include, &a->d.dev.ninclude, "--include", arg);
+	case OPT_EXCLUDE:
+		return add_glob(a->exclude, &a->d.dev.nexclude, "--exclude", arg);
+	case OPT_ALL: a->d.dev.all_devices = 1; return 0;
+	case OPT_NO_PROBE: a->no_probe = 1; return 0;
+	case OPT_PIDFILE: a->d.pidfile = arg; return 0;
+	case OPT_BACKLOG: return parse_bytes(arg, &a->d.backlog_max);
+	case 'v': a->d.verbose = 1; return 0;
+	case 'h': usage(stdout); return 1;
+	case 'V': printf("iostatmon %s\n", IOCENSUS_VERSION); return 1;
+	default: usage(stderr); return -1;
+	}
+}
+
+static int
+parse_args(struct args *a, int argc, char **argv)
+{
+	int c, r;
+
+	memset(a, 0, sizeof *a);
+	a->d.interval_ns = 60ULL * 1000000000;
+	a->d.log_dir = DEFAULT_LOG_DIR;
+	a->d.retain_days = 31;
+	a->d.backlog_max = 1 << 20;
+	a->d.dev.proc = "/proc";
+	a->d.dev.sys = "/sys";
+	a->d.dev.include = a->include;
+	a->d.dev.exclude = a->exclude;
+	while ((c = getopt_long(argc, argv, "i:c:o:vhV", longopts, NULL)) != -1)
+		if ((r = take_option(a, c, optarg)) != 0)
+			return r;
+	if (optind < argc) {
+		fprintf(stderr, "iostatmon: unexpected argument %s (commands: "
+		    "devices, dump, import)\n", argv[optind]);
+		return -1;
+	}
+	if (a->d.host == NULL) {
+		if (gethostname(a->host, sizeof a->host - 1) < 0) {
+			fprintf(stderr, "iostatmon: gethostname: %s; use "
+			    "--host\n", strerror(errno));
+			return -1;
+		}
+		a->d.host = a->host;
+	}
+	a->d.dev.probe_blkid = !a->no_probe && strcmp(a->d.dev.sys, "/sys") == 0;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct args a;
+	int r;
+
+	if (argc > 1 && strcmp(argv[1], "devices") == 0)
+		return devices_cmd(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "dump") == 0)
+		return dump_cmd(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "import") == 0)
+		return import_cmd(argc - 1, argv + 1);
+	r = parse_args(&a, argc, argv);
+	if (r != 0)
+		return r > 0 ? 0 : EXIT_USAGE;
+	return daemon_run(&a.d);
+}

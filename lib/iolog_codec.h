@@ -1,0 +1,49 @@
+/*
+ * iolog_codec: frame bodies of docs/iolog-format.md to and from structs,
+ * and the limits every reader enforces. Internal to lib/iolog_*.c.
+ */
+#ifndef IOCENSUS_IOLOG_CODEC_H
+#define IOCENSUS_IOLOG_CODEC_H
+
+#include "iobuf.h"
+#include "iolog.h"
+
+#define IOLOG_FRAME_MAX  (16u << 20)	/* longest frame body */
+#define IOLOG_NDEV_MAX   65536		/* devices in one table */
+#define IOLOG_NATTR_MAX  256		/* attributes per device */
+#define IOLOG_STR_MAX    65535		/* attribute key or value */
+#define IOLOG_MASK_ALL   ((UINT32_C(1) << DS_FIELDS) - 1)
+
+enum { IOLOG_T_HEADER = 'H', IOLOG_T_TABLE = 'T', IOLOG_T_KEYFRAME = 'K',
+    IOLOG_T_SAMPLE = 'S' };
+
+/* Encoders append a whole body (type byte first) to b. They return 0, or
+ * -1 with errno EINVAL when the input cannot be represented (a string too
+ * long, a state or mask out of range) and ENOMEM; b is then unspecified. */
+int iolog_enc_header(struct iobuf *b, const struct iolog_header *h);
+int iolog_enc_table(struct iobuf *b, const struct iolog_dev *d, size_t n);
+int iolog_enc_values(struct iobuf *b, int type, const struct iolog_clock *c,
+    const struct iolog_val *v, size_t n);
+
+/* Decoders take the body after its type byte and return NULL, or the
+ * reason it is invalid. dec_table allocates *dev (free with
+ * iolog_devs_free) and sets *ndev; dec_values fills ndev entries. */
+const char *iolog_dec_header(const uint8_t *p, size_t n,
+    struct iolog_header *h);
+const char *iolog_dec_table(const uint8_t *p, size_t n,
+    struct iolog_dev **dev, size_t *ndev);
+const char *iolog_dec_values(const uint8_t *p, size_t n, int type,
+    struct iolog_clock *c, struct iolog_val *v, size_t ndev);
+void iolog_devs_free(struct iolog_dev *d, size_t n);
+
+/* The body of the frame the reader delivered last (repair copies it). */
+void iolog_reader_frame(const struct iolog_reader *r, const uint8_t **body,
+    size_t *len);
+/* Encode one frame from its body and write it (the repair path). */
+int iolog_write_body(struct iolog_writer *w, const uint8_t *body, size_t len);
+/* A writer appending to fd, whose file is file_len bytes long. */
+struct iolog_writer *iolog_writer_new(int fd, uint64_t file_len);
+/* A whole file into memory, or NULL with a message in err. */
+uint8_t *iolog_slurp(const char *path, size_t *len, char *err, size_t errlen);
+
+#endif

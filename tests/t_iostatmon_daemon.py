@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""iostatmon daemon behaviour on a fake --proc/--sys whose diskstats a
+thread rewrites every interval (tests/lib/fakeproc.py).
+
+Checks: every decoded delta equals the one computed here from the
+fixture's counters (32-bit ms wraps included); sd_notify messages on an
+abstract AF_UNIX datagram socket (READY, STATUS, WATCHDOG, RELOADING,
+STOPPING); the pidfile; SIGHUP reopening without losing an interval;
+devices leaving and coming back; retention; usage and fatal exit codes;
+running unprivileged; a full disk (ENOSPC on a small tmpfs, when root).
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from tap import ok, eq, done  # noqa: E402
+import fakeproc  # noqa: E402
+from iostatmon_run import (BIN, Daemon, Notify, wait_for, common,  # noqa
+                           gzip_ok, logs)
+
+
+def test_count_notify_pidfile(tmp):
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r1"), 1.0)
+    root.start()
+    logdir = os.path.join(tmp, "log1")
+    pidfile = os.path.join(tmp, "iostatmon.pid")
+    nt = Notify()
+    d = Daemon(common(root, logdir) + ["-c", "3", "--pidfile", pidfile],
+               env={"NOTIFY_SOCKET": nt.env,
+                    "WATCHDOG_USEC": "4000000"})
+    ok(d.wait_written(1), "count: first sample written")
+    second = subprocess.run([BIN] + common(root, logdir) + ["-c", "1"],
+                            capture_output=True, text=True, timeout=30)
+    ok(second.returncode == 3 and "another iostatmon" in second.stderr,
+       "a second daemon for the same host and directory exits 3",
+       "%d %s" % (second.returncode, second.stderr.strip()))
+    try:
+        with open(pidfile) as f:
+            eq(f.read().strip(), str(d.p.pid), "pidfile holds the pid")
+    except OSError as e:
+        ok(False, "pidfile holds the pid", str(e))
+    rc = d.finish()
+    root.stop()
+    eq(rc, 0, "count: exit 0 after -c 3")
+    ok(not os.path.exists(pidfile), "pidfile removed at exit")
+    ok(wait_for(lambda: "STOPPING=1" in nt.keys(), 5), "notify: STOPPING=1")
+    nt.close()
+    keys = nt.keys()
+    ok("READY=1" in keys, "notify: READY=1", repr(keys[:5]))
+    status = [k for k in keys if k.startswith("STATUS=")]
+    ok(any(re.match(r"STATUS=sampling 4 of 4 devices, last sample "
+                    r"\d\d:\d\d:\d\d", s) for s in status),
+       "notify: STATUS with device counts", repr(status[:3]))
+    ok("WATCHDOG=1" in keys, "notify: WATCHDOG=1 with WATCHDOG_USEC set")
+    ok(keys and keys[-1] == "STOPPING=1", "notify: STOPPING=1 last",
+       repr(keys[-3:]))
+    files = logs(logdir)
+    ok(files and all(re.search(r"/iostatmon-testhost-\d{8}\.iolog\.gz$", f)
+                     for f in files), "log named iostatmon-HOST-YYYYMMDD",
+       repr(files))
+    ok(gzip_ok(files), "log is a complete gzip file (gzip -t)")
+    rows, err, st = fakeproc.dump(BIN, files)
+    eq(st, 0, "dump exits 0")
+    n, problems = fakeproc.check_rows(rows)
+    eq(problems, [], "count: every delta equals the fixture's")
+    eq(n, 3 * 4, "count: 3 intervals x 4 devices")
+    want_t = d.written()[1:]
+    got_t = sorted({fakeproc.t_ns(r["t"]) for r in rows})
+    eq(got_t, want_t, "count: one interval per sample after the first")
+
+
+def test_hup_and_churn(tmp):
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r2"), 1.0)
+    root.start()
+    logdir = os.path.join(tmp, "log2")
+    nt = Notify(os.path.join(tmp, "notify.sock"))     # a path this time
+    d = Daemon(common(root, logdir), env={"NOTIFY_SOCKET": nt.env})
+    ok(d.wait_written(2), "hup: two samples")
+    root.set_devices([0, 1, 2])              # sdc1 goes away
+    ok(d.wait_written(4), "hup: samples after a device left")
+    d.p.send_signal(signal.SIGHUP)
+    ok(wait_for(lambda: "RELOADING=1" in nt.keys()), "notify: RELOADING=1")
+    ok(wait_for(lambda: any(k.startswith("MONOTONIC_USEC=")
+                            for k in nt.keys())), "notify: MONOTONIC_USEC")
+    ok(wait_for(lambda: nt.keys().count("READY=1") >= 2),
+       "notify: READY=1 again after the reload")
+    n_before = len(d.written())
+    ok(d.wait_written(n_before + 2), "hup: samples after SIGHUP")
+    root.set_devices([0, 1, 2, 3])           # and comes back
+    ok(d.wait_written(len(d.written()) + 3), "hup: samples after re-add")
+    d.p.send_signal(signal.SIGTERM)
+    rc = d.finish()
+    root.stop()
+    eq(rc, 0, "SIGTERM: exit 0")
+    ok(wait_for(lambda: "STOPPING=1" in nt.keys(), 5),
+       "notify: STOPPING=1 on SIGTERM")
+    nt.close()
+    files = logs(logdir)
+    ok(gzip_ok(files), "after SIGHUP: gzip -t passes (two members)")
+    rows, err, st = fakeproc.dump(BIN, files)
+    n, problems = fakeproc.check_rows(rows)
+    eq(problems, [], "hup: every delta equals the fixture's")
+    sda_t = sorted(fakeproc.t_ns(r["t"]) for r in rows
+                   if r["device"] == "sda")
+    eq(sda_t, d.written()[1:], "hup: no interval lost across SIGHUP")
+    sdc1 = [r for r in rows if r["device"] == "sdc1"]
+    ok(0 < len(sdc1) < len(sda_t) - 2,
+       "hup: sdc1 has no interval while gone or when it came back",
+       "%d of %d" % (len(sdc1), len(sda_t)))
+    ok(any("SIGHUP" in ln for ln in d.lines), "hup: reload logged")
+
+
+def test_retention(tmp):
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r3"), 1.0)
+    root.publish(5)
+    logdir = os.path.join(tmp, "log3")
+    os.makedirs(logdir)
+    today = int(time.time()) // 86400
+    name = lambda host, day: "iostatmon-%s-%s.iolog.gz" % (  # noqa: E731
+        host, time.strftime("%Y%m%d", time.gmtime(day * 86400)))
+    old = name("testhost", today - 40)
+    kept = [name("testhost", today - 20), name("otherhost", today - 40),
+            "iostatmon-testhost-2000011.iolog.gz", "notes.txt"]
+    for f in [old] + kept:
+        open(os.path.join(logdir, f), "w").close()
+    d = Daemon(common(root, logdir) + ["-c", "1", "--retain", "31"])
+    eq(d.finish(), 0, "retention: run exits 0")
+    left = set(os.listdir(logdir))
+    ok(old not in left, "retention: this host's file of 40 days ago deleted")
+    eq(sorted(k for k in kept if k in left), sorted(kept),
+       "retention: other hosts, recent days and other names kept")
+
+
+def test_restart_flags(tmp):
+    """The first keyframe of a run says the daemon had been stopped (gap)
+    and, when boot_id changed, that the machine rebooted."""
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r7"), 1.0)
+    root.publish(7)
+    logdir = os.path.join(tmp, "log7")
+    for boot in ("0f0e0d0c-0b0a-4009-8807-060504030201",) * 2 + (
+            "11111111-2222-4333-8444-555555555555",):
+        root.set_boot_id(boot)
+        d = Daemon(common(root, logdir) + ["-c", "1"])
+        eq(d.finish(), 0, "restart: run exits 0")
+    files = logs(logdir)
+    try:
+        frames = [f for p in files for f in fakeproc.frame_clocks(p)]
+    except (ValueError, OSError) as e:
+        ok(False, "restart: log decodes", str(e))
+        return
+    firsts = [f[4] for f in frames if f[1] == "K" and f[2] == 0]
+    eq(firsts, [0, 2, 2 | 16], "restart: first keyframes flagged: none, "
+       "gap, gap + new boot")
+
+
+def test_usage(tmp):
+    for args, want, what in [
+            (["-i", "0.05"], 2, "interval below 0.1 s"),
+            (["-i", "abc"], 2, "interval not a number"),
+            (["-i", "1.0005"], 2, "interval not whole ms"),
+            (["-c", "-1"], 2, "negative count"),
+            (["--bogus"], 2, "unknown option"),
+            (["extra"], 2, "stray argument"),
+            (["--proc", os.path.join(tmp, "nonexistent"), "-o",
+              os.path.join(tmp, "log4"), "-c", "1"], 3, "missing --proc")]:
+        p = subprocess.run([BIN] + args, capture_output=True, text=True)
+        eq(p.returncode, want, "exit %d: %s" % (want, what))
+        if want == 3:
+            ok("nonexistent/diskstats" in p.stderr and
+               "No such file" in p.stderr,
+               "fatal message names the file and errno", p.stderr)
+    p = subprocess.run([BIN, "--version"], capture_output=True, text=True)
+    ok(p.returncode == 0 and p.stdout.startswith("iostatmon "),
+       "--version", p.stdout)
+    p = subprocess.run([BIN, "--help"], capture_output=True, text=True)
+    ok(p.returncode == 0 and "--interval" in p.stdout, "--help")
+
+
+def test_unprivileged(tmp):
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        ok(True, "unprivileged run # skip: needs root and setpriv")
+        return
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r5"), 1.0)
+    root.start()
+    logdir = os.path.join(tmp, "log5")
+    os.makedirs(logdir)
+    os.chown(logdir, 65534, 65534)
+    d = Daemon(common(root, logdir) + ["-c", "2"],
+               prefix=["setpriv", "--reuid=65534", "--regid=65534",
+                       "--clear-groups", "--inh-caps=-all"])
+    rc = d.finish()
+    root.stop()
+    eq(rc, 0, "unprivileged (nobody, no capabilities): exit 0")
+    files = logs(logdir)
+    ok(files and os.stat(files[0]).st_uid == 65534,
+       "unprivileged: log written by nobody")
+    rows, err, st = fakeproc.dump(BIN, files)
+    n, problems = fakeproc.check_rows(rows)
+    ok(n == 8 and not problems, "unprivileged: 2 intervals decode right",
+       "%d rows; %s" % (n, problems[:3]))
+
+
+SAMPLE = re.compile(r"^iostatmon: sample (\d+) (written to|held for) ")
+
+
+def test_disk_full(tmp):
+    """ENOSPC on a small tmpfs: sampling goes on, one report per episode,
+    the backlog reaches the file when space comes back."""
+    mnt = os.path.join(tmp, "small")
+    os.makedirs(mnt)
+    if os.geteuid() != 0 or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
+            capture_output=True).returncode != 0:
+        ok(True, "disk full # skip: cannot mount a small tmpfs")
+        return
+    try:
+        disk_full(tmp, mnt)
+    finally:
+        if subprocess.run(["umount", mnt], capture_output=True).returncode:
+            subprocess.run(["umount", "-l", mnt], capture_output=True)
+
+
+def disk_full(tmp, mnt):
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r6"), 0.2)
+    root.start()
+    logdir = os.path.join(mnt, "log")
+    d = Daemon(common(root, logdir, "0.2"))
+    try:
+        ok(d.wait_written(2), "disk full: sampling")
+        filler = os.path.join(mnt, "filler")
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while os.write(fd, b"\0" * 4096) > 0:
+                pass
+        except OSError:
+            pass
+        os.close(fd)
+        full = lambda: any("No space left" in ln for ln in d.lines)  # noqa
+        ok(wait_for(full, 40), "disk full: ENOSPC reported")
+        n = len(d.lines)
+        ok(wait_for(lambda: len([ln for ln in d.lines[n:]
+                                 if SAMPLE.match(ln)]) >= 3, 20),
+           "disk full: sampling goes on")
+        os.unlink(filler)
+        again = lambda: any("writing again" in ln for ln in d.lines)  # noqa
+        ok(wait_for(again, 20), "disk full: recovery reported")
+        d.p.send_signal(signal.SIGTERM)
+        eq(d.finish(), 0, "disk full: SIGTERM exits 0")
+    finally:
+        if d.p.poll() is None:
+            d.p.kill()
+            d.finish()
+        root.stop()
+    eq(sum("No space left" in ln for ln in d.lines), 1,
+       "disk full: reported once per episode")
+    samples = [int(m.group(1)) for m in map(SAMPLE.match, d.lines) if m]
+    ok(any(m and m.group(2) == "held for"
+           for m in map(SAMPLE.match, d.lines)),
+       "disk full: some samples were held in memory")
+    rows, err, st = fakeproc.dump(BIN, logs(logdir))
+    n, problems = fakeproc.check_rows(rows)
+    eq(problems, [], "disk full: every delta right")
+    sda_t = sorted(fakeproc.t_ns(r["t"]) for r in rows
+                   if r["device"] == "sda")
+    eq(sda_t, samples[1:], "disk full: no sample lost")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="t_iostatmon_daemon.")
+    os.chmod(tmp, 0o755)
+    try:
+        test_usage(tmp)
+        test_count_notify_pidfile(tmp)
+        test_hup_and_churn(tmp)
+        test_retention(tmp)
+        test_restart_flags(tmp)
+        test_unprivileged(tmp)
+        test_disk_full(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""`iostatmon devices`: the command line, its three formats and exit codes on
+fake trees (tests/lib/faketopo.py), and a run on this machine's own /proc and
+/sys, where the device behind / is found independently with findmnt and
+lsblk and must be excluded.
+
+The binary is $BUILD/iostatmon, or $IOSTATMON when set.
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from tap import ok, eq, done  # noqa: E402
+import faketopo  # noqa: E402
+
+BIN = os.environ.get("IOSTATMON") or os.path.join(
+    os.environ.get("BUILD", "build"), "iostatmon")
+
+# The main machine of faketopo, decided by hand: name -> (maj:min,
+# decision, reason).
+MAIN = {
+    "sda": ("8:0", "excluded", "holds / via dm-0 -> md0 -> sda2"),
+    "sda1": ("8:1", "excluded", "holds /boot"),
+    "sda2": ("8:2", "excluded", "holds / via dm-0 -> md0"),
+    "sdb": ("8:16", "excluded", "holds / via dm-0 -> md0 -> sdb2"),
+    "sdb1": ("8:17", "excluded", "partition of local sdb"),
+    "sdb2": ("8:18", "excluded", "holds / via dm-0 -> md0"),
+    "sdb3": ("8:19", "excluded", "holds swap"),
+    "sdc": ("8:32", "monitored", "data disk"),
+    "sdc1": ("8:33", "excluded", "partition of monitored sdc"),
+    "sdc2": ("8:34", "excluded", "size 0"),
+    "sdd": ("8:48", "monitored", "data disk"),
+    "sdd1": ("8:49", "excluded", "partition of monitored sdd"),
+    "sde": ("8:64", "monitored", "data disk"),
+    "sdf": ("8:80", "excluded", "removable"),
+    "sdf1": ("8:81", "excluded", "partition of excluded sdf"),
+    "md0": ("9:0", "excluded", "holds / via dm-0"),
+    "md1": ("9:1", "excluded", "stacked on monitored sdc, sdd"),
+    "dm-0": ("253:0", "excluded", "holds /"),
+    "dm-1": ("253:1", "excluded", "stacked on local md0"),
+    "dm-2": ("253:2", "excluded", "stacked on monitored sde"),
+    "nvme0n1": ("259:0", "monitored", "data disk"),
+    "nvme0n1p1": ("259:1", "excluded", "partition of monitored nvme0n1"),
+    "nvme0c0n1": ("259:2", "excluded", "hidden path device"),
+    "nvme0c1n1": ("0:0", "excluded", "hidden path device (0:0)"),
+    "cciss/c0d0": ("104:0", "monitored", "data disk"),
+    "cciss/c0d0p1": ("104:1", "excluded", "partition of monitored cciss/c0d0"),
+    "loop0": ("7:0", "excluded", "loop device"),
+    "ram0": ("1:0", "excluded", "ram disk"),
+    "zram0": ("252:0", "excluded", "zram device"),
+    "nbd0": ("43:0", "excluded", "nbd device"),
+    "sr0": ("11:0", "excluded", "optical drive"),
+    "zd0": ("230:0", "excluded", "virtual device"),
+    "sdg": ("8:96", "excluded", "not in sysfs"),
+}
+
+
+def run(*args):
+    p = subprocess.run([BIN, "devices"] + list(args), capture_output=True,
+                       text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def table(out):
+    """name -> (maj:min, decision, reason); order as a list too."""
+    rows, order = {}, []
+    for line in out.splitlines():
+        f = line.split(None, 3)
+        rows[f[0]] = tuple(f[1:])
+        order.append(f[0])
+    return rows, order
+
+
+def diskstats_names(path):
+    with open(path) as f:
+        return [l.split()[2] for l in f if len(l.split()) >= 7]
+
+
+def test_fixture(tmp):
+    faketopo.main_machine(os.path.join(tmp, "main"))
+    roots = ["--proc", os.path.join(tmp, "main", "proc"),
+             "--sys", os.path.join(tmp, "main", "sys")]
+    rc, out, err = run(*roots)
+    eq((rc, err), (0, ""), "table: exit 0, nothing on stderr")
+    rows, order = table(out)
+    eq(rows, MAIN, "table: every decision and reason")
+    eq(order, diskstats_names(os.path.join(tmp, "main", "proc", "diskstats")),
+       "table: in diskstats order")
+
+    rc, out, err = run(*roots, "--format", "csv")
+    got = list(csv.reader(io.StringIO(out)))
+    eq(got[0], ["name", "major", "minor", "diskseq", "decision", "reason",
+                "whole"], "csv: header")
+    eq({r[0]: ("%s:%s" % (r[1], r[2]), r[4], r[5]) for r in got[1:]}, MAIN,
+       "csv: decisions, reasons with commas quoted")
+    eq([r for r in got if r[0] in ("sda", "sdb1")],
+       [["sda", "8", "0", "1", "excluded", MAIN["sda"][2], ""],
+        ["sdb1", "8", "17", "0", "excluded", MAIN["sdb1"][2], "sdb"]],
+       "csv: diskseq and whole disk")
+
+    rc, out, err = run(*roots, "--format", "json")
+    doc = json.loads(out)
+    eq({d["name"]: ("%d:%d" % (d["major"], d["minor"]),
+                    "monitored" if d["monitored"] else "excluded",
+                    d["reason"]) for d in doc}, MAIN, "json: decisions")
+    dm0 = [d for d in doc if d["name"] == "dm-0"][0]
+    eq(dm0["attributes"], {"dm_name": "vg0-root", "dm_uuid": "LVM-aaaa-root",
+                           "rotational": "1", "size_sectors": "2000000"},
+       "json: dm-0 identity")
+    eq([d["whole"] for d in doc if d["name"] in ("cciss/c0d0", "cciss/c0d0p1")],
+       [None, "cciss/c0d0"], "json: whole disk of the cciss partition")
+
+    rc, out, err = run(*roots, "--include", "dm-2", "--include", "sda",
+                       "--exclude", "sd[cd]", "--exclude", "sda")
+    rows, _ = table(out)
+    want = dict(MAIN)
+    want.update({
+        "dm-2": ("253:2", "monitored", "included by --include"),
+        "sde": ("8:64", "excluded", "under included dm-2"),
+        "sda": ("8:0", "excluded", "excluded by --exclude"),
+        "sdc": ("8:32", "excluded", "excluded by --exclude"),
+        "sdd": ("8:48", "excluded", "excluded by --exclude"),
+        "sdc1": ("8:33", "excluded", "partition of excluded sdc"),
+        "sdd1": ("8:49", "excluded", "partition of excluded sdd"),
+        "md1": ("9:1", "excluded", "stacked on excluded sdc, sdd"),
+    })
+    eq((rc, rows), (0, want), "--include/--exclude: decisions")
+
+    rc, out, err = run(*roots, "--all-devices", "--exclude", "nvme0c*")
+    rows, _ = table(out)
+    want = {n: (v[0], "monitored", "all devices") for n, v in MAIN.items()}
+    for n in ("nvme0c0n1", "nvme0c1n1"):
+        want[n] = (MAIN[n][0], "excluded", "excluded by --exclude")
+    eq((rc, rows), (0, want), "--all-devices: decisions")
+
+    rc, out, err = run("--proc", os.path.join(tmp, "nowhere"))
+    eq((rc, out), (3, ""), "missing diskstats: exit 3")
+    ok("nowhere/diskstats: No such file or directory" in err,
+       "missing diskstats: message names file and errno", err)
+    os.unlink(os.path.join(tmp, "main", "proc", "self", "mountinfo"))
+    rc, out, err = run(*roots)
+    eq(rc, 3, "missing mountinfo: exit 3")
+    ok("main/proc/self/mountinfo: No such file or directory" in err,
+       "missing mountinfo: message names file and errno", err)
+    rc, out, err = run(*roots, "--format", "xml")
+    eq(rc, 2, "bad --format: usage error")
+    rc, out, err = run("--bogus")
+    eq(rc, 2, "unknown option: usage error")
+
+
+def sh(*cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else ""
+
+
+def test_real_machine():
+    rc, out, err = run()
+    ok(rc == 0, "real machine: exit 0", "exit %d: %s" % (rc, err.strip()))
+    rows, order = table(out)
+    eq(order, diskstats_names("/proc/diskstats"),
+       "real machine: every diskstats device listed once")
+    src = sh("findmnt", "-n", "-o", "SOURCE", "/")
+    majmin = sh("findmnt", "-n", "-o", "MAJ:MIN", "/")
+    byno = {v[0]: n for n, v in rows.items()}
+
+    def holds_root(reason):
+        return reason == "holds /" or reason.startswith("holds / via ")
+
+    if not src.startswith("/dev/"):
+        # overlay or network root: no block device holds / here.
+        ok(not any(holds_root(r[2]) for r in rows.values()),
+           "real machine: / is %s, no device claims to hold it" % src)
+        return
+    path = src if os.path.exists(src) else "/dev/block/" + majmin
+    if not os.path.exists(path):
+        ok(True, "real machine: %s not visible here, nothing to compare" % src)
+        return
+    # The root device and everything below it, by device number (lsblk
+    # shows dm devices by their mapper names).
+    below = sh("lsblk", "-n", "-s", "-r", "-o", "MAJ:MIN", path).split()
+    ok(below, "real machine: lsblk -s %s lists devices" % path)
+    if not majmin.startswith("0:"):
+        ok(majmin in below and majmin in byno,
+           "real machine: %s (%s) listed" % (src, majmin), repr(below))
+        if majmin in byno:
+            eq(rows[byno[majmin]][1:], ("excluded", "holds /"),
+               "real machine: %s holds /" % byno[majmin])
+    for no in below:
+        n = byno.get(no)
+        if n:
+            eq(rows[n][1], "excluded",
+               "real machine: %s under / is excluded" % n)
+            ok(holds_root(rows[n][2]),
+               "real machine: %s reason names /" % n, rows[n][2])
+
+
+def main():
+    if not ok(os.access(BIN, os.X_OK), "%s exists" % BIN, "build it first"):
+        done()
+    tmp = tempfile.mkdtemp(prefix="t_iostatmon_devices.")
+    try:
+        test_fixture(tmp)
+    finally:
+        shutil.rmtree(tmp)
+    test_real_machine()
+    done()
+
+
+main()

@@ -1,0 +1,186 @@
+"""iostatmon dump --iostat against the real sysstat iostat.
+
+Fixture snapshots (tests/lib/diskgen.py) are replayed to
+`iostat -dx -y -f DIR -p ALL -o JSON 1 K` (reference diskstats.md §10): the
+test writes snapshot 0 to DIR/diskstats, and each time iostat has read the
+file (inotify IN_CLOSE_NOWRITE: iostat opens it once per report) it renames
+the next snapshot into place, a whole second before iostat's next read. The
+same snapshots, 1 s apart, go through `iostatmon import` and
+`iostatmon dump --iostat --format json`.
+
+iostat takes its interval (itv, in 1/100 s) from the real /proc/uptime, so:
+  * ratio columns (await, areq-sz, %rqm) do not depend on it and must be
+    equal to the printed 2 decimals;
+  * iostat's itv is recovered from its largest rate (to the centisecond it
+    is quantised to), and every rate column must then equal our rate scaled
+    by 1 s / itv, within the 2-decimal rounding of both outputs.
+The report-to-snapshot alignment is itself checked: a missed swap would
+make the ratio columns differ.
+"""
+import ctypes
+import json
+import os
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from tap import ok, eq, done          # noqa: E402
+from diskgen import Capture           # noqa: E402
+
+BIN = os.path.join(os.environ.get("BUILD", "build"), "iostatmon")
+IN_CLOSE_NOWRITE = 0x10
+RATIO = ["rrqm", "wrqm", "drqm", "r_await", "w_await", "d_await", "f_await",
+         "rareq-sz", "wareq-sz", "dareq-sz"]
+# rate column -> (field index of its counter, divisor after per-second)
+RATE = {"r/s": (0, 1), "rkB/s": (2, 2), "rrqm/s": (1, 1),
+        "w/s": (4, 1), "wkB/s": (6, 2), "wrqm/s": (5, 1),
+        "d/s": (11, 1), "dkB/s": (13, 2), "drqm/s": (12, 1),
+        "f/s": (15, 1), "aqu-sz": (10, 1000), "util": (9, 10)}
+SNAPSHOTS = 7
+
+
+def fixture():
+    c = Capture(seed=42, t0=1700000000)
+    c.add("sda", 8, 0, 20)
+    c.add("sda1", 8, 1, 20)
+    c.add("sdb", 8, 16, 18)
+    c.add("sdc", 8, 32, 14)
+    c.add("cciss/c0d0", 104, 0, 14)
+    c.add("nvme0n1", 259, 0, 20,
+          start={f: (1 << 32) - 150 for f in (3, 7, 9, 10, 14, 16)})
+    for i in range(SNAPSHOTS):
+        c.sample(1, busy_names=set(c.present) - ({"sdc"} if i == 3 else set()))
+    return c
+
+
+def ours(c, tmp):
+    raw = os.path.join(tmp, "fixture.raw")
+    log = os.path.join(tmp, "fixture.iolog.gz")
+    with open(raw, "w") as f:
+        f.write(c.text())
+    p = subprocess.run([BIN, "import", raw, "--host", "h", "--out", log],
+                       capture_output=True, text=True)
+    eq(p.returncode, 0, "import of the fixture exits 0")
+    p = subprocess.run([BIN, "dump", "--iostat", "--format", "json", log],
+                       capture_output=True, text=True)
+    eq(p.returncode, 0, "dump --iostat --format json exits 0")
+    rows = json.loads(p.stdout)
+    t0 = c.blocks[0][0]
+    return {(int(r["t"]) - t0, r["device"]): r for r in rows}
+
+
+def replay(c, tmp):
+    """Run iostat over the snapshots; its reports, one list of disks each."""
+    d = os.path.join(tmp, "proc")
+    os.mkdir(d)
+
+    def put(j):
+        with open(os.path.join(d, "diskstats.new"), "w") as f:
+            f.write(c.block_text(j))
+        os.rename(os.path.join(d, "diskstats.new"), os.path.join(d, "diskstats"))
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.inotify_init1(os.O_CLOEXEC | os.O_NONBLOCK)
+    if fd < 0 or libc.inotify_add_watch(fd, d.encode(), IN_CLOSE_NOWRITE) < 0:
+        ok(False, "inotify watch", os.strerror(ctypes.get_errno()))
+        return None
+    put(0)
+    p = subprocess.Popen(["iostat", "-dx", "-y", "-f", d, "-p", "ALL", "-o", "JSON",
+                          "1", str(SNAPSHOTS - 1)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, LC_ALL="C", S_TIME_FORMAT="ISO"))
+    reads = 0
+    while reads < SNAPSHOTS:
+        # events of iostat's last reads stay queued after it exits
+        r, _, _ = select.select([fd], [], [], 10 if p.poll() is None else 0.5)
+        if not r:
+            break
+        buf = os.read(fd, 65536)
+        off = 0
+        while off < len(buf):
+            _, mask, _, n = struct.unpack_from("iIII", buf, off)
+            name = buf[off + 16:off + 16 + n].rstrip(b"\0")
+            off += 16 + n
+            if name == b"diskstats" and mask & IN_CLOSE_NOWRITE:
+                reads += 1
+                if reads < SNAPSHOTS:
+                    put(reads)
+    out, err = p.communicate(timeout=30)
+    os.close(fd)
+    eq(reads, SNAPSHOTS, "iostat read the fixture once per snapshot")
+    if not ok(p.returncode == 0, "iostat exits 0", err):
+        return None
+    stats = json.loads(out)["sysstat"]["hosts"][0]["statistics"]
+    return [s["disk"] for s in stats]
+
+
+def fmt(x):
+    return "%.2f" % x
+
+
+def compare(c, mine, reports):
+    eq(len(reports), SNAPSHOTS - 1, "iostat printed one report per interval")
+    ratio_checks = rate_checks = 0
+    for k, disks in enumerate(reports, start=1):
+        # iostat's itv: from its largest sector rate, to the centisecond
+        big = max(disks, key=lambda x: x["rkB/s"])
+        dsec = c.deltas(k, big["disk_device"])[2]
+        itv_cs = round(100 * dsec / 2 / big["rkB/s"])
+        if not ok(80 <= itv_cs <= 150, "report %d: iostat interval %d cs is about 1 s" % (k, itv_cs)):
+            continue
+        eq(sorted(x["disk_device"] for x in disks),
+           sorted(n for n, *_ in c.blocks[k][1]), "report %d: same devices" % k)
+        for x in disks:
+            m = mine.get((k, x["disk_device"]))
+            if not ok(m is not None, "report %d: we have %s" % (k, x["disk_device"])):
+                continue
+            bad = ["%s: iostat %s, ours %s" % (col, fmt(x[col]), fmt(m[col]))
+                   for col in RATIO if m.get(col) is not None and fmt(x[col]) != fmt(m[col])]
+            ratio_checks += sum(m.get(col) is not None for col in RATIO)
+            ok(not bad, "report %d %s: ratio columns equal to 2 decimals" % (k, x["disk_device"]),
+               "; ".join(bad))
+            bad = []
+            for col, (field, div) in RATE.items():
+                if m.get(col) is None:
+                    continue
+                rate_checks += 1
+                want = c.deltas(k, x["disk_device"])[field] / div
+                scaled = m[col] * 100 / itv_cs       # our 1 s rate, over iostat's itv
+                # ours is want rounded to 0.01; iostat's is want/itv rounded
+                # to 0.01; scaling carries our rounding by 100/itv_cs
+                tol = 0.005 + 0.005 * 100 / itv_cs + 1e-9
+                if abs(m[col] - want) > 0.005 + 1e-9 or abs(x[col] - scaled) > tol:
+                    bad.append("%s: iostat %s, ours %s (itv %d cs)" % (col, x[col], m[col], itv_cs))
+            ok(not bad, "report %d %s: rates agree within iostat's interval resolution"
+               % (k, x["disk_device"]), "; ".join(bad))
+    ok(ratio_checks > 100 and rate_checks > 100, "enough values compared",
+       "%d ratio, %d rate" % (ratio_checks, rate_checks))
+    wrapped = [k for k in range(1, SNAPSHOTS)
+               if c.blocks[k][1][5][5][9] < c.blocks[k - 1][1][5][5][9]]
+    ok(wrapped, "the fixture wraps nvme0n1's 32-bit io_ms (and iostat agrees across it)")
+
+
+def main():
+    if not ok(os.access(BIN, os.X_OK), "iostatmon is built", BIN):
+        done()
+    if not ok(shutil.which("iostat"), "iostat (sysstat) is installed", "apt-get install sysstat"):
+        done()
+    v = subprocess.run(["iostat", "-V"], capture_output=True, text=True)
+    print("# " + (v.stdout + v.stderr).splitlines()[0])
+    tmp = tempfile.mkdtemp(prefix="t_iostatmon_iostat.")
+    try:
+        c = fixture()
+        mine = ours(c, tmp)
+        reports = replay(c, tmp)
+        if reports is not None:
+            compare(c, mine, reports)
+    finally:
+        shutil.rmtree(tmp)
+    done()
+
+
+main()

@@ -1,0 +1,354 @@
+/*
+ * test_iolog: the log codec end to end. Round trips of every frame type and
+ * value range, truncation at every byte, bit flips at every byte, repair of
+ * a torn tail followed by an append (checked with gzip -t too).
+ */
+#include "iolog_fixture.h"
+#include "varint.h"
+
+/* got must be exactly exp[0..n). */
+static int
+same_frames(const struct decoded *d, char **exp, size_t n, const char *what)
+{
+	size_t i;
+
+	if (d->n != n) {
+		if (what)
+			printf("# %s: %zu frames, want %zu\n", what, d->n, n);
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (strcmp(d->got[i], exp[i]) != 0) {
+			if (what)
+				printf("# %s: frame %zu\n#  got  %s\n#  want "
+				    "%s\n", what, i, d->got[i], exp[i]);
+			return 0;
+		}
+	return 1;
+}
+
+static void
+test_roundtrip(void)
+{
+	struct fixture fx;
+	struct decoded d;
+	uint8_t *buf;
+	size_t len;
+	char cmd[128];
+
+	fx_init(&fx, 1);
+	fx_session(&fx, 2, 3, 12);	/* two members from one writer */
+	fx_session(&fx, 1, 5, 4);	/* a third, appended by a new writer */
+	buf = read_file(fx.path, &len);
+	decode_buf(buf, len, &d);
+	ok(same_frames(&d, fx.exp, fx.n, "round trip"),
+	    "every frame of three members decodes as written (%zu frames)",
+	    fx.n);
+	is_u64(d.ndamage, 0, "no damage in a clean log");
+	snprintf(cmd, sizeof cmd, "gzip -t %s", fx.path);
+	ok(system(cmd) == 0, "gzip -t accepts the log");
+	decoded_free(&d);
+	free(buf);
+	fx_free(&fx);
+}
+
+/* How many frames a cut at c must keep: all frames written by then, and
+ * maybe the next one when the cut falls inside its flush marker only
+ * (its data block can be complete before the empty stored block ends). */
+static void
+expect_at(const struct fixture *fx, uint64_t c, size_t *lo, size_t *hi)
+{
+	size_t k = 0;
+
+	while (k < fx->n && fx->end[k] <= c)
+		k++;
+	*lo = k;
+	*hi = k < fx->n && c + 8 >= fx->end[k] ? k + 1 : k;
+}
+
+static int
+clean_cut(const struct fixture *fx, uint64_t c)
+{
+	size_t i;
+
+	if (c == 0)
+		return 1;
+	for (i = 0; i < fx->nmember; i++)
+		if (fx->member_end[i] == c)
+			return 1;
+	return 0;
+}
+
+static void
+test_truncation(void)
+{
+	struct fixture fx;
+	struct decoded d;
+	uint8_t *buf, *cut;
+	size_t len, c, lo, hi, bad = 0, extra = 0;
+
+	fx_init(&fx, 2);
+	fx_session(&fx, 1, 2, 6);
+	fx_session(&fx, 1, 3, 5);
+	buf = read_file(fx.path, &len);
+	for (c = 0; c <= len; c++) {
+		cut = malloc(c ? c : 1);	/* ASan sees any overread */
+		memcpy(cut, buf, c);
+		decode_buf(cut, c, &d);
+		expect_at(&fx, c, &lo, &hi);
+		if (d.n > lo)
+			extra++;
+		if ((!same_frames(&d, fx.exp, lo, NULL) &&
+		    !same_frames(&d, fx.exp, hi, NULL)) ||
+		    (d.ndamage == 0) != clean_cut(&fx, c) ||
+		    (d.ndamage > 0 && (d.ndamage != 1 || !d.truncated)) ||
+		    (d.ndamage > 0 && d.first_damage > c)) {
+			if (bad++ < 5)
+				printf("# cut at %zu: %zu frames, want %zu..%zu, "
+				    "damage %zu (%s)\n", c, d.n, lo, hi,
+				    d.ndamage, d.reason);
+		}
+		decoded_free(&d);
+		free(cut);
+	}
+	is_u64(bad, 0, "a cut at any of %zu offsets keeps exactly the frames "
+	    "written before it, and reports one truncated tail", len + 1);
+	ok(extra > 0 && extra < 8 * fx.n, "some frames are complete before "
+	    "their flush marker (%zu cuts)", extra);
+	free(buf);
+	fx_free(&fx);
+}
+
+/* Frames decoded after a flip must be written frames, in order, and every
+ * frame that ended before the flipped byte must be there. */
+static int
+flip_ok(const struct fixture *fx, const struct decoded *d, size_t at)
+{
+	size_t i, j = 0, before = 0;
+
+	while (before < fx->n && fx->end[before] <= at)
+		before++;
+	for (i = 0; i < d->n; i++) {
+		while (j < fx->n && strcmp(d->got[i], fx->exp[j]) != 0)
+			j++;
+		if (j++ >= fx->n)
+			return 0;	/* not a written frame, or reordered */
+		if (i < before && j != i + 1)
+			return 0;	/* an earlier frame went missing */
+	}
+	if (d->n < before)
+		return 0;
+	/* Anything lost must be reported. */
+	return d->n == fx->n || d->ndamage > 0;
+}
+
+static void
+test_bitflips(void)
+{
+	struct fixture fx;
+	struct decoded d;
+	uint8_t *buf;
+	size_t len, i, bad = 0, damaged = 0;
+
+	fx_init(&fx, 3);
+	fx_session(&fx, 2, 2, 5);
+	fx_session(&fx, 1, 1, 3);
+	buf = read_file(fx.path, &len);
+	for (i = 0; i < len; i++) {
+		buf[i] ^= (uint8_t)(1u << (i % 8));
+		decode_buf(buf, len, &d);
+		buf[i] ^= (uint8_t)(1u << (i % 8));
+		if (d.ndamage > 0)
+			damaged++;
+		if (!flip_ok(&fx, &d, i) && bad++ < 5)
+			printf("# flip at %zu: %zu frames, damage %zu at %"
+			    PRIu64 " (%s)\n", i, d.n, d.ndamage,
+			    d.first_damage, d.reason);
+		decoded_free(&d);
+	}
+	is_u64(bad, 0, "a bit flip at any of %zu bytes loses only later frames "
+	    "and reports it", len);
+	ok(damaged > len * 9 / 10, "most flips are reported as damage "
+	    "(%zu of %zu)", damaged, len);
+	free(buf);
+	fx_free(&fx);
+}
+
+/* Tear the last member at c, reopen (repair), append a member. */
+static int
+repair_at(const struct fixture *fx, const uint8_t *buf, uint64_t c,
+    int run_gzip, int *repaired)
+{
+	char err[512], cmd[128];
+	struct fixture after = *fx;
+	struct iolog_writer *w;
+	struct decoded d;
+	uint8_t *out;
+	size_t len, lo, hi, i;
+	FILE *f = fopen(fx->path, "wb");
+	int good;
+
+	fwrite(buf, 1, c, f);
+	fclose(f);
+	w = iolog_writer_open(fx->path, repaired, err, sizeof err);
+	if (w == NULL) {
+		printf("# cut at %" PRIu64 ": %s\n", c, err);
+		return 0;
+	}
+	/* The expected frames: those kept by the cut, then the new member. */
+	expect_at(fx, c, &lo, &hi);
+	after.n = 0;
+	after.exp[0] = NULL;
+	fx_member(&after, w, 2, 2);
+	iolog_writer_close(w);
+	out = read_file(fx->path, &len);
+	decode_buf(out, len, &d);
+	good = d.ndamage == 0 && (d.n == lo + after.n || d.n == hi + after.n);
+	for (i = 0; good && i < d.n; i++)
+		good = strcmp(d.got[i], i < d.n - after.n ? fx->exp[i] :
+		    after.exp[i - (d.n - after.n)]) == 0;
+	if (!good)
+		printf("# repair of a cut at %" PRIu64 ": %zu frames, want "
+		    "%zu..%zu + %zu, damage %zu (%s)\n", c, d.n, lo, hi,
+		    after.n, d.ndamage, d.reason);
+	if (run_gzip) {
+		snprintf(cmd, sizeof cmd, "gzip -t %s 2>/dev/null", fx->path);
+		good = good && system(cmd) == 0;
+	}
+	for (i = 0; i < after.n; i++)
+		free(after.exp[i]);
+	decoded_free(&d);
+	free(out);
+	return good;
+}
+
+static void
+test_repair(void)
+{
+	struct fixture fx;
+	uint8_t *buf;
+	size_t len;
+	uint64_t c;
+	int repaired, bad = 0, wrong_flag = 0, gz = 0;
+
+	fx_init(&fx, 4);
+	fx_session(&fx, 1, 2, 3);
+	fx_session(&fx, 1, 2, 4);
+	buf = read_file(fx.path, &len);
+	for (c = 1; c <= len; c++) {
+		int run_gzip = c % 5 == 0 || c == len || c == fx.member_end[0];
+
+		if (!repair_at(&fx, buf, c, run_gzip, &repaired) &&
+		    bad++ < 5)
+			printf("# cut at %" PRIu64 " fails\n", c);
+		if (repaired != !clean_cut(&fx, c))
+			wrong_flag++;
+		gz += run_gzip;
+	}
+	is_i64(bad, 0, "a log torn at any of %zu offsets is repaired: every "
+	    "frame before the tear and everything appended decodes, and "
+	    "gzip -t passes (%d checked)", len, gz);
+	is_i64(wrong_flag, 0, "repaired is set exactly when a tail was torn");
+	free(buf);
+	fx_free(&fx);
+}
+
+/* Damage in the middle of the first member: the writer keeps its frames
+ * before the damage and the whole second member, then appends. */
+static void
+test_repair_middle(void)
+{
+	struct fixture fx, after;
+	char err[512], cmd[160];
+	struct iolog_writer *w;
+	struct decoded d;
+	uint8_t *buf;
+	size_t len, i, keep = 4, m1 = 0;
+	int repaired = 0, good;
+	FILE *f;
+
+	fx_init(&fx, 8);
+	fx_session(&fx, 1, 2, 5);
+	fx_session(&fx, 1, 3, 3);
+	while (m1 < fx.n && fx.end[m1] <= fx.member_end[0])
+		m1++;
+	buf = read_file(fx.path, &len);
+	buf[fx.end[keep - 1] + 2] ^= 0x08;	/* inside frame 4's block */
+	f = fopen(fx.path, "wb");
+	fwrite(buf, 1, len, f);
+	fclose(f);
+	w = iolog_writer_open(fx.path, &repaired, err, sizeof err);
+	ok_why(w != NULL && repaired, err, "damage mid-member: repaired");
+	memset(&after, 0, sizeof after);
+	after.rng = 99;
+	memcpy(after.path, fx.path, sizeof after.path);
+	if (w != NULL) {
+		fx_member(&after, w, 1, 1);
+		iolog_writer_close(w);
+	}
+	free(buf);
+	buf = read_file(fx.path, &len);
+	decode_buf(buf, len, &d);
+	good = d.ndamage == 0 && d.n == keep + (fx.n - m1) + after.n;
+	for (i = 0; good && i < d.n; i++)
+		good = strcmp(d.got[i], i < keep ? fx.exp[i] :
+		    i < keep + fx.n - m1 ? fx.exp[i - keep + m1] :
+		    after.exp[i - keep - (fx.n - m1)]) == 0;
+	ok(good, "the frames before the damage, the next member and the new "
+	    "one decode (%zu frames, damage %zu: %s)", d.n, d.ndamage,
+	    d.reason);
+	snprintf(cmd, sizeof cmd, "gzip -t %s", fx.path);
+	ok(system(cmd) == 0, "gzip -t passes after the repair");
+	decoded_free(&d);
+	for (i = 0; i < after.n; i++)
+		free(after.exp[i]);
+	free(buf);
+	fx_free(&fx);
+}
+
+static void
+test_varint(void)
+{
+	static const uint64_t v[] = { 0, 1, 127, 128, 16383, 16384,
+	    UINT32_MAX, (uint64_t)1 << 63, UINT64_MAX };
+	static const size_t want[] = { 1, 1, 1, 2, 2, 3, 5, 10, 10 };
+	static const uint8_t eleven[11] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	    0x80, 0x80, 0x80, 0x80, 0x00 };
+	static const uint8_t big[10] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0x02 };
+	uint8_t b[VARINT_MAX];
+	struct cursor c;
+	size_t i, n;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		n = varint_put(b, v[i]);
+		is_u64(n, want[i], "varint length of %" PRIu64, v[i]);
+		c = (struct cursor){ b, b + n, NULL };
+		is_u64(cursor_varint(&c), v[i], "varint round trip %" PRIu64,
+		    v[i]);
+		ok(c.err == NULL && c.p == c.end, "varint consumed exactly");
+		c = (struct cursor){ b, b + n - 1, NULL };
+		cursor_varint(&c);
+		ok(c.err != NULL, "varint %" PRIu64 " cut short is an error",
+		    v[i]);
+	}
+	ok(b[0] == 0xff && b[9] == 0x01, "2^64-1 is nine 0xff and 0x01");
+	c = (struct cursor){ eleven, eleven + 11, NULL };
+	cursor_varint(&c);
+	ok(c.err != NULL, "an 11-byte varint is an error");
+	c = (struct cursor){ big, big + 10, NULL };
+	cursor_varint(&c);
+	ok(c.err != NULL, "a varint above 2^64-1 is an error");
+}
+
+int
+main(void)
+{
+	test_varint();
+	test_roundtrip();
+	test_truncation();
+	test_bitflips();
+	test_repair();
+	test_repair_middle();
+	return tap_end();
+}

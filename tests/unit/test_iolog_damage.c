@@ -1,0 +1,311 @@
+/*
+ * test_iolog_damage: frames that are well-formed gzip and CRC but wrong in
+ * meaning, the writer's backlog when writes fail (RLIMIT_FSIZE makes the
+ * kernel refuse them), and what the writer refuses to touch.
+ */
+#include <signal.h>
+#include <sys/resource.h>
+
+#include "iolog_codec.h"
+#include "iolog_fixture.h"
+
+static const struct iolog_header hdr = { .host = "h", .long_bits = 64,
+    .interval_ms = 1000 };
+
+/* A body from bytes written as a C string literal (type byte first). */
+#define BODY(s) (const uint8_t *)(s), sizeof(s) - 1
+
+struct bad_case {
+	const char *name;
+	const uint8_t *body;
+	size_t len;
+	const char *reason;
+};
+
+/* Write H, a one-device table, K, one good S (table_first 1; 2: H and T
+ * only; 0: H only), then a bad body, then one more S; a second member
+ * follows. The reader must deliver the first four
+ * frames, report why the fifth is wrong, skip the rest of its member, and
+ * read the next member whole. */
+static void
+check_bad(const struct bad_case *bc, int table_first)
+{
+	struct fixture fx;
+	struct iolog_dev dev = { .id = 7, .name = "sda", .fields = 0x7ff };
+	struct iolog_val val = { .v = { 5 } };
+	struct iolog_clock c = { .monotonic_ns = 1000 };
+	char err[256];
+	struct iolog_writer *w;
+	struct decoded d;
+	uint8_t *buf;
+	size_t len, want = table_first == 1 ? 4 : table_first == 2 ? 2 : 1;
+
+	fx_init(&fx, 9);
+	w = iolog_writer_open(fx.path, NULL, err, sizeof err);
+	iolog_write_header(w, &hdr);
+	if (table_first)
+		iolog_write_table(w, &dev, 1);
+	if (table_first == 1) {
+		iolog_write_keyframe(w, &c, &val, 1);
+		c.monotonic_ns = 2000;
+		iolog_write_sample(w, &c, &val, 1);
+	}
+	ok(iolog_write_body(w, bc->body, bc->len) == 0, "%s: written",
+	    bc->name);
+	iolog_write_sample(w, &c, &val, 1);
+	iolog_write_header(w, &hdr);
+	iolog_write_table(w, &dev, 1);
+	iolog_writer_close(w);
+	buf = read_file(fx.path, &len);
+	decode_buf(buf, len, &d);
+	is_u64(d.n, want + 2, "%s: frames before it and the next member",
+	    bc->name);
+	is_u64(d.ndamage, 1, "%s: one damage event", bc->name);
+	ok_why(strstr(d.reason, bc->reason) != NULL, d.reason,
+	    "%s: reason says \"%s\"", bc->name, bc->reason);
+	decoded_free(&d);
+	free(buf);
+	fx_free(&fx);
+}
+
+static void
+test_bad_frames(void)
+{
+	static const struct bad_case after_table[] = {
+		{ "unknown type", BODY("Z123"), "unknown frame type 0x5a" },
+		{ "too few entries", BODY("S\1\0\x80\x7d\0\0\0\0"),
+		    "too few entries" },
+		{ "too many entries", BODY("S\1\0\x80\x7d\0\0\0\0\0\0\0"),
+		    "too many entries" },
+		{ "bad state", BODY("S\1\0\x80\x7d\0\0\0\0\3"),
+		    "unknown device state" },
+		{ "mask out of range", BODY("S\1\0\x80\x7d\0\0\0\0\0\x80\x80\x80\x08"),
+		    "field mask out of range" },
+		{ "clock backwards", BODY("S\1\0\1\0\0\0\0\1"),
+		    "monotonic clock went backwards" },
+		{ "cut short", BODY("S\1\0\x80\x7d\0\0\0\0\0\1"),
+		    "cut short" },
+		{ "bad varint", BODY("S\xff\xff\xff\xff\xff\xff\xff\xff\xff"
+		    "\xff\1"), "varint" },
+		{ "duplicate ids", BODY("T\2\1\0\0\0\0\0\0\1\0\0\0\0\0\0"),
+		    "duplicate device id" },
+		{ "table count", BODY("T\5\1\0\0\0\0\0\0"),
+		    "device count exceeds frame" },
+		{ "too many devices", BODY("T\x81\x80\x04"), "too many devices" },
+		{ "name too long", BODY("T\1\1\x40xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\0\0\0\0\0"),
+		    "device name too long" },
+		{ "trailing bytes", BODY("T\0\0"), "trailing bytes" },
+	};
+	static const struct bad_case first[] = {
+		{ "sample before table", BODY("S\1\0\0\0\0\0\0"),
+		    "sample before device table" },
+		{ "keyframe before table", BODY("K\1\0\0\0\0\0\0"),
+		    "keyframe before device table" },
+	};
+	static const struct bad_case no_key = { "sample before keyframe",
+	    BODY("S\1\0\0\0\0\0\0\0"), "sample before keyframe" };
+	size_t i;
+
+	for (i = 0; i < sizeof after_table / sizeof after_table[0]; i++)
+		check_bad(&after_table[i], 1);
+	for (i = 0; i < sizeof first / sizeof first[0]; i++)
+		check_bad(&first[i], 0);
+	check_bad(&no_key, 2);
+}
+
+/* A header that is not version 1, or not ours, ends the member at once. */
+static void
+test_bad_headers(void)
+{
+	static const struct bad_case h[] = {
+		{ "version 2", BODY("H\2\5iolog"), "unsupported format version" },
+		{ "bad magic", BODY("H\1\5iolgo"), "bad magic" },
+		{ "long_bits 48", BODY("H\1\5iolog\0\0\0\x30"), "bad long_bits" },
+	};
+	struct fixture fx;
+	struct decoded d;
+	char err[256];
+	struct iolog_writer *w;
+	uint8_t *buf;
+	size_t len, i;
+
+	for (i = 0; i < sizeof h / sizeof h[0]; i++) {
+		fx_init(&fx, 5);
+		w = iolog_writer_open(fx.path, NULL, err, sizeof err);
+		iolog_write_body(w, h[i].body, h[i].len);
+		iolog_write_header(w, &hdr);
+		iolog_writer_close(w);
+		buf = read_file(fx.path, &len);
+		decode_buf(buf, len, &d);
+		is_u64(d.n, 1, "%s: only the next member's header", h[i].name);
+		ok_why(d.ndamage == 1 && strstr(d.reason, h[i].reason),
+		    d.reason, "%s: reported", h[i].name);
+		decoded_free(&d);
+		free(buf);
+		fx_free(&fx);
+	}
+}
+
+static void
+set_fsize(rlim_t n)
+{
+	struct rlimit rl;
+
+	getrlimit(RLIMIT_FSIZE, &rl);
+	rl.rlim_cur = n;
+	setrlimit(RLIMIT_FSIZE, &rl);
+}
+
+static void
+test_backlog(void)
+{
+	struct fixture fx;
+	struct decoded d;
+	char err[256], cmd[128];
+	struct iolog_writer *w;
+	struct stat st;
+	uint8_t *buf;
+	size_t len, before;
+	int i, rc, fails = 0;
+
+	signal(SIGXFSZ, SIG_IGN);
+	fx_init(&fx, 6);
+	w = iolog_writer_open(fx.path, NULL, err, sizeof err);
+	ok(iolog_writer_needs_header(w), "a new writer needs a header");
+	fx_member(&fx, w, 2, 2);
+	ok(!iolog_writer_needs_header(w) && fx.write_errors == 0,
+	    "not after one");
+	stat(fx.path, &st);
+	set_fsize((rlim_t)st.st_size + 3);	/* a short write, then EFBIG */
+	for (i = 0; i < 3; i++) {
+		errno = 0;
+		if (fx_values(&fx, w, 2, 10 + i) == -1 && errno == EFBIG)
+			fails++;
+	}
+	is_i64(fails, 3, "each write that fails returns -1 with EFBIG");
+	before = iolog_writer_backlog(w);
+	ok(before > 0, "the frames wait in the backlog (%zu bytes)", before);
+	set_fsize(RLIM_INFINITY);
+	rc = fx_values(&fx, w, 2, 20);
+	is_i64(rc, 0, "the next frame succeeds once the file can grow");
+	is_u64(iolog_writer_backlog(w), 0, "and takes the backlog with it");
+
+	/* Overflow: the member is given up and the file sealed. */
+	iolog_writer_set_backlog_max(w, 64);
+	stat(fx.path, &st);
+	set_fsize((rlim_t)st.st_size + 5);
+	for (i = 0; i < 4 && !iolog_writer_needs_header(w); i++)
+		fx_values(&fx, w, 2, 30 + i);
+	ok(iolog_writer_needs_header(w), "an overflowing backlog gives the "
+	    "member up");
+	is_u64(iolog_writer_backlog(w), 0, "and drops its bytes");
+	fx_drop(&fx, (size_t)i);	/* those frames are lost */
+	set_fsize(RLIM_INFINITY);
+	rc = fx_values(&fx, w, 2, 40);
+	ok(rc == -1 && errno == EINVAL, "a sample without a header is refused");
+	fx_drop(&fx, 1);
+	fx_member(&fx, w, 1, 1);
+	ok(iolog_writer_close(w) == 0 && fx.write_errors == 0, "close");
+	buf = read_file(fx.path, &len);
+	decode_buf(buf, len, &d);
+	is_u64(d.ndamage, 0, "the sealed member and the new one read cleanly");
+	is_u64(d.n, fx.n, "every frame that reached the disk decodes");
+	for (i = 0; (size_t)i < d.n && (size_t)i < fx.n; i++)
+		if (strcmp(d.got[i], fx.exp[i]) != 0)
+			break;
+	is_i64(i, (int64_t)fx.n, "and as written");
+	snprintf(cmd, sizeof cmd, "gzip -t %s", fx.path);
+	ok(system(cmd) == 0, "gzip -t passes after a seal");
+	decoded_free(&d);
+	free(buf);
+	fx_free(&fx);
+}
+
+/* API misuse and files that are not ours. */
+static void
+test_refusals(void)
+{
+	struct fixture fx;
+	struct iolog_val val = { .state = 3 };
+	struct iolog_clock c = { 0 };
+	struct iolog_dev dev = { .id = 1, .name = "sda", .fields = 1u << 30 };
+	struct iolog_header h = hdr;
+	char err[256];
+	struct iolog_writer *w;
+	FILE *f;
+
+	fx_init(&fx, 7);
+	w = iolog_writer_open(fx.path, NULL, err, sizeof err);
+	errno = 0;
+	ok(iolog_write_sample(w, &c, &val, 1) == -1 && errno == EINVAL,
+	    "a sample before the header: EINVAL");
+	h.long_bits = 16;
+	ok(iolog_write_header(w, &h) == -1 && errno == EINVAL,
+	    "long_bits 16: EINVAL");
+	iolog_write_header(w, &hdr);
+	ok(iolog_write_table(w, &dev, 1) == -1 && errno == EINVAL,
+	    "a field mask past DS_FIELDS: EINVAL");
+	ok(iolog_write_sample(w, &c, &val, 1) == -1 && errno == EINVAL,
+	    "state 3: EINVAL");
+	dev.fields = 1;
+	memset(dev.name, 'x', sizeof dev.name);
+	ok(iolog_write_table(w, &dev, 1) == -1 && errno == EINVAL,
+	    "a name without its NUL: EINVAL");
+	iolog_writer_close(w);
+	f = fopen(fx.path, "w");
+	fputs("precious text\n", f);
+	fclose(f);
+	w = iolog_writer_open(fx.path, NULL, err, sizeof err);
+	ok_why(w == NULL && strstr(err, fx.path) && strstr(err, "not an "
+	    "iostatmon log"), err, "a file that is not a log is not touched");
+	iolog_writer_close(w);
+	w = iolog_writer_open("/nonexistent/dir/x.iolog.gz", NULL, err,
+	    sizeof err);
+	ok_why(w == NULL && strstr(err, "/nonexistent/dir/x.iolog.gz") &&
+	    strstr(err, "No such file"), err, "open errors name the file and "
+	    "the errno text");
+	fx_free(&fx);
+}
+
+/* Inputs that once crashed a reader (fuzzing finds), and other shapes of
+ * garbage: each must end, report damage, and deliver nothing. */
+static void
+test_garbage(void)
+{
+	static const struct { const char *name; const char *b; size_t n; }
+	    in[] = {
+		{ "gzip header and no data", "\0\x1f\x8b\x08\0` \0\1\6\6", 11 },
+		{ "magic only", "\x1f\x8b\x08", 3 },
+		{ "reserved flag", "\x1f\x8b\x08\x20\0\0\0\0\0\3\3\0", 12 },
+		{ "FEXTRA past the end", "\x1f\x8b\x08\x04\0\0\0\0\0\3\xff\xff", 12 },
+		{ "FNAME unterminated", "\x1f\x8b\x08\x08\0\0\0\0\0\3abc", 13 },
+		{ "bad FHCRC", "\x1f\x8b\x08\x02\0\0\0\0\0\3\0\0\3\0", 14 },
+		{ "empty stream, no trailer", "\x1f\x8b\x08\0\0\0\0\0\0\3\3\0", 12 },
+		{ "text", "8 0 sda 1 2 3 4\n", 16 },
+	};
+	struct decoded d;
+	size_t i;
+
+	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
+		char *copy = malloc(in[i].n);	/* exact size for ASan */
+
+		memcpy(copy, in[i].b, in[i].n);
+		decode_buf(copy, in[i].n, &d);
+		ok(d.n == 0 && d.ndamage >= 1, "%s: damage, no frames",
+		    in[i].name);
+		decoded_free(&d);
+		free(copy);
+	}
+}
+
+int
+main(void)
+{
+	test_garbage();
+	test_bad_frames();
+	test_bad_headers();
+	test_backlog();
+	test_refusals();
+	return tap_end();
+}
