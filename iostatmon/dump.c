@@ -288,6 +288,16 @@ dump_file(struct out *o, const char *path)
 			print_sample(o, host, &ev);
 			break;
 		case IOLOG_EV_DAMAGE:
+			/* Today's log ends inside its member while the daemon
+			 * writes it (or after its writer was killed): not
+			 * damage, since nothing follows. Say so, succeed. */
+			if (ev.truncated) {
+				fprintf(stderr, "iostatmon dump: %s: note: ends "
+				    "inside its last gzip member at compressed "
+				    "offset %" PRIu64 " (still being written, or "
+				    "its writer was stopped)\n", path, ev.offset);
+				break;
+			}
 			fprintf(stderr, "iostatmon dump: %s: damaged at "
 			    "compressed offset %" PRIu64 ": %s\n", path,
 			    ev.offset, ev.reason ? ev.reason : "unknown");

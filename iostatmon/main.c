@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,22 +94,37 @@ bad(const char *opt, const char *arg, const char *why)
 	return -1;
 }
 
-/* Seconds with up to millisecond precision, 0.1 .. 86400. */
+/* Seconds with up to millisecond precision, 0.1 .. 86400, parsed as
+ * exact decimal digits: "0.1" is 100 ms, with no binary rounding. */
 static int
 parse_interval(const char *arg, uint64_t *ns)
 {
-	char *end;
-	double sec, ms;
+	const char *p = arg;
+	uint64_t ms = 0;
+	int frac = -1;		/* digits after the point, -1 before it */
 
-	errno = 0;
-	sec = strtod(arg, &end);
-	if (errno || end == arg || *end != '\0' || !(sec >= 0.1) ||
-	    sec > 86400)
+	for (; *p; p++) {
+		if (*p == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*p < '0' || *p > '9' || ms > 86400000)
+			return bad("--interval", arg, "want seconds from 0.1 to 86400");
+		if (frac >= 0 && ++frac > 3) {
+			if (*p != '0')
+				return bad("--interval", arg,
+				    "want a whole number of ms");
+			continue;
+		}
+		ms = ms * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == arg || (frac < 0 && p - arg > 9))
 		return bad("--interval", arg, "want seconds from 0.1 to 86400");
-	ms = sec * 1000;
-	if (fabs(ms - round(ms)) > 1e-6)
-		return bad("--interval", arg, "want a whole number of ms");
-	*ns = (uint64_t)llround(ms) * 1000000;
+	for (int k = frac < 0 ? 0 : frac; k < 3; k++)
+		ms *= 10;
+	if (ms < 100 || ms > 86400000)
+		return bad("--interval", arg, "want seconds from 0.1 to 86400");
+	*ns = ms * 1000000;
 	return 0;
 }
 

@@ -9,11 +9,8 @@
  */
 #include "diskstats.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define DS_NUM_MAX 20		/* digits of 2^64 - 1 */
 
 static const char *const field_names[DS_KNOWN] = {
 	"rd_ios", "rd_merges", "rd_sectors", "rd_ms",
@@ -52,74 +49,74 @@ ds_field_bits(int f, int long_bits)
 	}
 }
 
-static int
+/* ' ', '\t', '\n', '\v', '\f', '\r': one compare and one range check. */
+static inline int
 is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
-	    c == '\f';
+	return c == ' ' || (unsigned)(c - '\t') < 5;
 }
 
-/* The next whitespace-separated token of s[*pos..len): 1 with tok/toklen
- * set, 0 when none is left. */
+/* Skip white space from *pos; 1 when a token follows, 0 at the end. */
 static int
-next_token(const char *s, size_t len, size_t *pos, const char **tok,
-    size_t *toklen)
+skip_space(const char *s, size_t len, size_t *pos)
 {
-	size_t i = *pos, start;
+	size_t i = *pos;
 
 	while (i < len && is_space(s[i]))
 		i++;
-	if (i >= len)
-		return 0;
-	start = i;
-	while (i < len && !is_space(s[i]))
-		i++;
-	*tok = s + start;
-	*toklen = i - start;
 	*pos = i;
-	return 1;
+	return i < len;
 }
 
-/* A decimal counter: digits only (strtoull alone would take "-1" or "+1"
- * and read past an unterminated token), no overflow. */
+/* Does the 20-digit decimal s exceed 2^64 - 1? (Shorter ones cannot.) */
 static int
-parse_u64(const char *tok, size_t n, uint64_t *out)
+over_u64(const char *s)
 {
-	char num[DS_NUM_MAX + 1];
-	char *end;
-	size_t i;
+	return memcmp(s, "18446744073709551615", 20) > 0;
+}
 
-	if (n == 0 || n > DS_NUM_MAX)
+/*
+ * A decimal counter token at *pos: digits only, no sign (strtoull would
+ * take "-1"), no overflow. One pass over the bytes with no copy: this runs
+ * for every counter of every device on every sample.
+ */
+static int
+scan_u64(const char *s, size_t len, size_t *pos, uint64_t *out)
+{
+	size_t i = *pos, start = i;
+	uint64_t v = 0;
+
+	for (; i < len; i++) {
+		unsigned d = (unsigned)(unsigned char)s[i] - '0';
+		if (d > 9)
+			break;
+		v = v * 10 + d;
+	}
+	if (i == start || i - start > 20 || (i < len && !is_space(s[i])) ||
+	    (i - start == 20 && over_u64(s + start)))
 		return -1;
-	for (i = 0; i < n; i++)
-		if (tok[i] < '0' || tok[i] > '9')
-			return -1;
-	memcpy(num, tok, n);
-	num[n] = '\0';
-	errno = 0;
-	*out = strtoull(num, &end, 10);
-	if (errno == ERANGE || *end != '\0')
-		return -1;
+	*pos = i;
+	*out = v;
 	return 0;
 }
 
 static int
-parse_u32(const char *tok, size_t n, uint32_t *out)
+scan_u32(const char *s, size_t len, size_t *pos, uint32_t *out)
 {
 	uint64_t v;
 
-	if (parse_u64(tok, n, &v) < 0 || v > UINT32_MAX)
+	if (!skip_space(s, len, pos) || scan_u64(s, len, pos, &v) < 0 ||
+	    v > UINT32_MAX)
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
 }
 
-/* Store the counter of column col (0-based, the first counter is column 3)
- * of a line with ncols columns. */
+/* Store the k-th counter (0-based) of a line with ncols columns. */
 static int
-store_counter(struct ds_line *out, int ncols, int col, uint64_t v)
+store_counter(struct ds_line *out, int ncols, int k, uint64_t v)
 {
-	int f = ncols == 7 ? short_fields[col - 3] : col - 3;
+	int f = ncols == 7 ? short_fields[k] : k;
 
 	if (f >= DS_FIELDS)
 		return 0;		/* a later field we do not keep */
@@ -130,62 +127,40 @@ store_counter(struct ds_line *out, int ncols, int col, uint64_t v)
 	return 0;
 }
 
-static int
-count_columns(const char *s, size_t len)
-{
-	const char *tok;
-	size_t pos = 0, n;
-	int ncols = 0;
-
-	while (next_token(s, len, &pos, &tok, &n))
-		if (ncols++ > 100000)
-			break;
-	return ncols;
-}
-
 int
 ds_parse_line(const char *s, size_t len, struct ds_line *out)
 {
-	const char *tok;
-	size_t pos = 0, n;
-	int col, ncols;
+	uint64_t tmp[DS_FIELDS];
+	size_t pos = 0, start;
+	int k = 0;
 
 	memset(out, 0, sizeof *out);
-	ncols = count_columns(s, len);
-	if (ncols != 7 && ncols < 14)
+	if (scan_u32(s, len, &pos, &out->major) < 0 ||
+	    scan_u32(s, len, &pos, &out->minor) < 0 || !skip_space(s, len, &pos))
 		return -1;
-	out->ncols = ncols;
-	if (!next_token(s, len, &pos, &tok, &n) ||
-	    parse_u32(tok, n, &out->major) < 0)
-		return -1;
-	if (!next_token(s, len, &pos, &tok, &n) ||
-	    parse_u32(tok, n, &out->minor) < 0)
-		return -1;
-	if (!next_token(s, len, &pos, &tok, &n) || n >= DS_NAME_MAX ||
-	    memchr(tok, '\0', n) != NULL)
+	for (start = pos; pos < len && !is_space(s[pos]); pos++)
+		;
+	if (pos - start >= DS_NAME_MAX || memchr(s + start, '\0', pos - start))
 		return -1;	/* a NUL would cut the name short */
-	memcpy(out->name, tok, n);
-	out->name[n] = '\0';
-	for (col = 3; col < ncols; col++) {
+	memcpy(out->name, s + start, pos - start);
+	out->name[pos - start] = '\0';
+	/* Counters are kept aside until the column count says where the
+	 * first ones go (a 7-column line has a different layout). */
+	while (skip_space(s, len, &pos)) {
 		uint64_t v;
-
-		if (!next_token(s, len, &pos, &tok, &n) ||
-		    parse_u64(tok, n, &v) < 0 ||
-		    store_counter(out, ncols, col, v) < 0)
+		if (scan_u64(s, len, &pos, &v) < 0 || k > 100000)
 			return -1;
+		if (k < DS_FIELDS)
+			tmp[k] = v;
+		k++;
 	}
+	out->ncols = 3 + k;
+	if (out->ncols != 7 && out->ncols < 14)
+		return -1;
+	for (int i = 0; i < k && i < DS_FIELDS; i++)
+		if (store_counter(out, out->ncols, i, tmp[i]) < 0)
+			return -1;
 	return 0;
-}
-
-static int
-blank(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!is_space(s[i]))
-			return 0;
-	return 1;
 }
 
 static struct ds_line *
@@ -215,7 +190,9 @@ ds_parse_all(const char *buf, size_t len, struct ds_table *t)
 		size_t end = nl ? (size_t)(nl - buf) : len;
 		struct ds_line *slot;
 
-		if (!blank(buf + start, end - start)) {
+		size_t first = start;
+
+		if (skip_space(buf, end, &first)) {	/* not a blank line */
 			slot = table_slot(t);
 			if (slot == NULL || ds_parse_line(buf + start,
 			    end - start, slot) < 0)
