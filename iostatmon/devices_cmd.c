@@ -9,6 +9,7 @@
  * is not this machine's /dev.
  */
 #include "cmd.h"
+#include "fmt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,22 +110,6 @@ print_table(const struct dev_set *s)
 }
 
 static void
-csv_field(const char *v)
-{
-	if (strpbrk(v, ",\"\n") == NULL) {
-		fputs(v, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *v; v++) {
-		if (*v == '"')
-			putchar('"');
-		putchar(*v);
-	}
-	putchar('"');
-}
-
-static void
 print_csv(const struct dev_set *s)
 {
 	size_t k;
@@ -133,31 +118,14 @@ print_csv(const struct dev_set *s)
 	for (k = 0; k < s->n; k++) {
 		const struct dev_info *d = &s->d[k];
 
-		csv_field(d->name);
+		fmt_csv_str(stdout, d->name);
 		printf(",%u,%u,%" PRIu64 ",%s,", d->major, d->minor, d->diskseq,
 		    decision(d));
-		csv_field(why(d));
+		fmt_csv_str(stdout, why(d));
 		putchar(',');
-		csv_field(d->is_partition ? d->whole : "");
+		fmt_csv_str(stdout, d->is_partition ? d->whole : "");
 		putchar('\n');
 	}
-}
-
-static void
-json_str(const char *v)
-{
-	putchar('"');
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
 }
 
 static void
@@ -170,22 +138,22 @@ print_json(const struct dev_set *s)
 		const struct dev_info *d = &s->d[k];
 
 		printf("%s\n {\"name\": ", k ? "," : "");
-		json_str(d->name);
+		fmt_json_str(stdout, d->name);
 		printf(", \"major\": %u, \"minor\": %u, \"diskseq\": %" PRIu64
 		    ", \"monitored\": %s, \"reason\": ", d->major, d->minor,
 		    d->diskseq, d->monitored ? "true" : "false");
-		json_str(why(d));
+		fmt_json_str(stdout, why(d));
 		printf(", \"whole\": ");
 		if (d->is_partition)
-			json_str(d->whole);
+			fmt_json_str(stdout, d->whole);
 		else
 			printf("null");
 		printf(", \"attributes\": {");
 		for (a = 0; a < d->nattr; a++) {
 			printf("%s", a ? ", " : "");
-			json_str(d->attr[a].key);
+			fmt_json_str(stdout, d->attr[a].key);
 			printf(": ");
-			json_str(d->attr[a].value);
+			fmt_json_str(stdout, d->attr[a].value);
 		}
 		printf("}}");
 	}

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "fmt.h"
 #include "iolog.h"
 #include "iostat_calc.h"
 
@@ -70,38 +71,6 @@ fmt_ns(char *buf, size_t len, uint64_t ns)
 	if (n > 0 && buf[n - 1] == '.')
 		buf[--n] = '\0';
 	return buf;
-}
-
-/* RFC 4180: quote a field holding a comma, quote or line break. */
-static void
-csv_str(const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
-static void
-json_str(const char *s)
-{
-	putchar('"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20)
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
-	}
-	putchar('"');
 }
 
 static void
@@ -222,15 +191,15 @@ print_row(struct out *o, const struct row *r)
 	fmt_ns(tb, sizeof tb, r->t_ns);
 	fmt_ns(sb, sizeof sb, r->interval_ns);
 	if (o->fmt == FMT_CSV) {
-		csv_str(r->host);
+		fmt_csv_str(stdout, r->host);
 		putchar(',');
-		csv_str(r->device);
+		fmt_csv_str(stdout, r->device);
 		printf(",%s,%s", tb, sb);
 	} else if (o->fmt == FMT_JSON) {
 		fputs(o->rows ? ",\n{\"host\": " : "\n{\"host\": ", stdout);
-		json_str(r->host);
+		fmt_json_str(stdout, r->host);
 		fputs(", \"device\": ", stdout);
-		json_str(r->device);
+		fmt_json_str(stdout, r->device);
 		printf(", \"t\": %s, \"seconds\": %s", tb, sb);
 	} else if (o->iostat) {
 		iostat_block(o, r);

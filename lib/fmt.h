@@ -1,0 +1,19 @@
+/*
+ * fmt: escaping for the machine-readable outputs, in one place.
+ */
+#ifndef IOCENSUS_FMT_H
+#define IOCENSUS_FMT_H
+
+#include <stdio.h>
+
+/* RFC 4180: a field holding a comma, quote or line break is quoted, with
+ * quotes doubled; anything else is written as is. */
+void fmt_csv_str(FILE *f, const char *s);
+
+/* A JSON string literal. Valid UTF-8 passes through; quotes, backslashes
+ * and control characters are escaped, and a byte that is not part of valid
+ * UTF-8 (names on Linux are bytes) becomes \u00XX, so the output is always
+ * valid JSON. */
+void fmt_json_str(FILE *f, const char *s);
+
+#endif

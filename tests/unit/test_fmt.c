@@ -1,0 +1,58 @@
+/* fmt: CSV and JSON escaping, against hand-written expectations. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "tap.h"
+
+static char *
+render(void (*fn)(FILE *, const char *), const char *in)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, in);
+	fclose(f);
+	return buf;
+}
+
+static void
+check(void (*fn)(FILE *, const char *), const char *in, const char *want,
+    const char *name)
+{
+	char *got = render(fn, in);
+
+	is_str(got, want, name);
+	free(got);
+}
+
+int
+main(void)
+{
+	check(fmt_csv_str, "sda", "sda", "csv: plain field as is");
+	check(fmt_csv_str, "", "", "csv: empty field");
+	check(fmt_csv_str, "a,b", "\"a,b\"", "csv: comma quoted");
+	check(fmt_csv_str, "say \"hi\"", "\"say \"\"hi\"\"\"",
+	    "csv: quotes doubled");
+	check(fmt_csv_str, "two\nlines", "\"two\nlines\"", "csv: newline quoted");
+	check(fmt_csv_str, "cr\rx", "\"cr\rx\"", "csv: carriage return quoted");
+
+	check(fmt_json_str, "sda", "\"sda\"", "json: plain");
+	check(fmt_json_str, "a\"b\\c", "\"a\\\"b\\\\c\"", "json: quote, backslash");
+	check(fmt_json_str, "t\tn\n", "\"t\\u0009n\\u000a\"", "json: controls");
+	check(fmt_json_str, "caf\xc3\xa9", "\"caf\xc3\xa9\"",
+	    "json: valid 2-byte UTF-8 kept");
+	check(fmt_json_str, "\xe2\x82\xac\xf0\x9f\x92\xbe", "\"\xe2\x82\xac\xf0\x9f\x92\xbe\"",
+	    "json: valid 3- and 4-byte UTF-8 kept");
+	check(fmt_json_str, "\xff\xfe", "\"\\u00ff\\u00fe\"",
+	    "json: invalid bytes escaped");
+	check(fmt_json_str, "\xc3", "\"\\u00c3\"", "json: truncated sequence escaped");
+	check(fmt_json_str, "\xc0\xaf", "\"\\u00c0\\u00af\"",
+	    "json: overlong form escaped");
+	check(fmt_json_str, "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"",
+	    "json: surrogate escaped");
+	check(fmt_json_str, "<script>", "\"<script>\"", "json: markup is data");
+	return tap_end();
+}
