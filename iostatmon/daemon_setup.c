@@ -135,7 +135,8 @@ same_decision(const struct dev_set *old, const struct dev_info *di)
 		    old->d[k].major == di->major &&
 		    old->d[k].minor == di->minor)
 			return old->d[k].monitored == di->monitored &&
-			    strcmp(old->d[k].reason, di->reason) == 0;
+			    strcmp(old->d[k].reason ? old->d[k].reason : "",
+			    di->reason ? di->reason : "") == 0;
 	return 0;
 }
 

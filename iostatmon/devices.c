@@ -56,12 +56,16 @@ decide(struct dev_info *d, int monitored, const char *fmt, ...)
 {
 	const char *what = monitored ? "monitored: " : "excluded: ";
 	size_t n = strlen(what);
+	char buf[512];
 	va_list ap;
 
-	memcpy(d->reason, what, n);
+	/* Kept at its real length: a daemon holds one per device. */
+	memcpy(buf, what, n);
 	va_start(ap, fmt);
-	vsnprintf(d->reason + n, sizeof d->reason - n, fmt, ap);
+	vsnprintf(buf + n, sizeof buf - n, fmt, ap);
 	va_end(ap);
+	free(d->reason);
+	d->reason = xstrdup(buf);
 	d->monitored = monitored;
 }
 
@@ -296,13 +300,18 @@ decide_all(struct decide *c, const struct ds_table *t)
 	for (k = 0; k < n; k++)
 		identify(c, &t->dev[k], k);
 	for (k = 0; k < n; k++) {
-		struct dev_info keep = c->s->d[k];
+		struct dev_info *d = &c->s->d[k], keep = *d;
 
+		/* The copy owns the reason; the device gets its own. */
+		d->reason = keep.reason ? xstrdup(keep.reason) : NULL;
 		c->pend[k] = first_rules(c, k);
 		if (c->forced[k] || c->o->all_devices) {
 			/* Rules 1-3 decided; rule 5 still says what to probe. */
-			c->s->d[k] = keep;
+			free(d->reason);
+			*d = keep;
 			c->pend[k] = DONE;
+		} else {
+			free(keep.reason);
 		}
 	}
 	for (k = 0; k < n; k++)
@@ -356,8 +365,10 @@ dev_set_free(struct dev_set *s)
 {
 	size_t k;
 
-	for (k = 0; k < s->n; k++)
+	for (k = 0; k < s->n; k++) {
 		devident_free(&s->d[k]);
+		free(s->d[k].reason);
+	}
 	free(s->d);
 	s->d = NULL;
 	s->n = 0;

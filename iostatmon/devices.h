@@ -35,7 +35,7 @@ struct dev_info {
 	uint32_t major, minor;
 	uint64_t diskseq;		/* 0 when the kernel has none */
 	int monitored;
-	char reason[256];		/* e.g. "excluded: holds / via sda2" */
+	char *reason;			/* "excluded: holds / via sda2"; owned */
 	int is_partition;
 	char whole[DS_NAME_MAX];	/* whole disk of a partition */
 	size_t nattr;			/* identity: wwid, serial, model, ... */

@@ -77,7 +77,11 @@ slurp(const char *path, size_t *len)
 static const char *
 why(const struct dev_info *d)
 {
-	const char *s = strchr(d->reason, ':');
+	const char *s;
+
+	if (!d->reason)
+		return "";
+	s = strchr(d->reason, ':');
 
 	return s && s[1] == ' ' ? s + 2 : d->reason;
 }

@@ -44,6 +44,7 @@
 #include "import_raw.h"
 #include "logfiles.h"
 #include "sampler.h"
+#include "xalloc.h"
 
 #define EXIT_SKIPPED 1
 #define EXIT_USAGE   2
@@ -179,6 +180,8 @@ selected(const struct import *im, const char *name, char *why, size_t len)
 static void
 build_set(struct import *im, const struct ds_table *t)
 {
+	for (size_t i = 0; i < im->set.n; i++)
+		free(im->set.d[i].reason);
 	if (t->n > im->set_cap) {
 		im->set_cap = t->n * 2;
 		im->set.d = realloc(im->set.d, im->set_cap * sizeof *im->set.d);
@@ -190,13 +193,14 @@ build_set(struct import *im, const struct ds_table *t)
 	im->set.n = t->n;
 	for (size_t i = 0; i < t->n; i++) {
 		struct dev_info *d = &im->set.d[i];
+		char why[256];
 
 		memset(d, 0, sizeof *d);
 		memcpy(d->name, t->dev[i].name, sizeof d->name);
 		d->major = t->dev[i].major;
 		d->minor = t->dev[i].minor;
-		d->monitored = selected(im, d->name, d->reason,
-		    sizeof d->reason);
+		d->monitored = selected(im, d->name, why, sizeof why);
+		d->reason = xstrdup(why);
 	}
 }
 
@@ -327,6 +331,8 @@ import_cmd(int argc, char **argv)
 	}
 	if (im.s)
 		sampler_free(im.s);
+	for (size_t i = 0; i < im.set.n; i++)
+		free(im.set.d[i].reason);
 	free(im.set.d);
 	if (status != EXIT_FATAL && st.blocks == 0) {
 		fprintf(stderr, "iostatmon import: %s: no sample found\n",

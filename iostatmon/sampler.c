@@ -218,7 +218,7 @@ make_dev(struct iolog_dev *d, struct slot *sl, uint64_t id,
 		d->attr[k].value = xstrdup(info->attr[k].value);
 	}
 	d->nattr = sl->nident = info->nattr;
-	if (info->reason[0] && attr_lookup(info, "reason") == NULL) {
+	if (info->reason && info->reason[0] && attr_lookup(info, "reason") == NULL) {
 		d->attr[d->nattr].key = xstrdup("reason");
 		d->attr[d->nattr].value = xstrdup(info->reason);
 		d->nattr++;

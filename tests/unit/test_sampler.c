@@ -231,8 +231,7 @@ info(struct dev_set *set, const char *name, uint32_t major, uint32_t minor,
 	d->minor = minor;
 	d->monitored = monitored;
 	d->diskseq = diskseq;
-	snprintf(d->reason, sizeof d->reason, "%s", monitored ? "data" :
-	    "excluded");
+	d->reason = strdup(monitored ? "data" : "excluded");
 	return d;
 }
 
@@ -254,6 +253,7 @@ free_set(struct dev_set *set)
 			free(set->d[i].attr[k].value);
 		}
 		free(set->d[i].attr);
+		free(set->d[i].reason);
 	}
 	free(set->d);
 	set->d = NULL;
