@@ -18,7 +18,7 @@ endif
 CFLAGS_ALL := $(CFLAGS_BASE) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
 # The daemon links only what it uses: every mapped library costs resident memory.
-IOSTATMON_LIBS := -Wl,--as-needed $(shell pkg-config --libs blkid zlib mount 2>/dev/null) $(SANFLAGS)
+IOSTATMON_LIBS := -Wl,--as-needed $(shell pkg-config --libs blkid zlib 2>/dev/null) $(SANFLAGS)
 
 LIB_SRC    := $(wildcard lib/*.c)
 FSSCAN_SRC := $(wildcard fsscan/*.c)

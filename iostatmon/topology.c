@@ -15,11 +15,11 @@
  * the device of the mount that contains it (longest mount point prefix,
  * the later entry winning). overlay and network sources hold no local disk.
  */
+#include "mounts.h"
 #include "topology.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <libmount.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -208,90 +208,48 @@ btrfs_members(struct closure *c, int i, const char *label)
 	closedir(d);
 }
 
-/* The node holding the file system of fs, then its closure downwards. */
+/* The node holding the file system of mount m, then its closure downwards. */
 static void
-walk_fs(struct closure *c, struct libmnt_fs *fs, const char *label)
+walk_fs(struct closure *c, const struct mount_ent *m, const char *label)
 {
-	int i = from_devno(c, mnt_fs_get_devno(fs));
-	const char *type = mnt_fs_get_fstype(fs);
+	int i = from_devno(c, makedev(m->major, m->minor));
 
 	if (i < 0)
-		i = from_source(c->g, mnt_fs_get_srcpath(fs));
+		i = from_source(c->g, m->source);
 	if (i < 0)
 		return;
 	down(c, i, label, "", 0);
-	if (type && strcmp(type, "btrfs") == 0)
+	if (strcmp(m->fstype, "btrfs") == 0)
 		btrfs_members(c, i, label);
 }
 
-/* The mount containing path: longest mount point prefix, later wins. */
-static struct libmnt_fs *
-containing(struct libmnt_table *tb, const char *path)
-{
-	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
-	struct libmnt_fs *fs, *best = NULL;
-	size_t best_len = 0;
-
-	while (it && mnt_table_next_fs(tb, it, &fs) == 0) {
-		const char *t = mnt_fs_get_target(fs);
-		size_t n = t ? strlen(t) : 0;
-
-		if (!t || (strcmp(t, "/") != 0 && (strncmp(t, path, n) != 0 ||
-		    (path[n] != 0 && path[n] != '/'))))
-			continue;
-		if (strcmp(t, "/") == 0)
-			n = 1;
-		if (n >= best_len) {
-			best = fs;
-			best_len = n;
-		}
-	}
-	mnt_free_iter(it);
-	return best;
-}
-
 static int
-walk_swaps(struct closure *c, struct libmnt_table *mounts, const char *path,
-    char *err, size_t errlen)
+walk_swaps(struct closure *c, const struct mount_tab *mounts,
+    const char *path, char *err, size_t errlen)
 {
-	struct libmnt_table *tb;
-	struct libmnt_iter *it;
-	struct libmnt_fs *fs;
+	struct mount_tab sw;
 
-	if (access(path, R_OK) < 0) {
+	if (swaps_read(path, &sw) < 0) {
 		if (errno == ENOENT)
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	tb = mnt_new_table();
-	it = mnt_new_iter(MNT_ITER_FORWARD);
-	if (!tb || !it || mnt_table_parse_swaps(tb, path) != 0) {
-		snprintf(err, errlen, "%s: cannot parse", path);
-		mnt_free_iter(it);
-		mnt_unref_table(tb);
-		return -1;
-	}
-	while (mnt_table_next_fs(tb, it, &fs) == 0) {
-		const char *src = mnt_fs_get_source(fs);
-		const char *type = mnt_fs_get_swaptype(fs);
-		struct libmnt_fs *home;
+	for (size_t k = 0; k < sw.n; k++) {
+		const struct mount_ent *home, *s = &sw.v[k];
 		char label[PATH_MAX + 16];
 		int i;
 
-		if (!src)
-			continue;
-		if (!type || strcmp(type, "file") != 0) {
-			if ((i = from_source(c->g, src)) >= 0)
+		if (strcmp(s->fstype, "file") != 0) {
+			if ((i = from_source(c->g, s->source)) >= 0)
 				down(c, i, "swap", "", 0);
 			continue;
 		}
-		snprintf(label, sizeof label, "swap file %s", src);
-		if ((home = containing(mounts, src)) != NULL)
+		snprintf(label, sizeof label, "swap file %s", s->source);
+		if ((home = mounts_containing(mounts, s->source)) != NULL)
 			walk_fs(c, home, label);
 	}
-	mnt_free_iter(it);
-	mnt_unref_table(tb);
+	mount_tab_free(&sw);
 	return 0;
 }
 
@@ -300,30 +258,25 @@ topology_local(struct sysblk *g, const char *proc, const struct ds_table *t,
     char *err, size_t errlen)
 {
 	struct closure c = { .g = g, .t = t };
-	struct libmnt_table *tb;
+	struct mount_tab tb;
 	char path[PATH_MAX];
 	size_t k;
 	int rc;
 
 	snprintf(path, sizeof path, "%s/self/mountinfo", proc);
-	if (access(path, R_OK) < 0) {
+	if (mounts_read(path, &tb) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if ((tb = mnt_new_table_from_file(path)) == NULL) {
-		snprintf(err, errlen, "%s: cannot parse", path);
-		return -1;
-	}
 	for (k = 0; k < sizeof os_mounts / sizeof os_mounts[0]; k++) {
-		struct libmnt_fs *fs = mnt_table_find_target(tb, os_mounts[k],
-		    MNT_ITER_BACKWARD);
+		const struct mount_ent *m = mounts_find_target(&tb, os_mounts[k]);
 
-		if (fs)
-			walk_fs(&c, fs, os_mounts[k]);
+		if (m)
+			walk_fs(&c, m, os_mounts[k]);
 	}
 	snprintf(path, sizeof path, "%s/swaps", proc);
-	rc = walk_swaps(&c, tb, path, err, errlen);
-	mnt_unref_table(tb);
+	rc = walk_swaps(&c, &tb, path, err, errlen);
+	mount_tab_free(&tb);
 	if (rc == 0) {
 		size_t nmarked = g->nn;
 

@@ -19,7 +19,7 @@ enum ds_field {
 };
 
 #define DS_FIELDS   24		/* fields kept per device, later ones included */
-#define DS_NAME_MAX 64
+#define DS_NAME_MAX 32		/* the kernel's DISK_NAME_LEN: names < 32 bytes */
 
 struct ds_line {
 	uint32_t major, minor;
