@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mountpath.h"
 #include "xalloc.h"
 
 /* proc(5) escapes space, tab, newline and backslash as \ooo octal. */
@@ -154,17 +155,10 @@ mounts_containing(const struct mount_tab *t, const char *path)
 	size_t best_len = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
-		const char *m = t->v[i].target;
-		size_t n = m ? strlen(m) : 0;
+		size_t n = t->v[i].target ?
+		    mount_prefix_len(t->v[i].target, path) : 0;
 
-		if (!m)
-			continue;
-		if (strcmp(m, "/") == 0)
-			n = 1;
-		else if (strncmp(m, path, n) != 0 ||
-		    (path[n] != '\0' && path[n] != '/'))
-			continue;
-		if (n >= best_len) {
+		if (n > 0 && n >= best_len) {
 			best = &t->v[i];
 			best_len = n;
 		}

@@ -2,6 +2,7 @@
  * fsident: see fsident.h.
  */
 #include "fsident.h"
+#include "mountpath.h"
 
 #include <blkid.h>
 #include <libmount.h>
@@ -14,19 +15,6 @@ static void
 copy(char *dst, size_t len, const char *src)
 {
 	snprintf(dst, len, "%s", src ? src : "");
-}
-
-/* Is mount point t a path prefix of p at a component boundary? */
-static size_t
-prefix_len(const char *t, const char *p)
-{
-	size_t n = strlen(t);
-
-	if (strcmp(t, "/") == 0)
-		return 1;
-	if (strncmp(t, p, n) != 0 || (p[n] != 0 && p[n] != '/'))
-		return 0;
-	return n;
 }
 
 static void
@@ -69,7 +57,7 @@ fsident_get(dev_t dev, const char *path_abs, struct fsident *id)
 		size_t n;
 		if (mnt_fs_get_devno(fs) != dev)
 			continue;
-		n = prefix_len(mnt_fs_get_target(fs), path_abs);
+		n = mount_prefix_len(mnt_fs_get_target(fs), path_abs);
 		if (n && n >= best_len) {
 			best = fs;
 			best_len = n;
