@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "globlist.h"
 #include "walk_int.h"
 #include "xalloc.h"
 
@@ -179,10 +179,7 @@ open_dir(const struct walker *g, const struct dnode *d)
 static int
 excluded(const struct walk_opts *o, const char *name)
 {
-	for (int i = 0; i < o->nexcludes; i++)
-		if (fnmatch(o->excludes[i], name, 0) == 0)
-			return 1;
-	return 0;
+	return glob_match(o->excludes, (size_t)o->nexcludes, name) != NULL;
 }
 
 static int

@@ -25,7 +25,6 @@
  */
 #include "devices.h"
 
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,7 @@
 #include "devident.h"
 #include "sysblk.h"
 #include "topology.h"
+#include "globlist.h"
 #include "xalloc.h"
 
 enum pending { DONE, PARTITION, STACKED };
@@ -67,17 +67,6 @@ decide(struct dev_info *d, int monitored, const char *fmt, ...)
 	free(d->reason);
 	d->reason = xstrdup(buf);
 	d->monitored = monitored;
-}
-
-static int
-matches(const char *const *globs, size_t n, const char *name)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		if (fnmatch(globs[k], name, 0) == 0)
-			return 1;
-	return 0;
 }
 
 /* Classes of device that never hold data, by major or kernel name. */
@@ -281,10 +270,10 @@ identify(struct decide *c, const struct ds_line *l, size_t k)
 		if (d->is_partition && (w = sysblk_whole(&c->g, i)) >= 0)
 			snprintf(d->whole, sizeof d->whole, "%s", c->g.n[w].name);
 	}
-	if (matches(o->exclude, o->nexclude, d->name)) {
+	if (glob_match(o->exclude, o->nexclude, d->name)) {
 		c->forced[k] = -1;
 		decide(d, 0, "excluded by --exclude");
-	} else if (matches(o->include, o->ninclude, d->name)) {
+	} else if (glob_match(o->include, o->ninclude, d->name)) {
 		c->forced[k] = 1;
 		decide(d, 1, "included by --include");
 	} else if (o->all_devices) {

@@ -32,7 +32,6 @@
  * 2 usage error; 3 fatal (the capture or a log cannot be opened or written).
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,6 +42,7 @@
 #include "cmd.h"
 #include "import_raw.h"
 #include "logfiles.h"
+#include "globlist.h"
 #include "sampler.h"
 #include "xalloc.h"
 
@@ -156,18 +156,16 @@ writer_for(struct import *im, uint64_t t)
 static int
 selected(const struct import *im, const char *name, char *why, size_t len)
 {
-	for (size_t i = 0; i < im->nexclude; i++)
-		if (fnmatch(im->exclude[i], name, 0) == 0) {
-			snprintf(why, len, "excluded: matches --exclude %s",
-			    im->exclude[i]);
-			return 0;
-		}
-	for (size_t i = 0; i < im->ninclude; i++)
-		if (fnmatch(im->include[i], name, 0) == 0) {
-			snprintf(why, len, "imported: matches --include %s",
-			    im->include[i]);
-			return 1;
-		}
+	const char *g;
+
+	if ((g = glob_match(im->exclude, im->nexclude, name)) != NULL) {
+		snprintf(why, len, "excluded: matches --exclude %s", g);
+		return 0;
+	}
+	if ((g = glob_match(im->include, im->ninclude, name)) != NULL) {
+		snprintf(why, len, "imported: matches --include %s", g);
+		return 1;
+	}
 	if (im->ninclude) {
 		snprintf(why, len, "excluded: matches no --include");
 		return 0;
