@@ -10,26 +10,30 @@ BUILD    ?= build
 SAN      ?=
 CFLAGS_BASE := -std=c11 -O2 -Wall -Wextra -Werror -g -D_GNU_SOURCE \
                -DIOCENSUS_VERSION='"$(VERSION)"' -Ilib -I$(BUILD)
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libarchive 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 CFLAGS_ALL := $(CFLAGS_BASE) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
+# The front end also reads and writes archives.
+REPORT_LIBS := $(shell pkg-config --libs libarchive 2>/dev/null)
 # The daemon links only what it uses: every mapped library costs resident memory.
 IOSTATMON_LIBS := -Wl,--as-needed $(shell pkg-config --libs blkid zlib 2>/dev/null) $(SANFLAGS)
 
 LIB_SRC    := $(wildcard lib/*.c)
 FSSCAN_SRC := $(wildcard fsscan/*.c)
 IOSTATMON_SRC := $(wildcard iostatmon/*.c)
+REPORT_SRC := $(wildcard report/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
-SQL_SRC    := sql/schema.sql sql/views.sql
+SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sql_embed.o
 FSSCAN_OBJ := $(FSSCAN_SRC:%.c=$(BUILD)/obj/%.o)
 IOSTATMON_OBJ := $(IOSTATMON_SRC:%.c=$(BUILD)/obj/%.o)
-PROG_OBJ   := $(filter-out %/main.o,$(FSSCAN_OBJ) $(IOSTATMON_OBJ))
+REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/obj/%.o)
+PROG_OBJ   := $(filter-out %/main.o,$(FSSCAN_OBJ) $(IOSTATMON_OBJ) $(REPORT_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_BIN := $(BUILD)/tests/delayfs
 
@@ -37,6 +41,9 @@ HELPER_BIN := $(BUILD)/tests/delayfs
 PROGRAMS := $(BUILD)/fsscan
 ifneq ($(wildcard iostatmon/main.c),)
 PROGRAMS += $(BUILD)/iostatmon
+endif
+ifneq ($(wildcard report/main.c),)
+PROGRAMS += $(BUILD)/iocensus
 endif
 
 all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN)
@@ -54,7 +61,10 @@ $(BUILD)/fsscan: $(FSSCAN_OBJ) $(BUILD)/libiocensus.a
 $(BUILD)/iostatmon: $(IOSTATMON_OBJ) $(BUILD)/libiocensus.a
 	$(CC) -o $@ $(IOSTATMON_OBJ) $(BUILD)/libiocensus.a $(IOSTATMON_LIBS)
 
-$(BUILD)/obj/%.o: %.c $(wildcard lib/*.h fsscan/*.h iostatmon/*.h) | $(BUILD)/sql_embed.h
+$(BUILD)/iocensus: $(REPORT_OBJ) $(BUILD)/libiocensus.a
+	$(CC) -o $@ $(REPORT_OBJ) $(BUILD)/libiocensus.a $(REPORT_LIBS) $(LDLIBS_ALL)
+
+$(BUILD)/obj/%.o: %.c $(wildcard lib/*.h fsscan/*.h iostatmon/*.h report/*.h) | $(BUILD)/sql_embed.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
@@ -69,8 +79,8 @@ $(BUILD)/obj/sql_embed.o: $(BUILD)/sql_embed.c
 # Unit tests link every program object except the mains.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a $(PROG_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Ifsscan -Iiostatmon -o $@ $< $(PROG_OBJ) \
-	    $(BUILD)/libiocensus.a $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -Ifsscan -Iiostatmon -Ireport -o $@ $< $(PROG_OBJ) \
+	    $(BUILD)/libiocensus.a $(REPORT_LIBS) $(LDLIBS_ALL)
 
 # FUSE test helper: a passthrough file system with a fixed per-operation delay.
 $(BUILD)/tests/delayfs: tests/helpers/delayfs.c

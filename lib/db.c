@@ -76,6 +76,16 @@ pragma_int(sqlite3 *db, const char *sql, int *out)
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
+/* Install the schema into a new database, or upgrade an older one: every
+ * statement of the schema is CREATE ... IF NOT EXISTS, so running it on a
+ * version-1 database adds what version 2 brought (the I/O tables) and
+ * leaves the snapshots alone. */
+/* v_io enumerates a chunk's samples by joining io_slot (0..3599). */
+static const char iocensus_io_slots[] =
+    "INSERT OR IGNORE INTO io_slot (i) WITH RECURSIVE k(i) AS "
+    "(SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 3599) "
+    "SELECT i FROM k;";
+
 static int
 install_schema(sqlite3 *db, char *err, size_t errlen)
 {
@@ -87,11 +97,13 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 	/* Another process may have installed it while we waited. */
 	if (pragma_int(db, "PRAGMA user_version", &version) < 0)
 		goto fail_msg;
-	if (version == 0) {
+	if (version < DB_SCHEMA_VERSION) {
 		snprintf(sql, sizeof sql,
 		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
 		if (db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
+		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
+		    db_exec(db, iocensus_io_slots, err, errlen) < 0 ||
 		    db_exec(db, iocensus_sql_views, err, errlen) < 0 ||
 		    db_exec(db, sql, err, errlen) < 0)
 			goto fail;
@@ -144,7 +156,8 @@ db_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, msg);
 		goto fail;
 	}
-	if (version == 0 && install_schema(db, msg, sizeof msg) < 0) {
+	if (version < DB_SCHEMA_VERSION &&
+	    install_schema(db, msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: cannot install schema: %s", path, msg);
 		goto fail;
 	}

@@ -1,0 +1,90 @@
+/*
+ * analyses: one function per question. Each loads what it needs (through
+ * ioseries.h or census.h), computes, and returns a struct result; none
+ * prints. NULL means a hard error (message in err); "no data" is a result
+ * with a note saying so and empty tables.
+ */
+#ifndef IOCENSUS_ANALYSES_H
+#define IOCENSUS_ANALYSES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "ioseries.h"
+#include "result.h"
+
+/* A shaded window from --annotate FILE. */
+struct annotation {
+	int64_t from, to;	/* unix seconds, [from, to) */
+	char *label;
+};
+
+/* Every option of every analysis; main.c fills what the command takes,
+ * the rest keep the defaults of an_opts_init(). */
+struct an_opts {
+	struct io_window win;		/* --from, --to, --host */
+	int64_t every;			/* throughput bucket: 60, 3600, 86400 s */
+	double peak;			/* --peak MiB/s; 0: observed maximum */
+	double threshold_pct;		/* idle: % of peak (default 5) */
+	int strict;			/* idle --strict */
+	const int64_t *idle_edges;	/* duration class lower edges, s,
+					   ascending; default 60, 600, 3600,
+					   7200, 14400, 28800, 86400 */
+	size_t nidle_edges;
+	const uint64_t *burst_c;	/* activity thresholds, bytes per
+					   interval; default 0, 128 KiB, 1 MiB */
+	size_t nburst_c;
+	const struct annotation *ann;	/* --annotate FILE, parsed */
+	size_t nann;
+
+	int64_t snap_a, snap_b;		/* diff A B */
+	int64_t snapshot;		/* files --snapshot ID; 0: latest complete */
+	const char *by;			/* diff: project|user|group|dir;
+					   files: size|atime|mtime|ctime */
+	const char *fs;			/* growth --fs */
+	const char *project;		/* growth/files --project */
+	const char *const *exclude;	/* files --exclude-project, repeatable */
+	size_t nexclude;
+	double target;			/* growth --target */
+	int metric_bytes;		/* growth --metric bytes */
+};
+
+void an_opts_init(struct an_opts *o);
+
+/* Parse --annotate FILE: lines "FROM TO LABEL..." (times as accepted by
+ * parse_time in cliparse.h), '#' comments and blank lines ignored.
+ * 0, or -1 with "FILE:LINE: why" in err. */
+int annotations_load(const char *path, struct annotation **a, size_t *n,
+    char *err, size_t errlen);
+void annotations_free(struct annotation *a, size_t n);
+
+/* census (snapshot) questions */
+struct result *an_snapshots(sqlite3 *db, const struct an_opts *o,
+    char *err, size_t errlen);
+struct result *an_diff(sqlite3 *db, const struct an_opts *o, char *err,
+    size_t errlen);
+struct result *an_growth(sqlite3 *db, const struct an_opts *o, char *err,
+    size_t errlen);
+struct result *an_files(sqlite3 *db, const struct an_opts *o, char *err,
+    size_t errlen);
+
+/* I/O questions */
+struct result *an_throughput(sqlite3 *db, const struct an_opts *o,
+    char *err, size_t errlen);
+struct result *an_cdf(sqlite3 *db, const struct an_opts *o, char *err,
+    size_t errlen);
+struct result *an_idle(sqlite3 *db, const struct an_opts *o, char *err,
+    size_t errlen);
+struct result *an_burst(sqlite3 *db, const struct an_opts *o, char *err,
+    size_t errlen);
+struct result *an_devices(sqlite3 *db, const struct an_opts *o, char *err,
+    size_t errlen);
+
+/* The report's opening page: capacity, files, growth, projected dates,
+ * busiest projects, burstiness, drawn from the results above (it reads
+ * their tables; it computes nothing new). */
+struct result *an_summary(struct result *const *parts, size_t nparts);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * iochunk: one device's samples of one UTC hour, as stored in io_chunk
+ * (sql/io.sql, docs/census-db.md), and the r127 column encoding.
+ */
+#ifndef IOCENSUS_IOCHUNK_H
+#define IOCENSUS_IOCHUNK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+enum io_field {
+	IOF_RD_IOS, IOF_WR_IOS, IOF_RD_SEC, IOF_WR_SEC,
+	IOF_RD_MS, IOF_WR_MS, IOF_IO_MS, IOF_OTH_IOS,
+	IOF_N
+};
+
+/* One interval of one device: it ends at t_ms (unix ms) and lasts dur_ms.
+ * v[] are counter deltas (oth_ios = discards + flushes completed). */
+struct io_sample {
+	int64_t t_ms;
+	int64_t dur_ms;
+	uint64_t v[IOF_N];
+};
+
+/* Largest value r127 stores (127^9 - 1); ingest reports larger deltas
+ * as damage. */
+#define R127_MAX UINT64_C(8650415919381337932)
+
+/* r127: n values of one width, little-endian base-127 digits, digit d as
+ * byte d + 1. Returns the bytes written to out (n * width; 0 when every
+ * value is 0); out needs n * 9 bytes. */
+size_t r127_encode(const uint64_t *v, size_t n, char *out);
+/* Decode n values from len bytes (len must be a multiple of n; 0 means
+ * all zero). Returns 0, or -1 when len is not n * width, width > 9 or a
+ * byte is outside 1..127. */
+int r127_decode(const char *s, size_t len, size_t n, uint64_t *v);
+
+/* A chunk holds at most this many samples (1 s intervals for an hour). */
+#define IOCHUNK_MAX 3600
+
+struct iochunk {
+	int64_t t0;			/* hour start, unix seconds */
+	size_t n;
+	struct io_sample s[IOCHUNK_MAX];
+};
+
+/* Columns of io_chunk after dev_id, t0, in the order of sql/io.sql:
+ * n, t1_ms, step_ms, t_dev, s_dev, then the IOF_N fields. */
+#define IOCHUNK_SELECT_COLS "n, t1_ms, step_ms, t_dev, s_dev, rd_ios, " \
+	"wr_ios, rd_sec, wr_sec, rd_ms, wr_ms, io_ms, oth_ios"
+
+/* Decode a chunk from a statement row whose columns first..first+12 are
+ * IOCHUNK_SELECT_COLS. t0 must be set by the caller. 0, or -1 with a
+ * message (a corrupt row). */
+int iochunk_from_row(sqlite3_stmt *st, int first, struct iochunk *c,
+    char *err, size_t errlen);
+
+/* Bind a chunk's 13 columns (IOCHUNK_SELECT_COLS order) starting at
+ * parameter `first`. The chunk's samples must be sorted by t_ms, all
+ * ending in [t0, t0 + 3600) s, with n >= 1. Encoded text is kept in
+ * `scratch` (SQLITE_STATIC binding), which must outlive the step. */
+struct iochunk_scratch {
+	char buf[13][IOCHUNK_MAX * 9];
+};
+int iochunk_bind(sqlite3_stmt *st, int first, const struct iochunk *c,
+    struct iochunk_scratch *scratch);
+
+/* Merge the sorted samples `add` into c (sorted): a sample with a t_ms
+ * already present is a duplicate and is dropped (counted in *dups; if its
+ * values differ from the kept one, also in *conflicts). Returns the
+ * number of samples added. */
+size_t iochunk_merge(struct iochunk *c, const struct io_sample *add,
+    size_t nadd, uint64_t *dups, uint64_t *conflicts);
+
+#endif

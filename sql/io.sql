@@ -1,0 +1,123 @@
+-- iocensus census database: block-device samples (schema version 2).
+-- Written only by `iocensus ingest`. Tables are private; v_io and the
+-- v_io_* views in views.sql are the interface. docs/census-db.md documents
+-- the chunk encoding byte for byte.
+
+CREATE TABLE IF NOT EXISTS io_host (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE          -- the log header's host name
+);
+
+CREATE TABLE IF NOT EXISTS io_dev (
+  id          INTEGER PRIMARY KEY,
+  host_id     INTEGER NOT NULL REFERENCES io_host(id),
+  name        TEXT NOT NULL,         -- kernel name, e.g. sdb, dm-3
+  interval_ms INTEGER NOT NULL,      -- nominal sample interval (log header)
+  first_ms    INTEGER NOT NULL,      -- earliest interval start, unix ms
+  last_ms     INTEGER NOT NULL,      -- latest interval end, unix ms
+  UNIQUE (host_id, name)
+);
+
+-- One row per device per UTC hour: the samples whose interval ends in
+-- [t0, t0 + 3600). n samples, in time order. Sample i ends at unix ms
+--   t0*1000 + t1_ms + i*step_ms + zz(t_dev[i])
+-- and lasts step_ms + zz(s_dev[i]) ms. Every other column holds one
+-- unsigned value per sample. Each such TEXT column is "r127": n fixed-width
+-- little-endian base-127 numbers, digit d stored as the character d + 1,
+-- width = length(column) / n (NULL or '' when every value is 0). zz() is
+-- zigzag: z even -> z/2, z odd -> -(z+1)/2.
+CREATE TABLE IF NOT EXISTS io_chunk (
+  id      INTEGER PRIMARY KEY,
+  dev_id  INTEGER NOT NULL REFERENCES io_dev(id),
+  t0      INTEGER NOT NULL,          -- hour start, unix seconds
+  n       INTEGER NOT NULL CHECK (n > 0),
+  t1_ms   INTEGER NOT NULL,
+  step_ms INTEGER NOT NULL,
+  t_dev TEXT, s_dev TEXT,
+  rd_ios TEXT, wr_ios TEXT,          -- completed reads, writes
+  rd_sec TEXT, wr_sec TEXT,          -- 512-byte sectors
+  rd_ms  TEXT, wr_ms  TEXT,          -- time spent reading, writing
+  io_ms  TEXT,                       -- busy time (io_ticks)
+  oth_ios TEXT                       -- completed discards + flushes
+);
+CREATE UNIQUE INDEX IF NOT EXISTS io_chunk_key ON io_chunk (dev_id, t0);
+
+-- Integers 0..3599: the sample index of a chunk, for v_io.
+CREATE TABLE IF NOT EXISTS io_slot (i INTEGER PRIMARY KEY);
+
+-- Derived by ingest from io_chunk (rebuilt for the hours an ingest
+-- changed). A minute [t, t + 60) of a device is valid when samples cover
+-- all of it without a reset or a gap; a device is expected from the start
+-- of its first interval to the end of its last. Sums are over valid
+-- devices only.
+CREATE TABLE IF NOT EXISTS io_minute (
+  t        INTEGER PRIMARY KEY,      -- minute start, unix seconds
+  expected INTEGER NOT NULL,         -- devices expected in the minute
+  valid    INTEGER NOT NULL,         -- devices with a value for it
+  rd_bytes INTEGER NOT NULL, wr_bytes INTEGER NOT NULL,
+  ios      INTEGER NOT NULL          -- completed requests of every kind
+);
+
+-- Per host and UTC hour: the host's minute values (r127, 60 values each,
+-- minute i = [t0 + 60 i, t0 + 60 i + 60)), and `complete`, a 60-bit mask
+-- of the minutes in which every expected device of the host was valid.
+-- `expected` is the mask of minutes in which the host had any expected
+-- device. Values of minutes outside `complete` are 0 and mean nothing.
+CREATE TABLE IF NOT EXISTS io_host_hour (
+  id       INTEGER PRIMARY KEY,
+  host_id  INTEGER NOT NULL REFERENCES io_host(id),
+  t0       INTEGER NOT NULL,
+  expected INTEGER NOT NULL,
+  complete INTEGER NOT NULL,
+  rd TEXT, wr TEXT, ios TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS io_host_hour_key ON io_host_hour (t0, host_id);
+
+-- Per device and UTC hour: sums over the samples ending in the hour, and
+-- the device's busiest valid minute of the hour.
+CREATE TABLE IF NOT EXISTS io_dev_hour (
+  dev_id     INTEGER NOT NULL REFERENCES io_dev(id),
+  t0         INTEGER NOT NULL,
+  samples    INTEGER NOT NULL,
+  covered_ms INTEGER NOT NULL,       -- sum of sample durations
+  rd_ios INTEGER NOT NULL, wr_ios INTEGER NOT NULL,
+  rd_bytes INTEGER NOT NULL, wr_bytes INTEGER NOT NULL,
+  rd_ms INTEGER NOT NULL, wr_ms INTEGER NOT NULL,
+  io_ms INTEGER NOT NULL, oth_ios INTEGER NOT NULL,
+  minutes    INTEGER NOT NULL,       -- valid minutes of the device
+  peak_bytes INTEGER,                -- max rd+wr bytes of a valid minute
+  peak_t     INTEGER,                -- that minute's start
+  peak_ios   INTEGER,                -- max rd+wr+other requests of a valid minute
+  PRIMARY KEY (dev_id, t0)
+) WITHOUT ROWID;
+
+-- Whole-system roll-ups over complete minutes (io_minute.valid = expected).
+CREATE TABLE IF NOT EXISTS io_hour (
+  t        INTEGER PRIMARY KEY,      -- hour start
+  minutes  INTEGER NOT NULL,         -- complete minutes in the hour
+  rd_bytes INTEGER NOT NULL, wr_bytes INTEGER NOT NULL, ios INTEGER NOT NULL,
+  peak_bytes INTEGER, peak_rd INTEGER, peak_wr INTEGER
+);
+CREATE TABLE IF NOT EXISTS io_day (
+  t        INTEGER PRIMARY KEY,      -- UTC day start
+  minutes  INTEGER NOT NULL,
+  rd_bytes INTEGER NOT NULL, wr_bytes INTEGER NOT NULL, ios INTEGER NOT NULL,
+  peak_bytes INTEGER, peak_rd INTEGER, peak_wr INTEGER
+);
+
+-- What was ingested, for idempotency checks and messages. Re-ingesting a
+-- source replaces its row; nothing here depends on when ingest ran.
+CREATE TABLE IF NOT EXISTS io_source (
+  name    TEXT PRIMARY KEY,          -- path, or archive.tar.gz:member
+  host    TEXT,
+  samples INTEGER NOT NULL,          -- device-samples read
+  first_t INTEGER, last_t INTEGER,
+  damaged INTEGER NOT NULL           -- damage events
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS io_damage (
+  source TEXT NOT NULL,
+  offset INTEGER NOT NULL,           -- compressed byte offset
+  reason TEXT NOT NULL,
+  PRIMARY KEY (source, offset, reason)
+) WITHOUT ROWID;
