@@ -27,6 +27,8 @@ struct an_opts {
 	struct io_window win;		/* --from, --to, --host */
 	int64_t every;			/* throughput bucket: 60, 3600, 86400 s */
 	double peak;			/* --peak MiB/s; 0: observed maximum */
+	double host_peak;		/* --host-peak MiB/s (burst load classes,
+					   per server); 0: observed maximum */
 	double threshold_pct;		/* idle: % of peak (default 5) */
 	int strict;			/* idle --strict */
 	const int64_t *idle_edges;	/* duration class lower edges, s,
@@ -49,6 +51,7 @@ struct an_opts {
 	size_t nexclude;
 	double target;			/* growth --target */
 	int metric_bytes;		/* growth --metric bytes */
+	int dir_depth;			/* diff --by dir: depth (default 1) */
 };
 
 void an_opts_init(struct an_opts *o);

@@ -105,6 +105,14 @@ CREATE TABLE IF NOT EXISTS io_day (
   peak_bytes INTEGER, peak_rd INTEGER, peak_wr INTEGER
 );
 
+-- Hours whose derived rows (io_minute, io_host_hour, io_dev_hour, io_hour,
+-- io_day) are stale: each ingest transaction adds the hours it changed, and
+-- the roll-up that rebuilds them deletes the rows in the same transaction,
+-- so an ingest killed between the two leaves a record, never a silent gap.
+CREATE TABLE IF NOT EXISTS io_dirty (
+  t0 INTEGER PRIMARY KEY             -- hour start
+);
+
 -- What was ingested, for idempotency checks and messages. Re-ingesting a
 -- source replaces its row; nothing here depends on when ingest ran.
 CREATE TABLE IF NOT EXISTS io_source (
