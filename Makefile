@@ -33,7 +33,9 @@ LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sql_embed.o
 FSSCAN_OBJ := $(FSSCAN_SRC:%.c=$(BUILD)/obj/%.o)
 IOSTATMON_OBJ := $(IOSTATMON_SRC:%.c=$(BUILD)/obj/%.o)
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/obj/%.o)
-PROG_OBJ   := $(filter-out %/main.o,$(FSSCAN_OBJ) $(IOSTATMON_OBJ) $(REPORT_OBJ))
+PROG_OBJ   := $(filter-out %/main.o,$(FSSCAN_OBJ) $(IOSTATMON_OBJ))
+# Unit tests take report/ objects from an archive: only what a test uses.
+REPORT_LIB := $(BUILD)/libreport.a
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_BIN := $(BUILD)/tests/delayfs
 
@@ -76,11 +78,16 @@ $(BUILD)/obj/sql_embed.o: $(BUILD)/sql_embed.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
-# Unit tests link every program object except the mains.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a $(PROG_OBJ)
+$(REPORT_LIB): $(filter-out %/main.o,$(REPORT_OBJ))
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+# Unit tests link every fsscan and iostatmon object except the mains.
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a $(PROG_OBJ) $(REPORT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Ifsscan -Iiostatmon -Ireport -o $@ $< $(PROG_OBJ) \
-	    $(BUILD)/libiocensus.a $(REPORT_LIBS) $(LDLIBS_ALL)
+	    $(REPORT_LIB) $(BUILD)/libiocensus.a $(REPORT_LIBS) $(LDLIBS_ALL)
 
 # FUSE test helper: a passthrough file system with a fixed per-operation delay.
 $(BUILD)/tests/delayfs: tests/helpers/delayfs.c

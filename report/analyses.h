@@ -1,8 +1,11 @@
 /*
  * analyses: one function per question. Each loads what it needs (through
  * ioseries.h or census.h), computes, and returns a struct result; none
- * prints. NULL means a hard error (message in err); "no data" is a result
- * with a note saying so and empty tables.
+ * prints. NULL means an error, with the message in err; "no data" is a
+ * result with a note saying so and empty tables. An error caused by the
+ * request itself (an unknown snapshot id, an ambiguous --fs) starts with
+ * AN_USAGE ("usage: "), which the command line turns into exit status 2;
+ * any other error is fatal (status 3).
  */
 #ifndef IOCENSUS_ANALYSES_H
 #define IOCENSUS_ANALYSES_H
@@ -14,6 +17,8 @@
 
 #include "ioseries.h"
 #include "result.h"
+
+#define AN_USAGE "usage: "
 
 /* A shaded window from --annotate FILE. */
 struct annotation {

@@ -1,0 +1,95 @@
+/*
+ * coverage: what every I/O analysis says about its data before it says
+ * anything else, and the one exact way to compare a minute with a share
+ * of the peak.
+ *
+ *  - io_coverage_*: complete vs calendar minutes of a minute_series, the
+ *    UTC days without a complete minute, and the coverage note of the
+ *    brief ("Coverage: N of M calendar minutes complete (P%); D of E days
+ *    have no complete minute." plus the window).
+ *  - io_peak_*: the peak P, either the observed maximum of X over the
+ *    complete minutes (kept as integer bytes per minute, so comparisons
+ *    are exact) or the configured --peak in MiB/s.
+ *  - io_peak_cmp: the sign of (bytes - pct% of P), exact: against an
+ *    observed peak Pb it compares bytes * 10000 with round(pct * 100) * Pb
+ *    in 128-bit integers; against a configured peak it compares bytes
+ *    with pct / 100 * peak * 60 * 2^20 as exact rationals (the doubles
+ *    pct and peak taken at their exact binary values, 128-bit integers;
+ *    a Python oracle gets the same with fractions.Fraction). "Below" is
+ *    < 0.
+ *
+ * Units: X(m) in MiB/s = bytes of the minute / 60 / 2^20.
+ */
+#ifndef IOCENSUS_COVERAGE_H
+#define IOCENSUS_COVERAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "ioseries.h"
+#include "result.h"
+
+#define IO_MINUTE_S	60
+#define IO_DAY_S	86400
+#define IO_MIB		1048576.0
+
+/* Bytes moved in one minute as MiB/s. */
+double io_mib_s(uint64_t bytes_per_minute);
+
+struct io_coverage {
+	int64_t from, to;	/* the window: [t0, t0 + 60 n) */
+	size_t calendar;	/* calendar minutes (n of the series) */
+	size_t complete;	/* COMPLETE minutes */
+	size_t missing;		/* MISSING minutes (NONE = calendar - both) */
+	size_t days;		/* UTC days the window touches */
+	size_t days_empty;	/* of those, days without a complete minute */
+	size_t nhost, ndev;	/* from the series */
+};
+
+void io_coverage_count(const struct minute_series *s,
+    struct io_coverage *c);
+
+/* Complete share, 0..1 (0 when calendar == 0). */
+double io_coverage_share(const struct io_coverage *c);
+
+/* Notes every I/O result carries: with data, the coverage sentence, the
+ * window ("Window: 2010-01-23 00:00 to 2010-03-26 00:00 UTC, 3 hosts,
+ * 12 devices."); with no complete minute, "No I/O data in the window."
+ * (the caller then leaves its tables empty). Also the stale-roll-up note
+ * when db (may be NULL) has dirty hours. Returns c->complete. */
+size_t io_coverage_notes(struct result *r, sqlite3 *db,
+    const struct io_coverage *c);
+
+/* "2010-03-01 14:05" (UTC) into buf (at least 17 bytes). */
+const char *io_fmt_minute(int64_t t, char *buf, size_t len);
+
+struct io_peak {
+	int configured;		/* 1: --peak given; 0: observed */
+	uint64_t bytes;		/* observed: max minute bytes (0 if none) */
+	int64_t t;		/* observed: that minute's start; -1 if none
+				   or configured */
+	double mib_s;		/* P in MiB/s (both kinds) */
+};
+
+/* configured_mib_s > 0: that; else the observed maximum of rd + wr over
+ * the COMPLETE minutes of s (the first such minute on ties). */
+void io_peak_resolve(const struct minute_series *s, double configured_mib_s,
+    struct io_peak *p);
+/* The same for a maximum found elsewhere (per host or device). */
+void io_peak_observed(struct io_peak *p, uint64_t bytes, int64_t t);
+void io_peak_configured(struct io_peak *p, double mib_s);
+
+/* "observed" or "configured". */
+const char *io_peak_source(const struct io_peak *p);
+
+/* Sign of (bytes - pct% of P): -1, 0 or 1, exact as described above.
+ * pct < 0 counts as 0. */
+int io_peak_cmp(const struct io_peak *p, uint64_t bytes, double pct);
+/* bytes < pct% of P. */
+int io_below_pct(const struct io_peak *p, uint64_t bytes, double pct);
+/* pct% of P in MiB/s, for display. */
+double io_pct_mib_s(const struct io_peak *p, double pct);
+
+#endif
