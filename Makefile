@@ -106,7 +106,16 @@ test: all
 demo: deps all
 	@scripts/demo
 
-bench: deps all $(HELPER_BIN)
+# The I/O benchmark's log generator (scripts/bench/iocensus_gen.c), built
+# for `make bench` only.
+BENCH_GEN     := $(BUILD)/bench/iocensus_gen
+BENCH_GEN_SRC := $(wildcard scripts/bench/iocensus_*.c)
+$(BENCH_GEN): $(BENCH_GEN_SRC) $(wildcard scripts/bench/iocensus_*.h) $(BUILD)/libiocensus.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iscripts/bench -o $@ $(BENCH_GEN_SRC) \
+	    $(BUILD)/libiocensus.a $(LDLIBS_ALL)
+
+bench: deps all $(HELPER_BIN) $(BENCH_GEN)
 	@scripts/bench/run
 
 # Bounded libFuzzer runs of the log reader, repair and diskstats parser

@@ -19,9 +19,10 @@ fmt_csv_str(FILE *f, const char *s)
 }
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is not one. */
-static int
-utf8_len(const unsigned char *p)
+int
+fmt_utf8_len(const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	int n;
 	unsigned cp;
 
@@ -54,7 +55,7 @@ fmt_json_str(FILE *f, const char *s)
 
 	putc('"', f);
 	while (*p) {
-		int n = utf8_len(p);
+		int n = fmt_utf8_len((const char *)p);
 
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
@@ -68,4 +69,34 @@ fmt_json_str(FILE *f, const char *s)
 		p++;
 	}
 	putc('"', f);
+}
+
+/* Escape for HTML text and quoted attribute values alike. Invalid UTF-8
+ * bytes and control characters are shown as \xNN text, so the page stays
+ * valid UTF-8 and a name's odd bytes remain visible. */
+void
+fmt_html_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n = fmt_utf8_len((const char *)p);
+
+		switch (*p) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f || n == 0)
+				fprintf(f, "\\x%02x", *p);
+			else {
+				fwrite(p, 1, (size_t)n, f);
+				p += n;
+				continue;
+			}
+		}
+		p++;
+	}
 }

@@ -16,4 +16,13 @@ void fmt_csv_str(FILE *f, const char *s);
  * valid JSON. */
 void fmt_json_str(FILE *f, const char *s);
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if the byte at s
+ * does not start one (invalid, overlong, surrogate, truncated). */
+int fmt_utf8_len(const char *s);
+
+/* HTML text or a quoted attribute value: & < > " ' become entities; a
+ * control character or a byte that is not valid UTF-8 becomes the visible
+ * text \xNN, so the page is valid UTF-8 whatever the names hold. */
+void fmt_html_str(FILE *f, const char *s);
+
 #endif

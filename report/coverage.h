@@ -35,6 +35,10 @@
 #define IO_DAY_S	86400
 #define IO_MIB		1048576.0
 
+/* t rounded down to a multiple of width (floor, also for t < 0): the
+ * UTC-aligned bucket, hour or day holding t. */
+int64_t io_align(int64_t t, int64_t width);
+
 /* Bytes moved in one minute as MiB/s. */
 double io_mib_s(uint64_t bytes_per_minute);
 
@@ -61,9 +65,6 @@ double io_coverage_share(const struct io_coverage *c);
  * when db (may be NULL) has dirty hours. Returns c->complete. */
 size_t io_coverage_notes(struct result *r, sqlite3 *db,
     const struct io_coverage *c);
-
-/* "2010-03-01 14:05" (UTC) into buf (at least 17 bytes). */
-const char *io_fmt_minute(int64_t t, char *buf, size_t len);
 
 struct io_peak {
 	int configured;		/* 1: --peak given; 0: observed */

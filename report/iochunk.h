@@ -26,7 +26,7 @@ struct io_sample {
 
 /* Largest value r127 stores (127^9 - 1); ingest reports larger deltas
  * as damage. */
-#define R127_MAX UINT64_C(8650415919381337932)
+#define R127_MAX UINT64_C(8594754748609397886)
 
 /* r127: n values of one width, little-endian base-127 digits, digit d as
  * byte d + 1. Returns the bytes written to out (n * width; 0 when every

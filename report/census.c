@@ -1,0 +1,299 @@
+/*
+ * census: loaders for the snapshot analyses (census.h). Every statement
+ * binds its values; text columns are copied with their byte length, so
+ * names are kept exactly as stored.
+ */
+#include "census.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "xalloc.h"
+
+static char *
+col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	if (!s)
+		return NULL;
+	return xstrndup((const char *)s, (size_t)sqlite3_column_bytes(st, i));
+}
+
+static struct nint
+col_nint(sqlite3_stmt *st, int i)
+{
+	struct nint n = { 0, 0 };
+
+	if (sqlite3_column_type(st, i) != SQLITE_NULL) {
+		n.v = sqlite3_column_int64(st, i);
+		n.has = 1;
+	}
+	return n;
+}
+
+/* Finish a statement's rows: 0 when stepping ended cleanly. */
+static int
+step_end(sqlite3 *db, int rc, char *err, size_t errlen)
+{
+	if (rc == SQLITE_DONE)
+		return 0;
+	snprintf(err, errlen, "census database: %s", sqlite3_errmsg(db));
+	return -1;
+}
+
+/* Step a statement that yields at most one row: 1 a row (read it before
+ * finalizing), 0 none, -1 error. */
+static int
+step_one(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
+{
+	int rc = sqlite3_step(st);
+
+	return rc == SQLITE_ROW ? 1 : step_end(db, rc, err, errlen);
+}
+
+#define SNAP_COLS "SELECT s.id, s.fs, s.root, s.started_at, s.finished_at," \
+    " s.complete, s.files, s.dirs, s.bytes, s.alloc_bytes, s.errors," \
+    " t.status, t.mount_opts, t.now_ref FROM v_snapshot s" \
+    " JOIN snapshot t ON t.id = s.id"
+
+static void
+snap_read(sqlite3_stmt *st, struct snap *s)
+{
+	memset(s, 0, sizeof *s);
+	s->id = sqlite3_column_int64(st, 0);
+	s->fs = col_dup(st, 1);
+	s->root = col_dup(st, 2);
+	s->started_at = sqlite3_column_int64(st, 3);
+	s->finished_at = col_nint(st, 4);
+	s->complete = sqlite3_column_int(st, 5) != 0;
+	s->files = col_nint(st, 6);
+	s->dirs = col_nint(st, 7);
+	s->bytes = col_nint(st, 8);
+	s->alloc = col_nint(st, 9);
+	s->errors = col_nint(st, 10);
+	s->status = col_dup(st, 11);
+	s->mount_opts = col_dup(st, 12);
+	s->now_ref = sqlite3_column_int64(st, 13);
+}
+
+int
+census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
+    size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, SNAP_COLS " ORDER BY s.id", err,
+	    errlen);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*out = xrealloc(*out, cap * sizeof **out);
+		}
+		snap_read(st, &(*out)[(*n)++]);
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
+    size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, SNAP_COLS " WHERE s.id = ?", err,
+	    errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if ((rc = step_one(db, st, err, errlen)) == 1)
+		snap_read(st, out);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+census_latest_complete(sqlite3 *db, int64_t *id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM v_snapshot WHERE"
+	    " complete ORDER BY started_at DESC, id DESC LIMIT 1", err, errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	if ((rc = step_one(db, st, err, errlen)) == 1)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void
+snap_clear(struct snap *s)
+{
+	free(s->fs);
+	free(s->root);
+	free(s->status);
+	free(s->mount_opts);
+	memset(s, 0, sizeof *s);
+}
+
+void
+snaps_free(struct snap *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		snap_clear(&s[i]);
+	free(s);
+}
+
+/* Each query yields key, display name, files, bytes, alloc_bytes. */
+static const char *const group_sql[] = {
+	[BY_PROJECT] = "SELECT project, project, files, bytes, alloc_bytes"
+	    " FROM v_project WHERE snapshot_id = ?1",
+	[BY_USER] = "SELECT id, ifnull(name, id), files, bytes, alloc_bytes"
+	    " FROM owner WHERE snapshot_id = ?1 AND kind = 'user'",
+	[BY_GROUP] = "SELECT id, ifnull(name, id), files, bytes, alloc_bytes"
+	    " FROM owner WHERE snapshot_id = ?1 AND kind = 'group'",
+	[BY_DIR] = "SELECT path, path, files, bytes, alloc_bytes"
+	    " FROM v_dir WHERE snapshot_id = ?1 AND depth = ?2",
+};
+
+static int
+gtot_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct gtot *)a)->key,
+	    ((const struct gtot *)b)->key);
+}
+
+int
+census_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
+    struct gtot **out, size_t *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, group_sql[by], err, errlen);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (by == BY_DIR)
+		sqlite3_bind_int(st, 2, depth);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gtot *g;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			*out = xrealloc(*out, cap * sizeof **out);
+		}
+		g = &(*out)[(*n)++];
+		g->key = col_dup(st, 0);
+		g->name = col_dup(st, 1);
+		g->files = sqlite3_column_int64(st, 2);
+		g->bytes = sqlite3_column_int64(st, 3);
+		g->alloc = sqlite3_column_int64(st, 4);
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	if (*n > 1)	/* byte order, not SQLite's collation of numbers */
+		qsort(*out, *n, sizeof **out, gtot_cmp);
+	return rc;
+}
+
+void
+gtots_free(struct gtot *g, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(g[i].key);
+		free(g[i].name);
+	}
+	free(g);
+}
+
+int
+census_project_totals(sqlite3 *db, int64_t id, const char *project,
+    int64_t *files, int64_t *bytes, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT files, bytes FROM v_project"
+	    " WHERE snapshot_id = ? AND project = ?", err, errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	db_bind_text(st, 2, project);
+	*files = *bytes = 0;
+	if ((rc = step_one(db, st, err, errlen)) == 1) {
+		*files = sqlite3_column_int64(st, 0);
+		*bytes = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+census_hist(sqlite3 *db, int64_t id, const char *project, const char *metric,
+    struct chist *h, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT slot, lo, hi, n, w FROM hist"
+	    " WHERE snapshot_id = ?1 AND metric = ?2 AND"
+	    " (CASE WHEN ?3 IS NULL THEN project IS NULL"
+	    " ELSE project = ?3 END)",
+	    err, errlen);
+	int rc, rows = 0;
+
+	memset(h, 0, sizeof *h);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	db_bind_text(st, 2, metric);
+	db_bind_text(st, 3, project);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int slot = sqlite3_column_int(st, 0);
+		if (slot < 0 || slot >= HIST_NB) {
+			snprintf(err, errlen, "census database: histogram slot"
+			    " %d of snapshot %" PRId64 " out of range", slot,
+			    id);
+			sqlite3_finalize(st);
+			return -1;
+		}
+		h->has[slot] = 1;
+		h->lo[slot] = sqlite3_column_int64(st, 1);
+		h->hi[slot] = sqlite3_column_int64(st, 2);
+		h->files[slot] = sqlite3_column_int64(st, 3);
+		h->bytes[slot] = sqlite3_column_int64(st, 4);
+		rows++;
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : rows;
+}
+
+int
+census_extent(sqlite3 *db, int64_t id, const char *metric, int64_t *min,
+    int64_t *max, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT min, max FROM hist_extent"
+	    " WHERE snapshot_id = ? AND metric = ?", err, errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	db_bind_text(st, 2, metric);
+	if ((rc = step_one(db, st, err, errlen)) == 1) {
+		*min = sqlite3_column_int64(st, 0);
+		*max = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

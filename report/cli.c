@@ -1,0 +1,399 @@
+/*
+ * cli: option parsing for every iocensus command (cli.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cliparse.h"
+
+enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
+	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
+	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
+	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
+	O_BUNDLE, O_HELP };
+
+struct optdoc {
+	struct option opt;
+	unsigned mask;		/* 0: every command */
+	const char *arg, *help;
+};
+
+static const struct optdoc optdocs[] = {
+	{ { "db", 1, NULL, O_DB }, 0, "PATH",
+	  "census database (default $IOCENSUS_DB, else ./iocensus.db)" },
+	{ { "format", 1, NULL, O_FORMAT }, 0, "FMT", "table, csv or json "
+	  "(default table)" },
+	{ { "table", 1, NULL, O_TABLE }, 0, "KEY", "print only this table" },
+	{ { "from", 1, NULL, O_FROM }, CO_FROM, "TIME",
+	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds)" },
+	{ { "to", 1, NULL, O_TO }, CO_TO, "TIME", "window end (exclusive)" },
+	{ { "host", 1, NULL, O_HOST }, CO_HOST, "GLOB",
+	  "only these servers (repeatable)" },
+	{ { "every", 1, NULL, O_EVERY }, CO_EVERY, "1m|1h|1d",
+	  "bucket width (default 1h)" },
+	{ { "annotate", 1, NULL, O_ANNOTATE }, CO_ANNOTATE, "FILE",
+	  "shade windows: lines \"FROM TO LABEL\"" },
+	{ { "peak", 1, NULL, O_PEAK }, CO_PEAK, "MIB_S",
+	  "provisioned aggregate bandwidth (default: observed peak)" },
+	{ { "threshold", 1, NULL, O_THRESHOLD }, CO_THRESHOLD, "PCT",
+	  "idle below PCT % of peak (default 5)" },
+	{ { "strict", 0, NULL, O_STRICT }, CO_STRICT, NULL,
+	  "idle means no request completed on any device" },
+	{ { "buckets", 1, NULL, O_BUCKETS }, CO_BUCKETS, "LIST",
+	  "idle duration classes (default 1m,10m,1h,2h,4h,8h,24h)" },
+	{ { "burst-c", 1, NULL, O_BURST_C }, CO_BURST_C, "LIST",
+	  "activity thresholds per minute (default 0,128K,1M)" },
+	{ { "host-peak", 1, NULL, O_HOST_PEAK }, CO_HOST_PEAK, "MIB_S",
+	  "per-server peak for load classes (default: observed)" },
+	{ { "by", 1, NULL, O_BY }, CO_BY, "KEY",
+	  "diff: project|user|group|dir; files: size|atime|mtime|ctime" },
+	{ { "depth", 1, NULL, O_DEPTH }, CO_DEPTH, "N",
+	  "diff --by dir: directory depth (default 1)" },
+	{ { "fs", 1, NULL, O_FS }, CO_FS, "NAME", "file system" },
+	{ { "project", 1, NULL, O_PROJECT }, CO_PROJECT, "NAME",
+	  "only this project" },
+	{ { "target", 1, NULL, O_TARGET }, CO_TARGET, "N",
+	  "growth target (1e9, 1000M, ...)" },
+	{ { "metric", 1, NULL, O_METRIC }, CO_METRIC, "files|bytes",
+	  "what to project (default files)" },
+	{ { "snapshot", 1, NULL, O_SNAPSHOT }, CO_SNAPSHOT, "ID",
+	  "snapshot (default: the latest complete one)" },
+	{ { "exclude-project", 1, NULL, O_EXCLUDE }, CO_EXCLUDE, "NAME",
+	  "leave this project out (repeatable)" },
+	{ { "threads", 1, NULL, O_THREADS }, CO_THREADS, "N",
+	  "log decoding threads (default: CPUs)" },
+	{ { "progress", 0, NULL, O_PROGRESS }, CO_PROGRESS, NULL,
+	  "progress line on stderr (default: when a TTY)" },
+	{ { "quiet", 0, NULL, O_QUIET }, CO_PROGRESS, NULL,
+	  "no progress line" },
+	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE.html", "report file" },
+	{ { "bundle", 1, NULL, O_BUNDLE }, CO_BUNDLE, "FILE.tar.gz",
+	  "also write the CSV and JSON of every figure" },
+	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },
+};
+#define NOPTS (sizeof optdocs / sizeof optdocs[0])
+
+void
+cli_init(struct cli *a, const struct command *cmd)
+{
+	memset(a, 0, sizeof *a);
+	a->cmd = cmd;
+	a->format = OUT_TABLE;
+	a->progress = isatty(STDERR_FILENO);
+	an_opts_init(&a->an);
+}
+
+static void
+help(FILE *f, const char *name, const char *argspec, unsigned allowed)
+{
+	fprintf(f, "usage: iocensus %s [OPTIONS]%s%s\n\n", name,
+	    *argspec ? " " : "", argspec);
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct optdoc *d = &optdocs[i];
+		char lhs[64];
+
+		if (d->mask && !(d->mask & allowed))
+			continue;
+		snprintf(lhs, sizeof lhs, "--%s%s%s", d->opt.name,
+		    d->arg ? " " : "", d->arg ? d->arg : "");
+		fprintf(f, "  %-26s %s\n", lhs, d->help);
+	}
+}
+
+static int
+bad(const char *name, const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "iocensus %s: --%s %s: expected %s\n", name, opt, val,
+	    want);
+	return -1;
+}
+
+static int
+set_every(struct cli *a, const char *name, const char *v)
+{
+	int64_t s;
+
+	if (parse_duration(v, &s) < 0 || (s != 60 && s != 3600 && s != 86400))
+		return bad(name, "every", v, "1m, 1h or 1d");
+	a->an.every = s;
+	return 0;
+}
+
+/* A snapshot id: a positive decimal integer, nothing else. */
+static int
+parse_id(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (*s < '1' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+add_list(const char **list, size_t *n, const char *v)
+{
+	if (*n >= CLI_MAX_LIST)
+		return -1;
+	list[(*n)++] = v;
+	return 0;
+}
+
+static int
+set_annotations(struct cli *a, const char *name, const char *path)
+{
+	char err[512];
+
+	annotations_free(a->ann, a->nann);
+	a->ann = NULL;
+	a->nann = 0;
+	if (annotations_load(path, &a->ann, &a->nann, err, sizeof err) < 0) {
+		fprintf(stderr, "iocensus %s: --annotate: %s\n", name, err);
+		return -1;
+	}
+	a->an.ann = a->ann;
+	a->an.nann = a->nann;
+	return 0;
+}
+
+/* The value options of the I/O analyses. 0, or -1 (reported). */
+static int
+set_io(struct cli *a, const char *name, int o, const char *v)
+{
+	int n;
+	double d;
+
+	switch (o) {
+	case O_FROM:
+		return parse_time(v, &a->an.win.from) < 0 ?
+		    bad(name, "from", v, "a UTC time") : 0;
+	case O_TO:
+		return parse_time(v, &a->an.win.to) < 0 ?
+		    bad(name, "to", v, "a UTC time") : 0;
+	case O_HOST:
+		return add_list(a->hosts, &a->an.win.nhosts, v) < 0 ?
+		    bad(name, "host", v, "at most 64 patterns") : 0;
+	case O_EVERY:
+		return set_every(a, name, v);
+	case O_PEAK:
+	case O_HOST_PEAK:
+		if (parse_count(v, &d) < 0 || d <= 0)
+			return bad(name, o == O_PEAK ? "peak" : "host-peak", v,
+			    "a bandwidth in MiB/s above 0");
+		*(o == O_PEAK ? &a->an.peak : &a->an.host_peak) = d;
+		return 0;
+	case O_THRESHOLD:
+		if (parse_count(v, &d) < 0 || d <= 0 || d > 100)
+			return bad(name, "threshold", v, "a percentage in "
+			    "(0, 100]");
+		a->an.threshold_pct = d;
+		return 0;
+	case O_BUCKETS:
+		n = parse_duration_list(v, a->edges, CLI_MAX_LIST);
+		if (n < 1)
+			return bad(name, "buckets", v, "ascending durations");
+		for (int i = 1; i < n; i++)
+			if (a->edges[i] <= a->edges[i - 1])
+				return bad(name, "buckets", v,
+				    "ascending durations");
+		a->an.idle_edges = a->edges;
+		a->an.nidle_edges = (size_t)n;
+		return 0;
+	case O_BURST_C:
+		n = parse_size_list(v, a->burst_c, CLI_MAX_LIST);
+		if (n < 1)
+			return bad(name, "burst-c", v, "a list of sizes");
+		a->an.burst_c = a->burst_c;
+		a->an.nburst_c = (size_t)n;
+		return 0;
+	case O_ANNOTATE:
+		return set_annotations(a, name, v);
+	}
+	return 1;
+}
+
+/* The options of the census analyses, ingest and report. */
+static int
+set_other(struct cli *a, const char *name, int o, const char *v)
+{
+	double d;
+	int64_t id;
+
+	switch (o) {
+	case O_BY:
+		a->an.by = v;
+		return 0;
+	case O_DEPTH:
+		if (parse_count(v, &d) < 0 || d < 1 || d > 1000 || d != (int)d)
+			return bad(name, "depth", v, "a depth of 1 or more");
+		a->an.dir_depth = (int)d;
+		return 0;
+	case O_FS:
+		a->an.fs = v;
+		return 0;
+	case O_PROJECT:
+		a->an.project = v;
+		return 0;
+	case O_TARGET:
+		if (parse_count(v, &d) < 0 || d <= 0)
+			return bad(name, "target", v, "a positive number");
+		a->an.target = a->target = d;
+		return 0;
+	case O_METRIC:
+		if (strcmp(v, "files") && strcmp(v, "bytes"))
+			return bad(name, "metric", v, "files or bytes");
+		a->an.metric_bytes = !strcmp(v, "bytes");
+		return 0;
+	case O_SNAPSHOT:
+		if (parse_id(v, &id) < 0)
+			return bad(name, "snapshot", v, "a snapshot id");
+		a->an.snapshot = id;
+		return 0;
+	case O_EXCLUDE:
+		return add_list(a->excludes, &a->an.nexclude, v) < 0 ?
+		    bad(name, "exclude-project", v, "at most 64") : 0;
+	case O_THREADS:
+		if (parse_count(v, &d) < 0 || d < 1 || d > 256 || d != (int)d)
+			return bad(name, "threads", v, "1 to 256");
+		a->threads = (int)d;
+		return 0;
+	case O_OUT:
+		a->out = v;
+		return 0;
+	case O_BUNDLE:
+		a->bundle = v;
+		return 0;
+	}
+	return 1;
+}
+
+static int
+set_common(struct cli *a, const char *name, int o, const char *v)
+{
+	switch (o) {
+	case O_DB:
+		a->db = v;
+		return 0;
+	case O_FORMAT:
+		if (!strcmp(v, "table"))
+			a->format = OUT_TABLE;
+		else if (!strcmp(v, "csv"))
+			a->format = OUT_CSV;
+		else if (!strcmp(v, "json"))
+			a->format = OUT_JSON;
+		else
+			return bad(name, "format", v, "table, csv or json");
+		return 0;
+	case O_TABLE:
+		a->table = v;
+		return 0;
+	case O_STRICT:
+		a->an.strict = 1;
+		return 0;
+	case O_PROGRESS:
+	case O_QUIET:
+		a->progress = o == O_PROGRESS;
+		return 0;
+	}
+	return 1;
+}
+
+static const struct optdoc *
+doc_of(int val)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (optdocs[i].opt.val == val)
+			return &optdocs[i];
+	return NULL;
+}
+
+int
+cli_parse(struct cli *a, const char *name, const char *argspec,
+    unsigned allowed, int argc, char **argv)
+{
+	struct option longopts[NOPTS + 1];
+	int c, rc;
+
+	for (size_t i = 0; i < NOPTS; i++)
+		longopts[i] = optdocs[i].opt;
+	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+		const struct optdoc *d = doc_of(c == 'j' ? O_THREADS : c);
+
+		if (c == 'h' || c == O_HELP) {
+			help(stdout, name, argspec, allowed);
+			return 1;
+		}
+		if (!d) {
+			help(stderr, name, argspec, allowed);
+			return -1;
+		}
+		if (d->mask && !(d->mask & allowed)) {
+			fprintf(stderr, "iocensus %s: --%s does not apply "
+			    "to this command\n", name, d->opt.name);
+			return -1;
+		}
+		rc = set_common(a, name, d->opt.val, optarg);
+		if (rc == 1)
+			rc = set_io(a, name, d->opt.val, optarg);
+		if (rc == 1)
+			rc = set_other(a, name, d->opt.val, optarg);
+		if (rc < 0)
+			return -1;
+	}
+	a->an.win.hosts = a->hosts;
+	a->an.exclude = a->excludes;
+	if (a->an.win.from && a->an.win.to && a->an.win.to <= a->an.win.from) {
+		fprintf(stderr, "iocensus %s: --to must be after --from\n",
+		    name);
+		return -1;
+	}
+	a->args = argv + optind;
+	a->nargs = argc - optind;
+	return 0;
+}
+
+int
+cli_command_args(struct cli *a, const char *name)
+{
+	if (strcmp(name, "diff"))
+		return 0;
+	for (int i = 0; i < 2 && i < a->nargs; i++) {
+		int64_t id;
+
+		if (parse_id(a->args[i], &id) < 0) {
+			fprintf(stderr, "iocensus diff: %s: expected a "
+			    "snapshot id\n", a->args[i]);
+			return -1;
+		}
+		*(i ? &a->an.snap_b : &a->an.snap_a) = id;
+	}
+	return 0;
+}
+
+int
+cli_error_is_usage(const char *err)
+{
+	return !strncmp(err, AN_USAGE, strlen(AN_USAGE));
+}
+
+void
+cli_free(struct cli *a)
+{
+	annotations_free(a->ann, a->nann);
+	a->ann = NULL;
+	a->nann = 0;
+}
+

@@ -1,0 +1,42 @@
+/*
+ * filedist: one snapshot's size or age distribution as the files command
+ * reads it (an_files.c), and its facts table (an_files_facts.c).
+ */
+#ifndef IOCENSUS_FILEDIST_H
+#define IOCENSUS_FILEDIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "census.h"
+#include "hist.h"
+#include "result.h"
+
+#define DIST_DAY 86400
+
+/* The distribution in display units: bytes, or days for ages. */
+struct dist {
+	size_t n;
+	int slot[HIST_NB];
+	int64_t lo[HIST_NB], hi[HIST_NB];	/* future row: lo unused */
+	int64_t files[HIST_NB], bytes[HIST_NB];
+	int64_t nfiles, nbytes;
+	int age;
+};
+
+/* size, atime, mtime, ctime: the metric names of v_hist, by index. */
+extern const char *const file_metrics[4];
+
+/* part / whole, NaN when whole is 0. */
+double dist_frac(int64_t part, int64_t whole);
+
+/* The "facts" table, empty (no snapshot) or filled: totals, the most
+ * popular bucket, extremes (whole file system only: filtered = 0), the
+ * study's thresholds, the unresolved-project share. */
+struct rtable *files_facts_table(struct result *r, const struct dist *d);
+void files_facts(struct result *r, const struct dist *d, const struct snap *s,
+    int filtered, int metric, double unresolved, sqlite3 *db);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * humanfmt: values as people read them (humanfmt.h), and render_cell_text,
+ * the one place a cell becomes human text.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "humanfmt.h"
+#include "render.h"
+
+/* Insert ',' every three digits of the integer part of the number in buf
+ * (an optional '-', digits, an optional fraction), in place. */
+static const char *
+group_digits(char *buf, size_t len)
+{
+	size_t lead = buf[0] == '-';
+	size_t nint = strspn(buf + lead, "0123456789");
+	size_t ncomma = nint ? (nint - 1) / 3 : 0;
+	size_t total = strlen(buf);
+
+	if (ncomma == 0 || total + ncomma + 1 > len)
+		return buf;
+	/* Move from the end, so nothing is overwritten before it is read:
+	 * first the fraction and the NUL, then the digits with commas. */
+	memmove(buf + lead + nint + ncomma, buf + lead + nint,
+	    total - lead - nint + 1);
+	size_t dst = lead + nint + ncomma;
+	for (size_t k = 0; k < nint; k++) {
+		if (k && k % 3 == 0)
+			buf[--dst] = ',';
+		buf[--dst] = buf[lead + nint - 1 - k];
+	}
+	return buf;
+}
+
+const char *
+human_int(int64_t v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRId64, v);
+	return group_digits(buf, len);
+}
+
+const char *
+human_uint(uint64_t v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64, v);
+	return group_digits(buf, len);
+}
+
+const char *
+human_real(double v, int decimals, char *buf, size_t len)
+{
+	if (decimals < 0)
+		decimals = 0;
+	snprintf(buf, len, "%.*f", decimals, v);
+	if (strspn(buf, "-0.") == strlen(buf))
+		snprintf(buf, len, "%.*f", decimals, 0.0);	/* no "-0.00" */
+	return group_digits(buf, len);
+}
+
+static const char *const byte_unit[] = {
+	"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"
+};
+
+const char *
+human_bytes_in(double v, int exp, int decimals, char *buf, size_t len)
+{
+	char num[64];
+
+	human_real(v / ldexp(1, 10 * exp), exp ? decimals : 0, num,
+	    sizeof num);
+	snprintf(buf, len, "%s %s", num, byte_unit[exp]);
+	return buf;
+}
+
+const char *
+human_bytes(double v, int decimals, char *buf, size_t len)
+{
+	double mag = fabs(v);
+	int exp = 0;
+
+	if (decimals <= 0)
+		decimals = 1;
+	/* Step up while the value would print as 1024.0 or more. */
+	while (exp < 6 && mag / ldexp(1, 10 * exp) >=
+	    1024 - 0.5 * pow(10, exp ? -decimals : 0))
+		exp++;
+	return human_bytes_in(v, exp, decimals, buf, len);
+}
+
+const char *
+human_duration(int64_t s, char *buf, size_t len)
+{
+	const char *sign = s < 0 ? "-" : "";
+	uint64_t a = s < 0 ? -(uint64_t)s : (uint64_t)s;
+	uint64_t d = a / 86400, h = a % 86400 / 3600, m = a % 3600 / 60,
+	    sec = a % 60;
+
+	if (a < 60)
+		snprintf(buf, len, "%s%" PRIu64 " s", sign, sec);
+	else if (a < 3600 && sec)
+		snprintf(buf, len, "%s%" PRIu64 " min %" PRIu64 " s", sign, m,
+		    sec);
+	else if (a < 3600)
+		snprintf(buf, len, "%s%" PRIu64 " min", sign, m);
+	else if (a < 86400)
+		snprintf(buf, len, "%s%" PRIu64 " h %" PRIu64 " min", sign, h,
+		    m);
+	else if (m)
+		snprintf(buf, len, "%s%" PRIu64 " d %" PRIu64 " h %" PRIu64
+		    " min", sign, d, h, m);
+	else
+		snprintf(buf, len, "%s%" PRIu64 " d %" PRIu64 " h", sign, d, h);
+	return buf;
+}
+
+const char *
+human_date(int64_t t, int with_time, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || tm.tm_year + 1900 > 9999 ||
+	    tm.tm_year + 1900 < 0)
+		snprintf(buf, len, "@%" PRId64, t);
+	else if (with_time)
+		snprintf(buf, len, "%04d-%02d-%02d %02d:%02d",
+		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		    tm.tm_min);
+	else
+		snprintf(buf, len, "%04d-%02d-%02d", tm.tm_year + 1900,
+		    tm.tm_mon + 1, tm.tm_mday);
+	return buf;
+}
+
+/* Reals that stand for whole seconds: floor, inside int64_t. */
+static int64_t
+whole_seconds(double v)
+{
+	v = floor(v);
+	if (v >= 9.2e18)
+		return INT64_MAX;
+	if (v <= -9.2e18)
+		return INT64_MIN + 1;
+	return (int64_t)v;
+}
+
+const char *
+human_value(const struct rcol *c, double v, char *buf, size_t len)
+{
+	switch (c->fmt) {
+	case CF_DATE:
+	case CF_TIME:
+		return human_date(whole_seconds(v), c->fmt == CF_TIME, buf,
+		    len);
+	case CF_PCT:
+		return human_real(v * 100, c->decimals, buf, len);
+	case CF_BYTES:
+		return human_bytes(v, c->decimals, buf, len);
+	case CF_DURATION:
+		return human_duration(whole_seconds(v + 0.5), buf, len);
+	default:
+		if (v == floor(v) && fabs(v) < 9e15)
+			return human_int((int64_t)v, buf, len);
+		return human_real(v, c->decimals, buf, len);
+	}
+}
+
+const char *
+render_cell_text(const struct rtable *t, size_t row, int col, char *buf,
+    size_t len)
+{
+	const struct cell *cl = rt_cell(t, row, col);
+	const struct rcol *c = &t->col[col];
+
+	switch (cl->kind) {
+	case CK_NULL:
+		return "n/a";
+	case CK_TEXT:
+		return cl->v.s;
+	case CK_INT:
+		if (c->fmt == CF_PLAIN)
+			return human_int(cl->v.i, buf, len);
+		if (c->fmt == CF_DATE || c->fmt == CF_TIME)
+			return human_date(cl->v.i, c->fmt == CF_TIME, buf, len);
+		if (c->fmt == CF_DURATION)
+			return human_duration(cl->v.i, buf, len);
+		return human_value(c, (double)cl->v.i, buf, len);
+	case CK_UINT:
+		if (c->fmt == CF_PLAIN)
+			return human_uint(cl->v.u, buf, len);
+		if (c->fmt == CF_DURATION && cl->v.u <= INT64_MAX)
+			return human_duration((int64_t)cl->v.u, buf, len);
+		return human_value(c, (double)cl->v.u, buf, len);
+	case CK_REAL:
+		if (c->fmt == CF_PLAIN)
+			return human_real(cl->v.r, c->decimals, buf, len);
+		return human_value(c, cl->v.r, buf, len);
+	}
+	return "n/a";
+}

@@ -1,0 +1,265 @@
+/*
+ * ingest_src: the paths of `iocensus ingest` -> sources, in a fixed order.
+ *
+ * A named path is a file, a directory or an archive. Directories are
+ * walked in byte order of names, never through a symlink (a link below a
+ * named directory is reported as not followed). A file whose first frame
+ * is a log header goes to a decoder; otherwise it may be an archive
+ * (ingest_archive.c); otherwise it is skipped below a directory, and
+ * handed to a decoder when named, which says why it is not a log
+ * (ingest_log.c). This runs in its own thread, ahead of the decoders.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ingest_int.h"
+#include "iolog.h"
+#include "xalloc.h"
+
+#define SNIFF_BYTES 65536
+
+int
+walk_emit(struct walker *k, struct src *s)
+{
+	if (!k->stopped && k->w->stop && *k->w->stop)
+		k->stopped = 1;
+	if (k->stopped) {
+		src_free(s);
+		return -1;
+	}
+	if (k->w->emit(k->w->ctx, s) < 0)
+		k->stopped = 1;
+	return k->stopped ? -1 : 0;
+}
+
+static void
+emit_errno(struct walker *k, const char *name, int named, const char *what)
+{
+	struct src *s = src_new(name, SRC_ERROR, named);
+
+	src_error(s, "%s: %s%s", name, what, strerror(errno));
+	walk_emit(k, s);
+}
+
+/* Is fd a log? Its first event must be a header: the reader is given the
+ * file's first bytes, more while the first frame is cut off by the end of
+ * what it was given. */
+static int
+is_log(int fd)
+{
+	size_t want = SNIFF_BYTES, len = 0;
+	uint8_t *buf = NULL;
+	int log = 0;
+
+	for (;;) {
+		struct iolog_reader *r;
+		struct iolog_event ev;
+		ssize_t got;
+
+		buf = xrealloc(buf, want);
+		while (len < want && (got = pread(fd, buf + len, want - len,
+		    (off_t)len)) > 0)
+			len += (size_t)got;
+		if (len < 2 || buf[0] != 0x1f || buf[1] != 0x8b)
+			break;
+		r = iolog_reader_mem(buf, len, "");
+		if (r == NULL)
+			break;
+		if (iolog_next(r, &ev) == 1) {
+			log = ev.type == IOLOG_EV_HEADER;
+			if (ev.type == IOLOG_EV_DAMAGE && ev.truncated &&
+			    len == want)
+				log = -1;	/* read more */
+		}
+		iolog_reader_close(r);
+		if (log >= 0)
+			break;
+		want *= 4;
+		log = 0;
+	}
+	free(buf);
+	return log;
+}
+
+/* A regular file, open as fd (taken over). A log goes to a decoder; an
+ * archive is read here; anything else is skipped inside a directory, and
+ * handed to a decoder when named (which says why it is not a log). */
+static void
+walk_file(struct walker *k, int fd, const char *name, int named)
+{
+	struct src *s;
+	int r;
+
+	if (!is_log(fd)) {
+		r = walk_archive(k, fd, name);
+		if (r < 0)
+			emit_errno(k, name, named, "cannot rewind: ");
+		if (r != 0 || !named) {
+			if (r == 0)
+				walk_emit(k, src_new(name, SRC_SKIP, 0));
+			close(fd);
+			return;
+		}
+	}
+	s = src_new(name, SRC_LOG, named);
+	s->fd = fd;
+	walk_emit(k, s);
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *
+join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	char *p = xmalloc(n + strlen(name) + 2);
+
+	sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+	return p;
+}
+
+/* Names of an open directory, sorted bytewise; NULL with errno. */
+static char **
+dir_names(DIR *d, size_t *n)
+{
+	char **v = NULL;
+	size_t cap = 0;
+	struct dirent *de;
+
+	*n = 0;
+	for (;;) {
+		errno = 0;
+		if ((de = readdir(d)) == NULL)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, cap * sizeof *v);
+		}
+		v[(*n)++] = xstrdup(de->d_name);
+	}
+	if (errno != 0) {
+		int e = errno;
+
+		while (*n > 0)
+			free(v[--*n]);
+		free(v);
+		errno = e;
+		return NULL;
+	}
+	if (v == NULL)
+		return xcalloc(1, sizeof *v);
+	qsort(v, *n, sizeof *v, cmp_name);
+	return v;
+}
+
+static void walk_dir(struct walker *k, int dfd, const char *path, int named);
+
+static void
+walk_entry(struct walker *k, int dfd, const char *name, const char *full)
+{
+	struct stat st;
+	int fd;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		emit_errno(k, full, 0, "");
+		return;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		walk_emit(k, src_new(full, SRC_LINK, 0));
+	} else if (S_ISDIR(st.st_mode)) {
+		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		if (fd < 0)
+			emit_errno(k, full, 0, "");
+		else
+			walk_dir(k, fd, full, 0);
+	} else if (S_ISREG(st.st_mode)) {
+		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			emit_errno(k, full, 0, "");
+		else
+			walk_file(k, fd, full, 0);
+	} else {
+		walk_emit(k, src_new(full, SRC_SKIP, 0));
+	}
+}
+
+/* A directory, open as dfd (taken over). */
+static void
+walk_dir(struct walker *k, int dfd, const char *path, int named)
+{
+	DIR *d = fdopendir(dfd);
+	char **names;
+	size_t n;
+
+	if (d == NULL) {
+		emit_errno(k, path, named, "");
+		close(dfd);
+		return;
+	}
+	names = dir_names(d, &n);
+	if (names == NULL) {
+		emit_errno(k, path, named, "");
+		closedir(d);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!k->stopped) {
+			char *full = join(path, names[i]);
+
+			walk_entry(k, dirfd(d), names[i], full);
+			free(full);
+		}
+		free(names[i]);
+	}
+	free(names);
+	closedir(d);
+}
+
+static void
+walk_named(struct walker *k, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0) {
+		emit_errno(k, path, 1, "");
+		return;
+	}
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+		struct src *s = src_new(path, SRC_ERROR, 1);
+
+		src_error(s, "%s: not a regular file or directory", path);
+		walk_emit(k, s);
+		return;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC |
+	    (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
+	if (fd < 0)
+		emit_errno(k, path, 1, "");
+	else if (S_ISDIR(st.st_mode))
+		walk_dir(k, fd, path, 1);
+	else
+		walk_file(k, fd, path, 1);
+}
+
+void
+src_walk_paths(char *const *paths, size_t npaths, struct src_walk *w)
+{
+	struct walker k = { .w = w };
+
+	for (size_t i = 0; i < npaths && !k.stopped; i++)
+		walk_named(&k, paths[i]);
+}

@@ -1,0 +1,343 @@
+/*
+ * iochunk: the r127 column codec and one io_chunk row <-> struct iochunk.
+ *
+ * r127 keeps every value of a column at one width, so v_io can find value
+ * i at byte i * width with substr() alone, and digits 1..127 keep the text
+ * plain ASCII without NUL bytes, which SQLite's text functions need.
+ * docs/census-db.md describes the bytes.
+ */
+#include "iochunk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define R127_WIDTH_MAX 9
+
+/* Digits needed for v (0 for 0). */
+static int
+r127_width(uint64_t v)
+{
+	int w = 0;
+
+	while (v) {
+		v /= 127;
+		w++;
+	}
+	return w;
+}
+
+size_t
+r127_encode(const uint64_t *v, size_t n, char *out)
+{
+	uint64_t max = 0;
+	int w;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	w = r127_width(max);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = v[i];
+
+		for (int d = 0; d < w; d++) {
+			*out++ = (char)(x % 127 + 1);
+			x /= 127;
+		}
+	}
+	return n * (size_t)w;
+}
+
+int
+r127_decode(const char *s, size_t len, size_t n, uint64_t *v)
+{
+	size_t w;
+
+	if (len == 0) {
+		memset(v, 0, n * sizeof *v);
+		return 0;
+	}
+	if (n == 0 || len % n != 0 || len / n > R127_WIDTH_MAX)
+		return -1;
+	w = len / n;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *p = (const unsigned char *)s + i * w;
+		uint64_t x = 0;
+
+		for (size_t d = w; d-- > 0;) {
+			if (p[d] < 1 || p[d] > 127)
+				return -1;
+			x = x * 127 + (uint64_t)(p[d] - 1);
+		}
+		v[i] = x;
+	}
+	return 0;
+}
+
+/* Zigzag: small deviations of either sign become small unsigned values. */
+static uint64_t
+zz_enc(int64_t d)
+{
+	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+}
+
+static int64_t
+zz_dec(uint64_t z)
+{
+	return (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest multiple of 1000 (d > 0). */
+static int64_t
+whole_seconds(int64_t d)
+{
+	return (d + 500) / 1000 * 1000;
+}
+
+/* The step: the most common difference of consecutive t_ms, each rounded
+ * to whole seconds (the smallest of equally common ones), so that t_dev
+ * is 0 for a regular series and stays within the reads' jitter (a few ms
+ * either way) for a jittered one: a step off by the jitter would make
+ * the deviations grow along the hour. Differences under half a second
+ * are taken exactly. One sample: its duration, so that s_dev is 0. */
+static int64_t
+chunk_step(const struct iochunk *c)
+{
+	int64_t diff[IOCHUNK_MAX];
+	size_t nd = c->n - 1, best_n = 0, run;
+	int64_t best;
+
+	if (c->n == 1)
+		return c->s[0].dur_ms;
+	for (size_t i = 0; i < nd; i++) {
+		diff[i] = c->s[i + 1].t_ms - c->s[i].t_ms;
+		if (diff[i] >= 500)
+			diff[i] = whole_seconds(diff[i]);
+	}
+	for (run = 1; run < nd && diff[run] == diff[0]; run++)
+		;
+	if (run == nd)
+		return diff[0];
+	qsort(diff, nd, sizeof *diff, cmp_i64);
+	best = diff[0];
+	for (size_t i = 0; i < nd; i += run) {
+		for (run = 1; i + run < nd && diff[i + run] == diff[i]; run++)
+			;
+		if (run > best_n) {
+			best_n = run;
+			best = diff[i];
+		}
+	}
+	return best;
+}
+
+/* Column k (0..IOF_N - 1) of every sample into v. */
+static void
+gather(const struct iochunk *c, int k, uint64_t *v)
+{
+	for (size_t i = 0; i < c->n; i++)
+		v[i] = c->s[i].v[k];
+}
+
+static int
+bind_r127(sqlite3_stmt *st, int param, const uint64_t *v, size_t n,
+    char *buf)
+{
+	size_t len = r127_encode(v, n, buf);
+
+	if (len == 0)
+		return sqlite3_bind_null(st, param);
+	return sqlite3_bind_text(st, param, buf, (int)len, SQLITE_STATIC);
+}
+
+int
+iochunk_bind(sqlite3_stmt *st, int first, const struct iochunk *c,
+    struct iochunk_scratch *scratch)
+{
+	uint64_t tdev[IOCHUNK_MAX], sdev[IOCHUNK_MAX];
+	int64_t base, t1, step;
+	int rc = 0;
+
+	if (c->n < 1 || c->n > IOCHUNK_MAX)
+		return -1;
+	base = c->t0 * 1000;
+	t1 = c->s[0].t_ms - base;
+	step = chunk_step(c);
+	for (size_t i = 0; i < c->n; i++) {
+		/* Unsigned arithmetic: a wild clock wraps instead of being
+		 * undefined, and is then caught by the range check. */
+		int64_t want = (int64_t)((uint64_t)base + (uint64_t)t1 +
+		    (uint64_t)i * (uint64_t)step);
+
+		tdev[i] = zz_enc((int64_t)((uint64_t)c->s[i].t_ms -
+		    (uint64_t)want));
+		sdev[i] = zz_enc((int64_t)((uint64_t)c->s[i].dur_ms -
+		    (uint64_t)step));
+		if (tdev[i] > R127_MAX || sdev[i] > R127_MAX)
+			return -1;
+	}
+	rc |= sqlite3_bind_int64(st, first, (sqlite3_int64)c->n);
+	rc |= sqlite3_bind_int64(st, first + 1, t1);
+	rc |= sqlite3_bind_int64(st, first + 2, step);
+	rc |= bind_r127(st, first + 3, tdev, c->n, scratch->buf[3]);
+	rc |= bind_r127(st, first + 4, sdev, c->n, scratch->buf[4]);
+	for (int k = 0; k < IOF_N; k++) {
+		uint64_t *v = k & 1 ? sdev : tdev;	/* free again */
+
+		gather(c, k, v);
+		for (size_t i = 0; i < c->n; i++)
+			if (v[i] > R127_MAX)
+				return -1;
+		rc |= bind_r127(st, first + 5 + k, v, c->n,
+		    scratch->buf[5 + k]);
+	}
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* Text column `col` of the row as n values; NULL is all zero. */
+static int
+column_r127(sqlite3_stmt *st, int col, size_t n, uint64_t *v)
+{
+	const char *s = (const char *)sqlite3_column_text(st, col);
+	int len = sqlite3_column_bytes(st, col);
+
+	if (s == NULL)
+		len = 0;
+	return r127_decode(s, (size_t)len, n, v);
+}
+
+int
+iochunk_from_row(sqlite3_stmt *st, int first, struct iochunk *c,
+    char *err, size_t errlen)
+{
+	static const char *const names[] = { "t_dev", "s_dev", "rd_ios",
+	    "wr_ios", "rd_sec", "wr_sec", "rd_ms", "wr_ms", "io_ms",
+	    "oth_ios" };
+	uint64_t v[IOCHUNK_MAX];
+	sqlite3_int64 n = sqlite3_column_int64(st, first);
+	uint64_t base, t1, step;
+
+	if (n < 1 || n > IOCHUNK_MAX) {
+		snprintf(err, errlen, "chunk of hour %lld: n = %lld out of "
+		    "range", (long long)c->t0, (long long)n);
+		return -1;
+	}
+	c->n = (size_t)n;
+	base = (uint64_t)c->t0 * 1000;
+	t1 = (uint64_t)sqlite3_column_int64(st, first + 1);
+	step = (uint64_t)sqlite3_column_int64(st, first + 2);
+	for (int k = 0; k < 2 + IOF_N; k++) {
+		if (column_r127(st, first + 3 + k, c->n, v) < 0) {
+			snprintf(err, errlen, "chunk of hour %lld: column %s "
+			    "is not r127 of %lld values", (long long)c->t0,
+			    names[k], (long long)n);
+			return -1;
+		}
+		for (size_t i = 0; i < c->n; i++) {
+			struct io_sample *s = &c->s[i];
+
+			if (k == 0)
+				s->t_ms = (int64_t)(base + t1 + i * step +
+				    (uint64_t)zz_dec(v[i]));
+			else if (k == 1)
+				s->dur_ms = (int64_t)(step +
+				    (uint64_t)zz_dec(v[i]));
+			else
+				s->v[k - 2] = v[i];
+		}
+	}
+	/* Merging relies on order and on the hour: check both. */
+	for (size_t i = 0; i < c->n; i++) {
+		int64_t t = c->s[i].t_ms;
+
+		if (t < c->t0 * 1000 || t >= c->t0 * 1000 + 3600000 ||
+		    (i > 0 && t <= c->s[i - 1].t_ms)) {
+			snprintf(err, errlen, "chunk of hour %lld: sample %zu "
+			    "ends at %lld ms, out of order or outside the hour",
+			    (long long)c->t0, i, (long long)t);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+same_values(const struct io_sample *a, const struct io_sample *b)
+{
+	if (a->dur_ms != b->dur_ms)
+		return 0;
+	for (int k = 0; k < IOF_N; k++)
+		if (a->v[k] != b->v[k])
+			return 0;
+	return 1;
+}
+
+/* Samples of the union of c and add (by t_ms); counts duplicates. */
+static size_t
+union_size(const struct iochunk *c, const struct io_sample *add,
+    size_t nadd, uint64_t *dups, uint64_t *conflicts)
+{
+	size_t i = 0, j = 0, u = 0;
+
+	while (i < c->n || j < nadd) {
+		if (j == nadd || (i < c->n && c->s[i].t_ms < add[j].t_ms)) {
+			i++;
+		} else if (i == c->n || add[j].t_ms < c->s[i].t_ms) {
+			j++;
+		} else {
+			(*dups)++;
+			if (!same_values(&c->s[i], &add[j]))
+				(*conflicts)++;
+			i++, j++;
+		}
+		u++;
+	}
+	return u;
+}
+
+/* Merging from the back works in place: the write position never passes
+ * the next sample of c still to be read. When the union holds more than
+ * IOCHUNK_MAX samples, the latest ones are left out: keeping the earliest
+ * IOCHUNK_MAX of a set does not depend on the order the sets arrive in, so
+ * ingest stays idempotent even then. */
+size_t
+iochunk_merge(struct iochunk *c, const struct io_sample *add, size_t nadd,
+    uint64_t *dups, uint64_t *conflicts)
+{
+	size_t u = union_size(c, add, nadd, dups, conflicts);
+	size_t skip = u > IOCHUNK_MAX ? u - IOCHUNK_MAX : 0;
+	size_t i = c->n, j = nadd, k = u - skip, added = 0;
+
+	c->n = k;
+	while (i > 0 || j > 0) {
+		const struct io_sample *from;
+		int mine;
+
+		if (j == 0 || (i > 0 && c->s[i - 1].t_ms > add[j - 1].t_ms)) {
+			from = &c->s[--i];
+			mine = 0;
+		} else if (i == 0 || add[j - 1].t_ms > c->s[i - 1].t_ms) {
+			from = &add[--j];
+			mine = 1;
+		} else {
+			--j;	/* a duplicate: the stored one stays */
+			from = &c->s[--i];
+			mine = 0;
+		}
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
+		c->s[--k] = *from;
+		added += (size_t)mine;
+	}
+	return added;
+}

@@ -1,0 +1,84 @@
+/*
+ * rollup_impl: what rollup.c (the driver), rollup_plan.c (which hours to
+ * rebuild) and rollup_write.c (the derived rows) share. Private to them.
+ */
+#ifndef IOCENSUS_ROLLUP_IMPL_H
+#define IOCENSUS_ROLLUP_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "minutesplit.h"
+
+/* Hours [a, b), unix seconds, multiples of 3600. */
+struct span {
+	int64_t a, b;
+};
+
+/* The hours to rebuild for the dirty hours of io_dirty: each dirty hour,
+ * the hours its samples' minutes can reach (the longest interval, twice,
+ * plus the jitter), and the gap hours a device's first samples after a
+ * gap make expected. Sorted, disjoint, at most ROLLUP_PIECE_S each (the
+ * per-minute arrays of a piece bound the memory). */
+#define ROLLUP_PIECE_S	(1024 * 3600)
+int rollup_plan(sqlite3 *db, struct span **out, size_t *n, char *err,
+    size_t errlen);
+
+/* Per-minute counts and sums of a piece (one host's, or the system's). */
+struct minute_acc {
+	uint32_t *exp, *val;
+	uint64_t *rd, *wr, *ios;
+};
+
+/* A device as io_dev records it. */
+struct rollup_dev {
+	int64_t id, host_id, interval_ms, first_ms, last_ms;
+};
+
+/* The devices' minutes of one piece, handed over in device order
+ * (rollup_work.c). Worker threads with their own read-only connections
+ * compute them when owns_txn (the roll-up began the transaction, so every
+ * chunk is committed) and db is a WAL file; else the caller's thread does,
+ * through db. */
+struct rollup_work;
+struct rollup_work *rollup_work_start(sqlite3 *db, int owns_txn,
+    const struct rollup_dev *dev, size_t ndev, const struct span *p,
+    char *err, size_t errlen);
+/* Device i (0, 1, ... in turn): 1 with its minutes in *m (valid until the
+ * next call), 0 when its samples cannot reach the piece, -1 with err. */
+int rollup_work_next(struct rollup_work *w, size_t i,
+    const struct dev_minutes **m, char *err, size_t errlen);
+void rollup_work_end(struct rollup_work *w);
+
+/* Prepared statements of the writers. */
+struct rollup_out {
+	sqlite3 *db;
+	sqlite3_stmt *del_dev_hour, *ins_dev_hour, *ins_host_hour,
+	    *ins_minute, *ins_hour;
+};
+
+int rollup_out_open(struct rollup_out *o, sqlite3 *db, char *err,
+    size_t errlen);
+void rollup_out_close(struct rollup_out *o);
+
+/* Delete the derived rows of the hours [a, b) (io_dev_hour: per device,
+ * with rollup_dev_hours). */
+int rollup_clear(struct rollup_out *o, int64_t a, int64_t b, char *err,
+    size_t errlen);
+/* io_dev_hour rows of one device for the hours of its last devmin_load
+ * (which must be hour-aligned): hours with a sample or a valid minute. */
+int rollup_dev_hours(struct rollup_out *o, int64_t dev_id,
+    const struct dev_minutes *m, char *err, size_t errlen);
+/* io_host_hour rows of one host from its accumulated minutes [a, a+60n). */
+int rollup_host_hours(struct rollup_out *o, int64_t host_id, int64_t a,
+    size_t n, const struct minute_acc *h, char *err, size_t errlen);
+/* io_minute and io_hour rows from the system's minutes [a, a + 60 n). */
+int rollup_system(struct rollup_out *o, int64_t a, size_t n,
+    const struct minute_acc *s, char *err, size_t errlen);
+/* io_day rows of the UTC days touching [a, b), from io_hour. */
+int rollup_days(sqlite3 *db, int64_t a, int64_t b, char *err,
+    size_t errlen);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * snapout: shared result-filling helpers of the snapshot analyses.
+ */
+#include "snapout.h"
+
+#include <math.h>
+
+void
+rt_nint(struct rtable *t, size_t row, int col, struct nint v)
+{
+	if (v.has)
+		rt_int(t, row, col, v.v);
+}
+
+void
+rt_real_def(struct rtable *t, size_t row, int col, double v)
+{
+	if (!isnan(v))
+		rt_real(t, row, col, v);
+}
+
+int
+note_unresolved(struct result *r, sqlite3 *db, const struct snap *s,
+    const char *which, double *share, char *err, size_t errlen)
+{
+	int64_t files, bytes;
+
+	*share = NAN;
+	if (!s->files.has || s->files.v <= 0)
+		return 0;
+	if (census_project_totals(db, s->id, "(none)", &files, &bytes, err,
+	    errlen) < 0)
+		return -1;
+	*share = (double)files / (double)s->files.v;
+	result_note(r, "Files whose project could not be resolved"
+	    " (\"(none)\")%s%s: %lld of %lld (%.2f%%).", which ? " in " : "",
+	    which ? which : "", (long long)files, (long long)s->files.v,
+	    100 * *share);
+	return 0;
+}

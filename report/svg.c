@@ -1,0 +1,288 @@
+/*
+ * svg: one figure as an inline <svg> (svg_figure in render.h): the frame
+ * every kind shares, and the x/y plots: lines broken at NULL values,
+ * step CDFs, stacked areas, shaded spans and the "no data" bands.
+ */
+#include <math.h>
+
+#include "fmt.h"
+#include "render.h"
+#include "svg.h"
+
+#define GAP_FILL	"#e4e4e4"
+#define SPAN_FILL	"#fbe6a2"
+
+void
+svg_open(FILE *f, const struct rfigure *fig, double height)
+{
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" "
+	    "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+	    "role=\"img\" font-family=\"sans-serif\" font-size=\"11\">\n",
+	    SVG_W, height, SVG_W, height);
+	fputs("<title>", f);
+	fmt_html_str(f, fig->title);
+	fputs("</title>\n", f);
+}
+
+void
+svg_close(FILE *f)
+{
+	fputs("</svg>\n", f);
+}
+
+void
+svg_nodata(FILE *f, const struct rfigure *fig, const char *why)
+{
+	svg_open(f, fig, 120);
+	fputs("<g class=\"data nodata\">\n", f);
+	svg_text(f, SVG_W / 2, 64, "middle", "fill=\"#666666\"", why);
+	fputs("</g>\n", f);
+	svg_close(f);
+}
+
+/* Row r's y for series k: stacked series add up the ones before. NaN if
+ * any value needed is NULL. */
+static double
+y_value(const struct rtable *t, const struct rfigure *fig, size_t r, int k)
+{
+	double sum = 0;
+
+	for (int j = fig->stacked ? 0 : k; j <= k; j++)
+		sum += rt_num(t, r, fig->ycol[j]);
+	return sum;
+}
+
+/* A row is drawn when its x can be placed and, stacked, all its y can. */
+static int
+row_drawable(const struct rtable *t, const struct rfigure *fig,
+    const struct axis *x, size_t r)
+{
+	if (isnan(axis_px(x, rt_num(t, r, fig->xcol))))
+		return 0;
+	return !fig->stacked || !isnan(y_value(t, fig, r, fig->ny - 1));
+}
+
+/* Extents of the drawable values; 0 if there is none. */
+static int
+extents(const struct rtable *t, const struct rfigure *fig, double *xr,
+    double *yr)
+{
+	int any = 0;
+
+	xr[0] = yr[0] = INFINITY;
+	xr[1] = yr[1] = -INFINITY;
+	for (size_t r = 0; r < t->nrow; r++) {
+		double x = rt_num(t, r, fig->xcol);
+
+		if (isnan(x) || (fig->xlog && x <= 0))
+			continue;
+		for (int k = 0; k < fig->ny; k++) {
+			double y = y_value(t, fig, r, k);
+
+			if (isnan(y) || (fig->ylog && y <= 0))
+				continue;
+			any = 1;
+			xr[0] = fmin(xr[0], x), xr[1] = fmax(xr[1], x);
+			yr[0] = fmin(yr[0], y), yr[1] = fmax(yr[1], y);
+		}
+	}
+	return any;
+}
+
+static void
+spans(FILE *f, const struct rfigure *fig, const struct axis *x,
+    const struct axis *y)
+{
+	for (size_t i = 0; i < fig->nspan; i++) {
+		double a = axis_px(x, fmax(fig->span[i].x0, x->lo));
+		double b = axis_px(x, fmin(fig->span[i].x1, x->hi));
+
+		if (isnan(a) || isnan(b) || b <= a)
+			continue;
+		svg_rect(f, a, y->p1, b - a, y->p0 - y->p1, SPAN_FILL,
+		    fig->span[i].label);
+		if (fig->span[i].label)
+			svg_text(f, a + 2, y->p1 + 12 + 12 * (double)(i % 3),
+			    "start", "font-size=\"10\" fill=\"#7a5c00\"",
+			    fig->span[i].label);
+	}
+}
+
+/* Shade x ranges where no series has a value: missing data is shown as
+ * missing. A NULL run reaches to the next row that has a value. Returns
+ * whether anything was shaded. */
+static int
+gaps(FILE *f, const struct rtable *t, const struct rfigure *fig,
+    const struct axis *x, const struct axis *y)
+{
+	int shaded = 0;
+	double start = NAN, last = NAN;
+
+	for (size_t r = 0; r <= t->nrow; r++) {
+		int has = 0;
+		double px = r < t->nrow ? axis_px(x, rt_num(t, r,
+		    fig->xcol)) : NAN;
+
+		if (r < t->nrow && isnan(px))
+			continue;
+		for (int k = 0; r < t->nrow && k < fig->ny; k++)
+			has |= !isnan(rt_num(t, r, fig->ycol[k]));
+		if (r < t->nrow && !has) {
+			if (isnan(start))
+				start = px;
+			last = px;
+			continue;
+		}
+		if (!isnan(start)) {
+			double end = r < t->nrow ? px : last;
+
+			svg_rect(f, start, y->p1, fmax(end - start, 1),
+			    y->p0 - y->p1, GAP_FILL, "no data");
+			shaded = 1;
+		}
+		start = NAN;
+	}
+	return shaded;
+}
+
+static void
+series_line(FILE *f, const struct rtable *t, const struct rfigure *fig,
+    const struct axis *x, const struct axis *y, int k)
+{
+	struct svg_line l;
+	double prev = NAN;
+
+	line_begin(&l, f, svg_color((size_t)k));
+	for (size_t r = 0; r < t->nrow; r++) {
+		double px = axis_px(x, rt_num(t, r, fig->xcol));
+		double py = axis_px(y, y_value(t, fig, r, k));
+
+		if (isnan(px))
+			continue;
+		if (isnan(py)) {
+			line_break(&l);
+			prev = NAN;
+			continue;
+		}
+		/* A right-continuous step: hold the previous value up to x. */
+		if (fig->kind == FIG_STEP && !isnan(prev))
+			line_point(&l, px, prev);
+		line_point(&l, px, py);
+		prev = py;
+	}
+	line_break(&l);
+}
+
+/* One band of a stacked area over the drawable run [a, b). */
+static void
+area_band(FILE *f, const struct rtable *t, const struct rfigure *fig,
+    const struct axis *x, const struct axis *y, int k, size_t a, size_t b)
+{
+	fprintf(f, "<polygon fill=\"%s\" fill-opacity=\"0.7\" points=\"",
+	    svg_color((size_t)k));
+	for (size_t r = a; r < b; r++) {
+		svg_num(f, axis_px(x, rt_num(t, r, fig->xcol)));
+		putc(',', f);
+		svg_num(f, axis_px(y, y_value(t, fig, r, k)));
+		putc(' ', f);
+	}
+	for (size_t r = b; r-- > a;) {
+		double base = k ? y_value(t, fig, r, k - 1) : 0;
+
+		svg_num(f, axis_px(x, rt_num(t, r, fig->xcol)));
+		putc(',', f);
+		svg_num(f, isnan(axis_px(y, base)) ? y->p0 : axis_px(y, base));
+		putc(r > a ? ' ' : '"', f);
+	}
+	fputs("/>\n", f);
+}
+
+static void
+stacked_areas(FILE *f, const struct rtable *t, const struct rfigure *fig,
+    const struct axis *x, const struct axis *y)
+{
+	for (size_t a = 0; a < t->nrow;) {
+		size_t b = a;
+
+		while (b < t->nrow && row_drawable(t, fig, x, b))
+			b++;
+		for (int k = 0; b - a >= 2 && k < fig->ny; k++)
+			area_band(f, t, fig, x, y, k, a, b);
+		a = b > a ? b : a + 1;
+	}
+}
+
+void
+svg_plot_xy(FILE *f, const struct rtable *t, const struct rfigure *fig)
+{
+	const char *label[10], *color[10];
+	double xr[2], yr[2], bottom = SVG_H - SVG_BOTTOM;
+	struct axis x, y;
+	size_t n = 0;
+
+	if (!extents(t, fig, xr, yr)) {
+		svg_nodata(f, fig, "No values to plot.");
+		return;
+	}
+	axis_init(&x, fig->xtime ? AX_TIME : fig->xlog ? AX_LOG : AX_LIN,
+	    xr[0], xr[1], SVG_LEFT, SVG_W - SVG_RIGHT, 0,
+	    &t->col[fig->xcol]);
+	if (fig->ylog)
+		axis_init(&y, AX_LOG, yr[0], yr[1], bottom, SVG_TOP, 0,
+		    &t->col[fig->ycol[0]]);
+	else
+		axis_init(&y, AX_LIN, fmin(0, yr[0]), yr[1], bottom, SVG_TOP,
+		    1, &t->col[fig->ycol[0]]);
+	svg_open(f, fig, SVG_H);
+	spans(f, fig, &x, &y);
+	if (gaps(f, t, fig, &x, &y))
+		label[n] = "no data", color[n++] = GAP_FILL;
+	axis_draw(f, &x, &y, fig->xlabel, fig->ylabel);
+	fputs("<g class=\"data\">\n", f);
+	if (fig->stacked && fig->kind == FIG_LINE)
+		stacked_areas(f, t, fig, &x, &y);
+	else
+		for (int k = 0; k < fig->ny; k++)
+			series_line(f, t, fig, &x, &y, k);
+	fputs("</g>\n", f);
+	for (int k = 0; k < fig->ny; k++)
+		label[n] = t->col[fig->ycol[k]].title,
+		    color[n++] = svg_color((size_t)k);
+	svg_legend(f, label, color, n);
+	svg_close(f);
+}
+
+static int
+col_ok(const struct rtable *t, int c)
+{
+	return c >= 0 && (size_t)c < t->ncol;
+}
+
+void
+svg_figure(FILE *f, const struct result *r, const struct rfigure *fig)
+{
+	const struct rtable *t;
+	int ok;
+
+	if (fig->table >= r->ntable) {
+		svg_nodata(f, fig, "Figure refers to no table.");
+		return;
+	}
+	t = &r->table[fig->table];
+	ok = col_ok(t, fig->xcol) && fig->ny >= 1 && fig->ny <= 8;
+	for (int k = 0; ok && k < fig->ny; k++)
+		ok = col_ok(t, fig->ycol[k]);
+	if (fig->kind == FIG_HEAT)
+		ok = col_ok(t, fig->xcol) && col_ok(t, fig->ycol[0]) &&
+		    col_ok(t, fig->ycol[1]);
+	if (!ok)
+		svg_nodata(f, fig, "Figure columns out of range.");
+	else if (t->nrow == 0)
+		svg_nodata(f, fig, "No data.");
+	else if (fig->kind == FIG_BARS)
+		svg_plot_bars(f, t, fig);
+	else if (fig->kind == FIG_HEAT)
+		svg_plot_heat(f, t, fig);
+	else
+		svg_plot_xy(f, t, fig);
+}

@@ -1,0 +1,194 @@
+/*
+ * svg_draw: the marks every plot is made of (svg.h): numbers at a fixed
+ * precision, escaped text, rectangles, reduced polylines and the legend.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "svg.h"
+
+void
+svg_num(FILE *f, double v)
+{
+	v = round(v * 10) / 10;
+	if (v == 0)
+		v = 0;		/* -0.0 prints as "-0.0": not deterministic enough */
+	fprintf(f, "%.1f", v);
+}
+
+/* attrs: extra attributes written verbatim (our own constants only). */
+void
+svg_text(FILE *f, double x, double y, const char *anchor, const char *attrs,
+    const char *s)
+{
+	fputs("<text x=\"", f);
+	svg_num(f, x);
+	fputs("\" y=\"", f);
+	svg_num(f, y);
+	fprintf(f, "\" text-anchor=\"%s\"%s%s>", anchor, attrs ? " " : "",
+	    attrs ? attrs : "");
+	fmt_html_str(f, s);
+	fputs("</text>\n", f);
+}
+
+void
+svg_rect(FILE *f, double x, double y, double w, double h, const char *fill,
+    const char *title)
+{
+	fputs("<rect x=\"", f);
+	svg_num(f, x);
+	fputs("\" y=\"", f);
+	svg_num(f, y);
+	fputs("\" width=\"", f);
+	svg_num(f, w);
+	fputs("\" height=\"", f);
+	svg_num(f, h);
+	fprintf(f, "\" fill=\"%s\"", fill);
+	if (!title) {
+		fputs("/>\n", f);
+		return;
+	}
+	fputs("><title>", f);
+	fmt_html_str(f, title);
+	fputs("</title></rect>\n", f);
+}
+
+/* Okabe-Ito: distinguishable with every common colour-vision deficiency. */
+const char *
+svg_color(size_t series)
+{
+	static const char *const pal[] = {
+		"#0072b2", "#d55e00", "#009e73", "#e69f00", "#cc79a7",
+		"#56b4e9", "#000000", "#f0e442"
+	};
+
+	return pal[series % (sizeof pal / sizeof *pal)];
+}
+
+void
+line_begin(struct svg_line *l, FILE *f, const char *color)
+{
+	memset(l, 0, sizeof *l);
+	l->f = f;
+	l->color = color;
+}
+
+static void
+print_xy(FILE *f, const double p[2])
+{
+	svg_num(f, p[0]);
+	putc(',', f);
+	svg_num(f, p[1]);
+}
+
+/* The first point of a run waits in prev until a second one arrives: a
+ * run of one point becomes a dot, not an empty polyline. */
+static void
+put_point(struct svg_line *l, const double p[2])
+{
+	if (l->emitted && round(p[0] * 10) == round(l->prev[0] * 10) &&
+	    round(p[1] * 10) == round(l->prev[1] * 10))
+		return;		/* same spot at our precision */
+	if (l->emitted == 1) {
+		fputs("<polyline fill=\"none\" stroke-width=\"1.5\" "
+		    "stroke-linejoin=\"round\" points=\"", l->f);
+		print_xy(l->f, l->prev);
+	}
+	if (l->emitted >= 1) {
+		putc(' ', l->f);
+		print_xy(l->f, p);
+	}
+	l->prev[0] = p[0], l->prev[1] = p[1];
+	l->emitted++;
+}
+
+/* Write the reduced points of the pixel column just finished. */
+static void
+flush_column(struct svg_line *l)
+{
+	if (!l->col_open)
+		return;
+	put_point(l, l->first);
+	put_point(l, l->min_before_max ? l->min : l->max);
+	put_point(l, l->min_before_max ? l->max : l->min);
+	put_point(l, l->last);
+	l->col_open = 0;
+}
+
+void
+line_point(struct svg_line *l, double x, double y)
+{
+	double p[2] = { x, y }, col = floor(x);
+
+	if (l->col_open && col != l->col)
+		flush_column(l);
+	if (!l->col_open) {
+		l->col_open = 1;
+		l->col = col;
+		memcpy(l->first, p, sizeof p);
+		memcpy(l->min, p, sizeof p);
+		memcpy(l->max, p, sizeof p);
+		l->min_before_max = 1;
+	}
+	/* Screen y grows downwards: "min" is the smallest y value drawn. */
+	if (y < l->min[1]) {
+		memcpy(l->min, p, sizeof p);
+		l->min_before_max = 0;
+	}
+	if (y > l->max[1]) {
+		memcpy(l->max, p, sizeof p);
+		l->min_before_max = 1;
+	}
+	memcpy(l->last, p, sizeof p);
+	l->n++;
+}
+
+void
+line_break(struct svg_line *l)
+{
+	flush_column(l);
+	if (l->emitted > 1)
+		fprintf(l->f, "\" stroke=\"%s\"/>\n", l->color);
+	else if (l->emitted == 1) {
+		/* One point: a polyline would have no extent; draw a dot. */
+		fputs("<circle cx=\"", l->f);
+		svg_num(l->f, l->prev[0]);
+		fputs("\" cy=\"", l->f);
+		svg_num(l->f, l->prev[1]);
+		fprintf(l->f, "\" r=\"2.5\" fill=\"%s\"/>\n", l->color);
+	}
+	l->n = 0;
+	l->emitted = 0;
+}
+
+/* At most maxcp code points of s (an invalid byte counts as one), with an
+ * ellipsis when cut. */
+const char *
+short_label(const char *s, size_t maxcp, char *buf, size_t len)
+{
+	size_t i = 0, cp = 0;
+
+	while (s[i] && cp < maxcp) {
+		int n = fmt_utf8_len(s + i);
+
+		i += n ? (size_t)n : 1;
+		cp++;
+	}
+	snprintf(buf, len, "%.*s%s", (int)i, s, s[i] ? "\xe2\x80\xa6" : "");
+	return buf;
+}
+
+void
+svg_legend(FILE *f, const char *const *label, const char *const *color,
+    size_t n)
+{
+	double x = SVG_LEFT;
+
+	for (size_t i = 0; i < n; i++) {
+		svg_rect(f, x, 12, 12, 12, color[i], NULL);
+		svg_text(f, x + 17, 22.5, "start", NULL, label[i]);
+		/* Advance by a generous estimate of the label's width. */
+		x += 17 + 6.5 * (double)strlen(label[i]) + 18;
+	}
+}

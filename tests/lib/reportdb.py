@@ -1,0 +1,80 @@
+"""reportdb: the small fixed census database of the report tests.
+
+Everything is generated from fixed seeds, so the same code gives the same
+database and hence, by the determinism rule, the same report bytes:
+
+  - file system "gpfs": three complete snapshots (200, 300, 420 files) of
+    projects EarthScience, chem and two with hostile names;
+  - file system "pvfs": two complete snapshots (astro, bio) and a running
+    one (no totals);
+  - I/O: 3 hosts x 2 devices x 2 days of one-minute raw captures with a
+    burst, an idle hour, a missing window and a reboot, imported with
+    `iostatmon import` and loaded with `iocensus ingest`.
+
+    import reportdb
+    db = reportdb.build(tmpdir, build)                 # everything
+    db = reportdb.build(tmpdir, build, io=False)       # snapshots only
+"""
+import os
+import subprocess
+
+import snapgen
+from rawgen import Dataset
+
+DAY = 86400
+T0 = 1264550400                 # 2010-01-27 00:00 UTC
+IO_START = 1267401600           # 2010-03-01 00:00 UTC
+EVIL_SCRIPT = "<script>alert(1)"
+EVIL_IMG = "<img src=x onerror=alert(1)>"
+
+
+def _snapshots(db):
+    gpfs = ["EarthScience", "chem", EVIL_SCRIPT, EVIL_IMG]
+    for i, (t, n) in enumerate([(T0, 200), (T0 + 30 * DAY, 300),
+                                (T0 + 62 * DAY, 420)]):
+        files = snapgen.random_files(10 + i, n, t, gpfs, weights=[6, 2, 1, 1])
+        snapgen.insert(db, snapgen.Snapshot("gpfs", t, files=files, now=t))
+    for i, (t, n) in enumerate([(T0 + 4 * DAY, 150), (T0 + 64 * DAY, 260)]):
+        files = snapgen.random_files(20 + i, n, t, ["astro", "bio"])
+        snapgen.insert(db, snapgen.Snapshot("pvfs", t, files=files, now=t))
+    snapgen.insert(db, snapgen.Snapshot("pvfs", T0 + 70 * DAY,
+                                        status="running"))
+
+
+def dataset(hosts=3):
+    S = IO_START
+    ds = Dataset(seed=7, hosts=hosts, devs_per_host=2, start=S,
+                 minutes=2 * 1440)
+    ds.burst(S + 7200, S + 7800, level=1.0)
+    ds.idle_run(S + 5 * 3600, 60)
+    ds.missing(S + DAY + 3600, S + DAY + 5 * 3600)
+    ds.reboot(ds.hosts[1], S + DAY + 8 * 3600)
+    return ds
+
+
+def ingest(db, build, tmp, ds, names=None):
+    """Write ds's captures, import each as host names[i] (default: the
+    generated names) and ingest the logs into db."""
+    raw = os.path.join(tmp, "raw")
+    os.makedirs(raw, exist_ok=True)
+    logs = []
+    for i, path in enumerate(sorted(ds.write(raw))):
+        host = names[i] if names else os.path.basename(path)[:-4]
+        out = os.path.join(tmp, "h%d.log" % i)
+        subprocess.run([os.path.join(build, "iostatmon"), "import", path,
+                        "--host", host, "--out", out], check=True,
+                       capture_output=True)
+        logs.append(out)
+    subprocess.run([os.path.join(build, "iocensus"), "ingest", "--db", db,
+                    "--format", "csv"] + logs, check=True,
+                   capture_output=True)
+
+
+def build(tmp, build_dir, io=True, snapshots=True):
+    os.makedirs(tmp, exist_ok=True)
+    db = snapgen.new_db(tmp, build_dir)
+    if snapshots:
+        _snapshots(db)
+    if io:
+        ingest(db, build_dir, tmp, dataset())
+    return db

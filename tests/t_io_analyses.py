@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""t_io_analyses: `iocensus throughput`, `cdf` and `idle` against the oracle.
+
+Generated raw captures (4 hosts x 3 devices x 4 days: a whole UTC day
+missing on every host, a 3-hour gap on one host, a counter reset, bursts,
+a 9-hour idle stretch, and system-wide idle runs of exactly 60 and 59
+minutes between busy minutes) go through `iostatmon import` and
+`iocensus ingest`. Every table of the three commands' JSON is compared
+with tests/lib/ioan_oracle.py, computed from io_oracle's model of the raw
+captures (never from the database): integers exactly, reals to 1e-9
+relative, NULL as None. A few facts follow from the dataset's design
+alone and are asserted without the oracle (the idle-run bucket edges,
+missing time never idle).
+"""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from tap import ok, eq, done                     # noqa: E402
+from rawgen import Dataset                       # noqa: E402
+from io_oracle import load_raw, build            # noqa: E402
+import ioan_oracle as O                          # noqa: E402
+
+BUILD = os.environ["BUILD"]
+IOCENSUS = os.path.join(BUILD, "iocensus")
+IOSTATMON = os.path.join(BUILD, "iostatmon")
+DAY = 86400
+
+START = 1700000000 // DAY * DAY + 5 * 3600       # 05:00 UTC: a partial first day
+D1 = START // DAY * DAY + DAY                    # first whole day
+RUN60 = D1 + 3 * 3600                            # idle run of exactly 60 minutes
+RUN59 = D1 + 6 * 3600                            # and of 59
+QUIET = (D1 + 10 * 3600, D1 + 19 * 3600)         # 9 h without I/O
+GONE = (D1 + DAY, D1 + 2 * DAY)                  # a UTC day missing everywhere
+
+
+def dataset():
+    ds = Dataset(seed=4, hosts=4, devs_per_host=3, start=START, minutes=4 * 1440)
+    ds.burst(START + 7200, START + 7800, level=1.0)
+    ds.idle_run(RUN60, 60)
+    ds.idle_run(RUN59, 59)
+    ds.idle(*QUIET)
+    ds.missing(*GONE)
+    ds.missing(GONE[1] + 3600, GONE[1] + 4 * 3600, host="h002")
+    ds.reboot("h001", GONE[1] + 8 * 3600)
+    return ds
+
+
+def run(*args, want_rc=0):
+    p = subprocess.run(list(args), capture_output=True, text=True)
+    if p.returncode != want_rc:
+        raise RuntimeError("%s: exit %d, want %d: %s" % (
+            " ".join(args), p.returncode, want_rc, p.stderr.strip()[-400:]))
+    return p
+
+
+def close(a, b):
+    return a == b or abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+
+
+def cell_ok(got, want):
+    if isinstance(want, float):
+        return (isinstance(got, (int, float)) and not isinstance(got, bool)
+                and close(float(got), want))
+    return got == want and type(got) is type(want)
+
+
+def compare(out, want, name):
+    """Every table of want (oracle) against the command's JSON tables."""
+    for key, rows in want.items():
+        if key.startswith("_"):
+            continue
+        got = out["tables"].get(key)
+        if not ok(got is not None, "%s: table %s present" % (name, key)):
+            continue
+        got = got["rows"]
+        if not eq(len(got), len(rows), "%s: %s rows" % (name, key)):
+            continue
+        bad = []
+        for i, (g, w) in enumerate(zip(got, rows)):
+            if set(g) != set(w):
+                bad.append("row %d columns %s" % (i, sorted(set(g) ^ set(w))))
+                continue
+            bad += ["row %d %s: got %r want %r" % (i, c, g[c], w[c])
+                    for c in w if not cell_ok(g[c], w[c])]
+        ok(not bad, "%s: %s values" % (name, key),
+           "; ".join(bad[:6]) + (" (%d more)" % (len(bad) - 6) if len(bad) > 6 else ""))
+
+
+class Census:
+    def __init__(self, tmp, paths):
+        self.db = os.path.join(tmp, "census.db")
+        logs = []
+        for p in paths:
+            host = os.path.basename(p)[:-4]
+            log = os.path.join(tmp, host + ".log")
+            run(IOSTATMON, "import", p, "--host", host, "--out", log)
+            logs.append(log)
+        run(IOCENSUS, "ingest", "--db", self.db, *logs)
+
+    def json(self, cmd, *opts):
+        p = run(IOCENSUS, cmd, "--db", self.db, "--format", "json", *opts)
+        return json.loads(p.stdout)
+
+
+def check_notes(out, series, name):
+    note = O.coverage_note(series)
+    ok(note in out["notes"], "%s: coverage note" % name,
+       "want %r in %r" % (note, out["notes"]))
+
+
+def whole_window(c, m):
+    s = m.series()
+    for every, flag in ((60, "1m"), (3600, "1h"), (DAY, "1d")):
+        out = c.json("throughput", "--every", flag)
+        compare(out, O.throughput(s, every), "throughput --every " + flag)
+    check_notes(out, s, "throughput")
+    out = c.json("cdf")
+    compare(out, O.cdf(s), "cdf")
+    check_notes(out, s, "cdf")
+    sentence = O.cdf_sentence(s)
+    ok(sentence in out["notes"], "cdf: the study's sentence",
+       "want %r in %r" % (sentence, out["notes"]))
+    out = c.json("cdf", "--peak", "20000")
+    compare(out, O.cdf(s, 20000.0), "cdf --peak 20000")
+    eq(out["tables"]["summary"]["rows"][0]["peak_source"], "configured",
+       "cdf --peak: says configured")
+    for thr in ("5", "1", "0.5"):
+        out = c.json("idle", "--threshold", thr)
+        compare(out, O.idle(s, float(thr)), "idle --threshold " + thr)
+    check_notes(out, s, "idle")
+    out = c.json("idle", "--peak", "20000", "--threshold", "2.5")
+    compare(out, O.idle(s, 2.5, peak=20000.0), "idle --peak --threshold 2.5")
+
+
+def design_facts(c, m):
+    """What the dataset's design alone says, without the oracle."""
+    s = m.series()
+    days = {}
+    for t, state, *_ in s:
+        days.setdefault(t // DAY, []).append(state)
+    eq(sorted(d for d, v in days.items() if "complete" not in v),
+       [GONE[0] // DAY], "oracle: the gone day has no complete minute")
+    strict = c.json("idle", "--strict", "--threshold", "1")
+    eq(list(strict["tables"])[0], "strict_periods", "idle --strict: strict table first")
+    rows = {r["class"]: r for r in strict["tables"]["strict_periods"]["rows"]}
+    # No request at all only in the runs we made: 59, 60 and 540 minutes.
+    eq([(k, rows[k]["periods"], rows[k]["minutes"]) for k in
+        ("[10 min, 1 h)", "[1 h, 2 h)", "[8 h, 24 h)")],
+       [("[10 min, 1 h)", 1, 59), ("[1 h, 2 h)", 1, 60), ("[8 h, 24 h)", 1, 540)],
+       "strict: exactly 59, 60 and 540 minute runs in their classes")
+    summ = strict["tables"]["summary"]["rows"][0]
+    eq((summ["strict_minutes"], summ["strict_periods"],
+        summ["longest_strict_minutes"], summ["longest_strict_t"]),
+       (659, 3, 540, QUIET[0]), "strict: the missing day is not idle")
+    thr = c.json("idle", "--threshold", "1")
+    runs = O.idle(s, 1.0)["_runs"]["idle"]
+    ok((RUN60, 60) in runs and (RUN59, 59) in runs,
+       "oracle: threshold runs of exactly 60 and 59 minutes exist")
+    rows = {r["class"]: r for r in thr["tables"]["periods"]["rows"]}
+    ok(rows["[1 h, 2 h)"]["periods"] >= 1 and rows["[1 h, 2 h)"]["minutes"] >= 60,
+       "idle: the 60-minute run is in [1 h, 2 h)")
+    out = c.json("idle", "--buckets", "2m,1h,2h")
+    compare(out, O.idle(s, 5, (120, 3600, 7200)), "idle --buckets 2m,1h,2h")
+    eq([r["class"] for r in out["tables"]["periods"]["rows"]],
+       ["< 2 min", "[2 min, 1 h)", "[1 h, 2 h)", ">= 2 h"],
+       "idle classes: a '< first edge' row when the first edge > 1 min")
+
+
+def windows(c, m):
+    frm, to = D1 + 12 * 3600 + 30, GONE[1] + 20 * 3600   # from rounds down
+    s = m.series(frm=frm, to=to)
+    opts = ("--from", str(frm), "--to", "@%d" % to)
+    compare(c.json("throughput", "--every", "1h", *opts),
+            O.throughput(s, 3600), "throughput --from --to")
+    compare(c.json("cdf", *opts), O.cdf(s), "cdf --from --to")
+    out = c.json("idle", "--threshold", "1", *opts)
+    compare(out, O.idle(s, 1.0), "idle --from --to")
+    check_notes(out, s, "idle --from --to")
+    s = m.series(hosts=["h00[02]"])
+    for cmd, want in (("cdf", O.cdf(s)), ("idle", O.idle(s)),
+                      ("throughput", O.throughput(s, DAY))):
+        extra = ("--every", "1d") if cmd == "throughput" else ()
+        out = c.json(cmd, "--host", "h00[02]", *extra)
+        compare(out, want, cmd + " --host")
+    check_notes(out, s, "throughput --host")
+    # Inside the gone day: calendar minutes, none complete.
+    inside = ("--from", str(GONE[0] + 3600), "--to", str(GONE[0] + 7200))
+    for cmd in ("throughput", "cdf", "idle"):
+        out = c.json(cmd, *inside)
+        ok(out["notes"] and out["notes"][0] == "No I/O data in the window.",
+           cmd + ": no data in the gone day", repr(out["notes"][:2]))
+        ok(all(not t["rows"] for t in out["tables"].values()),
+           cmd + ": empty tables without data")
+
+
+def annotations(c, m, tmp):
+    path = os.path.join(tmp, "maint.txt")
+    with open(path, "w") as f:
+        f.write("# maintenance\n%d %d planned\n%s unplanned outage\n" % (
+            D1, D1 + 3600, "2023-11-16 06:00 2023-11-16 07:30"))
+    out = c.json("throughput", "--annotate", path)
+    compare(out, O.throughput(m.series(), 3600), "throughput --annotate")
+    with open(path, "a") as f:
+        f.write("2023-11-16 2023-11-15 backwards\n")
+    p = run(IOCENSUS, "throughput", "--db", c.db, "--annotate", path,
+            want_rc=2)
+    ok(path + ":4:" in p.stderr, "bad annotation: FILE:LINE in the message",
+       p.stderr.strip())
+
+
+def stale(c, m):
+    """Hours left dirty by an interrupted ingest are reported."""
+    db = sqlite3.connect(c.db)
+    db.execute("INSERT INTO io_dirty (t0) VALUES (?), (?)", (D1, D1 + 3600))
+    db.commit()
+    db.close()
+    for cmd in ("throughput", "cdf", "idle"):
+        out = c.json(cmd)
+        ok("Derived tables are stale for 2 hours: run iocensus ingest."
+           in out["notes"], cmd + ": stale roll-up note", repr(out["notes"]))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="t_io_analyses.")
+    try:
+        paths = dataset().write(tmp)
+        m = build([load_raw(p, os.path.basename(p)[:-4]) for p in paths])
+        c = Census(tmp, paths)
+        whole_window(c, m)
+        design_facts(c, m)
+        windows(c, m)
+        annotations(c, m, tmp)
+        stale(c, m)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+if __name__ == "__main__":
+    main()

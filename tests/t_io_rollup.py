@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""t_io_rollup: the derived I/O tables and the minute loaders, end to end.
+
+Generated raw captures (tests/lib/rawgen.py: several hosts over three days,
+bursts, an idle run of exactly 60 minutes, a window missing for every host
+and one missing for one host, a reboot, a device added late and one removed
+early, a host whose T lines jitter by milliseconds) go through `iostatmon
+import` and `iocensus ingest`. Every row of io_minute, io_host_hour (r127
+decoded here), io_dev_hour, io_hour and io_day must equal what
+tests/lib/io_oracle.py computes from the raw text alone; so must the
+minutes, host scans and device totals of report/ioseries.c (through the
+dump mode of build/tests/test_ioseries). Ingesting the same data in two
+overlapping halves, later half first, must give the same tables.
+"""
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from tap import ok, eq, done                      # noqa: E402
+from rawgen import Dataset                        # noqa: E402
+from io_oracle import load_raw, build, r127_decode  # noqa: E402
+
+BUILD = os.environ.get("BUILD", "build")
+IOCENSUS = os.path.join(BUILD, "iocensus")
+IOSTATMON = os.path.join(BUILD, "iostatmon")
+DUMP = os.path.join(BUILD, "tests", "test_ioseries")
+
+DAY = 86400
+S = 1262304000                  # 2010-01-01 00:00 UTC
+IDLE_AT = S + 5 * 3600          # the exact 60-minute idle run
+REBOOT_AT = S + DAY + 15 * 3600 + 30
+
+
+def dataset():
+    ds = Dataset(seed=4, hosts=4, devs_per_host=3, start=S, minutes=3 * 1440)
+    ds.idle_run(IDLE_AT, 60)
+    ds.idle(S + 2 * DAY + 3600, S + 2 * DAY + 3 * 3600, hosts=["h001"])
+    ds.burst(S + 9 * 3600, S + 9 * 3600 + 600, level=0.9)
+    ds.missing(S + DAY + 2 * 3600, S + DAY + 4 * 3600)
+    ds.missing(S + 2 * DAY + 6 * 3600, S + 2 * DAY + 9 * 3600 + 120,
+               host="h001")
+    ds.reboot("h002", REBOOT_AT)
+    ds.device_window("h003", "sdb", t_from=S + 10 * 3600 + 7 * 60)
+    ds.device_window("h000", "sdc", t_to=S + 2 * DAY + 12 * 3600)
+    ds.jitter("h003", ms=4)
+    return ds
+
+
+def run(cmd, want=(0,)):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode not in want:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode,
+                                                p.stderr[-2000:]))
+    return p.stdout
+
+
+def import_all(rawdir, logdir):
+    os.makedirs(logdir, exist_ok=True)
+    for f in sorted(os.listdir(rawdir)):
+        h = f[:-4]
+        run([IOSTATMON, "import", os.path.join(rawdir, f), "--host", h,
+             "--out", os.path.join(logdir, h + ".log")])
+
+
+def ingest(db, *paths):
+    return subprocess.run([IOCENSUS, "ingest", "--db", db] + list(paths),
+                          capture_output=True, text=True)
+
+
+def blocks(path):
+    return [b for b in re.split(r"(?m)^(?=T )", open(path).read()) if b]
+
+
+def split_raw(rawdir, outdir, keep):
+    """outdir/HOST.raw with the blocks whose T satisfies keep(T)."""
+    os.makedirs(outdir, exist_ok=True)
+    for f in sorted(os.listdir(rawdir)):
+        with open(os.path.join(outdir, f), "w") as out:
+            out.write("".join(b for b in blocks(os.path.join(rawdir, f))
+                              if keep(float(b.split()[1]))))
+
+
+# ---- the derived tables, read back
+
+def tables(db):
+    c = sqlite3.connect(db)
+    hosts = dict(c.execute("SELECT id, name FROM io_host"))
+    devs = {r[0]: (hosts[r[1]], r[2]) for r in
+            c.execute("SELECT id, host_id, name FROM io_dev")}
+    t = {}
+    t["io_minute"] = {r[0]: tuple(r[1:]) for r in c.execute(
+        "SELECT t, expected, valid, rd_bytes, wr_bytes, ios FROM io_minute")}
+    t["io_host_hour"] = {
+        (hosts[h], t0): (e, cm, r127_decode(rd, 60), r127_decode(wr, 60),
+                         r127_decode(ios, 60))
+        for h, t0, e, cm, rd, wr, ios in c.execute(
+            "SELECT host_id, t0, expected, complete, rd, wr, ios "
+            "FROM io_host_hour")}
+    t["io_dev_hour"] = {devs[r[0]] + (r[1],): tuple(r[2:]) for r in c.execute(
+        "SELECT dev_id, t0, samples, covered_ms, rd_ios, wr_ios, rd_bytes, "
+        "wr_bytes, rd_ms, wr_ms, io_ms, oth_ios, minutes, peak_bytes, "
+        "peak_t, peak_ios FROM io_dev_hour")}
+    for name in ("io_hour", "io_day"):
+        t[name] = {r[0]: tuple(r[1:]) for r in c.execute(
+            "SELECT t, minutes, rd_bytes, wr_bytes, ios, peak_bytes, "
+            "peak_rd, peak_wr FROM %s" % name)}
+    t["dirty"] = c.execute("SELECT count(*) FROM io_dirty").fetchone()[0]
+    c.close()
+    return t
+
+
+def expected_tables(m):
+    return {"io_minute": m.minute_rows, "io_host_hour": m.host_hours(),
+            "io_dev_hour": m.dev_hours(), "io_hour": m.hours(),
+            "io_day": m.days(), "dirty": 0}
+
+
+def compare(got, want, what):
+    for name in ("io_minute", "io_host_hour", "io_dev_hour", "io_hour",
+                 "io_day", "dirty"):
+        eq(got[name], want[name], "%s: %s" % (what, name))
+
+
+# ---- the loaders, through test_ioseries' dump mode
+
+def dump(cmd, db, frm, to, hosts):
+    args = [DUMP, cmd, db, str(frm or 0), str(to or 0)] + list(hosts or [])
+    return run(args).splitlines()
+
+
+def check_loaders(db, m, frm, to, hosts, what):
+    lines = dump("minutes", db, frm, to, hosts)
+    got = [tuple(x.split()) for x in lines[1:]]
+    want = [(str(t), st, str(rd), str(wr), str(ios))
+            for t, st, rd, wr, ios in m.series(hosts, frm, to)]
+    eq(got, want, "%s: minutes" % what)
+    hl = m.hosts_in_window(hosts, frm, to)
+    lines = dump("scan", db, frm, to, hosts)
+    eq([x[5:] for x in lines if x.startswith("host ")], hl,
+       "%s: hosts with data" % what)
+    win = m.resolve(hosts, frm, to)
+    want = []
+    for t in (range(win[0], win[1], 60) if win else []):
+        want.append(" ".join([str(t)] + [
+            "%s:%d:%d:%d" % m.host[h].get(t, ("none", 0, 0, 0)) for h in hl]))
+    eq([x for x in lines if not x.startswith("host ")], want,
+       "%s: host minutes" % what)
+    lines = dump("devstats", db, frm, to, hosts)
+    got = {tuple(x.split()[:2]): tuple(int(v) for v in x.split()[2:])
+           for x in lines}
+    eq(got, m.dev_stats(hosts, frm, to), "%s: device totals" % what)
+    keys = [tuple(x.split()[:2]) for x in lines]
+    eq(keys, sorted(keys), "%s: devices by host, then name" % what)
+
+
+def check_dataset(m):
+    """The generator made what the other tests rely on."""
+    ser = {t: (st, rd + wr) for t, st, rd, wr, ios in m.series()}
+    run60 = [ser.get(IDLE_AT + 60 * i) for i in range(60)]
+    ok(all(x == ("complete", 0) for x in run60),
+       "dataset: 60 complete minutes without I/O", repr(run60[:3]))
+    before, after = ser.get(IDLE_AT - 60), ser.get(IDLE_AT + 3600)
+    ok(before[0] == after[0] == "complete" and before[1] > 0 and after[1] > 0,
+       "dataset: a busy complete minute on each side of the idle run",
+       "%r %r" % (before, after))
+    gap = [ser[t][0] for t in range(S + DAY + 2 * 3600, S + DAY + 4 * 3600, 60)]
+    ok(set(gap) == {"missing"}, "dataset: the missing window is missing",
+       repr(set(gap)))
+    t = REBOOT_AT // 60 * 60         # the block after the reboot ends it
+    ok(m.host["h002"][t][0] == "missing",
+       "dataset: the reboot's interval is missing on h002")
+    late = m.expected[("h003", "sdb")]
+    ok(late[0] > S + 10 * 3600, "dataset: h003/sdb expected only from late")
+
+
+def main():
+    for prog in (IOCENSUS, IOSTATMON, DUMP):
+        if not os.access(prog, os.X_OK):
+            ok(False, "programs built", prog + " missing")
+            done()
+    tmp = tempfile.mkdtemp(prefix="t_io_rollup.")
+    try:
+        raw = os.path.join(tmp, "raw")
+        paths = dataset().write(raw)
+        hosts = [load_raw(p, os.path.basename(p)[:-4], interval=None)
+                 for p in paths]
+        m = build(hosts)
+        check_dataset(m)
+        import_all(raw, os.path.join(tmp, "logs"))
+
+        db = os.path.join(tmp, "all.db")
+        p = ingest(db, os.path.join(tmp, "logs"))
+        eq(p.returncode, 0, "ingest of every log exits 0")
+        whole = tables(db)
+        compare(whole, expected_tables(m), "one ingest")
+
+        w0, w1 = m.window()
+        for frm, to, hs, what in (
+                (None, None, None, "all"),
+                (None, None, ["h001"], "host h001"),
+                (None, None, ["h00[03]"], "hosts h000, h003"),
+                (w0 + 5 * 3600 + 1830, w0 + DAY + 3 * 3600 + 59, None,
+                 "a window across the gap, not hour-aligned"),
+                (w0 + 1234, w0 + 2345, ["h002"], "a window inside an hour"),
+                (w0 - 600, w0 + 1200, None, "a window before the data"),
+                (None, None, ["nothing*"], "a filter matching nothing")):
+            check_loaders(db, m, frm, to, hs, what)
+
+        # Two overlapping halves, the later one first.
+        cut = S + DAY + 13 * 3600 + 17
+        split_raw(raw, os.path.join(tmp, "raw1"), lambda t: t < cut + 600)
+        split_raw(raw, os.path.join(tmp, "raw2"), lambda t: t >= cut - 600)
+        import_all(os.path.join(tmp, "raw1"), os.path.join(tmp, "logs1"))
+        import_all(os.path.join(tmp, "raw2"), os.path.join(tmp, "logs2"))
+        db2 = os.path.join(tmp, "halves.db")
+        p2 = ingest(db2, os.path.join(tmp, "logs2"))
+        p1 = ingest(db2, os.path.join(tmp, "logs1"))
+        ok(p1.returncode == 0 and p2.returncode == 0,
+           "ingest of the halves exits 0", p1.stderr + p2.stderr)
+        compare(tables(db2), whole, "two halves")
+
+        # Again: nothing changes.
+        p = ingest(db2, os.path.join(tmp, "logs"))
+        compare(tables(db2), whole, "re-ingest of everything")
+
+        # A gap between two separate ingests is expected, hence missing.
+        db3 = os.path.join(tmp, "gap.db")
+        split_raw(raw, os.path.join(tmp, "rawa"), lambda t: t < S + 12 * 3600)
+        split_raw(raw, os.path.join(tmp, "rawb"),
+                  lambda t: t >= S + 2 * DAY + 3600)
+        import_all(os.path.join(tmp, "rawa"), os.path.join(tmp, "logsa"))
+        import_all(os.path.join(tmp, "rawb"), os.path.join(tmp, "logsb"))
+        ingest(db3, os.path.join(tmp, "logsb"))
+        ingest(db3, os.path.join(tmp, "logsa"))
+        ha = [load_raw(os.path.join(tmp, d, f), f[:-4], interval=None)
+              for d in ("rawa", "rawb")
+              for f in sorted(os.listdir(os.path.join(tmp, d)))]
+        compare(tables(db3), expected_tables(build(ha)),
+                "a day between two ingests")
+
+        # 45 s samples starting 17 s into a minute: every sample is split
+        # between two minutes, a 100 s gap is bridged by nothing; the first
+        # samples last 4 hours (every device is expected from the first T).
+        odd = Dataset(seed=9, hosts=2, devs_per_host=2, start=S + 17,
+                      minutes=600, interval=45)
+        odd.missing(S + 60, S + 4 * 3600)
+        odd.missing(S + 5 * 3600 + 10, S + 5 * 3600 + 100, host="h001")
+        odd.jitter("h000", ms=900)
+        paths = odd.write(os.path.join(tmp, "rawodd"))
+        import_all(os.path.join(tmp, "rawodd"), os.path.join(tmp, "logsodd"))
+        db4 = os.path.join(tmp, "odd.db")
+        eq(ingest(db4, os.path.join(tmp, "logsodd")).returncode, 0,
+           "ingest of 45 s samples exits 0")
+        mo = build([load_raw(p, os.path.basename(p)[:-4], interval=None)
+                    for p in paths])
+        compare(tables(db4), expected_tables(mo), "45 s samples")
+        check_loaders(db4, mo, S + 3 * 3600 + 17, S + 6 * 3600 + 59, None,
+                      "45 s samples, a window inside hours")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+"""t_report: `iocensus report` on a small fixed database.
+
+- The same database gives byte-identical HTML and bundles (also under
+  another locale), and the page matches tests/golden/report.html; two
+  commands' CSV and JSON match tests/golden/ too. Regenerate the goldens
+  after an intended change with IOCENSUS_GOLDEN_UPDATE=1 (then review the
+  diff).
+- The page is one self-contained, valid UTF-8 document: no script, no
+  external resource, every result section present, hostile project names
+  only as escaped text, "no data" notes where a database has no data.
+- The bundle: members sorted, mtime 0, owner root, gzip header without
+  time or name; every table's CSV and JSON parse, agree with each other
+  and with the same command run on its own.
+- The summary selects, it does not compute: its cells are checked against
+  the source tables by an independent selection in Python.
+"""
+import csv
+import html.parser
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from tap import ok, eq, done                     # noqa: E402
+import reportdb                                  # noqa: E402
+
+BUILD = os.environ["BUILD"]
+TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+IOCENSUS = os.path.join(BUILD, "iocensus")
+GOLDEN = os.path.join(TOP, "tests", "golden")
+UPDATE = os.environ.get("IOCENSUS_GOLDEN_UPDATE") == "1"
+
+
+def run(*args, env=None):
+    p = subprocess.run([IOCENSUS] + list(args), capture_output=True, env=env)
+    if p.returncode != 0:
+        raise RuntimeError("iocensus %s: exit %d: %s" % (
+            " ".join(args), p.returncode, p.stderr.decode(errors="replace")[-400:]))
+    return p.stdout
+
+
+def report(db, out, bundle=None, env=None):
+    args = ["report", "--db", db, "--out", out]
+    if bundle:
+        args += ["--bundle", bundle]
+    run(*args, env=env)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def golden(name, got):
+    path = os.path.join(GOLDEN, name)
+    if UPDATE:
+        os.makedirs(GOLDEN, exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(got)
+    if not ok(os.path.exists(path), "golden %s exists" % name,
+              "run with IOCENSUS_GOLDEN_UPDATE=1 to create it"):
+        return
+    with open(path, "rb") as f:
+        want = f.read()
+    eq(got.decode("utf-8", "replace"), want.decode("utf-8", "replace"),
+       "golden %s" % name)
+
+
+def sections(html):
+    """(id, title) of every result section, in page order."""
+    return re.findall(r'<section id="(r\d+)" class="result">\n<h2>(.*?)</h2>', html)
+
+
+class Tags(html.parser.HTMLParser):
+    """Every element and attribute of a page, as a browser's tokenizer
+    sees them."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.attrs = set(), []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attrs += [(tag, k, v or "") for k, v in attrs]
+
+
+def check_page(page, name):
+    ok(page.startswith("<!DOCTYPE html>\n") and page.endswith("</html>\n"),
+       "%s: a whole document" % name)
+    p = Tags()
+    p.feed(page)
+    bad = p.tags & {"script", "img", "iframe", "link", "object", "embed",
+                    "image", "use", "foreignobject", "audio", "video"}
+    ok(not bad, "%s: no script or embedding elements" % name, "found %r" % sorted(bad))
+    ev = [(t, k) for t, k, _ in p.attrs if k.startswith("on")]
+    ok(not ev, "%s: no event handler attributes" % name, "found %r" % ev[:3])
+    ext = [(t, k, v) for t, k, v in p.attrs
+           if k in ("src", "href", "xlink:href", "action", "srcset", "poster")
+           and not v.startswith("#")]
+    ok(not ext, "%s: no external resource (only #anchors)" % name, "found %r" % ext[:3])
+    low = page.lower()
+    ok("url(" not in low and "@import" not in low, "%s: CSS fetches nothing" % name)
+
+
+def cell_text(v):
+    return "" if v is None else str(v)
+
+
+def check_csv_json(text_csv, tab, name):
+    """The CSV of a table holds exactly the JSON's values."""
+    rows = list(csv.reader(io.StringIO(text_csv)))
+    keys = [c["key"] for c in tab["columns"]]
+    if not eq(rows[0], keys, "%s: csv header" % name):
+        return
+    bad = []
+    for i, (r, j) in enumerate(zip(rows[1:], tab["rows"])):
+        for k, field in zip(keys, r):
+            v = j[k]
+            if v is None:
+                good = field == ""
+            elif isinstance(v, float):
+                good = float(field) == v         # shortest round trip: exact
+            else:
+                good = field == cell_text(v)
+            if not good:
+                bad.append("row %d %s: csv %r json %r" % (i, k, field, v))
+    ok(len(rows) - 1 == len(tab["rows"]) and not bad, "%s: csv equals json" % name,
+       "; ".join(bad[:4]) or "rows %d vs %d" % (len(rows) - 1, len(tab["rows"])))
+
+
+def check_bundle(path, html_bytes, db):
+    with open(path, "rb") as f:
+        raw = f.read()
+    ok(raw[:2] == b"\x1f\x8b" and raw[4:8] == b"\0\0\0\0" and not raw[3] & 0x08,
+       "bundle: gzip header without time and name")
+    tf = tarfile.open(path, "r:gz")
+    members = tf.getmembers()
+    names = [m.name for m in members]
+    eq(names, sorted(names, key=lambda s: s.encode()), "bundle: members in byte order")
+    ok(all(m.mtime == 0 and m.uid == 0 and m.gid == 0 and m.uname == "root"
+           for m in members), "bundle: mtime 0, owner root")
+    eq(tf.extractfile("report.html").read(), html_bytes, "bundle: report.html is the page")
+    results = [n for n in names if re.fullmatch(r"\d\d-[a-z_]+\.json", n)]
+    html = html_bytes.decode()
+    eq(len(results), len(sections(html)), "bundle: one result file per section")
+    ntables = 0
+    by_cmd = {}
+    for rn in results:
+        res = json.loads(tf.extractfile(rn).read())
+        stem = rn[:-5]
+        by_cmd.setdefault(res["command"], []).append(res)
+        for key, tab in res["tables"].items():
+            ntables += 1
+            j = json.loads(tf.extractfile("%s/%s.json" % (stem, key)).read())
+            if j != tab:
+                ok(False, "bundle: %s/%s.json equals the result's table" % (stem, key))
+            c = tf.extractfile("%s/%s.csv" % (stem, key)).read().decode()
+            before = _failed_count()
+            check_csv_json(c, j, "bundle %s/%s" % (stem, key))
+            if _failed_count() > before:
+                break
+    ok(ntables > 30, "bundle: every table (%d)" % ntables)
+    # The report's analyses are the commands' own, with default options.
+    for cmd in ("cdf", "idle", "throughput", "burst", "devices", "snapshots"):
+        alone = json.loads(run(cmd, "--db", db, "--format", "json"))
+        got = by_cmd.get(cmd, [{}])[0]
+        eq(got.get("tables"), alone["tables"], "bundle: %s tables equal `iocensus %s`" % (cmd, cmd))
+    alone = json.loads(run("files", "--db", db, "--snapshot", "3", "--by", "atime",
+                           "--format", "json"))
+    got = [r for r in by_cmd.get("files", []) if r["title"].startswith("File ages by atime: gpfs")]
+    eq(got and got[0]["tables"], alone["tables"], "bundle: files tables equal `iocensus files`")
+    return by_cmd
+
+
+def _failed_count():
+    import tap
+    return tap.failed()
+
+
+def rows_of(res, key):
+    return res["tables"][key]["rows"] if key in res["tables"] else []
+
+
+def check_summary(by_cmd):
+    """The summary's cells, selected again from the sources in Python."""
+    summ = by_cmd["summary"][0]
+    snaps = rows_of(by_cmd["snapshots"][0], "snapshots")
+    latest = {}
+    for r in snaps:
+        if r["complete"] == 1:
+            k = (r["started_at"], r["id"])
+            if r["fs"] not in latest or k > latest[r["fs"]][0]:
+                latest[r["fs"]] = (k, r)
+    cols = [c["key"] for c in summ["tables"]["capacity"]["columns"]]
+    want = sorted(([r[k] for k in cols] for _, r in latest.values()), key=lambda x: x[1])
+    eq(sorted(([r[k] for k in cols] for r in rows_of(summ, "capacity")), key=lambda x: x[1]),
+       want, "summary: capacity = latest complete snapshot per file system")
+    want = []
+    for d in by_cmd["diff"]:
+        g = [r for r in rows_of(d, "groups") if r["name"] != "(unattributed)"][:5]
+        want += [[d["title"], r["name"], r["d_files"], r["share_new_files"], r["d_bytes"],
+                  r["share_new_bytes"]] for r in g]
+    got = [[r["section"], r["name"], r["d_files"], r["share_new_files"], r["d_bytes"],
+            r["share_new_bytes"]] for r in rows_of(summ, "busiest")]
+    eq(got, want, "summary: busiest = first five groups of each diff")
+    want = [[g["title"], r["model"], r["crossing"], r["state"]]
+            for g in by_cmd["growth"] for r in rows_of(g, "projection")]
+    got = [[r["section"], r["model"], r["crossing"], r["state"]] for r in rows_of(summ, "growth")]
+    eq(got, want, "summary: growth rows = every projection row")
+    cdf = rows_of(by_cmd["cdf"][0], "summary")[0]
+    io_row = rows_of(summ, "io")[0]
+    eq({k: io_row[k] for k in io_row}, {k: cdf[k] for k in io_row},
+       "summary: I/O headline = cdf summary cells")
+    eq(rows_of(summ, "burstiness"),
+       [{k: r[k] for k in ("direction", "c_bytes", "i", "rho", "p")}
+        for r in rows_of(by_cmd["burst"][0], "burst")], "summary: burstiness = burst rows")
+    ok(any("EarthScience made" in n for n in summ["notes"]),
+       "summary: the busiest project sentence")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="t_report.")
+    try:
+        db = reportdb.build(os.path.join(tmp, "full"), BUILD)
+        a = report(db, os.path.join(tmp, "a.html"), os.path.join(tmp, "a.tar.gz"))
+        env = dict(os.environ, LC_ALL="de_DE.UTF-8", LANG="de_DE.UTF-8", TZ="Asia/Kolkata")
+        b = report(db, os.path.join(tmp, "b.html"), os.path.join(tmp, "b.tar.gz"), env=env)
+        eq(a == b, True, "same database, same html (also in another locale and TZ)")
+        with open(os.path.join(tmp, "a.tar.gz"), "rb") as f1, \
+                open(os.path.join(tmp, "b.tar.gz"), "rb") as f2:
+            ok(f1.read() == f2.read(), "same database, same bundle bytes")
+        try:
+            html = a.decode("utf-8")
+            ok(True, "html is valid UTF-8")
+        except UnicodeDecodeError as e:
+            ok(False, "html is valid UTF-8", str(e))
+            html = a.decode("utf-8", "replace")
+        check_page(html, "full")
+        titles = [t for _, t in sections(html)]
+        want = ["Summary", "Snapshots",
+                "Growth of gpfs: snapshots #2 to #3", "Growth projection: gpfs to 1,000 files",
+                "File sizes: gpfs (snapshot #3)", "File ages by atime: gpfs (snapshot #3)",
+                "File ages by mtime: gpfs (snapshot #3)",
+                "Growth of pvfs: snapshots #4 to #5", "Growth projection: pvfs to 1,000 files",
+                "File sizes: pvfs (snapshot #5)", "File ages by atime: pvfs (snapshot #5)",
+                "File ages by mtime: pvfs (snapshot #5)"]
+        eq(titles[:len(want)], want, "every census section, in order")
+        eq(len(titles), len(want) + 5, "and the five I/O sections")
+        ok('<section id="methods">' in html and "nearest-rank" in html,
+           "methods section")
+        eq(html.count("<svg "), html.count("<figure "), "every figure has its svg")
+        ok(html.count("<figure ") >= 12, "figures: %d" % html.count("<figure "))
+        ok("&lt;script&gt;alert(1)" in html and "&lt;img src=x onerror=alert(1)&gt;" in html,
+           "hostile project names shown as text")
+        ok("No data" not in html, "full database: no section without data")
+        golden("report.html", a)
+        golden("cdf.csv", run("cdf", "--db", db, "--format", "csv"))
+        golden("diff.json", run("diff", "--db", db, "--format", "json", "2", "3"))
+        by_cmd = check_bundle(os.path.join(tmp, "a.tar.gz"), a, db)
+        check_summary(by_cmd)
+
+        # A database with snapshots and no I/O, and an empty one.
+        db2 = reportdb.build(os.path.join(tmp, "census"), BUILD, io=False)
+        h2 = report(db2, os.path.join(tmp, "c.html")).decode("utf-8")
+        check_page(h2, "no I/O")
+        io_titles = [t for _, t in sections(h2)][-5:]
+        blocks = re.findall(r'<section id="r\d+" class="result">\n<h2>(.*?)</h2>(.*?)</section>',
+                            h2, re.S)
+        nodata = [t for t, body in blocks if '<p class="nodata">No data' in body]
+        eq(nodata, io_titles, "no I/O: the five I/O sections say no data")
+        db3 = reportdb.build(os.path.join(tmp, "empty"), BUILD, io=False, snapshots=False)
+        h3 = report(db3, os.path.join(tmp, "d.html")).decode("utf-8")
+        check_page(h3, "empty")
+        eq([t for _, t in sections(h3)][:2], ["Summary", "Snapshots"],
+           "empty database: summary and snapshots sections")
+        ok("nothing to summarise" in h3, "empty database: the summary says so")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+main()

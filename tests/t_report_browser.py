@@ -1,0 +1,219 @@
+"""t_report_browser: the report in a real browser (headless Chromium).
+
+1. A screenshot of the report: a PNG of the requested size, not blank.
+2. The report with a measuring script appended (the report itself has
+   none): every <svg> has a nonzero box, its plotted group too, no plotted
+   mark is empty and every mark lies inside its figure; alert() is never
+   called.
+3. Hostile names: a tree with files and project directories named
+   `<script>alert(1)` and `<img src=x onerror=alert(1)>`, scanned twice by
+   fsscan (file system named `<svg onload=alert(3)>`), and I/O from hosts
+   named like that too. In the rendered DOM the names are text, no
+   injected element exists, and no alert ran.
+"""
+import html
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from tap import ok, eq, done                     # noqa: E402
+import reportdb                                  # noqa: E402
+
+BUILD = os.environ["BUILD"]
+IOCENSUS = os.path.join(BUILD, "iocensus")
+FSSCAN = os.path.join(BUILD, "fsscan")
+EVIL = [reportdb.EVIL_SCRIPT, reportdb.EVIL_IMG]
+EVIL_FS = "<svg onload=alert(3)>"
+EVIL_HOSTS = ["<script>alert(2)</script>", "<img src=y onerror=alert(2)>"]
+
+# Runs before the page: alert, confirm and prompt only record their calls.
+PRELUDE = """<script>
+window.__calls = [];
+function __record(m) {
+  window.__calls.push(String(m));
+  document.documentElement.setAttribute("data-alerts", JSON.stringify(window.__calls));
+}
+window.alert = window.confirm = window.prompt = __record;
+</script>"""
+
+# Runs after the page: measures every figure and writes the result as JSON.
+MEASURE = """<script>
+(function () {
+  var figs = [];
+  document.querySelectorAll("svg").forEach(function (s, i) {
+    var r = s.getBoundingClientRect(), vb = s.viewBox.baseVal;
+    var g = s.querySelector("g.data"), b = g ? g.getBBox() : null;
+    var marks = g ? g.querySelectorAll("polyline,polygon,rect,circle,path,text") : [];
+    var empty = 0, outside = 0;
+    marks.forEach(function (m) {
+      var mb = m.getBBox();
+      if (!(mb.width > 0 || mb.height > 0)) empty++;
+      if (mb.x < -0.5 || mb.y < -0.5 || mb.x + mb.width > vb.width + 0.5 ||
+          mb.y + mb.height > vb.height + 0.5) outside++;
+    });
+    figs.push({i: i, w: r.width, h: r.height, gw: b ? b.width : 0, gh: b ? b.height : 0,
+               marks: marks.length, empty: empty, outside: outside,
+               nodata: g ? g.classList.contains("nodata") : true,
+               title: s.querySelector("title") ? s.querySelector("title").textContent : ""});
+  });
+  var out = {figs: figs, calls: window.__calls,
+             scripts: document.querySelectorAll("script").length,
+             imgs: document.querySelectorAll("img, iframe, object, embed, image").length,
+             handlers: Array.prototype.filter.call(document.querySelectorAll("*"), function (e) {
+               return Array.prototype.some.call(e.attributes, function (a) {
+                 return a.name.indexOf("on") === 0; }); }).length,
+             text: document.body.innerText};
+  var pre = document.createElement("pre");
+  pre.id = "__measure";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"""
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def browse(tmp, args, url):
+    prof = tempfile.mkdtemp(dir=tmp, prefix="profile.")
+    cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+           "--no-first-run", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+           "--user-data-dir=" + prof] + args + [url]
+    p = subprocess.run(cmd, capture_output=True, timeout=120)
+    shutil.rmtree(prof, ignore_errors=True)
+    return p
+
+
+def report(db, out):
+    p = subprocess.run([IOCENSUS, "report", "--db", db, "--out", out], capture_output=True)
+    if p.returncode != 0:
+        raise RuntimeError("iocensus report: exit %d: %s" % (
+            p.returncode, p.stderr.decode(errors="replace")[-400:]))
+    with open(out, encoding="utf-8") as f:
+        return f.read()
+
+
+def instrument(page, path):
+    """The page with PRELUDE first in <head> and MEASURE before </body>."""
+    i = page.index("<head>") + len("<head>")
+    page = page[:i] + PRELUDE + page[i:]
+    j = page.rindex("</body>")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(page[:j] + MEASURE + page[j:])
+
+
+def measure(tmp, page, name):
+    path = os.path.join(tmp, name + ".html")
+    instrument(page, path)
+    p = browse(tmp, ["--virtual-time-budget=3000", "--dump-dom"], "file://" + path)
+    dom = p.stdout.decode("utf-8", "replace")
+    m = re.search(r'<pre id="__measure">(.*?)</pre>', dom, re.S)
+    if not ok(m is not None, "%s: page measured" % name,
+              "chromium exit %d: %s" % (p.returncode, p.stderr.decode(errors="replace")[-300:])):
+        return None, dom
+    return json.loads(html.unescape(m.group(1))), dom
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return struct.unpack(">II", head[16:24])
+
+
+def check_figures(res, name, want_nodata=(), area=True):
+    """area: the plotted group must have width and height (else one of
+    them suffices: a vertical line is a plot too)."""
+    figs = res["figs"]
+    ok(len(figs) >= 1, "%s: figures found (%d)" % (name, len(figs)))
+    flat = [f for f in figs if not (f["w"] > 0 and f["h"] > 0 and (
+        f["gw"] > 0 and f["gh"] > 0 if area else f["gw"] > 0 or f["gh"] > 0))]
+    ok(not flat, "%s: every svg and its plotted group have a nonzero box" % name,
+       "empty: %r" % [f["title"] for f in flat][:4])
+    bad = [f["title"] for f in figs if f["empty"] or not f["marks"]]
+    ok(not bad, "%s: every plotted mark has an extent" % name, "in %r" % bad[:4])
+    out = [f["title"] for f in figs if f["outside"]]
+    ok(not out, "%s: every mark inside its figure" % name, "in %r" % out[:4])
+    eq([f["title"] for f in figs if f["nodata"]], list(want_nodata),
+       "%s: figures without values" % name)
+    eq(res["calls"], [], "%s: alert never called" % name)
+
+
+def evil_db(tmp):
+    """Two scans of a tree of hostile names, and hosts named like them."""
+    tree = os.path.join(tmp, "tree")
+    for name in EVIL + ["plain"]:
+        os.makedirs(os.path.join(tree, name))
+        with open(os.path.join(tree, name, name if name != "plain" else "f"), "w") as f:
+            f.write("x" * 100)
+    db = os.path.join(tmp, "evil.db")
+    scan = [FSSCAN, "--db", db, "--quiet", "--fs", EVIL_FS, "--now", "1700000000", tree]
+    subprocess.run(scan, check=True, capture_output=True)
+    for name in EVIL:                        # growth between the scans
+        for k in range(3):
+            with open(os.path.join(tree, name, "%s.%d" % (name, k)), "w") as f:
+                f.write("y" * 5000)
+    subprocess.run(scan, check=True, capture_output=True)
+    reportdb.ingest(db, BUILD, tmp, reportdb.dataset(hosts=2), names=EVIL_HOSTS)
+    return db
+
+
+def main():
+    if not ok(chromium() is not None, "chromium is installed",
+              "run scripts/install-deps (Debian package chromium)"):
+        done()
+    tmp = tempfile.mkdtemp(prefix="t_report_browser.")
+    try:
+        db = reportdb.build(os.path.join(tmp, "full"), BUILD)
+        page = report(db, os.path.join(tmp, "report.html"))
+
+        shot = os.path.join(tmp, "shot.png")
+        p = browse(tmp, ["--window-size=1200,1600", "--screenshot=" + shot],
+                   "file://" + os.path.join(tmp, "report.html"))
+        eq(png_size(shot) if os.path.exists(shot) else None, (1200, 1600),
+           "screenshot: a 1200x1600 PNG")
+        ok(os.path.exists(shot) and os.path.getsize(shot) > 40000,
+           "screenshot: not blank (%d bytes)" % (os.path.getsize(shot) if os.path.exists(shot) else 0),
+           "chromium: %s" % p.stderr.decode(errors="replace")[-300:])
+
+        res, dom = measure(tmp, page, "full")
+        if res:
+            check_figures(res, "full")
+            eq(res["figs"] and len(res["figs"]), page.count("<svg "),
+               "full: the browser sees every svg")
+            eq((res["scripts"], res["imgs"], res["handlers"]), (2, 0, 0),
+               "full: only the test's two scripts")
+            ok(re.search(r"<html[^>]*data-alerts", dom) is None, "full: no alert ran")
+
+        db = evil_db(tmp)
+        page = report(db, os.path.join(tmp, "evil.html"))
+        res, dom = measure(tmp, page, "hostile")
+        if res:
+            # --now lies before the files' times: every age is in the
+            # future, which a log axis cannot place; both age CDFs say so.
+            check_figures(res, "hostile", ["Age CDF by count and by bytes"] * 2,
+                          area=False)
+            eq((res["scripts"], res["imgs"], res["handlers"]), (2, 0, 0),
+               "hostile: no injected script, img or event handler")
+            for name in EVIL + EVIL_HOSTS + [EVIL_FS]:
+                ok(name in res["text"], "hostile: %r shown as text" % name)
+            ok(re.search(r"<html[^>]*data-alerts", dom) is None, "hostile: no alert ran")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+main()

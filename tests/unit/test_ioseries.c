@@ -1,0 +1,379 @@
+/*
+ * test_ioseries: the roll-up and the minute loaders on a hand-made
+ * database whose every expected value is worked out by hand below (the
+ * minute rules of docs/census-db.md); none is computed with the code
+ * under test.
+ *
+ * With arguments it is a dump tool for tests/t_io_rollup.py, which
+ * compares against tests/lib/io_oracle.py:
+ *	test_ioseries rollup DB
+ *	test_ioseries minutes|hosts|scan|devstats DB FROM TO [HOSTGLOB...]
+ * (FROM/TO unix seconds, 0 = from the data).
+ */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "iochunk.h"
+#include "ioseries.h"
+#include "rollup.h"
+#include "tap.h"
+
+#define T0 INT64_C(1262304000)		/* 2010-01-01 00:00 UTC */
+
+/* ---- dump mode ---- */
+
+static const char *state_name[] = { "none", "missing", "complete" };
+
+static int
+dump_minute(const struct host_minute *m, void *arg)
+{
+	(void)arg;
+	printf("%" PRId64, m->t);
+	for (size_t h = 0; h < m->nhost; h++)
+		printf(" %s:%" PRIu64 ":%" PRIu64 ":%" PRIu64,
+		    state_name[m->state[h]], m->rd[h], m->wr[h], m->ios[h]);
+	printf("\n");
+	return 0;
+}
+
+static int
+dump(int argc, char **argv)
+{
+	char err[512];
+	sqlite3 *db = db_open(argv[2], err, sizeof err);
+	struct io_window w = { 0 };
+	int rc = 0;
+
+	if (db == NULL) {
+		fprintf(stderr, "%s\n", err);
+		return 3;
+	}
+	if (strcmp(argv[1], "rollup") == 0) {
+		rc = io_rollup_dirty(db, NULL, err, sizeof err);
+		goto out;
+	}
+	if (argc < 5) {
+		rc = -1;
+		snprintf(err, sizeof err, "usage");
+		goto out;
+	}
+	w.from = strtoll(argv[3], NULL, 10);
+	w.to = strtoll(argv[4], NULL, 10);
+	w.hosts = (const char *const *)argv + 5;
+	w.nhosts = (size_t)(argc - 5);
+	if (strcmp(argv[1], "minutes") == 0) {
+		struct minute_series s;
+
+		if ((rc = io_load_minutes(db, &w, &s, err, sizeof err)) == 0) {
+			printf("n %zu t0 %" PRId64 " hosts %zu devices %zu\n",
+			    s.n, s.t0, s.nhost, s.ndev);
+			for (size_t i = 0; i < s.n; i++)
+				printf("%" PRId64 " %s %" PRIu64 " %" PRIu64
+				    " %" PRIu64 "\n", s.t0 + 60 * (int64_t)i,
+				    state_name[s.state[i]], s.rd[i], s.wr[i],
+				    s.ios[i]);
+			minute_series_free(&s);
+		}
+	} else if (strcmp(argv[1], "hosts") == 0 ||
+	    strcmp(argv[1], "scan") == 0) {
+		struct host_list hl;
+
+		if ((rc = io_load_hosts(db, &w, &hl, err, sizeof err)) == 0) {
+			for (size_t i = 0; i < hl.n; i++)
+				printf("host %s\n", hl.name[i]);
+			if (argv[1][0] == 's')
+				rc = io_scan_host_minutes(db, &w, &hl,
+				    dump_minute, NULL, err, sizeof err);
+			host_list_free(&hl);
+		}
+	} else if (strcmp(argv[1], "devstats") == 0) {
+		struct dev_stat *d;
+		size_t n;
+
+		if ((rc = io_load_dev_stats(db, &w, &d, &n, err,
+		    sizeof err)) == 0) {
+			for (size_t i = 0; i < n; i++)
+				printf("%s %s %" PRIu64 " %" PRIu64 " %" PRIu64
+				    " %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
+				    PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+				    " %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
+				    PRId64 "\n", d[i].host, d[i].device,
+				    d[i].samples, d[i].covered_ms, d[i].rd_ios,
+				    d[i].wr_ios, d[i].rd_bytes, d[i].wr_bytes,
+				    d[i].rd_ms, d[i].wr_ms, d[i].io_ms,
+				    d[i].oth_ios, d[i].minutes, d[i].peak_bytes,
+				    d[i].peak_ios, d[i].peak_t);
+			dev_stats_free(d, n);
+		}
+	} else {
+		rc = -1;
+		snprintf(err, sizeof err, "unknown command %s", argv[1]);
+	}
+out:
+	if (rc != 0)
+		fprintf(stderr, "%s\n", err);
+	db_close(db);
+	return rc != 0;
+}
+
+/* ---- the hand-made database ---- */
+
+struct fx_sample {
+	int64_t end, dur;		/* ms after T0 */
+	uint64_t rd_ios, wr_ios, rd_sec, wr_sec, oth_ios;
+};
+
+static void
+put_device(sqlite3 *db, int64_t host, int64_t dev, const char *name,
+    const struct fx_sample *s, size_t n)
+{
+	static struct iochunk c;
+	static struct iochunk_scratch scratch;
+	sqlite3_stmt *st;
+	char sql[256];
+	int64_t first = INT64_MAX, last = INT64_MIN;
+
+	memset(&c, 0, sizeof c);
+	c.t0 = T0;
+	c.n = n;
+	for (size_t i = 0; i < n; i++) {
+		struct io_sample *x = &c.s[i];
+
+		x->t_ms = T0 * 1000 + s[i].end;
+		x->dur_ms = s[i].dur;
+		x->v[IOF_RD_IOS] = s[i].rd_ios;
+		x->v[IOF_WR_IOS] = s[i].wr_ios;
+		x->v[IOF_RD_SEC] = s[i].rd_sec;
+		x->v[IOF_WR_SEC] = s[i].wr_sec;
+		x->v[IOF_OTH_IOS] = s[i].oth_ios;
+		x->v[IOF_IO_MS] = 7;
+		if (x->t_ms - x->dur_ms < first)
+			first = x->t_ms - x->dur_ms;
+		if (x->t_ms > last)
+			last = x->t_ms;
+	}
+	snprintf(sql, sizeof sql, "INSERT INTO io_dev VALUES (%" PRId64 ", %"
+	    PRId64 ", '%s', 60000, %" PRId64 ", %" PRId64 ")", dev, host, name,
+	    first, last);
+	sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_prepare_v2(db, "INSERT INTO io_chunk (dev_id, t0, n, t1_ms, "
+	    "step_ms, t_dev, s_dev, rd_ios, wr_ios, rd_sec, wr_sec, rd_ms, "
+	    "wr_ms, io_ms, oth_ios) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+	    "?9, ?10, ?11, ?12, ?13, ?14, ?15)", -1, &st, NULL);
+	sqlite3_bind_int64(st, 1, dev);
+	sqlite3_bind_int64(st, 2, T0);
+	ok(iochunk_bind(st, 3, &c, &scratch) == 0 &&
+	    sqlite3_step(st) == SQLITE_DONE, "chunk of %s stored", name);
+	sqlite3_finalize(st);
+}
+
+/*
+ * sda (host a): [0,60000) rd 2 sectors, 2 reads: minute 0.
+ *   ends 120500 after 60000: starts 60500, closed to 60000 (jitter):
+ *   L = 60500; rd 512 B: minute 1 floor(512*60000/60500) = 507, minute 2
+ *   5; wr 121 sectors = 61952 B: 61440 and 512; 1 read: 0 and 1.
+ *   ends 180000 after 59500: [120500,180000): minute 2 covered 500 +
+ *   59500, valid. ends 400000 after 220000 > 2 intervals: not bridged.
+ *   ends 460000 after 60000: minutes 6 and 7 partly covered: missing.
+ *   Expected minutes 0..7; valid 0, 1, 2.
+ * sdb (host a): [60000,120000) 10 sectors, 3 reads + 4 other: minute 1.
+ * sdc (host b): [180000,240000) 4 sectors written, 1 write: minute 3.
+ */
+static const struct fx_sample sda[] = {
+	{ 60000, 60000, 2, 0, 2, 0, 0 },
+	{ 120500, 60000, 1, 0, 1, 121, 0 },
+	{ 180000, 59500, 0, 0, 0, 0, 0 },
+	{ 400000, 220000, 5, 5, 5, 5, 0 },
+	{ 460000, 60000, 1, 1, 1, 1, 0 },
+};
+static const struct fx_sample sdb[] = { { 120000, 60000, 3, 0, 10, 0, 4 } };
+static const struct fx_sample sdc[] = { { 240000, 60000, 0, 1, 0, 4, 0 } };
+
+static sqlite3 *
+fixture(const char *path)
+{
+	char err[512];
+	sqlite3 *db = db_open(path, err, sizeof err);
+
+	if (db == NULL) {
+		ok(0, "open %s: %s", path, err);
+		return NULL;
+	}
+	sqlite3_exec(db, "BEGIN; INSERT INTO io_host VALUES (1, 'a'), "
+	    "(2, 'b'); INSERT INTO io_dirty VALUES (1262304000)", NULL, NULL,
+	    NULL);
+	put_device(db, 1, 1, "sda", sda, 5);
+	put_device(db, 1, 2, "sdb", sdb, 1);
+	put_device(db, 2, 3, "sdc", sdc, 1);
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	ok(io_dirty_hours(db) == 1, "one dirty hour before the roll-up");
+	ok(io_rollup_dirty(db, NULL, err, sizeof err) == 0, "roll-up: %s",
+	    err);
+	ok(io_dirty_hours(db) == 0, "no dirty hour after the roll-up");
+	return db;
+}
+
+static void
+check_all(sqlite3 *db)
+{
+	static const char st[] = { 2, 2, 2, 1, 1, 1, 1, 1 };
+	static const uint64_t rd[] = { 1024, 5627, 5, 0, 0, 0, 0, 0 };
+	static const uint64_t wr[] = { 0, 61440, 512, 0, 0, 0, 0, 0 };
+	static const uint64_t ios[] = { 2, 7, 1, 0, 0, 0, 0, 0 };
+	struct io_window w = { 0 };
+	struct minute_series s;
+	char err[512];
+
+	ok(io_load_minutes(db, &w, &s, err, sizeof err) == 0, "load all");
+	is_i64(s.t0, T0, "window starts at the first expected minute");
+	is_i64((int64_t)s.n, 8, "8 calendar minutes");
+	is_i64((int64_t)s.nhost, 2, "2 hosts");
+	is_i64((int64_t)s.ndev, 3, "3 devices");
+	for (size_t i = 0; i < s.n && i < 8; i++) {
+		is_i64(s.state[i], st[i], "state of minute %zu", i);
+		is_i64((int64_t)s.rd[i], (int64_t)rd[i], "rd of minute %zu", i);
+		is_i64((int64_t)s.wr[i], (int64_t)wr[i], "wr of minute %zu", i);
+		is_i64((int64_t)s.ios[i], (int64_t)ios[i], "ios of minute %zu",
+		    i);
+	}
+	minute_series_free(&s);
+}
+
+static int64_t
+one(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -2 :
+		    sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void
+check_tables(sqlite3 *db)
+{
+	/* minute 3: sda expected, not valid; sdc valid: sums over valid */
+	is_i64(one(db, "SELECT expected * 100 + valid FROM io_minute WHERE "
+	    "t = 1262304180"), 201, "minute 3: 2 expected, 1 valid");
+	is_i64(one(db, "SELECT wr_bytes FROM io_minute WHERE t = 1262304180"),
+	    2048, "minute 3 keeps the valid device's bytes");
+	is_i64(one(db, "SELECT count(*) FROM io_minute"), 8, "8 io_minute rows");
+	is_i64(one(db, "SELECT minutes FROM io_hour"), 3, "hour: 3 complete");
+	is_i64(one(db, "SELECT rd_bytes FROM io_hour"), 6656, "hour rd");
+	is_i64(one(db, "SELECT wr_bytes FROM io_hour"), 61952, "hour wr");
+	is_i64(one(db, "SELECT ios FROM io_hour"), 10, "hour ios");
+	is_i64(one(db, "SELECT peak_bytes FROM io_hour"), 67067, "hour peak");
+	is_i64(one(db, "SELECT peak_rd FROM io_hour"), 5627, "hour peak rd");
+	is_i64(one(db, "SELECT peak_wr FROM io_hour"), 61440, "hour peak wr");
+	is_i64(one(db, "SELECT peak_bytes FROM io_day"), 67067, "day peak");
+	is_i64(one(db, "SELECT expected FROM io_host_hour WHERE host_id = 1"),
+	    0xff, "host a expected in minutes 0..7");
+	is_i64(one(db, "SELECT complete FROM io_host_hour WHERE host_id = 1"),
+	    7, "host a complete in minutes 0..2");
+	is_i64(one(db, "SELECT samples FROM io_dev_hour WHERE dev_id = 1"), 5,
+	    "sda: 5 samples");
+	is_i64(one(db, "SELECT covered_ms FROM io_dev_hour WHERE dev_id = 1"),
+	    459500, "sda: covered ms");
+	is_i64(one(db, "SELECT minutes FROM io_dev_hour WHERE dev_id = 1"), 3,
+	    "sda: 3 valid minutes");
+	is_i64(one(db, "SELECT peak_bytes FROM io_dev_hour WHERE dev_id = 1"),
+	    61947, "sda: busiest minute's bytes");
+	is_i64(one(db, "SELECT peak_t FROM io_dev_hour WHERE dev_id = 1"),
+	    T0 + 60, "sda: busiest minute");
+	is_i64(one(db, "SELECT peak_ios FROM io_dev_hour WHERE dev_id = 1"),
+	    2, "sda: most requests in a minute");
+}
+
+static void
+check_filters(sqlite3 *db)
+{
+	const char *b[] = { "b" };
+	struct io_window w = { .hosts = b, .nhosts = 1 };
+	struct minute_series s;
+	struct dev_stat *d;
+	size_t n;
+	char err[512];
+
+	ok(io_load_minutes(db, &w, &s, err, sizeof err) == 0 && s.n == 1 &&
+	    s.t0 == T0 + 180 && s.state[0] == MIN_COMPLETE && s.wr[0] == 2048 &&
+	    s.ios[0] == 1 && s.nhost == 1 && s.ndev == 1,
+	    "host b: its one minute, complete");
+	minute_series_free(&s);
+	w = (struct io_window){ .from = T0 + 60, .to = T0 + 150 };
+	ok(io_load_minutes(db, &w, &s, err, sizeof err) == 0 && s.n == 1 &&
+	    s.t0 == T0 + 60 && s.state[0] == MIN_COMPLETE && s.rd[0] == 5627,
+	    "window rounded down to minutes");
+	minute_series_free(&s);
+	w = (struct io_window){ .from = T0 + 60, .to = T0 + 180 };
+	ok(io_load_dev_stats(db, &w, &d, &n, err, sizeof err) == 0, "dev stats");
+	ok(n == 2 && !strcmp(d[0].device, "sda") && !strcmp(d[1].device,
+	    "sdb"), "devices expected in the window, by name");
+	if (n == 2) {
+		/* ends at 60000 (the window's start) and at 120500 */
+		is_i64((int64_t)d[0].samples, 2, "sda: 2 samples end inside");
+		is_i64((int64_t)d[0].rd_bytes, 1536, "sda: their bytes");
+		is_i64((int64_t)d[0].minutes, 2, "sda: minutes 1 and 2 valid");
+		is_i64((int64_t)d[0].peak_bytes, 61947, "sda: peak bytes");
+		is_i64(d[0].peak_t, T0 + 60, "sda: peak minute");
+		is_i64((int64_t)d[1].oth_ios, 4, "sdb: other requests");
+		is_i64((int64_t)d[1].peak_ios, 7, "sdb: peak requests");
+	}
+	dev_stats_free(d, n);
+}
+
+/* Stopped: nothing changes and the hour stays dirty. Inside the caller's
+ * transaction (a savepoint, no worker threads): the same rows. */
+static void
+check_rerun(sqlite3 *db)
+{
+	volatile sig_atomic_t stop = 1;
+	char err[512];
+
+	sqlite3_exec(db, "INSERT INTO io_dirty VALUES (1262304000)", NULL, NULL,
+	    NULL);
+	ok(io_rollup_dirty(db, &stop, err, sizeof err) < 0 &&
+	    strstr(err, "interrupted") != NULL, "a stopped roll-up fails");
+	ok(io_dirty_hours(db) == 1, "a stopped roll-up leaves the hour dirty");
+	check_all(db);
+	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	ok(io_rollup_dirty(db, NULL, err, sizeof err) == 0,
+	    "roll-up inside a transaction: %s", err);
+	ok(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK,
+	    "the caller commits");
+	ok(io_dirty_hours(db) == 0, "no dirty hour after it");
+	check_all(db);
+	check_tables(db);
+}
+
+int
+main(int argc, char **argv)
+{
+	char dir[] = "/tmp/test_ioseries.XXXXXX", path[64];
+	sqlite3 *db;
+
+	if (argc > 2)
+		return dump(argc, argv);
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	snprintf(path, sizeof path, "%s/t.db", dir);
+	if ((db = fixture(path)) != NULL) {
+		check_all(db);
+		check_tables(db);
+		check_filters(db);
+		check_rerun(db);
+		db_close(db);
+	}
+	snprintf(path, sizeof path, "rm -rf %s", dir);
+	if (system(path) != 0)
+		ok(0, "cleanup");
+	return tap_end();
+}

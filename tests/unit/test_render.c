@@ -1,0 +1,304 @@
+/*
+ * render: a hand-made result in table, CSV and JSON against text written
+ * by hand; human cell formats; escaping of hostile names in every format;
+ * the HTML page (structure, escaping, valid UTF-8). The figures are in
+ * test_svg.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "humanfmt.h"
+#include "render.h"
+#include "tap.h"
+
+#define EVIL "<script>alert(1)</script> \"q\" 'a'\nx\xff"
+
+static struct result *
+fixture(void)
+{
+	static const struct rcol_spec cols[] = {
+		{ "name", "Name", NULL, CF_PLAIN, 0 },
+		{ "files", "Files", "files", CF_PLAIN, 0 },
+		{ "mean", "Mean", "MiB/s", CF_PLAIN, 2 },
+		{ "share", "Share", NULL, CF_PCT, 1 },
+		{ "t", "Start", NULL, CF_TIME, 0 },
+		{ "day", "Day", NULL, CF_DATE, 0 },
+		{ "bytes", "Bytes", NULL, CF_BYTES, 0 },
+		{ "dur", "Longest", NULL, CF_DURATION, 0 },
+	};
+	struct result *r = result_new("idle", "Idle periods");
+	struct rtable *t;
+	size_t row;
+
+	result_note(r, "Coverage: %d of %d calendar minutes complete.", 3, 4);
+	result_note(r, "Project %s.", "a,b");
+	t = result_table(r, "summary", "Summary", cols, 8);
+	row = rt_row(t);
+	rt_text(t, row, 0, "alpha");
+	rt_int(t, row, 1, 1234567);
+	rt_real(t, row, 2, 1984.5);
+	rt_real(t, row, 3, 0.98123);
+	rt_int(t, row, 4, 1267401600 + 14 * 3600 + 5 * 60);	/* 2010-03-01 14:05 */
+	rt_int(t, row, 5, 1270000000);				/* 2010-03-31 */
+	rt_uint(t, row, 6, 1610612736);				/* 1.5 GiB */
+	rt_int(t, row, 7, 19 * 3600);
+	row = rt_row(t);
+	rt_text(t, row, 0, "b,\"c\"");
+	rt_int(t, row, 1, -5);
+	rt_real(t, row, 2, 0.1);
+	/* t, day stay NULL */
+	rt_int(t, row, 6, 512);
+	rt_real(t, row, 3, 0.30000000000000004);	/* 0.1 + 0.2: 17 digits */
+	rt_int(t, row, 7, 90);
+	t = result_table(r, "empty", "Nothing", cols, 2);
+	return r;
+}
+
+static char *
+capture(const struct result *r, enum out_format fmt, const char *only,
+    int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*rc = render_result(f, r, fmt, only);
+	fclose(f);
+	return buf;
+}
+
+static void
+check_render(const struct result *r, enum out_format fmt, const char *only,
+    const char *want, const char *name)
+{
+	int rc;
+	char *got = capture(r, fmt, only, &rc);
+
+	is_i64(rc, 0, "%s: status", name);
+	is_str(got, want, "%s", name);
+	free(got);
+}
+
+static void
+test_formats(void)
+{
+	struct result *r = fixture();
+	int rc;
+	char *s;
+
+	check_render(r, OUT_CSV, NULL,
+	    "# summary\n"
+	    "name,files,mean,share,t,day,bytes,dur\n"
+	    "alpha,1234567,1984.5,0.98123,1267452300,1270000000,1610612736,68400\n"
+	    "\"b,\"\"c\"\"\",-5,0.1,0.30000000000000004,,,512,90\n"
+	    "\n"
+	    "# empty\n"
+	    "name,files\n", "csv: all tables");
+	check_render(r, OUT_CSV, "empty", "name,files\n",
+	    "csv: --table without the key line");
+	check_render(r, OUT_JSON, "empty",
+	    "{\n"
+	    "  \"command\": \"idle\",\n"
+	    "  \"title\": \"Idle periods\",\n"
+	    "  \"notes\": [\n"
+	    "    \"Coverage: 3 of 4 calendar minutes complete.\",\n"
+	    "    \"Project a,b.\"\n"
+	    "  ],\n"
+	    "  \"tables\": {\n"
+	    "    \"empty\": {\n"
+	    "      \"title\": \"Nothing\",\n"
+	    "      \"columns\": [\n"
+	    "        {\"key\": \"name\", \"title\": \"Name\", \"unit\": null},\n"
+	    "        {\"key\": \"files\", \"title\": \"Files\", \"unit\": \"files\"}\n"
+	    "      ],\n"
+	    "      \"rows\": []\n"
+	    "    }\n"
+	    "  }\n"
+	    "}\n", "json: one table, empty rows");
+	s = capture(r, OUT_JSON, "summary", &rc);
+	ok(strstr(s, "      \"rows\": [\n"
+	    "        {\"name\": \"alpha\", \"files\": 1234567, \"mean\": 1984.5, "
+	    "\"share\": 0.98123, \"t\": 1267452300, \"day\": 1270000000, "
+	    "\"bytes\": 1610612736, \"dur\": 68400},\n"
+	    "        {\"name\": \"b,\\\"c\\\"\", \"files\": -5, "
+	    "\"mean\": 0.1, \"share\": 0.30000000000000004, \"t\": null, "
+	    "\"day\": null, \"bytes\": 512, \"dur\": 90}\n"
+	    "      ]\n") != NULL, "json: rows, null for NULL");
+	free(s);
+	check_render(r, OUT_TABLE, NULL,
+	    "Idle periods\n"
+	    "Coverage: 3 of 4 calendar minutes complete.\n"
+	    "Project a,b.\n"
+	    "\n"
+	    "Summary\n"
+	    "Name   Files (files)  Mean (MiB/s)  Share (%)             Start         Day    Bytes     Longest\n"
+	    "-----  -------------  ------------  ---------  ----------------  ----------  -------  ----------\n"
+	    "alpha      1,234,567      1,984.50       98.1  2010-03-01 14:05  2010-03-31  1.5 GiB  19 h 0 min\n"
+	    "b,\"c\"             -5          0.10       30.0               n/a         n/a    512 B  1 min 30 s\n"
+	    "\n"
+	    "Nothing\n"
+	    "Name  Files (files)\n"
+	    "----  -------------\n"
+	    "(no rows)\n", "table: aligned, n/a, human formats");
+	s = capture(r, OUT_CSV, "nosuch", &rc);
+	is_i64(rc, -1, "unknown --table key is an error");
+	free(s);
+	result_free(r);
+}
+
+static void
+check_human(const char *got, const char *want, const char *name)
+{
+	is_str(got, want, "human: %s", name);
+}
+
+static void
+test_human(void)
+{
+	char b[64];
+
+	check_human(human_int(0, b, sizeof b), "0", "int 0");
+	check_human(human_int(999, b, sizeof b), "999", "int 999");
+	check_human(human_int(1000, b, sizeof b), "1,000", "int 1000");
+	check_human(human_int(-1234567, b, sizeof b), "-1,234,567", "negative int");
+	check_human(human_uint(18446744073709551615u, b, sizeof b),
+	    "18,446,744,073,709,551,615", "uint max");
+	check_human(human_real(-0.001, 2, b, sizeof b), "0.00", "no negative zero");
+	check_human(human_real(12345.678, 1, b, sizeof b), "12,345.7", "real grouped");
+	check_human(human_bytes(0, 0, b, sizeof b), "0 B", "0 bytes");
+	check_human(human_bytes(1023, 0, b, sizeof b), "1,023 B", "1023 bytes");
+	check_human(human_bytes(1024, 0, b, sizeof b), "1.0 KiB", "1 KiB");
+	check_human(human_bytes(1048575, 0, b, sizeof b), "1.0 MiB",
+	    "rounding to 1024.0 KiB steps up");
+	check_human(human_bytes(-3 * 1099511627776.0, 2, b, sizeof b),
+	    "-3.00 TiB", "negative TiB, 2 decimals");
+	check_human(human_duration(0, b, sizeof b), "0 s", "0 s");
+	check_human(human_duration(600, b, sizeof b), "10 min", "10 min");
+	check_human(human_duration(86400 + 7200 + 60, b, sizeof b),
+	    "1 d 2 h 1 min", "days hours minutes");
+	check_human(human_duration(172800, b, sizeof b), "2 d 0 h", "2 days");
+	check_human(human_duration(-3600, b, sizeof b), "-1 h 0 min", "negative");
+	check_human(human_date(0, 1, b, sizeof b), "1970-01-01 00:00", "epoch");
+	check_human(human_date(1315958400, 0, b, sizeof b), "2011-09-14",
+	    "the study's crossing date");
+	check_human(human_date(-86400, 0, b, sizeof b), "1969-12-31",
+	    "before the epoch");
+}
+
+static char *
+escaped(void (*fn)(FILE *, const char *), const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void
+test_escaping(void)
+{
+	struct result *r = result_new("files", EVIL);
+	static const struct rcol_spec col = { "name", EVIL, NULL, CF_PLAIN, 0 };
+	struct rtable *t = result_table(r, "t", EVIL, &col, 1);
+	char *s;
+	int rc;
+
+	rt_text(t, rt_row(t), 0, EVIL);
+	s = escaped(fmt_html_str, EVIL);
+	is_str(s, "&lt;script&gt;alert(1)&lt;/script&gt; &quot;q&quot; "
+	    "&#39;a&#39;\\x0ax\\xff", "html: markup, quotes, newline, bad byte");
+	free(s);
+	s = escaped(fmt_html_str, "caf\xc3\xa9 & \xe2\x82\xac");
+	is_str(s, "caf\xc3\xa9 &amp; \xe2\x82\xac", "html: valid UTF-8 kept");
+	free(s);
+	s = capture(r, OUT_CSV, "t", &rc);
+	is_str(s, "name\n\"<script>alert(1)</script> \"\"q\"\" 'a'\nx\xff\"\n",
+	    "csv: quoted field, bytes kept");
+	free(s);
+	s = capture(r, OUT_TABLE, NULL, &rc);
+	ok(strstr(s, "'a'\\x0ax\\xff\n") && !strchr(s, '\xff'),
+	    "table: newline and bad byte shown as \\xNN");
+	free(s);
+	s = capture(r, OUT_JSON, NULL, &rc);
+	ok(strstr(s, "\"<script>alert(1)</script> \\\"q\\\" 'a'\\u000ax\\u00ff\"")
+	    != NULL, "json: escaped string");
+	free(s);
+	result_free(r);
+}
+
+
+/* Every byte sequence of s is valid UTF-8. */
+static int
+valid_utf8(const char *s)
+{
+	while (*s) {
+		int n = fmt_utf8_len(s);
+
+		if (n == 0)
+			return 0;
+		s += n;
+	}
+	return 1;
+}
+
+static void
+test_html(void)
+{
+	struct result *parts[2];
+	struct rfigure *fig;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	parts[0] = fixture();
+	result_note(parts[0], "Name: %s", EVIL);
+	rt_text(&parts[0]->table[0], 0, 0, EVIL);
+	fig = result_figure(parts[0], "f", FIG_LINE, 0, EVIL, EVIL, EVIL, EVIL);
+	fig->xcol = 1, fig->ycol[0] = 2, fig->ny = 1;
+	rfig_span(fig, 0, 1, EVIL);
+	parts[1] = result_new("cdf", "Throughput CDF");
+	result_note(parts[1], "No I/O data in the window.");
+	rc = html_write(f, parts, 2, "Report " EVIL, "iocensus test");
+	fclose(f);
+	is_i64(rc, 0, "html: status");
+	ok(!strncmp(buf, "<!DOCTYPE html>\n", 16) && strstr(buf, "</html>\n"),
+	    "html: a whole document");
+	ok(!strstr(buf, "<script") && !strstr(buf, "<img"),
+	    "html: no markup from data");
+	ok(strstr(buf, "<title>Report &lt;script&gt;alert(1)&lt;/script&gt; "
+	    "&quot;q&quot; &#39;a&#39;\\x0ax\\xff</title>") != NULL,
+	    "html: page title escaped, bad byte visible");
+	ok(valid_utf8(buf), "html: valid UTF-8");
+	ok(strstr(buf, "<section id=\"r1\"") && strstr(buf, "<section id=\"r2\"")
+	    && strstr(buf, "<section id=\"methods\""), "html: every section");
+	ok(strstr(buf, "<section id=\"r2\" class=\"result\">\n<h2>Throughput "
+	    "CDF</h2>\n<p class=\"note\">No I/O data in the window.</p>\n"
+	    "<p class=\"nodata\">No data") != NULL, "html: no-data note");
+	ok(strstr(buf, "<svg ") && !strstr(strstr(buf, "<svg ") + 1, "<svg "),
+	    "html: one figure, one svg");
+	ok(strstr(buf, "<figcaption><b>Figure 1. &lt;script&gt;") != NULL,
+	    "html: numbered, escaped caption");
+	ok(strstr(buf, "nearest-rank") && strstr(buf, "strict &lt;"),
+	    "html: methods state quantile rule and strict below");
+	ok(!strstr(buf, "src=") && !strstr(buf, "href=\"http"),
+	    "html: nothing fetched");
+	free(buf);
+	result_free(parts[0]);
+	result_free(parts[1]);
+}
+
+int
+main(void)
+{
+	test_formats();
+	test_human();
+	test_escaping();
+	test_html();
+	return tap_end();
+}
