@@ -249,7 +249,7 @@ an_cdf(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	result_table(r, "quantiles", "Quantiles (nearest rank)",
 	    quantile_cols, sizeof quantile_cols / sizeof quantile_cols[0]);
 	result_table(r, "cdf", "CDF points", cdf_cols,
-	    sizeof cdf_cols / sizeof cdf_cols[0]);
+	    sizeof cdf_cols / sizeof cdf_cols[0])->detail = 1;
 	size_t n = io_coverage_notes(r, db, &c);
 	if (n > 0) {
 		uint64_t *x = sorted_minutes(&s, n, &sum);

@@ -254,7 +254,7 @@ add_tables(const struct load_acc *a, const struct host_list *hl,
 	struct rfigure *f;
 
 	result_table(r, "load_classes", "Hourly load class per server",
-	    class_cols, sizeof class_cols / sizeof *class_cols);
+	    class_cols, sizeof class_cols / sizeof *class_cols)->detail = 1;
 	ti = r->ntable - 1;
 	result_table(r, "load_counts", "Load classes per server", count_cols,
 	    sizeof count_cols / sizeof *count_cols);

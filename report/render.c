@@ -287,6 +287,16 @@ render_table_text(FILE *f, const struct rtable *t)
 	free(right);
 }
 
+/* A detail table in the table format: what it is and how to get it. */
+static void
+render_detail_pointer(FILE *f, const struct rtable *t)
+{
+	putc('\n', f);
+	print_term_line(f, t->title);
+	fprintf(f, "(%zu rows: add --table %s, or --format csv or json)\n",
+	    t->nrow, t->key);
+}
+
 int
 render_result(FILE *f, const struct result *r, enum out_format fmt,
     const char *only_table)
@@ -306,9 +316,16 @@ render_result(FILE *f, const struct result *r, enum out_format fmt,
 			for (size_t i = 0; i < r->nnote; i++)
 				print_term_line(f, r->note[i]);
 		}
-		for (size_t i = 0; i < r->ntable; i++)
-			if (!only_table || !strcmp(only_table, r->table[i].key))
-				render_table_text(f, &r->table[i]);
+		for (size_t i = 0; i < r->ntable; i++) {
+			const struct rtable *t = &r->table[i];
+
+			if (only_table && strcmp(only_table, t->key))
+				continue;
+			if (!only_table && t->detail && t->nrow > 0)
+				render_detail_pointer(f, t);
+			else
+				render_table_text(f, t);
+		}
 		break;
 	}
 	return 0;

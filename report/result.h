@@ -52,6 +52,10 @@ struct rtable {
 	struct rcol *col;
 	size_t nrow, cap;
 	struct cell *cell;	/* nrow * ncol, row-major */
+	int detail;		/* rows meant for plots and files (a CDF's
+				   points, an hour-by-server grid): the table
+				   format names the table instead of printing
+				   it, unless asked for it with --table */
 };
 
 enum fig_kind {

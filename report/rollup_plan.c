@@ -162,7 +162,9 @@ out:
 	return rc;
 }
 
-/* Hours the samples of an hour can reach on either side. */
+/* Hours the samples of an hour can reach on either side: always at least
+ * one, which also covers io_dev_hour of the hour before a changed chunk
+ * (a sample ending exactly at the chunk's t0 is that hour's). */
 static int
 reach_hours(sqlite3 *db, int64_t *hours, char *err, size_t errlen)
 {
