@@ -3,7 +3,7 @@
  * IOPS, utilisation, await, request size, read share) and the imbalance
  * across the devices of a host and across hosts (max / mean).
  *
- * Devices: sums over the samples ending in the window (io_load_dev_stats);
+ * Devices: sums over the samples whose interval ends in (from, to] (io_load_dev_stats);
  * averages divide by the seconds the samples cover, peaks are the busiest
  * valid minute. Hosts: the sums over their devices; a host's average rate
  * is the sum of its devices' average rates, its peak the busiest complete
@@ -333,8 +333,8 @@ fill_tables(struct result *r, struct io_row *dev, size_t ndev,
 static void
 devices_notes(struct result *r)
 {
-	result_note(r, "Devices: sums over the samples ending in the window. "
-	    "Average MiB/s and IOPS divide by the seconds the samples cover "
+	result_note(r, "Devices: sums over the samples whose interval ends "
+	    "in (from, to]. Average MiB/s and IOPS divide by the seconds the samples cover "
 	    "(IOPS count reads, writes, discards and flushes); peaks are the "
 	    "busiest valid minute (bytes and requests separately). "
 	    "Utilisation = busy time / covered time; await = (read + write "

@@ -2,9 +2,12 @@
  * iochunk: the r127 column codec and one io_chunk row <-> struct iochunk.
  *
  * r127 keeps every value of a column at one width, so v_io can find value
- * i at byte i * width with substr() alone, and digits 1..127 keep the text
- * plain ASCII without NUL bytes, which SQLite's text functions need.
- * docs/census-db.md describes the bytes.
+ * i at byte i * width with substr() alone. Columns are BLOBs: substr() of a
+ * BLOB goes straight to a byte offset, while on TEXT it walks the UTF-8
+ * from the start (an hour of 1 s samples would make v_io quadratic).
+ * Digits 1..127 keep every byte one ASCII character without NUL, so v_io
+ * reads a digit with unicode(CAST(byte AS TEXT)). docs/census-db.md
+ * describes the bytes.
  */
 #include "iochunk.h"
 
@@ -155,7 +158,7 @@ bind_r127(sqlite3_stmt *st, int param, const uint64_t *v, size_t n,
 
 	if (len == 0)
 		return sqlite3_bind_null(st, param);
-	return sqlite3_bind_text(st, param, buf, (int)len, SQLITE_STATIC);
+	return sqlite3_bind_blob(st, param, buf, (int)len, SQLITE_STATIC);
 }
 
 int
@@ -202,11 +205,11 @@ iochunk_bind(sqlite3_stmt *st, int first, const struct iochunk *c,
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
-/* Text column `col` of the row as n values; NULL is all zero. */
+/* BLOB column `col` of the row as n values; NULL is all zero. */
 static int
 column_r127(sqlite3_stmt *st, int col, size_t n, uint64_t *v)
 {
-	const char *s = (const char *)sqlite3_column_text(st, col);
+	const char *s = sqlite3_column_blob(st, col);
 	int len = sqlite3_column_bytes(st, col);
 
 	if (s == NULL)

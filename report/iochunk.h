@@ -59,7 +59,7 @@ int iochunk_from_row(sqlite3_stmt *st, int first, struct iochunk *c,
 
 /* Bind a chunk's 13 columns (IOCHUNK_SELECT_COLS order) starting at
  * parameter `first`. The chunk's samples must be sorted by t_ms, all
- * ending in [t0, t0 + 3600) s, with n >= 1. Encoded text is kept in
+ * ending in [t0, t0 + 3600) s, with n >= 1. Encoded bytes are kept in
  * `scratch` (SQLITE_STATIC binding), which must outlive the step. */
 struct iochunk_scratch {
 	char buf[13][IOCHUNK_MAX * 9];

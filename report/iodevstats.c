@@ -1,10 +1,13 @@
 /*
  * iodevstats: per-device totals over a window. Whole hours come from
  * io_dev_hour; a window edge inside an hour is computed from the chunks
- * with the minute rules (minutesplit.c), so a window that is not
- * hour-aligned gives exactly the samples ending in it and the valid
- * minutes inside it. Parts are taken in time order, so the busiest minute
- * is the earliest of equals.
+ * with the minute rules (minutesplit.c), so a window [from, to) that is
+ * not hour-aligned gives exactly the samples ending in (from, to] (those
+ * whose interval lies in the window: one ending at `from` lies before it)
+ * and the valid minutes inside it. The parts (from, h0], whole hours
+ * (t0, t0 + 3600] and (h1, to] join without a gap or an overlap. Parts
+ * are taken in time order, so the busiest minute is the earliest of
+ * equals.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,7 +119,8 @@ add_hours(sqlite3_stmt *st, struct dev_row *d, int64_t a, int64_t b)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Minutes [a, b) inside an hour, from the chunks. */
+/* Minutes [a, b) inside an hour and the samples ending in (a, b], from
+ * the chunks. */
 static int
 add_edge(struct dev_minutes *m, struct chunk_reader *r, struct dev_row *d,
     int64_t a, int64_t b, char *err, size_t errlen)

@@ -29,7 +29,7 @@ int
 io_hour_values(sqlite3_stmt *st, int col, uint64_t v[60], char *err,
     size_t errlen)
 {
-	const char *s = (const char *)sqlite3_column_text(st, col);
+	const char *s = sqlite3_column_blob(st, col);
 	size_t len = s ? (size_t)sqlite3_column_bytes(st, col) : 0;
 
 	if (r127_decode(s, len, 60, v) == 0)

@@ -76,7 +76,7 @@ int io_scan_host_minutes(sqlite3 *db, const struct io_window *w,
 
 /* Per-device totals over the window, from io_dev_hour (whole hours) and
  * io_chunk (the partial hours at the window's edges), sorted by host then
- * device. Sums are over the samples ending in the window. */
+ * device. Sums are over the samples whose interval ends in (from, to]. */
 struct dev_stat {
 	char *host, *device;
 	uint64_t samples, covered_ms;

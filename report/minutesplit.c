@@ -145,17 +145,20 @@ split(struct dev_minutes *m, int64_t start, int64_t end,
 	}
 }
 
-/* Sums of a sample into its hour, when it ends inside [a, a + 60 n). */
+/* Sums of a sample into its hour, when it ends inside (a, a + 60 n]. A
+ * sample counts where its interval lies: the hour t0 takes the samples
+ * ending in (t0, t0 + 3600], so one ending exactly at t0 + 3600 (stored in
+ * chunk t0 + 3600) is hour t0's, and one ending at t0 is the hour before. */
 static void
 add_hour(struct dev_minutes *m, const struct io_sample *s)
 {
 	int64_t h;
 	struct dev_hour_sum *x;
 
-	if (s->t_ms < m->a * 1000 || s->t_ms >= (m->a + 60 * (int64_t)m->n) *
+	if (s->t_ms <= m->a * 1000 || s->t_ms > (m->a + 60 * (int64_t)m->n) *
 	    1000)
 		return;
-	h = floor_div64(s->t_ms, MS_HOUR) - m->h0 / 3600;
+	h = floor_div64(s->t_ms - 1, MS_HOUR) - m->h0 / 3600;
 	x = &m->hs[h];
 	x->samples++;
 	if (s->dur_ms > 0)
@@ -193,7 +196,9 @@ devmin_load(struct dev_minutes *m, struct chunk_reader *r, int64_t dev_id,
     int64_t interval_ms, int64_t a, int64_t b, char *err, size_t errlen)
 {
 	/* Samples that can reach [a, b): ending after a (less the jitter and
-	 * their previous sample) and starting before b. */
+	 * their previous sample) and starting before b. The chunk of b's hour
+	 * is always read: its first sample may end exactly at b, which the
+	 * hour sums of (a, b] include. */
 	int64_t reach = 2 * interval_ms + JITTER_MS;
 	int64_t lo = floor_div64(a * 1000 - reach, MS_HOUR) * 3600;
 	int64_t hi = floor_div64(b * 1000 + reach, MS_HOUR) * 3600 + 3600;

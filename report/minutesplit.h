@@ -27,7 +27,9 @@
 #define MS_MINUTE	INT64_C(60000)
 #define MS_HOUR		INT64_C(3600000)
 
-/* Sums over the samples ending in one hour (all of them, bridged or not). */
+/* Sums over the samples of one hour t0, those ending in (t0, t0 + 3600]
+ * s (all of them, bridged or not): a sample belongs to the hour its
+ * interval lies in, even when it ends exactly on the hour. */
 struct dev_hour_sum {
 	uint64_t samples, covered_ms;	/* covered_ms: positive durations */
 	uint64_t v[IOF_N];		/* sectors, not bytes */
@@ -40,7 +42,8 @@ struct dev_minutes {
 	uint32_t *covered;		/* ms covered by bridged samples */
 	uint64_t *rd, *wr, *ios;	/* bytes, bytes, requests */
 	/* Hours [h0, h0 + 3600 nh) holding [a, a + 60 n): sums over the
-	 * samples that end in both the hour and [a, a + 60 n). */
+	 * samples that end in both (t0, t0 + 3600] of the hour and
+	 * (a, a + 60 n]. */
 	int64_t h0;
 	size_t nh;
 	struct dev_hour_sum *hs;
@@ -65,9 +68,10 @@ int chunk_reader_init(struct chunk_reader *r, sqlite3 *db, char *err,
     size_t errlen);
 void chunk_reader_free(struct chunk_reader *r);
 
-/* Minutes [a, b) of a device (a, b multiples of 60, a < b), reading with r
- * the chunks whose samples can reach them. m starts zeroed and grows as
- * needed. 0, or -1 with err. */
+/* Minutes [a, b) of a device (a, b multiples of 60, a < b), and the hour
+ * sums of its samples ending in (a, b], reading with r the chunks whose
+ * samples can reach them. m starts zeroed and grows as needed. 0, or -1
+ * with err. */
 int devmin_load(struct dev_minutes *m, struct chunk_reader *r,
     int64_t dev_id, int64_t interval_ms, int64_t a, int64_t b, char *err,
     size_t errlen);

@@ -181,7 +181,7 @@ bind_r127_60(sqlite3_stmt *st, int i, const uint64_t *v, char *buf)
 	if (len == 0)
 		sqlite3_bind_null(st, i);
 	else
-		sqlite3_bind_text(st, i, buf, (int)len, SQLITE_STATIC);
+		sqlite3_bind_blob(st, i, buf, (int)len, SQLITE_STATIC);
 }
 
 int

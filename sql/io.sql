@@ -22,10 +22,10 @@ CREATE TABLE IF NOT EXISTS io_dev (
 -- [t0, t0 + 3600). n samples, in time order. Sample i ends at unix ms
 --   t0*1000 + t1_ms + i*step_ms + zz(t_dev[i])
 -- and lasts step_ms + zz(s_dev[i]) ms. Every other column holds one
--- unsigned value per sample. Each such TEXT column is "r127": n fixed-width
--- little-endian base-127 numbers, digit d stored as the character d + 1,
--- width = length(column) / n (NULL or '' when every value is 0). zz() is
--- zigzag: z even -> z/2, z odd -> -(z+1)/2.
+-- unsigned value per sample. Each such BLOB column is "r127": n fixed-width
+-- little-endian base-127 numbers, digit d stored as the byte d + 1,
+-- width = length(column) / n (NULL or empty when every value is 0). zz()
+-- is zigzag: z even -> z/2, z odd -> -(z+1)/2.
 CREATE TABLE IF NOT EXISTS io_chunk (
   id      INTEGER PRIMARY KEY,
   dev_id  INTEGER NOT NULL REFERENCES io_dev(id),
@@ -33,12 +33,12 @@ CREATE TABLE IF NOT EXISTS io_chunk (
   n       INTEGER NOT NULL CHECK (n > 0),
   t1_ms   INTEGER NOT NULL,
   step_ms INTEGER NOT NULL,
-  t_dev TEXT, s_dev TEXT,
-  rd_ios TEXT, wr_ios TEXT,          -- completed reads, writes
-  rd_sec TEXT, wr_sec TEXT,          -- 512-byte sectors
-  rd_ms  TEXT, wr_ms  TEXT,          -- time spent reading, writing
-  io_ms  TEXT,                       -- busy time (io_ticks)
-  oth_ios TEXT                       -- completed discards + flushes
+  t_dev BLOB, s_dev BLOB,
+  rd_ios BLOB, wr_ios BLOB,          -- completed reads, writes
+  rd_sec BLOB, wr_sec BLOB,          -- 512-byte sectors
+  rd_ms  BLOB, wr_ms  BLOB,          -- time spent reading, writing
+  io_ms  BLOB,                       -- busy time (io_ticks)
+  oth_ios BLOB                       -- completed discards + flushes
 );
 CREATE UNIQUE INDEX IF NOT EXISTS io_chunk_key ON io_chunk (dev_id, t0);
 
@@ -69,12 +69,14 @@ CREATE TABLE IF NOT EXISTS io_host_hour (
   t0       INTEGER NOT NULL,
   expected INTEGER NOT NULL,
   complete INTEGER NOT NULL,
-  rd TEXT, wr TEXT, ios TEXT
+  rd BLOB, wr BLOB, ios BLOB
 );
 CREATE UNIQUE INDEX IF NOT EXISTS io_host_hour_key ON io_host_hour (t0, host_id);
 
--- Per device and UTC hour: sums over the samples ending in the hour, and
--- the device's busiest valid minute of the hour.
+-- Per device and UTC hour: sums over the samples of the hour, those whose
+-- interval ends in (t0, t0 + 3600] (a sample ending exactly at t0 + 3600,
+-- stored in chunk t0 + 3600, is this hour's), and the device's busiest
+-- valid minute of the hour.
 CREATE TABLE IF NOT EXISTS io_dev_hour (
   dev_id     INTEGER NOT NULL REFERENCES io_dev(id),
   t0         INTEGER NOT NULL,

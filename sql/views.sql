@@ -44,69 +44,69 @@ CREATE VIEW IF NOT EXISTS v_io AS
     FROM (
       SELECT h.name AS host, d.name AS device, c.t0, c.t1_ms, c.step_ms,
          s.i,
-         (coalesce(unicode(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 1, 1)) - 1, 0) * (0 < (ifnull(length(c.t_dev), 0) / c.n))
-           + coalesce(unicode(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 2, 1)) - 1, 0) * (1 < (ifnull(length(c.t_dev), 0) / c.n)) * 127
-           + coalesce(unicode(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 3, 1)) - 1, 0) * (2 < (ifnull(length(c.t_dev), 0) / c.n)) * 16129
-           + coalesce(unicode(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 4, 1)) - 1, 0) * (3 < (ifnull(length(c.t_dev), 0) / c.n)) * 2048383
-           + coalesce(unicode(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 5, 1)) - 1, 0) * (4 < (ifnull(length(c.t_dev), 0) / c.n)) * 260144641
-           + coalesce(unicode(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 6, 1)) - 1, 0) * (5 < (ifnull(length(c.t_dev), 0) / c.n)) * 33038369407
-           + coalesce(unicode(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 7, 1)) - 1, 0) * (6 < (ifnull(length(c.t_dev), 0) / c.n)) * 4195872914689
-           + coalesce(unicode(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 8, 1)) - 1, 0) * (7 < (ifnull(length(c.t_dev), 0) / c.n)) * 532875860165503
-           + coalesce(unicode(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 9, 1)) - 1, 0) * (8 < (ifnull(length(c.t_dev), 0) / c.n)) * 67675234241018881) AS t_dev,
-         (coalesce(unicode(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 1, 1)) - 1, 0) * (0 < (ifnull(length(c.s_dev), 0) / c.n))
-           + coalesce(unicode(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 2, 1)) - 1, 0) * (1 < (ifnull(length(c.s_dev), 0) / c.n)) * 127
-           + coalesce(unicode(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 3, 1)) - 1, 0) * (2 < (ifnull(length(c.s_dev), 0) / c.n)) * 16129
-           + coalesce(unicode(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 4, 1)) - 1, 0) * (3 < (ifnull(length(c.s_dev), 0) / c.n)) * 2048383
-           + coalesce(unicode(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 5, 1)) - 1, 0) * (4 < (ifnull(length(c.s_dev), 0) / c.n)) * 260144641
-           + coalesce(unicode(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 6, 1)) - 1, 0) * (5 < (ifnull(length(c.s_dev), 0) / c.n)) * 33038369407
-           + coalesce(unicode(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 7, 1)) - 1, 0) * (6 < (ifnull(length(c.s_dev), 0) / c.n)) * 4195872914689
-           + coalesce(unicode(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 8, 1)) - 1, 0) * (7 < (ifnull(length(c.s_dev), 0) / c.n)) * 532875860165503
-           + coalesce(unicode(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 9, 1)) - 1, 0) * (8 < (ifnull(length(c.s_dev), 0) / c.n)) * 67675234241018881) AS s_dev,
-         (coalesce(unicode(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 1, 1)) - 1, 0) * (0 < (ifnull(length(c.rd_ios), 0) / c.n))
-           + coalesce(unicode(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 2, 1)) - 1, 0) * (1 < (ifnull(length(c.rd_ios), 0) / c.n)) * 127
-           + coalesce(unicode(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 3, 1)) - 1, 0) * (2 < (ifnull(length(c.rd_ios), 0) / c.n)) * 16129
-           + coalesce(unicode(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 4, 1)) - 1, 0) * (3 < (ifnull(length(c.rd_ios), 0) / c.n)) * 2048383
-           + coalesce(unicode(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 5, 1)) - 1, 0) * (4 < (ifnull(length(c.rd_ios), 0) / c.n)) * 260144641
-           + coalesce(unicode(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 6, 1)) - 1, 0) * (5 < (ifnull(length(c.rd_ios), 0) / c.n)) * 33038369407
-           + coalesce(unicode(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 7, 1)) - 1, 0) * (6 < (ifnull(length(c.rd_ios), 0) / c.n)) * 4195872914689
-           + coalesce(unicode(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 8, 1)) - 1, 0) * (7 < (ifnull(length(c.rd_ios), 0) / c.n)) * 532875860165503
-           + coalesce(unicode(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 9, 1)) - 1, 0) * (8 < (ifnull(length(c.rd_ios), 0) / c.n)) * 67675234241018881) AS rd_ios,
-         (coalesce(unicode(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 1, 1)) - 1, 0) * (0 < (ifnull(length(c.wr_ios), 0) / c.n))
-           + coalesce(unicode(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 2, 1)) - 1, 0) * (1 < (ifnull(length(c.wr_ios), 0) / c.n)) * 127
-           + coalesce(unicode(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 3, 1)) - 1, 0) * (2 < (ifnull(length(c.wr_ios), 0) / c.n)) * 16129
-           + coalesce(unicode(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 4, 1)) - 1, 0) * (3 < (ifnull(length(c.wr_ios), 0) / c.n)) * 2048383
-           + coalesce(unicode(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 5, 1)) - 1, 0) * (4 < (ifnull(length(c.wr_ios), 0) / c.n)) * 260144641
-           + coalesce(unicode(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 6, 1)) - 1, 0) * (5 < (ifnull(length(c.wr_ios), 0) / c.n)) * 33038369407
-           + coalesce(unicode(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 7, 1)) - 1, 0) * (6 < (ifnull(length(c.wr_ios), 0) / c.n)) * 4195872914689
-           + coalesce(unicode(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 8, 1)) - 1, 0) * (7 < (ifnull(length(c.wr_ios), 0) / c.n)) * 532875860165503
-           + coalesce(unicode(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 9, 1)) - 1, 0) * (8 < (ifnull(length(c.wr_ios), 0) / c.n)) * 67675234241018881) AS wr_ios,
-         (coalesce(unicode(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 1, 1)) - 1, 0) * (0 < (ifnull(length(c.rd_sec), 0) / c.n))
-           + coalesce(unicode(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 2, 1)) - 1, 0) * (1 < (ifnull(length(c.rd_sec), 0) / c.n)) * 127
-           + coalesce(unicode(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 3, 1)) - 1, 0) * (2 < (ifnull(length(c.rd_sec), 0) / c.n)) * 16129
-           + coalesce(unicode(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 4, 1)) - 1, 0) * (3 < (ifnull(length(c.rd_sec), 0) / c.n)) * 2048383
-           + coalesce(unicode(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 5, 1)) - 1, 0) * (4 < (ifnull(length(c.rd_sec), 0) / c.n)) * 260144641
-           + coalesce(unicode(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 6, 1)) - 1, 0) * (5 < (ifnull(length(c.rd_sec), 0) / c.n)) * 33038369407
-           + coalesce(unicode(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 7, 1)) - 1, 0) * (6 < (ifnull(length(c.rd_sec), 0) / c.n)) * 4195872914689
-           + coalesce(unicode(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 8, 1)) - 1, 0) * (7 < (ifnull(length(c.rd_sec), 0) / c.n)) * 532875860165503
-           + coalesce(unicode(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 9, 1)) - 1, 0) * (8 < (ifnull(length(c.rd_sec), 0) / c.n)) * 67675234241018881) AS rd_sec,
-         (coalesce(unicode(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 1, 1)) - 1, 0) * (0 < (ifnull(length(c.wr_sec), 0) / c.n))
-           + coalesce(unicode(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 2, 1)) - 1, 0) * (1 < (ifnull(length(c.wr_sec), 0) / c.n)) * 127
-           + coalesce(unicode(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 3, 1)) - 1, 0) * (2 < (ifnull(length(c.wr_sec), 0) / c.n)) * 16129
-           + coalesce(unicode(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 4, 1)) - 1, 0) * (3 < (ifnull(length(c.wr_sec), 0) / c.n)) * 2048383
-           + coalesce(unicode(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 5, 1)) - 1, 0) * (4 < (ifnull(length(c.wr_sec), 0) / c.n)) * 260144641
-           + coalesce(unicode(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 6, 1)) - 1, 0) * (5 < (ifnull(length(c.wr_sec), 0) / c.n)) * 33038369407
-           + coalesce(unicode(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 7, 1)) - 1, 0) * (6 < (ifnull(length(c.wr_sec), 0) / c.n)) * 4195872914689
-           + coalesce(unicode(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 8, 1)) - 1, 0) * (7 < (ifnull(length(c.wr_sec), 0) / c.n)) * 532875860165503
-           + coalesce(unicode(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 9, 1)) - 1, 0) * (8 < (ifnull(length(c.wr_sec), 0) / c.n)) * 67675234241018881) AS wr_sec,
-         (coalesce(unicode(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 1, 1)) - 1, 0) * (0 < (ifnull(length(c.io_ms), 0) / c.n))
-           + coalesce(unicode(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 2, 1)) - 1, 0) * (1 < (ifnull(length(c.io_ms), 0) / c.n)) * 127
-           + coalesce(unicode(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 3, 1)) - 1, 0) * (2 < (ifnull(length(c.io_ms), 0) / c.n)) * 16129
-           + coalesce(unicode(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 4, 1)) - 1, 0) * (3 < (ifnull(length(c.io_ms), 0) / c.n)) * 2048383
-           + coalesce(unicode(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 5, 1)) - 1, 0) * (4 < (ifnull(length(c.io_ms), 0) / c.n)) * 260144641
-           + coalesce(unicode(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 6, 1)) - 1, 0) * (5 < (ifnull(length(c.io_ms), 0) / c.n)) * 33038369407
-           + coalesce(unicode(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 7, 1)) - 1, 0) * (6 < (ifnull(length(c.io_ms), 0) / c.n)) * 4195872914689
-           + coalesce(unicode(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 8, 1)) - 1, 0) * (7 < (ifnull(length(c.io_ms), 0) / c.n)) * 532875860165503
-           + coalesce(unicode(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 9, 1)) - 1, 0) * (8 < (ifnull(length(c.io_ms), 0) / c.n)) * 67675234241018881) AS io_ms
+         (coalesce(unicode(CAST(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 1, 1) AS TEXT)) - 1, 0) * (0 < (ifnull(length(c.t_dev), 0) / c.n))
+           + coalesce(unicode(CAST(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 2, 1) AS TEXT)) - 1, 0) * (1 < (ifnull(length(c.t_dev), 0) / c.n)) * 127
+           + coalesce(unicode(CAST(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 3, 1) AS TEXT)) - 1, 0) * (2 < (ifnull(length(c.t_dev), 0) / c.n)) * 16129
+           + coalesce(unicode(CAST(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 4, 1) AS TEXT)) - 1, 0) * (3 < (ifnull(length(c.t_dev), 0) / c.n)) * 2048383
+           + coalesce(unicode(CAST(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 5, 1) AS TEXT)) - 1, 0) * (4 < (ifnull(length(c.t_dev), 0) / c.n)) * 260144641
+           + coalesce(unicode(CAST(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 6, 1) AS TEXT)) - 1, 0) * (5 < (ifnull(length(c.t_dev), 0) / c.n)) * 33038369407
+           + coalesce(unicode(CAST(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 7, 1) AS TEXT)) - 1, 0) * (6 < (ifnull(length(c.t_dev), 0) / c.n)) * 4195872914689
+           + coalesce(unicode(CAST(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 8, 1) AS TEXT)) - 1, 0) * (7 < (ifnull(length(c.t_dev), 0) / c.n)) * 532875860165503
+           + coalesce(unicode(CAST(substr(c.t_dev, s.i * (ifnull(length(c.t_dev), 0) / c.n) + 9, 1) AS TEXT)) - 1, 0) * (8 < (ifnull(length(c.t_dev), 0) / c.n)) * 67675234241018881) AS t_dev,
+         (coalesce(unicode(CAST(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 1, 1) AS TEXT)) - 1, 0) * (0 < (ifnull(length(c.s_dev), 0) / c.n))
+           + coalesce(unicode(CAST(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 2, 1) AS TEXT)) - 1, 0) * (1 < (ifnull(length(c.s_dev), 0) / c.n)) * 127
+           + coalesce(unicode(CAST(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 3, 1) AS TEXT)) - 1, 0) * (2 < (ifnull(length(c.s_dev), 0) / c.n)) * 16129
+           + coalesce(unicode(CAST(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 4, 1) AS TEXT)) - 1, 0) * (3 < (ifnull(length(c.s_dev), 0) / c.n)) * 2048383
+           + coalesce(unicode(CAST(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 5, 1) AS TEXT)) - 1, 0) * (4 < (ifnull(length(c.s_dev), 0) / c.n)) * 260144641
+           + coalesce(unicode(CAST(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 6, 1) AS TEXT)) - 1, 0) * (5 < (ifnull(length(c.s_dev), 0) / c.n)) * 33038369407
+           + coalesce(unicode(CAST(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 7, 1) AS TEXT)) - 1, 0) * (6 < (ifnull(length(c.s_dev), 0) / c.n)) * 4195872914689
+           + coalesce(unicode(CAST(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 8, 1) AS TEXT)) - 1, 0) * (7 < (ifnull(length(c.s_dev), 0) / c.n)) * 532875860165503
+           + coalesce(unicode(CAST(substr(c.s_dev, s.i * (ifnull(length(c.s_dev), 0) / c.n) + 9, 1) AS TEXT)) - 1, 0) * (8 < (ifnull(length(c.s_dev), 0) / c.n)) * 67675234241018881) AS s_dev,
+         (coalesce(unicode(CAST(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 1, 1) AS TEXT)) - 1, 0) * (0 < (ifnull(length(c.rd_ios), 0) / c.n))
+           + coalesce(unicode(CAST(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 2, 1) AS TEXT)) - 1, 0) * (1 < (ifnull(length(c.rd_ios), 0) / c.n)) * 127
+           + coalesce(unicode(CAST(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 3, 1) AS TEXT)) - 1, 0) * (2 < (ifnull(length(c.rd_ios), 0) / c.n)) * 16129
+           + coalesce(unicode(CAST(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 4, 1) AS TEXT)) - 1, 0) * (3 < (ifnull(length(c.rd_ios), 0) / c.n)) * 2048383
+           + coalesce(unicode(CAST(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 5, 1) AS TEXT)) - 1, 0) * (4 < (ifnull(length(c.rd_ios), 0) / c.n)) * 260144641
+           + coalesce(unicode(CAST(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 6, 1) AS TEXT)) - 1, 0) * (5 < (ifnull(length(c.rd_ios), 0) / c.n)) * 33038369407
+           + coalesce(unicode(CAST(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 7, 1) AS TEXT)) - 1, 0) * (6 < (ifnull(length(c.rd_ios), 0) / c.n)) * 4195872914689
+           + coalesce(unicode(CAST(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 8, 1) AS TEXT)) - 1, 0) * (7 < (ifnull(length(c.rd_ios), 0) / c.n)) * 532875860165503
+           + coalesce(unicode(CAST(substr(c.rd_ios, s.i * (ifnull(length(c.rd_ios), 0) / c.n) + 9, 1) AS TEXT)) - 1, 0) * (8 < (ifnull(length(c.rd_ios), 0) / c.n)) * 67675234241018881) AS rd_ios,
+         (coalesce(unicode(CAST(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 1, 1) AS TEXT)) - 1, 0) * (0 < (ifnull(length(c.wr_ios), 0) / c.n))
+           + coalesce(unicode(CAST(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 2, 1) AS TEXT)) - 1, 0) * (1 < (ifnull(length(c.wr_ios), 0) / c.n)) * 127
+           + coalesce(unicode(CAST(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 3, 1) AS TEXT)) - 1, 0) * (2 < (ifnull(length(c.wr_ios), 0) / c.n)) * 16129
+           + coalesce(unicode(CAST(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 4, 1) AS TEXT)) - 1, 0) * (3 < (ifnull(length(c.wr_ios), 0) / c.n)) * 2048383
+           + coalesce(unicode(CAST(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 5, 1) AS TEXT)) - 1, 0) * (4 < (ifnull(length(c.wr_ios), 0) / c.n)) * 260144641
+           + coalesce(unicode(CAST(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 6, 1) AS TEXT)) - 1, 0) * (5 < (ifnull(length(c.wr_ios), 0) / c.n)) * 33038369407
+           + coalesce(unicode(CAST(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 7, 1) AS TEXT)) - 1, 0) * (6 < (ifnull(length(c.wr_ios), 0) / c.n)) * 4195872914689
+           + coalesce(unicode(CAST(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 8, 1) AS TEXT)) - 1, 0) * (7 < (ifnull(length(c.wr_ios), 0) / c.n)) * 532875860165503
+           + coalesce(unicode(CAST(substr(c.wr_ios, s.i * (ifnull(length(c.wr_ios), 0) / c.n) + 9, 1) AS TEXT)) - 1, 0) * (8 < (ifnull(length(c.wr_ios), 0) / c.n)) * 67675234241018881) AS wr_ios,
+         (coalesce(unicode(CAST(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 1, 1) AS TEXT)) - 1, 0) * (0 < (ifnull(length(c.rd_sec), 0) / c.n))
+           + coalesce(unicode(CAST(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 2, 1) AS TEXT)) - 1, 0) * (1 < (ifnull(length(c.rd_sec), 0) / c.n)) * 127
+           + coalesce(unicode(CAST(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 3, 1) AS TEXT)) - 1, 0) * (2 < (ifnull(length(c.rd_sec), 0) / c.n)) * 16129
+           + coalesce(unicode(CAST(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 4, 1) AS TEXT)) - 1, 0) * (3 < (ifnull(length(c.rd_sec), 0) / c.n)) * 2048383
+           + coalesce(unicode(CAST(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 5, 1) AS TEXT)) - 1, 0) * (4 < (ifnull(length(c.rd_sec), 0) / c.n)) * 260144641
+           + coalesce(unicode(CAST(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 6, 1) AS TEXT)) - 1, 0) * (5 < (ifnull(length(c.rd_sec), 0) / c.n)) * 33038369407
+           + coalesce(unicode(CAST(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 7, 1) AS TEXT)) - 1, 0) * (6 < (ifnull(length(c.rd_sec), 0) / c.n)) * 4195872914689
+           + coalesce(unicode(CAST(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 8, 1) AS TEXT)) - 1, 0) * (7 < (ifnull(length(c.rd_sec), 0) / c.n)) * 532875860165503
+           + coalesce(unicode(CAST(substr(c.rd_sec, s.i * (ifnull(length(c.rd_sec), 0) / c.n) + 9, 1) AS TEXT)) - 1, 0) * (8 < (ifnull(length(c.rd_sec), 0) / c.n)) * 67675234241018881) AS rd_sec,
+         (coalesce(unicode(CAST(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 1, 1) AS TEXT)) - 1, 0) * (0 < (ifnull(length(c.wr_sec), 0) / c.n))
+           + coalesce(unicode(CAST(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 2, 1) AS TEXT)) - 1, 0) * (1 < (ifnull(length(c.wr_sec), 0) / c.n)) * 127
+           + coalesce(unicode(CAST(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 3, 1) AS TEXT)) - 1, 0) * (2 < (ifnull(length(c.wr_sec), 0) / c.n)) * 16129
+           + coalesce(unicode(CAST(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 4, 1) AS TEXT)) - 1, 0) * (3 < (ifnull(length(c.wr_sec), 0) / c.n)) * 2048383
+           + coalesce(unicode(CAST(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 5, 1) AS TEXT)) - 1, 0) * (4 < (ifnull(length(c.wr_sec), 0) / c.n)) * 260144641
+           + coalesce(unicode(CAST(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 6, 1) AS TEXT)) - 1, 0) * (5 < (ifnull(length(c.wr_sec), 0) / c.n)) * 33038369407
+           + coalesce(unicode(CAST(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 7, 1) AS TEXT)) - 1, 0) * (6 < (ifnull(length(c.wr_sec), 0) / c.n)) * 4195872914689
+           + coalesce(unicode(CAST(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 8, 1) AS TEXT)) - 1, 0) * (7 < (ifnull(length(c.wr_sec), 0) / c.n)) * 532875860165503
+           + coalesce(unicode(CAST(substr(c.wr_sec, s.i * (ifnull(length(c.wr_sec), 0) / c.n) + 9, 1) AS TEXT)) - 1, 0) * (8 < (ifnull(length(c.wr_sec), 0) / c.n)) * 67675234241018881) AS wr_sec,
+         (coalesce(unicode(CAST(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 1, 1) AS TEXT)) - 1, 0) * (0 < (ifnull(length(c.io_ms), 0) / c.n))
+           + coalesce(unicode(CAST(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 2, 1) AS TEXT)) - 1, 0) * (1 < (ifnull(length(c.io_ms), 0) / c.n)) * 127
+           + coalesce(unicode(CAST(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 3, 1) AS TEXT)) - 1, 0) * (2 < (ifnull(length(c.io_ms), 0) / c.n)) * 16129
+           + coalesce(unicode(CAST(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 4, 1) AS TEXT)) - 1, 0) * (3 < (ifnull(length(c.io_ms), 0) / c.n)) * 2048383
+           + coalesce(unicode(CAST(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 5, 1) AS TEXT)) - 1, 0) * (4 < (ifnull(length(c.io_ms), 0) / c.n)) * 260144641
+           + coalesce(unicode(CAST(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 6, 1) AS TEXT)) - 1, 0) * (5 < (ifnull(length(c.io_ms), 0) / c.n)) * 33038369407
+           + coalesce(unicode(CAST(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 7, 1) AS TEXT)) - 1, 0) * (6 < (ifnull(length(c.io_ms), 0) / c.n)) * 4195872914689
+           + coalesce(unicode(CAST(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 8, 1) AS TEXT)) - 1, 0) * (7 < (ifnull(length(c.io_ms), 0) / c.n)) * 532875860165503
+           + coalesce(unicode(CAST(substr(c.io_ms, s.i * (ifnull(length(c.io_ms), 0) / c.n) + 9, 1) AS TEXT)) - 1, 0) * (8 < (ifnull(length(c.io_ms), 0) / c.n)) * 67675234241018881) AS io_ms
       FROM io_chunk c
       JOIN io_dev d ON d.id = c.dev_id
       JOIN io_host h ON h.id = d.host_id

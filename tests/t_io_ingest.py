@@ -278,6 +278,17 @@ def check_values(logs):
        "roll-up ran: no dirty hour left")
     eq(sql(db, "SELECT count(*) FROM io_chunk WHERE n > 3600 OR "
            "t0 % 3600 != 0"), [(0,)], "chunks are UTC hours")
+    r127 = {"io_chunk": ("t_dev", "s_dev", "rd_ios", "wr_ios", "rd_sec",
+                         "wr_sec", "rd_ms", "wr_ms", "io_ms", "oth_ios"),
+            "io_host_hour": ("rd", "wr", "ios")}
+    kinds = set()
+    for table, cols in r127.items():
+        for c in cols:
+            kinds |= {(table, k) for k, in sql(
+                db, "SELECT DISTINCT typeof(%s) FROM %s" % (c, table))}
+    ok({k for _, k in kinds} <= {"blob", "null"} and
+       {t for t, k in kinds if k == "blob"} == set(r127),
+       "r127 columns are BLOBs (NULL when all 0)", repr(sorted(kinds)))
     return db
 
 

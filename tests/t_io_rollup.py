@@ -228,6 +228,28 @@ def main():
         p = ingest(db2, os.path.join(tmp, "logs"))
         compare(tables(db2), whole, "re-ingest of everything")
 
+        # Cut exactly on an hour, the earlier part first: the sample
+        # ending on the hour comes with the later part and is stored in
+        # the later hour's chunk, but counts in the earlier hour's
+        # io_dev_hour, which that second ingest must rebuild.
+        hour = S + DAY + 13 * 3600
+        split_raw(raw, os.path.join(tmp, "raw3"), lambda t: t < hour - 30)
+        split_raw(raw, os.path.join(tmp, "raw4"), lambda t: t >= hour - 90)
+        import_all(os.path.join(tmp, "raw3"), os.path.join(tmp, "logs3"))
+        import_all(os.path.join(tmp, "raw4"), os.path.join(tmp, "logs4"))
+        db5 = os.path.join(tmp, "onhour.db")
+        p3 = ingest(db5, os.path.join(tmp, "logs3"))
+        first = tables(db5)
+        p4 = ingest(db5, os.path.join(tmp, "logs4"))
+        ok(p3.returncode == 0 and p4.returncode == 0,
+           "ingest of the parts cut on the hour exits 0",
+           p3.stderr + p4.stderr)
+        h0 = [k for k in whole["io_dev_hour"] if k[2] == hour - 3600]
+        ok(h0 and all(first["io_dev_hour"].get(k) != whole["io_dev_hour"][k]
+                      for k in h0),
+           "cut on the hour: the first part lacks the sample ending on it")
+        compare(tables(db5), whole, "cut on the hour, earlier part first")
+
         # A gap between two separate ingests is expected, hence missing.
         db3 = os.path.join(tmp, "gap.db")
         split_raw(raw, os.path.join(tmp, "rawa"), lambda t: t < S + 12 * 3600)

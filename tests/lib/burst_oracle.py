@@ -26,8 +26,8 @@ complete. P_ref = host_peak MiB/s or the observed maximum; exact compares
 (fractions): idle r < 10%, low < 50%, mid <= 90%, high > 90%.
 
 devices: the selected devices expected somewhere in the window; per
-device, the samples ending in the window (t_ms in [from, to) ms, as
-ioseries.h says: see SAMPLE_END_RULE) and its valid minutes in [from, to).
+device, the samples of the window (t_ms in (from, to] ms: see
+SAMPLE_END_RULE) and its valid minutes in [from, to).
 """
 import math
 from fractions import Fraction
@@ -35,11 +35,13 @@ from fractions import Fraction
 MIB = 2 ** 20
 DEFAULT_C = (0, 128 * 1024, 1024 * 1024)
 
-# A sample belongs to the window when its end t_ms is in [from, to) ms
-# (io_dev_hour keeps the samples ending in [t0, t0 + 3600)). Note: a sample
-# ending exactly at `to` lies inside the window but is not counted, and
-# one ending exactly at `from` lies before it but is.
-SAMPLE_END_RULE = "closed-open"
+# A sample belongs to the window [from, to) when its end t_ms is in
+# (from, to] ms, i.e. where its interval lies (io_dev_hour keeps the samples
+# ending in (t0, t0 + 3600]): a sample ending exactly at `to` lies inside
+# the window and is counted (with the default window, every device's last
+# sample), one ending exactly at `from` lies before it and is not.
+# "closed-open" is the former rule ([from, to)), kept for comparison.
+SAMPLE_END_RULE = "open-closed"
 
 
 def mib_s(b):

@@ -376,9 +376,10 @@ class Model:
     def dev_stats(self, hosts=None, frm=None, to=None):
         """{(host, dev): (samples, covered_ms, rd_ios, wr_ios, rd_bytes,
         wr_bytes, rd_ms, wr_ms, io_ms, oth_ios, minutes, peak_bytes,
-        peak_ios, peak_t)} over the window: sums over the samples ending
-        in it, valid minutes inside it (peak_t -1 without one), for the
-        selected hosts' devices expected in it."""
+        peak_ios, peak_t)} over the window [f, e): sums over the samples
+        ending in (f, e] (those whose interval lies in the window), valid
+        minutes inside it (peak_t -1 without one), for the selected hosts'
+        devices expected in it."""
         win = self.resolve(hosts, frm, to)
         if win is None:
             return {}
@@ -390,7 +391,7 @@ class Model:
                 continue
             r = [0] * 10
             for s in ss:
-                if f * 1000 <= s.t_ms < e * 1000:
+                if f * 1000 < s.t_ms <= e * 1000:
                     add = (1, max(s.dur_ms, 0), s.rd_ios, s.wr_ios,
                            s.rd_sec * 512, s.wr_sec * 512, s.rd_ms, s.wr_ms,
                            s.io_ms, s.oth_ios)
@@ -423,12 +424,15 @@ class Model:
     def dev_hours(self):
         """{(host, dev, t0): (samples, covered_ms, rd_ios, wr_ios, rd_bytes,
         wr_bytes, rd_ms, wr_ms, io_ms, oth_ios, minutes, peak_bytes,
-        peak_t, peak_ios)}; the peaks are None without a valid minute."""
+        peak_t, peak_ios)}: sums over the samples ending in (t0, t0 + 3600]
+        s, valid minutes in [t0, t0 + 3600); the peaks are None without a
+        valid minute."""
         out = {}
         for key, ss in self.devs.items():
             rows = {}
             for s in ss:
-                r = rows.setdefault(s.t_ms // HOUR_MS * 3600, [0] * 10)
+                # the hour t0 holds the samples ending in (t0, t0 + 3600]
+                r = rows.setdefault((s.t_ms - 1) // HOUR_MS * 3600, [0] * 10)
                 add = (1, max(s.dur_ms, 0), s.rd_ios, s.wr_ios, s.rd_sec * 512,
                        s.wr_sec * 512, s.rd_ms, s.wr_ms, s.io_ms, s.oth_ios)
                 for i, x in enumerate(add):
@@ -483,19 +487,19 @@ def build(hosts):
     return Model(hosts)
 
 
-def r127_decode(s, n):
-    """n values from an r127 text column (None or '' = all zero)."""
-    if not s:
+def r127_decode(b, n):
+    """n values from an r127 BLOB column, as sqlite3 returns it: bytes, or
+    None (all zero). Anything else (a TEXT column: str) is an error."""
+    if b is None:
         return [0] * n
-    if isinstance(s, bytes):
-        s = s.decode("latin-1")
-    assert len(s) % n == 0, "r127 length %d not a multiple of %d" % (len(s), n)
-    w = len(s) // n
+    assert isinstance(b, bytes), "r127 column is %s, not a BLOB" % type(b)
+    assert len(b) % n == 0, "r127 length %d not a multiple of %d" % (len(b), n)
+    w = len(b) // n
     out = []
     for i in range(n):
         x = 0
-        for d in reversed(s[i * w:(i + 1) * w]):
-            assert 1 <= ord(d) <= 127, "r127 byte %d" % ord(d)
-            x = x * 127 + ord(d) - 1
+        for d in reversed(b[i * w:(i + 1) * w]):
+            assert 1 <= d <= 127, "r127 byte %d" % d
+            x = x * 127 + d - 1
         out.append(x)
     return out

@@ -128,18 +128,17 @@ struct fx_sample {
 	uint64_t rd_ios, wr_ios, rd_sec, wr_sec, oth_ios;
 };
 
+/* The samples (sorted, all in one UTC hour) as that hour's chunk. */
 static void
-put_device(sqlite3 *db, int64_t host, int64_t dev, const char *name,
+put_chunk(sqlite3 *db, int64_t dev, const char *name,
     const struct fx_sample *s, size_t n)
 {
 	static struct iochunk c;
 	static struct iochunk_scratch scratch;
 	sqlite3_stmt *st;
-	char sql[256];
-	int64_t first = INT64_MAX, last = INT64_MIN;
 
 	memset(&c, 0, sizeof c);
-	c.t0 = T0;
+	c.t0 = T0 + s[0].end / 3600000 * 3600;
 	c.n = n;
 	for (size_t i = 0; i < n; i++) {
 		struct io_sample *x = &c.s[i];
@@ -152,24 +151,47 @@ put_device(sqlite3 *db, int64_t host, int64_t dev, const char *name,
 		x->v[IOF_WR_SEC] = s[i].wr_sec;
 		x->v[IOF_OTH_IOS] = s[i].oth_ios;
 		x->v[IOF_IO_MS] = 7;
-		if (x->t_ms - x->dur_ms < first)
-			first = x->t_ms - x->dur_ms;
-		if (x->t_ms > last)
-			last = x->t_ms;
 	}
-	snprintf(sql, sizeof sql, "INSERT INTO io_dev VALUES (%" PRId64 ", %"
-	    PRId64 ", '%s', 60000, %" PRId64 ", %" PRId64 ")", dev, host, name,
-	    first, last);
-	sqlite3_exec(db, sql, NULL, NULL, NULL);
 	sqlite3_prepare_v2(db, "INSERT INTO io_chunk (dev_id, t0, n, t1_ms, "
 	    "step_ms, t_dev, s_dev, rd_ios, wr_ios, rd_sec, wr_sec, rd_ms, "
 	    "wr_ms, io_ms, oth_ios) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
 	    "?9, ?10, ?11, ?12, ?13, ?14, ?15)", -1, &st, NULL);
 	sqlite3_bind_int64(st, 1, dev);
-	sqlite3_bind_int64(st, 2, T0);
+	sqlite3_bind_int64(st, 2, c.t0);
 	ok(iochunk_bind(st, 3, &c, &scratch) == 0 &&
-	    sqlite3_step(st) == SQLITE_DONE, "chunk of %s stored", name);
+	    sqlite3_step(st) == SQLITE_DONE, "chunk %" PRId64 " of %s stored",
+	    c.t0, name);
 	sqlite3_finalize(st);
+}
+
+/* The device's io_dev row (first_ms, last_ms of s) and its chunks: one
+ * per UTC hour, a sample ending exactly on the hour in the later one. */
+static void
+put_device(sqlite3 *db, int64_t host, int64_t dev, const char *name,
+    const struct fx_sample *s, size_t n)
+{
+	char sql[256];
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	size_t i = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		if (T0 * 1000 + s[k].end - s[k].dur < first)
+			first = T0 * 1000 + s[k].end - s[k].dur;
+		if (T0 * 1000 + s[k].end > last)
+			last = T0 * 1000 + s[k].end;
+	}
+	snprintf(sql, sizeof sql, "INSERT INTO io_dev VALUES (%"
+	    PRId64 ", %" PRId64 ", '%s', 60000, %" PRId64 ", %" PRId64 ")",
+	    dev, host, name, first, last);
+	sqlite3_exec(db, sql, NULL, NULL, NULL);
+	while (i < n) {
+		size_t j = i + 1;
+
+		while (j < n && s[j].end / 3600000 == s[i].end / 3600000)
+			j++;
+		put_chunk(db, dev, name, s + i, j - i);
+		i = j;
+	}
 }
 
 /*
@@ -318,9 +340,13 @@ check_filters(sqlite3 *db)
 	ok(n == 2 && !strcmp(d[0].device, "sda") && !strcmp(d[1].device,
 	    "sdb"), "devices expected in the window, by name");
 	if (n == 2) {
-		/* ends at 60000 (the window's start) and at 120500 */
+		/* ends in (60000, 180000]: 120500 and 180000 (the window's
+		 * end); the one ending at 60000 lies before the window */
 		is_i64((int64_t)d[0].samples, 2, "sda: 2 samples end inside");
-		is_i64((int64_t)d[0].rd_bytes, 1536, "sda: their bytes");
+		is_i64((int64_t)d[0].covered_ms, 119500, "sda: their ms");
+		is_i64((int64_t)d[0].rd_bytes, 512, "sda: their read bytes");
+		is_i64((int64_t)d[0].wr_bytes, 61952, "sda: their written "
+		    "bytes");
 		is_i64((int64_t)d[0].minutes, 2, "sda: minutes 1 and 2 valid");
 		is_i64((int64_t)d[0].peak_bytes, 61947, "sda: peak bytes");
 		is_i64(d[0].peak_t, T0 + 60, "sda: peak minute");
@@ -354,6 +380,97 @@ check_rerun(sqlite3 *db)
 	check_tables(db);
 }
 
+/*
+ * The hour edge. sdd: minutes 58, 59, 60 (T0 + 3480 .. T0 + 3660), read
+ * sectors 1, 2, 4, one read each sector. The sample ending exactly at
+ * T0 + 3600 is stored in chunk T0 + 3600 but lies in hour T0:
+ *   io_dev_hour T0:        ends 3540000, 3600000: 2 samples, 1536 B,
+ *                          minutes 58, 59 valid, busiest 59 (1024 B);
+ *   io_dev_hour T0 + 3600: ends 3660000: 1 sample, 2048 B, minute 60.
+ * First only the sample of chunk T0 is stored and rolled up; then chunk
+ * T0 + 3600 arrives with only its own hour dirty: the roll-up must still
+ * rebuild io_dev_hour T0.
+ */
+static const struct fx_sample sdd[] = {
+	{ 3540000, 60000, 1, 0, 1, 0, 0 },
+	{ 3600000, 60000, 2, 0, 2, 0, 0 },
+	{ 3660000, 60000, 4, 0, 4, 0, 0 },
+};
+
+/* Device totals of the one device over [from, to) (0: the data's). */
+static void
+check_edge_stats(sqlite3 *db, int64_t from, int64_t to, int64_t samples,
+    int64_t rd_bytes, int64_t minutes, const char *what)
+{
+	struct io_window w = { .from = from, .to = to };
+	struct dev_stat *d = NULL;
+	size_t n = 0;
+	char err[512] = "";
+
+	ok(io_load_dev_stats(db, &w, &d, &n, err, sizeof err) == 0 && n == 1,
+	    "%s: one device %s", what, err);
+	if (n == 1) {
+		is_i64((int64_t)d[0].samples, samples, "%s: samples", what);
+		is_i64((int64_t)d[0].rd_bytes, rd_bytes, "%s: bytes", what);
+		is_i64((int64_t)d[0].rd_ios, rd_bytes / 512, "%s: reads", what);
+		is_i64((int64_t)d[0].minutes, minutes, "%s: minutes", what);
+	}
+	dev_stats_free(d, n);
+}
+
+static void
+check_hour_edge(const char *dir)
+{
+	char path[64], err[512] = "";
+	sqlite3 *db;
+
+	snprintf(path, sizeof path, "%s/edge.db", dir);
+	if ((db = db_open(path, err, sizeof err)) == NULL) {
+		ok(0, "open %s: %s", path, err);
+		return;
+	}
+	sqlite3_exec(db, "INSERT INTO io_host VALUES (1, 'a'); INSERT INTO "
+	    "io_dirty VALUES (1262304000)", NULL, NULL, NULL);
+	put_device(db, 1, 1, "sdd", sdd, 1);
+	ok(io_rollup_dirty(db, NULL, err, sizeof err) == 0, "edge: roll-up %s",
+	    err);
+	is_i64(one(db, "SELECT samples * 10000 + rd_bytes FROM io_dev_hour "
+	    "WHERE t0 = 1262304000"), 10512, "edge: hour 0 holds 1 sample");
+	put_chunk(db, 1, "sdd", sdd + 1, 2);
+	sqlite3_exec(db, "UPDATE io_dev SET last_ms = 1262307660000; INSERT "
+	    "INTO io_dirty VALUES (1262307600)", NULL, NULL, NULL);
+	ok(io_rollup_dirty(db, NULL, err, sizeof err) == 0, "edge: roll-up "
+	    "of the next chunk %s", err);
+	is_i64(one(db, "SELECT count(*) FROM io_chunk"), 2, "edge: 2 chunks");
+	is_i64(one(db, "SELECT samples FROM io_dev_hour WHERE t0 = "
+	    "1262304000"), 2, "edge: hour 0 gained the sample ending at 1 h");
+	is_i64(one(db, "SELECT covered_ms FROM io_dev_hour WHERE t0 = "
+	    "1262304000"), 120000, "edge: hour 0 covered ms");
+	is_i64(one(db, "SELECT rd_bytes FROM io_dev_hour WHERE t0 = "
+	    "1262304000"), 1536, "edge: hour 0 bytes");
+	is_i64(one(db, "SELECT rd_ios FROM io_dev_hour WHERE t0 = "
+	    "1262304000"), 3, "edge: hour 0 reads");
+	is_i64(one(db, "SELECT minutes * 10000 + peak_bytes FROM io_dev_hour "
+	    "WHERE t0 = 1262304000"), 21024, "edge: hour 0: 2 minutes, peak");
+	is_i64(one(db, "SELECT peak_t FROM io_dev_hour WHERE t0 = 1262304000"),
+	    T0 + 3540, "edge: hour 0 busiest minute 59");
+	is_i64(one(db, "SELECT samples * 10000 + rd_bytes FROM io_dev_hour "
+	    "WHERE t0 = 1262307600"), 12048, "edge: hour 1: 1 sample");
+	is_i64(one(db, "SELECT minutes * 10000 + peak_bytes FROM io_dev_hour "
+	    "WHERE t0 = 1262307600"), 12048, "edge: hour 1: minute 60");
+	/* default window [T0 + 3480, T0 + 3660): all three, the last one
+	 * (ending at the window's end) too; edges on both sides of 1 h */
+	check_edge_stats(db, 0, 0, 3, 3584, 3, "edge: default window");
+	check_edge_stats(db, T0 + 3540, T0 + 3600, 1, 1024, 1,
+	    "edge: minute 59");
+	check_edge_stats(db, T0, T0 + 3600, 2, 1536, 2, "edge: hour 0 whole");
+	check_edge_stats(db, T0 + 3600, T0 + 7200, 1, 2048, 1,
+	    "edge: hour 1 whole");
+	check_edge_stats(db, T0 + 3540, T0 + 7200, 2, 3072, 2,
+	    "edge: minute 59 and hour 1");
+	db_close(db);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -372,6 +489,7 @@ main(int argc, char **argv)
 		check_rerun(db);
 		db_close(db);
 	}
+	check_hour_edge(dir);
 	snprintf(path, sizeof path, "rm -rf %s", dir);
 	if (system(path) != 0)
 		ok(0, "cleanup");
