@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sql_embed.h"
 
@@ -210,4 +211,79 @@ db_step_done(sqlite3_stmt *st)
 
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* May this process create the -wal and -shm files next to path? */
+static int
+dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+
+	if (!slash)
+		return access(".", W_OK) == 0;
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) + (slash == path),
+	    path);
+	return access(dir, W_OK) == 0;
+}
+
+/* "file:" URI of path: '%', '?' and '#' percent-encoded. */
+static void
+file_uri(char *buf, size_t len, const char *path, const char *query)
+{
+	size_t n = (size_t)snprintf(buf, len, "file:");
+
+	for (const char *p = path; *p && n + 4 < len; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			n += (size_t)snprintf(buf + n, len - n, "%%%02X",
+			    (unsigned char)*p);
+		else
+			buf[n++] = *p;
+	}
+	snprintf(buf + n, len - n, "?%s", query);
+}
+
+/* Read-only, without locks or the WAL index: for a database whose
+ * directory this user cannot write (SQLite cannot create -shm there). */
+static sqlite3 *
+open_immutable(const char *path, char *err, size_t errlen)
+{
+	char uri[8192];
+	sqlite3 *db = NULL;
+	int version = 0, appid = 0;
+
+	file_uri(uri, sizeof uri, path, "immutable=1");
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
+	    pragma_int(db, "PRAGMA user_version", &version) < 0) {
+		snprintf(err, errlen, "%s: not a usable database: %s", path,
+		    db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return NULL;
+	}
+	if (appid != DB_APPLICATION_ID || version != DB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: read-only, and %s", path, appid !=
+		    DB_APPLICATION_ID ? "not an iocensus database" :
+		    "its schema version differs from this program's: open it "
+		    "once as a user who can write it");
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+sqlite3 *
+db_open_read(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db;
+
+	if (access(path, W_OK) == 0 && dir_writable(path))
+		return db_open(path, err, errlen);
+	db = open_immutable(path, err, errlen);
+	if (db)
+		fprintf(stderr, "note: %s is opened read-only, without locking "
+		    "(this user cannot write it or its directory): results may "
+		    "be inconsistent while another process writes it\n", path);
+	return db;
 }

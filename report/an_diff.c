@@ -116,7 +116,7 @@ fs_table(struct result *r, const struct snap *a, const struct snap *b,
 	    tot->v[M_FILES].a.v > 0)
 		rt_real(t, row, F_GROWTH, (double)tot->v[M_FILES].b.v /
 		    (double)tot->v[M_FILES].a.v);
-	if (dn.has && days != 0)
+	if (dn.has && days > 0)		/* not over a backwards interval */
 		rt_real(t, row, F_DN_DAY, (double)dn.v / days);
 }
 
@@ -361,6 +361,11 @@ an_diff(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		result_note(r, "WARNING: A and B are different file systems"
 		    " (%s and %s); the deltas compare unrelated trees.", a.fs,
 		    b.fs);
+	if (b.started_at < a.started_at)
+		result_note(r, "WARNING: B (#%lld) was taken before A (#%lld):"
+		    " the deltas run backwards in time, and there is no growth"
+		    " rate; give the older snapshot first.", (long long)b.id,
+		    (long long)a.id);
 	result_note(r, "Deltas are net changes (files created minus files"
 	    " deleted) over %.2f days; shares are of the file system's net"
 	    " growth, are n/a when it is <= 0, and can be negative or above"

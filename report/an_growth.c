@@ -402,7 +402,10 @@ an_growth(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		result_note(r, "Only one complete snapshot: no trend can be"
 		    " fitted.");
 	}
-	if (!ex && p.n >= 2)
+	if (!lin && p.n >= 2)
+		result_note(r, "Every complete snapshot has the same start time:"
+		    " no trend can be fitted.");
+	else if (!ex && p.n >= 2)
 		result_note(r, "The exponential model needs every value > 0.");
 	notes(r, &p, m);
 	points_table(r, &p, unit, &lf, lin, &ef, ex);

@@ -247,6 +247,8 @@ every_name(int64_t every, char *buf, size_t len)
 	return buf;
 }
 
+#define THROUGHPUT_MAX_BUCKETS 1000000
+
 struct result *
 an_throughput(sqlite3 *db, const struct an_opts *o, char *err,
     size_t errlen)
@@ -265,8 +267,20 @@ an_throughput(sqlite3 *db, const struct an_opts *o, char *err,
 	}
 	if (io_load_minutes(db, &o->win, &s, err, errlen) != 0)
 		return NULL;
-	io_coverage_count(&s, &c);
 	every = every_name(o->every, buf, sizeof buf);
+	/* A result row costs a few hundred bytes: decades of minutes would
+	 * take gigabytes to say nothing a coarser bucket does not. */
+	if ((uint64_t)s.n * IO_MINUTE_S / (uint64_t)o->every >
+	    THROUGHPUT_MAX_BUCKETS) {
+		snprintf(err, errlen, AN_USAGE "%llu buckets of one %s in the "
+		    "window (at most %d): use a wider --every or a narrower "
+		    "--from/--to", (unsigned long long)((uint64_t)s.n *
+		    IO_MINUTE_S / (uint64_t)o->every), every,
+		    THROUGHPUT_MAX_BUCKETS);
+		minute_series_free(&s);
+		return NULL;
+	}
+	io_coverage_count(&s, &c);
 	struct result *r = result_new("throughput", "Aggregate throughput");
 	result_table(r, "series", "Throughput per bucket", series_cols,
 	    sizeof series_cols / sizeof series_cols[0]);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "render.h"
 #include "xalloc.h"
 
@@ -137,17 +138,23 @@ write_member(struct archive *a, const struct member *m)
 	return rc;
 }
 
+/* Written through an outfile: a failed bundle leaves no partial file. */
 static int
 write_archive(const char *path, const struct members *ms, char *err,
     size_t errlen)
 {
 	struct archive *a = archive_write_new();
+	struct outfile o;
 	int rc = 0;
 
+	if (outfile_open(&o, path, err, errlen) < 0) {
+		archive_write_free(a);
+		return -1;
+	}
 	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
 	    archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
 	    archive_write_set_filter_option(a, "gzip", "timestamp", NULL) !=
-	    ARCHIVE_OK || archive_write_open_filename(a, path) != ARCHIVE_OK)
+	    ARCHIVE_OK || archive_write_open_fd(a, o.fd) != ARCHIVE_OK)
 		rc = -1;
 	for (size_t i = 0; rc == 0 && i < ms->n; i++)
 		rc = write_member(a, &ms->m[i]);
@@ -159,6 +166,9 @@ write_archive(const char *path, const struct members *ms, char *err,
 		rc = -1;
 	}
 	archive_write_free(a);
+	if (rc == 0)
+		return outfile_commit(&o, err, errlen);
+	outfile_abort(&o);
 	return rc;
 }
 

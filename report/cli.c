@@ -11,6 +11,10 @@
 #include "cli.h"
 #include "cliparse.h"
 
+/* 2^40 MiB/s is an exbibyte per second: anything above is a typo, and
+ * would print hundreds of digits in the notes. */
+#define MAX_PEAK_MIB_S 1099511627776.0
+
 enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
@@ -188,9 +192,9 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 		return set_every(a, name, v);
 	case O_PEAK:
 	case O_HOST_PEAK:
-		if (parse_count(v, &d) < 0 || d <= 0)
+		if (parse_count(v, &d) < 0 || d <= 0 || d > MAX_PEAK_MIB_S)
 			return bad(name, o == O_PEAK ? "peak" : "host-peak", v,
-			    "a bandwidth in MiB/s above 0");
+			    "a bandwidth in MiB/s above 0 and at most 2^40");
 		*(o == O_PEAK ? &a->an.peak : &a->an.host_peak) = d;
 		return 0;
 	case O_THRESHOLD:
@@ -201,8 +205,9 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_BUCKETS:
 		n = parse_duration_list(v, a->edges, CLI_MAX_LIST);
-		if (n < 1)
-			return bad(name, "buckets", v, "ascending durations");
+		if (n < 1 || a->edges[0] <= 0)
+			return bad(name, "buckets", v, "ascending durations "
+			    "above 0");
 		for (int i = 1; i < n; i++)
 			if (a->edges[i] <= a->edges[i - 1])
 				return bad(name, "buckets", v,

@@ -55,6 +55,12 @@ human_real(double v, int decimals, char *buf, size_t len)
 {
 	if (decimals < 0)
 		decimals = 0;
+	/* Past 2^53 the digits are noise, and a far projection or a huge
+	 * option value would print hundreds of them. */
+	if (fabs(v) >= 1e15 && isfinite(v)) {
+		snprintf(buf, len, "%.3e", v);
+		return buf;
+	}
 	snprintf(buf, len, "%.*f", decimals, v);
 	if (strspn(buf, "-0.") == strlen(buf))
 		snprintf(buf, len, "%.*f", decimals, 0.0);	/* no "-0.00" */

@@ -3,8 +3,9 @@
  * archive when libarchive recognises its content (tar, cpio, zip, ...
  * under gzip, zstd, xz, ...), whatever its name. Regular members are read
  * into memory one by one and named ARCHIVE:MEMBER; nothing is extracted
- * to disk. A damaged archive is a source of its own (SRC_DAMAGE) after
- * the members that could be read.
+ * to disk; a member that is an archive itself is walked the same way.
+ * A damaged archive is a source of its own (SRC_DAMAGE) after the members
+ * that could be read.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -16,10 +17,13 @@
 #include <unistd.h>
 
 #include "ingest_int.h"
+#include "iolog.h"
 #include "xalloc.h"
 
 #define ARCHIVE_BLOCK 65536
 #define MEMBER_PREALLOC_MAX (INT64_C(256) << 20)
+#define NEST_MAX 4		/* archives inside archives, at most */
+#define SNIFF_LEN 512		/* bytes that tell whether to read a member */
 
 /* libarchive's "not an archive" errno (ARCHIVE_ERRNO_FILE_FORMAT, from a
  * header it does not install). */
@@ -52,21 +56,23 @@ archive_reader(void)
 	return a;
 }
 
-/* Where libarchive stopped (compressed bytes consumed), or the file's end
- * when it cannot say (it failed before reading anything it reports). */
+/* Record where libarchive stopped (compressed bytes consumed, or the
+ * file's end when it cannot say) in the archive's damage source, made on
+ * first use and emitted after the members that could be read. */
 static void
-emit_archive_damage(struct walker *k, struct archive *a, int fd,
+add_archive_damage(struct src **dmg, struct archive *a, int fd,
     const char *name)
 {
-	struct src *s = src_new(name, SRC_DAMAGE, 0);
 	const char *why = archive_error_string(a);
 	int64_t off = archive_filter_bytes(a, -1);
 	struct stat st;
 
+	if (*dmg == NULL)
+		*dmg = src_new(name, SRC_DAMAGE, 0);
 	if (off < 0)
 		off = fstat(fd, &st) == 0 ? (int64_t)st.st_size : 0;
-	src_add_damage(s, (uint64_t)off, why ? why : "unreadable archive", 0);
-	walk_emit(k, s);
+	src_add_damage(*dmg, (uint64_t)off, why ? why : "unreadable archive",
+	    0);
 }
 
 /* A member's source: "ARCHIVE:MEMBER". */
@@ -89,11 +95,56 @@ member_src(const char *archive_name, struct archive_entry *e,
 	return s;
 }
 
-/* One member into memory; -1 when the archive fails inside it (what was
- * read is still handed on). */
+/* Place a block of the member at off; a hole before it (a sparse
+ * member) reads as zeros. */
+static void
+member_put(struct src *s, size_t *cap, size_t off, const void *blk,
+    size_t n)
+{
+	if (off + n > *cap) {
+		while (*cap < off + n)
+			*cap *= 2;
+		s->buf = xrealloc(s->buf, *cap);
+	}
+	if (off > s->len)
+		memset(s->buf + s->len, 0, off - s->len);
+	memcpy(s->buf + off, blk, n);
+	if (off + n > s->len)
+		s->len = off + n;
+}
+
+/* Could a member starting with p[0 .. len) be a log or an archive of
+ * them? Logs are gzip; archives are compressed, zip, 7z, cpio or ustar.
+ * Anything else (a core dump, a data file) is skipped unread rather than
+ * held in memory whole. */
 static int
-read_member(struct walker *k, struct archive *a, struct archive_entry *e,
-    const char *archive_name)
+worth_reading(const uint8_t *p, size_t len)
+{
+	static const struct {
+		size_t at, n;
+		const char *magic;
+	} m[] = {
+		{ 0, 2, "\x1f\x8b" }, { 0, 4, "\x28\xb5\x2f\xfd" },
+		{ 0, 6, "\xfd" "7zXZ\0" }, { 0, 3, "BZh" },
+		{ 0, 4, "\x04\x22\x4d\x18" }, { 0, 4, "PK\x03\x04" },
+		{ 0, 6, "7z\xbc\xaf\x27\x1c" }, { 0, 4, "0707" },
+		{ 257, 5, "ustar" },
+	};
+
+	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+		if (len >= m[i].at + m[i].n &&
+		    memcmp(p + m[i].at, m[i].magic, m[i].n) == 0)
+			return 1;
+	return 0;
+}
+
+/* One member into memory, block by block: when the archive fails inside
+ * it, what was read is still handed on (archive_read_data would drop the
+ * last partial buffer), and -1 is returned. A member that cannot be a log
+ * or an archive is handed on as SRC_SKIP once its first bytes say so. */
+static int
+read_member(struct archive *a, struct archive_entry *e,
+    const char *archive_name, struct src **out)
 {
 	int64_t size = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
 	/* The header's size, unless absurd (a damaged header must not make
@@ -101,38 +152,111 @@ read_member(struct walker *k, struct archive *a, struct archive_entry *e,
 	size_t cap = size > 0 && size < MEMBER_PREALLOC_MAX ? (size_t)size + 1 :
 	    65536;
 	struct src *s = member_src(archive_name, e, SRC_LOG);
-	la_ssize_t got;
-	int rc = 0;
+	const void *blk;
+	size_t n;
+	la_int64_t off;
+	int r, rc = 0, sniffed = 0;
 
 	s->buf = xmalloc(cap);
-	for (;;) {
-		if (s->len == cap) {
-			cap *= 2;
-			s->buf = xrealloc(s->buf, cap);
-		}
-		got = archive_read_data(a, s->buf + s->len, cap - s->len);
-		if (got == 0)
-			break;
-		if (got < 0) {
+	while ((r = archive_read_data_block(a, &blk, &n, &off)) != ARCHIVE_EOF) {
+		if ((r != ARCHIVE_OK && r != ARCHIVE_WARN) || off < 0 ||
+		    (uint64_t)off > s->len + (uint64_t)MEMBER_PREALLOC_MAX) {
 			rc = -1;
 			break;
 		}
-		s->len += (size_t)got;
+		member_put(s, &cap, (size_t)off, blk, n);
+		if (sniffed || s->len < SNIFF_LEN)
+			continue;
+		sniffed = 1;
+		if (!worth_reading(s->buf, s->len)) {
+			s->kind = SRC_SKIP;
+			free(s->buf);
+			s->buf = NULL;
+			s->len = 0;
+			rc = archive_read_data_skip(a) == ARCHIVE_OK ? 0 : -1;
+			break;
+		}
 	}
-	walk_emit(k, s);
+	*out = s;
 	return rc;
 }
 
-/* The members of an archive whose first header was read into e. */
+static void walk_members(struct walker *, struct archive *,
+    struct archive_entry *, int, int, const char *, int);
+
+/* Does the member start like an iostatmon log (a header frame)? Then it
+ * is not probed as an archive, which a damaged log could fail. */
+static int
+member_is_log(const struct src *s)
+{
+	struct iolog_reader *r;
+	struct iolog_event ev;
+	int log = 0;
+
+	if (s->len < 2 || s->buf[0] != 0x1f || s->buf[1] != 0x8b)
+		return 0;
+	r = iolog_reader_mem(s->buf, s->len, "");
+	if (r == NULL)
+		return 0;
+	if (iolog_next(r, &ev) == 1)
+		log = ev.type == IOLOG_EV_HEADER;
+	iolog_reader_close(r);
+	return log;
+}
+
+/* A member that is itself an archive (a tarball of per-server tarballs)
+ * is walked in memory, its members named OUTER:INNER:MEMBER, down to
+ * NEST_MAX levels. 1 when s was an archive (and is freed), else 0. */
+static int
+walk_nested(struct walker *k, struct src *s, int depth)
+{
+	struct archive *a;
+	struct archive_entry *e = NULL;
+	int r;
+
+	if (depth >= NEST_MAX || s->len == 0 || member_is_log(s))
+		return 0;
+	a = archive_reader();
+	r = archive_read_open_memory(a, s->buf, s->len);
+	if (r == ARCHIVE_OK)
+		r = archive_read_next_header(a, &e);
+	if (r < ARCHIVE_WARN || r == ARCHIVE_EOF) {	/* not an archive (or
+						 * an empty one): the decoder says */
+		archive_read_free(a);
+		return 0;
+	}
+	walk_members(k, a, e, r, -1, s->name, depth + 1);
+	archive_read_free(a);
+	src_free(s);
+	return 1;
+}
+
+/* The members of an archive whose first header was read into e. A
+ * damaged header (ARCHIVE_RETRY) is recorded once per run of them while
+ * libarchive looks for the next good header, so the members after it
+ * still load; the damage is emitted after the members. */
 static void
 walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
-    int r, int fd, const char *name)
+    int r, int fd, const char *name, int depth)
 {
+	struct src *dmg = NULL, *m;
+	int bad;
+	int64_t pos = -1;	/* uncompressed offset of the last RETRY */
+
 	for (; r != ARCHIVE_EOF && !k->stopped;
 	    r = archive_read_next_header(a, &e)) {
+		if (r == ARCHIVE_RETRY) {
+			if (pos < 0)
+				add_archive_damage(&dmg, a, fd, name);
+			else if (archive_filter_bytes(a, 0) <= pos)
+				break;		/* no progress: give up */
+			pos = archive_filter_bytes(a, 0);
+			continue;
+		}
+		pos = -1;
 		if (r < ARCHIVE_WARN) {
-			emit_archive_damage(k, a, fd, name);
-			return;
+			add_archive_damage(&dmg, a, fd, name);
+			break;
 		}
 		if (archive_entry_filetype(e) == AE_IFLNK) {
 			walk_emit(k, member_src(name, e, SRC_LINK));
@@ -141,11 +265,16 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 		if (archive_entry_filetype(e) != AE_IFREG ||
 		    archive_entry_hardlink(e) != NULL)
 			continue;
-		if (read_member(k, a, e, name) < 0) {
-			emit_archive_damage(k, a, fd, name);
-			return;
+		bad = read_member(a, e, name, &m) < 0;
+		if (bad || !walk_nested(k, m, depth))
+			walk_emit(k, m);
+		if (bad) {
+			add_archive_damage(&dmg, a, fd, name);
+			break;
 		}
 	}
+	if (dmg)
+		walk_emit(k, dmg);
 }
 
 int
@@ -161,10 +290,8 @@ walk_archive(struct walker *k, int fd, const char *name)
 		archive_read_free(a);
 		return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
 	}
-	if (r < ARCHIVE_WARN)	/* recognised, but cut short or corrupt */
-		emit_archive_damage(k, a, fd, name);
-	else
-		walk_members(k, a, e, r, fd, name);
+	walk_members(k, a, e, r, fd, name, 0);	/* a first header that is cut
+						 * short or corrupt is damage */
 	archive_read_free(a);
 	return 1;
 }

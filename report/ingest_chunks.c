@@ -1,8 +1,12 @@
 /*
  * ingest_chunks: one device's samples of one source into its hour chunks
- * (io_chunk), and the hours that changed into io_dirty. Each hour's new
- * samples are merged into the stored chunk, which is rewritten whole when
- * it gained any; the merge keeps the stored sample of a repeated time.
+ * (io_chunk), and the hours that changed into io_dirty. An hour without a
+ * stored chunk gets the row the decoder encoded (ingest_prep.c); an hour
+ * with one is merged into it, and the chunk is rewritten whole when it
+ * gained any sample; the merge keeps the stored sample of a repeated time.
+ * The stored chunks are looked up only when the device's known hours
+ * (struct dev_span) overlap the source's: a log set of one file per host
+ * and day never needs to.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,15 +16,8 @@
 #include "ingest_store.h"
 #include "xalloc.h"
 
-static int64_t
-hour_of(int64_t t_ms)
-{
-	int64_t h = t_ms / 3600000;
-
-	if (t_ms % 3600000 < 0)
-		h--;
-	return h * 3600;
-}
+/* Device ids beyond this are not given a span (always looked up). */
+#define SPAN_IDS_MAX (1 << 20)
 
 /* A changed chunk: its hour and the one before it (a sample's interval
  * may start there) need a new roll-up. */
@@ -29,6 +26,53 @@ mark_dirty(struct store *st, int64_t t0)
 {
 	idset_add(&st->hours, t0 - 3600);
 	idset_add(&st->hours, t0);
+}
+
+/* The device's span, loaded on first use; NULL on a database error. */
+static struct dev_span *
+dev_span(struct store *st, int64_t dev_id, struct dev_span *tmp)
+{
+	sqlite3_stmt *q = st->q[Q_SPAN];
+	struct dev_span *sp = tmp;
+	int rc;
+
+	if (dev_id > 0 && dev_id < SPAN_IDS_MAX) {
+		if ((size_t)dev_id >= st->nspan) {
+			size_t n = (size_t)dev_id * 2;
+
+			st->span = xrealloc(st->span, n * sizeof *st->span);
+			memset(st->span + st->nspan, 0, (n - st->nspan) *
+			    sizeof *st->span);
+			st->nspan = n;
+		}
+		sp = &st->span[dev_id];
+		if (sp->state != SPAN_UNKNOWN)
+			return sp;
+	}
+	sqlite3_bind_int64(q, 1, dev_id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		sp->state = sqlite3_column_type(q, 0) == SQLITE_NULL ?
+		    SPAN_EMPTY : SPAN_SET;
+		sp->lo = sqlite3_column_int64(q, 0);
+		sp->hi = sqlite3_column_int64(q, 1);
+	}
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? sp : NULL;
+}
+
+static void
+widen_span(struct dev_span *sp, int64_t lo, int64_t hi)
+{
+	if (sp->state != SPAN_SET) {
+		sp->lo = lo;
+		sp->hi = hi;
+	}
+	if (lo < sp->lo)
+		sp->lo = lo;
+	if (hi > sp->hi)
+		sp->hi = hi;
+	sp->state = SPAN_SET;
 }
 
 /* The device's existing chunks between two hours, in t0 order. */
@@ -89,45 +133,93 @@ write_chunk(struct store *st, int64_t dev_id, int64_t id)
 	return db_step_done(q);
 }
 
+/* A new hour: the decoder's row as it is. */
+static int
+insert_encoded(struct store *st, int64_t dev_id, const struct src_chunk *c,
+    const char *enc)
+{
+	sqlite3_stmt *q = st->q[Q_INS];
+
+	if (iochunk_bind_enc(q, 3, &c->enc, enc) < 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, dev_id);
+	sqlite3_bind_int64(q, 2, c->t0);
+	return db_step_done(q);
+}
+
+/* An hour the general way: merged into the stored chunk `id` (0: none).
+ * 1 written, 0 nothing new, -1 error. */
+static int
+merge_hour(struct store *st, int64_t dev_id, int64_t id,
+    const struct src_chunk *c, const struct io_sample *s,
+    struct store_stats *out, char *err, size_t errlen)
+{
+	uint64_t dups = out->dups;
+	size_t before, u, added;
+
+	st->chunk.t0 = c->t0;
+	st->chunk.n = 0;
+	if (id && load_chunk(st, id, err, errlen) < 0)
+		return -1;
+	before = st->chunk.n;
+	added = iochunk_merge(&st->chunk, s, c->n, &out->dups,
+	    &out->conflicts);
+	u = before + c->n - (size_t)(out->dups - dups);
+	if (u > IOCHUNK_MAX)
+		out->overflow += u - IOCHUNK_MAX;
+	if (added == 0)
+		return 0;
+	out->new_samples += added;
+	if (write_chunk(st, dev_id, id) < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(st->db));
+		return -1;
+	}
+	return 1;
+}
+
 /* Merge one device's samples into its chunks, hour by hour. */
 int
 store_dev(struct store *st, int64_t dev_id, const struct src_dev *d,
-    struct store_stats *out, char *err, size_t errlen)
+    const char *enc, struct store_stats *out, char *err, size_t errlen)
 {
+	struct dev_span tmp = { 0 }, *sp;
+	int64_t lo, hi;
 	size_t h = 0;
 
-	if (load_refs(st, dev_id, hour_of(d->s[0].t_ms),
-	    hour_of(d->s[d->n - 1].t_ms)) < 0)
+	if (d->nch == 0)
+		return 0;
+	lo = d->ch[0].t0;
+	hi = d->ch[d->nch - 1].t0;
+	if ((sp = dev_span(st, dev_id, &tmp)) == NULL)
 		goto db_fail;
-	for (size_t i = 0, j; i < d->n; i = j) {
-		int64_t t0 = hour_of(d->s[i].t_ms), id = 0;
-		uint64_t dups = out->dups;
-		size_t before, u, added;
+	st->nhave = 0;
+	if (sp->state == SPAN_SET && lo <= sp->hi && hi >= sp->lo &&
+	    load_refs(st, dev_id, lo, hi) < 0)
+		goto db_fail;
+	for (size_t i = 0; i < d->nch; i++) {
+		const struct src_chunk *c = &d->ch[i];
+		int64_t id = 0;
+		int rc;
 
-		for (j = i; j < d->n && hour_of(d->s[j].t_ms) == t0; j++)
-			;
-		while (h < st->nhave && st->have[h].t0 < t0)
+		while (h < st->nhave && st->have[h].t0 < c->t0)
 			h++;
-		st->chunk.t0 = t0;
-		st->chunk.n = 0;
-		if (h < st->nhave && st->have[h].t0 == t0) {
+		if (h < st->nhave && st->have[h].t0 == c->t0)
 			id = st->have[h].id;
-			if (load_chunk(st, id, err, errlen) < 0)
+		if (id == 0 && c->encoded) {
+			if (insert_encoded(st, dev_id, c, enc) < 0)
+				goto db_fail;
+			out->new_samples += c->n;
+			rc = 1;
+		} else {
+			rc = merge_hour(st, dev_id, id, c, &d->s[c->first],
+			    out, err, errlen);
+			if (rc < 0)
 				return -1;
 		}
-		before = st->chunk.n;
-		added = iochunk_merge(&st->chunk, &d->s[i], j - i, &out->dups,
-		    &out->conflicts);
-		u = before + (j - i) - (size_t)(out->dups - dups);
-		if (u > IOCHUNK_MAX)
-			out->overflow += u - IOCHUNK_MAX;
-		if (added == 0)
-			continue;
-		out->new_samples += added;
-		if (write_chunk(st, dev_id, id) < 0)
-			goto db_fail;
-		mark_dirty(st, t0);
+		if (rc > 0)
+			mark_dirty(st, c->t0);
 	}
+	widen_span(sp, lo, hi);
 	return 0;
 db_fail:
 	snprintf(err, errlen, "%s", sqlite3_errmsg(st->db));
@@ -138,9 +230,18 @@ int
 store_dirty(struct store *st)
 {
 	for (size_t i = 0; i < st->hours.n; i++) {
+		if (idset_has(&st->dirty, st->hours.v[i]))
+			continue;
 		sqlite3_bind_int64(st->q[Q_DIRTY], 1, st->hours.v[i]);
 		if (db_step_done(st->q[Q_DIRTY]) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+void
+store_dirty_committed(struct store *st)
+{
+	for (size_t i = 0; i < st->hours.n; i++)
+		idset_add(&st->dirty, st->hours.v[i]);
 }

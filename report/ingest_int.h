@@ -4,6 +4,7 @@
  *   ingest_src.c    paths, directories, archives -> struct src items
  *   ingest_pipe.c   decoder threads, results back in input order
  *   ingest_log.c    a log's bytes -> per-device sample arrays (decoders)
+ *   ingest_prep.c   sample arrays -> encoded hour chunks (decoders)
  *   ingest_store.c  one source -> io_* tables, one transaction (writer)
  *   ingest.c        the driver: messages, result tables, roll-up
  */
@@ -38,14 +39,28 @@ struct src_host {
 	uint32_t interval_ms;	/* largest header interval seen */
 };
 
+/* One hour of a device's samples, s[first .. first + n), as the chunk
+ * row the writer inserts when the device has no stored chunk that hour
+ * (the usual case); `encoded` is 0 when the hour needs the writer's
+ * general path anyway (more than IOCHUNK_MAX samples, or a value r127
+ * cannot hold). The row's bytes are in src.enc. */
+struct src_chunk {
+	int64_t t0;
+	size_t first, n;
+	int encoded;
+	struct iochunk_enc enc;
+};
+
 /* One device's samples, sorted by t_ms and without duplicates once the
- * decoder is done. */
+ * decoder is done, and grouped into hours by src_prepare(). */
 struct src_dev {
 	size_t host;		/* index into src.host */
 	char name[DS_NAME_MAX];
 	struct io_sample *s;
 	size_t n, cap;
 	int64_t first_ms, last_ms;	/* interval start / end extremes */
+	struct src_chunk *ch;
+	size_t nch;
 };
 
 struct src {
@@ -62,6 +77,7 @@ struct src {
 	size_t nhost;
 	struct src_dev *dev;
 	size_t ndev;
+	char *enc;		/* encoded chunk columns (src_chunk.enc) */
 	struct src_damage *dmg;
 	size_t ndmg;
 	uint64_t samples;	/* device-samples read (state OK) */
@@ -103,6 +119,13 @@ int walk_archive(struct walker *k, int fd, const char *name);
 
 /* ingest_log.c: read the item's input and decode it (thread-safe). */
 void src_decode(struct src *s);
+
+/* ingest_prep.c: group each device's samples into hours and encode each
+ * hour's chunk row, so that the writer mostly just inserts (thread-safe;
+ * after src_decode). */
+void src_prepare(struct src *s);
+/* The hour (unix seconds) of the chunk holding a sample ending at t_ms. */
+int64_t chunk_hour(int64_t t_ms);
 
 /* ingest_pipe.c: items decoded by nworkers threads, handed back in the
  * order they were put. put blocks while `cap` items are in flight; it

@@ -58,8 +58,11 @@ src_free(struct src *s)
 		return;
 	if (s->fd >= 0)
 		close(s->fd);
-	for (size_t i = 0; i < s->ndev; i++)
+	for (size_t i = 0; i < s->ndev; i++) {
 		free(s->dev[i].s);
+		free(s->dev[i].ch);
+	}
+	free(s->enc);
 	for (size_t i = 0; i < s->ndmg; i++)
 		free(s->dmg[i].reason);
 	free(s->dev);

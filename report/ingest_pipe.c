@@ -43,6 +43,7 @@ worker_main(void *arg)
 		i = p->work++ % p->cap;
 		pthread_mutex_unlock(&p->mu);
 		src_decode(p->slot[i]);
+		src_prepare(p->slot[i]);
 		pthread_mutex_lock(&p->mu);
 		p->done[i] = 1;
 		pthread_cond_broadcast(&p->can_get);

@@ -27,6 +27,7 @@ static const char *const sql[NQ] = {
 	    "last_ms = max(last_ms, excluded.last_ms) RETURNING id",
 	"SELECT id, t0 FROM io_chunk WHERE dev_id = ?1 AND t0 BETWEEN ?2 AND ?3"
 	    " ORDER BY t0",
+	"SELECT min(t0), max(t0) FROM io_chunk WHERE dev_id = ?1",
 	"SELECT " IOCHUNK_SELECT_COLS " FROM io_chunk WHERE id = ?1",
 	"INSERT INTO io_chunk (dev_id, t0, " IOCHUNK_SELECT_COLS ") VALUES "
 	    "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
@@ -58,6 +59,7 @@ store_open(sqlite3 *db, char *err, size_t errlen)
 	snprintf(pragma, sizeof pragma, "PRAGMA cache_size = -%d",
 	    INGEST_CACHE_KIB);
 	db_exec(db, pragma, NULL, 0);
+	st->ckpt = ckpt_start(db);
 	for (size_t i = 0; i < NQ; i++) {
 		st->q[i] = db_prepare(db, sql[i], err, errlen);
 		if (st->q[i] == NULL) {
@@ -77,19 +79,23 @@ store_close(struct store *st)
 		return;
 	for (size_t i = 0; i < NQ; i++)
 		sqlite3_finalize(st->q[i]);
+	ckpt_stop(st->ckpt);
 	snprintf(pragma, sizeof pragma, "PRAGMA cache_size = %d",
 	    st->old_cache);
 	db_exec(st->db, pragma, NULL, 0);
 	free(st->have);
 	free(st->hours.v);
+	free(st->dirty.v);
+	free(st->span);
 	free(st->devid);
 	free(st->hosts.v);
 	free(st->devs.v);
 	free(st);
 }
 
-void
-idset_add(struct idset *s, int64_t id)
+/* Where id is or would go in the set. */
+static size_t
+idset_pos(const struct idset *s, int64_t id)
 {
 	size_t lo = 0, hi = s->n;
 
@@ -101,6 +107,22 @@ idset_add(struct idset *s, int64_t id)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+int
+idset_has(const struct idset *s, int64_t id)
+{
+	size_t i = idset_pos(s, id);
+
+	return i < s->n && s->v[i] == id;
+}
+
+void
+idset_add(struct idset *s, int64_t id)
+{
+	size_t lo = idset_pos(s, id);
+
 	if (lo < s->n && s->v[lo] == id)
 		return;
 	if (s->n == s->cap) {
@@ -232,12 +254,13 @@ store_source(struct store *st, const struct src *s, struct store_stats *out,
 			goto fail;
 		}
 		if (s->dev[i].n > 0 && store_dev(st, st->devid[i], &s->dev[i],
-		    out, err, errlen) < 0)
+		    s->enc, out, err, errlen) < 0)
 			goto fail;
 	}
 	if (store_dirty(st) < 0 || source_row(st, s) < 0 ||
 	    insert_damage(st, s) < 0 || db_commit(st->db) < 0)
 		goto db_fail;
+	store_dirty_committed(st);
 	for (size_t i = 0; i < s->nhost; i++)
 		idset_add(&st->hosts, host_id[i]);
 	for (size_t i = 0; i < s->ndev; i++)

@@ -17,11 +17,28 @@ struct idset {
 	size_t n, cap;
 };
 
-enum { Q_HOST, Q_DEV, Q_RANGE, Q_GET, Q_INS, Q_UPD, Q_DIRTY, Q_SOURCE,
-	Q_DAMAGE, NQ };
+enum { Q_HOST, Q_DEV, Q_RANGE, Q_SPAN, Q_GET, Q_INS, Q_UPD, Q_DIRTY,
+	Q_SOURCE, Q_DAMAGE, NQ };
+
+/* The hours a device has chunks in, as far as the writer knows: loaded
+ * from the database the first time the device comes up, then widened by
+ * every hour written (a rolled-back write leaves it too wide, which only
+ * costs a query). */
+enum { SPAN_UNKNOWN, SPAN_EMPTY, SPAN_SET };
+struct dev_span {
+	int state;
+	int64_t lo, hi;		/* first and last chunk hour */
+};
+
+/* ingest_ckpt.c: checkpoints in a thread while ingesting (NULL: not
+ * possible, SQLite's automatic checkpoints stay). */
+struct ckpt;
+struct ckpt *ckpt_start(sqlite3 *db);
+void ckpt_stop(struct ckpt *c);
 
 struct store {
 	sqlite3 *db;
+	struct ckpt *ckpt;
 	sqlite3_stmt *q[NQ];		/* ingest_store.c's sql[] */
 	int old_cache;
 	struct iochunk chunk;
@@ -29,19 +46,27 @@ struct store {
 	struct chunk_ref *have;		/* a device's chunks in range */
 	size_t nhave, havecap;
 	struct idset hours;		/* dirty hours of the source */
+	struct idset dirty;		/* hours in io_dirty, committed */
+	struct dev_span *span;		/* by device id */
+	size_t nspan;
 	int64_t *devid;			/* per device of the source */
 	size_t devidcap;
 	struct idset hosts, devs;	/* distinct ids committed */
 };
 
-/* Add id to a sorted set of distinct ids. */
+/* Add id to a sorted set of distinct ids; is it there? */
 void idset_add(struct idset *s, int64_t id);
+int idset_has(const struct idset *s, int64_t id);
 
-/* Merge a device's (sorted, unique) samples into its chunks; the hours
+/* Merge a device's (sorted, unique, prepared: ingest_prep.c) samples,
+ * whose encoded rows are in enc, into its chunks; the hours
  * that changed are remembered for store_dirty(). 0, or -1 with err. */
 int store_dev(struct store *st, int64_t dev_id, const struct src_dev *d,
-    struct store_stats *out, char *err, size_t errlen);
-/* Mark the remembered hours dirty. 0 or -1. */
+    const char *enc, struct store_stats *out, char *err, size_t errlen);
+/* Mark the remembered hours dirty (those not already committed as
+ * dirty by an earlier source). 0 or -1. */
 int store_dirty(struct store *st);
+/* After the commit: the remembered hours are in io_dirty for good. */
+void store_dirty_committed(struct store *st);
 
 #endif

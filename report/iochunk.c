@@ -30,6 +30,21 @@ r127_width(uint64_t v)
 	return w;
 }
 
+/* Width w of every value in 32-bit arithmetic (127^4 < 2^32), the common
+ * case: counter deltas of a minute rarely need more than 4 digits. */
+static void
+r127_encode32(const uint64_t *v, size_t n, int w, char *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t x = (uint32_t)v[i];
+
+		for (int d = 0; d < w; d++) {
+			*out++ = (char)(x % 127 + 1);
+			x /= 127;
+		}
+	}
+}
+
 size_t
 r127_encode(const uint64_t *v, size_t n, char *out)
 {
@@ -40,6 +55,15 @@ r127_encode(const uint64_t *v, size_t n, char *out)
 		if (v[i] > max)
 			max = v[i];
 	w = r127_width(max);
+	if (w == 1) {
+		for (size_t i = 0; i < n; i++)
+			out[i] = (char)(v[i] + 1);
+		return n;
+	}
+	if (w <= 4) {
+		r127_encode32(v, n, w, out);
+		return n * (size_t)w;
+	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t x = v[i];
 
@@ -112,16 +136,16 @@ whole_seconds(int64_t d)
  * the deviations grow along the hour. Differences under half a second
  * are taken exactly. One sample: its duration, so that s_dev is 0. */
 static int64_t
-chunk_step(const struct iochunk *c)
+chunk_step(const struct io_sample *s, size_t n)
 {
 	int64_t diff[IOCHUNK_MAX];
-	size_t nd = c->n - 1, best_n = 0, run;
+	size_t nd = n - 1, best_n = 0, run;
 	int64_t best;
 
-	if (c->n == 1)
-		return c->s[0].dur_ms;
+	if (n == 1)
+		return s[0].dur_ms;
 	for (size_t i = 0; i < nd; i++) {
-		diff[i] = c->s[i + 1].t_ms - c->s[i].t_ms;
+		diff[i] = s[i + 1].t_ms - s[i].t_ms;
 		if (diff[i] >= 500)
 			diff[i] = whole_seconds(diff[i]);
 	}
@@ -142,67 +166,85 @@ chunk_step(const struct iochunk *c)
 	return best;
 }
 
-/* Column k (0..IOF_N - 1) of every sample into v. */
+/* One encoded column: r127 of v into buf at *used. */
 static void
-gather(const struct iochunk *c, int k, uint64_t *v)
+put_column(struct iochunk_enc *e, int col, const uint64_t *v, size_t n,
+    char *buf, size_t *used)
 {
-	for (size_t i = 0; i < c->n; i++)
-		v[i] = c->s[i].v[k];
+	e->off[col] = *used;
+	e->len[col] = r127_encode(v, n, buf + *used);
+	*used += e->len[col];
 }
 
-static int
-bind_r127(sqlite3_stmt *st, int param, const uint64_t *v, size_t n,
-    char *buf)
+int
+iochunk_encode(int64_t t0, const struct io_sample *s, size_t n,
+    struct iochunk_enc *e, char *buf, size_t *used)
 {
-	size_t len = r127_encode(v, n, buf);
+	uint64_t tdev[IOCHUNK_MAX], sdev[IOCHUNK_MAX];
+	int64_t base;
 
-	if (len == 0)
-		return sqlite3_bind_null(st, param);
-	return sqlite3_bind_blob(st, param, buf, (int)len, SQLITE_STATIC);
+	if (n < 1 || n > IOCHUNK_MAX)
+		return -1;
+	base = t0 * 1000;
+	e->n = (int64_t)n;
+	e->t1_ms = s[0].t_ms - base;
+	e->step_ms = chunk_step(s, n);
+	for (size_t i = 0; i < n; i++) {
+		/* Unsigned arithmetic: a wild clock wraps instead of being
+		 * undefined, and is then caught by the range check. */
+		int64_t want = (int64_t)((uint64_t)base + (uint64_t)e->t1_ms +
+		    (uint64_t)i * (uint64_t)e->step_ms);
+
+		tdev[i] = zz_enc((int64_t)((uint64_t)s[i].t_ms -
+		    (uint64_t)want));
+		sdev[i] = zz_enc((int64_t)((uint64_t)s[i].dur_ms -
+		    (uint64_t)e->step_ms));
+		if (tdev[i] > R127_MAX || sdev[i] > R127_MAX)
+			return -1;
+	}
+	put_column(e, 0, tdev, n, buf, used);
+	put_column(e, 1, sdev, n, buf, used);
+	for (int k = 0; k < IOF_N; k++) {
+		for (size_t i = 0; i < n; i++) {
+			tdev[i] = s[i].v[k];
+			if (tdev[i] > R127_MAX)
+				return -1;
+		}
+		put_column(e, 2 + k, tdev, n, buf, used);
+	}
+	return 0;
+}
+
+int
+iochunk_bind_enc(sqlite3_stmt *st, int first, const struct iochunk_enc *e,
+    const char *buf)
+{
+	int rc = 0;
+
+	rc |= sqlite3_bind_int64(st, first, e->n);
+	rc |= sqlite3_bind_int64(st, first + 1, e->t1_ms);
+	rc |= sqlite3_bind_int64(st, first + 2, e->step_ms);
+	for (int k = 0; k < 2 + IOF_N; k++) {
+		if (e->len[k] == 0)
+			rc |= sqlite3_bind_null(st, first + 3 + k);
+		else
+			rc |= sqlite3_bind_blob(st, first + 3 + k,
+			    buf + e->off[k], (int)e->len[k], SQLITE_STATIC);
+	}
+	return rc == SQLITE_OK ? 0 : -1;
 }
 
 int
 iochunk_bind(sqlite3_stmt *st, int first, const struct iochunk *c,
     struct iochunk_scratch *scratch)
 {
-	uint64_t tdev[IOCHUNK_MAX], sdev[IOCHUNK_MAX];
-	int64_t base, t1, step;
-	int rc = 0;
+	char *buf = (char *)(void *)scratch;	/* 13 * IOCHUNK_MAX * 9 */
+	struct iochunk_enc e;
+	size_t used = 0;
 
-	if (c->n < 1 || c->n > IOCHUNK_MAX)
+	if (iochunk_encode(c->t0, c->s, c->n, &e, buf, &used) < 0)
 		return -1;
-	base = c->t0 * 1000;
-	t1 = c->s[0].t_ms - base;
-	step = chunk_step(c);
-	for (size_t i = 0; i < c->n; i++) {
-		/* Unsigned arithmetic: a wild clock wraps instead of being
-		 * undefined, and is then caught by the range check. */
-		int64_t want = (int64_t)((uint64_t)base + (uint64_t)t1 +
-		    (uint64_t)i * (uint64_t)step);
-
-		tdev[i] = zz_enc((int64_t)((uint64_t)c->s[i].t_ms -
-		    (uint64_t)want));
-		sdev[i] = zz_enc((int64_t)((uint64_t)c->s[i].dur_ms -
-		    (uint64_t)step));
-		if (tdev[i] > R127_MAX || sdev[i] > R127_MAX)
-			return -1;
-	}
-	rc |= sqlite3_bind_int64(st, first, (sqlite3_int64)c->n);
-	rc |= sqlite3_bind_int64(st, first + 1, t1);
-	rc |= sqlite3_bind_int64(st, first + 2, step);
-	rc |= bind_r127(st, first + 3, tdev, c->n, scratch->buf[3]);
-	rc |= bind_r127(st, first + 4, sdev, c->n, scratch->buf[4]);
-	for (int k = 0; k < IOF_N; k++) {
-		uint64_t *v = k & 1 ? sdev : tdev;	/* free again */
-
-		gather(c, k, v);
-		for (size_t i = 0; i < c->n; i++)
-			if (v[i] > R127_MAX)
-				return -1;
-		rc |= bind_r127(st, first + 5 + k, v, c->n,
-		    scratch->buf[5 + k]);
-	}
-	return rc == SQLITE_OK ? 0 : -1;
+	return iochunk_bind_enc(st, first, &e, buf);
 }
 
 /* BLOB column `col` of the row as n values; NULL is all zero. */

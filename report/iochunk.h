@@ -67,6 +67,25 @@ struct iochunk_scratch {
 int iochunk_bind(sqlite3_stmt *st, int first, const struct iochunk *c,
     struct iochunk_scratch *scratch);
 
+/* A chunk row encoded ahead of binding (ingest encodes in its decoder
+ * threads): n, t1_ms, step_ms, and the 2 + IOF_N r127 columns t_dev,
+ * s_dev, then the fields, as byte ranges of a caller's buffer (length 0:
+ * NULL). */
+struct iochunk_enc {
+	int64_t n, t1_ms, step_ms;
+	size_t off[2 + IOF_N], len[2 + IOF_N];
+};
+/* Encode n samples (sorted by t_ms, all ending in hour t0, 1 <= n <=
+ * IOCHUNK_MAX) into buf at *used, which advances; buf needs n * 9 *
+ * (2 + IOF_N) bytes free there. The bytes are those iochunk_bind binds.
+ * 0, or -1 (a value r127 cannot hold). */
+int iochunk_encode(int64_t t0, const struct io_sample *s, size_t n,
+    struct iochunk_enc *e, char *buf, size_t *used);
+/* Bind an encoded row like iochunk_bind (SQLITE_STATIC: buf must outlive
+ * the step). 0 or -1. */
+int iochunk_bind_enc(sqlite3_stmt *st, int first, const struct iochunk_enc *e,
+    const char *buf);
+
 /* Merge the sorted samples `add` into c (sorted): a sample with a t_ms
  * already present is a duplicate and is dropped (counted in *dups; if its
  * values differ from the kept one, also in *conflicts). Returns the

@@ -41,14 +41,16 @@ struct command {
 	const char *args;	/* positional arguments, for usage */
 	const char *what;
 	unsigned opts;		/* CO_* options it takes */
-	int nargs;		/* -1: one or more */
+	int nargs;		/* -1: any number */
 	analysis_fn fn;
 };
 
 #define CO_WINDOW (CO_FROM | CO_TO | CO_HOST)
 
 static const struct command commands[] = {
-	{ "ingest", "PATH...", "load iostatmon logs (files, directories, "
+	/* With no PATH, ingest only finishes the roll-ups that an
+	 * interrupted one left (the analyses' "stale" note asks for it). */
+	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
 	  "archives)", CO_THREADS | CO_PROGRESS, -1, NULL },
 	{ "snapshots", "", "list snapshots", 0, 0, an_snapshots },
 	{ "diff", "A B", "growth between snapshots A and B",
@@ -103,7 +105,7 @@ find_command(const char *name)
 static int
 check_args(const struct command *c, int nargs)
 {
-	if (c->nargs < 0 ? nargs >= 1 : nargs == c->nargs)
+	if (c->nargs < 0 || nargs == c->nargs)
 		return 0;
 	fprintf(stderr, "iocensus %s: expected %s%s\n", c->name,
 	    c->nargs ? "arguments " : "no arguments",
@@ -111,7 +113,8 @@ check_args(const struct command *c, int nargs)
 	return -1;
 }
 
-/* Open the database: ingest creates it; every other command needs it. */
+/* Open the database: ingest creates it; every other command needs it,
+ * and only reads it (so it may belong to another user). */
 static sqlite3 *
 open_db(const struct command *c, const char *path)
 {
@@ -124,7 +127,10 @@ open_db(const struct command *c, const char *path)
 		return NULL;
 	}
 	db_set_stop_flag(&stop_flag);
-	db = db_open(path, err, sizeof err);
+	if (!strcmp(c->name, "ingest"))
+		db = db_open(path, err, sizeof err);
+	else
+		db = db_open_read(path, err, sizeof err);
 	if (!db)
 		fprintf(stderr, "iocensus %s: %s\n", c->name, err);
 	return db;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "humanfmt.h"
+#include "outfile.h"
 #include "render.h"
 #include "report_cmd.h"
 #include "xalloc.h"
@@ -216,19 +217,6 @@ io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 	return 0;
 }
 
-static int
-write_file(const char *path, const char *data, size_t len, char *err,
-    size_t errlen)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		snprintf(err, errlen, "%s: cannot write the report", path);
-		return -1;
-	}
-	return 0;
-}
-
 int
 report_write(sqlite3 *db, const struct an_opts *o, double target,
     const char *html_path, const char *bundle_path, char *err,
@@ -238,6 +226,7 @@ report_write(sqlite3 *db, const struct an_opts *o, double target,
 	struct result *notes = result_new("summary", "Summary");
 	char *html = NULL;
 	size_t len = 0;
+	struct outfile page;
 	FILE *f;
 	int rc = -1;
 
@@ -256,10 +245,18 @@ report_write(sqlite3 *db, const struct an_opts *o, double target,
 		goto out;
 	}
 	fclose(f);
-	if (write_file(html_path, html, len, err, errlen) < 0)
+	/* All or nothing: the page is renamed into place only once the
+	 * bundle is (outfile.h). */
+	if (outfile_open(&page, html_path, err, errlen) < 0)
+		goto out;
+	if (outfile_write(&page, html, len, err, errlen) < 0)
 		goto out;
 	if (bundle_path && bundle_write(bundle_path, html, len, p.r, p.n, err,
-	    errlen) < 0)
+	    errlen) < 0) {
+		outfile_abort(&page);
+		goto out;
+	}
+	if (outfile_commit(&page, err, errlen) < 0)
 		goto out;
 	rc = 0;
 out:
