@@ -27,8 +27,6 @@
 
 #define MAX_GLOBS 64
 
-enum format { TABLE, CSV, JSON };
-
 static void
 usage(FILE *f)
 {
@@ -180,7 +178,7 @@ devices_cmd(int argc, char **argv)
 	const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
 	struct dev_opts o = { .proc = "/proc", .sys = "/sys",
 	    .include = include, .exclude = exclude };
-	enum format fmt = TABLE;
+	enum fmt_kind fmt = FMT_TABLE;
 	struct ds_table t = { 0 };
 	struct dev_set s;
 	char path[PATH_MAX], err[512];
@@ -207,13 +205,7 @@ devices_cmd(int argc, char **argv)
 				exclude[o.nexclude++] = optarg;
 			break;
 		case 'F':
-			if (strcmp(optarg, "table") == 0)
-				fmt = TABLE;
-			else if (strcmp(optarg, "csv") == 0)
-				fmt = CSV;
-			else if (strcmp(optarg, "json") == 0)
-				fmt = JSON;
-			else {
+			if (fmt_parse_kind(optarg, &fmt) < 0) {
 				fprintf(stderr, "iostatmon devices: --format "
 				    "%s: want table, csv or json\n", optarg);
 				return 2;
@@ -248,9 +240,9 @@ devices_cmd(int argc, char **argv)
 		ds_table_free(&t);
 		return 3;
 	}
-	if (fmt == TABLE)
+	if (fmt == FMT_TABLE)
 		print_table(&s);
-	else if (fmt == CSV)
+	else if (fmt == FMT_CSV)
 		print_csv(&s);
 	else
 		print_json(&s);

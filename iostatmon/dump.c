@@ -36,8 +36,6 @@
 #define EXIT_USAGE  2
 #define EXIT_OUTPUT 3
 
-enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
-
 /* One interval of one device, as the renderers see it. */
 struct row {
 	const char *host, *device;
@@ -47,7 +45,7 @@ struct row {
 };
 
 struct out {
-	enum format fmt;
+	enum fmt_kind fmt;
 	int iostat;
 	size_t rows;
 	uint64_t block_t;		/* iostat table: sample being printed */
@@ -312,13 +310,7 @@ dump_cmd(int argc, char **argv)
 			break;
 		case 'F':
 			have_fmt = 1;
-			if (!strcmp(optarg, "table"))
-				o.fmt = FMT_TABLE;
-			else if (!strcmp(optarg, "csv"))
-				o.fmt = FMT_CSV;
-			else if (!strcmp(optarg, "json"))
-				o.fmt = FMT_JSON;
-			else {
+			if (fmt_parse_kind(optarg, &o.fmt) < 0) {
 				fprintf(stderr, "iostatmon dump: --format %s: "
 				    "expected table, csv or json\n", optarg);
 				return EXIT_USAGE;

@@ -2,6 +2,19 @@
 
 #include <string.h>
 
+int
+fmt_parse_kind(const char *s, enum fmt_kind *out)
+{
+	static const char *const names[] = { "table", "csv", "json" };
+
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(s, names[k])) {
+			*out = (enum fmt_kind)k;
+			return 0;
+		}
+	return -1;
+}
+
 void
 fmt_csv_str(FILE *f, const char *s)
 {

@@ -6,6 +6,12 @@
 
 #include <stdio.h>
 
+/* The --format of every command that prints tables. */
+enum fmt_kind { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+/* "table", "csv" or "json": 0 with *out set, or -1. */
+int fmt_parse_kind(const char *s, enum fmt_kind *out);
+
 /* RFC 4180: a field holding a comma, quote or line break is quoted, with
  * quotes doubled; anything else is written as is. */
 void fmt_csv_str(FILE *f, const char *s);

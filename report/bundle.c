@@ -94,7 +94,7 @@ collect(struct members *ms, struct result *const *parts, size_t nparts)
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
 
-		render_result(f, r, OUT_JSON, NULL);
+		render_result(f, r, FMT_JSON, NULL);
 		fclose(f);
 		add(ms, member_name(i + 1, r->command, NULL, ".json"), buf,
 		    len);

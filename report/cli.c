@@ -87,7 +87,7 @@ cli_init(struct cli *a, const struct command *cmd)
 {
 	memset(a, 0, sizeof *a);
 	a->cmd = cmd;
-	a->format = OUT_TABLE;
+	a->format = FMT_TABLE;
 	a->progress = isatty(STDERR_FILENO);
 	an_opts_init(&a->an);
 }
@@ -291,13 +291,7 @@ set_common(struct cli *a, const char *name, int o, const char *v)
 		a->db = v;
 		return 0;
 	case O_FORMAT:
-		if (!strcmp(v, "table"))
-			a->format = OUT_TABLE;
-		else if (!strcmp(v, "csv"))
-			a->format = OUT_CSV;
-		else if (!strcmp(v, "json"))
-			a->format = OUT_JSON;
-		else
+		if (fmt_parse_kind(v, &a->format) < 0)
 			return bad(name, "format", v, "table, csv or json");
 		return 0;
 	case O_TABLE:

@@ -32,7 +32,7 @@ struct command;
 struct cli {
 	const struct command *cmd;
 	const char *db;
-	enum out_format format;
+	enum fmt_kind format;
 	const char *table;		/* --table KEY */
 	struct an_opts an;
 	const char *hosts[CLI_MAX_LIST];

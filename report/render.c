@@ -298,19 +298,19 @@ render_detail_pointer(FILE *f, const struct rtable *t)
 }
 
 int
-render_result(FILE *f, const struct result *r, enum out_format fmt,
+render_result(FILE *f, const struct result *r, enum fmt_kind fmt,
     const char *only_table)
 {
 	if (only_table && result_table_index(r, only_table) < 0)
 		return -1;
 	switch (fmt) {
-	case OUT_CSV:
+	case FMT_CSV:
 		result_csv(f, r, only_table);
 		break;
-	case OUT_JSON:
+	case FMT_JSON:
 		result_json(f, r, only_table);
 		break;
-	case OUT_TABLE:
+	case FMT_TABLE:
 		if (!only_table) {
 			print_term_line(f, r->title);
 			for (size_t i = 0; i < r->nnote; i++)

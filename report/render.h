@@ -8,14 +8,13 @@
 
 #include <stdio.h>
 
+#include "fmt.h"
 #include "result.h"
-
-enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON };
 
 /* Print r in fmt. only_table: a table key (print just it; CSV then has
  * no "# key" line), or NULL for all tables. Returns 0, or -1 if the key
  * is unknown. */
-int render_result(FILE *f, const struct result *r, enum out_format fmt,
+int render_result(FILE *f, const struct result *r, enum fmt_kind fmt,
     const char *only_table);
 
 /* One table as CSV / JSON (the bundle writes one file per figure). */

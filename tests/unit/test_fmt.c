@@ -28,6 +28,20 @@ check(void (*fn)(FILE *, const char *), const char *in, const char *want,
 	free(got);
 }
 
+static void
+check_kinds(void)
+{
+	enum fmt_kind k = FMT_CSV;
+
+	ok(fmt_parse_kind("table", &k) == 0 && k == FMT_TABLE, "kind: table");
+	ok(fmt_parse_kind("csv", &k) == 0 && k == FMT_CSV, "kind: csv");
+	ok(fmt_parse_kind("json", &k) == 0 && k == FMT_JSON, "kind: json");
+	ok(fmt_parse_kind("JSON", &k) < 0 && k == FMT_JSON,
+	    "kind: case matters, and a refusal leaves the value");
+	ok(fmt_parse_kind("", &k) < 0 && fmt_parse_kind("csvx", &k) < 0,
+	    "kind: empty and trailing junk refused");
+}
+
 int
 main(void)
 {
@@ -54,5 +68,6 @@ main(void)
 	check(fmt_json_str, "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"",
 	    "json: surrogate escaped");
 	check(fmt_json_str, "<script>", "\"<script>\"", "json: markup is data");
+	check_kinds();
 	return tap_end();
 }

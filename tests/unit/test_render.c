@@ -57,7 +57,7 @@ fixture(void)
 }
 
 static char *
-capture(const struct result *r, enum out_format fmt, const char *only,
+capture(const struct result *r, enum fmt_kind fmt, const char *only,
     int *rc)
 {
 	char *buf = NULL;
@@ -70,7 +70,7 @@ capture(const struct result *r, enum out_format fmt, const char *only,
 }
 
 static void
-check_render(const struct result *r, enum out_format fmt, const char *only,
+check_render(const struct result *r, enum fmt_kind fmt, const char *only,
     const char *want, const char *name)
 {
 	int rc;
@@ -88,7 +88,7 @@ test_formats(void)
 	int rc;
 	char *s;
 
-	check_render(r, OUT_CSV, NULL,
+	check_render(r, FMT_CSV, NULL,
 	    "# summary\n"
 	    "name,files,mean,share,t,day,bytes,dur\n"
 	    "alpha,1234567,1984.5,0.98123,1267452300,1270000000,1610612736,68400\n"
@@ -96,9 +96,9 @@ test_formats(void)
 	    "\n"
 	    "# empty\n"
 	    "name,files\n", "csv: all tables");
-	check_render(r, OUT_CSV, "empty", "name,files\n",
+	check_render(r, FMT_CSV, "empty", "name,files\n",
 	    "csv: --table without the key line");
-	check_render(r, OUT_JSON, "empty",
+	check_render(r, FMT_JSON, "empty",
 	    "{\n"
 	    "  \"command\": \"idle\",\n"
 	    "  \"title\": \"Idle periods\",\n"
@@ -117,7 +117,7 @@ test_formats(void)
 	    "    }\n"
 	    "  }\n"
 	    "}\n", "json: one table, empty rows");
-	s = capture(r, OUT_JSON, "summary", &rc);
+	s = capture(r, FMT_JSON, "summary", &rc);
 	ok(strstr(s, "      \"rows\": [\n"
 	    "        {\"name\": \"alpha\", \"files\": 1234567, \"mean\": 1984.5, "
 	    "\"share\": 0.98123, \"t\": 1267452300, \"day\": 1270000000, "
@@ -127,7 +127,7 @@ test_formats(void)
 	    "\"day\": null, \"bytes\": 512, \"dur\": 90}\n"
 	    "      ]\n") != NULL, "json: rows, null for NULL");
 	free(s);
-	check_render(r, OUT_TABLE, NULL,
+	check_render(r, FMT_TABLE, NULL,
 	    "Idle periods\n"
 	    "Coverage: 3 of 4 calendar minutes complete.\n"
 	    "Project a,b.\n"
@@ -142,7 +142,7 @@ test_formats(void)
 	    "Name  Files (files)\n"
 	    "----  -------------\n"
 	    "(no rows)\n", "table: aligned, n/a, human formats");
-	s = capture(r, OUT_CSV, "nosuch", &rc);
+	s = capture(r, FMT_CSV, "nosuch", &rc);
 	is_i64(rc, -1, "unknown --table key is an error");
 	free(s);
 	result_free(r);
@@ -216,15 +216,15 @@ test_escaping(void)
 	s = escaped(fmt_html_str, "caf\xc3\xa9 & \xe2\x82\xac");
 	is_str(s, "caf\xc3\xa9 &amp; \xe2\x82\xac", "html: valid UTF-8 kept");
 	free(s);
-	s = capture(r, OUT_CSV, "t", &rc);
+	s = capture(r, FMT_CSV, "t", &rc);
 	is_str(s, "name\n\"<script>alert(1)</script> \"\"q\"\" 'a'\nx\xff\"\n",
 	    "csv: quoted field, bytes kept");
 	free(s);
-	s = capture(r, OUT_TABLE, NULL, &rc);
+	s = capture(r, FMT_TABLE, NULL, &rc);
 	ok(strstr(s, "'a'\\x0ax\\xff\n") && !strchr(s, '\xff'),
 	    "table: newline and bad byte shown as \\xNN");
 	free(s);
-	s = capture(r, OUT_JSON, NULL, &rc);
+	s = capture(r, FMT_JSON, NULL, &rc);
 	ok(strstr(s, "\"<script>alert(1)</script> \\\"q\\\" 'a'\\u000ax\\u00ff\"")
 	    != NULL, "json: escaped string");
 	free(s);
