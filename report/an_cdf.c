@@ -122,10 +122,10 @@ static const struct rcol_spec cdf_cols[] = {
 
 static void
 fill_summary(struct rtable *t, const struct io_coverage *c,
-    const struct io_peak *p, const uint64_t *x, size_t n, u128 sum)
+    const struct io_peak *p, const uint64_t *x, size_t n, u128 sum,
+    double mean)
 {
 	size_t r = rt_row(t);
-	double mean = (double)sum / (double)n / IO_MINUTE_S / IO_MIB;
 
 	rt_int(t, r, 0, (int64_t)n);
 	rt_int(t, r, 1, (int64_t)c->calendar);
@@ -191,9 +191,8 @@ fill_cdf(struct rtable *t, const uint64_t *x, size_t n)
 
 static void
 add_notes(struct result *r, const struct io_peak *p, const uint64_t *x,
-    size_t n, u128 sum)
+    size_t n, double mean)
 {
-	double mean = (double)sum / (double)n / IO_MINUTE_S / IO_MIB;
 	double b33 = 100.0 * (double)count_below(x, n, p, 33) / (double)n;
 	char rel[64] = "";
 
@@ -253,12 +252,14 @@ an_cdf(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	size_t n = io_coverage_notes(r, db, &c);
 	if (n > 0) {
 		uint64_t *x = sorted_minutes(&s, n, &sum);
+		double mean = io_mean_mib_s((double)sum, (double)n);
+
 		io_peak_resolve(&s, o->peak, &p);
-		fill_summary(&r->table[0], &c, &p, x, n, sum);
+		fill_summary(&r->table[0], &c, &p, x, n, sum, mean);
 		fill_below(&r->table[1], &p, x, n);
 		fill_quantiles(&r->table[2], x, n);
 		fill_cdf(&r->table[3], x, n);
-		add_notes(r, &p, x, n, sum);
+		add_notes(r, &p, x, n, mean);
 		add_figure(r, &p);
 		free(x);
 	}

@@ -265,7 +265,7 @@ imbalance_row(struct rtable *t, const char *scope, const char *host,
 	}
 	rt_uint(t, row, 7, npeak);
 	if (npeak) {
-		rt_real(t, row, 8, (double)psum / (double)npeak / 60 / IO_MIB);
+		rt_real(t, row, 8, io_mean_mib_s((double)psum, (double)npeak));
 		rt_real(t, row, 9, io_mib_s(pmax));
 		if (psum > 0)
 			rt_real(t, row, 10,

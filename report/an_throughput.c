@@ -59,13 +59,6 @@ bucketize(const struct minute_series *s, int64_t width, size_t *nb)
 	return b;
 }
 
-/* Mean MiB/s of `bytes` moved over `minutes` whole minutes. */
-static double
-mean_mib_s(uint64_t bytes, int64_t minutes)
-{
-	return (double)bytes / (double)minutes / IO_MINUTE_S / IO_MIB;
-}
-
 static void
 put_share(struct rtable *t, size_t row, int col, uint64_t rd, uint64_t wr)
 {
@@ -101,8 +94,10 @@ fill_series(struct rtable *t, const struct bucket *b, size_t nb,
 			continue;
 		rt_uint(t, r, 3, b[i].rd);
 		rt_uint(t, r, 4, b[i].wr);
-		rt_real(t, r, 5, mean_mib_s(b[i].rd, b[i].complete));
-		rt_real(t, r, 6, mean_mib_s(b[i].wr, b[i].complete));
+		rt_real(t, r, 5, io_mean_mib_s((double)b[i].rd,
+		    (double)b[i].complete));
+		rt_real(t, r, 6, io_mean_mib_s((double)b[i].wr,
+		    (double)b[i].complete));
 		rt_real(t, r, 7, io_mib_s(b[i].max_rd));
 		rt_real(t, r, 8, io_mib_s(b[i].max_wr));
 		put_share(t, r, 9, b[i].rd, b[i].wr);
@@ -193,8 +188,8 @@ fill_totals(struct rtable *t, const struct minute_series *s,
 		return;
 	rt_real(t, r, 8, (double)((u128)rd * 1440) / (double)n);
 	rt_real(t, r, 9, (double)((u128)wr * 1440) / (double)n);
-	rt_real(t, r, 10, mean_mib_s(rd, n));
-	rt_real(t, r, 11, mean_mib_s(wr, n));
+	rt_real(t, r, 10, io_mean_mib_s((double)rd, (double)n));
+	rt_real(t, r, 11, io_mean_mib_s((double)wr, (double)n));
 	rt_real(t, r, 12, io_mib_s(s->rd[pr]));
 	rt_int(t, r, 13, s->t0 + (int64_t)pr * IO_MINUTE_S);
 	rt_real(t, r, 14, io_mib_s(s->wr[pw]));

@@ -17,6 +17,12 @@ io_mib_s(uint64_t bytes_per_minute)
 	return (double)bytes_per_minute / IO_MINUTE_S / IO_MIB;
 }
 
+double
+io_mean_mib_s(double bytes, double minutes)
+{
+	return bytes / minutes / IO_MINUTE_S / IO_MIB;
+}
+
 int64_t
 io_align(int64_t t, int64_t width)
 {

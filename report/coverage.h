@@ -41,6 +41,8 @@ int64_t io_align(int64_t t, int64_t width);
 
 /* Bytes moved in one minute as MiB/s. */
 double io_mib_s(uint64_t bytes_per_minute);
+/* Mean MiB/s of `bytes` moved over `minutes` whole minutes. */
+double io_mean_mib_s(double bytes, double minutes);
 
 struct io_coverage {
 	int64_t from, to;	/* the window: [t0, t0 + 60 n) */
