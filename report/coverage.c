@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "coverage.h"
+#include "floordiv.h"
 #include "humanfmt.h"
 #include "rollup.h"
 
@@ -26,9 +27,7 @@ io_mean_mib_s(double bytes, double minutes)
 int64_t
 io_align(int64_t t, int64_t width)
 {
-	int64_t r = t % width;
-
-	return r < 0 ? t - r - width : t - r;
+	return floor_div64(t, width) * width;
 }
 
 /* The UTC day of unix second t. */

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 
+#include "floordiv.h"
 #include "ingest_int.h"
 #include "xalloc.h"
 
@@ -17,11 +18,7 @@
 int64_t
 chunk_hour(int64_t t_ms)
 {
-	int64_t h = t_ms / 3600000;
-
-	if (t_ms % 3600000 < 0)
-		h--;
-	return h * 3600;
+	return floor_div64(t_ms, 3600000) * 3600;
 }
 
 static size_t

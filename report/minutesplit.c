@@ -20,14 +20,6 @@ io_sqlerr(sqlite3 *db, const char *what, char *err, size_t errlen)
 	return -1;
 }
 
-int64_t
-floor_div64(int64_t x, int64_t d)
-{
-	int64_t q = x / d;
-
-	return (x % d != 0 && x < 0) ? q - 1 : q;
-}
-
 int
 chunk_reader_init(struct chunk_reader *r, sqlite3 *db, char *err,
     size_t errlen)

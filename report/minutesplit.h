@@ -22,6 +22,7 @@
 
 #include <sqlite3.h>
 
+#include "floordiv.h"
 #include "iochunk.h"
 
 #define MS_MINUTE	INT64_C(60000)
@@ -60,9 +61,6 @@ struct chunk_reader {
 
 /* err = "what: " and SQLite's message for db; returns -1. */
 int io_sqlerr(sqlite3 *db, const char *what, char *err, size_t errlen);
-
-/* floor(x / d) for d > 0, also for x < 0. */
-int64_t floor_div64(int64_t x, int64_t d);
 
 int chunk_reader_init(struct chunk_reader *r, sqlite3 *db, char *err,
     size_t errlen);
