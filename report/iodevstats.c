@@ -58,8 +58,7 @@ load_devices(sqlite3 *db, const struct io_sel *sel, struct dev_row **out,
 	if (sqlite3_prepare_v2(db, "SELECT id, host_id, name, interval_ms "
 	    "FROM io_dev WHERE first_ms < ?2 AND last_ms > ?1", -1, &st,
 	    NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "reading io_dev: %s", sqlite3_errmsg(db));
-		return -1;
+		return io_sqlerr(db, "reading io_dev", err, errlen);
 	}
 	sqlite3_bind_int64(st, 1, sel->from * 1000);
 	sqlite3_bind_int64(st, 2, sel->to * 1000);
@@ -85,8 +84,7 @@ load_devices(sqlite3 *db, const struct io_sel *sel, struct dev_row **out,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "reading io_dev: %s", sqlite3_errmsg(db));
-		return -1;
+		return io_sqlerr(db, "reading io_dev", err, errlen);
 	}
 	if (*n)
 		qsort(*out, *n, sizeof **out, cmp_dev);
@@ -169,9 +167,7 @@ fill(sqlite3 *db, const struct io_sel *sel, struct dev_row *d, size_t n,
 	    "peak_bytes, peak_t, peak_ios FROM io_dev_hour WHERE dev_id = ?1 "
 	    "AND t0 >= ?2 AND t0 < ?3 ORDER BY t0", -1, &st, NULL) !=
 	    SQLITE_OK) {
-		snprintf(err, errlen, "reading io_dev_hour: %s",
-		    sqlite3_errmsg(db));
-		return -1;
+		return io_sqlerr(db, "reading io_dev_hour", err, errlen);
 	}
 	if (chunk_reader_init(&r, db, err, errlen) < 0) {
 		sqlite3_finalize(st);
@@ -186,8 +182,7 @@ fill(sqlite3 *db, const struct io_sel *sel, struct dev_row *d, size_t n,
 		if (sel->from < h0)
 			rc = add_edge(&m, &r, &d[i], sel->from, h0, err, errlen);
 		if (rc == 0 && add_hours(st, &d[i], h0, h1) < 0) {
-			snprintf(err, errlen, "reading io_dev_hour: %s",
-			    sqlite3_errmsg(db));
+			io_sqlerr(db, "reading io_dev_hour", err, errlen);
 			rc = -1;
 		}
 		if (rc == 0 && h1 < sel->to)

@@ -108,8 +108,7 @@ map_hosts(sqlite3 *db, const struct host_list *hl, struct hour_buf *b,
 	if (rc == SQLITE_DONE)
 		return 0;
 fail:
-	snprintf(err, errlen, "reading io_host: %s", sqlite3_errmsg(db));
-	return -1;
+	return io_sqlerr(db, "reading io_host", err, errlen);
 }
 
 static void
@@ -188,9 +187,7 @@ scan(sqlite3 *db, const struct io_sel *sel, struct hour_buf *b,
 	if (sqlite3_prepare_v2(db, "SELECT host_id, t0, expected, complete, "
 	    "rd, wr, ios FROM io_host_hour WHERE t0 >= ?1 AND t0 < ?2 "
 	    "ORDER BY t0", -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "reading io_host_hour: %s",
-		    sqlite3_errmsg(db));
-		return -1;
+		return io_sqlerr(db, "reading io_host_hour", err, errlen);
 	}
 	sqlite3_bind_int64(st, 1, h0);
 	sqlite3_bind_int64(st, 2, sel->to);
@@ -207,8 +204,7 @@ scan(sqlite3 *db, const struct io_sel *sel, struct hour_buf *b,
 				break;
 		}
 		if (rc == 0 && have != SQLITE_ROW && have != SQLITE_DONE) {
-			snprintf(err, errlen, "reading io_host_hour: %s",
-			    sqlite3_errmsg(db));
+			io_sqlerr(db, "reading io_host_hour", err, errlen);
 			rc = -1;
 		}
 		if (rc == 0)
