@@ -190,12 +190,6 @@ rt_text(struct rtable *t, size_t row, int col, const char *s)
 	}
 }
 
-void
-rt_null(struct rtable *t, size_t row, int col)
-{
-	slot(t, row, col);
-}
-
 const struct cell *
 rt_cell(const struct rtable *t, size_t row, int col)
 {

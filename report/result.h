@@ -118,13 +118,13 @@ struct rtable *result_table(struct result *r, const char *key,
 /* Index of a table by key, or -1. */
 int result_table_index(const struct result *r, const char *key);
 
-/* Append a row of NULL cells; returns its index. */
+/* Append a row of NULL cells (a cell never set stays NULL: missing);
+ * returns its index. */
 size_t rt_row(struct rtable *t);
 void rt_int(struct rtable *t, size_t row, int col, int64_t v);
 void rt_uint(struct rtable *t, size_t row, int col, uint64_t v);
 void rt_real(struct rtable *t, size_t row, int col, double v);
 void rt_text(struct rtable *t, size_t row, int col, const char *s);
-void rt_null(struct rtable *t, size_t row, int col);
 const struct cell *rt_cell(const struct rtable *t, size_t row, int col);
 /* A numeric cell as double (NaN for NULL/text): for plotting. */
 double rt_num(const struct rtable *t, size_t row, int col);
