@@ -32,6 +32,8 @@ SAMPLE_END_RULE) and its valid minutes in [from, to).
 import math
 from fractions import Fraction
 
+from ioan_oracle import mib_s
+
 MIB = 2 ** 20
 DEFAULT_C = (0, 128 * 1024, 1024 * 1024)
 
@@ -42,11 +44,6 @@ DEFAULT_C = (0, 128 * 1024, 1024 * 1024)
 # sample), one ending exactly at `from` lies before it and is not.
 # "closed-open" is the former rule ([from, to)), kept for comparison.
 SAMPLE_END_RULE = "open-closed"
-
-
-def mib_s(b):
-    """Bytes of one minute as MiB/s."""
-    return b / 60 / MIB
 
 
 def _window(model, hosts, frm, to):
