@@ -77,6 +77,33 @@ pragma_int(sqlite3 *db, const char *sql, int *out)
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
+/*
+ * Switch to WAL. SQLite takes the exclusive lock this needs without calling
+ * the busy handler, so two processes opening a new database at once would
+ * have one fail with "database is locked"; retry with the busy handler's
+ * patience and its respect for the stop flag. A file system without shared
+ * memory answers the old mode, which is kept as before.
+ */
+static int
+set_wal(sqlite3 *db, char *err, size_t errlen)
+{
+	long long waited;
+	int rc;
+
+	for (waited = 0;; waited += BUSY_SLEEP_MS) {
+		rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY)
+			break;
+		if ((stop_flag && *stop_flag) || waited >= DB_BUSY_MS)
+			break;
+		sqlite3_sleep(BUSY_SLEEP_MS);
+	}
+	if (rc == SQLITE_OK)
+		return 0;
+	snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+	return -1;
+}
+
 /* Install the schema into a new database, or upgrade an older one: every
  * statement of the schema is CREATE ... IF NOT EXISTS, so running it on a
  * version-1 database adds what version 2 brought (the I/O tables) and
@@ -152,8 +179,9 @@ db_open(const char *path, char *err, size_t errlen)
 		    DB_SCHEMA_VERSION);
 		goto fail;
 	}
-	if (db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-	    " PRAGMA foreign_keys=ON;", msg, sizeof msg) < 0) {
+	if (set_wal(db, msg, sizeof msg) < 0 ||
+	    db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+	    msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: %s", path, msg);
 		goto fail;
 	}

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ingest_gunzip.h"
 #include "ingest_int.h"
 #include "iolog.h"
 #include "xalloc.h"
@@ -56,23 +57,68 @@ archive_reader(void)
 	return a;
 }
 
-/* Record where libarchive stopped (compressed bytes consumed, or the
- * file's end when it cannot say) in the archive's damage source, made on
+/* An archive being read: its input, and its damage source, made on
  * first use and emitted after the members that could be read. */
+struct arch_in {
+	const char *name;
+	int fd;			/* -1: in memory */
+	struct gunzip *gz;	/* gzip inflated by us, or NULL */
+	struct src *dmg;
+	int gz_told;		/* gz's damage is in dmg */
+};
+
+/* Open a on fd, or on buf[0 .. len) when fd < 0; gzip is inflated by
+ * ingest_gunzip so that damage in it costs only what follows it. */
+static int
+arch_open(struct archive *a, struct arch_in *in, const void *buf, size_t len)
+{
+	if (in->fd >= 0 ? gunzip_is_gzip_fd(in->fd) :
+	    gunzip_is_gzip_mem(buf, len)) {
+		in->gz = in->fd >= 0 ? gunzip_fd(in->fd) : gunzip_mem(buf, len);
+		return gunzip_open(a, in->gz);
+	}
+	if (in->fd >= 0)
+		return archive_read_open_fd(a, in->fd, ARCHIVE_BLOCK);
+	return archive_read_open_memory(a, buf, len);
+}
+
+static const char *
+arch_gz_damage(const struct arch_in *in, uint64_t *off)
+{
+	return in->gz ? gunzip_damage(in->gz, off) : NULL;
+}
+
 static void
-add_archive_damage(struct src **dmg, struct archive *a, int fd,
-    const char *name)
+arch_add_damage(struct arch_in *in, uint64_t off, const char *why)
+{
+	if (in->dmg == NULL)
+		in->dmg = src_new(in->name, SRC_DAMAGE, 0);
+	src_add_damage(in->dmg, off, why, 0);
+}
+
+/* Record why libarchive stopped, and where (compressed bytes consumed,
+ * or the file's end when it cannot say). When the gzip stream under it
+ * was damaged, that is the cause, reported once with its own offset. */
+static void
+add_archive_damage(struct arch_in *in, struct archive *a)
 {
 	const char *why = archive_error_string(a);
-	int64_t off = archive_filter_bytes(a, -1);
+	int64_t off = in->gz ? (int64_t)gunzip_consumed(in->gz) :
+	    archive_filter_bytes(a, -1);
+	uint64_t gz_off;
+	const char *gz_why = arch_gz_damage(in, &gz_off);
 	struct stat st;
 
-	if (*dmg == NULL)
-		*dmg = src_new(name, SRC_DAMAGE, 0);
+	if (gz_why) {
+		if (!in->gz_told)
+			arch_add_damage(in, gz_off, gz_why);
+		in->gz_told = 1;
+		return;
+	}
 	if (off < 0)
-		off = fstat(fd, &st) == 0 ? (int64_t)st.st_size : 0;
-	src_add_damage(*dmg, (uint64_t)off, why ? why : "unreadable archive",
-	    0);
+		off = in->fd >= 0 && fstat(in->fd, &st) == 0 ?
+		    (int64_t)st.st_size : 0;
+	arch_add_damage(in, (uint64_t)off, why ? why : "unreadable archive");
 }
 
 /* A member's source: "ARCHIVE:MEMBER". */
@@ -182,7 +228,7 @@ read_member(struct archive *a, struct archive_entry *e,
 }
 
 static void walk_members(struct walker *, struct archive *,
-    struct archive_entry *, int, int, const char *, int);
+    struct archive_entry *, int, struct arch_in *, int);
 
 /* Does the member start like an iostatmon log (a header frame)? Then it
  * is not probed as an archive, which a damaged log could fail. */
@@ -210,6 +256,7 @@ member_is_log(const struct src *s)
 static int
 walk_nested(struct walker *k, struct src *s, int depth)
 {
+	struct arch_in in = { .name = s->name, .fd = -1 };
 	struct archive *a;
 	struct archive_entry *e = NULL;
 	int r;
@@ -217,16 +264,18 @@ walk_nested(struct walker *k, struct src *s, int depth)
 	if (depth >= NEST_MAX || s->len == 0 || member_is_log(s))
 		return 0;
 	a = archive_reader();
-	r = archive_read_open_memory(a, s->buf, s->len);
+	r = arch_open(a, &in, s->buf, s->len);
 	if (r == ARCHIVE_OK)
 		r = archive_read_next_header(a, &e);
 	if (r < ARCHIVE_WARN || r == ARCHIVE_EOF) {	/* not an archive (or
 						 * an empty one): the decoder says */
 		archive_read_free(a);
+		gunzip_free(in.gz);
 		return 0;
 	}
-	walk_members(k, a, e, r, -1, s->name, depth + 1);
+	walk_members(k, a, e, r, &in, depth + 1);
 	archive_read_free(a);
+	gunzip_free(in.gz);
 	src_free(s);
 	return 1;
 }
@@ -237,9 +286,11 @@ walk_nested(struct walker *k, struct src *s, int depth)
  * still load; the damage is emitted after the members. */
 static void
 walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
-    int r, int fd, const char *name, int depth)
+    int r, struct arch_in *in, int depth)
 {
-	struct src *dmg = NULL, *m;
+	const char *name = in->name, *gz_why;
+	struct src *m;
+	uint64_t gz_off;
 	int bad;
 	int64_t pos = -1;	/* uncompressed offset of the last RETRY */
 
@@ -247,7 +298,7 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 	    r = archive_read_next_header(a, &e)) {
 		if (r == ARCHIVE_RETRY) {
 			if (pos < 0)
-				add_archive_damage(&dmg, a, fd, name);
+				add_archive_damage(in, a);
 			else if (archive_filter_bytes(a, 0) <= pos)
 				break;		/* no progress: give up */
 			pos = archive_filter_bytes(a, 0);
@@ -255,7 +306,7 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 		}
 		pos = -1;
 		if (r < ARCHIVE_WARN) {
-			add_archive_damage(&dmg, a, fd, name);
+			add_archive_damage(in, a);
 			break;
 		}
 		if (archive_entry_filetype(e) == AE_IFLNK) {
@@ -269,29 +320,46 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 		if (bad || !walk_nested(k, m, depth))
 			walk_emit(k, m);
 		if (bad) {
-			add_archive_damage(&dmg, a, fd, name);
+			add_archive_damage(in, a);
 			break;
 		}
 	}
-	if (dmg)
-		walk_emit(k, dmg);
+	/* A gzip stream cut at a member boundary ends the tar quietly, and
+	 * one cut after the tar's end is not read by libarchive at all. */
+	if (in->gz && r == ARCHIVE_EOF)
+		gunzip_finish(in->gz);
+	gz_why = arch_gz_damage(in, &gz_off);
+	if (gz_why && !in->gz_told && !k->stopped) {
+		arch_add_damage(in, gz_off, gz_why);
+		in->gz_told = 1;
+	}
+	if (in->dmg)
+		walk_emit(k, in->dmg);
+	in->dmg = NULL;
 }
 
 int
 walk_archive(struct walker *k, int fd, const char *name)
 {
+	struct arch_in in = { .name = name, .fd = fd };
 	struct archive *a = archive_reader();
 	struct archive_entry *e = NULL;
-	int r = archive_read_open_fd(a, fd, ARCHIVE_BLOCK);
+	uint64_t gz_off;
+	int r = arch_open(a, &in, NULL, 0);
 
 	if (r == ARCHIVE_OK)
 		r = archive_read_next_header(a, &e);
-	if (r < ARCHIVE_WARN && archive_errno(a) == NOT_AN_ARCHIVE) {
+	/* Not an archive, unless what is not recognised is a gzip stream
+	 * that broke off before its first header: a damaged archive. */
+	if (r < ARCHIVE_WARN && archive_errno(a) == NOT_AN_ARCHIVE &&
+	    arch_gz_damage(&in, &gz_off) == NULL) {
 		archive_read_free(a);
+		gunzip_free(in.gz);
 		return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
 	}
-	walk_members(k, a, e, r, fd, name, 0);	/* a first header that is cut
+	walk_members(k, a, e, r, &in, 0);	/* a first header that is cut
 						 * short or corrupt is damage */
 	archive_read_free(a);
+	gunzip_free(in.gz);
 	return 1;
 }

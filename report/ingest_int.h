@@ -2,6 +2,7 @@
  * ingest_int: what the parts of `iocensus ingest` hand each other.
  *
  *   ingest_src.c    paths, directories, archives -> struct src items
+ *                   (ingest_archive.c members, ingest_gunzip.c inflating)
  *   ingest_pipe.c   decoder threads, results back in input order
  *   ingest_log.c    a log's bytes -> per-device sample arrays (decoders)
  *   ingest_prep.c   sample arrays -> encoded hour chunks (decoders)

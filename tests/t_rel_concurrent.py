@@ -4,6 +4,8 @@
 - two fsscan processes on different trees at the same time into one
   database (first into a new file, so both race to create the schema, then
   into the existing file): both exit 0, both snapshots complete and exact
+- many rounds of three scans racing to create a new database: all exit 0
+  (switching a new file to WAL takes a lock SQLite does not wait for)
 - a second scan of an unchanged tree (same --now) gives identical
   histograms, directory totals, owners, projects and top lists
 - another process holds the write lock: fsscan waits for it, and SIGINT or
@@ -41,6 +43,22 @@ def two_at_once(s, ta, wa, tb, wb):
             eq(vs["complete"], 1, "%s: tree %s complete" % (tag, name))
             eq(totals_of(vs), want.totals(), "%s: tree %s totals exact" % (tag, name))
         eq(integrity(db), "ok", "%s: integrity_check" % tag)
+
+
+def new_db_race(s, tiny):
+    """Three scans at once into a database that does not exist yet."""
+    bad = []
+    for rnd in range(12):
+        db = s.path("race%d.db" % rnd)
+        ps = [start(["--db", db, "-j", "1", t]) for t in tiny]
+        for p in ps:
+            _, e = p.communicate(timeout=120)
+            if p.returncode:
+                bad.append((rnd, p.returncode, e[-200:]))
+        n = rows(db, "SELECT count(*) FROM v_snapshot WHERE complete=1")[0][0]
+        if n != len(tiny):
+            bad.append((rnd, "complete snapshots", n))
+    eq(bad, [], "new db race: 12 rounds of 3 scans all exit 0 with 3 snapshots")
 
 
 def locked(s, ta, wa):
@@ -142,6 +160,10 @@ def main():
         os.close(fd)
         wa, wb = census(ta), census(tb)
         case("two scans", two_at_once, s, ta, wa, tb, wb)
+        tiny = [s.path("tiny%d" % i) for i in range(3)]
+        for i, t in enumerate(tiny):
+            build_wide(t, 2, 0, 5, seed=10 + i)
+        case("new db race", new_db_race, s, tiny)
         case("rescan", rescan, s, ta, wa)
         case("locked db", locked, s, ta, wa)
     done()
