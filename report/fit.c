@@ -51,12 +51,6 @@ ols_predict(const struct ols *f, double x)
 	return f->ybar + f->slope * (x - f->xbar);
 }
 
-double
-ols_slope_se(const struct ols *f)
-{
-	return f->s / sqrt(f->sxx);
-}
-
 /*
  * With u = x - xbar and D = y - ybar the band edge satisfies
  * (D - b u)^2 = k^2 (c0 + u^2 / sxx), k = tq * s, c0 = 1 + 1/n, i.e.

@@ -25,9 +25,6 @@ struct ols {
 int ols_fit(const double *x, const double *y, size_t n, struct ols *f);
 double ols_predict(const struct ols *f, double x);
 
-/* Standard error of the slope, s / sqrt(sxx) (NaN when n < 3). */
-double ols_slope_se(const struct ols *f);
-
 /* Where the prediction band yhat(x) +- tq * s * sqrt(1 + 1/n +
  * (x - xbar)^2 / sxx) reaches level y, for a rising line. *upper_x: the
  * upper band's crossing (the earlier one), *lower_x: the lower band's.
