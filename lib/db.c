@@ -7,9 +7,12 @@
  */
 #include "db.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sql_embed.h"
@@ -118,13 +121,21 @@ static int
 install_schema(sqlite3 *db, char *err, size_t errlen)
 {
 	char sql[128];
-	int version = 0;
+	int version = 0, appid = 0, tables = 0;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
 		return -1;
 	/* Another process may have installed it while we waited. */
-	if (pragma_int(db, "PRAGMA user_version", &version) < 0)
+	if (pragma_int(db, "PRAGMA user_version", &version) < 0 ||
+	    pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
+	    pragma_int(db, "SELECT count(*) FROM sqlite_master", &tables) < 0)
 		goto fail_msg;
+	/* Someone else's SQLite database: never add our tables to it. */
+	if (appid != DB_APPLICATION_ID && tables > 0) {
+		snprintf(err, errlen, "not an iocensus database (it already "
+		    "holds tables of its own)");
+		goto fail;
+	}
 	if (version < DB_SCHEMA_VERSION) {
 		snprintf(sql, sizeof sql,
 		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
@@ -146,15 +157,52 @@ fail:
 	return -1;
 }
 
-sqlite3 *
-db_open(const char *path, char *err, size_t errlen)
+/*
+ * SQLite takes some files too short for its header for an empty database
+ * and writes a new one over them. Refuse a regular file that is neither
+ * empty nor starts with the SQLite header, before SQLite opens it.
+ */
+static int
+check_header(const char *path, char *err, size_t errlen)
+{
+	static const char magic[16] = "SQLite format 3";
+	char buf[sizeof magic];
+	struct stat st;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;	/* missing (created), or SQLite says why */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		do
+			n = pread(fd, buf, sizeof buf, 0);
+		while (n < 0 && errno == EINTR);
+		if (n >= 0 && ((size_t)n < sizeof buf ||
+		    memcmp(buf, magic, sizeof magic) != 0)) {
+			snprintf(err, errlen, "%s: not a usable database: it "
+			    "does not start with the SQLite header", path);
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+/* create: make a new database (fsscan, ingest); otherwise the file must
+ * already hold the census schema, or an older version of it to upgrade. */
+static sqlite3 *
+open_rw(const char *path, int create, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	char msg[512];
 	int version = 0, appid = 0;
 
+	if (check_header(path, err, errlen) < 0)
+		return NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+	    (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX,
+	    NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path,
 		    db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
@@ -179,6 +227,11 @@ db_open(const char *path, char *err, size_t errlen)
 		    DB_SCHEMA_VERSION);
 		goto fail;
 	}
+	if (!create && appid == 0 && version == 0) {
+		snprintf(err, errlen, "%s: not an iocensus database (it holds no "
+		    "census; fsscan or iocensus ingest creates one)", path);
+		goto fail;
+	}
 	if (set_wal(db, msg, sizeof msg) < 0 ||
 	    db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
 	    msg, sizeof msg) < 0) {
@@ -194,6 +247,12 @@ db_open(const char *path, char *err, size_t errlen)
 fail:
 	sqlite3_close(db);
 	return NULL;
+}
+
+sqlite3 *
+db_open(const char *path, char *err, size_t errlen)
+{
+	return open_rw(path, 1, err, errlen);
 }
 
 void
@@ -307,7 +366,7 @@ db_open_read(const char *path, char *err, size_t errlen)
 	sqlite3 *db;
 
 	if (access(path, W_OK) == 0 && dir_writable(path))
-		return db_open(path, err, errlen);
+		return open_rw(path, 0, err, errlen);
 	db = open_immutable(path, err, errlen);
 	if (db)
 		fprintf(stderr, "note: %s is opened read-only, without locking "
