@@ -18,7 +18,9 @@
 typedef unsigned __int128 u128;
 
 /* f of the study's B(f) table, in percent. */
-static const double below_pct[] = { 5, 10, 25, 33, 50, 75 };
+static const uint64_t below_pct[] = { 5, 10, 25, 33, 50, 75 };
+/* The share of the summary and the study's sentence: below 33% of P. */
+#define SENTENCE_PCT	XDEC_INT(33)
 /* Quantiles as per-mille ranks: 0.5, 0.9, 0.95, 0.99, 0.999. */
 static const int quantile_pm[] = { 500, 900, 950, 990, 999 };
 #define CDF_POINTS 1000
@@ -70,7 +72,7 @@ count_le(const uint64_t *x, size_t n, size_t i)
 /* Values < pct% of P (x ascending, so the first one not below ends it). */
 static size_t
 count_below(const uint64_t *x, size_t n, const struct io_peak *p,
-    double pct)
+    struct xdec pct)
 {
 	size_t lo = 0, hi = n;
 
@@ -139,7 +141,8 @@ fill_summary(struct rtable *t, const struct io_coverage *c,
 		rt_real(t, r, 7, mean / p->mib_s);
 	rt_real(t, r, 8, io_mib_s(x[rank_pm(500, n) - 1]));
 	rt_real(t, r, 9, io_mib_s(x[n - 1]));
-	rt_real(t, r, 10, (double)count_below(x, n, p, 33) / (double)n);
+	rt_real(t, r, 10, (double)count_below(x, n, p, SENTENCE_PCT) /
+	    (double)n);
 	rt_uint(t, r, 11, (uint64_t)sum);
 }
 
@@ -148,9 +151,10 @@ fill_below(struct rtable *t, const struct io_peak *p, const uint64_t *x,
     size_t n)
 {
 	for (size_t i = 0; i < sizeof below_pct / sizeof below_pct[0]; i++) {
-		size_t r = rt_row(t), k = count_below(x, n, p, below_pct[i]);
-		rt_real(t, r, 0, below_pct[i]);
-		rt_real(t, r, 1, io_pct_mib_s(p, below_pct[i]));
+		struct xdec f = XDEC_INT(below_pct[i]);
+		size_t r = rt_row(t), k = count_below(x, n, p, f);
+		rt_real(t, r, 0, xdec_value(f));
+		rt_real(t, r, 1, io_pct_mib_s(p, f));
 		rt_int(t, r, 2, (int64_t)k);
 		rt_real(t, r, 3, (double)k / (double)n);
 	}
@@ -193,7 +197,8 @@ static void
 add_notes(struct result *r, const struct io_peak *p, const uint64_t *x,
     size_t n, double mean)
 {
-	double b33 = 100.0 * (double)count_below(x, n, p, 33) / (double)n;
+	double b33 = 100.0 * (double)count_below(x, n, p, SENTENCE_PCT) /
+	    (double)n;
 	char rel[64] = "";
 
 	if (p->mib_s > 0)
@@ -201,7 +206,8 @@ add_notes(struct result *r, const struct io_peak *p, const uint64_t *x,
 		    p->mib_s);
 	result_note(r, "%.1f%% of the time below 33%% of peak bandwidth "
 	    "(%.1f MiB/s, peak %.1f MiB/s %s); mean %.1f MiB/s%s.", b33,
-	    io_pct_mib_s(p, 33), p->mib_s, io_peak_source(p), mean, rel);
+	    io_pct_mib_s(p, SENTENCE_PCT), p->mib_s, io_peak_source(p), mean,
+	    rel);
 	if (p->configured && io_mib_s(x[n - 1]) > p->mib_s)
 		result_note(r, "The observed maximum, %.1f MiB/s, exceeds the "
 		    "configured peak.", io_mib_s(x[n - 1]));

@@ -10,7 +10,6 @@
  * expected minute that is not complete, or no complete minute at all, is
  * missing: it is never classed from part of its data.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +19,8 @@
 #include "xalloc.h"
 
 #define HOUR_S	3600
+/* "Time > 75%": minutes above this share of P_ref. */
+#define ABOVE_PCT	XDEC_INT(75)
 
 struct load_hour {		/* one host in one hour */
 	uint64_t peak;		/* max bytes over its complete minutes */
@@ -38,14 +39,14 @@ struct load_acc {
 };
 
 struct load_acc *
-load_new(size_t nhost, double host_peak_mib_s)
+load_new(size_t nhost, struct xdec host_peak_mib_s)
 {
 	struct load_acc *a = xcalloc(1, sizeof *a);
 
 	a->nhost = nhost;
 	a->above = xcalloc(nhost ? nhost : 1, sizeof *a->above);
 	a->complete = xcalloc(nhost ? nhost : 1, sizeof *a->complete);
-	if (host_peak_mib_s > 0)
+	if (host_peak_mib_s.n > 0)
 		io_peak_configured(&a->ref, host_peak_mib_s);
 	else
 		io_peak_observed(&a->ref, 0, -1);
@@ -106,7 +107,7 @@ load_minute(struct load_acc *a, const struct host_minute *m)
 			c[h].peak = b;
 		a->complete[h]++;
 		if (a->ref.configured) {
-			if (io_peak_cmp(&a->ref, b, 75) > 0)
+			if (io_peak_cmp(&a->ref, b, ABOVE_PCT) > 0)
 				a->above[h]++;
 		} else if (a->ref.t < 0 || b > a->ref.bytes) {
 			io_peak_observed(&a->ref, b, m->t);
@@ -123,7 +124,7 @@ count_above(const struct host_minute *m, void *arg)
 
 	for (size_t h = 0; h < a->nhost; h++)
 		if (m->state[h] == MIN_COMPLETE &&
-		    io_peak_cmp(&a->ref, m->rd[h] + m->wr[h], 75) > 0)
+		    io_peak_cmp(&a->ref, m->rd[h] + m->wr[h], ABOVE_PCT) > 0)
 			a->above[h]++;
 	return 0;
 }
@@ -136,7 +137,8 @@ hour_may_be_above(const struct load_acc *a, size_t k)
 	const struct load_hour *c = &a->cell[k * a->nhost];
 
 	for (size_t h = 0; h < a->nhost; h++)
-		if (c[h].complete && io_peak_cmp(&a->ref, c[h].peak, 75) > 0)
+		if (c[h].complete &&
+		    io_peak_cmp(&a->ref, c[h].peak, ABOVE_PCT) > 0)
 			return 1;
 	return 0;
 }
@@ -183,22 +185,21 @@ hour_class(const struct load_acc *a, const struct load_hour *c)
 		return CL_MISSING;
 	if (!a->ref.configured && a->ref.bytes == 0)
 		return CL_IDLE;
-	if (io_peak_cmp(&a->ref, c->peak, 10) < 0)
+	if (io_peak_cmp(&a->ref, c->peak, XDEC_INT(10)) < 0)
 		return CL_IDLE;
-	if (io_peak_cmp(&a->ref, c->peak, 50) < 0)
+	if (io_peak_cmp(&a->ref, c->peak, XDEC_INT(50)) < 0)
 		return CL_LOW;
-	if (io_peak_cmp(&a->ref, c->peak, 90) <= 0)
+	if (io_peak_cmp(&a->ref, c->peak, XDEC_INT(90)) <= 0)
 		return CL_MID;
 	return CL_HIGH;
 }
 
-/* peak_h / P_ref, NaN (stored as NULL) when P_ref is 0. */
+/* peak_h / P_ref, NaN (stored as NULL) when P_ref is 0; one rounding,
+ * so a minute at exactly 10% of a configured peak shows 0.1. */
 static double
 hour_ratio(const struct load_acc *a, uint64_t peak)
 {
-	if (a->ref.configured)
-		return io_mib_s(peak) / a->ref.mib_s;
-	return a->ref.bytes ? (double)peak / (double)a->ref.bytes : NAN;
+	return io_peak_ratio(&a->ref, peak);
 }
 
 static const struct rcol_spec class_cols[] = {

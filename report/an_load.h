@@ -13,12 +13,13 @@
 
 #include "ioseries.h"
 #include "result.h"
+#include "xdec.h"
 
 struct load_acc;
 
-/* host_peak_mib_s > 0: the configured per-server peak (--host-peak);
+/* host_peak_mib_s.n > 0: the configured per-server peak (--host-peak);
  * else the observed maximum over all hosts and complete minutes. */
-struct load_acc *load_new(size_t nhost, double host_peak_mib_s);
+struct load_acc *load_new(size_t nhost, struct xdec host_peak_mib_s);
 /* One calendar minute, in time order. */
 void load_minute(struct load_acc *a, const struct host_minute *m);
 /* Class every host hour and add the tables, figure and notes to r. With

@@ -17,7 +17,7 @@ an_opts_init(struct an_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->every = 3600;
-	o->threshold_pct = 5;
+	o->threshold_pct = XDEC_INT(5);
 	o->idle_edges = default_idle_edges;
 	o->nidle_edges = sizeof default_idle_edges / sizeof default_idle_edges[0];
 	o->burst_c = default_burst_c;

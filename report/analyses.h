@@ -17,6 +17,7 @@
 
 #include "ioseries.h"
 #include "result.h"
+#include "xdec.h"
 
 #define AN_USAGE "usage: "
 
@@ -31,10 +32,12 @@ struct annotation {
 struct an_opts {
 	struct io_window win;		/* --from, --to, --host */
 	int64_t every;			/* throughput bucket: 60, 3600, 86400 s */
-	double peak;			/* --peak MiB/s; 0: observed maximum */
-	double host_peak;		/* --host-peak MiB/s (burst load classes,
-					   per server); 0: observed maximum */
-	double threshold_pct;		/* idle: % of peak (default 5) */
+	struct xdec peak;		/* --peak MiB/s; n == 0: observed
+					   maximum (0 is not a valid peak) */
+	struct xdec host_peak;		/* --host-peak MiB/s (burst load
+					   classes, per server); n == 0:
+					   observed maximum */
+	struct xdec threshold_pct;	/* idle: % of peak (default 5) */
 	int strict;			/* idle --strict */
 	const int64_t *idle_edges;	/* duration class lower edges, s,
 					   ascending; default 60, 600, 3600,

@@ -11,9 +11,9 @@
 #include "cli.h"
 #include "cliparse.h"
 
-/* 2^40 MiB/s is an exbibyte per second: anything above is a typo, and
- * would print hundreds of digits in the notes. */
-#define MAX_PEAK_MIB_S 1099511627776.0
+/* 2^40 MiB/s is an exbibyte per second: anything above is a typo. The
+ * bound also keeps the exact compares of coverage.c in 128 bits. */
+#define MAX_PEAK_MIB_S 1099511627776ull	/* 2^40 */
 
 enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
@@ -176,7 +176,7 @@ static int
 set_io(struct cli *a, const char *name, int o, const char *v)
 {
 	int n;
-	double d;
+	struct xdec x;
 
 	switch (o) {
 	case O_FROM:
@@ -192,16 +192,19 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 		return set_every(a, name, v);
 	case O_PEAK:
 	case O_HOST_PEAK:
-		if (parse_count(v, &d) < 0 || d <= 0 || d > MAX_PEAK_MIB_S)
+		if (xdec_parse(v, &x) < 0 || x.n == 0 ||
+		    x.n > MAX_PEAK_MIB_S * xdec_pow10(x.k))
 			return bad(name, o == O_PEAK ? "peak" : "host-peak", v,
-			    "a bandwidth in MiB/s above 0 and at most 2^40");
-		*(o == O_PEAK ? &a->an.peak : &a->an.host_peak) = d;
+			    "a bandwidth in MiB/s above 0 and at most 2^40, "
+			    "at most 6 decimals");
+		*(o == O_PEAK ? &a->an.peak : &a->an.host_peak) = x;
 		return 0;
 	case O_THRESHOLD:
-		if (parse_count(v, &d) < 0 || d <= 0 || d > 100)
+		if (xdec_parse(v, &x) < 0 || x.n == 0 ||
+		    x.n > 100 * xdec_pow10(x.k))
 			return bad(name, "threshold", v, "a percentage in "
-			    "(0, 100]");
-		a->an.threshold_pct = d;
+			    "(0, 100], at most 6 decimals");
+		a->an.threshold_pct = x;
 		return 0;
 	case O_BUCKETS:
 		n = parse_duration_list(v, a->edges, CLI_MAX_LIST);

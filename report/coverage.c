@@ -104,20 +104,21 @@ io_peak_observed(struct io_peak *p, uint64_t bytes, int64_t t)
 }
 
 void
-io_peak_configured(struct io_peak *p, double mib_s)
+io_peak_configured(struct io_peak *p, struct xdec mib_s)
 {
-	*p = (struct io_peak){ .configured = 1, .t = -1, .mib_s = mib_s };
+	*p = (struct io_peak){ .configured = 1, .t = -1, .cfg = mib_s,
+	    .mib_s = xdec_value(mib_s) };
 }
 
 void
-io_peak_resolve(const struct minute_series *s, double configured_mib_s,
+io_peak_resolve(const struct minute_series *s, struct xdec configured,
     struct io_peak *p)
 {
 	uint64_t best = 0;
 	int64_t t = -1;
 
-	if (configured_mib_s > 0) {
-		io_peak_configured(p, configured_mib_s);
+	if (configured.n > 0) {
+		io_peak_configured(p, configured);
 		return;
 	}
 	for (size_t i = 0; i < s->n; i++) {
@@ -142,74 +143,85 @@ cmp_u128(u128 a, u128 b)
 	return (a > b) - (a < b);
 }
 
+/*
+ * The bounds that keep both sides in 128 bits. pct = a / 10^i is at most
+ * 100 with i <= 6 (--threshold, and the fixed 5..90 of the analyses), so
+ * a <= 10^8 < 2^27 and 10^i <= 10^6 < 2^20; bytes < 2^64.
+ *  - observed Pb < 2^64: bytes * 100 * 10^i < 2^91, a * Pb < 2^91. (Any
+ *    struct xdec, a < 2^60, still gives < 2^124.)
+ *  - configured b / 10^j MiB/s <= 2^40 with j <= 6 (--peak, --host-peak):
+ *    b <= 2^40 * 10^6 < 2^60, so 5 * 10^(i+j) * bytes < 2^3 * 2^40 *
+ *    2^64 = 2^107 and 3 * a * b * 2^20 < 2^2 * 2^27 * 2^60 * 2^20 =
+ *    2^109. Outside those limits a * b < 2^120 still fits, and a right
+ *    side past 2^107 is known to exceed the left one before the shift.
+ */
+#define LHS_BITS	107
+
+/* sign(bytes - pct/100 * b/10^j * 60 * 2^20) over the rationals:
+ * 100 * 10^(i+j) * bytes vs a * b * 60 * 2^20, divided by 20. */
 static int
-bitlen(u128 v)
+cmp_configured(uint64_t bytes, struct xdec pct, struct xdec peak)
 {
-	int n = 0;
+	u128 l = (u128)bytes * 5 * xdec_pow10(pct.k) * xdec_pow10(peak.k);
+	u128 r = (u128)pct.n * peak.n * 3;
 
-	while (v) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-}
-
-/* d >= 0 finite as m * 2^e with m a 53-bit integer. */
-static uint64_t
-mantissa(double d, int *e)
-{
-	int x;
-	double f = frexp(d, &x);
-
-	*e = x - 53;
-	return (uint64_t)ldexp(f, 53);
-}
-
-/* sign(bytes - pct/100 * mib_s * 60 * 2^20) over the rationals:
- * 100 b < pct * peak * 60 * 2^20  <=>  5 b < 3 * pct * peak * 2^20. */
-static int
-cmp_configured(uint64_t bytes, double pct, double mib_s)
-{
-	int e1, e2;
-	u128 l = (u128)bytes * 5;
-	u128 r = (u128)mantissa(pct, &e1) * mantissa(mib_s, &e2) * 3;
-	int e = e1 + e2 + 20;
-
-	if (r == 0 || l == 0)
-		return cmp_u128(l, r);
-	if (e >= 0) {
-		if (e >= 128 - bitlen(r))
-			return -1;	/* r * 2^e >= 2^127 > l */
-		r <<= e;
-	} else {
-		if (-e >= 128 - bitlen(l))
-			return 1;
-		l <<= -e;
-	}
-	return cmp_u128(l, r);
+	if (r >> LHS_BITS)
+		return -1;
+	return cmp_u128(l, r << 20);
 }
 
 int
-io_peak_cmp(const struct io_peak *p, uint64_t bytes, double pct)
+io_peak_cmp(const struct io_peak *p, uint64_t bytes, struct xdec pct)
 {
-	if (!(pct > 0))
-		pct = 0;
 	if (p->configured)
-		return cmp_configured(bytes, pct, p->mib_s);
-	if (pct * 100 >= 0x1p62)
-		return p->bytes ? -1 : cmp_u128(bytes, 0);
-	u128 fx100 = (u128)(uint64_t)floor(pct * 100 + 0.5);
-	return cmp_u128((u128)bytes * 10000, fx100 * p->bytes);
+		return cmp_configured(bytes, pct, p->cfg);
+	return cmp_u128((u128)bytes * 100 * xdec_pow10(pct.k),
+	    (u128)pct.n * p->bytes);
 }
 
 int
-io_below_pct(const struct io_peak *p, uint64_t bytes, double pct)
+io_below_pct(const struct io_peak *p, uint64_t bytes, struct xdec pct)
 {
 	return io_peak_cmp(p, bytes, pct) < 0;
 }
 
 double
-io_pct_mib_s(const struct io_peak *p, double pct)
+io_pct_mib_s(const struct io_peak *p, struct xdec pct)
 {
-	return pct / 100 * p->mib_s;
+	return xdec_value(pct) / 100 * p->mib_s;
+}
+
+/* n / d for d < 2^126, correctly rounded: long division grows the
+ * quotient to at least 55 bits, a nonzero remainder becomes a sticky
+ * low bit below the rounding bit, and the conversion is the one
+ * rounding (ldexp is exact: the result is far from subnormal). */
+static double
+div_u128(u128 n, u128 d)
+{
+	u128 q = n / d, r = n % d;
+	int e = 0;
+
+	if (n == 0)
+		return 0;
+	while (q >> 54 == 0) {
+		q <<= 1;
+		r <<= 1;
+		if (r >= d) {
+			r -= d;
+			q |= 1;
+		}
+		e--;
+	}
+	return ldexp((double)(q | (r != 0)), e);
+}
+
+/* Configured: bytes / (b / 10^j * 60 * 2^20) = bytes * 10^j / (b * 60 *
+ * 2^20), both below 2^86 by the bounds above. */
+double
+io_peak_ratio(const struct io_peak *p, uint64_t bytes)
+{
+	if (p->configured)
+		return div_u128((u128)bytes * xdec_pow10(p->cfg.k),
+		    (u128)p->cfg.n * IO_MINUTE_S << 20);
+	return p->bytes ? div_u128(bytes, p->bytes) : NAN;
 }

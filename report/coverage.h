@@ -9,14 +9,14 @@
  *    have no complete minute." plus the window).
  *  - io_peak_*: the peak P, either the observed maximum of X over the
  *    complete minutes (kept as integer bytes per minute, so comparisons
- *    are exact) or the configured --peak in MiB/s.
- *  - io_peak_cmp: the sign of (bytes - pct% of P), exact: against an
- *    observed peak Pb it compares bytes * 10000 with round(pct * 100) * Pb
- *    in 128-bit integers; against a configured peak it compares bytes
- *    with pct / 100 * peak * 60 * 2^20 as exact rationals (the doubles
- *    pct and peak taken at their exact binary values, 128-bit integers;
- *    a Python oracle gets the same with fractions.Fraction). "Below" is
- *    < 0.
+ *    are exact) or the configured --peak in MiB/s, kept as the decimal
+ *    the user typed (xdec.h).
+ *  - io_peak_cmp: the sign of (bytes - pct% of P), exact, with pct the
+ *    decimal a / 10^i as typed: against an observed peak Pb it compares
+ *    bytes * 100 * 10^i with a * Pb; against a configured peak b / 10^j
+ *    MiB/s it compares 100 * 10^(i+j) * bytes with a * b * 60 * 2^20,
+ *    both in 128-bit integers (a Python oracle gets the same with
+ *    fractions.Fraction of the decimal strings). "Below" is < 0.
  *
  * Units: X(m) in MiB/s = bytes of the minute / 60 / 2^20.
  */
@@ -30,6 +30,7 @@
 
 #include "ioseries.h"
 #include "result.h"
+#include "xdec.h"
 
 #define IO_MINUTE_S	60
 #define IO_DAY_S	86400
@@ -73,26 +74,31 @@ struct io_peak {
 	uint64_t bytes;		/* observed: max minute bytes (0 if none) */
 	int64_t t;		/* observed: that minute's start; -1 if none
 				   or configured */
-	double mib_s;		/* P in MiB/s (both kinds) */
+	struct xdec cfg;	/* configured: P in MiB/s, exact */
+	double mib_s;		/* P in MiB/s (both kinds), for display */
 };
 
-/* configured_mib_s > 0: that; else the observed maximum of rd + wr over
- * the COMPLETE minutes of s (the first such minute on ties). */
-void io_peak_resolve(const struct minute_series *s, double configured_mib_s,
+/* configured.n > 0: that many MiB/s; else the observed maximum of rd + wr
+ * over the COMPLETE minutes of s (the first such minute on ties). */
+void io_peak_resolve(const struct minute_series *s, struct xdec configured,
     struct io_peak *p);
 /* The same for a maximum found elsewhere (per host or device). */
 void io_peak_observed(struct io_peak *p, uint64_t bytes, int64_t t);
-void io_peak_configured(struct io_peak *p, double mib_s);
+/* mib_s.n > 0 (the command line allows at most 2^40 MiB/s). */
+void io_peak_configured(struct io_peak *p, struct xdec mib_s);
 
 /* "observed" or "configured". */
 const char *io_peak_source(const struct io_peak *p);
 
-/* Sign of (bytes - pct% of P): -1, 0 or 1, exact as described above.
- * pct < 0 counts as 0. */
-int io_peak_cmp(const struct io_peak *p, uint64_t bytes, double pct);
+/* Sign of (bytes - pct% of P): -1, 0 or 1, exact as described above,
+ * for every struct xdec (the 128-bit bounds are in coverage.c). */
+int io_peak_cmp(const struct io_peak *p, uint64_t bytes, struct xdec pct);
 /* bytes < pct% of P. */
-int io_below_pct(const struct io_peak *p, uint64_t bytes, double pct);
+int io_below_pct(const struct io_peak *p, uint64_t bytes, struct xdec pct);
 /* pct% of P in MiB/s, for display. */
-double io_pct_mib_s(const struct io_peak *p, double pct);
+double io_pct_mib_s(const struct io_peak *p, struct xdec pct);
+/* bytes / P as one correctly rounded division of the exact values (NaN
+ * when P is 0), for display. */
+double io_peak_ratio(const struct io_peak *p, uint64_t bytes);
 
 #endif

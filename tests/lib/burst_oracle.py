@@ -32,7 +32,7 @@ SAMPLE_END_RULE) and its valid minutes in [from, to).
 import math
 from fractions import Fraction
 
-from ioan_oracle import mib_s
+from ioan_oracle import exact, mib_s
 
 MIB = 2 ** 20
 DEFAULT_C = (0, 128 * 1024, 1024 * 1024)
@@ -142,8 +142,9 @@ def burst(model, hosts=None, frm=None, to=None, cs=DEFAULT_C):
 # ---------------------------------------------------------------- load
 
 def _ref_bytes(host_peak):
-    """P_ref in bytes per minute, exact, for a configured MiB/s double."""
-    return Fraction(host_peak) * 60 * MIB
+    """P_ref in bytes per minute, exact, for a configured MiB/s decimal
+    (the string given to --host-peak, or see ioan_oracle.exact)."""
+    return exact(host_peak) * 60 * MIB
 
 
 def _cmp(b, pct, ref):
@@ -193,7 +194,7 @@ def load(model, hosts=None, frm=None, to=None, host_peak=None):
                 p = max(comp)
                 row["peak_mib_s"] = mib_s(p)
                 if host_peak:
-                    row["ratio"] = mib_s(p) / host_peak
+                    row["ratio"] = float(p / pref)
                 elif pref:
                     row["ratio"] = p / ref["bytes"]
                 if not host_peak and pref == 0:

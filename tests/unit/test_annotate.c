@@ -70,8 +70,10 @@ defaults(void)
 
 	an_opts_init(&o);
 	is_i64(o.every, 3600, "default every");
-	ok(o.threshold_pct == 5, "default threshold 5%%");
-	ok(o.peak == 0 && o.strict == 0 && o.nann == 0, "no peak, not strict");
+	ok(o.threshold_pct.n == 5 && o.threshold_pct.k == 0,
+	    "default threshold 5%%");
+	ok(o.peak.n == 0 && o.strict == 0 && o.nann == 0,
+	    "no peak, not strict");
 	is_i64((int64_t)o.nidle_edges, 7, "seven idle classes");
 	ok(memcmp(o.idle_edges, edges, sizeof edges) == 0, "idle edges");
 	is_i64((int64_t)o.nburst_c, 3, "three burst thresholds");
