@@ -3,14 +3,13 @@
  * variant ("no disk activity at all").
  *
  * A minute is idle iff it is COMPLETE and X < theta = threshold% of P
- * (exact, io_peak_cmp); strictly idle iff COMPLETE and no device
- * completed a request in it. A period is a maximal run of such minutes:
+ * (exact, io_peak_cmp); strictly idle iff COMPLETE, no device completed
+ * a request in it and no byte was read or written. A period is a maximal run of such minutes:
  * a busy minute, a missing minute or a minute without expected devices
  * ends it, so missing time is never idle. Durations are run length x
  * 60 s, classed by integer compares against the class edges: a run of
  * exactly 60 minutes is in [1 h, 2 h).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -73,18 +72,21 @@ enum idle_kind { IDLE_THRESHOLD, IDLE_STRICT };
 
 static int
 is_idle(const struct minute_series *s, size_t i, enum idle_kind kind,
-    const struct io_peak *p, double pct)
+    const struct io_peak *p, struct xdec pct)
 {
 	if (s->state[i] != MIN_COMPLETE)
 		return 0;
+	/* Samples that straddle minutes are split in whole requests and
+	 * bytes (floor), so a minute can get a few bytes of a request
+	 * counted in its neighbour: it is not "no activity at all". */
 	if (kind == IDLE_STRICT)
-		return s->ios[i] == 0;
+		return s->ios[i] == 0 && s->rd[i] == 0 && s->wr[i] == 0;
 	return io_below_pct(p, s->rd[i] + s->wr[i], pct);
 }
 
 static void
 find_runs(const struct minute_series *s, enum idle_kind kind,
-    const struct io_peak *p, double pct, struct idle_runs *ir)
+    const struct io_peak *p, struct xdec pct, struct idle_runs *ir)
 {
 	size_t start = 0;
 	int in_run = 0;
@@ -193,7 +195,7 @@ put_runs(struct rtable *t, size_t r, int col, const struct idle_runs *ir,
 
 static void
 fill_summary(struct rtable *t, const struct io_coverage *c,
-    const struct io_peak *p, double pct, const struct idle_runs *idle,
+    const struct io_peak *p, struct xdec pct, const struct idle_runs *idle,
     const struct idle_runs *strict)
 {
 	size_t r = rt_row(t);
@@ -205,7 +207,7 @@ fill_summary(struct rtable *t, const struct io_coverage *c,
 	rt_text(t, r, 4, io_peak_source(p));
 	if (!p->configured)
 		rt_int(t, r, 5, p->t);
-	rt_real(t, r, 6, pct);
+	rt_real(t, r, 6, xdec_value(pct));
 	rt_real(t, r, 7, io_pct_mib_s(p, pct));
 	put_runs(t, r, 8, idle, c->complete);
 	put_runs(t, r, 13, strict, c->complete);
@@ -226,14 +228,17 @@ note_longest(struct result *r, const char *what, const struct idle_runs *ir)
 }
 
 static void
-add_notes(struct result *r, const struct io_peak *p, double pct,
+add_notes(struct result *r, const struct io_peak *p, struct xdec pct,
     const struct idle_runs *idle, const struct idle_runs *strict)
 {
-	result_note(r, "Idle: a complete minute with X < %g%% of peak = %.3f "
+	char num[32];
+
+	result_note(r, "Idle: a complete minute with X < %s%% of peak = %.3f "
 	    "MiB/s (peak %.1f MiB/s, %s). Strictly idle: a complete minute in "
 	    "which no device completed a request (reads, writes, discards, "
 	    "flushes). Missing minutes end a period and are neither idle nor "
-	    "busy; shares are of the complete minutes.", pct,
+	    "busy; shares are of the complete minutes.",
+	    xdec_fmt(pct, num, sizeof num),
 	    io_pct_mib_s(p, pct), p->mib_s, io_peak_source(p));
 	note_longest(r, "idle", idle);
 	note_longest(r, "strictly idle", strict);
@@ -251,8 +256,9 @@ check_opts(const struct an_opts *o, char *err, size_t errlen)
 			snprintf(err, errlen, "idle class edges must ascend");
 			return -1;
 		}
-	if (!(o->threshold_pct >= 0) || !isfinite(o->threshold_pct)) {
-		snprintf(err, errlen, "--threshold must be a percentage >= 0");
+	if (o->threshold_pct.k > XDEC_MAX_FRAC) {
+		snprintf(err, errlen, "--threshold: at most %d decimals",
+		    XDEC_MAX_FRAC);
 		return -1;
 	}
 	return 0;
@@ -298,7 +304,7 @@ an_idle(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		runs_init(&idle, o->idle_edges, o->nidle_edges);
 		runs_init(&strict, o->idle_edges, o->nidle_edges);
 		find_runs(&s, IDLE_THRESHOLD, &p, o->threshold_pct, &idle);
-		find_runs(&s, IDLE_STRICT, &p, 0, &strict);
+		find_runs(&s, IDLE_STRICT, &p, XDEC_INT(0), &strict);
 		fill_periods(&r->table[ip], &idle, c.complete);
 		fill_periods(&r->table[is], &strict, c.complete);
 		fill_summary(&r->table[2], &c, &p, o->threshold_pct, &idle,

@@ -17,7 +17,6 @@ result, so a float compare at 1e-9 relative is fair.
 """
 from bisect import bisect_right
 from fractions import Fraction
-import math
 
 MIB = 2 ** 20
 DAY = 86400
@@ -33,6 +32,16 @@ def mib_s(nbytes, minutes=1):
 
 def ratio(a, b):
     return float(Fraction(a, b))
+
+
+def exact(v):
+    """A decimal option (--peak, --threshold) exactly as the command line
+    gave it: pass the string ("5.555") or a Fraction; an int is itself and
+    a float stands for its shortest repr (the text typed), never for its
+    binary value. The command keeps the decimal exactly too."""
+    if isinstance(v, float):
+        v = repr(v)
+    return Fraction(v)
 
 
 # ---------------------------------------------------------------- coverage
@@ -74,13 +83,14 @@ def coverage_share(c):
 
 class Peak:
     """P: observed (integer bytes of the busiest complete minute, the first
-    on ties) or configured (MiB/s)."""
+    on ties) or configured (MiB/s, a decimal: see exact())."""
 
     def __init__(self, series, configured=None):
-        self.configured = bool(configured and configured > 0)
+        self.cfg = exact(configured) if configured is not None else 0
+        self.configured = self.cfg > 0
         self.bytes, self.t = 0, None
         if self.configured:
-            self.mib_s = configured
+            self.mib_s = float(self.cfg)
             return
         for t, state, rd, wr, _ in series:
             if state == "complete" and (self.t is None or rd + wr > self.bytes):
@@ -91,14 +101,14 @@ class Peak:
         return "configured" if self.configured else "observed"
 
     def below(self, b, pct):
-        """b < pct% of P, exactly as the brief defines it."""
+        """b < pct% of P, exactly, pct the decimal as given (no rounding)."""
         if self.configured:
-            return Fraction(b) < Fraction(pct) / 100 * Fraction(self.mib_s) * 60 * MIB
-        fx100 = int(math.floor(pct * 100 + 0.5))
-        return b * 10000 < fx100 * self.bytes
+            return Fraction(b) < exact(pct) / 100 * self.cfg * 60 * MIB
+        return Fraction(b) < exact(pct) / 100 * self.bytes
 
     def pct_mib_s(self, pct):
-        return float(Fraction(pct) / 100 * Fraction(self.mib_s))
+        p = self.cfg if self.configured else Fraction(self.mib_s)
+        return float(exact(pct) / 100 * p)
 
 
 def complete_bytes(series):
@@ -308,11 +318,12 @@ def idle(series, threshold=5, edges=IDLE_EDGES, peak=None):
     p = Peak(series, peak)
     ir = runs(series, lambda m: m[1] == "complete" and
               p.below(m[2] + m[3], threshold))
-    sr = runs(series, lambda m: m[1] == "complete" and m[4] == 0)
+    sr = runs(series, lambda m: m[1] == "complete" and m[4] == 0 and
+              m[2] == 0 and m[3] == 0)
     s = {"n": n, "calendar_minutes": c["calendar"],
          "coverage": coverage_share(c), "peak_mib_s": p.mib_s,
          "peak_source": p.source(), "peak_t": p.t,
-         "threshold_pct": float(threshold),
+         "threshold_pct": float(exact(threshold)),
          "threshold_mib_s": p.pct_mib_s(threshold)}
     for prefix, longest, rs in (("idle", "longest", ir),
                                 ("strict", "longest_strict", sr)):
