@@ -143,12 +143,15 @@ dist_table(struct result *r, const struct dist *d)
 }
 
 /* The value below which pct% of the files (or bytes) lie, interpolated
- * within the bucket holding it: NAN when empty or in the future row. */
+ * within the bucket holding it, and never beyond the smallest or largest
+ * value scanned when those are known: NAN when empty or in the future
+ * row. */
 static double
 percentile(const struct dist *d, int pct, int by_bytes, size_t *bucket)
 {
 	const int64_t *v = by_bytes ? d->bytes : d->files;
 	i128 total = by_bytes ? d->nbytes : d->nfiles, cum = 0;
+	double x;
 
 	for (size_t k = 0; k < d->n; k++) {
 		if (v[k] == 0 || (cum + v[k]) * 100 < pct * total) {
@@ -158,8 +161,14 @@ percentile(const struct dist *d, int pct, int by_bytes, size_t *bucket)
 		*bucket = k;
 		if (d->slot[k] == HIST_UNDER)
 			return NAN;
-		return (double)d->lo[k] + (double)(pct * total - 100 * cum) /
+		x = (double)d->lo[k] + (double)(pct * total - 100 * cum) /
 		    (100.0 * (double)v[k]) * (double)(d->hi[k] - d->lo[k]);
+		if (d->has_ext) {
+			double unit = d->age ? DIST_DAY : 1;
+			x = fmin(fmax(x, (double)d->ext_min / unit),
+			    (double)d->ext_max / unit);
+		}
+		return x;
 	}
 	return NAN;
 }
@@ -307,11 +316,15 @@ an_files(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		}
 	}
 	to_dist(&h, metric > 0, &d);
+	/* The extremes are kept for the whole file system only. */
+	if (rc > 0 && !o->project && !o->nexclude && d.n &&
+	    census_extent(db, s.id, file_metrics[metric], &d.ext_min,
+	    &d.ext_max, err, errlen) == 1)
+		d.has_ext = 1;
 	dist_table(r, &d);
 	pct_table(r, &d);
 	if (rc > 0)
-		files_facts(r, &d, &s, o->project || o->nexclude, metric,
-		    unres, db);
+		files_facts(r, &d, &s, metric, unres);
 	else
 		files_facts_table(r, &d);
 	snap_clear(&s);

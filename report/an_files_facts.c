@@ -104,12 +104,10 @@ note_popular(struct result *r, const struct dist *d, size_t k)
 
 void
 files_facts(struct result *r, const struct dist *d, const struct snap *s,
-    int filtered, int metric, double unresolved, sqlite3 *db)
+    int metric, double unresolved)
 {
 	struct rtable *t = files_facts_table(r, d);
 	size_t row = rt_row(t), pop = 0;
-	int64_t mn, mx;
-	char e[64];
 	double sf[3], sb[3];
 
 	rt_int(t, row, X_SNAP, s->id);
@@ -126,13 +124,11 @@ files_facts(struct result *r, const struct dist *d, const struct snap *s,
 	if (d->n)
 		note_popular(r, d, pop);
 	rt_real_def(t, row, X_UNRES, unresolved);
-	/* The extremes are kept for the whole file system only. */
-	if (!filtered && d->n && census_extent(db, s->id, file_metrics[metric],
-	    &mn, &mx, e, sizeof e) == 1) {
+	if (d->has_ext) {
 		if (d->age)
-			rt_real(t, row, X_MAX, (double)mx / DIST_DAY);
+			rt_real(t, row, X_MAX, (double)d->ext_max / DIST_DAY);
 		else
-			rt_int(t, row, X_MAX, mx);
+			rt_int(t, row, X_MAX, d->ext_max);
 	}
 	if (!d->age) {
 		static const int64_t edges[] = { 1 << 20, 1 << 21, 1 << 27 };

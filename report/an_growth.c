@@ -180,6 +180,10 @@ model(struct proj *m, const struct points *p, double target, int logy,
 	if (p->n >= 3 && ols_band_cross(f, t_quantile(0.975,
 	    (double)(p->n - 2)), lv, &m->xlo, &m->xhi) < 0)
 		goto out;	/* the slope's interval contains 0 */
+	/* The target was not reached by the last snapshot, so the band's
+	 * earliest date cannot lie before it. */
+	if (m->xlo < p->x[p->n - 1] && p->y[p->n - 1] < target)
+		m->xlo = p->x[p->n - 1];
 	m->xc = f->xbar + (lv - f->ybar) / f->slope;
 	m->state = m->xc - p->x[p->n - 1] > HORIZON_DAYS ? "beyond 100 years" :
 	    "projected";

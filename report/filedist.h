@@ -24,6 +24,10 @@ struct dist {
 	int64_t files[HIST_NB], bytes[HIST_NB];
 	int64_t nfiles, nbytes;
 	int age;
+	/* The smallest and largest value scanned (bytes, or seconds of age),
+	 * kept for the whole file system only: has_ext = 0 otherwise. */
+	int has_ext;
+	int64_t ext_min, ext_max;
 };
 
 /* size, atime, mtime, ctime: the metric names of v_hist, by index. */
@@ -33,10 +37,10 @@ extern const char *const file_metrics[4];
 double dist_frac(int64_t part, int64_t whole);
 
 /* The "facts" table, empty (no snapshot) or filled: totals, the most
- * popular bucket, extremes (whole file system only: filtered = 0), the
+ * popular bucket, the largest value (when d has its extremes), the
  * study's thresholds, the unresolved-project share. */
 struct rtable *files_facts_table(struct result *r, const struct dist *d);
 void files_facts(struct result *r, const struct dist *d, const struct snap *s,
-    int filtered, int metric, double unresolved, sqlite3 *db);
+    int metric, double unresolved);
 
 #endif

@@ -289,6 +289,14 @@ def test_growth(db):
     res, want = growth_case(db, "target equal to a middle value", step, 200)
     eq(want["projection"][0]["crossing"], ts("2012-01-11"),
        "fixture: the first snapshot at or above the target")
+    # The exponential band's upper edge crosses 1000 before the last
+    # snapshot, which held 405: the earliest date is that snapshot's.
+    fast = [insert(bare("fast", ts("2020-09-13") + d * DAY, n))
+            for d, n in ((0, 100), (10, 210), (20, 290), (30, 405))]
+    res, want = growth_case(db, "band clipped at the last snapshot", fast,
+                            1000)
+    eq(want["projection"][1]["crossing_lo"], ts("2020-10-13"),
+       "fixture: exponential earliest date is the last snapshot's day")
     noisy = [insert(bare("noisy", ts("2012-01-01") + d * DAY, n))
              for d, n in ((0, 1000), (10, 3000), (20, 1100))]
     res, want = growth_case(db, "not determinable", noisy, 5000)
@@ -338,6 +346,25 @@ def test_files(db, a, b):
             "files without --snapshot: the latest complete one")
     rc, res, err = run(db, "files", "--snapshot", 999)
     ok(rc == 2, "files --snapshot 999: exit 2", "rc %d" % rc)
+
+
+def test_percentile_clamp(tmp):
+    """Interpolation inside the top bucket [512 KiB, 1 MiB) would put p99
+    of 100 files of 1,000,000 bytes at 1,043,333 bytes: above the largest
+    file. It stops at the largest value scanned (and ages likewise)."""
+    db = snapgen.new_db(tmp, BUILD)
+    files = [snapgen.File("p", 0, 0, ".", 1000000, 1000000, T1 - DAY * 40,
+                          T1 - DAY * 40, T1 - DAY * 40) for _ in range(100)]
+    s = snapgen.Snapshot("gpfs", T1, files=files, now=T1)
+    snapgen.insert(db, s)
+    for metric in ("size", "mtime"):
+        rc, res, err = run(db, "files", "--snapshot", s.id, "--by", metric)
+        want = oracle.files(s, metric)
+        rows_eq(res, "percentiles", want["percentiles"],
+                "files --by %s: percentiles clamped" % metric)
+        top = max(r["by_count"] for r in want["percentiles"])
+        ok(top == (1000000 if metric == "size" else 40),
+           "files --by %s: the oracle clamps too (%r)" % (metric, top))
 
 
 # ---- a real scan ---------------------------------------------------------
@@ -401,6 +428,8 @@ def main():
         test_snapshots(db, [a, b, run_snap])
         test_diff(db, a, b, run_snap)
         test_files(db, a, b)
+        os.makedirs(os.path.join(tmp, "c"))
+        test_percentile_clamp(os.path.join(tmp, "c"))
         os.makedirs(os.path.join(tmp, "g"))
         test_growth(snapgen.new_db(os.path.join(tmp, "g"), BUILD))
         test_real_scan(tmp)

@@ -12,7 +12,8 @@ Rules (study-analyses.md 1.4-1.7 and 4, as iocensus documents them):
           (unix seconds of its midnight) holding the crossing.
   files:  buckets from the values by their own arithmetic; percentile p by
           count: the bucket where the cumulative count first reaches
-          p*total, interpolated linearly inside it.
+          p*total, interpolated linearly inside it, and clamped to the
+          smallest and largest value scanned (whole file system only).
 Floats are Python floats; compare with 1e-9 relative.
 """
 import math
@@ -243,6 +244,9 @@ def _model(xs, vals, target, logy):
                            fx, 1.0)
         m["xhi"] = _bisect(lambda x: fy + fb * (x - fx) - half(x) - lv,
                            fx, 1.0)
+        # not reached by the last snapshot: not earlier than it either
+        if m["xlo"] < float(xs[-1]) and vals[-1] < target:
+            m["xlo"] = float(xs[-1])
     m["xc"] = float(xbar + (Fraction(lv) - ybar) / b)
     m["state"] = ("beyond 100 years" if m["xc"] - float(xs[-1]) > HORIZON
                   else "projected")
@@ -330,6 +334,13 @@ def files(s, metric="size", project=None, exclude=()):
             "share_bytes": b[k][1] / nb if nb else None,
             "cum_files": cf / nf if nf else None,
             "cum_bytes": cb / nb if nb else None})
+    # The smallest and largest value scanned, known for the whole file
+    # system only: percentiles are clamped to them.
+    ext = None
+    if project is None and not exclude and sel:
+        unit = 1 if metric == "size" else DAY
+        allv = [_value(f, metric, s.now) for f in s.files]
+        ext = (Fraction(min(allv), unit), Fraction(max(allv), unit))
     pct = []
     for p in (50, 90, 95, 99):
         row = {"p": p / 100, "method": "interpolated within bucket [lo, hi)"}
@@ -344,7 +355,10 @@ def files(s, metric="size", project=None, exclude=()):
                     cum += v
                     continue
                 if k is not None:
-                    row[col] = float(k[0] + (want - cum) / v * (k[1] - k[0]))
+                    x = k[0] + (want - cum) / v * (k[1] - k[0])
+                    if ext:                 # never beyond what was scanned
+                        x = min(max(x, ext[0]), ext[1])
+                    row[col] = float(x)
                     row[lo_c], row[hi_c] = k
                 break
         pct.append(row)
