@@ -72,8 +72,11 @@ fmt_json_str(FILE *f, const char *s)
 
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || n == 0)
+		else if (*p < 0x20)
 			fprintf(f, "\\u%04x", *p);
+		else if (n == 0)	/* Python's surrogateescape: reversible,
+					 * and never taken for U+0080..U+00FF */
+			fprintf(f, "\\udc%02x", *p);
 		else {
 			fwrite(p, 1, (size_t)n, f);
 			p += n;
@@ -86,7 +89,8 @@ fmt_json_str(FILE *f, const char *s)
 
 /* Escape for HTML text and quoted attribute values alike. Invalid UTF-8
  * bytes and control characters are shown as \xNN text, so the page stays
- * valid UTF-8 and a name's odd bytes remain visible. */
+ * valid UTF-8 and a name's odd bytes remain visible; a backslash is shown
+ * as \\, so that the text still tells every name apart. */
 void
 fmt_html_str(FILE *f, const char *s)
 {
@@ -101,6 +105,7 @@ fmt_html_str(FILE *f, const char *s)
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
+		case '\\': fputs("\\\\", f); break;
 		default:
 			if (*p < 0x20 || *p == 0x7f || n == 0)
 				fprintf(f, "\\x%02x", *p);

@@ -173,7 +173,8 @@ result_csv(FILE *f, const struct result *r, const char *only)
 }
 
 /* Text for a terminal: control characters and invalid UTF-8 bytes as
- * visible \xNN, so a file name cannot move the cursor or break a row. */
+ * visible \xNN, so a file name cannot move the cursor or break a row, and
+ * a backslash as \\, so that two names never print alike. */
 static char *
 term_text(const char *s)
 {
@@ -184,6 +185,11 @@ term_text(const char *s)
 
 		if (n == 0 || (unsigned char)*s < 0x20 || *s == 0x7f) {
 			o += sprintf(o, "\\x%02x", (unsigned char)*s++);
+			continue;
+		}
+		if (*s == '\\') {
+			*o++ = '\\';
+			*o++ = *s++;
 			continue;
 		}
 		memcpy(o, s, (size_t)n);

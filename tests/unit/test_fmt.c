@@ -60,12 +60,16 @@ main(void)
 	    "json: valid 2-byte UTF-8 kept");
 	check(fmt_json_str, "\xe2\x82\xac\xf0\x9f\x92\xbe", "\"\xe2\x82\xac\xf0\x9f\x92\xbe\"",
 	    "json: valid 3- and 4-byte UTF-8 kept");
-	check(fmt_json_str, "\xff\xfe", "\"\\u00ff\\u00fe\"",
+	/* Invalid bytes as Python's surrogateescape writes them: U+DC80 +
+	 * (byte - 0x80), never the Latin-1 letters a valid name may hold. */
+	check(fmt_json_str, "\xff\xfe", "\"\\udcff\\udcfe\"",
 	    "json: invalid bytes escaped");
-	check(fmt_json_str, "\xc3", "\"\\u00c3\"", "json: truncated sequence escaped");
-	check(fmt_json_str, "\xc0\xaf", "\"\\u00c0\\u00af\"",
+	check(fmt_json_str, "\xc3\xbf\xff", "\"\xc3\xbf\\udcff\"",
+	    "json: y-diaeresis and the byte 0xff differ");
+	check(fmt_json_str, "\xc3", "\"\\udcc3\"", "json: truncated sequence escaped");
+	check(fmt_json_str, "\xc0\xaf", "\"\\udcc0\\udcaf\"",
 	    "json: overlong form escaped");
-	check(fmt_json_str, "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"",
+	check(fmt_json_str, "\xed\xa0\x80", "\"\\udced\\udca0\\udc80\"",
 	    "json: surrogate escaped");
 	check(fmt_json_str, "<script>", "\"<script>\"", "json: markup is data");
 	check_kinds();

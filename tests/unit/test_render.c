@@ -216,6 +216,10 @@ test_escaping(void)
 	s = escaped(fmt_html_str, "caf\xc3\xa9 & \xe2\x82\xac");
 	is_str(s, "caf\xc3\xa9 &amp; \xe2\x82\xac", "html: valid UTF-8 kept");
 	free(s);
+	/* A name holding "\xff" as text must not print like the byte. */
+	s = escaped(fmt_html_str, "a\\xff");
+	is_str(s, "a\\\\xff", "html: a backslash is doubled");
+	free(s);
 	s = capture(r, FMT_CSV, "t", &rc);
 	is_str(s, "name\n\"<script>alert(1)</script> \"\"q\"\" 'a'\nx\xff\"\n",
 	    "csv: quoted field, bytes kept");
@@ -224,8 +228,12 @@ test_escaping(void)
 	ok(strstr(s, "'a'\\x0ax\\xff\n") && !strchr(s, '\xff'),
 	    "table: newline and bad byte shown as \\xNN");
 	free(s);
+	rt_text(t, rt_row(t), 0, "b\\xff");
+	s = capture(r, FMT_TABLE, NULL, &rc);
+	ok(strstr(s, "b\\\\xff") != NULL, "table: a backslash is doubled");
+	free(s);
 	s = capture(r, FMT_JSON, NULL, &rc);
-	ok(strstr(s, "\"<script>alert(1)</script> \\\"q\\\" 'a'\\u000ax\\u00ff\"")
+	ok(strstr(s, "\"<script>alert(1)</script> \\\"q\\\" 'a'\\u000ax\\udcff\"")
 	    != NULL, "json: escaped string");
 	free(s);
 	result_free(r);
