@@ -20,6 +20,11 @@
 static const char *const sql[NQ] = {
 	"INSERT INTO io_host (name) VALUES (?1) ON CONFLICT (name) DO UPDATE "
 	    "SET name = excluded.name RETURNING id",
+	/* A longer interval bridges samples the old one did not: every hour
+	 * of the device's chunks rolls up anew. */
+	"INSERT OR IGNORE INTO io_dirty (t0) SELECT c.t0 FROM io_dev d "
+	    "JOIN io_chunk c ON c.dev_id = d.id WHERE d.host_id = ?1 AND "
+	    "d.name = ?2 AND d.interval_ms < ?3",
 	"INSERT INTO io_dev (host_id, name, interval_ms, first_ms, last_ms) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (host_id, name) DO UPDATE "
 	    "SET interval_ms = max(interval_ms, excluded.interval_ms), "
@@ -219,6 +224,12 @@ upsert_ids(struct store *st, const struct src *s, int64_t *host_id)
 		st->devid[i] = 0;
 		if (d->n == 0)
 			continue;
+		sqlite3_bind_int64(st->q[Q_WIDEN], 1, host_id[d->host]);
+		db_bind_text(st->q[Q_WIDEN], 2, d->name);
+		sqlite3_bind_int64(st->q[Q_WIDEN], 3,
+		    s->host[d->host].interval_ms);
+		if (db_step_done(st->q[Q_WIDEN]) < 0)
+			return -1;
 		sqlite3_bind_int64(st->q[Q_DEV], 1, host_id[d->host]);
 		db_bind_text(st->q[Q_DEV], 2, d->name);
 		sqlite3_bind_int64(st->q[Q_DEV], 3,

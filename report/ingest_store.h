@@ -17,7 +17,7 @@ struct idset {
 	size_t n, cap;
 };
 
-enum { Q_HOST, Q_DEV, Q_RANGE, Q_SPAN, Q_GET, Q_INS, Q_UPD, Q_DIRTY,
+enum { Q_HOST, Q_WIDEN, Q_DEV, Q_RANGE, Q_SPAN, Q_GET, Q_INS, Q_UPD, Q_DIRTY,
 	Q_SOURCE, Q_DAMAGE, NQ };
 
 /* The hours a device has chunks in, as far as the writer knows: loaded

@@ -178,6 +178,40 @@ def check_dataset(m):
     ok(late[0] > S + 10 * 3600, "dataset: h003/sdb expected only from late")
 
 
+def check_interval_growth(tmp):
+    """A device's interval_ms is the largest of its logs' headers. Its
+    first log (60 s) has one 180 s sample, not bridged at 60 s but bridged
+    once a later log (120 s) widens the interval: loading the later log
+    afterwards must roll the first log's hours up again, so that the
+    tables do not depend on the order of the ingests."""
+    d = os.path.join(tmp, "ivl")
+    a = Dataset(seed=5, hosts=["h"], devs_per_host=1, start=S, minutes=180)
+    a.write(os.path.join(d, "ra"))
+    bl = blocks(os.path.join(d, "ra", "h.raw"))
+    del bl[90:92]                           # one 180 s sample in hour 1
+    os.makedirs(os.path.join(d, "ra2"))
+    with open(os.path.join(d, "ra2", "h.raw"), "w") as f:
+        f.write("".join(bl))
+    Dataset(seed=5, hosts=["h"], devs_per_host=1, start=S + 20 * 3600,
+            minutes=120, interval=120).write(os.path.join(d, "rb"))
+    import_all(os.path.join(d, "ra2"), os.path.join(d, "la"))
+    import_all(os.path.join(d, "rb"), os.path.join(d, "lb"))
+    la, lb = os.path.join(d, "la", "h.log"), os.path.join(d, "lb", "h.log")
+    together, a_then_b, b_then_a = (os.path.join(d, n) for n in
+                                    ("ab.db", "a_b.db", "b_a.db"))
+    ingest(together, la, lb)
+    ingest(a_then_b, la)
+    ingest(a_then_b, lb)
+    ingest(b_then_a, lb)
+    ingest(b_then_a, la)
+    want = tables(together)
+    gap = [t for t in range(S + 90 * 60, S + 93 * 60, 60)]
+    ok(all(want["io_minute"].get(t, (0, 0))[1] == 1 for t in gap),
+       "interval growth: the 180 s sample is bridged at 120 s")
+    compare(tables(a_then_b), want, "interval growth, 60 s log first")
+    compare(tables(b_then_a), want, "interval growth, 120 s log first")
+
+
 def main():
     for prog in (IOCENSUS, IOSTATMON, DUMP):
         if not os.access(prog, os.X_OK):
@@ -283,6 +317,8 @@ def main():
         compare(tables(db4), expected_tables(mo), "45 s samples")
         check_loaders(db4, mo, S + 3 * 3600 + 17, S + 6 * 3600 + 59, None,
                       "45 s samples, a window inside hours")
+
+        check_interval_growth(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()
