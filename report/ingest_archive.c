@@ -100,9 +100,11 @@ arch_add_damage(struct arch_in *in, uint64_t off, const char *why)
  * or the file's end when it cannot say). When the gzip stream under it
  * was damaged, that is the cause, reported once with its own offset. */
 static void
-add_archive_damage(struct arch_in *in, struct archive *a)
+add_archive_damage(struct arch_in *in, struct archive *a,
+    const char *member)
 {
 	const char *why = archive_error_string(a);
+	char buf[1024];
 	int64_t off = in->gz ? (int64_t)gunzip_consumed(in->gz) :
 	    archive_filter_bytes(a, -1);
 	uint64_t gz_off;
@@ -118,7 +120,13 @@ add_archive_damage(struct arch_in *in, struct archive *a)
 	if (off < 0)
 		off = in->fd >= 0 && fstat(in->fd, &st) == 0 ?
 		    (int64_t)st.st_size : 0;
-	arch_add_damage(in, (uint64_t)off, why ? why : "unreadable archive");
+	if (!why)
+		why = "unreadable archive";
+	if (member) {
+		snprintf(buf, sizeof buf, "member %s: %s", member, why);
+		why = buf;
+	}
+	arch_add_damage(in, (uint64_t)off, why);
 }
 
 /* A member's source: "ARCHIVE:MEMBER". */
@@ -184,10 +192,31 @@ worth_reading(const uint8_t *p, size_t len)
 	return 0;
 }
 
+/* Pass over the rest of a member that is not read. A zip member carries
+ * its own CRC, which libarchive checks only when the data is read: so a
+ * zip member is read through (and a bad CRC is damage, 1), anything else
+ * skipped (-1 if that fails). */
+static int
+skip_member(struct archive *a)
+{
+	const void *blk;
+	size_t n;
+	la_int64_t off;
+	int r;
+
+	if ((archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) !=
+	    ARCHIVE_FORMAT_ZIP)
+		return archive_read_data_skip(a) == ARCHIVE_OK ? 0 : -1;
+	while ((r = archive_read_data_block(a, &blk, &n, &off)) == ARCHIVE_OK)
+		;
+	return r == ARCHIVE_EOF ? 0 : r == ARCHIVE_WARN ? 1 : -1;
+}
+
 /* One member into memory, block by block: when the archive fails inside
  * it, what was read is still handed on (archive_read_data would drop the
  * last partial buffer), and -1 is returned. A member that cannot be a log
- * or an archive is handed on as SRC_SKIP once its first bytes say so. */
+ * or an archive is handed on as SRC_SKIP once its first bytes say so; 1
+ * when it turns out damaged (the archive goes on). */
 static int
 read_member(struct archive *a, struct archive_entry *e,
     const char *archive_name, struct src **out)
@@ -205,7 +234,15 @@ read_member(struct archive *a, struct archive_entry *e,
 
 	s->buf = xmalloc(cap);
 	while ((r = archive_read_data_block(a, &blk, &n, &off)) != ARCHIVE_EOF) {
-		if ((r != ARCHIVE_OK && r != ARCHIVE_WARN) || off < 0 ||
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+			rc = -1;
+			break;
+		}
+		if (r == ARCHIVE_WARN)	/* a zip member's bad CRC or size: */
+			rc = 1;		/* damage, and the archive goes on */
+		if (n == 0)
+			continue;
+		if (off < 0 ||
 		    (uint64_t)off > s->len + (uint64_t)MEMBER_PREALLOC_MAX) {
 			rc = -1;
 			break;
@@ -219,7 +256,7 @@ read_member(struct archive *a, struct archive_entry *e,
 			free(s->buf);
 			s->buf = NULL;
 			s->len = 0;
-			rc = archive_read_data_skip(a) == ARCHIVE_OK ? 0 : -1;
+			rc = skip_member(a);
 			break;
 		}
 	}
@@ -298,7 +335,7 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 	    r = archive_read_next_header(a, &e)) {
 		if (r == ARCHIVE_RETRY) {
 			if (pos < 0)
-				add_archive_damage(in, a);
+				add_archive_damage(in, a, NULL);
 			else if (archive_filter_bytes(a, 0) <= pos)
 				break;		/* no progress: give up */
 			pos = archive_filter_bytes(a, 0);
@@ -306,7 +343,7 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 		}
 		pos = -1;
 		if (r < ARCHIVE_WARN) {
-			add_archive_damage(in, a);
+			add_archive_damage(in, a, NULL);
 			break;
 		}
 		if (archive_entry_filetype(e) == AE_IFLNK) {
@@ -316,12 +353,14 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 		if (archive_entry_filetype(e) != AE_IFREG ||
 		    archive_entry_hardlink(e) != NULL)
 			continue;
-		bad = read_member(a, e, name, &m) < 0;
+		bad = read_member(a, e, name, &m);
 		if (bad || !walk_nested(k, m, depth))
 			walk_emit(k, m);
 		if (bad) {
-			add_archive_damage(in, a);
-			break;
+			add_archive_damage(in, a, bad > 0 ?
+			    archive_entry_pathname(e) : NULL);
+			if (bad < 0)
+				break;
 		}
 	}
 	/* A gzip stream cut at a member boundary ends the tar quietly, and

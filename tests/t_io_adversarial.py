@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done          # noqa: E402
@@ -148,6 +149,26 @@ def check_archives(la, lb):
        "%d samples" % n)
     ok(",truncated" in out, "tar cut inside a member: status truncated",
        out)
+
+    # A zip member whose first byte is flipped no longer looks like a log,
+    # and only its CRC says it is damaged: the CRC is checked (the member
+    # is read through, not skipped), the damage named, the rest loaded.
+    zb = io.BytesIO()
+    with zipfile.ZipFile(zb, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("a.log", a)
+        z.writestr("b.log", b)
+    zb = bytearray(zb.getvalue())
+    zb[zb.index(a[:64])] ^= 0x55
+    p = path("flip.zip")
+    open(p, "wb").write(zb)
+    db = path("flipzip.db")
+    rc, out, err = ingest(db, p)
+    eq(rc, 1, "zip member with a bad CRC: exit 1")
+    eq(samples(db), PER_LOG, "zip member with a bad CRC: the other loaded")
+    dmg = sql(db, "SELECT source, reason FROM io_damage")
+    ok(len(dmg) == 1 and dmg[0][0] == p and
+       dmg[0][1].startswith("member a.log: ZIP bad CRC"),
+       "zip member with a bad CRC: damage names the member", repr(dmg))
 
     # A tarball of tarballs, and a damaged log in an archive is still a log.
     bad = bytearray(a)
