@@ -4,6 +4,7 @@
  *   ingest_src.c    paths, directories, archives -> struct src items
  *                   (ingest_archive.c members, ingest_gunzip.c inflating)
  *   ingest_pipe.c   decoder threads, results back in input order
+ *   ingest_read.c   a log file's bytes into memory (decoders)
  *   ingest_log.c    a log's bytes -> per-device sample arrays (decoders)
  *   ingest_prep.c   sample arrays -> encoded hour chunks (decoders)
  *   ingest_store.c  one source -> io_* tables, one transaction (writer)
@@ -117,6 +118,10 @@ int walk_emit(struct walker *k, struct src *s);
  * handed on, or the archive reported as damaged), 0 not an archive (fd
  * rewound), -1 the rewind failed. */
 int walk_archive(struct walker *k, int fd, const char *name);
+
+/* ingest_read.c: s->fd's bytes into s->buf, s->len; 0, or -1 with errno
+ * (ENOMEM when the file does not fit: this source only). */
+int src_read_file(struct src *s);
 
 /* ingest_log.c: read the item's input and decode it (thread-safe). */
 void src_decode(struct src *s);

@@ -13,41 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ingest_int.h"
 #include "iolog.h"
 #include "xalloc.h"
-
-/* The whole input in memory: the reader wants it so, and logs are small. */
-static int
-read_all(struct src *s)
-{
-	struct stat st;
-	size_t cap;
-	ssize_t got;
-
-	if (fstat(s->fd, &st) < 0)
-		return -1;
-	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
-	s->buf = xmalloc(cap);
-	s->len = 0;
-	for (;;) {
-		if (s->len == cap) {
-			cap *= 2;
-			s->buf = xrealloc(s->buf, cap);
-		}
-		got = read(s->fd, s->buf + s->len, cap - s->len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return -1;
-		if (got == 0)
-			return 0;
-		s->len += (size_t)got;
-	}
-}
 
 static size_t
 host_of(struct src *s, const struct iolog_header *h)
@@ -269,7 +239,7 @@ src_decode(struct src *s)
 	if (s->kind != SRC_LOG)
 		return;
 	if (s->fd >= 0) {
-		int rc = read_all(s);
+		int rc = src_read_file(s);
 
 		if (rc < 0)
 			src_error(s, "%s: cannot read: %s", s->name,

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import socket
 import sqlite3
@@ -113,6 +114,53 @@ def check_directory(log):
     rc, out, err = ingest(db, os.path.join(d, "fifo"))
     eq(rc, 1, "a FIFO named on the command line is refused, not read")
     ok("not a regular file" in err, "FIFO: says why", err)
+
+
+def check_zero_run(la, lb):
+    """Zeros between two logs (more than the run held as a count): written
+    back out when the second log follows, so both load and the damage is
+    where iostatmon dump finds it."""
+    p = path("zerorun.log")
+    with open(p, "wb") as f:
+        f.write(open(la, "rb").read() + bytes(3 << 20) + open(lb, "rb").read())
+    db = path("zerorun.db")
+    rc, out, err = ingest(db, p)
+    eq(samples(db), 2 * PER_LOG, "zeros between two logs: both loaded")
+    _, _, derr = run(MON, "dump", p)
+    want = sorted((int(o), r) for o, r in re.findall(
+        r"damaged at compressed offset (\d+): (.*)", derr))
+    ok(want, "zeros between two logs: dump reports damage", derr)
+    eq(sorted(sql(db, "SELECT offset, reason FROM io_damage")), want,
+       "zeros between two logs: the damage iostatmon dump reports")
+
+
+def check_zero_tail(log):
+    """A log followed by 1 GiB of zeros (a sparse or zero-filled tail, as
+    a crash or preallocation leaves): loaded, the tail reported where dump
+    reports it, and the zeros never held in memory."""
+    d = path("zerotail")
+    os.makedirs(d)
+    p = os.path.join(d, "z.log")
+    shutil.copy(log, p)
+    size = os.path.getsize(p)
+    os.truncate(p, size + (1 << 30))
+    db = path("zerotail.db")
+    probe = ("import resource, subprocess, sys\n"
+             "p = subprocess.run(sys.argv[1:], capture_output=True)\n"
+             "print(p.returncode, resource.getrusage("
+             "resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+             "sys.stderr.write(p.stderr.decode(errors='replace'))\n")
+    r = subprocess.run([sys.executable, "-c", probe, IOC, "ingest", "--db",
+                        db, d], capture_output=True, text=True, timeout=300)
+    rc, kib = (int(x) for x in r.stdout.split())
+    eq(rc, 1, "log with a 1 GiB zero tail: exit 1 (the tail is damage)")
+    eq(samples(db), PER_LOG, "log with a 1 GiB zero tail: the log loaded")
+    eq(sql(db, "SELECT offset, reason FROM io_damage"),
+       [(size, "not a gzip member header")],
+       "log with a 1 GiB zero tail: damage where the zeros start")
+    ok(kib < 256 * 1024, "log with a 1 GiB zero tail: the zeros are not "
+       "held in memory", "peak RSS %d KiB" % kib)
+    os.unlink(p)
 
 
 # ---- archives -----------------------------------------------------------
@@ -426,6 +474,8 @@ def main():
         lb = make_log("lb", "beta", 2)
         check_directory(la)
         check_archives(la, lb)
+        check_zero_tail(la)
+        check_zero_run(la, lb)
         check_names([make_log("n%d" % i, h, 10 + i)
                      for i, h in enumerate(HOSTILE)])
         db = path("two.db")
