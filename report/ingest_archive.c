@@ -23,7 +23,7 @@
 
 #define ARCHIVE_BLOCK 65536
 #define MEMBER_PREALLOC_MAX (INT64_C(256) << 20)
-#define NEST_MAX 4		/* archives inside archives, at most */
+#define NEST_MAX 4		/* levels of archives around an archive */
 #define SNIFF_LEN 512		/* bytes that tell whether to read a member */
 
 /* libarchive's "not an archive" errno (ARCHIVE_ERRNO_FILE_FORMAT, from a
@@ -298,7 +298,7 @@ walk_nested(struct walker *k, struct src *s, int depth)
 	struct archive_entry *e = NULL;
 	int r;
 
-	if (depth >= NEST_MAX || s->len == 0 || member_is_log(s))
+	if (s->len == 0 || member_is_log(s))
 		return 0;
 	a = archive_reader();
 	r = arch_open(a, &in, s->buf, s->len);
@@ -309,6 +309,17 @@ walk_nested(struct walker *k, struct src *s, int depth)
 		archive_read_free(a);
 		gunzip_free(in.gz);
 		return 0;
+	}
+	if (depth >= NEST_MAX) {	/* said, not taken for "not a log" */
+		archive_read_free(a);
+		gunzip_free(in.gz);
+		free(s->buf);
+		s->buf = NULL;
+		s->len = 0;
+		src_error(s, "%s: an archive inside %d levels of archives: not "
+		    "read (at most %d)", s->name, depth + 1, NEST_MAX);
+		walk_emit(k, s);
+		return 1;
 	}
 	walk_members(k, a, e, r, &in, depth + 1);
 	archive_read_free(a);

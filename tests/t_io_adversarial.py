@@ -218,6 +218,23 @@ def check_archives(la, lb):
        dmg[0][1].startswith("member a.log: ZIP bad CRC"),
        "zip member with a bad CRC: damage names the member", repr(dmg))
 
+    # A log inside 5 tars loads; inside 6, the innermost tar is inside 5
+    # levels of archives: said and not read, never "not a log".
+    data, name = a, "a.log"
+    for depth in range(1, 7):
+        data, name = tar_bytes([(name, data)]), "l%d.tar" % depth
+        p = path("nest%d.tar" % depth)
+        open(p, "wb").write(data)
+    db = path("nest5.db")
+    rc, out, err = ingest(db, path("nest5.tar"))
+    ok(rc == 0 and samples(db) == PER_LOG, "a log inside 5 tars: loaded",
+       err)
+    db = path("nest6.db")
+    rc, out, err = ingest(db, path("nest6.tar"))
+    eq(rc, 1, "a log inside 6 tars: exit 1")
+    ok("inside 5 levels of archives: not read (at most 4)" in err and
+       "not iostatmon logs" not in err, "a log inside 6 tars: says why", err)
+
     # A tarball of tarballs, and a damaged log in an archive is still a log.
     bad = bytearray(a)
     for i in range(len(a) // 3, len(a) // 3 + 64):
