@@ -21,6 +21,8 @@
 
 static volatile sig_atomic_t *stop_flag;
 
+static int dir_writable(const char *path);
+
 void
 db_set_stop_flag(volatile sig_atomic_t *flag)
 {
@@ -200,6 +202,19 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 
 	if (check_header(path, err, errlen) < 0)
 		return NULL;
+	/* Say which of the two a writer lacks, before SQLite fails with "attempt
+	 * to write a readonly database" (and leaves a -wal and -shm behind). */
+	if (create && access(path, F_OK) == 0 && access(path, W_OK) < 0) {
+		snprintf(err, errlen, "%s: cannot write it: %s", path,
+		    strerror(errno));
+		return NULL;
+	}
+	if (create && !dir_writable(path)) {
+		snprintf(err, errlen, "%s: cannot write in its directory, where "
+		    "SQLite keeps the -wal and -shm files: %s", path,
+		    strerror(errno));
+		return NULL;
+	}
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
 	    (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX,
 	    NULL) != SQLITE_OK) {

@@ -174,7 +174,8 @@ run_ingest(struct cli *a, sqlite3 *db)
 	    &status, err, sizeof err);
 
 	if (!r) {
-		fprintf(stderr, "iocensus ingest: %s\n", err);
+		fprintf(stderr, "iocensus ingest: %s: %s\n",
+		    db_default_path(a->db), err);
 		return CLI_EXIT_FATAL;
 	}
 	rc = print_result(a, r);
@@ -208,8 +209,12 @@ run_analysis(struct cli *a, sqlite3 *db)
 	if (!r) {
 		int usage_error = cli_error_is_usage(err);
 
-		fprintf(stderr, "iocensus %s: %s\n", a->cmd->name,
-		    err + (usage_error ? strlen(AN_USAGE) : 0));
+		if (usage_error)
+			fprintf(stderr, "iocensus %s: %s\n", a->cmd->name,
+			    err + strlen(AN_USAGE));
+		else
+			fprintf(stderr, "iocensus %s: %s: %s\n", a->cmd->name,
+			    db_default_path(a->db), err);
 		return usage_error ? CLI_EXIT_USAGE : CLI_EXIT_FATAL;
 	}
 	return print_result(a, r);

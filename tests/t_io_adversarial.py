@@ -472,6 +472,23 @@ def check_read_only(db):
     eq(rc, 3, "read-only database: ingest cannot write it: exit 3")
     ok(copy in err, "read-only database: the message names it", err)
 
+    # Writable directory, read-only file; and the other way round.
+    wd = tempfile.mkdtemp(dir=TMP)
+    os.chmod(wd, 0o777)
+    f = os.path.join(wd, "ro.db")
+    shutil.copyfile(db, f)
+    os.chmod(f, 0o444)
+    rc, out, err = run(*drop, IOC, "ingest", "--db", f)
+    ok(rc == 3 and f + ": cannot write it: Permission denied" in err,
+       "read-only file: ingest says so, naming it", err)
+    ok(sorted(os.listdir(wd)) == ["ro.db"],
+       "read-only file: no -wal or -shm left behind", repr(os.listdir(wd)))
+    os.chmod(f, 0o666)
+    os.chmod(wd, 0o755)
+    rc, out, err = run(*drop, IOC, "ingest", "--db", f)
+    ok(rc == 3 and "cannot write in its directory" in err and f in err,
+       "read-only directory: ingest says it is the directory", err)
+
 
 def check_huge_window(db):
     rc, out, err = run(IOC, "throughput", "--db", db, "--every", "1m",
