@@ -76,9 +76,10 @@ src_read_file(struct src *s)
 	}
 	s->len = 0;
 	for (;;) {
-		if (reserve(s, &cap, READ_CHUNK) < 0)
+		if (s->len == cap && reserve(s, &cap, READ_CHUNK) < 0)
 			return -1;
-		got = read(s->fd, s->buf + s->len, READ_CHUNK);
+		got = read(s->fd, s->buf + s->len, cap - s->len < READ_CHUNK ?
+		    cap - s->len : READ_CHUNK);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
