@@ -282,7 +282,9 @@ def find_census(root, user=None, xdev=True):
     if user is not None:
         cmd = ["setpriv", "--reuid=%d" % user, "--regid=%d" % user,
                "--clear-groups"] + cmd
-    r = subprocess.run(cmd, capture_output=True)
+    # cwd "/": find as another user must be able to return to its start
+    # directory, which a checkout under a 0700 directory would not allow.
+    r = subprocess.run(cmd, capture_output=True, cwd="/")
     recs = [x.split() for x in r.stdout.split(b"\0") if x]
     rootdev = recs[0][1]
     t = {"files": 0, "dirs": 0, "symlinks": 0, "others": 0, "bytes": 0,
