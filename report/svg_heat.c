@@ -231,7 +231,7 @@ svg_plot_heat(FILE *f, const struct rtable *t, const struct rfigure *fig)
 		if (used[k])
 			label[nleg] = heat_class[k].name,
 			    color[nleg++] = heat_class[k].color;
-	svg_legend(f, label, color, nleg);
+	svg_legend(f, SVG_LEFT, label, color, nleg);
 	svg_close(f);
 	for (size_t i = 0; i < n; i++)
 		free(c[i].label), free(c[i].cls);
