@@ -3,8 +3,8 @@
  * hand: lines broken at NULL, dots for lone points, "no data" bands,
  * stacked areas, spans over gaps with their labels inside the plot, step
  * CDFs on a log axis with binary labels, percent axes, legends of drawn
- * series only, markers, one-point figures, heat maps with merged runs,
- * bars, date ticks; escaping and determinism.
+ * series only, markers, one-point figures, heat maps with merged runs and
+ * long lane names, bars, date ticks; escaping and determinism.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,18 +208,26 @@ test_svg_heat(void)
 		rt_text(t, row, 2, rows[i].c);
 	}
 	fig = result_figure(r, "heat", FIG_HEAT, 0, "Load classes", NULL,
-	    "Hour (UTC)", "Server");
+	    "Server", "Hour (UTC)");
 	fig->xcol = 0, fig->ycol[0] = 1, fig->ycol[1] = 2, fig->ny = 2;
 	fig->xtime = 1;
 	s = svg_of(r, 0);
 	d = data_group(s);
 	is_i64((int64_t)count(d, "<rect "), 5, "svg heat: equal adjacent "
 	    "cells merged (a: idle idle | high | idle; b: low | low)");
-	/* Lane 0 is b (first row); 4 hours over 84..942: 214.5 px each. */
-	ok(strstr(d, "<rect x=\"84.0\" y=\"50.0\" width=\"429.0\" height=\"15.0\" "
-	    "fill=\"#f1eef6\"><title>a: idle, 2010-03-01 00:00 to "
-	    "2010-03-01 02:00</title></rect>") != NULL,
+	/* Lane 0 is b (first row). The label column fits b's 29 code
+	 * points (6.82 px each at 11 px) and 16 px: the grid starts at
+	 * 213.8; 4 hours over 213.8..942: 182.05 px each. */
+	ok(strstr(d, "<rect x=\"213.8\" y=\"50.0\" width=\"364.1\" "
+	    "height=\"15.0\" fill=\"#f1eef6\"><title>a: idle, 2010-03-01 "
+	    "00:00 to 2010-03-01 02:00</title></rect>") != NULL,
 	    "svg heat: the merged run spans two hours");
+	ok(strstr(s, "<text x=\"208.8\" y=\"46.0\" text-anchor=\"end\">"
+	    "b&lt;img src=x onerror=alert(1)&gt;</text>") != NULL,
+	    "svg heat: a label that fits is shown whole");
+	ok(strstr(s, "<text x=\"208.8\" y=\"28.0\" text-anchor=\"end\" "
+	    "font-weight=\"bold\">Server</text>") && !strstr(s, "rotate("),
+	    "svg heat: the lanes' title heads the label column, unrotated");
 	ok(!strstr(s, "<img") && strstr(s, "b&lt;img src=x onerror=alert(1)&gt;"),
 	    "svg heat: lane label escaped");
 	ok(strstr(s, ">idle</text>") && strstr(s, ">high</text>") &&
@@ -419,6 +427,74 @@ test_svg_legend_markers(void)
 	result_free(r);
 }
 
+/* The lane labels a heat map of one hour shows for these hosts. */
+static char *
+heat_labels(const char *const *host, size_t n, char **svg)
+{
+	static const struct rcol_spec cols[] = {
+		{ "host", "Host", NULL, CF_PLAIN, 0 },
+		{ "hour", "Hour", NULL, CF_TIME, 0 },
+		{ "class", "Class", NULL, CF_PLAIN, 0 },
+	};
+	struct result *r = result_new("burst", "Load");
+	struct rtable *t = result_table(r, "load_classes", "L", cols, 3);
+	struct rfigure *fig;
+	char *l;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t row = rt_row(t);
+
+		rt_text(t, row, 0, host[i]);
+		rt_int(t, row, 1, 1267401600);
+		rt_text(t, row, 2, "low");
+	}
+	fig = result_figure(r, "heat", FIG_HEAT, 0, "Load classes", NULL,
+	    "server", "UTC hour");
+	fig->xcol = 0, fig->ycol[0] = 1, fig->ycol[1] = 2, fig->ny = 2;
+	*svg = svg_of(r, 0);
+	l = texts_with(*svg, "text-anchor=\"end\">");
+	result_free(r);
+	return l;
+}
+
+static void
+test_svg_heat_long_names(void)
+{
+	static const char *const host[] = {
+		"/clusters/alpha/racks/r07/enclosures/e2/controller-a",
+		"/clusters/alpha/racks/r07/enclosures/e2/controller-b",
+		"oss-storage-node-01.example.org",
+		"oss-storage-node-02.example.org",
+		"oss-storage-node-03.example.org",
+	};
+	char *s, *l;
+
+	/* Up to 40 code points whole. Longer ones share a 51-byte prefix:
+	 * the first 9, an ellipsis and the last 30, where they differ. */
+	l = heat_labels(host, 2, &s);
+	is_str(l, "/clusters\xe2\x80\xa6r07/enclosures/e2/controller-a\n"
+	    "/clusters\xe2\x80\xa6r07/enclosures/e2/controller-b\n",
+	    "svg heat: long names cut where they agree");
+	ok(strstr(s, "<title>/clusters/alpha/racks/r07/enclosures/e2/"
+	    "controller-a</title>/clusters\xe2\x80\xa6") != NULL,
+	    "svg heat: a shortened label keeps the whole name as its title");
+	free(l);
+	free(s);
+	/* No common prefix: 19 code points, an ellipsis and the last 20. */
+	l = heat_labels(host, 5, &s);
+	is_str(l, "/clusters/alpha/rac\xe2\x80\xa6ures/e2/controller-a\n"
+	    "/clusters/alpha/rac\xe2\x80\xa6ures/e2/controller-b\n"
+	    "oss-storage-node-01.example.org\n"
+	    "oss-storage-node-02.example.org\n"
+	    "oss-storage-node-03.example.org\n",
+	    "svg heat: similar names stay distinct");
+	/* The label column fits 40 code points: 272.8 px and 16. */
+	ok(strstr(s, "<rect class=\"frame\" x=\"288.8\"") != NULL,
+	    "svg heat: the label column fits the longest label");
+	free(l);
+	free(s);
+}
+
 int
 main(void)
 {
@@ -429,5 +505,6 @@ main(void)
 	test_svg_bars_time();
 	test_svg_spans_over_gaps();
 	test_svg_legend_markers();
+	test_svg_heat_long_names();
 	return tap_end();
 }
