@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "humanfmt.h"
 #include "render.h"
 
 /* Tables longer than this are folded; longer than HTML_MAX_ROWS cut
@@ -80,8 +81,8 @@ table_html(FILE *f, const struct rtable *t)
 	fputs("</caption>\n<thead><tr>", f);
 	for (size_t c = 0; c < t->ncol; c++) {
 		const struct rcol *col = &t->col[c];
-		const char *unit = col->unit ? col->unit :
-		    col->fmt == CF_PCT ? "%" : NULL;
+		char ubuf[64];
+		const char *unit = human_unit(col, ubuf, sizeof ubuf);
 
 		fputs("<th>", f);
 		esc(f, col->title);

@@ -22,11 +22,11 @@ fixture(void)
 		{ "name", "Name", NULL, CF_PLAIN, 0 },
 		{ "files", "Files", "files", CF_PLAIN, 0 },
 		{ "mean", "Mean", "MiB/s", CF_PLAIN, 2 },
-		{ "share", "Share", NULL, CF_PCT, 1 },
+		{ "share", "Share", "%", CF_PCT, 1 },
 		{ "t", "Start", NULL, CF_TIME, 0 },
 		{ "day", "Day", NULL, CF_DATE, 0 },
-		{ "bytes", "Bytes", NULL, CF_BYTES, 0 },
-		{ "dur", "Longest", NULL, CF_DURATION, 0 },
+		{ "bytes", "Bytes", "B", CF_BYTES, 0 },
+		{ "dur", "Longest", "s", CF_DURATION, 0 },
 	};
 	struct result *r = result_new("idle", "Idle periods");
 	struct rtable *t;
@@ -127,6 +127,13 @@ test_formats(void)
 	    "\"day\": null, \"bytes\": 512, \"dur\": 90}\n"
 	    "      ]\n") != NULL, "json: rows, null for NULL");
 	free(s);
+	s = capture(r, FMT_JSON, "summary", &rc);
+	ok(strstr(s, "{\"key\": \"share\", \"title\": \"Share\", "
+	    "\"unit\": \"fraction\"}") && strstr(s, "{\"key\": \"bytes\", "
+	    "\"title\": \"Bytes\", \"unit\": \"B\"}") && strstr(s,
+	    "{\"key\": \"dur\", \"title\": \"Longest\", \"unit\": \"s\"}"),
+	    "json: a share's unit is fraction, the others the exact values'");
+	free(s);
 	check_render(r, FMT_TABLE, NULL,
 	    "Idle periods\n"
 	    "Coverage: 3 of 4 calendar minutes complete.\n"
@@ -185,6 +192,35 @@ test_human(void)
 	    "the study's crossing date");
 	check_human(human_date(-86400, 0, b, sizeof b), "1969-12-31",
 	    "before the epoch");
+}
+
+/* A header names the unit of what its cells show: none where the cells
+ * carry their own (bytes, durations, times), percent for shares. */
+static void
+test_human_unit(void)
+{
+	static const struct {
+		struct rcol c;
+		const char *want;
+	} u[] = {
+		{ { "k", "Bytes", "B", CF_BYTES, 0 }, NULL },
+		{ { "k", "From", "s", CF_DURATION, 0 }, NULL },
+		{ { "k", "Read per day", "B/day", CF_BYTES, 0 }, NULL },
+		{ { "k", "c", "bytes/min", CF_BYTES, 0 }, "per min" },
+		{ { "k", "Share", NULL, CF_PCT, 0 }, "%" },
+		{ { "k", "Share", "%", CF_PCT, 0 }, "%" },
+		{ { "k", "Mean", "MiB/s", CF_PLAIN, 0 }, "MiB/s" },
+		{ { "k", "Start", NULL, CF_TIME, 0 }, NULL },
+	};
+	char b[64];
+
+	for (size_t i = 0; i < sizeof u / sizeof *u; i++) {
+		const char *got = human_unit(&u[i].c, b, sizeof b);
+
+		is_str(got ? got : "(none)", u[i].want ? u[i].want : "(none)",
+		    "human unit: %s (%s)", u[i].c.title, u[i].c.unit ?
+		    u[i].c.unit : "-");
+	}
 }
 
 static char *
@@ -306,6 +342,7 @@ main(void)
 {
 	test_formats();
 	test_human();
+	test_human_unit();
 	test_escaping();
 	test_html();
 	return tap_end();
