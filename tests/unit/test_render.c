@@ -276,6 +276,16 @@ test_escaping(void)
 }
 
 
+static size_t
+count_of(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, needle)); s++)
+		n++;
+	return n;
+}
+
 /* Every byte sequence of s is valid UTF-8. */
 static int
 valid_utf8(const char *s)
@@ -337,6 +347,81 @@ test_html(void)
 	result_free(parts[1]);
 }
 
+
+/* A table of ncol columns "Column N" of nrow rows of wide numbers, the
+ * first column a host name. */
+static struct rtable *
+wide_table(struct result *r, const char *key, size_t ncol, size_t nrow)
+{
+	struct rcol_spec cols[24];
+	char title[24][32];
+	struct rtable *t;
+
+	for (size_t c = 0; c < ncol; c++) {
+		snprintf(title[c], sizeof title[c], "Column %zu", c);
+		cols[c] = (struct rcol_spec){ "k", title[c], c ? "MiB/s" : NULL,
+		    CF_PLAIN, 3 };
+	}
+	t = result_table(r, key, key, cols, ncol);
+	for (size_t i = 0; i < nrow; i++) {
+		size_t row = rt_row(t);
+
+		rt_text(t, row, 0, "h000");
+		for (size_t c = 1; c < ncol; c++)
+			rt_real(t, row, (int)c, 1234567.125);
+	}
+	return t;
+}
+
+static char *
+table_page(const struct rtable *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	html_table(f, t);
+	fclose(f);
+	return buf;
+}
+
+/* Columns 7.4 em wide ("1,234,567.125") and their padding (1.1 em, 0.8
+ * compact) after a 4.2 em name column: 8 fit the page's 70 em at the
+ * table's font, 9 only its 78 em compact; 16 are split in two parts; a
+ * wide table of one row becomes a list. */
+static void
+test_html_layout(void)
+{
+	struct result *r = result_new("devices", "Devices");
+	char *s;
+
+	s = table_page(wide_table(r, "narrow", 8, 2));
+	ok(strstr(s, "<table>\n<caption>narrow</caption>") && count_of(s,
+	    "<table") == 1, "html table: one that fits is set as it is");
+	free(s);
+	s = table_page(wide_table(r, "wider", 9, 2));
+	ok(strstr(s, "<table class=\"compact\">\n<caption>wider</caption>") &&
+	    count_of(s, "<table") == 1, "html table: a wider one is compact");
+	free(s);
+	s = table_page(wide_table(r, "wide", 16, 2));
+	ok(count_of(s, "<table class=\"compact\">") == 2 &&
+	    strstr(s, "<caption>wide (1 of 2)</caption>\n<thead><tr><th>Column "
+	    "0</th><th>Column 1 <span class=\"unit\">(MiB/s)</span></th>") &&
+	    strstr(s, "<caption>wide (2 of 2)</caption>\n<thead><tr><th>Column "
+	    "0</th><th>Column 9 ") && count_of(s, "<th>") == 16 + 1 &&
+	    count_of(s, "<td>h000</td>") == 4,
+	    "html table: a too wide one is split, the name column repeated");
+	free(s);
+	s = table_page(wide_table(r, "one", 16, 1));
+	ok(strstr(s, "<table class=\"list\">\n<caption>one</caption>\n<tbody>\n"
+	    "<tr><th scope=\"row\">Column 0</th><td>h000</td></tr>\n<tr><th "
+	    "scope=\"row\">Column 1 <span class=\"unit\">(MiB/s)</span></th>"
+	    "<td class=\"num\">1,234,567.125</td></tr>") && count_of(s,
+	    "<tr>") == 16, "html table: a too wide row becomes a list");
+	free(s);
+	result_free(r);
+}
+
 int
 main(void)
 {
@@ -345,5 +430,6 @@ main(void)
 	test_human_unit();
 	test_escaping();
 	test_html();
+	test_html_layout();
 	return tap_end();
 }
