@@ -100,8 +100,8 @@ section_html(FILE *f, const struct result *r, size_t sec, size_t *fignum)
 		fputs("</p>\n", f);
 	}
 	if (!has_rows(r)) {
-		fputs("<p class=\"nodata\">No data: the database holds nothing "
-		    "for this analysis in the window.</p>\n</section>\n", f);
+		fprintf(f, "<p class=\"nodata\">No data for this section%s."
+		    "</p>\n</section>\n", r->nnote ? " (see above)" : "");
 		return;
 	}
 	for (size_t i = 0; i < r->nfig; i++)
