@@ -174,11 +174,12 @@ latest_complete(const struct src *s, size_t row, size_t nth)
 	return 1;
 }
 
-/* The first groups of a diff (sorted by new files), not the residual. */
+/* The first groups of a diff (sorted by new files) that gained files,
+ * not the residual. */
 static int
 busiest(const struct src *s, size_t row, size_t nth)
 {
-	return nth < BUSIEST_PER_DIFF &&
+	return nth < BUSIEST_PER_DIFF && int_at(s, row, "d_files") > 0 &&
 	    strcmp(text_at(s, row, "name"), "(unattributed)") != 0;
 }
 
@@ -233,6 +234,7 @@ copy_figure(struct result *sum, struct result *const *parts, size_t nparts,
 			memcpy(nf->ycol, f->ycol, sizeof nf->ycol);
 			nf->xlog = f->xlog, nf->ylog = f->ylog;
 			nf->xtime = f->xtime, nf->stacked = f->stacked;
+			nf->markers = f->markers;
 			for (size_t j = 0; j < f->nspan; j++)
 				rfig_span(nf, f->span[j].x0, f->span[j].x1,
 				    f->span[j].label);
@@ -379,7 +381,8 @@ an_summary(struct result *const *parts, size_t nparts)
 	select_rows(sum, parts, nparts, "growth", "projection", "state",
 	    "growth", "Projected dates", growth, 8, 1, NULL);
 	select_rows(sum, parts, nparts, "diff", "groups", "name", "busiest",
-	    "Busiest projects (most new files)", groups, 5, 1, busiest);
+	    "Busiest projects (most new files; only projects that gained"
+	    " files)", groups, 5, 1, busiest);
 	copy_figure(sum, parts, nparts, "throughput", "throughput",
 	    "throughput");
 	pick_row(sum, parts, nparts, "cdf", "summary", "io", "Throughput",
@@ -394,8 +397,5 @@ an_summary(struct result *const *parts, size_t nparts)
 	growth_notes(sum, table_of(sum, "growth"));
 	busiest_notes(sum, table_of(sum, "busiest"));
 	io_notes(sum, table_of(sum, "io"));
-	if (sum->ntable == 0)
-		result_note(sum, "The database holds no complete snapshot and"
-		    " no I/O data: there is nothing to summarise.");
 	return sum;
 }

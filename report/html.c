@@ -9,11 +9,6 @@
 #include "fmt.h"
 #include "render.h"
 
-/* Tables longer than this are folded; longer than HTML_MAX_ROWS cut
- * (the bundle has every row). */
-#define HTML_OPEN_ROWS	30
-#define HTML_MAX_ROWS	1000
-
 static const char page_css[] =
 "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',"
 "sans-serif;color:#1a1a1a;background:#fff;margin:0;line-height:1.45}\n"
@@ -33,20 +28,28 @@ static const char page_css[] =
 "figure svg{max-width:100%;height:auto;display:block}\n"
 "figcaption{font-size:.92em;color:#333;margin-top:4px}\n"
 "table{border-collapse:collapse;margin:8px 0 16px;font-size:.88em}\n"
+"table.compact{font-size:.8em}\n"
 "caption{text-align:left;font-weight:bold;padding:4px 0}\n"
-"th,td{padding:3px 8px;border-bottom:1px solid #e4e8ec;"
+"th,td{padding:.2em .55em;border-bottom:1px solid #e4e8ec;"
 "vertical-align:top}\n"
+"table.compact th,table.compact td{padding:.15em .4em}\n"
 "th{background:#f3f6f9;text-align:left}\n"
 "th .unit{font-weight:normal;color:#555}\n"
+"td.wrap{overflow-wrap:anywhere}\n"
 "td.num{text-align:right;font-variant-numeric:tabular-nums;"
 "white-space:nowrap}\n"
 "td.na{color:#999;text-align:right}\n"
 "tbody tr:nth-child(even){background:#fafbfc}\n"
+"table.list th{background:none;font-weight:normal;padding-right:2em}\n"
 "div.scroll{overflow-x:auto}\n"
 "details{margin:8px 0}\n"
 "summary{cursor:pointer;color:#123a5c}\n"
 "p.cut{font-size:.85em;color:#555}\n"
-"footer{margin-top:32px;font-size:.85em;color:#555}\n";
+"footer{margin-top:32px;font-size:.85em;color:#555}\n"
+"@media print{header.page{background:none;color:#000}"
+"main{max-width:none;padding:0}nav{display:none}"
+"table{font-size:7pt}table.compact{font-size:6.5pt}"
+"div.scroll{overflow:visible}figure,tr{break-inside:avoid}}\n";
 
 static void
 esc(FILE *f, const char *s)
@@ -61,59 +64,6 @@ has_rows(const struct result *r)
 		if (r->table[i].nrow)
 			return 1;
 	return 0;
-}
-
-static void
-table_html(FILE *f, const struct rtable *t)
-{
-	size_t shown = t->nrow < HTML_MAX_ROWS ? t->nrow : HTML_MAX_ROWS;
-	int fold = t->nrow > HTML_OPEN_ROWS;
-	char buf[128];
-
-	if (fold) {
-		fputs("<details><summary>Table: ", f);
-		esc(f, t->title);
-		fprintf(f, " (%zu rows)</summary>\n", t->nrow);
-	}
-	fputs("<div class=\"scroll\"><table>\n<caption>", f);
-	esc(f, t->title);
-	fputs("</caption>\n<thead><tr>", f);
-	for (size_t c = 0; c < t->ncol; c++) {
-		const struct rcol *col = &t->col[c];
-		const char *unit = col->unit ? col->unit :
-		    col->fmt == CF_PCT ? "%" : NULL;
-
-		fputs("<th>", f);
-		esc(f, col->title);
-		if (unit) {
-			fputs(" <span class=\"unit\">(", f);
-			esc(f, unit);
-			fputs(")</span>", f);
-		}
-		fputs("</th>", f);
-	}
-	fputs("</tr></thead>\n<tbody>\n", f);
-	for (size_t r = 0; r < shown; r++) {
-		fputs("<tr>", f);
-		for (size_t c = 0; c < t->ncol; c++) {
-			enum cell_kind k = rt_cell(t, r, (int)c)->kind;
-
-			fputs(k == CK_NULL ? "<td class=\"na\">" : k == CK_TEXT ?
-			    "<td>" : "<td class=\"num\">", f);
-			esc(f, render_cell_text(t, r, (int)c, buf, sizeof buf));
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	if (t->nrow == 0)
-		fprintf(f, "<tr><td class=\"na\" colspan=\"%zu\">no rows</td>"
-		    "</tr>\n", t->ncol ? t->ncol : 1);
-	fputs("</tbody>\n</table></div>\n", f);
-	if (shown < t->nrow)
-		fprintf(f, "<p class=\"cut\">%zu of %zu rows shown; the "
-		    "bundle (--bundle) holds them all.</p>\n", shown, t->nrow);
-	if (fold)
-		fputs("</details>\n", f);
 }
 
 static void
@@ -150,14 +100,14 @@ section_html(FILE *f, const struct result *r, size_t sec, size_t *fignum)
 		fputs("</p>\n", f);
 	}
 	if (!has_rows(r)) {
-		fputs("<p class=\"nodata\">No data: the database holds nothing "
-		    "for this analysis in the window.</p>\n</section>\n", f);
+		fprintf(f, "<p class=\"nodata\">No data for this section%s."
+		    "</p>\n</section>\n", r->nnote ? " (see above)" : "");
 		return;
 	}
 	for (size_t i = 0; i < r->nfig; i++)
 		figure_html(f, r, &r->fig[i], sec, i + 1, fignum);
 	for (size_t i = 0; i < r->ntable; i++)
-		table_html(f, &r->table[i]);
+		html_table(f, &r->table[i]);
 	fputs("</section>\n", f);
 }
 

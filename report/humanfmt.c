@@ -176,6 +176,24 @@ human_value(const struct rcol *c, double v, char *buf, size_t len)
 }
 
 const char *
+human_unit(const struct rcol *c, char *buf, size_t len)
+{
+	const char *per = c->unit ? strchr(c->unit, '/') : NULL;
+
+	switch (c->fmt) {
+	case CF_PLAIN:
+		return c->unit;
+	case CF_PCT:
+		return "%";
+	default:
+		if (!per)
+			return NULL;
+		snprintf(buf, len, "per %s", per + 1);
+		return strstr(c->title, buf) ? NULL : buf;
+	}
+}
+
+const char *
 render_cell_text(const struct rtable *t, size_t row, int col, char *buf,
     size_t len)
 {

@@ -27,6 +27,12 @@ const char *human_duration(int64_t s, char *buf, size_t len);
 /* Unix seconds, UTC: "2010-03-31" or, with_time, "2010-03-31 14:05". */
 const char *human_date(int64_t t, int with_time, char *buf, size_t len);
 
+/* The unit a human header shows for column c, or NULL: "%" for shares;
+ * none where the cells carry their own unit (bytes, durations, times),
+ * but "per day" for a rate such as "B/day" unless the title says so;
+ * else the column's unit. */
+const char *human_unit(const struct rcol *c, char *buf, size_t len);
+
 /* A numeric value in a column's human format (axes, legends). */
 const char *human_value(const struct rcol *c, double v, char *buf,
     size_t len);

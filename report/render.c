@@ -2,15 +2,17 @@
  * render: a result as an aligned text table, CSV or JSON (render.h).
  *
  * CSV and JSON carry exact values: integers in full, times as unix
- * seconds, reals as the shortest of %.15g/%.16g/%.17g that reads back to
- * the same double, NULL as an empty field / null. The table format is for
- * people: cells go through render_cell_text (humanfmt.c).
+ * seconds, shares as fractions (JSON's unit says "fraction"), reals as the
+ * shortest of %.15g/%.16g/%.17g that reads back to the same double, NULL
+ * as an empty field / null. The table format is for people: cells and
+ * header units go through humanfmt.c.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
+#include "humanfmt.h"
 #include "render.h"
 #include "xalloc.h"
 
@@ -80,6 +82,14 @@ json_str_or_null(FILE *f, const char *s)
 		fputs("null", f);
 }
 
+/* The unit of the exact values: a share is a fraction (0.25), whatever
+ * unit its column shows people (25 %). */
+static const char *
+machine_unit(const struct rcol *c)
+{
+	return c->fmt == CF_PCT ? "fraction" : c->unit;
+}
+
 /* One table object; ind: the indentation of its opening line. */
 static void
 table_json(FILE *f, const struct rtable *t, int ind)
@@ -93,7 +103,7 @@ table_json(FILE *f, const struct rtable *t, int ind)
 		fputs(", \"title\": ", f);
 		fmt_json_str(f, t->col[c].title);
 		fputs(", \"unit\": ", f);
-		json_str_or_null(f, t->col[c].unit);
+		json_str_or_null(f, machine_unit(&t->col[c]));
 		putc('}', f);
 	}
 	if (t->ncol)
@@ -213,7 +223,8 @@ width(const char *s)
 static char *
 header_text(const struct rcol *c)
 {
-	const char *unit = c->unit ? c->unit : c->fmt == CF_PCT ? "%" : NULL;
+	char ubuf[64];
+	const char *unit = human_unit(c, ubuf, sizeof ubuf);
 	char *h, *t;
 
 	if (!unit)

@@ -31,6 +31,9 @@ const char *render_cell_text(const struct rtable *t, size_t row, int col,
 int html_write(FILE *f, struct result *const *parts, size_t nparts,
     const char *meta_title, const char *generated_by);
 
+/* One table of the HTML report, laid out to fit the page. */
+void html_table(FILE *f, const struct rtable *t);
+
 /* One figure as a standalone <svg> element. */
 void svg_figure(FILE *f, const struct result *r, const struct rfigure *fig);
 

@@ -5,11 +5,13 @@
  *
  *   snapshots; per file system (in order of first snapshot): diff of its
  *   last two complete snapshots (by project), growth to the target, file
- *   sizes, atime and mtime ages of the latest complete snapshot; then
- *   throughput, cdf, idle, burst and devices over the window of o.
+ *   sizes, atime, mtime and ctime ages of the latest complete snapshot;
+ *   then throughput, cdf, idle, burst and devices over the window of o.
  *
- * What has no data still gets its section, with the analysis's own note,
- * so the page says what is missing instead of leaving it out.
+ * What has no data still gets its section, with the analysis's own note
+ * or, where the analysis cannot run (a diff without two complete
+ * snapshots, a database without any), a note saying what it needs; the
+ * summary says when there are no snapshots or no I/O samples at all.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,15 +121,65 @@ run(struct parts *p, struct result *r)
 	return 0;
 }
 
+/* The file distributions of the report: --by of `iocensus files`, and
+ * the section titles. */
+static const char *const dist_by[] = { "size", "atime", "mtime", "ctime" };
+static const char *const dist_title[] = { "File sizes", "File ages by atime",
+    "File ages by mtime", "File ages by ctime" };
+#define NDIST (sizeof dist_by / sizeof *dist_by)
+
+/* A section the database cannot fill: its title and why, so the page
+ * shows every section even without the data for it. */
+static void
+placeholder(struct parts *p, const char *cmd, const char *title,
+    const char *fs, const char *why)
+{
+	char buf[512];
+	struct result *r;
+
+	if (fs)
+		snprintf(buf, sizeof buf, "%s: %s", title, fs);
+	else
+		snprintf(buf, sizeof buf, "%s", title);
+	r = result_new(cmd, buf);
+	result_note(r, "%s", why);
+	push(p, r);
+}
+
+/* The census sections of a file system without two complete snapshots
+ * (fs NULL: of a database without snapshots): each says what it needs. */
+static void
+census_placeholders(struct parts *p, const char *fs, size_t ncomplete)
+{
+	char why[512], has[300];
+	const char *the = fs ? fs : "this database";
+
+	if (fs)
+		snprintf(has, sizeof has, "%s has %s", fs, ncomplete ? "1" :
+		    "none");
+	else
+		snprintf(has, sizeof has, "this database has none");
+	snprintf(why, sizeof why, "Growth between snapshots needs two "
+	    "complete snapshots of one file system; %s.", has);
+	placeholder(p, "diff", "Growth between snapshots", fs, why);
+	if (ncomplete)
+		return;
+	snprintf(why, sizeof why, "A growth projection needs complete "
+	    "snapshots of one file system; %s.", has);
+	placeholder(p, "growth", "Growth projection", fs, why);
+	for (size_t k = 0; k < NDIST; k++) {
+		snprintf(why, sizeof why, "%s are read from a complete "
+		    "snapshot; %s has none.", dist_title[k], the);
+		placeholder(p, "files", dist_title[k], fs, why);
+	}
+}
+
 /* Every census result of one file system. */
 static int
 fs_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
     double target, const struct rtable *snaps, const char *fs,
     struct result *notes, char *err, size_t errlen)
 {
-	static const char *const by[] = { "size", "atime", "mtime" };
-	static const char *const what[] = { "File sizes", "File ages by atime",
-	    "File ages by mtime" };
 	size_t *row = xcalloc(snaps->nrow + 1, sizeof *row);
 	size_t n = complete_rows(snaps, fs, row);
 	struct an_opts c = *o;
@@ -138,6 +190,7 @@ fs_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 	if (n == 0) {
 		result_note(notes, "File system %s has no complete snapshot:"
 		    " no growth or file distributions for it.", fs);
+		census_placeholders(p, fs, 0);
 		goto out;
 	}
 	if (n >= 2) {
@@ -149,9 +202,11 @@ fs_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 		snprintf(num, sizeof num, "#%lld to #%lld", (long long)c.snap_a,
 		    (long long)c.snap_b);
 		retitle(p->r[p->n - 1], "Growth of %s: snapshots %s", fs, num);
-	} else
+	} else {
 		result_note(notes, "File system %s has one complete snapshot:"
 		    " no growth between snapshots.", fs);
+		census_placeholders(p, fs, 1);
+	}
 	c.target = target > 0 ? target : default_target(snap_int(snaps,
 	    row[n - 1], "files"));
 	c.metric_bytes = 0;
@@ -162,11 +217,11 @@ fs_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 	c.snapshot = snap_int(snaps, row[n - 1], "id");
 	snprintf(id, sizeof id, "%s (snapshot #%lld)", fs,
 	    (long long)c.snapshot);
-	for (int k = 0; k < 3; k++) {
-		c.by = by[k];
+	for (size_t k = 0; k < NDIST; k++) {
+		c.by = dist_by[k];
 		if ((rc = run(p, an_files(db, &c, err, errlen))) < 0)
 			goto out;
-		retitle(p->r[p->n - 1], "%s: %s", what[k], id);
+		retitle(p->r[p->n - 1], "%s: %s", dist_title[k], id);
 	}
 out:
 	free(row);
@@ -182,8 +237,13 @@ census_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 
 	if (run(p, s) < 0)
 		return -1;
-	if (result_table_index(s, "snapshots") < 0)
+	if (result_table_index(s, "snapshots") < 0 ||
+	    s->table[result_table_index(s, "snapshots")].nrow == 0) {
+		result_note(notes, "No snapshots: the database holds no fsscan "
+		    "snapshot, so the census sections are empty.");
+		census_placeholders(p, NULL, 0);
 		return 0;
+	}
 	snaps = &s->table[result_table_index(s, "snapshots")];
 	for (size_t r = 0; r < snaps->nrow; r++) {
 		const char *fs = snap_fs(snaps, r);
@@ -201,12 +261,23 @@ census_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 
 static int
 io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
-    char *err, size_t errlen)
+    struct result *notes, char *err, size_t errlen)
 {
 	struct result *(*const fn[])(sqlite3 *, const struct an_opts *,
 	    char *, size_t) = { an_throughput, an_cdf, an_idle, an_burst,
 	    an_devices };
 	struct an_opts c = *o;
+	struct io_window all = { 0, 0, NULL, 0 };
+	struct host_list hl;
+
+	/* Hosts with data at any time: none means nothing was ingested. */
+	if (io_load_hosts(db, &all, &hl, err, errlen) < 0)
+		return -1;
+	if (hl.n == 0)
+		result_note(notes, "No I/O samples ingested: the database "
+		    "holds no iostatmon data (iocensus ingest loads it), so "
+		    "the I/O sections are empty.");
+	host_list_free(&hl);
 
 	if (c.every <= 0)
 		c.every = 3600;
@@ -232,7 +303,7 @@ report_write(sqlite3 *db, const struct an_opts *o, double target,
 
 	push(&p, NULL);		/* the summary's place, filled below */
 	if (census_results(&p, db, o, target, notes, err, errlen) < 0 ||
-	    io_results(&p, db, o, err, errlen) < 0)
+	    io_results(&p, db, o, notes, err, errlen) < 0)
 		goto out;
 	p.r[0] = an_summary(p.r + 1, p.n - 1);
 	for (size_t i = 0; i < notes->nnote; i++)

@@ -1,16 +1,19 @@
 /*
  * svg: one figure as an inline <svg> (svg_figure in render.h): the frame
  * every kind shares, and the x/y plots: lines broken at NULL values,
- * step CDFs, stacked areas, shaded spans and the "no data" bands.
+ * step CDFs, stacked areas, point markers, the "no data" bands and, over
+ * them, the annotated spans, whose labels stay inside the plot.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "fmt.h"
 #include "render.h"
 #include "svg.h"
+#include "xalloc.h"
 
 #define GAP_FILL	"#e4e4e4"
-#define SPAN_FILL	"#fbe6a2"
+#define SPAN_FILL	"#f7cd45"	/* at opacity 0.5: #fbe6a2 on white */
 
 void
 svg_open(FILE *f, const struct rfigure *fig, double height)
@@ -89,8 +92,33 @@ extents(const struct rtable *t, const struct rfigure *fig, double *xr,
 	return any;
 }
 
+/* Rows of span labels: the extents of the labels placed so far. */
+struct label_rows {
+	size_t n;
+	double *x0, *x1;
+	size_t *row;
+};
+
+/* The first row (from the top) where [a, b) meets no placed label. */
+static size_t
+free_row(const struct label_rows *lr, double a, double b, size_t maxrow)
+{
+	for (size_t row = 0; row < maxrow; row++) {
+		size_t i = 0;
+
+		while (i < lr->n && !(lr->row[i] == row && a < lr->x1[i] + 4 &&
+		    lr->x0[i] < b + 4))
+			i++;
+		if (i == lr->n)
+			return row;
+	}
+	return maxrow - 1;
+}
+
+/* The annotated windows, shaded half-transparent over the gaps (drawn
+ * before them), so that a window over missing data shows both. */
 static void
-spans(FILE *f, const struct rfigure *fig, const struct axis *x,
+span_rects(FILE *f, const struct rfigure *fig, const struct axis *x,
     const struct axis *y)
 {
 	for (size_t i = 0; i < fig->nspan; i++) {
@@ -99,13 +127,59 @@ spans(FILE *f, const struct rfigure *fig, const struct axis *x,
 
 		if (isnan(a) || isnan(b) || b <= a)
 			continue;
-		svg_rect(f, a, y->p1, b - a, y->p0 - y->p1, SPAN_FILL,
+		fputs("<g class=\"span\" fill-opacity=\"0.5\">\n", f);
+		svg_rect(f, a, SVG_TOP, b - a, y->p0 - SVG_TOP, SPAN_FILL,
 		    fig->span[i].label);
-		if (fig->span[i].label)
-			svg_text(f, a + 2, y->p1 + 12 + 12 * (double)(i % 3),
-			    "start", "font-size=\"10\" fill=\"#7a5c00\"",
-			    fig->span[i].label);
+		fputs("</g>\n", f);
 	}
+}
+
+/* The windows' labels, above the data and inside the plot: each starts
+ * at its window or, near the right edge, ends with it; it takes the first
+ * row where it overlaps no label before it. */
+static void
+span_labels(FILE *f, const struct rfigure *fig, const struct axis *x,
+    const struct axis *y)
+{
+	static const char attrs[] = "font-size=\"10\" fill=\"#7a5c00\" "
+	    "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\"";
+	double left = x->p0 + 3, right = x->p1 - 3;
+	size_t fit = (size_t)floor((right - left) / svg_text_width("x", 10));
+	size_t maxrow = (size_t)fmax(1, floor((y->p0 - SVG_TOP - 4) / 12));
+	struct label_rows lr;
+	char buf[512];
+
+	lr.n = 0;
+	lr.x0 = xcalloc(fig->nspan + 1, sizeof *lr.x0);
+	lr.x1 = xcalloc(fig->nspan + 1, sizeof *lr.x1);
+	lr.row = xcalloc(fig->nspan + 1, sizeof *lr.row);
+	fputs("<g class=\"span-labels\">\n", f);
+	for (size_t i = 0; i < fig->nspan; i++) {
+		double a = axis_px(x, fmax(fig->span[i].x0, x->lo));
+		double b = axis_px(x, fmin(fig->span[i].x1, x->hi));
+		const char *s = fig->span[i].label;
+		double w;
+		int end;
+
+		if (!s || isnan(a) || isnan(b) || b <= a)
+			continue;
+		s = short_label(s, fit, buf, sizeof buf);
+		w = svg_text_width(s, 10);
+		/* Too long to start at its window: end where the window
+		 * ends, or as far right as it must to stay in. */
+		end = a + 2 + w > right;
+		b = fmin(right, fmax(b - 2, left + w));
+		a = end ? b - w : a + 2;
+		lr.x0[lr.n] = a, lr.x1[lr.n] = a + w;
+		lr.row[lr.n] = free_row(&lr, a, a + w, maxrow);
+		svg_text(f, end ? b : a, SVG_TOP + 12 + 12 *
+		    (double)lr.row[lr.n], end ? "end" : "start", attrs, s);
+		lr.n++;
+	}
+	fputs("</g>\n", f);
+	free(lr.x0);
+	free(lr.x1);
+	free(lr.row);
 }
 
 /* Shade x ranges where no series has a value: missing data is shown as
@@ -136,8 +210,8 @@ gaps(FILE *f, const struct rtable *t, const struct rfigure *fig,
 		if (!isnan(start)) {
 			double end = r < t->nrow ? px : last;
 
-			svg_rect(f, start, y->p1, fmax(end - start, 1),
-			    y->p0 - y->p1, GAP_FILL, "no data");
+			svg_rect(f, start, SVG_TOP, fmax(end - start, 1),
+			    y->p0 - SVG_TOP, GAP_FILL, "no data");
 			shaded = 1;
 		}
 		start = NAN;
@@ -212,12 +286,45 @@ stacked_areas(FILE *f, const struct rtable *t, const struct rfigure *fig,
 	}
 }
 
+/* Series k has a point the axes can place (stacked: a whole row). */
+static int
+series_drawn(const struct rtable *t, const struct rfigure *fig,
+    const struct axis *x, const struct axis *y, int k)
+{
+	for (size_t r = 0; r < t->nrow; r++)
+		if (row_drawable(t, fig, x, r) &&
+		    !isnan(axis_px(y, y_value(t, fig, r, k))))
+			return 1;
+	return 0;
+}
+
+/* A marker at each point of series k, over the lines. */
+static void
+series_markers(FILE *f, const struct rtable *t, const struct rfigure *fig,
+    const struct axis *x, const struct axis *y, int k)
+{
+	for (size_t r = 0; r < t->nrow; r++) {
+		double px = axis_px(x, rt_num(t, r, fig->xcol));
+		double py = axis_px(y, y_value(t, fig, r, k));
+
+		if (isnan(px) || isnan(py))
+			continue;
+		fputs("<circle cx=\"", f);
+		svg_num(f, px);
+		fputs("\" cy=\"", f);
+		svg_num(f, py);
+		fprintf(f, "\" r=\"3.5\" fill=\"%s\" stroke=\"#ffffff\" "
+		    "stroke-width=\"1\"/>\n", svg_color((size_t)k));
+	}
+}
+
 void
 svg_plot_xy(FILE *f, const struct rtable *t, const struct rfigure *fig)
 {
 	const char *label[10], *color[10];
 	double xr[2], yr[2], bottom = SVG_H - SVG_BOTTOM;
 	struct axis x, y;
+	char ytitle[256];
 	size_t n = 0;
 
 	if (!extents(t, fig, xr, yr)) {
@@ -228,27 +335,36 @@ svg_plot_xy(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	    xr[0], xr[1], SVG_LEFT, SVG_W - SVG_RIGHT, 0,
 	    &t->col[fig->xcol]);
 	if (fig->ylog)
-		axis_init(&y, AX_LOG, yr[0], yr[1], bottom, SVG_TOP, 0,
-		    &t->col[fig->ycol[0]]);
+		axis_init(&y, AX_LOG, yr[0], yr[1], bottom,
+		    SVG_TOP + SVG_HEADROOM, 0, &t->col[fig->ycol[0]]);
 	else
-		axis_init(&y, AX_LIN, fmin(0, yr[0]), yr[1], bottom, SVG_TOP,
-		    1, &t->col[fig->ycol[0]]);
+		axis_init(&y, AX_LIN, fmin(0, yr[0]), yr[1], bottom,
+		    SVG_TOP + SVG_HEADROOM, 1, &t->col[fig->ycol[0]]);
 	svg_open(f, fig, SVG_H);
-	spans(f, fig, &x, &y);
 	if (gaps(f, t, fig, &x, &y))
 		label[n] = "no data", color[n++] = GAP_FILL;
-	axis_draw(f, &x, &y, fig->xlabel, fig->ylabel);
+	span_rects(f, fig, &x, &y);
+	axis_draw(f, &x, &y, fig->xlabel, axis_title(fig->ylabel,
+	    &t->col[fig->ycol[0]], ytitle, sizeof ytitle));
 	fputs("<g class=\"data\">\n", f);
 	if (fig->stacked && fig->kind == FIG_LINE)
 		stacked_areas(f, t, fig, &x, &y);
 	else
 		for (int k = 0; k < fig->ny; k++)
 			series_line(f, t, fig, &x, &y, k);
-	fputs("</g>\n", f);
+	/* A figure of one x value is made of points: mark them all. */
 	for (int k = 0; k < fig->ny; k++)
-		label[n] = t->col[fig->ycol[k]].title,
-		    color[n++] = svg_color((size_t)k);
-	svg_legend(f, label, color, n);
+		if ((fig->markers & (1u << k)) || xr[0] == xr[1])
+			series_markers(f, t, fig, &x, &y, k);
+	fputs("</g>\n", f);
+	span_labels(f, fig, &x, &y);
+	/* The legend names what is drawn: a series without a point (a fit
+	 * that needs more snapshots) is not listed. */
+	for (int k = 0; k < fig->ny; k++)
+		if (series_drawn(t, fig, &x, &y, k))
+			label[n] = t->col[fig->ycol[k]].title,
+			    color[n++] = svg_color((size_t)k);
+	svg_legend(f, SVG_LEFT, label, color, n);
 	svg_close(f);
 }
 

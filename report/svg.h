@@ -17,6 +17,8 @@
 #define SVG_RIGHT	18.0
 #define SVG_TOP		34.0
 #define SVG_BOTTOM	54.0
+#define SVG_HEADROOM	8.0	/* frame top to the top of a y axis: a curve
+				   at the axis maximum stays visible */
 
 #define AXIS_MAXTICKS	16
 
@@ -38,9 +40,15 @@ void axis_init(struct axis *a, enum axis_kind kind, double lo, double hi,
     double p0, double p1, int grow, const struct rcol *col);
 /* Pixel of v, or NAN when v cannot be drawn (NaN, <= 0 on a log axis). */
 double axis_px(const struct axis *a, double v);
-/* The frame, grid lines, tick labels and both axis titles. */
+/* The frame, grid lines, tick labels and both axis titles. The frame
+ * spans x (or the default plot width) and, upwards from y's p0, to
+ * SVG_TOP. */
 void axis_draw(FILE *f, const struct axis *x, const struct axis *y,
     const char *xlabel, const char *ylabel);
+/* An axis title with the unit a column's format implies: a CF_PCT column
+ * plots percent, so "share" reads "share (%)". */
+const char *axis_title(const char *label, const struct rcol *col, char *buf,
+    size_t len);
 
 /* Drawing. */
 void svg_num(FILE *f, double v);	/* "%.1f", never "-0.0" */
@@ -49,8 +57,14 @@ void svg_text(FILE *f, double x, double y, const char *anchor,
 void svg_rect(FILE *f, double x, double y, double w, double h,
     const char *fill, const char *title);
 const char *svg_color(size_t series);
+/* Code points (an invalid byte counts as one): the bytes of the first n
+ * of s, and how many the first nbytes of s hold. */
+size_t svg_cp_bytes(const char *s, size_t n);
+size_t svg_cp_in(const char *s, size_t nbytes);
 /* At most maxcp code points of s, with an ellipsis when cut. */
 const char *short_label(const char *s, size_t maxcp, char *buf, size_t len);
+/* A generous estimate of the width of s in px at font size px. */
+double svg_text_width(const char *s, double px);
 
 /* A polyline built point by point. A run of one point becomes a dot.
  * Consecutive points in one pixel column are reduced to the first, the
@@ -70,9 +84,9 @@ void line_begin(struct svg_line *l, FILE *f, const char *color);
 void line_point(struct svg_line *l, double x, double y);
 void line_break(struct svg_line *l);	/* end the run (NULL value) */
 
-/* Legend entries laid out left to right in the top margin. */
-void svg_legend(FILE *f, const char *const *label, const char *const *color,
-    size_t n);
+/* Legend entries laid out left to right in the top margin, from x0. */
+void svg_legend(FILE *f, double x0, const char *const *label,
+    const char *const *color, size_t n);
 
 /* The <svg> element of fig, height px tall, and its end. */
 void svg_open(FILE *f, const struct rfigure *fig, double height);

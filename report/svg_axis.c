@@ -239,13 +239,18 @@ axis_init(struct axis *a, enum axis_kind kind, double lo, double hi,
 	memset(a, 0, sizeof *a);
 	a->kind = kind;
 	a->p0 = p0, a->p1 = p1;
+	/* One value: centre it in a range that reads as deliberate (a day
+	 * around one time, so a midnight tick shows the date). A y axis
+	 * (grow) of zeros starts at its zero. */
 	if (kind == AX_LOG && !(hi > lo))
 		lo /= 2, hi = lo * 4;
+	else if (!(hi > lo) && grow && lo == 0)
+		hi = 1;
 	else if (!(hi > lo)) {
-		double d = kind == AX_TIME ? 60 : lo == 0 ? 1 : fabs(lo) / 10;
+		double d = kind == AX_TIME ? 43200 : lo == 0 ? 1 :
+		    fabs(lo) / 10;
 
-		lo = kind == AX_TIME || lo == 0 ? lo : lo - d;
-		hi = lo + (kind == AX_TIME || lo == 0 ? d : 2 * d);
+		hi = lo + d, lo -= d;
 	}
 	a->lo = lo, a->hi = hi;
 	if (kind == AX_LIN)
@@ -288,7 +293,8 @@ void
 axis_draw(FILE *f, const struct axis *x, const struct axis *y,
     const char *xlabel, const char *ylabel)
 {
-	double left = SVG_LEFT, right = SVG_W - SVG_RIGHT, top = SVG_TOP;
+	double left = x ? x->p0 : SVG_LEFT, right = x ? x->p1 :
+	    SVG_W - SVG_RIGHT, top = SVG_TOP;
 	double bottom = y ? y->p0 : SVG_H - SVG_BOTTOM;
 
 	fputs("<g class=\"axes\" stroke=\"#dddddd\" stroke-width=\"1\">\n", f);
@@ -329,4 +335,16 @@ axis_draw(FILE *f, const struct axis *x, const struct axis *y,
 	fputs("\" height=\"", f);
 	svg_num(f, bottom - top);
 	fputs("\" fill=\"none\" stroke=\"#888888\"/>\n", f);
+}
+
+const char *
+axis_title(const char *label, const struct rcol *col, char *buf, size_t len)
+{
+	if (!label)
+		return NULL;
+	if (col && col->fmt == CF_PCT && !strchr(label, '%'))
+		snprintf(buf, len, "%s (%%)", label);
+	else
+		snprintf(buf, len, "%s", label);
+	return buf;
 }

@@ -13,7 +13,7 @@ svg_plot_bars(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	double lo = INFINITY, hi = -INFINITY, bottom = SVG_H - SVG_BOTTOM - 40;
 	double left = SVG_LEFT, width = SVG_W - SVG_RIGHT - SVG_LEFT;
 	const char *label[8], *color[8];
-	char buf[128], lab[128];
+	char buf[128], lab[128], ytitle[256];
 	struct axis y;
 
 	for (size_t r = 0; r < t->nrow; r++)
@@ -34,7 +34,8 @@ svg_plot_bars(FILE *f, const struct rtable *t, const struct rfigure *fig)
 		axis_init(&y, AX_LIN, fmin(0, lo), fmax(0, hi), bottom,
 		    SVG_TOP, 1, &t->col[fig->ycol[0]]);
 	svg_open(f, fig, SVG_H);
-	axis_draw(f, NULL, &y, NULL, fig->ylabel);
+	axis_draw(f, NULL, &y, NULL, axis_title(fig->ylabel,
+	    &t->col[fig->ycol[0]], ytitle, sizeof ytitle));
 	double band = width / (double)t->nrow, bar = band * 0.8 / fig->ny;
 	double base = fig->ylog ? bottom : axis_px(&y, 0);
 
@@ -72,6 +73,6 @@ svg_plot_bars(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	for (int k = 0; k < fig->ny; k++)
 		label[k] = t->col[fig->ycol[k]].title,
 		    color[k] = svg_color((size_t)k);
-	svg_legend(f, label, color, (size_t)fig->ny);
+	svg_legend(f, SVG_LEFT, label, color, (size_t)fig->ny);
 	svg_close(f);
 }

@@ -162,33 +162,59 @@ line_break(struct svg_line *l)
 	l->emitted = 0;
 }
 
-/* At most maxcp code points of s (an invalid byte counts as one), with an
- * ellipsis when cut. */
+size_t
+svg_cp_bytes(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; s[i] && n > 0; n--) {
+		int k = fmt_utf8_len(s + i);
+
+		i += k ? (size_t)k : 1;
+	}
+	return i;
+}
+
+size_t
+svg_cp_in(const char *s, size_t nbytes)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nbytes && s[i]; n++) {
+		int k = fmt_utf8_len(s + i);
+
+		i += k ? (size_t)k : 1;
+	}
+	return n;
+}
+
+/* At most maxcp code points of s, with an ellipsis when cut. */
 const char *
 short_label(const char *s, size_t maxcp, char *buf, size_t len)
 {
-	size_t i = 0, cp = 0;
+	size_t i = svg_cp_bytes(s, maxcp);
 
-	while (s[i] && cp < maxcp) {
-		int n = fmt_utf8_len(s + i);
-
-		i += n ? (size_t)n : 1;
-		cp++;
-	}
 	snprintf(buf, len, "%.*s%s", (int)i, s, s[i] ? "\xe2\x80\xa6" : "");
 	return buf;
 }
 
-void
-svg_legend(FILE *f, const char *const *label, const char *const *color,
-    size_t n)
+/* Sans-serif glyphs average about 0.55 em; 0.62 em leaves room for wide
+ * fonts and capitals. */
+double
+svg_text_width(const char *s, double px)
 {
-	double x = SVG_LEFT;
+	return 0.62 * px * (double)svg_cp_in(s, strlen(s));
+}
+
+void
+svg_legend(FILE *f, double x0, const char *const *label,
+    const char *const *color, size_t n)
+{
+	double x = x0;
 
 	for (size_t i = 0; i < n; i++) {
 		svg_rect(f, x, 12, 12, 12, color[i], NULL);
 		svg_text(f, x + 17, 22.5, "start", NULL, label[i]);
-		/* Advance by a generous estimate of the label's width. */
-		x += 17 + 6.5 * (double)strlen(label[i]) + 18;
+		x += 17 + svg_text_width(label[i], 11) + 18;
 	}
 }

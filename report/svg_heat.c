@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "humanfmt.h"
 #include "render.h"
 #include "svg.h"
@@ -139,19 +140,113 @@ place_columns(const struct rtable *t, const struct rfigure *fig,
 	return step;
 }
 
+/* Lane labels longer than LANE_MAX_CP code points are shortened; a cut
+ * in the middle keeps LANE_HEAD_CP of the start. */
+#define LANE_MAX_CP	40
+#define LANE_HEAD_CP	9
+#define LANE_FONT	11.0
+
+/* Bytes that every lane label starts with, and ends with, cut to whole
+ * code points. c is sorted by lane: one label per run. */
 static void
-lane_labels(FILE *f, const struct heat_cell *c, size_t n, double rh)
+common_ends(const struct heat_cell *c, size_t n, size_t *pre, size_t *suf)
+{
+	const char *s0 = c[0].label;
+	size_t l0 = strlen(s0), p = l0, q = l0;
+
+	for (size_t i = 1; i < n; i++) {
+		const char *s = c[i].label;
+		size_t len = strlen(s), k;
+
+		for (k = 0; k < p && s[k] == s0[k]; k++)
+			;
+		p = k;
+		for (k = 0; k < q && k < len && s[len - 1 - k] ==
+		    s0[l0 - 1 - k]; k++)
+			;
+		q = k;
+	}
+	while (p > 0 && ((unsigned char)s0[p] & 0xc0) == 0x80)
+		p--;
+	while (q > 0 && ((unsigned char)s0[l0 - q] & 0xc0) == 0x80)
+		q--;
+	*pre = p, *suf = q;
+}
+
+/* s as a lane label: whole when short; else at most LANE_MAX_CP code
+ * points that keep the part where labels differ (pre and suf: the bytes
+ * all labels share at the start and end): cut at the end when that part
+ * comes early, else in the middle, keeping the distinctive tail. */
+static const char *
+lane_text(const char *s, size_t pre, size_t suf, char *buf, size_t len)
+{
+	size_t slen = strlen(s), n = svg_cp_in(s, slen), head, tail;
+
+	if (n <= LANE_MAX_CP)
+		return s;
+	if (suf > slen - pre)		/* one label: nothing differs */
+		suf = slen - pre;
+	if (svg_cp_in(s, slen - suf) <= LANE_MAX_CP - 1)
+		return short_label(s, LANE_MAX_CP - 1, buf, len);
+	head = svg_cp_in(s, pre) < LANE_HEAD_CP ? svg_cp_in(s, pre) :
+	    LANE_HEAD_CP;
+	if (head == 0)
+		head = (LANE_MAX_CP - 1) / 2;
+	tail = LANE_MAX_CP - 1 - head;
+	snprintf(buf, len, "%.*s\xe2\x80\xa6%s", (int)svg_cp_bytes(s, head), s,
+	    s + svg_cp_bytes(s, n - tail));
+	return buf;
+}
+
+/* The shown lane labels, the longest's width in *w (px). */
+static char **
+lane_texts(const struct heat_cell *c, size_t n, size_t nl, double *w)
+{
+	char **txt = xcalloc(nl + 1, sizeof *txt), buf[512];
+	size_t pre, suf;
+
+	common_ends(c, n, &pre, &suf);
+	*w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!txt[c[i].lane]) {
+			txt[c[i].lane] = xstrdup(lane_text(c[i].label, pre, suf,
+			    buf, sizeof buf));
+			*w = fmax(*w, svg_text_width(txt[c[i].lane],
+			    LANE_FONT));
+		}
+	return txt;
+}
+
+/* Lane labels right-aligned before the grid at x; a shortened one keeps
+ * the whole name as its tooltip. */
+static void
+lane_labels(FILE *f, const struct heat_cell *c, size_t n, char **txt,
+    double x, double rh)
 {
 	size_t every = (size_t)ceil(11 / rh);
-	char buf[128];
 
 	fputs("<g class=\"ticks\" fill=\"#333333\">\n", f);
-	for (size_t i = 0; i < n; i++)
-		if ((i == 0 || c[i].lane != c[i - 1].lane) &&
-		    c[i].lane % every == 0)
-			svg_text(f, SVG_LEFT - 5, SVG_TOP + rh *
-			    ((double)c[i].lane + 0.5) + 4, "end", NULL,
-			    short_label(c[i].label, 12, buf, sizeof buf));
+	for (size_t i = 0; i < n; i++) {
+		const char *s = txt[c[i].lane];
+		double y = SVG_TOP + rh * ((double)c[i].lane + 0.5) + 4;
+
+		if ((i > 0 && c[i].lane == c[i - 1].lane) ||
+		    c[i].lane % every != 0)
+			continue;
+		if (!strcmp(s, c[i].label)) {
+			svg_text(f, x, y, "end", NULL, s);
+			continue;
+		}
+		fputs("<text x=\"", f);
+		svg_num(f, x);
+		fputs("\" y=\"", f);
+		svg_num(f, y);
+		fputs("\" text-anchor=\"end\"><title>", f);
+		fmt_html_str(f, c[i].label);
+		fputs("</title>", f);
+		fmt_html_str(f, s);
+		fputs("</text>\n", f);
+	}
 	fputs("</g>\n", f);
 }
 
@@ -215,24 +310,38 @@ svg_plot_heat(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	qsort(c, n, sizeof *c, by_lane_x);
 	rh = nl <= 30 ? 16 : fmax(2, 480.0 / (double)nl);
 	double bottom = SVG_TOP + rh * (double)nl;
+	/* The label column fits the longest shown label and the lanes'
+	 * title, which heads it (a rotated title would cross the labels of
+	 * a short grid). */
+	double lw, left;
+	char **txt = lane_texts(c, n, nl, &lw);
 
+	if (fig->xlabel)
+		lw = fmax(lw, svg_text_width(fig->xlabel, LANE_FONT + 1));
+	left = fmax(SVG_LEFT, lw + 16);
 	axis_init(&x, fig->xtime || xc->fmt == CF_TIME || xc->fmt == CF_DATE ?
-	    AX_TIME : AX_LIN, lo, hi, SVG_LEFT, SVG_W - SVG_RIGHT, 0, xc);
+	    AX_TIME : AX_LIN, lo, hi, left, SVG_W - SVG_RIGHT, 0, xc);
 	if (!numeric)
 		x.nticks = 0;
 	memset(&y, 0, sizeof y);
 	y.p0 = bottom, y.p1 = SVG_TOP, y.hi = 1;
 	svg_open(f, fig, bottom + SVG_BOTTOM);
 	/* xlabel names the lanes (xcol), ylabel the columns (ycol[0]). */
-	axis_draw(f, &x, &y, fig->ylabel, fig->xlabel);
+	axis_draw(f, &x, &y, fig->ylabel, NULL);
 	runs(f, c, n, &x, step, rh, used, xc, numeric);
-	lane_labels(f, c, n, rh);
+	lane_labels(f, c, n, txt, left - 5, rh);
+	if (fig->xlabel)
+		svg_text(f, left - 5, SVG_TOP - 6, "end",
+		    "font-weight=\"bold\"", fig->xlabel);
 	for (size_t k = 0; k < NCLASS; k++)
 		if (used[k])
 			label[nleg] = heat_class[k].name,
 			    color[nleg++] = heat_class[k].color;
-	svg_legend(f, label, color, nleg);
+	svg_legend(f, left, label, color, nleg);
 	svg_close(f);
+	for (size_t i = 0; i < nl; i++)
+		free(txt[i]);
+	free(txt);
 	for (size_t i = 0; i < n; i++)
 		free(c[i].label), free(c[i].cls);
 	free(c);

@@ -12,9 +12,21 @@
   time or name; every table's CSV and JSON parse, agree with each other
   and with the same command run on its own.
 - The summary selects, it does not compute: its cells are checked against
-  the source tables by an independent selection in Python.
+  the source tables by an independent selection in Python; busiest
+  projects are only those that gained files.
+- Every section is present whatever the database holds: a database
+  without snapshots, or with one, gets the diff, growth, size and age
+  sections with a note saying what they need, and the summary says "No
+  snapshots" or "No I/O samples ingested".
+- Machine formats: a share's JSON unit is "fraction" (its values are
+  fractions); table headers name no raw unit for cells that carry their
+  own (bytes, durations).
+- Plots: annotated windows are drawn after the "no data" bands and their
+  labels after the data; the lanes of the load-class grid keep long host
+  names that differ only in their middle apart.
 """
 import csv
+import html as html_mod
 import html.parser
 import io
 import json
@@ -29,6 +41,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done                     # noqa: E402
 import reportdb                                  # noqa: E402
+import snapgen                                   # noqa: E402
 
 BUILD = os.environ["BUILD"]
 TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -45,8 +58,8 @@ def run(*args, env=None):
     return p.stdout
 
 
-def report(db, out, bundle=None, env=None):
-    args = ["report", "--db", db, "--out", out]
+def report(db, out, bundle=None, env=None, extra=()):
+    args = ["report", "--db", db, "--out", out] + list(extra)
     if bundle:
         args += ["--bundle", bundle]
     run(*args, env=env)
@@ -200,12 +213,16 @@ def check_summary(by_cmd):
        want, "summary: capacity = latest complete snapshot per file system")
     want = []
     for d in by_cmd["diff"]:
-        g = [r for r in rows_of(d, "groups") if r["name"] != "(unattributed)"][:5]
+        g = [r for r in rows_of(d, "groups")
+             if r["name"] != "(unattributed)" and r["d_files"] > 0][:5]
         want += [[d["title"], r["name"], r["d_files"], r["share_new_files"], r["d_bytes"],
                   r["share_new_bytes"]] for r in g]
     got = [[r["section"], r["name"], r["d_files"], r["share_new_files"], r["d_bytes"],
             r["share_new_bytes"]] for r in rows_of(summ, "busiest")]
-    eq(got, want, "summary: busiest = first five groups of each diff")
+    eq(got, want, "summary: busiest = first five groups of each diff that gained files")
+    ok(all(r["d_files"] > 0 for r in rows_of(summ, "busiest")) and
+       any(r["d_files"] <= 0 for d in by_cmd["diff"] for r in rows_of(d, "groups")),
+       "summary: a project without new files is not among the busiest")
     want = [[g["title"], r["model"], r["crossing"], r["state"]]
             for g in by_cmd["growth"] for r in rows_of(g, "projection")]
     got = [[r["section"], r["model"], r["crossing"], r["state"]] for r in rows_of(summ, "growth")]
@@ -219,6 +236,116 @@ def check_summary(by_cmd):
         for r in rows_of(by_cmd["burst"][0], "burst")], "summary: burstiness = burst rows")
     ok(any("EarthScience made" in n for n in summ["notes"]),
        "summary: the busiest project sentence")
+
+
+def blocks(html):
+    """(title, body) of every result section."""
+    return re.findall(r'<section id="r\d+" class="result">\n<h2>(.*?)</h2>(.*?)</section>',
+                      html, re.S)
+
+
+class Tables(html.parser.HTMLParser):
+    """Every table of a page as rows of (tag, text) cells; a unit span
+    stays in its header's text."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self.cell = [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("th", "td") and self.tables:
+            self.cell = [tag, ""]
+            self.tables[-1][-1].append(self.cell)
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td"):
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell[1] += data
+
+
+def check_headers(page):
+    """A header that names a raw unit (B, bytes, s) heads raw numbers,
+    never cells that carry their own unit (1.5 GiB, 19 h 0 min)."""
+    p = Tables()
+    p.feed(page)
+    human = re.compile(r"(^|\d )(B|[KMGTPE]iB|s|min|h \d+ min|d \d+ h)$")
+    bad, heads = [], 0
+    for t in p.tables:
+        header = [c[1] for c in t[0]] if t and all(c[0] == "th" for c in t[0]) else None
+        for row in t[1:] if header else t:
+            pairs = (zip(header, row) if header else
+                     [(row[0][1], row[1])] if len(row) == 2 and row[0][0] == "th" else [])
+            for h, (tag, text) in pairs:
+                if tag != "td":
+                    continue
+                heads += 1
+                if re.search(r"\((B|bytes|s)\)$", h) and human.search(text):
+                    bad.append("%s: %s" % (h, text))
+    ok(heads > 1000 and not bad, "html: no header claims a raw unit its cells do not use",
+       "; ".join(sorted(set(bad))[:4]))
+
+
+def check_units(by_cmd):
+    """Shares are fractions in JSON, and say so."""
+    pct = [(res["command"], key, c["key"]) for rs in by_cmd.values() for res in rs
+           for key, tab in res["tables"].items() for c in tab["columns"]
+           if c["unit"] == "%"]
+    eq(pct, [], "json: no column declares % (shares are fractions)")
+    tab = by_cmd["cdf"][0]["tables"]["summary"]
+    unit = {c["key"]: c["unit"] for c in tab["columns"]}
+    row = tab["rows"][0]
+    ok(unit["coverage"] == "fraction" and
+       row["coverage"] == row["n"] / row["calendar_minutes"],
+       "json: cdf coverage is the fraction n / calendar minutes, unit fraction")
+    for res in by_cmd["files"]:
+        tab = res["tables"].get("distribution")
+        if not tab or not tab["rows"]:
+            continue
+        unit = {c["key"]: c["unit"] for c in tab["columns"]}
+        total = sum(r["share_files"] for r in tab["rows"])
+        ok(unit["share_files"] == "fraction" and abs(total - 1) < 1e-9,
+           "json: %s share_files are fractions summing to 1 (%r)" % (res["title"], total))
+        break
+
+
+def check_plot_order(page, labels):
+    """In the throughput plot, the annotated windows come after the "no
+    data" bands and their labels after the data, every label whole."""
+    svg = page[page.index("<title>Aggregate throughput</title>"):]
+    svg = svg[:svg.index("</svg>")]
+    pos = [svg.find(s) for s in ("<title>no data</title>", '<g class="span"',
+                                 '<g class="data">', '<g class="span-labels">')]
+    ok(-1 not in pos and pos == sorted(pos),
+       "throughput plot: gaps, then windows, then data, then window labels", repr(pos))
+    shown = re.findall(r'fill="#7a5c00"[^>]*>(.*?)</text>', svg)
+    eq(shown, [html_mod.escape(x, quote=True).replace("&#x27;", "&#39;") for x in labels],
+       "throughput plot: every window label, whole")
+
+
+def check_lane_labels(page, hosts):
+    svg = page[page.index("<title>Hourly load classes per server</title>"):]
+    svg = svg[:svg.index("</svg>")]
+    lanes = svg[svg.index("</g>", svg.index('<g class="data">')):]
+    got = re.findall(r'text-anchor="end">(?:<title>.*?</title>)?([^<]*)</text>', lanes)
+    eq(sorted(got), sorted(hosts), "load-class grid: long similar host names shown whole")
+
+
+def one_snapshot_db(tmp, hosts):
+    """One complete snapshot of "scratch", and I/O from hosts named hosts."""
+    os.makedirs(tmp, exist_ok=True)
+    db = snapgen.new_db(tmp, BUILD)
+    files = snapgen.random_files(31, 80, reportdb.T0, ["p1", "p2"])
+    snapgen.insert(db, snapgen.Snapshot("scratch", reportdb.T0, files=files,
+                                        now=reportdb.T0))
+    reportdb.ingest(db, BUILD, tmp, reportdb.dataset(), names=hosts)
+    return db
 
 
 def main():
@@ -244,15 +371,20 @@ def main():
                 "Growth of gpfs: snapshots #2 to #3", "Growth projection: gpfs to 1,000 files",
                 "File sizes: gpfs (snapshot #3)", "File ages by atime: gpfs (snapshot #3)",
                 "File ages by mtime: gpfs (snapshot #3)",
+                "File ages by ctime: gpfs (snapshot #3)",
                 "Growth of pvfs: snapshots #4 to #5", "Growth projection: pvfs to 1,000 files",
                 "File sizes: pvfs (snapshot #5)", "File ages by atime: pvfs (snapshot #5)",
-                "File ages by mtime: pvfs (snapshot #5)"]
+                "File ages by mtime: pvfs (snapshot #5)",
+                "File ages by ctime: pvfs (snapshot #5)"]
         eq(titles[:len(want)], want, "every census section, in order")
         eq(len(titles), len(want) + 5, "and the five I/O sections")
         ok('<section id="methods">' in html and "nearest-rank" in html,
            "methods section")
         eq(html.count("<svg "), html.count("<figure "), "every figure has its svg")
-        ok(html.count("<figure ") >= 12, "figures: %d" % html.count("<figure "))
+        ok(html.count("<figure ") >= 14, "figures: %d" % html.count("<figure "))
+        ok(html.count("Age CDF by count and by bytes.</b>") == 6,
+           "an age CDF per file system and atime, mtime, ctime")
+        check_headers(html)
         ok("&lt;script&gt;alert(1)" in html and "&lt;img src=x onerror=alert(1)&gt;" in html,
            "hostile project names shown as text")
         ok("No data" not in html, "full database: no section without data")
@@ -261,22 +393,63 @@ def main():
         golden("diff.json", run("diff", "--db", db, "--format", "json", "2", "3"))
         by_cmd = check_bundle(os.path.join(tmp, "a.tar.gz"), a, db)
         check_summary(by_cmd)
+        check_units(by_cmd)
+        alone = json.loads(run("files", "--db", db, "--snapshot", "5", "--by", "ctime",
+                               "--format", "json"))
+        got = [r for r in by_cmd.get("files", [])
+               if r["title"] == "File ages by ctime: pvfs (snapshot #5)"]
+        eq(got and got[0]["tables"], alone["tables"],
+           "bundle: ctime ages equal `iocensus files --by ctime`")
+
+        # Windows over missing data and at the right edge.
+        labels = ["outage <over> missing data", "Scheduled maintenance: Lustre OSS "
+                  "firmware upgrade", "second window 'near' the edge"]
+        ann = os.path.join(tmp, "ann.txt")
+        with open(ann, "w") as f:
+            f.write("2010-03-02T02:00 2010-03-02T04:00 %s\n"
+                    "2010-03-02T22:00 2010-03-03 %s\n"
+                    "2010-03-02T20:00 2010-03-02T21:00 %s\n" % tuple(labels))
+        page = report(db, os.path.join(tmp, "ann.html"), extra=["--annotate", ann]).decode()
+        check_plot_order(page, labels)
 
         # A database with snapshots and no I/O, and an empty one.
         db2 = reportdb.build(os.path.join(tmp, "census"), BUILD, io=False)
         h2 = report(db2, os.path.join(tmp, "c.html")).decode("utf-8")
         check_page(h2, "no I/O")
         io_titles = [t for _, t in sections(h2)][-5:]
-        blocks = re.findall(r'<section id="r\d+" class="result">\n<h2>(.*?)</h2>(.*?)</section>',
-                            h2, re.S)
-        nodata = [t for t, body in blocks if '<p class="nodata">No data' in body]
+        nodata = [t for t, body in blocks(h2) if '<p class="nodata">No data' in body]
         eq(nodata, io_titles, "no I/O: the five I/O sections say no data")
+        ok("No I/O samples ingested" in blocks(h2)[0][1],
+           "no I/O: the summary says no I/O samples were ingested")
         db3 = reportdb.build(os.path.join(tmp, "empty"), BUILD, io=False, snapshots=False)
         h3 = report(db3, os.path.join(tmp, "d.html")).decode("utf-8")
         check_page(h3, "empty")
-        eq([t for _, t in sections(h3)][:2], ["Summary", "Snapshots"],
-           "empty database: summary and snapshots sections")
-        ok("nothing to summarise" in h3, "empty database: the summary says so")
+        census = ["Growth between snapshots", "Growth projection", "File sizes",
+                  "File ages by atime", "File ages by mtime", "File ages by ctime"]
+        eq([t for t, _ in blocks(h3)][:8], ["Summary", "Snapshots"] + census,
+           "empty database: every census section")
+        eq([t for t, body in blocks(h3)[2:8]
+            if re.search(r'class="note">[^<]*(needs two complete snapshots|'
+                         r'needs complete snapshots|read from a complete snapshot)'
+                         r'[^<]*this database has none\.</p>\n<p class="nodata">', body)],
+           census, "empty database: each census section says what it needs")
+        summ = blocks(h3)[0][1]
+        ok("No snapshots" in summ and "No I/O samples ingested" in summ,
+           "empty database: the summary says no snapshots, no I/O samples")
+
+        hosts = ["oss-storage-node-%02d.example.org" % i for i in (1, 2, 3)]
+        db4 = one_snapshot_db(os.path.join(tmp, "one"), hosts)
+        h4 = report(db4, os.path.join(tmp, "e.html")).decode("utf-8")
+        check_page(h4, "one snapshot")
+        b4 = dict(blocks(h4))
+        ok("Growth between snapshots needs two complete snapshots of one file "
+           "system; scratch has 1." in b4.get("Growth between snapshots: scratch", ""),
+           "one snapshot: the diff section says it needs two")
+        eq([t for t in b4 if t.startswith(("Growth projection: scratch", "File "))],
+           ["Growth projection: scratch to 100 files"] +
+           ["%s: scratch (snapshot #1)" % t for t in census[2:]],
+           "one snapshot: growth, size and age sections")
+        check_lane_labels(h4, hosts)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()

@@ -2,9 +2,13 @@
 
 1. A screenshot of the report: a PNG of the requested size, not blank.
 2. The report with a measuring script appended (the report itself has
-   none): every <svg> has a nonzero box, its plotted group too, no plotted
-   mark is empty and every mark lies inside its figure; alert() is never
-   called.
+   none), in a 1280-px wide window with every folded table opened: every
+   <svg> has a nonzero box, its plotted group too, no plotted mark is
+   empty, every mark and every text (tick and axis labels, legends,
+   annotation labels, lane names) lies inside its figure, no table is
+   wider than the page's column (no horizontal scrolling); alert() is
+   never called. Also with annotated windows over missing data and at the
+   right edge, and with long, similar host names.
 3. Hostile names: a tree with files and project directories named
    `<script>alert(1)` and `<img src=x onerror=alert(1)>`, scanned twice by
    fsscan (file system named `<svg onload=alert(3)>`), and I/O from hosts
@@ -45,7 +49,15 @@ window.alert = window.confirm = window.prompt = __record;
 # Runs after the page: measures every figure and writes the result as JSON.
 MEASURE = """<script>
 (function () {
-  var figs = [];
+  var figs = [], wide = [];
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  var main = document.querySelector("main").getBoundingClientRect();
+  document.querySelectorAll("table").forEach(function (t) {
+    var c = t.parentElement;
+    if (c.scrollWidth > c.clientWidth + 0.5 || t.getBoundingClientRect().right > main.right + 0.5)
+      wide.push((t.caption ? t.caption.textContent : "?") + ": " +
+                Math.round(c.scrollWidth) + " > " + Math.round(c.clientWidth));
+  });
   document.querySelectorAll("svg").forEach(function (s, i) {
     var r = s.getBoundingClientRect(), vb = s.viewBox.baseVal;
     var g = s.querySelector("g.data"), b = g ? g.getBBox() : null;
@@ -57,12 +69,19 @@ MEASURE = """<script>
       if (mb.x < -0.5 || mb.y < -0.5 || mb.x + mb.width > vb.width + 0.5 ||
           mb.y + mb.height > vb.height + 0.5) outside++;
     });
+    var texts = [];
+    s.querySelectorAll("text").forEach(function (t) {
+      var tb = t.getBoundingClientRect();
+      if (tb.left < r.left - 1 || tb.top < r.top - 1 || tb.right > r.right + 1 ||
+          tb.bottom > r.bottom + 1)
+        texts.push(t.textContent);
+    });
     figs.push({i: i, w: r.width, h: r.height, gw: b ? b.width : 0, gh: b ? b.height : 0,
-               marks: marks.length, empty: empty, outside: outside,
+               marks: marks.length, empty: empty, outside: outside, texts: texts,
                nodata: g ? g.classList.contains("nodata") : true,
                title: s.querySelector("title") ? s.querySelector("title").textContent : ""});
   });
-  var out = {figs: figs, calls: window.__calls,
+  var out = {figs: figs, wide: wide, calls: window.__calls,
              scripts: document.querySelectorAll("script").length,
              imgs: document.querySelectorAll("img, iframe, object, embed, image").length,
              handlers: Array.prototype.filter.call(document.querySelectorAll("*"), function (e) {
@@ -96,8 +115,9 @@ def browse(tmp, args, url):
     return p
 
 
-def report(db, out):
-    p = subprocess.run([IOCENSUS, "report", "--db", db, "--out", out], capture_output=True)
+def report(db, out, extra=()):
+    p = subprocess.run([IOCENSUS, "report", "--db", db, "--out", out] + list(extra),
+                       capture_output=True)
     if p.returncode != 0:
         raise RuntimeError("iocensus report: exit %d: %s" % (
             p.returncode, p.stderr.decode(errors="replace")[-400:]))
@@ -117,7 +137,8 @@ def instrument(page, path):
 def measure(tmp, page, name):
     path = os.path.join(tmp, name + ".html")
     instrument(page, path)
-    p = browse(tmp, ["--virtual-time-budget=3000", "--dump-dom"], "file://" + path)
+    p = browse(tmp, ["--window-size=1280,1000", "--virtual-time-budget=3000", "--dump-dom"],
+               "file://" + path)
     dom = p.stdout.decode("utf-8", "replace")
     m = re.search(r'<pre id="__measure">(.*?)</pre>', dom, re.S)
     if not ok(m is not None, "%s: page measured" % name,
@@ -147,6 +168,9 @@ def check_figures(res, name, want_nodata=(), area=True):
     ok(not bad, "%s: every plotted mark has an extent" % name, "in %r" % bad[:4])
     out = [f["title"] for f in figs if f["outside"]]
     ok(not out, "%s: every mark inside its figure" % name, "in %r" % out[:4])
+    out = [(f["title"], f["texts"][:2]) for f in figs if f["texts"]]
+    ok(not out, "%s: every text inside its figure" % name, "%r" % out[:4])
+    eq(res["wide"], [], "%s: no table wider than the page" % name)
     eq([f["title"] for f in figs if f["nodata"]], list(want_nodata),
        "%s: figures without values" % name)
     eq(res["calls"], [], "%s: alert never called" % name)
@@ -198,13 +222,35 @@ def main():
                "full: only the test's two scripts")
             ok(re.search(r"<html[^>]*data-alerts", dom) is None, "full: no alert ran")
 
+        # Windows over missing data and at the right edge; host names
+        # that differ only in their middle.
+        ann = os.path.join(tmp, "ann.txt")
+        with open(ann, "w") as f:
+            f.write("2010-03-02T02:00 2010-03-02T04:00 outage over missing data\n"
+                    "2010-03-02T22:00 2010-03-03 Scheduled maintenance: Lustre OSS "
+                    "firmware upgrade\n"
+                    "2010-03-02T20:00 2010-03-02T21:00 second window near the edge\n")
+        page = report(db, os.path.join(tmp, "ann.html"), ["--annotate", ann])
+        res, dom = measure(tmp, page, "annotated")
+        if res:
+            check_figures(res, "annotated")
+        hosts = ["oss-storage-node-%02d.example.org" % i for i in (1, 2, 3)]
+        long_db = reportdb.build(os.path.join(tmp, "long"), BUILD, io=False, snapshots=False)
+        reportdb.ingest(long_db, BUILD, os.path.join(tmp, "long"), reportdb.dataset(),
+                        names=hosts)
+        page = report(long_db, os.path.join(tmp, "long.html"))
+        res, dom = measure(tmp, page, "long names")
+        if res:
+            check_figures(res, "long names")
+
         db = evil_db(tmp)
         page = report(db, os.path.join(tmp, "evil.html"))
         res, dom = measure(tmp, page, "hostile")
         if res:
             # --now lies before the files' times: every age is in the
-            # future, which a log axis cannot place; both age CDFs say so.
-            check_figures(res, "hostile", ["Age CDF by count and by bytes"] * 2,
+            # future, which a log axis cannot place; the three age CDFs
+            # (atime, mtime, ctime) say so.
+            check_figures(res, "hostile", ["Age CDF by count and by bytes"] * 3,
                           area=False)
             eq((res["scripts"], res["imgs"], res["handlers"]), (2, 0, 0),
                "hostile: no injected script, img or event handler")

@@ -22,11 +22,11 @@ fixture(void)
 		{ "name", "Name", NULL, CF_PLAIN, 0 },
 		{ "files", "Files", "files", CF_PLAIN, 0 },
 		{ "mean", "Mean", "MiB/s", CF_PLAIN, 2 },
-		{ "share", "Share", NULL, CF_PCT, 1 },
+		{ "share", "Share", "%", CF_PCT, 1 },
 		{ "t", "Start", NULL, CF_TIME, 0 },
 		{ "day", "Day", NULL, CF_DATE, 0 },
-		{ "bytes", "Bytes", NULL, CF_BYTES, 0 },
-		{ "dur", "Longest", NULL, CF_DURATION, 0 },
+		{ "bytes", "Bytes", "B", CF_BYTES, 0 },
+		{ "dur", "Longest", "s", CF_DURATION, 0 },
 	};
 	struct result *r = result_new("idle", "Idle periods");
 	struct rtable *t;
@@ -127,6 +127,13 @@ test_formats(void)
 	    "\"day\": null, \"bytes\": 512, \"dur\": 90}\n"
 	    "      ]\n") != NULL, "json: rows, null for NULL");
 	free(s);
+	s = capture(r, FMT_JSON, "summary", &rc);
+	ok(strstr(s, "{\"key\": \"share\", \"title\": \"Share\", "
+	    "\"unit\": \"fraction\"}") && strstr(s, "{\"key\": \"bytes\", "
+	    "\"title\": \"Bytes\", \"unit\": \"B\"}") && strstr(s,
+	    "{\"key\": \"dur\", \"title\": \"Longest\", \"unit\": \"s\"}"),
+	    "json: a share's unit is fraction, the others the exact values'");
+	free(s);
 	check_render(r, FMT_TABLE, NULL,
 	    "Idle periods\n"
 	    "Coverage: 3 of 4 calendar minutes complete.\n"
@@ -187,6 +194,35 @@ test_human(void)
 	    "before the epoch");
 }
 
+/* A header names the unit of what its cells show: none where the cells
+ * carry their own (bytes, durations, times), percent for shares. */
+static void
+test_human_unit(void)
+{
+	static const struct {
+		struct rcol c;
+		const char *want;
+	} u[] = {
+		{ { "k", "Bytes", "B", CF_BYTES, 0 }, NULL },
+		{ { "k", "From", "s", CF_DURATION, 0 }, NULL },
+		{ { "k", "Read per day", "B/day", CF_BYTES, 0 }, NULL },
+		{ { "k", "c", "bytes/min", CF_BYTES, 0 }, "per min" },
+		{ { "k", "Share", NULL, CF_PCT, 0 }, "%" },
+		{ { "k", "Share", "%", CF_PCT, 0 }, "%" },
+		{ { "k", "Mean", "MiB/s", CF_PLAIN, 0 }, "MiB/s" },
+		{ { "k", "Start", NULL, CF_TIME, 0 }, NULL },
+	};
+	char b[64];
+
+	for (size_t i = 0; i < sizeof u / sizeof *u; i++) {
+		const char *got = human_unit(&u[i].c, b, sizeof b);
+
+		is_str(got ? got : "(none)", u[i].want ? u[i].want : "(none)",
+		    "human unit: %s (%s)", u[i].c.title, u[i].c.unit ?
+		    u[i].c.unit : "-");
+	}
+}
+
 static char *
 escaped(void (*fn)(FILE *, const char *), const char *s)
 {
@@ -239,6 +275,16 @@ test_escaping(void)
 	result_free(r);
 }
 
+
+static size_t
+count_of(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, needle)); s++)
+		n++;
+	return n;
+}
 
 /* Every byte sequence of s is valid UTF-8. */
 static int
@@ -301,12 +347,89 @@ test_html(void)
 	result_free(parts[1]);
 }
 
+
+/* A table of ncol columns "Column N" of nrow rows of wide numbers, the
+ * first column a host name. */
+static struct rtable *
+wide_table(struct result *r, const char *key, size_t ncol, size_t nrow)
+{
+	struct rcol_spec cols[24];
+	char title[24][32];
+	struct rtable *t;
+
+	for (size_t c = 0; c < ncol; c++) {
+		snprintf(title[c], sizeof title[c], "Column %zu", c);
+		cols[c] = (struct rcol_spec){ "k", title[c], c ? "MiB/s" : NULL,
+		    CF_PLAIN, 3 };
+	}
+	t = result_table(r, key, key, cols, ncol);
+	for (size_t i = 0; i < nrow; i++) {
+		size_t row = rt_row(t);
+
+		rt_text(t, row, 0, "h000");
+		for (size_t c = 1; c < ncol; c++)
+			rt_real(t, row, (int)c, 1234567.125);
+	}
+	return t;
+}
+
+static char *
+table_page(const struct rtable *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	html_table(f, t);
+	fclose(f);
+	return buf;
+}
+
+/* Columns 7.4 em wide ("1,234,567.125") and their padding (1.1 em, 0.8
+ * compact) after a 4.2 em name column: 8 fit the page's 70 em at the
+ * table's font, 9 only its 78 em compact; 16 are split in two parts; a
+ * wide table of one row becomes a list. */
+static void
+test_html_layout(void)
+{
+	struct result *r = result_new("devices", "Devices");
+	char *s;
+
+	s = table_page(wide_table(r, "narrow", 8, 2));
+	ok(strstr(s, "<table>\n<caption>narrow</caption>") && count_of(s,
+	    "<table") == 1, "html table: one that fits is set as it is");
+	free(s);
+	s = table_page(wide_table(r, "wider", 9, 2));
+	ok(strstr(s, "<table class=\"compact\">\n<caption>wider</caption>") &&
+	    count_of(s, "<table") == 1, "html table: a wider one is compact");
+	free(s);
+	s = table_page(wide_table(r, "wide", 16, 2));
+	ok(count_of(s, "<table class=\"compact\">") == 2 &&
+	    strstr(s, "<caption>wide (1 of 2)</caption>\n<thead><tr><th>Column "
+	    "0</th><th>Column 1 <span class=\"unit\">(MiB/s)</span></th>") &&
+	    strstr(s, "<caption>wide (2 of 2)</caption>\n<thead><tr><th>Column "
+	    "0</th><th>Column 9 ") && count_of(s, "<th>") == 16 + 1 &&
+	    count_of(s, "<td>h000</td>") == 4,
+	    "html table: a too wide one is split, the name column repeated");
+	free(s);
+	s = table_page(wide_table(r, "one", 16, 1));
+	ok(strstr(s, "<table class=\"list\">\n<caption>one</caption>\n<tbody>\n"
+	    "<tr><th scope=\"row\">Column 0</th><td>h000</td></tr>\n<tr><th "
+	    "scope=\"row\">Column 1 <span class=\"unit\">(MiB/s)</span></th>"
+	    "<td class=\"num\">1,234,567.125</td></tr>") && count_of(s,
+	    "<tr>") == 16, "html table: a too wide row becomes a list");
+	free(s);
+	result_free(r);
+}
+
 int
 main(void)
 {
 	test_formats();
 	test_human();
+	test_human_unit();
 	test_escaping();
 	test_html();
+	test_html_layout();
 	return tap_end();
 }
