@@ -3,12 +3,14 @@
  * IOPS, utilisation, await, request size, read share) and the imbalance
  * across the devices of a host and across hosts (max / mean).
  *
- * Devices: sums over the samples whose interval ends in (from, to] (io_load_dev_stats);
- * averages divide by the seconds the samples cover, peaks are the busiest
- * valid minute. Hosts: the sums over their devices; a host's average rate
- * is the sum of its devices' average rates, its peak the busiest complete
- * minute of the host as a whole (devices peak at different minutes, so
- * summing their peaks would overstate it).
+ * Devices: sums over their valid minutes in the window (io_load_dev_stats),
+ * so gaps, samples across a gap or a reset and time outside the window
+ * never count; averages divide by those minutes' seconds, peaks are the
+ * busiest of them (so an average never exceeds its peak). Hosts: the
+ * sums over their devices; a host's average rate is the sum of its
+ * devices' average rates, its peak the busiest complete minute of the
+ * host as a whole (devices peak at different minutes, so summing their
+ * peaks would overstate it).
  */
 #include <math.h>
 #include <stdint.h>
@@ -77,14 +79,14 @@ ratio(double num, uint64_t den)
 static void
 row_of_dev(struct io_row *r, const struct dev_stat *d)
 {
-	double sec = (double)d->covered_ms / 1000;
+	double sec = (double)d->minutes * 60;
 
 	memset(r, 0, sizeof *r);
 	r->host = d->host;
 	r->device = d->device;
 	r->ndev = 1;
 	r->samples = d->samples;
-	r->covered_ms = d->covered_ms;
+	r->covered_ms = d->minutes * 60000;
 	r->minutes = d->minutes;
 	r->rd_ios = d->rd_ios;
 	r->wr_ios = d->wr_ios;
@@ -94,10 +96,9 @@ row_of_dev(struct io_row *r, const struct dev_stat *d)
 	r->rd_ms = d->rd_ms;
 	r->wr_ms = d->wr_ms;
 	r->io_ms = d->io_ms;
-	r->avg_mib_s = d->covered_ms ?
+	r->avg_mib_s = d->minutes ?
 	    (double)(d->rd_bytes + d->wr_bytes) / sec / IO_MIB : NAN;
-	r->avg_iops = d->covered_ms ?
-	    (double)(d->rd_ios + d->wr_ios + d->oth_ios) / sec : NAN;
+	r->avg_iops = d->minutes ? (double)d->ios / sec : NAN;
 	r->peak_bytes = d->peak_bytes;
 	r->peak_ios = d->peak_ios;
 	r->peak_t = d->peak_t;
@@ -333,9 +334,12 @@ fill_tables(struct result *r, struct io_row *dev, size_t ndev,
 static void
 devices_notes(struct result *r)
 {
-	result_note(r, "Devices: sums over the samples whose interval ends "
-	    "in (from, to]. Average MiB/s and IOPS divide by the seconds the samples cover "
-	    "(IOPS count reads, writes, discards and flushes); peaks are the "
+	result_note(r, "Devices: sums over each device's valid minutes in "
+	    "the window (a sample's counters split over the minutes it covers, "
+	    "as for the minute series); gaps, samples across a gap or a reset, "
+	    "partly covered minutes and time outside the window count nowhere. "
+	    "Covered = 60 s per valid minute. Average MiB/s and IOPS divide by "
+	    "it (IOPS count reads, writes, discards and flushes); peaks are the "
 	    "busiest valid minute (bytes and requests separately). "
 	    "Utilisation = busy time / covered time; await = (read + write "
 	    "time) / (reads + writes); average request = bytes / (reads + "
