@@ -6,11 +6,12 @@
  * Devices: sums over their valid minutes in the window (io_load_dev_stats),
  * so gaps, samples across a gap or a reset and time outside the window
  * never count; averages divide by those minutes' seconds, peaks are the
- * busiest of them (so an average never exceeds its peak). Hosts: the
- * sums over their devices; a host's average rate is the sum of its
- * devices' average rates, its peak the busiest complete minute of the
- * host as a whole (devices peak at different minutes, so summing their
- * peaks would overstate it).
+ * busiest of them (so an average never exceeds its peak). Every device
+ * expected in the window has a row, whether or not the minutes of the
+ * system are complete. Hosts: the sums over their devices; a host's
+ * average rate is the sum of its devices' average rates, its peak the
+ * busiest complete minute of the host as a whole (devices peak at
+ * different minutes, so summing their peaks would overstate it).
  */
 #include <math.h>
 #include <stdint.h>
@@ -362,16 +363,21 @@ an_devices(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	struct host_peaks p = { 0 };
 	struct dev_stat *ds = NULL;
 	struct io_row *rows = NULL;
-	size_t nds = 0, nrow, complete;
+	size_t nds = 0, nrow = 0, complete;
 	int rc = -1;
 
-	if (io_window_notes(db, &o->win, r, &complete, err, errlen) ||
-	    io_load_hosts(db, &o->win, &hl, err, errlen) ||
-	    host_peaks_load(db, &o->win, &hl, &p, err, errlen) ||
-	    io_load_dev_stats(db, &o->win, &ds, &nds, err, errlen))
+	if (io_load_dev_stats(db, &o->win, &ds, &nds, err, errlen))
 		goto out;
-	/* No complete minute: "No I/O data in the window.", empty tables. */
-	nrow = complete ? nds : 0;
+	/* A device with a valid minute is data, whether or not any minute
+	 * is complete across every host: its rows appear. */
+	for (size_t i = 0; i < nds && nrow == 0; i++)
+		if (ds[i].minutes)
+			nrow = nds;
+	if (io_window_notes(db, &o->win, nrow > 0, r, &complete, err,
+	    errlen) ||
+	    io_load_hosts(db, &o->win, &hl, err, errlen) ||
+	    host_peaks_load(db, &o->win, &hl, &p, err, errlen))
+		goto out;
 	rows = xcalloc(nrow ? nrow : 1, sizeof *rows);
 	for (size_t i = 0; i < nrow; i++)
 		row_of_dev(&rows[i], &ds[i]);

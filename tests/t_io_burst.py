@@ -8,8 +8,9 @@ I/O for some hours, a device removed early) go through `iostatmon import`
 and `iocensus ingest`; the oracle computes the same tables from the
 captures through io_oracle. Also: one host (P undefined), no I/O at all
 (rho and P undefined, every hour idle), an empty window, and a hand-
-computed fixture for the oracle itself. Devices: windows across a gap
-and with edges inside samples (45 s samples off the minute);
+computed fixture for the oracle itself. Devices: windows across a gap,
+inside one (no minute complete anywhere: the devices with data still
+appear), and with edges inside samples (45 s samples off the minute);
 in every device row covered time = 60 s a valid minute, never more than
 the window, and the average never exceeds the peak.
 """
@@ -165,6 +166,27 @@ def devices_gaps(db, m):
                            ("--host", "h002", "--from", str(frm), "--to",
                             str(to)), hosts=["h002"], frm=frm, to=to)
     invariants(res, "devices across a gap, h002", frm, to)
+    # The window is the gap: no minute complete anywhere.
+    frm, to = START + 10 * H + 1800, START + 12 * H
+    res, devs = check_devices(db, m, "devices in a gap",
+                              ("--from", str(frm), "--to", str(to)),
+                              frm=frm, to=to)
+    invariants(res, "devices in a gap", frm, to)
+    eq({(r["minutes"], r["covered_s"], r["samples"])
+        for r in device_rows(res, "h002")}, {(0, 0, 0)},
+       "devices in a gap: h002 has no minute, no time, no sample")
+    ok(len(devs) == 12 and all(r["minutes"] == 90 for r in devs
+                               if r["host"] != "h002"),
+       "devices in a gap: the other hosts' devices have their 90 minutes",
+       repr([(r["host"], r["device"], r["minutes"]) for r in devs]))
+    ok(has_note(res, "No minute of the window is complete") and
+       not has_note(res, "No I/O data"),
+       "devices in a gap: says no minute is complete, not that there is "
+       "no data", repr(res["notes"]))
+    res, devs = check_devices(db, m, "devices in a gap, h000",
+                              ("--host", "h000", "--from", str(frm), "--to",
+                               str(to)), hosts=["h000"], frm=frm, to=to)
+    eq(len(devs), 3, "devices in a gap, h000: its 3 devices")
 
 
 def devices_edges(tmp):

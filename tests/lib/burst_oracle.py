@@ -28,7 +28,8 @@ complete. P_ref = host_peak MiB/s or the observed maximum; exact compares
 devices: the selected devices expected somewhere in the window; per
 device, sums over its valid minutes in [from, to) (io_oracle's device
 sums: covered = 60 s a valid minute, so gaps and time outside the window
-never count). No complete minute in the window: empty tables.
+never count). The tables are empty only when no device has a valid
+minute in the window, whether or not a minute is complete system-wide.
 """
 import math
 from fractions import Fraction
@@ -302,12 +303,14 @@ def _imbalance(scope, host, members, name_key):
 def devices(model, hosts=None, frm=None, to=None):
     """(devices rows, hosts rows, imbalance rows)."""
     win = _window(model, hosts, frm, to)
-    if win is None or not complete_minutes(model, hosts, frm, to):
+    if win is None:
         return [], [], []
     sel = set(model.hosts_matching(hosts))
     stats = [_dev_stat(model, k, win) for k in sorted(model.devs)
              if k[0] in sel and any(win[0] <= t < win[1]
                                     for t in model.expected[k])]
+    if not any(d["minutes"] for d in stats):
+        return [], [], []
     drows, hrows, imb, hmembers = [], [], [], []
     for h in sorted({d["host"] for d in stats}):
         ds = [d for d in stats if d["host"] == h]
