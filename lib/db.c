@@ -112,7 +112,15 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
 /* Install the schema into a new database, or upgrade an older one: every
  * statement of the schema is CREATE ... IF NOT EXISTS, so running it on a
  * version-1 database adds what version 2 brought (the I/O tables) and
- * leaves the snapshots alone. */
+ * leaves the snapshots alone. Version 3 changed the rules of the derived
+ * I/O tables (sql/io.sql): a version-2 database loses its io_dev_hour
+ * (recreated with the columns of version 3) and has every hour with
+ * samples marked dirty, so the next ingest rebuilds them all and the
+ * analyses say they are stale until then. */
+static const char iocensus_io_from2[] = "DROP TABLE IF EXISTS io_dev_hour;";
+static const char iocensus_io_dirty_all[] =
+    "INSERT OR IGNORE INTO io_dirty (t0) SELECT DISTINCT t0 FROM io_chunk;";
+
 /* v_io enumerates a chunk's samples by joining io_slot (0..3599). */
 static const char iocensus_io_slots[] =
     "INSERT OR IGNORE INTO io_slot (i) WITH RECURSIVE k(i) AS "
@@ -142,8 +150,12 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		snprintf(sql, sizeof sql,
 		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
-		if (db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
+		if ((version == 2 &&
+		    db_exec(db, iocensus_io_from2, err, errlen) < 0) ||
+		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
+		    (version == 2 &&
+		    db_exec(db, iocensus_io_dirty_all, err, errlen) < 0) ||
 		    db_exec(db, iocensus_io_slots, err, errlen) < 0 ||
 		    db_exec(db, iocensus_sql_views, err, errlen) < 0 ||
 		    db_exec(db, sql, err, errlen) < 0)

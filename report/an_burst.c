@@ -194,7 +194,7 @@ an_burst(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	s.acc = xcalloc(s.nc ? s.nc * NDIR : 1, sizeof *s.acc);
 	for (size_t i = 0; i < s.nc * NDIR; i++)
 		s.acc[i].last = -1;
-	if (io_window_notes(db, &o->win, r, &complete, err, errlen) ||
+	if (io_window_notes(db, &o->win, 0, r, &complete, err, errlen) ||
 	    io_load_hosts(db, &o->win, &hl, err, errlen))
 		goto out;
 	nserver = complete ? hl.n : 0;	/* no data: empty tables */

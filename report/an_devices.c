@@ -3,12 +3,15 @@
  * IOPS, utilisation, await, request size, read share) and the imbalance
  * across the devices of a host and across hosts (max / mean).
  *
- * Devices: sums over the samples whose interval ends in (from, to] (io_load_dev_stats);
- * averages divide by the seconds the samples cover, peaks are the busiest
- * valid minute. Hosts: the sums over their devices; a host's average rate
- * is the sum of its devices' average rates, its peak the busiest complete
- * minute of the host as a whole (devices peak at different minutes, so
- * summing their peaks would overstate it).
+ * Devices: sums over their valid minutes in the window (io_load_dev_stats),
+ * so gaps, samples across a gap or a reset and time outside the window
+ * never count; averages divide by those minutes' seconds, peaks are the
+ * busiest of them (so an average never exceeds its peak). Every device
+ * expected in the window has a row, whether or not the minutes of the
+ * system are complete. Hosts: the sums over their devices; a host's
+ * average rate is the sum of its devices' average rates, its peak the
+ * busiest complete minute of the host as a whole (devices peak at
+ * different minutes, so summing their peaks would overstate it).
  */
 #include <math.h>
 #include <stdint.h>
@@ -77,14 +80,14 @@ ratio(double num, uint64_t den)
 static void
 row_of_dev(struct io_row *r, const struct dev_stat *d)
 {
-	double sec = (double)d->covered_ms / 1000;
+	double sec = (double)d->minutes * 60;
 
 	memset(r, 0, sizeof *r);
 	r->host = d->host;
 	r->device = d->device;
 	r->ndev = 1;
 	r->samples = d->samples;
-	r->covered_ms = d->covered_ms;
+	r->covered_ms = d->minutes * 60000;
 	r->minutes = d->minutes;
 	r->rd_ios = d->rd_ios;
 	r->wr_ios = d->wr_ios;
@@ -94,10 +97,9 @@ row_of_dev(struct io_row *r, const struct dev_stat *d)
 	r->rd_ms = d->rd_ms;
 	r->wr_ms = d->wr_ms;
 	r->io_ms = d->io_ms;
-	r->avg_mib_s = d->covered_ms ?
+	r->avg_mib_s = d->minutes ?
 	    (double)(d->rd_bytes + d->wr_bytes) / sec / IO_MIB : NAN;
-	r->avg_iops = d->covered_ms ?
-	    (double)(d->rd_ios + d->wr_ios + d->oth_ios) / sec : NAN;
+	r->avg_iops = d->minutes ? (double)d->ios / sec : NAN;
 	r->peak_bytes = d->peak_bytes;
 	r->peak_ios = d->peak_ios;
 	r->peak_t = d->peak_t;
@@ -333,9 +335,12 @@ fill_tables(struct result *r, struct io_row *dev, size_t ndev,
 static void
 devices_notes(struct result *r)
 {
-	result_note(r, "Devices: sums over the samples whose interval ends "
-	    "in (from, to]. Average MiB/s and IOPS divide by the seconds the samples cover "
-	    "(IOPS count reads, writes, discards and flushes); peaks are the "
+	result_note(r, "Devices: sums over each device's valid minutes in "
+	    "the window (a sample's counters split over the minutes it covers, "
+	    "as for the minute series); gaps, samples across a gap or a reset, "
+	    "partly covered minutes and time outside the window count nowhere. "
+	    "Covered = 60 s per valid minute. Average MiB/s and IOPS divide by "
+	    "it (IOPS count reads, writes, discards and flushes); peaks are the "
 	    "busiest valid minute (bytes and requests separately). "
 	    "Utilisation = busy time / covered time; await = (read + write "
 	    "time) / (reads + writes); average request = bytes / (reads + "
@@ -358,16 +363,21 @@ an_devices(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	struct host_peaks p = { 0 };
 	struct dev_stat *ds = NULL;
 	struct io_row *rows = NULL;
-	size_t nds = 0, nrow, complete;
+	size_t nds = 0, nrow = 0, complete;
 	int rc = -1;
 
-	if (io_window_notes(db, &o->win, r, &complete, err, errlen) ||
-	    io_load_hosts(db, &o->win, &hl, err, errlen) ||
-	    host_peaks_load(db, &o->win, &hl, &p, err, errlen) ||
-	    io_load_dev_stats(db, &o->win, &ds, &nds, err, errlen))
+	if (io_load_dev_stats(db, &o->win, &ds, &nds, err, errlen))
 		goto out;
-	/* No complete minute: "No I/O data in the window.", empty tables. */
-	nrow = complete ? nds : 0;
+	/* A device with a valid minute is data, whether or not any minute
+	 * is complete across every host: its rows appear. */
+	for (size_t i = 0; i < nds && nrow == 0; i++)
+		if (ds[i].minutes)
+			nrow = nds;
+	if (io_window_notes(db, &o->win, nrow > 0, r, &complete, err,
+	    errlen) ||
+	    io_load_hosts(db, &o->win, &hl, err, errlen) ||
+	    host_peaks_load(db, &o->win, &hl, &p, err, errlen))
+		goto out;
 	rows = xcalloc(nrow ? nrow : 1, sizeof *rows);
 	for (size_t i = 0; i < nrow; i++)
 		row_of_dev(&rows[i], &ds[i]);

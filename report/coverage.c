@@ -76,7 +76,10 @@ io_coverage_notes(struct result *r, sqlite3 *db, const struct io_coverage *c)
 {
 	char a[32], b[32];
 
-	if (c->complete == 0)
+	if (c->complete == 0 && c->partial)
+		result_note(r, "No minute of the window is complete across "
+		    "every expected device.");
+	else if (c->complete == 0)
 		result_note(r, "No I/O data in the window.");
 	if (c->calendar > 0) {
 		result_note(r, "Coverage: %zu of %zu calendar minutes complete "

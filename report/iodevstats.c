@@ -1,12 +1,11 @@
 /*
- * iodevstats: per-device totals over a window. Whole hours come from
- * io_dev_hour; a window edge inside an hour is computed from the chunks
- * with the minute rules (minutesplit.c), so a window [from, to) that is
- * not hour-aligned gives exactly the samples ending in (from, to] (those
- * whose interval lies in the window: one ending at `from` lies before it)
- * and the valid minutes inside it. The parts (from, h0], whole hours
- * (t0, t0 + 3600] and (h1, to] join without a gap or an overlap. Parts
- * are taken in time order, so the busiest minute is the earliest of
+ * iodevstats: per-device totals over a window: sums over the device's
+ * valid minutes in [from, to) (minutesplit.h), so a sample that spans a
+ * window edge counts with its parts inside the window only, and gaps
+ * count nowhere. Whole hours come from io_dev_hour; a window edge inside
+ * an hour is computed from the chunks with the same rules. The parts
+ * [from, h0), whole hours and [h1, to) join without a gap or an overlap,
+ * and are taken in time order, so the busiest minute is the earliest of
  * equals.
  */
 #include <stdio.h>
@@ -55,9 +54,8 @@ load_devices(sqlite3 *db, const struct io_sel *sel, struct dev_row **out,
 	size_t cap = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, host_id, name, interval_ms "
-	    "FROM io_dev WHERE first_ms < ?2 AND last_ms > ?1", -1, &st,
-	    NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT d.id, d.host_id, d.name, "
+	    "d.interval_ms" IO_DEV_EXPECTED_IN, -1, &st, NULL) != SQLITE_OK) {
 		return io_sqlerr(db, "reading io_dev", err, errlen);
 	}
 	sqlite3_bind_int64(st, 1, sel->from * 1000);
@@ -91,6 +89,18 @@ load_devices(sqlite3 *db, const struct io_sel *sel, struct dev_row **out,
 	return 0;
 }
 
+/* The sums of a dev_stat, in MV_ order (the order of io_dev_hour's
+ * columns rd_bytes .. io_ms). */
+static uint64_t *
+sum_of(struct dev_stat *s, int k)
+{
+	uint64_t *f[MV_N] = { &s->rd_bytes, &s->wr_bytes, &s->ios,
+	    &s->rd_ios, &s->wr_ios, &s->oth_ios, &s->rd_ms, &s->wr_ms,
+	    &s->io_ms };
+
+	return f[k];
+}
+
 /* Whole hours [a, b) of a device from io_dev_hour. */
 static int
 add_hours(sqlite3_stmt *st, struct dev_row *d, int64_t a, int64_t b)
@@ -102,23 +112,21 @@ add_hours(sqlite3_stmt *st, struct dev_row *d, int64_t a, int64_t b)
 	sqlite3_bind_int64(st, 3, b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct dev_stat *s = &d->st;
-		uint64_t *f[] = { &s->samples, &s->covered_ms, &s->rd_ios,
-		    &s->wr_ios, &s->rd_bytes, &s->wr_bytes, &s->rd_ms,
-		    &s->wr_ms, &s->io_ms, &s->oth_ios, &s->minutes };
 
-		for (int k = 0; k < 11; k++)
-			*f[k] += (uint64_t)sqlite3_column_int64(st, k);
-		if (sqlite3_column_type(st, 11) != SQLITE_NULL)
-			peak(s, (uint64_t)sqlite3_column_int64(st, 11),
-			    sqlite3_column_int64(st, 12),
-			    (uint64_t)sqlite3_column_int64(st, 13));
+		peak(s, (uint64_t)sqlite3_column_int64(st, 0),
+		    sqlite3_column_int64(st, 1),
+		    (uint64_t)sqlite3_column_int64(st, 2));
+		s->minutes += (uint64_t)sqlite3_column_int64(st, 3);
+		s->samples += (uint64_t)sqlite3_column_int64(st, 4);
+		for (int k = 0; k < MV_N; k++)
+			*sum_of(s, k) += (uint64_t)sqlite3_column_int64(st,
+			    5 + k);
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Minutes [a, b) inside an hour and the samples ending in (a, b], from
- * the chunks. */
+/* Minutes [a, b) inside an hour, from the chunks. */
 static int
 add_edge(struct dev_minutes *m, struct chunk_reader *r, struct dev_row *d,
     int64_t a, int64_t b, char *err, size_t errlen)
@@ -127,25 +135,15 @@ add_edge(struct dev_minutes *m, struct chunk_reader *r, struct dev_row *d,
 
 	if (devmin_load(m, r, d->id, d->interval_ms, a, b, err, errlen) < 0)
 		return -1;
-	for (size_t j = 0; j < m->nh; j++) {
-		const struct dev_hour_sum *h = &m->hs[j];
-
-		s->samples += h->samples;
-		s->covered_ms += h->covered_ms;
-		s->rd_ios += h->v[IOF_RD_IOS];
-		s->wr_ios += h->v[IOF_WR_IOS];
-		s->rd_bytes += h->v[IOF_RD_SEC] * 512;
-		s->wr_bytes += h->v[IOF_WR_SEC] * 512;
-		s->rd_ms += h->v[IOF_RD_MS];
-		s->wr_ms += h->v[IOF_WR_MS];
-		s->io_ms += h->v[IOF_IO_MS];
-		s->oth_ios += h->v[IOF_OTH_IOS];
-	}
 	for (size_t i = 0; i < m->n; i++) {
 		if (!devmin_valid(m, i))
 			continue;
+		peak(s, m->v[MV_RD][i] + m->v[MV_WR][i],
+		    m->a + 60 * (int64_t)i, m->v[MV_IOS][i]);
 		s->minutes++;
-		peak(s, m->rd[i] + m->wr[i], m->a + 60 * (int64_t)i, m->ios[i]);
+		s->samples += m->samples[i];
+		for (int k = 0; k < MV_N; k++)
+			*sum_of(s, k) += m->v[k][i];
 	}
 	return 0;
 }
@@ -162,9 +160,9 @@ fill(sqlite3 *db, const struct io_sel *sel, struct dev_row *d, size_t n,
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT samples, covered_ms, rd_ios, "
-	    "wr_ios, rd_bytes, wr_bytes, rd_ms, wr_ms, io_ms, oth_ios, minutes, "
-	    "peak_bytes, peak_t, peak_ios FROM io_dev_hour WHERE dev_id = ?1 "
+	if (sqlite3_prepare_v2(db, "SELECT peak_bytes, peak_t, peak_ios, "
+	    "minutes, samples, rd_bytes, wr_bytes, ios, rd_ios, wr_ios, "
+	    "oth_ios, rd_ms, wr_ms, io_ms FROM io_dev_hour WHERE dev_id = ?1 "
 	    "AND t0 >= ?2 AND t0 < ?3 ORDER BY t0", -1, &st, NULL) !=
 	    SQLITE_OK) {
 		return io_sqlerr(db, "reading io_dev_hour", err, errlen);

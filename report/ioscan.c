@@ -28,8 +28,8 @@ io_load_hosts(sqlite3 *db, const struct io_window *w, struct host_list *hl,
 	rc = 0;
 	if (sel.to <= sel.from || sel.n == 0)
 		goto out;
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT host_id FROM io_dev WHERE "
-	    "first_ms < ?2 AND last_ms > ?1", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT d.host_id"
+	    IO_DEV_EXPECTED_IN, -1, &st, NULL) != SQLITE_OK) {
 		rc = io_sqlerr(db, "reading io_dev", err, errlen);
 		goto out;
 	}

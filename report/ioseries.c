@@ -207,9 +207,8 @@ io_sel_count(sqlite3 *db, const struct io_sel *s, size_t *nhost,
 	*nhost = *ndev = 0;
 	if (s->to <= s->from)
 		return 0;
-	if (prepare(db, "SELECT host_id, count(*) FROM io_dev WHERE first_ms "
-	    "< ?2 AND last_ms > ?1 GROUP BY host_id ORDER BY host_id", &st,
-	    err, errlen) < 0)
+	if (prepare(db, "SELECT d.host_id, count(*)" IO_DEV_EXPECTED_IN
+	    " GROUP BY d.host_id ORDER BY d.host_id", &st, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, s->from * 1000);
 	sqlite3_bind_int64(st, 2, s->to * 1000);

@@ -76,13 +76,16 @@ int io_scan_host_minutes(sqlite3 *db, const struct io_window *w,
 
 /* Per-device totals over the window, from io_dev_hour (whole hours) and
  * io_chunk (the partial hours at the window's edges), sorted by host then
- * device. Sums are over the samples whose interval ends in (from, to]. */
+ * device, for the selected devices expected somewhere in the window. Sums
+ * are over the device's valid minutes in [from, to) (the values of its
+ * samples split over minutes as the minute series are): a gap, a sample
+ * across a reset or a gap, and time outside the window add nothing. */
 struct dev_stat {
 	char *host, *device;
-	uint64_t samples, covered_ms;
-	uint64_t rd_ios, wr_ios, rd_bytes, wr_bytes, rd_ms, wr_ms, io_ms,
-	    oth_ios;
-	uint64_t minutes;		/* valid minutes */
+	uint64_t minutes;		/* valid minutes: 60 s covered each */
+	uint64_t samples;		/* bridged samples ending in them */
+	uint64_t rd_bytes, wr_bytes, ios, rd_ios, wr_ios, oth_ios, rd_ms,
+	    wr_ms, io_ms;		/* ios: requests of every kind */
 	uint64_t peak_bytes, peak_ios;	/* busiest valid minute */
 	int64_t peak_t;			/* its start; -1 if no valid minute */
 };

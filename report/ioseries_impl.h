@@ -24,6 +24,13 @@ struct io_sel {
 	int64_t from, to;
 };
 
+/* SQL: the devices (d) expected somewhere in [?1, ?2) unix ms, from their
+ * first interval start to their expected end (io_expect; last_ms for a
+ * device no roll-up has seen yet). */
+#define IO_DEV_EXPECTED_IN \
+	" FROM io_dev d LEFT JOIN io_expect e ON e.dev_id = d.id" \
+	" WHERE d.first_ms < ?2 AND coalesce(e.end_ms, d.last_ms) > ?1"
+
 /* Hosts matching w's patterns, then the window: w's bounds rounded down
  * to minutes, a missing bound from the selection's first/last minute with
  * an expected device (io_minute, or io_host_hour's masks under a filter).

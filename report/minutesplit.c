@@ -11,8 +11,6 @@
 
 #include "xalloc.h"
 
-#define JITTER_MS	1000	/* clock jitter closed by rule 1 */
-
 int
 io_sqlerr(sqlite3 *db, const char *what, char *err, size_t errlen)
 {
@@ -48,76 +46,87 @@ void
 devmin_free(struct dev_minutes *m)
 {
 	free(m->covered);
-	free(m->rd);
-	free(m->wr);
-	free(m->ios);
-	free(m->hs);
+	free(m->samples);
+	for (int j = 0; j < MV_N; j++)
+		free(m->v[j]);
 	memset(m, 0, sizeof *m);
 }
 
-/* Zeroed arrays for n minutes and nh hours. */
+/* Zeroed arrays for n minutes. */
 static void
-reserve(struct dev_minutes *m, size_t n, size_t nh)
+reserve(struct dev_minutes *m, size_t n)
 {
 	if (m->cap < n) {
 		free(m->covered);
-		free(m->rd);
-		free(m->wr);
-		free(m->ios);
+		free(m->samples);
 		m->covered = xmalloc(n * sizeof *m->covered);
-		m->rd = xmalloc(n * sizeof *m->rd);
-		m->wr = xmalloc(n * sizeof *m->wr);
-		m->ios = xmalloc(n * sizeof *m->ios);
+		m->samples = xmalloc(n * sizeof *m->samples);
+		for (int j = 0; j < MV_N; j++) {
+			free(m->v[j]);
+			m->v[j] = xmalloc(n * sizeof *m->v[j]);
+		}
 		m->cap = n;
 	}
-	if (m->hcap < nh) {
-		free(m->hs);
-		m->hs = xmalloc(nh * sizeof *m->hs);
-		m->hcap = nh;
-	}
 	memset(m->covered, 0, n * sizeof *m->covered);
-	memset(m->rd, 0, n * sizeof *m->rd);
-	memset(m->wr, 0, n * sizeof *m->wr);
-	memset(m->ios, 0, n * sizeof *m->ios);
-	memset(m->hs, 0, nh * sizeof *m->hs);
+	memset(m->samples, 0, n * sizeof *m->samples);
+	for (int j = 0; j < MV_N; j++)
+		memset(m->v[j], 0, n * sizeof *m->v[j]);
 }
 
-/* Add the parts of one bridged interval [start, end) to the minutes. */
+/* The values a sample's interval splits (MV_*). */
+static void
+values(const struct io_sample *s, unsigned __int128 d[MV_N])
+{
+	d[MV_RD] = (unsigned __int128)s->v[IOF_RD_SEC] * 512;
+	d[MV_WR] = (unsigned __int128)s->v[IOF_WR_SEC] * 512;
+	d[MV_IOS] = (unsigned __int128)s->v[IOF_RD_IOS] + s->v[IOF_WR_IOS] +
+	    s->v[IOF_OTH_IOS];
+	d[MV_RD_IOS] = s->v[IOF_RD_IOS];
+	d[MV_WR_IOS] = s->v[IOF_WR_IOS];
+	d[MV_OTH_IOS] = s->v[IOF_OTH_IOS];
+	d[MV_RD_MS] = s->v[IOF_RD_MS];
+	d[MV_WR_MS] = s->v[IOF_WR_MS];
+	d[MV_IO_MS] = s->v[IOF_IO_MS];
+}
+
+/* Add the parts of one bridged interval [start, end) to the minutes; the
+ * sample itself counts in the minute of its last millisecond. */
 static void
 split(struct dev_minutes *m, int64_t start, int64_t end,
     const struct io_sample *s)
 {
-	unsigned __int128 d[3], before[3] = { 0, 0, 0 };
+	unsigned __int128 d[MV_N], before[MV_N], upto[MV_N], all = 0;
 	int64_t k0 = floor_div64(start, MS_MINUTE);
 	int64_t k1 = floor_div64(end - 1, MS_MINUTE);
 	int64_t first = m->a / 60, len = end - start, c = 0;
 
-	d[0] = (unsigned __int128)s->v[IOF_RD_SEC] * 512;
-	d[1] = (unsigned __int128)s->v[IOF_WR_SEC] * 512;
-	d[2] = (unsigned __int128)s->v[IOF_RD_IOS] + s->v[IOF_WR_IOS] +
-	    s->v[IOF_OTH_IOS];
+	values(s, d);
+	if (k1 >= first && k1 - first < (int64_t)m->n)
+		m->samples[k1 - first]++;
 	if (k0 == k1) {		/* the usual case: one minute, no division */
 		if (k0 >= first && k0 - first < (int64_t)m->n) {
 			size_t i = (size_t)(k0 - first);
 
 			m->covered[i] += (uint32_t)len;
-			m->rd[i] += (uint64_t)d[0];
-			m->wr[i] += (uint64_t)d[1];
-			m->ios[i] += (uint64_t)d[2];
+			for (int j = 0; j < MV_N; j++)
+				m->v[j][i] += (uint64_t)d[j];
 		}
 		return;
 	}
 	/* D * C fits 64 bits for any sane D: divide in 64 bits then (the
 	 * 128-bit division is a slow library call). */
-	int narrow = (d[0] | d[1] | d[2]) <= UINT64_MAX / (uint64_t)len;
+	for (int j = 0; j < MV_N; j++) {
+		all |= d[j];
+		before[j] = 0;
+	}
+	int narrow = all <= UINT64_MAX / (uint64_t)len;
 
 	for (int64_t k = k0; k <= k1; k++) {
 		int64_t lo = k * MS_MINUTE, hi = lo + MS_MINUTE;
 		int64_t ov = (end < hi ? end : hi) - (start > lo ? start : lo);
-		unsigned __int128 upto[3];
 
 		c += ov;
-		for (int j = 0; j < 3; j++)
+		for (int j = 0; j < MV_N; j++)
 			if (k == k1)		/* C = L: the rest */
 				upto[j] = d[j];
 			else if (narrow)
@@ -129,34 +138,11 @@ split(struct dev_minutes *m, int64_t start, int64_t end,
 			size_t i = (size_t)(k - first);
 
 			m->covered[i] += (uint32_t)ov;
-			m->rd[i] += (uint64_t)(upto[0] - before[0]);
-			m->wr[i] += (uint64_t)(upto[1] - before[1]);
-			m->ios[i] += (uint64_t)(upto[2] - before[2]);
+			for (int j = 0; j < MV_N; j++)
+				m->v[j][i] += (uint64_t)(upto[j] - before[j]);
 		}
 		memcpy(before, upto, sizeof before);
 	}
-}
-
-/* Sums of a sample into its hour, when it ends inside (a, a + 60 n]. A
- * sample counts where its interval lies: the hour t0 takes the samples
- * ending in (t0, t0 + 3600], so one ending exactly at t0 + 3600 (stored in
- * chunk t0 + 3600) is hour t0's, and one ending at t0 is the hour before. */
-static void
-add_hour(struct dev_minutes *m, const struct io_sample *s)
-{
-	int64_t h;
-	struct dev_hour_sum *x;
-
-	if (s->t_ms <= m->a * 1000 || s->t_ms > (m->a + 60 * (int64_t)m->n) *
-	    1000)
-		return;
-	h = floor_div64(s->t_ms - 1, MS_HOUR) - m->h0 / 3600;
-	x = &m->hs[h];
-	x->samples++;
-	if (s->dur_ms > 0)
-		x->covered_ms += (uint64_t)s->dur_ms;
-	for (int k = 0; k < IOF_N; k++)
-		x->v[k] += s->v[k];
 }
 
 /* Rule 1 over one chunk; *p is the end of the previous sample (have_p). */
@@ -177,7 +163,6 @@ bridge_chunk(struct dev_minutes *m, const struct iochunk *c,
 		}
 		if (ok && end > start)
 			split(m, start, end, s);
-		add_hour(m, s);
 		*p = end;
 		*have_p = 1;
 	}
@@ -188,9 +173,7 @@ devmin_load(struct dev_minutes *m, struct chunk_reader *r, int64_t dev_id,
     int64_t interval_ms, int64_t a, int64_t b, char *err, size_t errlen)
 {
 	/* Samples that can reach [a, b): ending after a (less the jitter and
-	 * their previous sample) and starting before b. The chunk of b's hour
-	 * is always read: its first sample may end exactly at b, which the
-	 * hour sums of (a, b] include. */
+	 * their previous sample) and starting before b. */
 	int64_t reach = 2 * interval_ms + JITTER_MS;
 	int64_t lo = floor_div64(a * 1000 - reach, MS_HOUR) * 3600;
 	int64_t hi = floor_div64(b * 1000 + reach, MS_HOUR) * 3600 + 3600;
@@ -199,9 +182,7 @@ devmin_load(struct dev_minutes *m, struct chunk_reader *r, int64_t dev_id,
 
 	m->a = a;
 	m->n = (size_t)((b - a) / 60);
-	m->h0 = floor_div64(a, 3600) * 3600;
-	m->nh = (size_t)((floor_div64(b - 1, 3600) * 3600 - m->h0) / 3600 + 1);
-	reserve(m, m->n, m->nh);
+	reserve(m, m->n);
 	sqlite3_bind_int64(r->st, 1, dev_id);
 	sqlite3_bind_int64(r->st, 2, lo);
 	sqlite3_bind_int64(r->st, 3, hi);

@@ -12,7 +12,10 @@
  *     bytes and ios = rd_ios + wr_ios + oth_ios;
  *  3. a minute is valid when bridged samples cover all 60000 ms of it.
  *
- * The roll-up (rollup.c) and the window edges of ioseries.c both use it.
+ * The same split gives every per-device sum (io_dev_hour, the device
+ * totals of a window): those add the parts of the valid minutes only, so
+ * a gap, a reset's neighbour or time outside the window never enters one.
+ * The roll-up (rollup.c) and the window edges of iodevstats.c both use it.
  */
 #ifndef IOCENSUS_MINUTESPLIT_H
 #define IOCENSUS_MINUTESPLIT_H
@@ -27,29 +30,25 @@
 
 #define MS_MINUTE	INT64_C(60000)
 #define MS_HOUR		INT64_C(3600000)
+#define JITTER_MS	INT64_C(1000)	/* clock jitter closed by rule 1 */
 
-/* Sums over the samples of one hour t0, those ending in (t0, t0 + 3600]
- * s (all of them, bridged or not): a sample belongs to the hour its
- * interval lies in, even when it ends exactly on the hour. */
-struct dev_hour_sum {
-	uint64_t samples, covered_ms;	/* covered_ms: positive durations */
-	uint64_t v[IOF_N];		/* sectors, not bytes */
-};
+/* The values rule 2 splits over the minutes: the minute series' bytes
+ * read, bytes written and requests of every kind (rd_ios + wr_ios +
+ * oth_ios, split as one value), then each counter of the device totals on
+ * its own. */
+enum { MV_RD, MV_WR, MV_IOS, MV_RD_IOS, MV_WR_IOS, MV_OTH_IOS, MV_RD_MS,
+	MV_WR_MS, MV_IO_MS, MV_N };
 
 struct dev_minutes {
 	/* Minutes [a, a + 60 n) of the last devmin_load. */
 	int64_t a;
 	size_t n;
 	uint32_t *covered;		/* ms covered by bridged samples */
-	uint64_t *rd, *wr, *ios;	/* bytes, bytes, requests */
-	/* Hours [h0, h0 + 3600 nh) holding [a, a + 60 n): sums over the
-	 * samples that end in both (t0, t0 + 3600] of the hour and
-	 * (a, a + 60 n]. */
-	int64_t h0;
-	size_t nh;
-	struct dev_hour_sum *hs;
+	uint32_t *samples;		/* bridged samples whose last ms
+					   lies in the minute */
+	uint64_t *v[MV_N];		/* the parts of each value */
 
-	size_t cap, hcap;
+	size_t cap;
 };
 
 /* One connection's statement over a device's chunks, and the decoded
@@ -66,10 +65,9 @@ int chunk_reader_init(struct chunk_reader *r, sqlite3 *db, char *err,
     size_t errlen);
 void chunk_reader_free(struct chunk_reader *r);
 
-/* Minutes [a, b) of a device (a, b multiples of 60, a < b), and the hour
- * sums of its samples ending in (a, b], reading with r the chunks whose
- * samples can reach them. m starts zeroed and grows as needed. 0, or -1
- * with err. */
+/* Minutes [a, b) of a device (a, b multiples of 60, a < b), reading with
+ * r the chunks whose samples can reach them. m starts zeroed and grows as
+ * needed. 0, or -1 with err. */
 int devmin_load(struct dev_minutes *m, struct chunk_reader *r,
     int64_t dev_id, int64_t interval_ms, int64_t a, int64_t b, char *err,
     size_t errlen);

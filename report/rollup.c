@@ -6,7 +6,9 @@
  * are taken host by host in id order, one statement per device reading its
  * chunks in time order (minutesplit.c): its minutes become io_dev_hour
  * rows and are counted into the host's per-minute arrays (expected, valid,
- * sums over valid devices); a finished host gives its io_host_hour rows
+ * sums over valid devices); a device is expected from its first interval
+ * to its expected end (rollup_expect.c), also where no sample of it
+ * reaches the piece; a finished host gives its io_host_hour rows
  * and is added into the system's arrays, which give io_minute and io_hour.
  * io_day is then summed from io_hour. Memory: a few per-minute arrays of
  * one piece, never the samples of more than one chunk.
@@ -38,9 +40,10 @@ load_devices(struct rollup *r, char *err, size_t errlen)
 	size_t cap = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(r->db, "SELECT id, host_id, interval_ms, "
-	    "first_ms, last_ms FROM io_dev ORDER BY host_id, id", -1, &st,
-	    NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(r->db, "SELECT d.id, d.host_id, d.interval_ms, "
+	    "d.first_ms, d.last_ms, coalesce(e.end_ms, d.last_ms) FROM io_dev d "
+	    "LEFT JOIN io_expect e ON e.dev_id = d.id ORDER BY d.host_id, d.id",
+	    -1, &st, NULL) != SQLITE_OK)
 		return io_sqlerr(r->db, "reading io_dev", err, errlen);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rollup_dev *d;
@@ -55,6 +58,7 @@ load_devices(struct rollup *r, char *err, size_t errlen)
 		d->interval_ms = sqlite3_column_int64(st, 2);
 		d->first_ms = sqlite3_column_int64(st, 3);
 		d->last_ms = sqlite3_column_int64(st, 4);
+		d->end_ms = sqlite3_column_int64(st, 5);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 :
@@ -105,30 +109,33 @@ acc_add(struct minute_acc *to, const struct minute_acc *from, size_t n)
 }
 
 /* The device's expected minutes of [a, a + 60 n) into the host's arrays,
- * with its values where valid. */
-static void
-count_device(struct minute_acc *h, const struct dev_minutes *m,
-    const struct rollup_dev *d)
+ * with its values where valid (m NULL: no sample reaches them, so none
+ * is). Returns the number of expected minutes. */
+static size_t
+count_device(struct minute_acc *h, int64_t a, size_t n,
+    const struct dev_minutes *m, const struct rollup_dev *d)
 {
 	int64_t e0 = floor_div64(d->first_ms, MS_MINUTE) * 60;
-	int64_t e1 = floor_div64(d->last_ms + MS_MINUTE - 1, MS_MINUTE) * 60;
-	int64_t end = m->a + 60 * (int64_t)m->n;
+	int64_t e1 = floor_div64(d->end_ms + MS_MINUTE - 1, MS_MINUTE) * 60;
+	int64_t end = a + 60 * (int64_t)n;
+	size_t k = 0;
 
-	if (e0 < m->a)
-		e0 = m->a;
+	if (e0 < a)
+		e0 = a;
 	if (e1 > end)
 		e1 = end;
-	for (int64_t t = e0; t < e1; t += 60) {
-		size_t i = (size_t)((t - m->a) / 60);
+	for (int64_t t = e0; t < e1; t += 60, k++) {
+		size_t i = (size_t)((t - a) / 60);
 
 		h->exp[i]++;
-		if (!devmin_valid(m, i))
+		if (m == NULL || !devmin_valid(m, i))
 			continue;
 		h->val[i]++;
-		h->rd[i] += m->rd[i];
-		h->wr[i] += m->wr[i];
-		h->ios[i] += m->ios[i];
+		h->rd[i] += m->v[MV_RD][i];
+		h->wr[i] += m->v[MV_WR][i];
+		h->ios[i] += m->v[MV_IOS][i];
 	}
+	return k;
 }
 
 static int
@@ -187,11 +194,13 @@ devices(struct rollup *r, struct rollup_work *w, const struct span *p,
 		if (clear_device(r, d->id, p, err, errlen) < 0 ||
 		    (rc = rollup_work_next(w, i, &m, err, errlen)) < 0)
 			return -1;
-		if (rc == 0)
+		if (rc == 0) {		/* expected, perhaps, but no sample */
+			touched |= count_device(&r->host, p->a, n, NULL, d) > 0;
 			continue;
+		}
 		if (rollup_dev_hours(&r->out, d->id, m, err, errlen) < 0)
 			return -1;
-		count_device(&r->host, m, d);
+		count_device(&r->host, p->a, n, m, d);
 		touched = 1;
 	}
 	if (touched && flush_host(r, host, p, n, err, errlen) < 0)

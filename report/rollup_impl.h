@@ -19,12 +19,22 @@ struct span {
 
 /* The hours to rebuild for the dirty hours of io_dirty: each dirty hour,
  * the hours its samples' minutes can reach (the longest interval, twice,
- * plus the jitter), and the gap hours a device's first samples after a
- * gap make expected. Sorted, disjoint, at most ROLLUP_PIECE_S each (the
+ * plus the jitter), the gap hours a device's first samples after a gap
+ * make expected, and the hours between a device's old and new expected
+ * end (rollup_expect). Sorted, disjoint, at most ROLLUP_PIECE_S each (the
  * per-minute arrays of a piece bound the memory). */
 #define ROLLUP_PIECE_S	(1024 * 3600)
 int rollup_plan(sqlite3 *db, struct span **out, size_t *n, char *err,
     size_t errlen);
+
+/* The expected end of every device by the rule of sql/io.sql, against
+ * the one io_expect holds (a device without a row: its last_ms, the end
+ * before version 3): changed(arg, a_ms, b_ms) for each device whose end
+ * moved, with [a_ms, b_ms) the time between the two ends; then io_expect
+ * holds the new ends. Inside the roll-up's transaction. 0, or -1 with
+ * err. */
+int rollup_expect(sqlite3 *db, void (*changed)(void *arg, int64_t a_ms,
+    int64_t b_ms), void *arg, char *err, size_t errlen);
 
 /* Per-minute counts and sums of a piece (one host's, or the system's). */
 struct minute_acc {
@@ -32,9 +42,9 @@ struct minute_acc {
 	uint64_t *rd, *wr, *ios;
 };
 
-/* A device as io_dev records it. */
+/* A device as io_dev records it, with its expected end (io_expect). */
 struct rollup_dev {
-	int64_t id, host_id, interval_ms, first_ms, last_ms;
+	int64_t id, host_id, interval_ms, first_ms, last_ms, end_ms;
 };
 
 /* The devices' minutes of one piece, handed over in device order
@@ -68,7 +78,7 @@ void rollup_out_close(struct rollup_out *o);
 int rollup_clear(struct rollup_out *o, int64_t a, int64_t b, char *err,
     size_t errlen);
 /* io_dev_hour rows of one device for the hours of its last devmin_load
- * (which must be hour-aligned): hours with a sample or a valid minute. */
+ * (which must be hour-aligned): the hours with a valid minute. */
 int rollup_dev_hours(struct rollup_out *o, int64_t dev_id,
     const struct dev_minutes *m, char *err, size_t errlen);
 /* io_host_hour rows of one host from its accumulated minutes [a, a+60n). */

@@ -10,10 +10,12 @@
  * a gap) and make hours before its first chunk expected. So the plan is:
  * dirty hours, joined into runs; for each device with chunks in a run, the
  * gap hours to its neighbouring chunks outside the run (or back to its
- * first_ms when it has no chunk before the run); all of
- * it widened by the reach of an interval; joined again and cut into
- * pieces of bounded length. Rebuilding an hour that did not change gives
- * the same rows, so joining near spans is always safe.
+ * first_ms when it has no chunk before the run); the hours between each
+ * moved expected end and the old one (rollup_expect.c: a host that stops
+ * or resumes, a later G, a device retired); all of it widened by the
+ * reach of an interval; joined again and cut into pieces of bounded
+ * length. Rebuilding an hour that did not change gives the same rows, so
+ * joining near spans is always safe.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +164,14 @@ out:
 	return rc;
 }
 
+/* The hours of [a_ms, b_ms): an expected end moved across them. */
+static void
+moved(void *arg, int64_t a_ms, int64_t b_ms)
+{
+	push(arg, floor_div64(a_ms, MS_HOUR) * 3600,
+	    floor_div64(b_ms + MS_HOUR - 1, MS_HOUR) * 3600);
+}
+
 /* Hours the samples of an hour can reach on either side: always at least
  * one, which also covers io_dev_hour of the hour before a changed chunk
  * (a sample ending exactly at the chunk's t0 is that hour's). */
@@ -197,8 +207,9 @@ rollup_plan(sqlite3 *db, struct span **out, size_t *n, char *err,
 	*out = NULL;
 	*n = 0;
 	if (dirty_runs(db, &runs, err, errlen) < 0 ||
-	    (runs.n && (gap_spans(db, &runs, &all, err, errlen) < 0 ||
-	    reach_hours(db, &pad, err, errlen) < 0))) {
+	    rollup_expect(db, moved, &all, err, errlen) < 0 ||
+	    (runs.n && gap_spans(db, &runs, &all, err, errlen) < 0) ||
+	    ((runs.n || all.n) && reach_hours(db, &pad, err, errlen) < 0)) {
 		free(runs.v);
 		free(all.v);
 		return -1;

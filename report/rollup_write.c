@@ -29,8 +29,8 @@ rollup_out_open(struct rollup_out *o, sqlite3 *db, char *err, size_t errlen)
 	o->del_dev_hour = prep(db, "DELETE FROM io_dev_hour WHERE dev_id = ?1 "
 	    "AND t0 >= ?2 AND t0 < ?3", &bad);
 	o->ins_dev_hour = prep(db, "INSERT INTO io_dev_hour (dev_id, t0, "
-	    "samples, covered_ms, rd_ios, wr_ios, rd_bytes, wr_bytes, rd_ms, "
-	    "wr_ms, io_ms, oth_ios, minutes, peak_bytes, peak_t, peak_ios) "
+	    "peak_bytes, peak_t, peak_ios, minutes, samples, rd_bytes, "
+	    "wr_bytes, ios, rd_ios, wr_ios, oth_ios, rd_ms, wr_ms, io_ms) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
 	    "?14, ?15, ?16)", &bad);
 	o->ins_host_hour = prep(db, "INSERT INTO io_host_hour (host_id, t0, "
@@ -114,25 +114,32 @@ rollup_clear(struct rollup_out *o, int64_t a, int64_t b, char *err,
 	return 0;
 }
 
-/* One hour's valid minutes of a device: count, busiest by bytes (the
- * first on ties), most requests. */
+/* One hour of a device, minutes [first, first + 60) of m: the sums over
+ * its valid minutes, their count, the busiest by bytes (the first of
+ * equals) and the most requests. */
+struct dev_hour {
+	uint64_t minutes, samples, sum[MV_N], peak_bytes, peak_ios;
+	int64_t peak_t;
+};
+
 static void
-dev_hour_peak(const struct dev_minutes *m, size_t first, uint64_t *minutes,
-    uint64_t *pb, int64_t *pt, uint64_t *pios)
+dev_hour(const struct dev_minutes *m, size_t first, struct dev_hour *h)
 {
-	*minutes = 0;
+	memset(h, 0, sizeof *h);
 	for (size_t i = first; i < first + 60 && i < m->n; i++) {
-		uint64_t b = m->rd[i] + m->wr[i];
+		uint64_t b = m->v[MV_RD][i] + m->v[MV_WR][i];
 
 		if (!devmin_valid(m, i))
 			continue;
-		++*minutes;
-		if (*minutes == 1 || b > *pb) {
-			*pb = b;
-			*pt = m->a + 60 * (int64_t)i;
+		if (h->minutes++ == 0 || b > h->peak_bytes) {
+			h->peak_bytes = b;
+			h->peak_t = m->a + 60 * (int64_t)i;
 		}
-		if (*minutes == 1 || m->ios[i] > *pios)
-			*pios = m->ios[i];
+		if (m->v[MV_IOS][i] > h->peak_ios)
+			h->peak_ios = m->v[MV_IOS][i];
+		h->samples += m->samples[i];
+		for (int j = 0; j < MV_N; j++)
+			h->sum[j] += m->v[j][i];
 	}
 }
 
@@ -142,30 +149,21 @@ rollup_dev_hours(struct rollup_out *o, int64_t dev_id,
 {
 	sqlite3_stmt *st = o->ins_dev_hour;
 
-	for (size_t j = 0; j < m->nh; j++) {
-		const struct dev_hour_sum *h = &m->hs[j];
-		uint64_t minutes, pb = 0, pios = 0;
-		int64_t pt = 0;
+	for (size_t j = 0; j < m->n; j += 60) {
+		struct dev_hour h;
 
-		dev_hour_peak(m, j * 60, &minutes, &pb, &pt, &pios);
-		if (h->samples == 0 && minutes == 0)
+		dev_hour(m, j, &h);
+		if (h.minutes == 0)
 			continue;
 		sqlite3_bind_int64(st, 1, dev_id);
-		sqlite3_bind_int64(st, 2, m->h0 + 3600 * (int64_t)j);
-		bind_u64(st, 3, h->samples);
-		bind_u64(st, 4, h->covered_ms);
-		bind_u64(st, 5, h->v[IOF_RD_IOS]);
-		bind_u64(st, 6, h->v[IOF_WR_IOS]);
-		bind_u64(st, 7, h->v[IOF_RD_SEC] * 512);
-		bind_u64(st, 8, h->v[IOF_WR_SEC] * 512);
-		bind_u64(st, 9, h->v[IOF_RD_MS]);
-		bind_u64(st, 10, h->v[IOF_WR_MS]);
-		bind_u64(st, 11, h->v[IOF_IO_MS]);
-		bind_u64(st, 12, h->v[IOF_OTH_IOS]);
-		bind_u64(st, 13, minutes);
-		bind_peak(st, 14, pb, minutes);
-		bind_peak(st, 15, (uint64_t)pt, minutes);
-		bind_peak(st, 16, pios, minutes);
+		sqlite3_bind_int64(st, 2, m->a + 60 * (int64_t)j);
+		bind_u64(st, 3, h.peak_bytes);
+		sqlite3_bind_int64(st, 4, h.peak_t);
+		bind_u64(st, 5, h.peak_ios);
+		bind_u64(st, 6, h.minutes);
+		bind_u64(st, 7, h.samples);
+		for (int k = 0; k < MV_N; k++)	/* ?8.. in MV_ order */
+			bind_u64(st, 8 + k, h.sum[k]);
 		if (done(o, st, "writing io_dev_hour", err, errlen) < 0)
 			return -1;
 	}

@@ -1,4 +1,4 @@
--- iocensus census database: block-device samples (schema version 2).
+-- iocensus census database: block-device samples (schema version 3).
 -- Written only by `iocensus ingest`. Tables are private; v_io and the
 -- v_io_* views in views.sql are the interface. docs/census-db.md documents
 -- the chunk encoding byte for byte.
@@ -47,8 +47,9 @@ CREATE TABLE IF NOT EXISTS io_slot (i INTEGER PRIMARY KEY);
 
 -- Derived by ingest from io_chunk (rebuilt for the hours an ingest
 -- changed). A minute [t, t + 60) of a device is valid when samples cover
--- all of it without a reset or a gap; a device is expected from the start
--- of its first interval to the end of its last. Sums are over valid
+-- all of it without a reset or a gap. A device is expected from the start
+-- of its first interval to its io_expect.end_ms; a minute in which it is
+-- expected but not valid is missing, never idle. Sums are over valid
 -- devices only.
 CREATE TABLE IF NOT EXISTS io_minute (
   t        INTEGER PRIMARY KEY,      -- minute start, unix seconds
@@ -56,6 +57,20 @@ CREATE TABLE IF NOT EXISTS io_minute (
   valid    INTEGER NOT NULL,         -- devices with a value for it
   rd_bytes INTEGER NOT NULL, wr_bytes INTEGER NOT NULL,
   ios      INTEGER NOT NULL          -- completed requests of every kind
+);
+
+-- The expected end. G is the latest interval end of any device in the
+-- database, a host's end the latest of its devices'. A device whose last
+-- interval ends within one of its intervals (plus 1 s of clock jitter) of
+-- its host's end is still there when the host stops: it is expected up to
+-- G, so a host that stops logging (daemon stopped, server down, a log
+-- truncated or lost) is missing until the end of the data. A device whose
+-- host went on without it was removed: it is expected only to its own
+-- last interval end. Every term is a maximum over the samples, so the end
+-- does not depend on the order of the ingests.
+CREATE TABLE IF NOT EXISTS io_expect (
+  dev_id INTEGER PRIMARY KEY REFERENCES io_dev(id),
+  end_ms INTEGER NOT NULL            -- as the derived tables were built
 );
 
 -- Per host and UTC hour: the host's minute values (r127, 60 values each,
@@ -73,23 +88,25 @@ CREATE TABLE IF NOT EXISTS io_host_hour (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS io_host_hour_key ON io_host_hour (t0, host_id);
 
--- Per device and UTC hour: sums over the samples of the hour, those whose
--- interval ends in (t0, t0 + 3600] (a sample ending exactly at t0 + 3600,
--- stored in chunk t0 + 3600, is this hour's), and the device's busiest
--- valid minute of the hour.
+-- Per device and UTC hour with a valid minute: sums over the device's
+-- valid minutes in [t0, t0 + 3600). Each bridged sample's counters are
+-- split over the minutes it covers as the minute values are (floor parts
+-- that add up to the whole), and only the parts in valid minutes count:
+-- a sample across a gap or a reset, or a minute partly covered, adds
+-- nothing. The device's covered time is 60 s per valid minute.
 CREATE TABLE IF NOT EXISTS io_dev_hour (
   dev_id     INTEGER NOT NULL REFERENCES io_dev(id),
   t0         INTEGER NOT NULL,
-  samples    INTEGER NOT NULL,
-  covered_ms INTEGER NOT NULL,       -- sum of sample durations
-  rd_ios INTEGER NOT NULL, wr_ios INTEGER NOT NULL,
+  minutes    INTEGER NOT NULL,       -- valid minutes of the device (> 0)
+  samples    INTEGER NOT NULL,       -- bridged samples whose last ms is in one
   rd_bytes INTEGER NOT NULL, wr_bytes INTEGER NOT NULL,
+  ios      INTEGER NOT NULL,         -- requests of every kind, as io_minute
+  rd_ios INTEGER NOT NULL, wr_ios INTEGER NOT NULL, oth_ios INTEGER NOT NULL,
   rd_ms INTEGER NOT NULL, wr_ms INTEGER NOT NULL,
-  io_ms INTEGER NOT NULL, oth_ios INTEGER NOT NULL,
-  minutes    INTEGER NOT NULL,       -- valid minutes of the device
-  peak_bytes INTEGER,                -- max rd+wr bytes of a valid minute
-  peak_t     INTEGER,                -- that minute's start
-  peak_ios   INTEGER,                -- max rd+wr+other requests of a valid minute
+  io_ms INTEGER NOT NULL,            -- busy time (io_ticks)
+  peak_bytes INTEGER NOT NULL,       -- max rd+wr bytes of a valid minute
+  peak_t     INTEGER NOT NULL,       -- that minute's start (earliest)
+  peak_ios   INTEGER NOT NULL,       -- max requests of a valid minute
   PRIMARY KEY (dev_id, t0)
 ) WITHOUT ROWID;
 
@@ -111,6 +128,10 @@ CREATE TABLE IF NOT EXISTS io_day (
 -- io_day) are stale: each ingest transaction adds the hours it changed, and
 -- the roll-up that rebuilds them deletes the rows in the same transaction,
 -- so an ingest killed between the two leaves a record, never a silent gap.
+-- The same roll-up also rebuilds the hours between a device's old and new
+-- expected end, and stores the new one in io_expect. Upgrading a version-2
+-- database marks every hour with samples here (the derived tables of
+-- version 3 follow the rules above), so the next ingest rebuilds them.
 CREATE TABLE IF NOT EXISTS io_dirty (
   t0 INTEGER PRIMARY KEY             -- hour start
 );

@@ -10,7 +10,10 @@ with tests/lib/ioan_oracle.py, computed from io_oracle's model of the raw
 captures (never from the database): integers exactly, reals to 1e-9
 relative, NULL as None. A few facts follow from the dataset's design
 alone and are asserted without the oracle (the idle-run bucket edges,
-missing time never idle).
+missing time never idle). A second dataset (3 hosts x 2 days, one host
+stopped for the second day) checks that a server that stops logging is
+missing to the end of the data, never idle, also for scripts/bench/pycdf.py
+(compared with `iocensus cdf` by scripts/bench/cdfcheck.py).
 """
 import json
 import os
@@ -27,6 +30,8 @@ from io_oracle import load_raw, build            # noqa: E402
 import ioan_oracle as O                          # noqa: E402
 
 BUILD = os.environ["BUILD"]
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))), "scripts", "bench")
 IOCENSUS = os.path.join(BUILD, "iocensus")
 IOSTATMON = os.path.join(BUILD, "iostatmon")
 DAY = 86400
@@ -226,6 +231,52 @@ def stale(c, m):
            in out["notes"], cmd + ": stale roll-up note", repr(out["notes"]))
 
 
+def stopped_host(tmp):
+    """3 hosts x 2 days; h001's daemon stops at the end of day 1 (no T
+    block from D1 + DAY on). Its last sample covers the minute before the
+    last of day 1, so by design day 1 has 1439 complete minutes and day 2
+    none: h001 is expected, hence missing, to the end of the data."""
+    d = os.path.join(tmp, "stopped")
+    ds = Dataset(seed=12, hosts=3, devs_per_host=3, start=D1,
+                 minutes=2 * 1440)
+    ds.missing(D1 + DAY, D1 + 2 * DAY + 60, host="h001")
+    paths = ds.write(d)
+    m = build([load_raw(p, os.path.basename(p)[:-4]) for p in paths])
+    c = Census(d, paths)
+    s = m.series()
+    out = c.json("cdf")
+    compare(out, O.cdf(s), "stopped host: cdf")
+    check_notes(out, s, "stopped host: cdf")
+    summ = out["tables"]["summary"]["rows"][0]
+    eq((summ["n"], summ["calendar_minutes"]), (1439, 2880),
+       "stopped host: 1439 of 2880 minutes complete (by design)")
+    out = c.json("throughput", "--every", "1d")
+    compare(out, O.throughput(s, DAY), "stopped host: throughput --every 1d")
+    eq([(r["t"], r["complete"], r["partial"], r["rd_bytes"])
+        for r in out["tables"]["days"]["rows"]],
+       [(D1, 1439, 1, out["tables"]["days"]["rows"][0]["rd_bytes"]),
+        (D1 + DAY, 0, 1, None)],
+       "stopped host: day 2 has no complete minute, no bytes (by design)")
+    out = c.json("idle", "--threshold", "1")
+    compare(out, O.idle(s, 1.0), "stopped host: idle")
+    out = c.json("cdf", "--host", "h00[02]")
+    eq(out["tables"]["summary"]["rows"][0]["n"], 2880,
+       "stopped host: the hosts still logging are complete (by design)")
+    # The benchmark's baseline agrees, through the benchmark's checker.
+    mine = os.path.join(d, "cdf.json")
+    with open(mine, "w") as f:
+        f.write(run(IOCENSUS, "cdf", "--db", c.db, "--format",
+                    "json").stdout)
+    py = os.path.join(d, "pycdf.json")
+    with open(py, "w") as f:
+        f.write(run(sys.executable, os.path.join(BENCH, "pycdf.py"),
+                    "--json", *paths).stdout)
+    eq(json.load(open(py))["n"], 1439, "stopped host: pycdf.py n")
+    chk = run(sys.executable, os.path.join(BENCH, "cdfcheck.py"), mine, py)
+    ok(chk.stdout.startswith("agree:"), "stopped host: pycdf.py agrees "
+       "with iocensus cdf", chk.stdout.strip())
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_io_analyses.")
     try:
@@ -237,6 +288,7 @@ def main():
         windows(c, m)
         annotations(c, m, tmp)
         stale(c, m)
+        stopped_host(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()

@@ -8,7 +8,11 @@ I/O for some hours, a device removed early) go through `iostatmon import`
 and `iocensus ingest`; the oracle computes the same tables from the
 captures through io_oracle. Also: one host (P undefined), no I/O at all
 (rho and P undefined, every hour idle), an empty window, and a hand-
-computed fixture for the oracle itself.
+computed fixture for the oracle itself. Devices: windows across a gap,
+inside one (no minute complete anywhere: the devices with data still
+appear), and with edges inside samples (45 s samples off the minute);
+in every device row covered time = 60 s a valid minute, never more than
+the window, and the average never exceeds the peak.
 """
 import json
 import math
@@ -120,6 +124,88 @@ def check_devices(db, m, name, opts=(), hosts=None, frm=None, to=None):
     cmp_rows(rows(res, "hosts"), hrows, name + ": hosts")
     cmp_rows(rows(res, "imbalance"), imb, name + ": imbalance")
     return res, devs
+
+
+def invariants(res, name, frm=None, to=None):
+    """What holds of every device row whatever the data: covered time is
+    60 s a valid minute and never exceeds the window; the average rate
+    never exceeds the peak (to the rounding of the division)."""
+    bad = []
+    span = (to // 60 - frm // 60) * 60 if frm is not None else None
+    for r in rows(res, "devices"):
+        who = "%s/%s" % (r["host"], r["device"])
+        if r["covered_s"] != 60 * r["minutes"]:
+            bad.append("%s covered %r for %r minutes" % (
+                who, r["covered_s"], r["minutes"]))
+        if span is not None and r["covered_s"] > span:
+            bad.append("%s covered %r > window %d" % (
+                who, r["covered_s"], span))
+        for a, p in (("avg_mib_s", "peak_mib_s"), ("avg_iops", "peak_iops")):
+            if r[a] is not None and r[p] is not None and \
+                    r[a] > r[p] * (1 + 1e-12):
+                bad.append("%s %s %r > %s %r" % (who, a, r[a], p, r[p]))
+    return ok(not bad, name + ": device invariants", "; ".join(bad[:4]))
+
+
+def device_rows(res, host):
+    return [r for r in rows(res, "devices") if r["host"] == host]
+
+
+def devices_gaps(db, m):
+    """h002 has no T block in [10 h 30, 12 h): its sample ending at 12 h
+    spans the gap (91 min, never bridged), so its minutes 10:29 .. 11:59
+    are missing and nothing of them counts (by design)."""
+    frm, to = START + 10 * H, START + 13 * H
+    res, _ = check_devices(db, m, "devices across a gap",
+                           ("--from", str(frm), "--to", str(to)),
+                           frm=frm, to=to)
+    invariants(res, "devices across a gap", frm, to)
+    eq({(r["minutes"], r["covered_s"]) for r in device_rows(res, "h002")},
+       {(89, 5340)}, "devices across a gap: h002 has 180 - 91 minutes")
+    res, _ = check_devices(db, m, "devices across a gap, h002",
+                           ("--host", "h002", "--from", str(frm), "--to",
+                            str(to)), hosts=["h002"], frm=frm, to=to)
+    invariants(res, "devices across a gap, h002", frm, to)
+    # The window is the gap: no minute complete anywhere.
+    frm, to = START + 10 * H + 1800, START + 12 * H
+    res, devs = check_devices(db, m, "devices in a gap",
+                              ("--from", str(frm), "--to", str(to)),
+                              frm=frm, to=to)
+    invariants(res, "devices in a gap", frm, to)
+    eq({(r["minutes"], r["covered_s"], r["samples"])
+        for r in device_rows(res, "h002")}, {(0, 0, 0)},
+       "devices in a gap: h002 has no minute, no time, no sample")
+    ok(len(devs) == 12 and all(r["minutes"] == 90 for r in devs
+                               if r["host"] != "h002"),
+       "devices in a gap: the other hosts' devices have their 90 minutes",
+       repr([(r["host"], r["device"], r["minutes"]) for r in devs]))
+    ok(has_note(res, "No minute of the window is complete") and
+       not has_note(res, "No I/O data"),
+       "devices in a gap: says no minute is complete, not that there is "
+       "no data", repr(res["notes"]))
+    res, devs = check_devices(db, m, "devices in a gap, h000",
+                              ("--host", "h000", "--from", str(frm), "--to",
+                               str(to)), hosts=["h000"], frm=frm, to=to)
+    eq(len(devs), 3, "devices in a gap, h000: its 3 devices")
+
+
+def devices_edges(tmp):
+    """45 s samples 17 s into a minute: every window edge (rounded down to
+    a minute) falls inside a sample, whose parts outside the window must
+    not count; h001 has a 6-minute gap."""
+    odd = Dataset(seed=31, hosts=2, devs_per_host=2, start=START + 17,
+                  minutes=360, interval=45)
+    odd.missing(START + 2 * H + 10, START + 2 * H + 370, host="h001")
+    db, m = make_db(tmp, odd, "odd")
+    res, _ = check_devices(db, m, "devices, 45 s samples")
+    invariants(res, "devices, 45 s samples")
+    for frm, to in ((START + H + 20, START + 2 * H + 30 * 60 + 50),
+                    (START + 2 * H - 300, START + 2 * H + 600),
+                    (START + 30, START + 90)):
+        name = "devices, 45 s samples, [%d, %d)" % (frm - START, to - START)
+        res, _ = check_devices(db, m, name, ("--from", str(frm), "--to",
+                                             str(to)), frm=frm, to=to)
+        invariants(res, name, frm, to)
 
 
 def has_note(res, *words):
@@ -265,6 +351,10 @@ def main():
         check_devices(db, m, "devices host+window",
                       ("--host", "h002", "--from", str(frm), "--to", str(to)),
                       hosts=["h002"], frm=frm, to=to)
+
+        invariants(res, "devices")
+        devices_gaps(db, m)
+        devices_edges(tmp)
 
         res = query(db, "burst", "--from", "2001-01-01", "--to",
                     "2001-01-02")

@@ -11,8 +11,17 @@ tests/lib/io_oracle.py computes from the raw text alone; so must the
 minutes, host scans and device totals of report/ioseries.c (through the
 dump mode of build/tests/test_ioseries). Ingesting the same data in two
 overlapping halves, later half first, must give the same tables.
+
+The expected end (sql/io.sql): a host that stops logging, or whose log is
+truncated, is expected, hence missing, to the end of the data; a disk
+removed from a host that goes on logging is not; a stopped host that
+resumes in a later ingest fills its gap. Pieces of the captures ingested
+in several runs and in any order give the tables of one ingest of all,
+and after every run those of the oracle of the pieces so far.
 """
+import json
 import os
+import random
 import re
 import shutil
 import sqlite3
@@ -102,9 +111,9 @@ def tables(db):
             "SELECT host_id, t0, expected, complete, rd, wr, ios "
             "FROM io_host_hour")}
     t["io_dev_hour"] = {devs[r[0]] + (r[1],): tuple(r[2:]) for r in c.execute(
-        "SELECT dev_id, t0, samples, covered_ms, rd_ios, wr_ios, rd_bytes, "
-        "wr_bytes, rd_ms, wr_ms, io_ms, oth_ios, minutes, peak_bytes, "
-        "peak_t, peak_ios FROM io_dev_hour")}
+        "SELECT dev_id, t0, minutes, samples, rd_bytes, wr_bytes, ios, "
+        "rd_ios, wr_ios, oth_ios, rd_ms, wr_ms, io_ms, peak_bytes, peak_t, "
+        "peak_ios FROM io_dev_hour")}
     for name in ("io_hour", "io_day"):
         t[name] = {r[0]: tuple(r[1:]) for r in c.execute(
             "SELECT t, minutes, rd_bytes, wr_bytes, ios, peak_bytes, "
@@ -176,6 +185,181 @@ def check_dataset(m):
        "dataset: the reboot's interval is missing on h002")
     late = m.expected[("h003", "sdb")]
     ok(late[0] > S + 10 * 3600, "dataset: h003/sdb expected only from late")
+
+
+def check_removed_disk(db):
+    """h000/sdc leaves at S + 2 DAY + 12 h while h000 logs on: from then
+    on h000 is complete (no other gap of h000 there by design), and sdc is
+    expected only to its last sample."""
+    c = sqlite3.connect(db)
+    t0 = S + 2 * DAY + 13 * 3600
+    row = c.execute("SELECT expected, complete FROM io_host_hour hh JOIN "
+                    "io_host h ON h.id = hh.host_id WHERE h.name = 'h000' "
+                    "AND t0 = ?", (t0,)).fetchone()
+    eq(row, ((1 << 60) - 1, (1 << 60) - 1),
+       "removed disk: its host's later hour is complete")
+    ends = dict(c.execute("SELECT d.name, e.end_ms - d.last_ms FROM "
+                          "io_expect e JOIN io_dev d ON d.id = e.dev_id "
+                          "JOIN io_host h ON h.id = d.host_id WHERE "
+                          "h.name = 'h000'"))
+    last = c.execute("SELECT max(last_ms) FROM io_dev").fetchone()[0]
+    eq(ends["sdc"], 0, "removed disk: expected to its own last sample")
+    ok(all(v > 0 for k, v in ends.items() if k != "sdc") and
+       last // 1000 == S + 3 * DAY, "removed disk: the others to the end "
+       "of the data", repr(ends))
+    c.close()
+
+
+def piece(raw, out, keep):
+    """out: the blocks of capture raw whose T satisfies keep(T)."""
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        f.write("".join(b for b in blocks(raw) if keep(float(b.split()[1]))))
+
+
+def import_one(raw, host, log):
+    run([IOSTATMON, "import", raw, "--host", host, "--out", log])
+
+
+def load_piece(p):
+    return load_raw(p, os.path.basename(os.path.dirname(p)).split("-")[0],
+                    interval=None)
+
+
+def check_truncated(tmp):
+    """A log cut in the middle of its gzip stream: ingest keeps what it
+    can read, and the host is missing from there to the end of the data.
+    The oracle reads the raw capture up to the last sample ingest kept."""
+    d = os.path.join(tmp, "trunc")
+    ds = Dataset(seed=17, hosts=3, devs_per_host=2, start=S, minutes=720)
+    paths = ds.write(os.path.join(d, "raw"))
+    logs = []
+    for p in paths:
+        h = os.path.basename(p)[:-4]
+        logs.append(os.path.join(d, h + ".log"))
+        import_one(p, h, logs[-1])
+    with open(logs[1], "rb") as f:
+        data = f.read()
+    with open(logs[1], "wb") as f:
+        f.write(data[:len(data) // 2])
+    db = os.path.join(d, "t.db")
+    p = ingest(db, *logs)
+    ok(p.returncode == 0, "truncated log: ingest exits 0", p.stderr)
+    c = sqlite3.connect(db)
+    last = c.execute("SELECT max(d.last_ms) FROM io_dev d JOIN io_host h ON "
+                     "h.id = d.host_id WHERE h.name = 'h001'").fetchone()[0]
+    missing = c.execute("SELECT count(*), sum(valid = expected) FROM "
+                        "io_minute WHERE t >= ?", (last // 1000,)).fetchone()
+    c.close()
+    ok(S + 3600 < last // 1000 < S + 11 * 3600,
+       "truncated log: about half of h001 is kept", repr(last))
+    eq(missing, ((S + 720 * 60 - last // 1000) // 60, 0),
+       "truncated log: no complete minute after h001's last sample")
+    cut = os.path.join(d, "cut", "h001.raw")
+    piece(paths[1], cut, lambda t: t * 1000 <= last + 500)
+    hs = [load_raw(paths[0], "h000", interval=None),
+          load_raw(cut, "h001", interval=None),
+          load_raw(paths[2], "h002", interval=None)]
+    compare(tables(db), expected_tables(build(hs)), "truncated log")
+    check_upgrade(tmp, db)
+
+
+V2_DEV_HOUR = """CREATE TABLE io_dev_hour (
+  dev_id INTEGER NOT NULL REFERENCES io_dev(id), t0 INTEGER NOT NULL,
+  samples INTEGER NOT NULL, covered_ms INTEGER NOT NULL,
+  rd_ios INTEGER NOT NULL, wr_ios INTEGER NOT NULL,
+  rd_bytes INTEGER NOT NULL, wr_bytes INTEGER NOT NULL,
+  rd_ms INTEGER NOT NULL, wr_ms INTEGER NOT NULL,
+  io_ms INTEGER NOT NULL, oth_ios INTEGER NOT NULL,
+  minutes INTEGER NOT NULL, peak_bytes INTEGER, peak_t INTEGER,
+  peak_ios INTEGER, PRIMARY KEY (dev_id, t0)) WITHOUT ROWID"""
+
+
+def check_upgrade(tmp, src):
+    """A database of schema version 2 (made here from one of version 3:
+    no io_expect, the old io_dev_hour, and the roll-ups of the old rule,
+    in which a stopped host's minutes counted as complete): an analysis
+    upgrades it and says the tables are stale; the next ingest (of
+    nothing) rebuilds every table as a fresh ingest has it."""
+    db = os.path.join(tmp, "v2.db")
+    shutil.copy(src, db)
+    want = tables(db)
+    c = sqlite3.connect(db)
+    c.executescript("DROP TABLE io_expect; DROP TABLE io_dev_hour; " +
+                    V2_DEV_HOUR + "; INSERT INTO io_dev_hour SELECT dev_id, "
+                    "t0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, t0, 1 FROM "
+                    "io_chunk; UPDATE io_minute SET expected = valid; "
+                    "DELETE FROM io_host_hour WHERE complete = 0; "
+                    "PRAGMA user_version = 2;")
+    c.close()
+    p = subprocess.run([IOCENSUS, "cdf", "--db", db, "--format", "json"],
+                       capture_output=True, text=True)
+    notes = json.loads(p.stdout)["notes"] if p.returncode == 0 else []
+    ok(any("stale" in n for n in notes),
+       "version 2: an analysis upgrades it and says it is stale",
+       p.stderr + repr(notes))
+    c = sqlite3.connect(db)
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 3,
+       "version 2: now version 3")
+    c.close()
+    eq(ingest(db).returncode, 0, "version 2: ingest of nothing exits 0")
+    compare(tables(db), want, "version 2, upgraded and rebuilt")
+
+
+def check_orders(tmp):
+    """Captures cut into pieces (each its own log; neighbours share their
+    edge block, so no sample is lost), with a host that stops for good
+    (h001), a disk removed while its host logs on (h002/sdb), a gap, and
+    h000 stopped for a while and resuming in a later piece. Ingested all
+    at once, one piece per run in several orders, and all in one run in
+    reverse: the same tables, and after every run the oracle's of the
+    pieces ingested so far."""
+    d = os.path.join(tmp, "orders")
+    ds = Dataset(seed=23, hosts=3, devs_per_host=2, start=S, minutes=1440)
+    ds.missing(S + 18 * 3600, S + DAY + 60, host="h001")
+    ds.device_window("h002", "sdb", t_to=S + 10 * 3600)
+    ds.missing(S + 3 * 3600, S + 3 * 3600 + 1200, host="h002")
+    paths = dict(zip(ds.hosts, ds.write(os.path.join(d, "raw"))))
+    cuts = {"h000": [(0, 8 * 3600), (8 * 3600, 20 * 3600),
+                     (20 * 3600, DAY)],
+            "h001": [(0, 6 * 3600), (6 * 3600, DAY)],
+            "h002": [(0, 5 * 3600), (5 * 3600, DAY)]}
+    pieces = []
+    for h, cs in sorted(cuts.items()):
+        for i, (a, b) in enumerate(cs):
+            raw = os.path.join(d, "%s-%d" % (h, i), h + ".raw")
+            piece(paths[h], raw, lambda t, a=a, b=b: S + a <= t <= S + b)
+            log = raw[:-4] + ".log"
+            import_one(raw, h, log)
+            pieces.append((raw, log))
+    whole = os.path.join(d, "whole.db")
+    eq(ingest(whole, *[l for _, l in pieces]).returncode, 0,
+       "orders: one ingest of every piece exits 0")
+    want = tables(whole)
+    compare(want, expected_tables(build([load_raw(p, h, interval=None)
+                                         for h, p in paths.items()])),
+            "orders: one ingest of every piece")
+    # h000 resumes after a stop: its gap at 8 h .. 20 h filled later.
+    rng = random.Random(5)
+    orders = [[pieces[i] for i in (0, 3, 5, 4, 6, 2, 1)]]
+    for _ in range(3):
+        orders.append(rng.sample(pieces, len(pieces)))
+    for k, order in enumerate(orders):
+        db = os.path.join(d, "o%d.db" % k)
+        bad = []
+        for j, (raw, log) in enumerate(order):
+            if ingest(db, log).returncode != 0:
+                bad.append("run %d failed" % j)
+            got = tables(db)
+            exp = expected_tables(build([load_piece(r) for r, _ in
+                                         order[:j + 1]]))
+            bad += ["run %d: %s" % (j, n) for n in exp if got[n] != exp[n]]
+        ok(not bad, "orders: order %d, after every run as the oracle" % k,
+           "; ".join(bad[:4]))
+        compare(tables(db), want, "orders: order %d" % k)
+    db = os.path.join(d, "rev.db")
+    ingest(db, *[l for _, l in reversed(pieces)])
+    compare(tables(db), want, "orders: every piece in one run, reversed")
 
 
 def check_interval_growth(tmp):
@@ -317,6 +501,10 @@ def main():
         compare(tables(db4), expected_tables(mo), "45 s samples")
         check_loaders(db4, mo, S + 3 * 3600 + 17, S + 6 * 3600 + 59, None,
                       "45 s samples, a window inside hours")
+
+        check_removed_disk(db)
+        check_truncated(tmp)
+        check_orders(tmp)
 
         check_interval_growth(tmp)
     finally:

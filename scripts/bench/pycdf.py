@@ -20,7 +20,10 @@ with the Python 3 standard library only: no pandas, no numpy.
            starting more than 1 s before that end overlaps it and is not
            bridged; a device's
            minute is valid when bridged samples cover all of it; a device is
-           expected from its first interval start to its last interval end.
+           expected from its first interval start to the latest interval end
+           of all the data, or only to its own last one when its host went
+           on logging without it for longer than an interval (plus 1 s):
+           a host that stops is missing, not idle, to the end of the data.
   system   a minute is complete when every expected device is valid.
   summary  n complete minutes of the calendar window, mean and peak of
            X = bytes / 60 s in MiB/s, and the share of complete minutes
@@ -152,14 +155,30 @@ def read_capture(path, host, mins, devices, interval_ms):
             d.ident, d.prev, d.prev_t, d.block = ident, vals, t_ns, block
 
 
-def summary(mins, devices):
+def expected_end(devices, interval_ms):
+    """{key: end ms}: the latest end of all the data, or the device's own
+    last end when its host's last one came more than an interval (+ 1 s)
+    later."""
+    seen = {k: d.last for k, d in devices.items() if d.first is not None}
+    if not seen:
+        return {}
+    g = max(seen.values())
+    host = {}
+    for (h, _), last in seen.items():
+        host[h] = max(host.get(h, last), last)
+    return {k: g if last + interval_ms + 1000 >= host[k[0]] else last
+            for k, last in seen.items()}
+
+
+def summary(mins, devices, interval_ms):
     expected = {}
     lo = hi = None
-    for d in devices.values():
+    end = expected_end(devices, interval_ms)
+    for k, d in devices.items():
         mins.close(d)
         if d.first is None:
             continue
-        a, b = d.first // MINUTE, (d.last - 1) // MINUTE
+        a, b = d.first // MINUTE, (end[k] - 1) // MINUTE
         lo = a if lo is None else min(lo, a)
         hi = b if hi is None else max(hi, b)
         for m in range(a, b + 1):
@@ -197,7 +216,7 @@ def main():
         if host.endswith(".raw"):
             host = host[:-4]
         read_capture(path, host, mins, devices, int(a.interval * 1000))
-    s = summary(mins, devices)
+    s = summary(mins, devices, int(a.interval * 1000))
     if a.json:
         json.dump(s, sys.stdout, sort_keys=True)
         print()

@@ -26,8 +26,10 @@ complete. P_ref = host_peak MiB/s or the observed maximum; exact compares
 (fractions): idle r < 10%, low < 50%, mid <= 90%, high > 90%.
 
 devices: the selected devices expected somewhere in the window; per
-device, the samples of the window (t_ms in (from, to] ms: see
-SAMPLE_END_RULE) and its valid minutes in [from, to).
+device, sums over its valid minutes in [from, to) (io_oracle's device
+sums: covered = 60 s a valid minute, so gaps and time outside the window
+never count). The tables are empty only when no device has a valid
+minute in the window, whether or not a minute is complete system-wide.
 """
 import math
 from fractions import Fraction
@@ -36,15 +38,6 @@ from ioan_oracle import exact, mib_s
 
 MIB = 2 ** 20
 DEFAULT_C = (0, 128 * 1024, 1024 * 1024)
-
-# A sample belongs to the window [from, to) when its end t_ms is in
-# (from, to] ms, i.e. where its interval lies (io_dev_hour keeps the samples
-# ending in (t0, t0 + 3600]): a sample ending exactly at `to` lies inside
-# the window and is counted (with the default window, every device's last
-# sample), one ending exactly at `from` lies before it and is not.
-# "closed-open" is the former rule ([from, to)), kept for comparison.
-SAMPLE_END_RULE = "open-closed"
-
 
 def _window(model, hosts, frm, to):
     return model.resolve(hosts, frm, to)
@@ -218,30 +211,16 @@ def load(model, hosts=None, frm=None, to=None, host_peak=None):
 
 # ---------------------------------------------------------------- devices
 
-def _in_window(t_ms, win):
-    if SAMPLE_END_RULE == "open-closed":
-        return win[0] * 1000 < t_ms <= win[1] * 1000
-    return win[0] * 1000 <= t_ms < win[1] * 1000
-
-
 def _dev_stat(model, key, win):
-    ss = [s for s in model.devs[key] if _in_window(s.t_ms, win)]
-    vm = model.devmin[key]
-    ts = sorted(t for t in vm if win[0] <= t < win[1])
-    d = {"host": key[0], "device": key[1], "samples": len(ss),
-         "covered_ms": sum(max(s.dur_ms, 0) for s in ss),
-         "minutes": len(ts)}
-    for f in ("rd_ios", "wr_ios", "rd_ms", "wr_ms", "io_ms", "oth_ios"):
-        d[f] = sum(getattr(s, f) for s in ss)
-    d["rd_bytes"] = sum(s.rd_sec * 512 for s in ss)
-    d["wr_bytes"] = sum(s.wr_sec * 512 for s in ss)
+    x = model._dev_sums(key, win[0], win[1])
+    d = {"host": key[0], "device": key[1], "samples": x[0],
+         "minutes": x[1], "covered_ms": 60000 * x[1]}
+    for i, f in enumerate(("rd_bytes", "wr_bytes", "ios", "rd_ios", "wr_ios",
+                           "oth_ios", "rd_ms", "wr_ms", "io_ms")):
+        d[f] = x[2 + i]
     d["peak_bytes"] = d["peak_t"] = d["peak_ios"] = None
-    for t in ts:
-        rd, wr, ios = vm[t]
-        if d["peak_bytes"] is None or rd + wr > d["peak_bytes"]:
-            d["peak_bytes"], d["peak_t"] = rd + wr, t
-        if d["peak_ios"] is None or ios > d["peak_ios"]:
-            d["peak_ios"] = ios
+    if x[1]:
+        d["peak_bytes"], d["peak_ios"], d["peak_t"] = x[11], x[12], x[13]
     return d
 
 
@@ -273,7 +252,7 @@ def _rates(d):
     if d["covered_ms"]:
         sec = d["covered_ms"] / 1000
         d["avg_mib_s"] = (d["rd_bytes"] + d["wr_bytes"]) / sec / MIB
-        d["avg_iops"] = (d["rd_ios"] + d["wr_ios"] + d["oth_ios"]) / sec
+        d["avg_iops"] = d["ios"] / sec
     else:
         d["avg_mib_s"] = d["avg_iops"] = None
 
@@ -324,12 +303,14 @@ def _imbalance(scope, host, members, name_key):
 def devices(model, hosts=None, frm=None, to=None):
     """(devices rows, hosts rows, imbalance rows)."""
     win = _window(model, hosts, frm, to)
-    if win is None or not complete_minutes(model, hosts, frm, to):
+    if win is None:
         return [], [], []
     sel = set(model.hosts_matching(hosts))
     stats = [_dev_stat(model, k, win) for k in sorted(model.devs)
              if k[0] in sel and any(win[0] <= t < win[1]
                                     for t in model.expected[k])]
+    if not any(d["minutes"] for d in stats):
+        return [], [], []
     drows, hrows, imb, hmembers = [], [], [], []
     for h in sorted({d["host"] for d in stats}):
         ds = [d for d in stats if d["host"] == h]
@@ -341,7 +322,7 @@ def devices(model, hosts=None, frm=None, to=None):
             members.append(r)
         tot = {"host": h, "samples": 0, "covered_ms": 0}
         for f in ("rd_ios", "wr_ios", "rd_ms", "wr_ms", "io_ms", "oth_ios",
-                  "rd_bytes", "wr_bytes", "samples", "covered_ms"):
+                  "rd_bytes", "wr_bytes", "samples", "covered_ms", "ios"):
             tot[f] = sum(d[f] for d in ds)
         tot["avg_mib_s"] = tot["avg_iops"] = None
         for d in ds:

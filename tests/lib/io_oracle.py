@@ -32,9 +32,19 @@ Minutes, per device, samples in t_ms order (p = end of the previous one):
      including minute k, L = end - start. Values: rd bytes, wr bytes,
      ios = rd_ios + wr_ios + oth_ios.
   3. a device's minute is valid iff bridged samples cover all 60000 ms.
-  4. expected iff [m, m+60 s) meets [first_ms, last_ms) (earliest start,
-     latest end, of all samples).
+  4. expected iff [m, m+60 s) meets [first_ms, end) (first_ms: earliest
+     start of all samples). G = the latest end (t_ms) of any sample of any
+     device, H = the latest of the device's host. end = G when the
+     device's last end is within interval_ms + 1000 of H (still there when
+     its host stopped), else its own last end (a disk the host went on
+     without).
   5. system/host minute: complete iff valid == expected > 0.
+
+Device sums (io_dev_hour, device totals of a window): every counter of a
+bridged sample is split by rule 2 on its own (and ios as one value, as
+above); a device's sums over a set of minutes add the parts of its valid
+minutes only, `samples` counts the bridged samples whose last ms
+(t_ms - 1) lies in one of them, and its covered time is 60 s a minute.
 """
 import collections
 import fnmatch
@@ -239,30 +249,58 @@ def split(start, end, values):
     return out
 
 
-def device_minutes(samples, interval_ms):
-    """{t: (rd, wr, ios)} of the device's valid minutes (rules 1-3)."""
+# The sums of a device's valid minute: samples, then the split values.
+SUMS = ("samples", "rd_bytes", "wr_bytes", "ios", "rd_ios", "wr_ios",
+        "oth_ios", "rd_ms", "wr_ms", "io_ms")
+
+
+def device_minute_sums(samples, interval_ms):
+    """{t: (samples, rd, wr, ios, rd_ios, wr_ios, oth_ios, rd_ms, wr_ms,
+    io_ms)} of the device's valid minutes (rules 1-3, SUMS order)."""
     acc = {}
     for s, start, end in bridged(samples, interval_ms):
-        vals = (s.rd_sec * 512, s.wr_sec * 512, s.rd_ios + s.wr_ios + s.oth_ios)
+        vals = (s.rd_sec * 512, s.wr_sec * 512,
+                s.rd_ios + s.wr_ios + s.oth_ios, s.rd_ios, s.wr_ios,
+                s.oth_ios, s.rd_ms, s.wr_ms, s.io_ms)
         for t, ov, part in split(start, end, vals):
-            a = acc.setdefault(t, [0, 0, 0, 0])
+            a = acc.setdefault(t, [0] * (len(SUMS) + 1))
             a[0] += ov
-            a[1] += part[0]
-            a[2] += part[1]
-            a[3] += part[2]
-    return {t: (a[1], a[2], a[3]) for t, a in acc.items() if a[0] == MIN_MS}
+            for i, x in enumerate(part):
+                a[2 + i] += x
+        last = (end - 1) // MIN_MS * 60
+        acc.setdefault(last, [0] * (len(SUMS) + 1))[1] += 1
+    return {t: tuple(a[1:]) for t, a in acc.items() if a[0] == MIN_MS}
 
 
-def expected_minutes(samples):
-    """Minutes meeting [first_ms, last_ms) (rule 4)."""
+def device_minutes(samples, interval_ms):
+    """{t: (rd, wr, ios)} of the device's valid minutes (rules 1-3)."""
+    return {t: v[1:4] for t, v in
+            device_minute_sums(samples, interval_ms).items()}
+
+
+def expected_ends(devs):
+    """{key: end_ms} of every device (rule 4); devs: {(host, dev):
+    (interval_ms, [Sample])}."""
+    last = {k: max(s.t_ms for s in ss) for k, (_, ss) in devs.items() if ss}
+    if not last:
+        return {}
+    g = max(last.values())
+    host_end = {}
+    for (h, _), x in last.items():
+        host_end[h] = max(host_end.get(h, x), x)
+    return {k: g if x + devs[k][0] + 1000 >= host_end[k[0]] else x
+            for k, x in last.items()}
+
+
+def expected_minutes(samples, end_ms):
+    """Minutes meeting [first_ms, end_ms) (rule 4)."""
     if not samples:
         return range(0)
     first = min(s.t_ms - s.dur_ms for s in samples)
-    last = max(s.t_ms for s in samples)
     m = first // MIN_MS * MIN_MS
-    if m >= last:
+    if m >= end_ms:
         return range(0)
-    return range(m // 1000, (last + MIN_MS - 1) // MIN_MS * 60, 60)
+    return range(m // 1000, (end_ms + MIN_MS - 1) // MIN_MS * 60, 60)
 
 
 def _merge_hosts(hosts):
@@ -290,13 +328,16 @@ class Model:
         self.devs = {k: ss for k, (_, ss) in devs.items()}
         self.interval_ms = {k: iv for k, (iv, _) in devs.items()}
         self.devmin = {}
+        self.devsum = {}
         self.expected = {}
+        self.end_ms = expected_ends(devs)
         sys_c = {}      # t -> [expected, valid, rd, wr, ios]
         host_c = {}     # host -> t -> [expected, valid, rd, wr, ios]
         for key in sorted(devs):
             iv, ss = devs[key]
-            vm = device_minutes(ss, iv)
-            em = expected_minutes(ss)
+            self.devsum[key] = device_minute_sums(ss, iv)
+            vm = {t: v[1:4] for t, v in self.devsum[key].items()}
+            em = expected_minutes(ss, self.end_ms.get(key, 0))
             self.devmin[key] = vm
             self.expected[key] = em
             hc = host_c.setdefault(key[0], {})
@@ -373,38 +414,33 @@ class Model:
                 if any(k[0] == h and self._dev_expected_in(k, *win)
                        for k in self.devs)]
 
+    def _dev_sums(self, key, f, e):
+        """(samples, minutes, sums..., peak_bytes, peak_ios, peak_t) of
+        the device's valid minutes in [f, e): see dev_stats."""
+        mins = [(t, v) for t, v in sorted(self.devsum[key].items())
+                if f <= t < e]
+        r = [0] * len(SUMS)
+        pb, pt, pios = 0, -1, 0
+        for t, v in mins:
+            r = [a + b for a, b in zip(r, v)]
+            if pt < 0 or v[1] + v[2] > pb:
+                pb, pt = v[1] + v[2], t
+            pios = max(pios, v[3])
+        return (r[0], len(mins)) + tuple(r[1:]) + (pb, pios, pt)
+
     def dev_stats(self, hosts=None, frm=None, to=None):
-        """{(host, dev): (samples, covered_ms, rd_ios, wr_ios, rd_bytes,
-        wr_bytes, rd_ms, wr_ms, io_ms, oth_ios, minutes, peak_bytes,
-        peak_ios, peak_t)} over the window [f, e): sums over the samples
-        ending in (f, e] (those whose interval lies in the window), valid
-        minutes inside it (peak_t -1 without one), for the selected hosts'
-        devices expected in it."""
+        """{(host, dev): (samples, minutes, rd_bytes, wr_bytes, ios,
+        rd_ios, wr_ios, oth_ios, rd_ms, wr_ms, io_ms, peak_bytes,
+        peak_ios, peak_t)} over the window [f, e): sums over the device's
+        valid minutes in it (peak_t -1 without one), for the selected
+        hosts' devices expected in it."""
         win = self.resolve(hosts, frm, to)
         if win is None:
             return {}
         f, e = win
         sel = set(self.hosts_matching(hosts))
-        out = {}
-        for key, ss in self.devs.items():
-            if key[0] not in sel or not self._dev_expected_in(key, f, e):
-                continue
-            r = [0] * 10
-            for s in ss:
-                if f * 1000 < s.t_ms <= e * 1000:
-                    add = (1, max(s.dur_ms, 0), s.rd_ios, s.wr_ios,
-                           s.rd_sec * 512, s.wr_sec * 512, s.rd_ms, s.wr_ms,
-                           s.io_ms, s.oth_ios)
-                    r = [a + b for a, b in zip(r, add)]
-            mins = [(t, v) for t, v in sorted(self.devmin[key].items())
-                    if f <= t < e]
-            pb, pt, pios = 0, -1, 0
-            for t, (rd, wr, ios) in mins:
-                if pt < 0 or rd + wr > pb:
-                    pb, pt = rd + wr, t
-                pios = max(pios, ios)
-            out[key] = tuple(r) + (len(mins), pb, pios, pt)
-        return out
+        return {key: self._dev_sums(key, f, e) for key in self.devs
+                if key[0] in sel and self._dev_expected_in(key, f, e)}
 
     # ---- roll-ups, as the derived tables hold them
     def host_hours(self):
@@ -422,33 +458,16 @@ class Model:
         return {k: tuple(v) for k, v in out.items()}
 
     def dev_hours(self):
-        """{(host, dev, t0): (samples, covered_ms, rd_ios, wr_ios, rd_bytes,
-        wr_bytes, rd_ms, wr_ms, io_ms, oth_ios, minutes, peak_bytes,
-        peak_t, peak_ios)}: sums over the samples ending in (t0, t0 + 3600]
-        s, valid minutes in [t0, t0 + 3600); the peaks are None without a
-        valid minute."""
+        """{(host, dev, t0): (minutes, samples, rd_bytes, wr_bytes, ios,
+        rd_ios, wr_ios, oth_ios, rd_ms, wr_ms, io_ms, peak_bytes, peak_t,
+        peak_ios)} for every hour with a valid minute of the device: sums
+        over its valid minutes in [t0, t0 + 3600)."""
         out = {}
-        for key, ss in self.devs.items():
-            rows = {}
-            for s in ss:
-                # the hour t0 holds the samples ending in (t0, t0 + 3600]
-                r = rows.setdefault((s.t_ms - 1) // HOUR_MS * 3600, [0] * 10)
-                add = (1, max(s.dur_ms, 0), s.rd_ios, s.wr_ios, s.rd_sec * 512,
-                       s.wr_sec * 512, s.rd_ms, s.wr_ms, s.io_ms, s.oth_ios)
-                for i, x in enumerate(add):
-                    r[i] += x
-            peaks = {}
-            for t in sorted(self.devmin[key]):
-                rd, wr, ios = self.devmin[key][t]
-                p = peaks.setdefault(t // 3600 * 3600, [0, None, None, None])
-                p[0] += 1
-                if p[1] is None or rd + wr > p[1]:
-                    p[1], p[2] = rd + wr, t
-                if p[3] is None or ios > p[3]:
-                    p[3] = ios
-            for t0 in set(rows) | set(peaks):
-                out[key + (t0,)] = tuple(rows.get(t0, [0] * 10)) + tuple(
-                    peaks.get(t0, [0, None, None, None]))
+        for key in self.devs:
+            for t0 in {t // 3600 * 3600 for t in self.devsum[key]}:
+                x = self._dev_sums(key, t0, t0 + 3600)
+                out[key + (t0,)] = (x[1], x[0]) + x[2:11] + (x[11], x[13],
+                                                             x[12])
         return out
 
     def _rollup(self, width):

@@ -103,10 +103,10 @@ dump(int argc, char **argv)
 				    PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 				    " %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
 				    PRId64 "\n", d[i].host, d[i].device,
-				    d[i].samples, d[i].covered_ms, d[i].rd_ios,
-				    d[i].wr_ios, d[i].rd_bytes, d[i].wr_bytes,
-				    d[i].rd_ms, d[i].wr_ms, d[i].io_ms,
-				    d[i].oth_ios, d[i].minutes, d[i].peak_bytes,
+				    d[i].samples, d[i].minutes, d[i].rd_bytes,
+				    d[i].wr_bytes, d[i].ios, d[i].rd_ios,
+				    d[i].wr_ios, d[i].oth_ios, d[i].rd_ms,
+				    d[i].wr_ms, d[i].io_ms, d[i].peak_bytes,
 				    d[i].peak_ios, d[i].peak_t);
 			dev_stats_free(d, n);
 		}
@@ -202,9 +202,14 @@ put_device(sqlite3 *db, int64_t host, int64_t dev, const char *name,
  *   ends 180000 after 59500: [120500,180000): minute 2 covered 500 +
  *   59500, valid. ends 400000 after 220000 > 2 intervals: not bridged.
  *   ends 460000 after 60000: minutes 6 and 7 partly covered: missing.
- *   Expected minutes 0..7; valid 0, 1, 2.
+ *   Valid 0, 1, 2. io_ms 7 a sample: minute 0 7, minute 1
+ *   floor(7*60000/60500) = 6, minute 2 1 + 7 = 8.
  * sdb (host a): [60000,120000) 10 sectors, 3 reads + 4 other: minute 1.
  * sdc (host b): [180000,240000) 4 sectors written, 1 write: minute 3.
+ * Expected ends: G = 460000 (sda's last end). Host a ends at 460000: sda
+ * is there, expected to G; sdb ended more than an interval (+ 1 s)
+ * before, so a removed disk, expected in minute 1 only. Host b stopped at
+ * 240000: sdc is expected to G, minutes 3..7, missing in 4..7.
  */
 static const struct fx_sample sda[] = {
 	{ 60000, 60000, 2, 0, 2, 0, 0 },
@@ -301,10 +306,30 @@ check_tables(sqlite3 *db)
 	    0xff, "host a expected in minutes 0..7");
 	is_i64(one(db, "SELECT complete FROM io_host_hour WHERE host_id = 1"),
 	    7, "host a complete in minutes 0..2");
-	is_i64(one(db, "SELECT samples FROM io_dev_hour WHERE dev_id = 1"), 5,
-	    "sda: 5 samples");
-	is_i64(one(db, "SELECT covered_ms FROM io_dev_hour WHERE dev_id = 1"),
-	    459500, "sda: covered ms");
+	is_i64(one(db, "SELECT end_ms FROM io_expect WHERE dev_id = 1"),
+	    T0 * 1000 + 460000, "sda: expected to the end of the data");
+	is_i64(one(db, "SELECT end_ms FROM io_expect WHERE dev_id = 2"),
+	    T0 * 1000 + 120000, "sdb (removed): expected to its own end");
+	is_i64(one(db, "SELECT end_ms FROM io_expect WHERE dev_id = 3"),
+	    T0 * 1000 + 460000, "sdc (host b stopped): to the end of the data");
+	is_i64(one(db, "SELECT expected * 100 + valid FROM io_minute WHERE "
+	    "t = 1262304240"), 200, "minute 4: sda and sdc expected, none valid");
+	is_i64(one(db, "SELECT expected FROM io_host_hour WHERE host_id = 2"),
+	    0xf8, "host b expected in minutes 3..7");
+	is_i64(one(db, "SELECT complete FROM io_host_hour WHERE host_id = 2"),
+	    8, "host b complete in minute 3 only");
+	/* samples whose last ms lies in a valid minute: those ending at
+	 * 60000, 120500, 180000; sums over minutes 0..2 */
+	is_i64(one(db, "SELECT samples FROM io_dev_hour WHERE dev_id = 1"), 3,
+	    "sda: 3 samples end in a valid minute");
+	is_i64(one(db, "SELECT rd_bytes FROM io_dev_hour WHERE dev_id = 1"),
+	    1536, "sda: read bytes of the valid minutes");
+	is_i64(one(db, "SELECT wr_bytes FROM io_dev_hour WHERE dev_id = 1"),
+	    61952, "sda: written bytes of the valid minutes");
+	is_i64(one(db, "SELECT ios * 100 + rd_ios FROM io_dev_hour WHERE "
+	    "dev_id = 1"), 303, "sda: 3 requests, 3 reads");
+	is_i64(one(db, "SELECT io_ms FROM io_dev_hour WHERE dev_id = 1"), 21,
+	    "sda: busy ms of the valid minutes, not of the gap");
 	is_i64(one(db, "SELECT minutes FROM io_dev_hour WHERE dev_id = 1"), 3,
 	    "sda: 3 valid minutes");
 	is_i64(one(db, "SELECT peak_bytes FROM io_dev_hour WHERE dev_id = 1"),
@@ -325,10 +350,11 @@ check_filters(sqlite3 *db)
 	size_t n;
 	char err[512];
 
-	ok(io_load_minutes(db, &w, &s, err, sizeof err) == 0 && s.n == 1 &&
+	ok(io_load_minutes(db, &w, &s, err, sizeof err) == 0 && s.n == 5 &&
 	    s.t0 == T0 + 180 && s.state[0] == MIN_COMPLETE && s.wr[0] == 2048 &&
-	    s.ios[0] == 1 && s.nhost == 1 && s.ndev == 1,
-	    "host b: its one minute, complete");
+	    s.ios[0] == 1 && s.nhost == 1 && s.ndev == 1 &&
+	    s.state[1] == MIN_MISSING && s.state[4] == MIN_MISSING,
+	    "host b: its one minute complete, then missing to the end");
 	minute_series_free(&s);
 	w = (struct io_window){ .from = T0 + 60, .to = T0 + 150 };
 	ok(io_load_minutes(db, &w, &s, err, sizeof err) == 0 && s.n == 1 &&
@@ -340,13 +366,14 @@ check_filters(sqlite3 *db)
 	ok(n == 2 && !strcmp(d[0].device, "sda") && !strcmp(d[1].device,
 	    "sdb"), "devices expected in the window, by name");
 	if (n == 2) {
-		/* ends in (60000, 180000]: 120500 and 180000 (the window's
-		 * end); the one ending at 60000 lies before the window */
+		/* minutes 1 and 2: the samples ending at 120500 and 180000
+		 * end in minute 2; the one ending at 60000 lies before */
 		is_i64((int64_t)d[0].samples, 2, "sda: 2 samples end inside");
-		is_i64((int64_t)d[0].covered_ms, 119500, "sda: their ms");
-		is_i64((int64_t)d[0].rd_bytes, 512, "sda: their read bytes");
-		is_i64((int64_t)d[0].wr_bytes, 61952, "sda: their written "
-		    "bytes");
+		is_i64((int64_t)d[0].rd_bytes, 512, "sda: read bytes of "
+		    "minutes 1, 2");
+		is_i64((int64_t)d[0].wr_bytes, 61952, "sda: written bytes");
+		is_i64((int64_t)d[0].io_ms, 14, "sda: busy ms 6 + 8");
+		is_i64((int64_t)d[0].ios, 1, "sda: requests");
 		is_i64((int64_t)d[0].minutes, 2, "sda: minutes 1 and 2 valid");
 		is_i64((int64_t)d[0].peak_bytes, 61947, "sda: peak bytes");
 		is_i64(d[0].peak_t, T0 + 60, "sda: peak minute");
@@ -383,7 +410,7 @@ check_rerun(sqlite3 *db)
 /*
  * The hour edge. sdd: minutes 58, 59, 60 (T0 + 3480 .. T0 + 3660), read
  * sectors 1, 2, 4, one read each sector. The sample ending exactly at
- * T0 + 3600 is stored in chunk T0 + 3600 but lies in hour T0:
+ * T0 + 3600 is stored in chunk T0 + 3600 but covers minute 59, hour T0:
  *   io_dev_hour T0:        ends 3540000, 3600000: 2 samples, 1536 B,
  *                          minutes 58, 59 valid, busiest 59 (1024 B);
  *   io_dev_hour T0 + 3600: ends 3660000: 1 sample, 2048 B, minute 60.
@@ -444,8 +471,8 @@ check_hour_edge(const char *dir)
 	is_i64(one(db, "SELECT count(*) FROM io_chunk"), 2, "edge: 2 chunks");
 	is_i64(one(db, "SELECT samples FROM io_dev_hour WHERE t0 = "
 	    "1262304000"), 2, "edge: hour 0 gained the sample ending at 1 h");
-	is_i64(one(db, "SELECT covered_ms FROM io_dev_hour WHERE t0 = "
-	    "1262304000"), 120000, "edge: hour 0 covered ms");
+	is_i64(one(db, "SELECT io_ms FROM io_dev_hour WHERE t0 = "
+	    "1262304000"), 14, "edge: hour 0 busy ms");
 	is_i64(one(db, "SELECT rd_bytes FROM io_dev_hour WHERE t0 = "
 	    "1262304000"), 1536, "edge: hour 0 bytes");
 	is_i64(one(db, "SELECT rd_ios FROM io_dev_hour WHERE t0 = "
