@@ -11,7 +11,8 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#define DB_SCHEMA_VERSION 2	/* 2: I/O samples (sql/io.sql) */
+#define DB_SCHEMA_VERSION 3	/* 2: I/O samples (sql/io.sql); 3: per-project
+				   extremes and dir_scope (sql/schema.sql) */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 
