@@ -82,6 +82,7 @@ struct rfigure {
 	int xlog, ylog;		/* log10 axes (values <= 0 are not drawn) */
 	int xtime;		/* x is unix seconds: date tick labels */
 	int stacked;		/* FIG_LINE: y series stacked as areas */
+	unsigned markers;	/* bit k: a marker at each point of ycol[k] */
 	char *xlabel, *ylabel;	/* with units */
 	size_t nspan;
 	struct rspan *span;
