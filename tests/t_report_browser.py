@@ -204,7 +204,8 @@ def main():
         if res:
             # --now lies before the files' times: every age is in the
             # future, which a log axis cannot place; both age CDFs say so.
-            check_figures(res, "hostile", ["Age CDF by count and by bytes"] * 2,
+            check_figures(res, "hostile", ["atime age CDF by count and by bytes",
+                                           "mtime age CDF by count and by bytes"],
                           area=False)
             eq((res["scripts"], res["imgs"], res["handlers"]), (2, 0, 0),
                "hostile: no injected script, img or event handler")
