@@ -24,15 +24,6 @@ add_totals(struct census *c, uint64_t size, uint64_t blocks)
 	c->all_blocks += blocks;
 }
 
-static void
-phist_add(struct phist *h, enum hist_scheme s, int64_t v, uint64_t bytes)
-{
-	int i = hist_slot(s, v);
-
-	h->n[i]++;
-	h->w[i] += bytes;
-}
-
 void
 account_file(struct census *c, int64_t now, const struct hl_file *f,
     struct dirlocal *dl, char *path)

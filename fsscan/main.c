@@ -410,7 +410,8 @@ scan(struct args *a, char *cmdline)
 	    .source = fi.source, .uuid = fi.uuid[0] ? fi.uuid : NULL,
 	    .label = fi.label[0] ? fi.label : NULL, .mntopts = fi.options,
 	    .options = cmdline, .started = time(NULL),
-	    .threads = a->threads ? a->threads : default_threads(fi.fstype) };
+	    .threads = a->threads ? a->threads : default_threads(fi.fstype),
+	    .dirs_depth = a->dirs };
 	m.now_ref = a->have_now ? a->now : m.started;
 
 	o = (struct walk_opts){ .root = a->root, .threads = m.threads,

@@ -43,12 +43,31 @@ done(struct w *w, sqlite3_stmt *st)
 	return -1;
 }
 
-int
-snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,
-    char *err, size_t errlen)
+/* dir_scope: how deep the dir rows go, so that an empty depth can be
+ * told from one the scan did not keep. */
+static int
+write_dir_scope(struct w *w, int64_t id, int depth)
 {
-	struct w w = { db, err, errlen };
-	sqlite3_stmt *st = prep(&w,
+	sqlite3_stmt *st = prep(w, "INSERT INTO dir_scope (snapshot_id,"
+	    " max_depth) VALUES (?,?)");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (depth >= 0)
+		sqlite3_bind_int(st, 2, depth);
+	else
+		sqlite3_bind_null(st, 2);
+	rc = done(w, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+insert_snapshot(struct w *w, const struct snap_meta *m, int64_t *id)
+{
+	sqlite3_stmt *st = prep(w,
 	    "INSERT INTO snapshot (fs, root, root_abs, host, fstype, fs_source,"
 	    " fs_uuid, fs_label, mount_opts, started_at, now_ref, status,"
 	    " threads, options, version)"
@@ -71,10 +90,30 @@ snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,
 	sqlite3_bind_int(st, 12, m->threads);
 	db_bind_text(st, 13, m->options);
 	db_bind_text(st, 14, IOCENSUS_VERSION);
-	rc = done(&w, st);
-	*id = sqlite3_last_insert_rowid(db);
+	rc = done(w, st);
+	*id = sqlite3_last_insert_rowid(w->db);
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int
+snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,
+    char *err, size_t errlen)
+{
+	struct w w = { db, err, errlen };
+
+	if (db_begin(db) < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (insert_snapshot(&w, m, id) < 0 ||
+	    write_dir_scope(&w, *id, m->dirs_depth) < 0 || db_commit(db) < 0) {
+		if (!err[0])
+			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		db_rollback(db);
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -147,6 +186,21 @@ write_hist_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
 	return 0;
 }
 
+/* A project's extremes of one metric, when it has regular files. */
+static int
+write_project_extent(struct w *w, sqlite3_stmt *st, int64_t id,
+    const char *proj, const char *metric, const struct phist *h)
+{
+	if (h->count == 0)
+		return 0;
+	sqlite3_bind_int64(st, 1, id);
+	db_bind_text(st, 2, proj);
+	db_bind_text(st, 3, metric);
+	sqlite3_bind_int64(st, 4, h->min);
+	sqlite3_bind_int64(st, 5, h->max);
+	return done(w, st);
+}
+
 static int
 write_hists(struct w *w, int64_t id, const struct census *c,
     const struct project_rules *rules)
@@ -155,9 +209,11 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 	    " metric, slot, lo, hi, n, w, v, vw) VALUES (?,?,?,?,?,?,?,?,?,?)");
 	sqlite3_stmt *ex = prep(w, "INSERT INTO hist_extent (snapshot_id,"
 	    " metric, min, max) VALUES (?,?,?,?)");
+	sqlite3_stmt *px = prep(w, "INSERT INTO project_extent (snapshot_id,"
+	    " project, metric, min, max) VALUES (?,?,?,?,?)");
 	int rc = -1;
 
-	if (!st || !ex)
+	if (!st || !ex || !px)
 		goto out;
 	for (int i = 0; i < FH_COUNT; i++) {
 		const struct hist *h = &c->h[i];
@@ -185,13 +241,15 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 		for (int k = 0; k < 4; k++)
 			if (write_hist_rows(w, st, id, name, m[k],
 			    k ? HS_AGE : HS_SIZE, ph[k]->n, ph[k]->w, NULL,
-			    NULL) < 0)
+			    NULL) < 0 || write_project_extent(w, px, id, name,
+			    m[k], ph[k]) < 0)
 				goto out;
 	}
 	rc = 0;
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(ex);
+	sqlite3_finalize(px);
 	return rc;
 }
 

@@ -1,8 +1,8 @@
 /*
  * snapshot: one scan in the census database.
  *
- * snapshot_begin() records the scan as 'running' in its own short
- * transaction; snapshot_finish() writes every row and the final status in
+ * snapshot_begin() records the scan as 'running', with how deep its
+ * directory totals go, in its own short transaction; snapshot_finish() writes every row and the final status in
  * one transaction. A scan killed at any point therefore leaves either a
  * 'running' row (complete = 0 in v_snapshot) or a finished one, never a
  * half-written snapshot that looks complete.
@@ -22,6 +22,7 @@ struct snap_meta {
 	const char *options;		/* command line */
 	int64_t started, now_ref;
 	int threads;
+	int dirs_depth;			/* --dirs; -1: all */
 };
 
 int snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,

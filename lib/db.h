@@ -12,7 +12,8 @@
 #include <stddef.h>
 
 #define DB_SCHEMA_VERSION 3	/* 2: I/O samples (sql/io.sql); 3: the
-				   expected end, io_dev_hour by minutes */
+				   expected end, io_dev_hour by minutes,
+				   per-project extremes, dir_scope */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 

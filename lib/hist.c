@@ -62,13 +62,13 @@ hist_total(const struct hist *h)
 void
 hist_merge(struct hist *dst, const struct hist *src)
 {
-	if (src->count == 0)
-		return;
-	if (dst->count == 0 || src->min < dst->min)
-		dst->min = src->min;
-	if (dst->count == 0 || src->max > dst->max)
-		dst->max = src->max;
-	dst->count += src->count;
+	if (src->count > 0) {
+		if (dst->count == 0 || src->min < dst->min)
+			dst->min = src->min;
+		if (dst->count == 0 || src->max > dst->max)
+			dst->max = src->max;
+		dst->count += src->count;
+	}
 	for (int i = 0; i < HIST_NB; i++) {
 		dst->n[i] += src->n[i];
 		dst->w[i] += src->w[i];
@@ -78,8 +78,29 @@ hist_merge(struct hist *dst, const struct hist *src)
 }
 
 void
+phist_add(struct phist *h, enum hist_scheme s, int64_t v, uint64_t weight)
+{
+	int i = hist_slot(s, v);
+
+	if (h->count == 0 || v < h->min)
+		h->min = v;
+	if (h->count == 0 || v > h->max)
+		h->max = v;
+	h->count++;
+	h->n[i]++;
+	h->w[i] += weight;
+}
+
+void
 phist_merge(struct phist *dst, const struct phist *src)
 {
+	if (src->count > 0) {
+		if (dst->count == 0 || src->min < dst->min)
+			dst->min = src->min;
+		if (dst->count == 0 || src->max > dst->max)
+			dst->max = src->max;
+		dst->count += src->count;
+	}
 	for (int i = 0; i < HIST_NB; i++) {
 		dst->n[i] += src->n[i];
 		dst->w[i] += src->w[i];

@@ -37,10 +37,13 @@ struct hist {
 	uint64_t count;		/* items in all slots */
 };
 
-/* Lean histogram for per-project tables: count and bytes only. */
+/* Lean histogram for per-project tables: count and bytes, and the
+ * extremes (the largest file, the oldest age of a project). */
 struct phist {
 	uint64_t n[HIST_NB];
 	uint64_t w[HIST_NB];
+	int64_t min, max;	/* extreme values, valid when count > 0 */
+	uint64_t count;		/* items in all slots */
 };
 
 int hist_slot(enum hist_scheme s, int64_t v);
@@ -48,6 +51,8 @@ void hist_add(struct hist *h, enum hist_scheme s, int64_t v, uint64_t weight);
 /* Add value v with weight to a given slot (overhead rows are chosen by size). */
 void hist_add_slot(struct hist *h, int slot, int64_t v, uint64_t weight);
 void hist_merge(struct hist *dst, const struct hist *src);
+void phist_add(struct phist *h, enum hist_scheme s, int64_t v,
+    uint64_t weight);
 void phist_merge(struct phist *dst, const struct phist *src);
 uint64_t hist_total(const struct hist *h);
 

@@ -7,6 +7,12 @@
  * shrink. The "(unattributed)" row holds what the groups do not cover
  * (directly in shallower directories for --by dir), so that every column
  * of shares sums to 1.
+ *
+ * Several pairs (one per file system, each with its own dates) give one
+ * row per file system and a total row that adds their net changes: the
+ * snapshots were not simultaneous, so the total has no common window and
+ * the notes list each one (study-analyses.md 1.5). Groups of the same
+ * name in several file systems are added up.
  */
 #include <math.h>
 #include <stdio.h>
@@ -90,22 +96,23 @@ static const struct rcol_spec fs_cols[] = {
 	[F_DK] = { "d_alloc", "New capacity", "bytes", CF_BYTES, 0 },
 };
 
-static void
-fs_table(struct result *r, const struct snap *a, const struct snap *b,
-    const struct drow *tot)
-{
-	struct rtable *t = result_table(r, "filesystems", "Growth per file"
-	    " system", fs_cols, sizeof fs_cols / sizeof *fs_cols);
-	size_t row = rt_row(t);
-	double days = (double)(b->started_at - a->started_at) / 86400.0;
-	struct nint dn = delta(tot->v[M_FILES]);
+/* One pair of snapshots of one file system and its totals. */
+struct spair {
+	struct snap a, b;
+	struct drow tot;
+};
 
-	rt_text(t, row, F_FS, b->fs);
-	rt_int(t, row, F_A, a->id);
-	rt_int(t, row, F_B, b->id);
-	rt_int(t, row, F_TA, a->started_at);
-	rt_int(t, row, F_TB, b->started_at);
-	rt_real(t, row, F_DAYS, days);
+static double
+pair_days(const struct spair *p)
+{
+	return (double)(p->b.started_at - p->a.started_at) / 86400.0;
+}
+
+/* The totals and rates of one row; days NAN for the total row. */
+static void
+fs_values(struct rtable *t, size_t row, const struct drow *tot,
+    double per_day)
+{
 	for (int m = 0; m < 3; m++) {
 		int c = m == M_FILES ? F_NA : m == M_BYTES ? F_BA : F_KA;
 		rt_nint(t, row, c, tot->v[m].a);
@@ -116,8 +123,44 @@ fs_table(struct result *r, const struct snap *a, const struct snap *b,
 	    tot->v[M_FILES].a.v > 0)
 		rt_real(t, row, F_GROWTH, (double)tot->v[M_FILES].b.v /
 		    (double)tot->v[M_FILES].a.v);
-	if (dn.has && days > 0)		/* not over a backwards interval */
-		rt_real(t, row, F_DN_DAY, (double)dn.v / days);
+	rt_real_def(t, row, F_DN_DAY, per_day);
+}
+
+/* New files per day of one pair: NAN when missing or over a backwards
+ * or empty interval. */
+static double
+files_per_day(const struct spair *p)
+{
+	struct nint dn = delta(p->tot.v[M_FILES]);
+
+	return dn.has && pair_days(p) > 0 ? (double)dn.v / pair_days(p) : NAN;
+}
+
+/* A row per pair; with several, a total row whose rate adds theirs. */
+static void
+fs_table(struct result *r, const struct spair *p, size_t np,
+    const struct drow *tot)
+{
+	struct rtable *t = result_table(r, "filesystems", "Growth per file"
+	    " system", fs_cols, sizeof fs_cols / sizeof *fs_cols);
+	double rate = 0;
+
+	for (size_t i = 0; i < np; i++) {
+		size_t row = rt_row(t);
+		rt_text(t, row, F_FS, p[i].b.fs);
+		rt_int(t, row, F_A, p[i].a.id);
+		rt_int(t, row, F_B, p[i].b.id);
+		rt_int(t, row, F_TA, p[i].a.started_at);
+		rt_int(t, row, F_TB, p[i].b.started_at);
+		rt_real(t, row, F_DAYS, pair_days(&p[i]));
+		fs_values(t, row, &p[i].tot, files_per_day(&p[i]));
+		rate += files_per_day(&p[i]);
+	}
+	if (np > 1) {
+		size_t row = rt_row(t);
+		rt_text(t, row, F_FS, "total");
+		fs_values(t, row, tot, rate);
+	}
 }
 
 /* ---- the per-group rows ---- */
@@ -242,6 +285,18 @@ drow_cmp(const void *pa, const void *pb)
 
 /* ---- notes ---- */
 
+/* A share in a sentence: one decimal, never "-0.0%". */
+static const char *
+share_text(double v, char *buf, size_t len)
+{
+	if (v != 0 && fabs(100 * v) < 0.05)
+		snprintf(buf, len, "%s0.05%%", v > 0 ? "less than " :
+		    "a net decrease of less than ");
+	else
+		snprintf(buf, len, "%.1f%%", v == 0 ? 0.0 : 100 * v);
+	return buf;
+}
+
 static void
 note_snapshot(struct result *r, const char *which, const struct snap *s)
 {
@@ -260,28 +315,209 @@ static void
 note_finding(struct result *r, enum group_by by, const struct drow *d,
     size_t n, const struct drow *tot)
 {
+	char a[48], b[48];
 	double sn, sb;
 
 	if (!delta(tot->v[M_FILES]).has)
 		return;
 	if (delta(tot->v[M_FILES]).v <= 0) {
 		result_note(r, "The number of files did not grow (net change"
-		    " %lld), so shares of new files are undefined (n/a).",
-		    (long long)delta(tot->v[M_FILES]).v);
+		    " %s), so shares of new files are undefined (n/a).",
+		    human_int(delta(tot->v[M_FILES]).v, a, sizeof a));
 		return;
 	}
 	if (n == 0)
 		return;
 	sn = share(d[0].v[M_FILES], tot->v[M_FILES]);
 	sb = share(d[0].v[M_BYTES], tot->v[M_BYTES]);
+	share_text(sn, a, sizeof a);
 	if (sb == sb)
-		result_note(r, "%s %s made %.1f%% of new files %s %.1f%% of new"
-		    " bytes.", by_label[by], d[0].name, 100 * sn,
-		    sn > sb ? "but" : "and", 100 * sb);
+		result_note(r, "%s %s made %s of new files %s %s of new"
+		    " bytes.", by_label[by], d[0].name, a,
+		    sn > sb ? "but" : "and", share_text(sb, b, sizeof b));
 	else
-		result_note(r, "%s %s made %.1f%% of new files; the bytes did"
+		result_note(r, "%s %s made %s of new files; the bytes did"
 		    " not grow, so shares of new bytes are undefined (n/a).",
-		    by_label[by], d[0].name, 100 * sn);
+		    by_label[by], d[0].name, a);
+}
+
+/* ---- directory depth ---- */
+
+enum depth_why { DW_EMPTY, DW_SHALLOW, DW_UNKNOWN };
+
+/* Why a snapshot has no directory totals at the asked depth: its tree has
+ * none there, its scan kept fewer levels, or it does not say. */
+static int
+depth_why(sqlite3 *db, int64_t id, int want, enum depth_why *why,
+    int *kept, char *err, size_t errlen)
+{
+	int rc = census_dir_scope(db, id, kept, err, errlen);
+
+	if (rc < 0)
+		return -1;
+	*why = rc == 0 ? DW_UNKNOWN : *kept < 0 || *kept >= want ? DW_EMPTY :
+	    DW_SHALLOW;
+	return 0;
+}
+
+/* One note per reason (and kept depth), naming every snapshot it fits. */
+static int
+note_depth(struct result *r, sqlite3 *db, const int64_t *ids, size_t n,
+    int want, char *err, size_t errlen)
+{
+	enum depth_why *why = xcalloc(n + 1, sizeof *why);
+	int *kept = xcalloc(n + 1, sizeof *kept), *done = xcalloc(n + 1,
+	    sizeof *done);
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = depth_why(db, ids[i], want, &why[i], &kept[i], err,
+		    errlen);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char list[512];
+		size_t len = 0, cnt = 0;
+		if (done[i])
+			continue;
+		for (size_t k = i; k < n; k++) {
+			if (done[k] || why[k] != why[i] ||
+			    (why[i] == DW_SHALLOW && kept[k] != kept[i]))
+				continue;
+			done[k] = 1;
+			cnt++;
+			if (len < sizeof list)
+				len += (size_t)snprintf(list + len, sizeof list
+				    - len, "%s#%lld", len ? ", " : "",
+				    (long long)ids[k]);
+		}
+		if (why[i] == DW_EMPTY)
+			result_note(r, "Snapshot%s %s %s no directory at depth"
+			    " %d (%s scan kept that depth): %s files are all"
+			    " unattributed.", cnt > 1 ? "s" : "", list,
+			    cnt > 1 ? "have" : "has", want, cnt > 1 ? "their" :
+			    "its", cnt > 1 ? "their" : "its");
+		else if (why[i] == DW_SHALLOW)
+			result_note(r, "Snapshot%s %s kept directory totals down"
+			    " to depth %d only (fsscan --dirs %d), not %d: %s"
+			    " files are all unattributed.", cnt > 1 ? "s" : "",
+			    list, kept[i], kept[i], want, cnt > 1 ? "their" :
+			    "its");
+		else
+			result_note(r, "Snapshot%s %s %s no directory totals at"
+			    " depth %d, and %s not record %s fsscan --dirs"
+			    " depth: the tree has no directory that deep, or"
+			    " the scan kept fewer levels; %s files are all"
+			    " unattributed.", cnt > 1 ? "s" : "", list,
+			    cnt > 1 ? "have" : "has", want, cnt > 1 ? "do" :
+			    "does", cnt > 1 ? "their" : "its", cnt > 1 ?
+			    "their" : "its");
+	}
+	free(why);
+	free(kept);
+	free(done);
+	return rc;
+}
+
+/* ---- groups over one or several pairs ---- */
+
+/* By key, then name: of groups of the same key in several file systems
+ * (a user known by different names), the smallest name is shown. */
+static int
+gtot_key_cmp(const void *pa, const void *pb)
+{
+	const struct gtot *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+/* Sort and add up groups of the same key (from several file systems);
+ * *n shrinks. */
+static void
+gtots_sum_dups(struct gtot *g, size_t *n)
+{
+	size_t k = 0;
+
+	if (*n == 0)
+		return;
+	qsort(g, *n, sizeof *g, gtot_key_cmp);
+	for (size_t i = 1; i < *n; i++) {
+		if (strcmp(g[i].key, g[k].key) == 0) {
+			g[k].files += g[i].files;
+			g[k].bytes += g[i].bytes;
+			g[k].alloc += g[i].alloc;
+			free(g[i].key);
+			free(g[i].name);
+			continue;
+		}
+		g[++k] = g[i];
+	}
+	*n = k + 1;
+}
+
+/* Append one snapshot's groups to *all. Returns how many it had, or -1. */
+static long
+add_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
+    struct gtot **all, size_t *n, char *err, size_t errlen)
+{
+	struct gtot *g;
+	size_t ng;
+
+	if (census_groups(db, id, by, depth, &g, &ng, err, errlen) < 0)
+		return -1;
+	*all = xrealloc(*all, (*n + ng + 1) * sizeof **all);
+	if (ng)
+		memcpy(*all + *n, g, ng * sizeof *g);
+	*n += ng;
+	free(g);
+	return (long)ng;
+}
+
+static int
+groups(struct result *r, sqlite3 *db, const struct an_opts *o,
+    enum group_by by, const struct spair *p, size_t np,
+    const struct drow *tot, char *err, size_t errlen)
+{
+	struct gtot *ga = NULL, *gb = NULL;
+	size_t na = 0, nb = 0, n, nempty = 0;
+	int64_t *empty = xcalloc(2 * np + 1, sizeof *empty);
+	struct drow *d;
+	struct rtable *t;
+	int rc = -1;
+
+	for (size_t i = 0; i < np; i++) {
+		long ka = add_groups(db, p[i].a.id, by, o->dir_depth, &ga, &na,
+		    err, errlen);
+		long kb = ka < 0 ? -1 : add_groups(db, p[i].b.id, by,
+		    o->dir_depth, &gb, &nb, err, errlen);
+		if (kb < 0)
+			goto out;
+		if (by == BY_DIR && ka == 0)
+			empty[nempty++] = p[i].a.id;
+		if (by == BY_DIR && kb == 0 && p[i].b.id != p[i].a.id)
+			empty[nempty++] = p[i].b.id;
+	}
+	if (nempty && note_depth(r, db, empty, nempty, o->dir_depth, err,
+	    errlen) < 0)
+		goto out;
+	gtots_sum_dups(ga, &na);
+	gtots_sum_dups(gb, &nb);
+	d = merge_groups(ga, na, gb, nb, &n);
+	qsort(d, n, sizeof *d, drow_cmp);
+	unattributed(&d[n], d, n, tot);
+	note_finding(r, by, d, n, tot);
+	t = result_table(r, "groups", by == BY_DIR ? "Growth per directory" :
+	    by == BY_PROJECT ? "Growth per project" : by == BY_USER ?
+	    "Growth per user" : "Growth per group", group_cols,
+	    sizeof group_cols / sizeof *group_cols);
+	for (size_t i = 0; i <= n; i++)
+		group_row(t, &d[i], tot);
+	free(d);
+	rc = 0;
+out:
+	gtots_free(ga, na);
+	gtots_free(gb, nb);
+	free(empty);
+	return rc;
 }
 
 /* ---- the analysis ---- */
@@ -297,47 +533,112 @@ load_snap(sqlite3 *db, int64_t id, struct snap *s, char *err, size_t errlen)
 	return rc == 1 ? 0 : -1;
 }
 
-static int
-groups(struct result *r, sqlite3 *db, const struct an_opts *o,
-    enum group_by by, const struct drow *tot, char *err, size_t errlen)
+/* Add a pair's totals into the grand total; missing stays missing. */
+static void
+tot_add(struct drow *t, const struct drow *p)
 {
-	struct gtot *ga = NULL, *gb = NULL;
-	size_t na = 0, nb = 0, n;
-	struct drow *d;
-	struct rtable *t;
-
-	if (census_groups(db, o->snap_a, by, o->dir_depth, &ga, &na, err,
-	    errlen) < 0 || census_groups(db, o->snap_b, by, o->dir_depth, &gb,
-	    &nb, err, errlen) < 0) {
-		gtots_free(ga, na);
-		gtots_free(gb, nb);
-		return -1;
+	for (int m = 0; m < 3; m++) {
+		struct nint *x[2] = { &t->v[m].a, &t->v[m].b };
+		const struct nint y[2] = { p->v[m].a, p->v[m].b };
+		for (int k = 0; k < 2; k++) {
+			x[k]->has = x[k]->has && y[k].has;
+			x[k]->v += y[k].v;
+		}
 	}
-	if (by == BY_DIR && (na == 0 || nb == 0))
-		result_note(r, "Snapshot %lld has no directory totals at depth"
-		    " %d (fsscan --dirs was smaller): its files are all"
-		    " unattributed.", (long long)(na == 0 ? o->snap_a :
-		    o->snap_b), o->dir_depth);
-	d = merge_groups(ga, na, gb, nb, &n);
-	qsort(d, n, sizeof *d, drow_cmp);
-	unattributed(&d[n], d, n, tot);
-	note_finding(r, by, d, n, tot);
-	t = result_table(r, "groups", by == BY_DIR ? "Growth per directory" :
-	    by == BY_PROJECT ? "Growth per project" : by == BY_USER ?
-	    "Growth per user" : "Growth per group", group_cols,
-	    sizeof group_cols / sizeof *group_cols);
-	for (size_t i = 0; i <= n; i++)
-		group_row(t, &d[i], tot);
-	free(d);
-	gtots_free(ga, na);
-	gtots_free(gb, nb);
+}
+
+/* Load the pairs: (snap_a, snap_b), then o->pairs. A file system in two
+ * pairs would count its growth twice. */
+static int
+load_pairs(sqlite3 *db, const struct an_opts *o, struct spair *p, size_t np,
+    char *err, size_t errlen)
+{
+	for (size_t i = 0; i < np; i++) {
+		int64_t a = i ? o->pairs[2 * (i - 1)] : o->snap_a;
+		int64_t b = i ? o->pairs[2 * (i - 1) + 1] : o->snap_b;
+		if (load_snap(db, a, &p[i].a, err, errlen) < 0 ||
+		    load_snap(db, b, &p[i].b, err, errlen) < 0)
+			return -1;
+		p[i].tot.name = "total";
+		p[i].tot.v[M_FILES] = (struct pair){ p[i].a.files,
+		    p[i].b.files };
+		p[i].tot.v[M_BYTES] = (struct pair){ p[i].a.bytes,
+		    p[i].b.bytes };
+		p[i].tot.v[M_ALLOC] = (struct pair){ p[i].a.alloc,
+		    p[i].b.alloc };
+		for (size_t k = 0; k < i; k++) {
+			if (strcmp(p[k].b.fs, p[i].b.fs) == 0) {
+				snprintf(err, errlen, AN_USAGE "file system %s"
+				    " is in two pairs (#%lld #%lld and #%lld"
+				    " #%lld): its growth would count twice",
+				    p[i].b.fs, (long long)p[k].a.id,
+				    (long long)p[k].b.id, (long long)p[i].a.id,
+				    (long long)p[i].b.id);
+				return -1;
+			}
+		}
+	}
 	return 0;
+}
+
+/* "A" and "B"; with several pairs "A1", "B1", "A2" ... */
+static void
+pair_labels(size_t i, size_t np, char la[32], char lb[32])
+{
+	if (np == 1) {
+		strcpy(la, "A");
+		strcpy(lb, "B");
+		return;
+	}
+	snprintf(la, 32, "A%zu", i + 1);
+	snprintf(lb, 32, "B%zu", i + 1);
+}
+
+static void
+note_pair(struct result *r, const struct spair *p, size_t i, size_t np)
+{
+	char la[32], lb[32];
+
+	pair_labels(i, np, la, lb);
+	note_snapshot(r, la, &p->a);
+	note_snapshot(r, lb, &p->b);
+	if (strcmp(p->a.fs, p->b.fs) != 0)
+		result_note(r, "WARNING: %s and %s are different file systems"
+		    " (%s and %s); the deltas compare unrelated trees.", la, lb,
+		    p->a.fs, p->b.fs);
+	if (p->b.started_at < p->a.started_at)
+		result_note(r, "WARNING: %s (#%lld) was taken before %s"
+		    " (#%lld): the deltas run backwards in time, and there is"
+		    " no growth rate; give the older snapshot first.", lb,
+		    (long long)p->b.id, la, (long long)p->a.id);
+}
+
+/* The windows of a total over several file systems, each its own. */
+static void
+note_windows(struct result *r, const struct spair *p, size_t np)
+{
+	char w[1024], d0[32], d1[32];
+	size_t len = 0;
+
+	w[0] = 0;
+	for (size_t i = 0; i < np && len < sizeof w; i++)
+		len += (size_t)snprintf(w + len, sizeof w - len, "%s%s from %s"
+		    " to %s (#%lld to #%lld, %.2f days)", i ? "; " : "",
+		    p[i].b.fs, human_date(p[i].a.started_at, 0, d0, sizeof d0),
+		    human_date(p[i].b.started_at, 0, d1, sizeof d1),
+		    (long long)p[i].a.id, (long long)p[i].b.id,
+		    pair_days(&p[i]));
+	result_note(r, "The total adds the net change of %zu file systems,"
+	    " each over its own window: %s. The snapshots were not taken at"
+	    " the same time, so the total has no common window; its new"
+	    " files per day add each file system's rate.", np, w);
 }
 
 struct result *
 an_diff(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 {
-	struct snap a = { 0 }, b = { 0 };
+	size_t np = 1 + o->npairs;
+	struct spair *p = xcalloc(np, sizeof *p);
 	struct result *r = NULL;
 	struct drow tot = { .name = "total" };
 	enum group_by by;
@@ -346,47 +647,59 @@ an_diff(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	if (parse_by(o->by, &by) < 0) {
 		snprintf(err, errlen, AN_USAGE "--by %s: expected project,"
 		    " user, group or dir", o->by);
-		return NULL;
-	}
-	if (load_snap(db, o->snap_a, &a, err, errlen) < 0 ||
-	    load_snap(db, o->snap_b, &b, err, errlen) < 0)
 		goto fail;
-	tot.v[M_FILES] = (struct pair){ a.files, b.files };
-	tot.v[M_BYTES] = (struct pair){ a.bytes, b.bytes };
-	tot.v[M_ALLOC] = (struct pair){ a.alloc, b.alloc };
-	r = result_new("diff", "Growth between two snapshots");
-	note_snapshot(r, "A", &a);
-	note_snapshot(r, "B", &b);
-	if (strcmp(a.fs, b.fs) != 0)
-		result_note(r, "WARNING: A and B are different file systems"
-		    " (%s and %s); the deltas compare unrelated trees.", a.fs,
-		    b.fs);
-	if (b.started_at < a.started_at)
-		result_note(r, "WARNING: B (#%lld) was taken before A (#%lld):"
-		    " the deltas run backwards in time, and there is no growth"
-		    " rate; give the older snapshot first.", (long long)b.id,
-		    (long long)a.id);
-	result_note(r, "Deltas are net changes (files created minus files"
-	    " deleted) over %.2f days; shares are of the file system's net"
-	    " growth, are n/a when it is <= 0, and can be negative or above"
-	    " 100%% when some groups shrink.",
-	    (double)(b.started_at - a.started_at) / 86400.0);
-	fs_table(r, &a, &b, &tot);
+	}
+	if (load_pairs(db, o, p, np, err, errlen) < 0)
+		goto fail;
+	tot = p[0].tot;
+	for (size_t i = 1; i < np; i++)
+		tot_add(&tot, &p[i].tot);
+	r = result_new("diff", np > 1 ? "Growth between pairs of snapshots,"
+	    " one pair per file system" : "Growth between two snapshots");
+	for (size_t i = 0; i < np; i++)
+		note_pair(r, &p[i], i, np);
+	if (np == 1)
+		result_note(r, "Deltas are net changes (files created minus"
+		    " files deleted) over %.2f days; shares are of the file"
+		    " system's net growth, are n/a when it is <= 0, and can be"
+		    " negative or above 100%% when some groups shrink.",
+		    pair_days(&p[0]));
+	else {
+		note_windows(r, p, np);
+		result_note(r, "Deltas are net changes (files created minus"
+		    " files deleted); shares are of the total net growth of"
+		    " the %zu file systems, are n/a when it is <= 0, and can be"
+		    " negative or above 100%% when some groups shrink; groups"
+		    " of the same name are added across file systems.", np);
+	}
+	fs_table(r, p, np, &tot);
 	if (by == BY_DIR)
 		result_note(r, "Directories at depth %d below the root; files"
 		    " directly in shallower directories are unattributed.",
 		    o->dir_depth);
-	if (groups(r, db, o, by, &tot, err, errlen) < 0 ||
-	    note_unresolved(r, db, &a, "A", &share, err, errlen) < 0 ||
-	    note_unresolved(r, db, &b, "B", &share, err, errlen) < 0)
+	if (groups(r, db, o, by, p, np, &tot, err, errlen) < 0)
 		goto fail;
-	snap_clear(&a);
-	snap_clear(&b);
+	for (size_t i = 0; i < np; i++) {
+		char la[32], lb[32];
+		pair_labels(i, np, la, lb);
+		if (note_unresolved(r, db, &p[i].a, la, &share, err,
+		    errlen) < 0 || note_unresolved(r, db, &p[i].b, lb, &share,
+		    err, errlen) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < np; i++) {
+		snap_clear(&p[i].a);
+		snap_clear(&p[i].b);
+	}
+	free(p);
 	return r;
 fail:
 	if (r)
 		result_free(r);
-	snap_clear(&a);
-	snap_clear(&b);
+	for (size_t i = 0; i < np; i++) {
+		snap_clear(&p[i].a);
+		snap_clear(&p[i].b);
+	}
+	free(p);
 	return NULL;
 }

@@ -93,12 +93,46 @@ to_dist(const struct chist *h, int age, struct dist *d)
 	}
 }
 
+/*
+ * The selection's smallest and largest value. fsscan keeps them per
+ * project since schema 3: exact for one project, and for all but some
+ * (the extremes over the other projects). An older snapshot kept them for
+ * the whole file system only: they still bound the selection's
+ * percentiles, but its largest file is unknown.
+ */
+static int
+load_extent(sqlite3 *db, const struct an_opts *o, int64_t id, int metric,
+    struct dist *d, struct result *r, char *err, size_t errlen)
+{
+	const char *m = file_metrics[metric];
+	int rc;
+
+	if (o->project || o->nexclude) {
+		rc = census_project_extent(db, id, m, o->project, o->exclude,
+		    o->nexclude, &d->ext_min, &d->ext_max, err, errlen);
+		if (rc != 0) {
+			d->has_ext = d->ext_exact = rc == 1;
+			return rc < 0 ? -1 : 0;
+		}
+		result_note(r, "Snapshot #%lld keeps the extremes of the whole"
+		    " file system only (it was written by an older fsscan):"
+		    " the selection's %s is n/a, and its percentiles are"
+		    " bounded by the whole file system's extremes.",
+		    (long long)id, metric ? "oldest age" : "largest file");
+	}
+	rc = census_extent(db, id, m, &d->ext_min, &d->ext_max, err, errlen);
+	d->has_ext = rc == 1;
+	d->ext_exact = rc == 1 && !o->project && !o->nexclude;
+	return rc < 0 ? -1 : 0;
+}
+
 enum { D_LO, D_HI, D_FILES, D_BYTES, D_SF, D_SB, D_CF, D_CB };
 
 static void
-dist_table(struct result *r, const struct dist *d)
+dist_table(struct result *r, const struct dist *d, const char *metric)
 {
 	const char *u = d->age ? "days" : "bytes";
+	char title[96], caption[160], xlabel[48];
 	enum col_fmt f = d->age ? CF_PLAIN : CF_BYTES;
 	const struct rcol_spec cols[] = {
 		[D_LO] = { "lo", "From", u, f, 0 },
@@ -110,12 +144,15 @@ dist_table(struct result *r, const struct dist *d)
 		[D_CF] = { "cum_files", "Cumulative files", "%", CF_PCT, 2 },
 		[D_CB] = { "cum_bytes", "Cumulative bytes", "%", CF_PCT, 2 },
 	};
-	struct rtable *t = result_table(r, "distribution", d->age ? "Age"
-	    " distribution (log2 buckets; future timestamps first)" :
-	    "File-size distribution (log2 buckets)", cols, 8);
+	struct rtable *t;
 	int64_t cf = 0, cb = 0;
 	struct rfigure *fig;
 
+	if (d->age)
+		snprintf(title, sizeof title, "Age distribution by %s (log2"
+		    " buckets; future timestamps first)", metric);
+	t = result_table(r, "distribution", d->age ? title :
+	    "File-size distribution (log2 buckets)", cols, 8);
 	for (size_t k = 0; k < d->n; k++) {
 		size_t row = rt_row(t);
 		cf += d->files[k];
@@ -130,11 +167,19 @@ dist_table(struct result *r, const struct dist *d)
 		rt_real_def(t, row, D_CF, dist_frac(cf, d->nfiles));
 		rt_real_def(t, row, D_CB, dist_frac(cb, d->nbytes));
 	}
+	if (d->age) {
+		snprintf(title, sizeof title, "%s age CDF by count and by"
+		    " bytes", metric);
+		snprintf(caption, sizeof caption, "Share of files and of bytes"
+		    " whose %s age is at or below each bucket edge (log2"
+		    " buckets of days).", metric);
+		snprintf(xlabel, sizeof xlabel, "%s age (days)", metric);
+	}
 	fig = result_figure(r, d->age ? "age_cdf" : "size_cdf", FIG_STEP,
-	    r->ntable - 1, d->age ? "Age CDF by count and by bytes" :
-	    "File-size CDF by count and by bytes", "Share of files and of"
-	    " bytes at or below each bucket edge (log2 buckets).",
-	    d->age ? "age (days)" : "file size (bytes)", "cumulative share");
+	    r->ntable - 1, d->age ? title : "File-size CDF by count and by"
+	    " bytes", d->age ? caption : "Share of files and of bytes at or"
+	    " below each bucket edge (log2 buckets).", d->age ? xlabel :
+	    "file size (bytes)", "cumulative share");
 	fig->xcol = D_HI;
 	fig->ycol[0] = D_CF;
 	fig->ycol[1] = D_CB;
@@ -142,24 +187,29 @@ dist_table(struct result *r, const struct dist *d)
 	fig->xlog = 1;
 }
 
+enum pct_at { PCT_NONE, PCT_BUCKET, PCT_FUTURE };
+
 /* The value below which pct% of the files (or bytes) lie, interpolated
  * within the bucket holding it, and never beyond the smallest or largest
- * value scanned when those are known: NAN when empty or in the future
- * row. */
+ * value scanned when those are known. *at says where it lies: nowhere
+ * (no files; NAN), in a bucket, or in the future row (NAN: no age). */
 static double
-percentile(const struct dist *d, int pct, int by_bytes, size_t *bucket)
+percentile(const struct dist *d, int pct, int by_bytes, size_t *bucket,
+    enum pct_at *at)
 {
 	const int64_t *v = by_bytes ? d->bytes : d->files;
 	i128 total = by_bytes ? d->nbytes : d->nfiles, cum = 0;
 	double x;
 
+	*at = PCT_NONE;
 	for (size_t k = 0; k < d->n; k++) {
 		if (v[k] == 0 || (cum + v[k]) * 100 < pct * total) {
 			cum += v[k];
 			continue;
 		}
 		*bucket = k;
-		if (d->slot[k] == HIST_UNDER)
+		*at = d->slot[k] == HIST_UNDER ? PCT_FUTURE : PCT_BUCKET;
+		if (*at == PCT_FUTURE)
 			return NAN;
 		x = (double)d->lo[k] + (double)(pct * total - 100 * cum) /
 		    (100.0 * (double)v[k]) * (double)(d->hi[k] - d->lo[k]);
@@ -174,6 +224,26 @@ percentile(const struct dist *d, int pct, int by_bytes, size_t *bucket)
 }
 
 enum { Q_P, Q_COUNT, Q_CLO, Q_CHI, Q_BYTES, Q_BLO, Q_BHI, Q_METHOD };
+
+/* How a percentile row's values were found, by count and by bytes (no
+ * bytes: every selected file is empty). */
+static const char *
+pct_method(enum pct_at c, enum pct_at b, char *buf, size_t len)
+{
+	static const char *const how[] = {
+		[PCT_NONE] = "no bytes (n/a)",
+		[PCT_BUCKET] = "interpolated within bucket [lo, hi)",
+		[PCT_FUTURE] = "in the future-timestamps row (n/a)",
+	};
+
+	if (c == PCT_NONE)
+		return "no files";
+	if (c == b)
+		return c == PCT_BUCKET ? how[c] : "in the future-timestamps"
+		    " row: no age (n/a)";
+	snprintf(buf, len, "by count %s; by bytes %s", how[c], how[b]);
+	return buf;
+}
 
 static void
 pct_table(struct result *r, const struct dist *d)
@@ -196,17 +266,19 @@ pct_table(struct result *r, const struct dist *d)
 
 	for (size_t i = 0; i < sizeof pcts / sizeof *pcts; i++) {
 		size_t row = rt_row(t), k;
+		enum pct_at at[2];
+		char how[128];
 		rt_real(t, row, Q_P, pcts[i] / 100.0);
 		for (int b = 0; b < 2; b++) {
-			double v = percentile(d, pcts[i], b, &k);
-			if (v != v)
+			double v = percentile(d, pcts[i], b, &k, &at[b]);
+			if (at[b] != PCT_BUCKET)
 				continue;
 			rt_real(t, row, b ? Q_BYTES : Q_COUNT, v);
 			rt_int(t, row, b ? Q_BLO : Q_CLO, d->lo[k]);
 			rt_int(t, row, b ? Q_BHI : Q_CHI, d->hi[k]);
 		}
-		rt_text(t, row, Q_METHOD,
-		    "interpolated within bucket [lo, hi)");
+		rt_text(t, row, Q_METHOD, pct_method(at[0], at[1], how,
+		    sizeof how));
 	}
 }
 
@@ -253,8 +325,9 @@ note_selection(struct result *r, const struct an_opts *o,
 			note_atime_mode(r, s);
 	}
 	result_note(r, "Percentiles are interpolated linearly within the log2"
-	    " bucket that holds the p-th file (or byte); cumulative shares are"
-	    " exact at bucket edges.");
+	    " bucket that holds the p-th file (or byte), and never beyond the"
+	    " smallest or largest value scanned; cumulative shares are exact"
+	    " at bucket edges.");
 }
 
 static int
@@ -316,12 +389,13 @@ an_files(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		}
 	}
 	to_dist(&h, metric > 0, &d);
-	/* The extremes are kept for the whole file system only. */
-	if (rc > 0 && !o->project && !o->nexclude && d.n &&
-	    census_extent(db, s.id, file_metrics[metric], &d.ext_min,
-	    &d.ext_max, err, errlen) == 1)
-		d.has_ext = 1;
-	dist_table(r, &d);
+	if (rc > 0 && d.n && load_extent(db, o, s.id, metric, &d, r, err,
+	    errlen) < 0) {
+		result_free(r);
+		snap_clear(&s);
+		return NULL;
+	}
+	dist_table(r, &d, file_metrics[metric]);
 	pct_table(r, &d);
 	if (rc > 0)
 		files_facts(r, &d, &s, metric, unres);

@@ -88,18 +88,20 @@ note_popular(struct result *r, const struct dist *d, size_t k)
 {
 	char lo[32], hi[32];
 
+	char n[32];
+
+	human_int(d->files[k], n, sizeof n);
 	if (d->slot[k] == HIST_UNDER)
 		result_note(r, "The most popular bucket is the future one:"
-		    " %lld files.", (long long)d->files[k]);
+		    " %s files.", n);
 	else if (d->age)
 		result_note(r, "The most popular bucket is [%lld, %lld) days"
-		    " with %lld files.", (long long)d->lo[k],
-		    (long long)d->hi[k], (long long)d->files[k]);
+		    " with %s files.", (long long)d->lo[k],
+		    (long long)d->hi[k], n);
 	else
-		result_note(r, "The most popular bucket is [%s, %s) with %lld"
+		result_note(r, "The most popular bucket is [%s, %s) with %s"
 		    " files.", human_bytes((double)d->lo[k], 0, lo, sizeof lo),
-		    human_bytes((double)d->hi[k], 0, hi, sizeof hi),
-		    (long long)d->files[k]);
+		    human_bytes((double)d->hi[k], 0, hi, sizeof hi), n);
 }
 
 void
@@ -124,7 +126,7 @@ files_facts(struct result *r, const struct dist *d, const struct snap *s,
 	if (d->n)
 		note_popular(r, d, pop);
 	rt_real_def(t, row, X_UNRES, unresolved);
-	if (d->has_ext) {
+	if (d->has_ext && d->ext_exact) {
 		if (d->age)
 			rt_real(t, row, X_MAX, (double)d->ext_max / DIST_DAY);
 		else

@@ -50,10 +50,14 @@ struct an_opts {
 	size_t nann;
 
 	int64_t snap_a, snap_b;		/* diff A B */
+	const int64_t *pairs;		/* diff A B A2 B2 ...: the further
+					   pairs, npairs * 2 ids in order */
+	size_t npairs;
 	int64_t snapshot;		/* files --snapshot ID; 0: latest complete */
 	const char *by;			/* diff: project|user|group|dir;
 					   files: size|atime|mtime|ctime */
-	const char *fs;			/* growth --fs */
+	const char *fs;			/* growth --fs; NULL or "all" with
+					   several: every file system */
 	const char *project;		/* growth/files --project */
 	const char *const *exclude;	/* files --exclude-project, repeatable */
 	size_t nexclude;

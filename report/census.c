@@ -297,3 +297,121 @@ census_extent(sqlite3 *db, int64_t id, const char *metric, int64_t *min,
 	sqlite3_finalize(st);
 	return rc;
 }
+
+static int
+excluded(const char *name, const char *const *exclude, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, exclude[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int
+census_project_extent(sqlite3 *db, int64_t id, const char *metric,
+    const char *project, const char *const *exclude, size_t nexclude,
+    int64_t *min, int64_t *max, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT project, min, max FROM"
+	    " project_extent WHERE snapshot_id = ?1 AND metric = ?2 AND"
+	    " (?3 IS NULL OR project = ?3)", err, errlen);
+	int rc, found = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	db_bind_text(st, 2, metric);
+	db_bind_text(st, 3, project);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		int64_t lo = sqlite3_column_int64(st, 1);
+		int64_t hi = sqlite3_column_int64(st, 2);
+		if (!name || excluded(name, exclude, nexclude))
+			continue;
+		if (!found || lo < *min)
+			*min = lo;
+		if (!found || hi > *max)
+			*max = hi;
+		found = 1;
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : found;
+}
+
+int
+census_has_project_extent(sqlite3 *db, int64_t id, char *err,
+    size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM project_extent"
+	    " WHERE snapshot_id = ? LIMIT 1", err, errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = step_one(db, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
+    size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT max_depth FROM dir_scope"
+	    " WHERE snapshot_id = ?", err, errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if ((rc = step_one(db, st, err, errlen)) == 1)
+		*depth = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+census_fs_projects(sqlite3 *db, const char *fs, char ***names, size_t *n,
+    char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT DISTINCT p.project FROM"
+	    " v_project p JOIN v_snapshot s ON s.id = p.snapshot_id"
+	    " WHERE ?1 IS NULL OR s.fs = ?1", err, errlen);
+	size_t cap = 0;
+	int rc;
+
+	*names = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	db_bind_text(st, 1, fs);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*names = xrealloc(*names, cap * sizeof **names);
+		}
+		(*names)[(*n)++] = col_dup(st, 0);
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	if (*n > 1)	/* byte order, as census_groups */
+		qsort(*names, *n, sizeof **names, name_cmp);
+	return rc;
+}
+
+void
+names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}

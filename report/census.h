@@ -1,7 +1,8 @@
 /*
  * census: what the snapshot analyses read from the census database, loaded
  * through the stable views (v_snapshot, v_project, v_hist, v_dir) and the
- * owner/hist_extent tables, every value bound. Loading computes nothing;
+ * owner, hist_extent, project_extent and dir_scope tables, every value
+ * bound. Loading computes nothing;
  * a column that is NULL in the database stays "absent" here.
  */
 #ifndef IOCENSUS_CENSUS_H
@@ -81,5 +82,27 @@ int census_hist(sqlite3 *db, int64_t id, const char *project,
  * seconds): 1, 0 when unknown, -1 error. */
 int census_extent(sqlite3 *db, int64_t id, const char *metric,
     int64_t *min, int64_t *max, char *err, size_t errlen);
+/* The same over the files of some projects: project alone, or (project
+ * NULL) every project but the excluded ones. 1 known, 0 when no project
+ * in the selection has extremes (none of its files, or a snapshot older
+ * than schema 3, which kept them for the whole file system only), -1
+ * error. */
+int census_project_extent(sqlite3 *db, int64_t id, const char *metric,
+    const char *project, const char *const *exclude, size_t nexclude,
+    int64_t *min, int64_t *max, char *err, size_t errlen);
+/* Whether the snapshot holds per-project extremes: 1, 0, -1 error. */
+int census_has_project_extent(sqlite3 *db, int64_t id, char *err,
+    size_t errlen);
+
+/* How deep v_dir goes (fsscan --dirs): 1 with *depth (-1: every depth),
+ * 0 when the snapshot does not say (older than schema 3), -1 error. */
+int census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
+    size_t errlen);
+
+/* Distinct project names in the snapshots of file system fs (NULL: of
+ * every file system), sorted. 0, or -1 with err. */
+int census_fs_projects(sqlite3 *db, const char *fs, char ***names,
+    size_t *n, char *err, size_t errlen);
+void names_free(char **names, size_t n);
 
 #endif

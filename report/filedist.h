@@ -24,9 +24,11 @@ struct dist {
 	int64_t files[HIST_NB], bytes[HIST_NB];
 	int64_t nfiles, nbytes;
 	int age;
-	/* The smallest and largest value scanned (bytes, or seconds of age),
-	 * kept for the whole file system only: has_ext = 0 otherwise. */
-	int has_ext;
+	/* The smallest and largest value scanned (bytes, or seconds of age):
+	 * the selection's own (ext_exact), or the whole file system's when
+	 * the snapshot kept no per-project extremes (they still bound the
+	 * selection's percentiles); has_ext = 0 when unknown. */
+	int has_ext, ext_exact;
 	int64_t ext_min, ext_max;
 };
 
@@ -37,7 +39,7 @@ extern const char *const file_metrics[4];
 double dist_frac(int64_t part, int64_t whole);
 
 /* The "facts" table, empty (no snapshot) or filled: totals, the most
- * popular bucket, the largest value (when d has its extremes), the
+ * popular bucket, the largest value (when d has its exact extremes), the
  * study's thresholds, the unresolved-project share. */
 struct rtable *files_facts_table(struct result *r, const struct dist *d);
 void files_facts(struct result *r, const struct dist *d, const struct snap *s,

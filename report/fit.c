@@ -90,6 +90,14 @@ ols_band_cross(const struct ols *f, double tq, double y, double *upper_x,
 }
 
 double
+ols_band_half(const struct ols *f, double tq, double x)
+{
+	double u = x - f->xbar;
+
+	return tq * f->s * sqrt(1 + 1 / (double)f->n + u * u / f->sxx);
+}
+
+double
 fit_rmse(const double *y, const double *yhat, size_t n)
 {
 	double ss = 0;

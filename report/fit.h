@@ -33,6 +33,10 @@ double ols_predict(const struct ols *f, double x);
 int ols_band_cross(const struct ols *f, double tq, double y,
     double *upper_x, double *lower_x);
 
+/* Half the width of that band at x: tq * s * sqrt(1 + 1/n + (x - xbar)^2
+ * / sxx); NaN when n < 3. */
+double ols_band_half(const struct ols *f, double tq, double x);
+
 /* Root mean squared error, sqrt(sum (y - yhat)^2 / n). */
 double fit_rmse(const double *y, const double *yhat, size_t n);
 

@@ -23,6 +23,7 @@
 #include "ingest.h"
 #include "render.h"
 #include "report_cmd.h"
+#include "xalloc.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -41,7 +42,7 @@ struct command {
 	const char *args;	/* positional arguments, for usage */
 	const char *what;
 	unsigned opts;		/* CO_* options it takes */
-	int nargs;		/* -1: any number */
+	int nargs;		/* -1: any number; -2: pairs, at least one */
 	analysis_fn fn;
 };
 
@@ -53,8 +54,8 @@ static const struct command commands[] = {
 	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
 	  "archives)", CO_THREADS | CO_PROGRESS, -1, NULL },
 	{ "snapshots", "", "list snapshots", 0, 0, an_snapshots },
-	{ "diff", "A B", "growth between snapshots A and B",
-	  CO_BY | CO_DEPTH, 2, an_diff },
+	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
+	  "one per file system)", CO_BY | CO_DEPTH, -2, an_diff },
 	{ "growth", "", "project file count (or bytes) to a target",
 	  CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0, an_growth },
 	{ "files", "", "file size and age distributions and CDFs",
@@ -105,8 +106,14 @@ find_command(const char *name)
 static int
 check_args(const struct command *c, int nargs)
 {
-	if (c->nargs < 0 || nargs == c->nargs)
+	if (c->nargs == -1 || nargs == c->nargs ||
+	    (c->nargs == -2 && nargs >= 2 && nargs % 2 == 0))
 		return 0;
+	if (c->nargs == -2) {
+		fprintf(stderr, "iocensus %s: expected snapshot ids in pairs:"
+		    " A B [A2 B2 ...]\n", c->name);
+		return -1;
+	}
 	fprintf(stderr, "iocensus %s: expected %s%s\n", c->name,
 	    c->nargs ? "arguments " : "no arguments",
 	    c->nargs ? c->args : "");
@@ -200,6 +207,26 @@ run_report(struct cli *a, sqlite3 *db)
 	return 0;
 }
 
+/* The pairs after the first (diff A B A2 B2 ...), each read as the
+ * first one is: ids[2k], ids[2k + 1]. 0 or -1 (reported). */
+static int
+more_pairs(struct cli *a, int64_t *ids)
+{
+	struct cli one = *a;
+
+	for (int i = 2; i + 1 < a->nargs; i += 2) {
+		one.args = a->args + i;
+		one.nargs = 2;
+		if (cli_command_args(&one, a->cmd->name) < 0)
+			return -1;
+		ids[i - 2] = one.an.snap_a;
+		ids[i - 1] = one.an.snap_b;
+	}
+	a->an.pairs = ids;
+	a->an.npairs = (size_t)(a->nargs - 2) / 2;
+	return 0;
+}
+
 static int
 run_analysis(struct cli *a, sqlite3 *db)
 {
@@ -224,6 +251,7 @@ int
 main(int argc, char **argv)
 {
 	struct cli a;
+	int64_t *pairs;
 	sqlite3 *db;
 	int rc;
 
@@ -251,7 +279,10 @@ main(int argc, char **argv)
 		cli_free(&a);
 		return rc > 0 ? 0 : CLI_EXIT_USAGE;
 	}
-	if (cli_command_args(&a, a.cmd->name) < 0) {
+	pairs = xcalloc((size_t)a.nargs + 1, sizeof *pairs);
+	if (cli_command_args(&a, a.cmd->name) < 0 || (a.cmd->nargs == -2 &&
+	    more_pairs(&a, pairs) < 0)) {
+		free(pairs);
 		cli_free(&a);
 		return CLI_EXIT_USAGE;
 	}
@@ -259,6 +290,7 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	db = open_db(a.cmd, db_default_path(a.db));
 	if (!db) {
+		free(pairs);
 		cli_free(&a);
 		return CLI_EXIT_FATAL;
 	}
@@ -269,6 +301,7 @@ main(int argc, char **argv)
 	else
 		rc = run_analysis(&a, db);
 	db_close(db);
+	free(pairs);
 	cli_free(&a);
 	return rc;
 }

@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include "humanfmt.h"
+
 void
 rt_nint(struct rtable *t, size_t row, int col, struct nint v)
 {
@@ -24,6 +26,7 @@ note_unresolved(struct result *r, sqlite3 *db, const struct snap *s,
     const char *which, double *share, char *err, size_t errlen)
 {
 	int64_t files, bytes;
+	char a[32], b[32];
 
 	*share = NAN;
 	if (!s->files.has || s->files.v <= 0)
@@ -33,8 +36,8 @@ note_unresolved(struct result *r, sqlite3 *db, const struct snap *s,
 		return -1;
 	*share = (double)files / (double)s->files.v;
 	result_note(r, "Files whose project could not be resolved"
-	    " (\"(none)\")%s%s: %lld of %lld (%.2f%%).", which ? " in " : "",
-	    which ? which : "", (long long)files, (long long)s->files.v,
-	    100 * *share);
+	    " (\"(none)\")%s%s: %s of %s (%.2f%%).", which ? " in " : "",
+	    which ? which : "", human_int(files, a, sizeof a),
+	    human_int(s->files.v, b, sizeof b), 100 * *share);
 	return 0;
 }

@@ -1,4 +1,4 @@
--- iocensus census database, schema version 1.
+-- iocensus census database (lib/db.h DB_SCHEMA_VERSION).
 -- Tables are private; the views in views.sql are the stable interface.
 -- Each table has one writer: fsscan writes snapshots and everything keyed
 -- by snapshot_id. Sizes are bytes, times are unix seconds.
@@ -75,6 +75,17 @@ CREATE TABLE IF NOT EXISTS hist_extent (
   PRIMARY KEY (snapshot_id, metric)
 ) WITHOUT ROWID;
 
+-- Per-project extremes of the size and age histograms (bytes; seconds of
+-- age before now_ref), as hist_extent for the whole file system: one row
+-- per project and metric for every project with regular files. Schema 3;
+-- a snapshot written before has none.
+CREATE TABLE IF NOT EXISTS project_extent (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  project TEXT NOT NULL,
+  metric TEXT NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,
+  PRIMARY KEY (snapshot_id, project, metric)
+) WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS dir (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
   path  TEXT NOT NULL,             -- relative to ROOT; '.' is ROOT
@@ -84,6 +95,13 @@ CREATE TABLE IF NOT EXISTS dir (
   max_mtime INTEGER,
   PRIMARY KEY (snapshot_id, path)
 ) WITHOUT ROWID;
+
+-- How deep dir goes: fsscan --dirs DEPTH, max_depth NULL for --dirs all.
+-- Schema 3; a snapshot written before has no row.
+CREATE TABLE IF NOT EXISTS dir_scope (
+  snapshot_id INTEGER PRIMARY KEY REFERENCES snapshot(id) ON DELETE CASCADE,
+  max_depth INTEGER
+);
 
 CREATE TABLE IF NOT EXISTS top (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,

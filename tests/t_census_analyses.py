@@ -17,7 +17,19 @@ None. Covered:
     --project, the file-system choice;
   * files --by size/atime/mtime/ctime, --project, --exclude-project
     twice, future timestamps, percentiles, facts;
-  * real fsscan twice on a tree with a change: diff against `find`.
+  * real fsscan twice on a tree with a change: diff against `find`;
+  * diff of several pairs (one per file system, different dates): rows,
+    the total row and the groups added up; shares that round to 0 in the
+    finding sentence; counts with thousands separators; --by dir at a
+    depth the tree lacks, the scan did not keep, or an old snapshot does
+    not say;
+  * growth: the figure's table (study, one snapshot, a crossing beyond
+    the figure's horizon, a band edge beyond 100 years), an unknown
+    --project (exit 2), the total over several file systems (a crossing
+    worked out by hand, OLS lines, a file system with one snapshot);
+  * files: percentiles, largest file and oldest age of a selection bounded
+    by its own extremes (schema 3) or the file system's (older snapshots),
+    the median in the future row, a real fsscan against an os.lstat walk.
 """
 import calendar
 import json
@@ -129,11 +141,20 @@ def test_snapshots(db, snaps):
     rows_eq(res, "snapshots", oracle.snapshots(snaps), "snapshots table")
 
 
+def share_text(v):
+    """A share in a sentence: one decimal, never "-0.0%"."""
+    if v != 0 and abs(100 * v) < 0.05:
+        return ("less than " if v > 0 else "a net decrease of less than "
+                ) + "0.05%"
+    return "%.1f%%" % (0.0 if v == 0 else 100 * v)
+
+
 def finding(rows, label):
     top = rows[0]
     sn, sb = top["share_new_files"], top["share_new_bytes"]
-    return "%s %s made %.1f%% of new files %s %.1f%% of new bytes." % (
-        label, top["name"], 100 * sn, "but" if sn > sb else "and", 100 * sb)
+    return "%s %s made %s of new files %s %s of new bytes." % (
+        label, top["name"], share_text(sn), "but" if sn > sb else "and",
+        share_text(sb))
 
 
 def test_diff(db, a, b, run_snap):
@@ -189,8 +210,8 @@ def test_diff(db, a, b, run_snap):
        "diff to a running snapshot is flagged", notes(res))
     none_b = sum(1 for f in b.files if f.project == "(none)")
     rc, res, err = run(db, "diff", a.id, b.id)
-    ok("%d of %d" % (none_b, len(b.files)) in notes(res),
-       "diff notes the unresolved-project share", notes(res))
+    ok("%s of %s" % (format(none_b, ","), format(len(b.files), ","))
+       in notes(res), "diff notes the unresolved-project share", notes(res))
     rc, res, err = run(db, "diff", a.id, 999)
     ok(rc == 2 and "snapshot 999 does not exist" in err,
        "diff with an unknown id: exit 2", "rc %d %r" % (rc, err))
@@ -224,6 +245,8 @@ def growth_case(db, name, snaps, target, *extra, metric=None, project=None):
     want = oracle.growth(pts, target)
     rows_eq(res, "points", want["points"], name + ": points")
     rows_eq(res, "projection", want["projection"], name + ": projection")
+    rows_eq(res, "projection_points", want["projection_points"],
+            name + ": figure table")
     return res, want
 
 
@@ -241,6 +264,8 @@ def test_growth(db):
        "study: the exponential date is the earlier one")
     ok("based on 2 snapshots, no uncertainty estimate" in notes(res).lower(),
        "study: 2-point note")
+    ok("Target: 1,000,000,000 files." in notes(res),
+       "study: the target with thousands separators", notes(res))
 
     dbl = [insert(bare("dbl", ts("2010-01-28"), 95_700_000)),
            insert(bare("dbl", ts("2010-03-31"), 191_400_000))]
@@ -271,6 +296,9 @@ def test_growth(db):
     res, want = growth_case(db, "already exceeded", six, 6e7)
     eq([r["state"] for r in want["projection"]], ["already exceeded"] * 2,
        "fixture: already exceeded")
+    hit = next(p for p in want["points"] if p["value"] >= 6e7)
+    ok("has %s files." % format(hit["value"], ",") in notes(res),
+       "already exceeded: the count has thousands separators", notes(res))
 
     flat = [insert(bare("flat", ts("2012-01-01") + d * DAY, n))
             for d, n in ((0, 1000), (10, 990), (20, 985))]
@@ -314,11 +342,156 @@ def test_growth(db):
        "beyond 100 years: no date; 68 years ahead: a date")
     ok("speculative" in notes(res), "a crossing > 10 spans ahead is flagged")
 
-    rc, res, err = run(db, "growth", "--target", "1e9")
+    test_growth_figure(db, insert, study, slow)
+    rc, res, err = run(db, "growth", "--fs", "lustre", "--target", "1e9",
+                       "--project", "nosuch")
+    ok(rc == 2 and "project nosuch is in no snapshot of lustre" in err and
+       "projects: x" in err, "growth --project nosuch: exit 2 listing the"
+       " projects", "%d %r" % (rc, err))
+    rc, res, err = run(db, "growth", "--fs", "all", "--target", "1e9",
+                       "--project", "nosuch")
+    ok(rc == 2 and "no snapshot of any file system" in err,
+       "growth --fs all --project nosuch: exit 2", "%d %r" % (rc, err))
+    rc, res, err = run(db, "growth", "--fs", "ext9", "--target", "1e9")
     ok(rc == 2 and "pvfs" in err and "lustre" in err,
-       "growth without --fs among several: exit 2 listing them", err)
+       "growth --fs of no snapshot: exit 2 listing the file systems", err)
     rc, res, err = run(db, "growth", "--fs", "pvfs")
     ok(rc == 2, "growth without --target: exit 2", "rc %d" % rc)
+
+
+def fig_rows(res):
+    return res["tables"]["projection_points"]["rows"] if res else []
+
+
+def test_growth_figure(db, insert, study, slow):
+    """The figure's table: the study's 2 points, one snapshot, a crossing
+    beyond the figure's horizon, a band edge beyond 100 years."""
+    rc, res, err = run(db, "growth", "--fs", "pvfs", "--target", "1e9")
+    rows = fig_rows(res)
+    obs = [(r["t"], r["observed"]) for r in rows if r["observed"]]
+    eq(obs, [(ts("2010-01-27"), 95_700_000), (ts("2010-03-31"),
+                                              191_400_000)],
+       "study figure: the two snapshots are the observed points")
+    eq((rows[0]["t"], len(rows)) if rows else None,
+       (ts("2010-01-27"), 67), "study figure: 65 steps and 2 crossings")
+    last = rows[-1] if rows else {}
+    ok(ts("2011-09-14") <= last.get("t", 0) < ts("2011-09-15") and
+       abs(last["linear_fit"] - 1e9) < 20, "study figure: ends where the"
+       " line reaches 1e9 files on 2011-09-14", repr(last))
+    exp_end = max((r["t"] for r in rows if r["exponential_fit"]), default=0)
+    ok(ts("2010-08-28") <= exp_end < ts("2010-08-29") and
+       all(r["exponential_fit"] <= 1e9 + 1e3 for r in rows
+           if r["exponential_fit"]), "study figure: the exponential line"
+       " stops where it reaches the target, 2010-08-28", exp_end)
+    ok(all(r["target"] == 1e9 and r["band_lo"] is None for r in rows),
+       "study figure: the target on every row, no band for 2 points")
+
+    one = insert(bare("one", ts("2015-05-05"), 1234))
+    res, want = growth_case(db, "one snapshot", [one], 5000)
+    eq([(r["t"], r["observed"], r["linear_fit"], r["target"])
+        for r in fig_rows(res)], [(ts("2015-05-05"), 1234, None, 5000.0)],
+       "one snapshot: the figure holds the point alone")
+    ok("without a projection" in notes(res),
+       "one snapshot: a note says why there is no projection", notes(res))
+
+    res, want = growth_case(db, "beyond the horizon", slow, 2.3e6)
+    rows = fig_rows(res)
+    span = slow[1].started_at - slow[0].started_at
+    eq(rows[-1]["t"] if rows else None, slow[1].started_at + 10 * span,
+       "beyond the horizon: the figure ends 10 spans after the last"
+       " snapshot")
+    ok("The figure ends on 2012-11-26, 10 observed spans after" in
+       notes(res), "beyond the horizon: a note says where", notes(res))
+
+    band = [insert(bare("band", ts("2012-01-01") + k * 10 * DAY, n))
+            for k, n in enumerate((992, 995, 1012, 1007, 1029))]
+    res, want = growth_case(db, "band edge beyond 100 years", band, 10000)
+    lin = want["projection"][0]
+    ok(lin["state"] == "projected" and lin["crossing"] is not None and
+       lin["crossing_hi"] is None, "fixture: the latest date is beyond 100"
+       " years, the crossing not", repr(lin))
+    ok("The linear model's latest (95%) date lies beyond 100 years: n/a."
+       in notes(res), "band edge beyond 100 years: said in a note",
+       notes(res))
+    rows = fig_rows(res)
+    ok(rows and all(r["band_lo"] < r["linear_fit"] < r["band_hi"]
+                    for r in rows if r["linear_fit"] is not None),
+       "band figure: the band holds the line")
+
+
+def test_growth_sum(tmp):
+    """Two file systems scanned on different days. By hand: gpfs grows
+    100,000 files a day from 1,000,000 on 2010-01-01 (2,000,000 on
+    2010-01-11); pvfs 50,000 a day from 500,000 on 2010-01-06 (1,000,000
+    on 2010-01-16), i.e. 250,000 on 2010-01-01. The total is 1,250,000 +
+    150,000 a day from 2010-01-01: 4,250,000 files 20 days later, on
+    2010-01-21."""
+    db = snapgen.new_db(tmp, BUILD)
+    pts = {}
+    for fs, t, n in (("gpfs", "2010-01-01", 1_000_000),
+                     ("pvfs", "2010-01-06", 500_000),
+                     ("gpfs", "2010-01-11", 2_000_000),
+                     ("pvfs", "2010-01-16", 1_000_000)):
+        s = bare(fs, ts(t), n, projects={"es": (n // 2, 1, 1)})
+        snapgen.insert(db, s)
+        pts.setdefault(fs, []).append((s.id, s.started_at, n))
+    for args in ([], ["--fs", "all"]):
+        rc, res, err = run(db, "growth", "--target", "4250000", *args)
+        ok(rc == 0, "growth %s over 2 file systems: runs" % " ".join(args),
+           err)
+        p = res["tables"]["projection"]["rows"] if res else [{}]
+        eq((p[0].get("crossing"), p[0].get("state"),
+            p[0].get("slope_per_day")), (ts("2010-01-21"), "projected",
+                                         150000.0),
+           "growth %s: the sum of the lines reaches 4,250,000 on"
+           " 2010-01-21" % " ".join(args))
+    want = oracle.growth_sum(list(pts.items()), 4250000)
+    for key in ("filesystems", "points", "projection", "projection_points"):
+        rows_eq(res, key, want[key], "growth --fs all: " + key)
+    fig = fig_rows(res)
+    ok(fig and fig[-1]["t"] == ts("2010-01-21") and
+       same(fig[-1]["total_fit"], 4250000.0) and
+       same(fig[0]["total_fit"], 1250000.0), "growth --fs all: the figure"
+       " runs from 1,250,000 to the target", repr(fig[:1] + fig[-1:]))
+    for w in ("gpfs: 2 complete snapshots from 2010-01-01 to 2010-01-11",
+              "pvfs: 2 complete snapshots from 2010-01-06 to 2010-01-16",
+              "not taken at the same time"):
+        ok(w in notes(res), "growth --fs all says " + w, notes(res))
+    rc, res, err = run(db, "growth", "--fs", "pvfs", "--target", "4250000")
+    rows_eq(res, "projection", oracle.growth(pts["pvfs"], 4250000)[
+        "projection"], "growth --fs pvfs: one file system, as before")
+    rc, res, err = run(db, "growth", "--target", "2000000", "--project",
+                       "es")
+    want = oracle.growth_sum([(fs, [(i, t, n // 2) for i, t, n in p])
+                              for fs, p in pts.items()], 2000000)
+    rows_eq(res, "projection", want["projection"],
+            "growth --project es over 2 file systems")
+    # least squares lines, and a file system with a single snapshot
+    rng = random.Random(3)
+    for k in range(5):
+        n = 3_000_000 + 70_000 * 3 * k + rng.randrange(-90_000, 90_000)
+        s = bare("lustre", ts("2010-01-03") + 3 * k * DAY, n)
+        snapgen.insert(db, s)
+        pts.setdefault("lustre", []).append((s.id, s.started_at, n))
+    rc, res, err = run(db, "growth", "--target", "2e7")
+    want = oracle.growth_sum(list(pts.items()), 2e7)
+    for key in ("filesystems", "points", "projection", "projection_points"):
+        rows_eq(res, key, want[key], "growth over 3 file systems: " + key)
+    ok(want["projection"][0]["state"] == "projected" and
+       "without a prediction band" in notes(res),
+       "growth over 3 file systems: OLS lines added, no band (said)",
+       notes(res))
+    s = bare("solo", ts("2010-02-01"), 10)
+    snapgen.insert(db, s)
+    pts["solo"] = [(s.id, s.started_at, 10)]
+    rc, res, err = run(db, "growth", "--target", "2e7")
+    want = oracle.growth_sum(list(pts.items()), 2e7)
+    rows_eq(res, "projection", want["projection"],
+            "growth with a one-snapshot file system: projection")
+    eq(want["projection"][0]["state"], "not determinable",
+       "fixture: a file system without a line makes the total unknown")
+    ok("solo: 1 complete snapshot: no line" in notes(res),
+       "growth with a one-snapshot file system: says which", notes(res))
 
 
 # ---- files ---------------------------------------------------------------
@@ -365,6 +538,159 @@ def test_percentile_clamp(tmp):
         top = max(r["by_count"] for r in want["percentiles"])
         ok(top == (1000000 if metric == "size" else 40),
            "files --by %s: the oracle clamps too (%r)" % (metric, top))
+
+
+def test_selection_extremes(tmp):
+    """Project p: 100 files of 1,000,000 bytes, 40 days old; project q: one
+    file of 5 MB, 90 days old. Interpolation in [512 KiB, 1 MiB) puts p's
+    p99 at 1,043,333 bytes: above p's largest file, though below q's. With
+    per-project extremes (schema 3) it stops at p's own 1,000,000; a
+    schema-2 snapshot only knows the whole file system's (5 MB)."""
+    db = snapgen.new_db(tmp, BUILD)
+    files = [snapgen.File("p", 0, 0, "p", 1000000, 1000000, T1 - DAY * 40,
+                          T1 - DAY * 40, T1 - DAY * 40) for _ in range(100)]
+    files.append(snapgen.File("q", 0, 0, "q", 5 << 20, 5 << 20,
+                              T1 - DAY * 90, T1 - DAY * 90, T1 - DAY * 90))
+    s3 = snapgen.Snapshot("gpfs", T1, files=files, now=T1)
+    s2 = snapgen.Snapshot("gpfs", T1 + DAY, files=files, now=T1, schema=2)
+    snapgen.insert(db, s3)
+    snapgen.insert(db, s2)
+    for s in (s3, s2):
+        for metric in ("size", "mtime"):
+            for args, kw in ((["--project", "p"], {"project": "p"}),
+                             (["--exclude-project", "q"],
+                              {"exclude": ("q",)})):
+                name = "files schema %d --by %s %s" % (s.schema, metric,
+                                                       " ".join(args))
+                rc, res, err = run(db, "files", "--snapshot", s.id, "--by",
+                                   metric, *args)
+                want = oracle.files(s, metric, **kw)
+                rows_eq(res, "percentiles", want["percentiles"],
+                        name + ": percentiles")
+                rows_eq(res, "facts", want["facts"], name + ": facts")
+                top = max(r["by_count"] for r in want["percentiles"])
+                exact = {"size": 1000000, "mtime": 40}[metric]
+                if s.schema == 3:
+                    ok(top == exact, name + ": p99 stops at the selection's"
+                       " own extreme (%r)" % top)
+                else:
+                    ok(top > exact and "older fsscan" in notes(res),
+                       name + ": bounded by the file system only, and says"
+                       " so", "%r %r" % (top, notes(res)))
+    rc, res, err = run(db, "files", "--snapshot", s3.id, "--by", "size",
+                       "--exclude-project", "nosuch")
+    f = res["tables"]["facts"]["rows"][0] if res else {}
+    eq(f.get("largest_file"), 5 << 20,
+       "files --exclude-project nosuch: the largest file of all")
+    # more than half the files have atimes in the future: the median is n/a
+    fut = [snapgen.File("p", 0, 0, "p", 10, 10, T1 + 3600, T1, T1)] * 6
+    fut += [snapgen.File("p", 0, 0, "p", 10 << 20, 10 << 20, T1 - 9 * DAY,
+                         T1, T1)] * 4
+    sf = snapgen.Snapshot("fut", T1, files=fut, now=T1)
+    snapgen.insert(db, sf)
+    rc, res, err = run(db, "files", "--snapshot", sf.id, "--by", "atime")
+    want = oracle.files(sf, "atime")
+    rows_eq(res, "percentiles", want["percentiles"],
+            "files, median in the future row: percentiles")
+    got = res["tables"]["percentiles"]["rows"] if res else [{}]
+    eq((got[0].get("by_count"), got[0].get("method")),
+       (None, "by count in the future-timestamps row (n/a); by bytes"
+        " interpolated within bucket [lo, hi)"),
+       "files: a median in the future row is n/a and says why")
+    empty = [snapgen.File("p", 0, 0, "p", 0, 0, T1, T1, T1)] * 3
+    se = snapgen.Snapshot("empty", T1, files=empty, now=T1)
+    snapgen.insert(db, se)
+    rc, res, err = run(db, "files", "--snapshot", se.id, "--by", "size")
+    want = oracle.files(se, "size")
+    rows_eq(res, "percentiles", want["percentiles"],
+            "files of empty files: percentiles")
+    got = res["tables"]["percentiles"]["rows"] if res else [{}]
+    eq((got[0].get("by_count"), got[0].get("by_bytes"),
+        got[0].get("method")), (0.0, None, "by count interpolated within"
+                                " bucket [lo, hi); by bytes no bytes (n/a)"),
+       "files of empty files: no bytes, and said so")
+
+
+def lstat_files(root):
+    """The regular files under root as snapgen Files, by os.lstat; the
+    project is the first path component (depth:1), else (none)."""
+    out = []
+    for d, _, names in os.walk(root):
+        for n in names:
+            p = os.path.join(d, n)
+            st = os.lstat(p)
+            rel = os.path.relpath(p, root).split("/")
+            out.append(snapgen.File(
+                rel[0] if len(rel) > 1 else "(none)", st.st_uid, st.st_gid,
+                "/".join(rel[:-1]) or ".", st.st_size, st.st_blocks * 512,
+                st.st_atime_ns // 10**9, st.st_mtime_ns // 10**9,
+                st.st_ctime_ns // 10**9))
+    return out
+
+
+def test_files_real(tmp):
+    """fsscan of a tree whose largest file (1 GiB + 7, sparse) is in
+    project big; ages set with os.utime, ctimes are the creation (about a
+    day before --now). Every selection against an os.lstat walk."""
+    root = os.path.join(tmp, "ftree")
+    now = int(time.time()) + DAY
+    rng = random.Random(9)
+    for proj, n in (("big", 20), ("chem", 30), ("bio", 25)):
+        for k in range(n):
+            d = os.path.join(root, proj, "d%d" % (k % 3))
+            os.makedirs(d, exist_ok=True)
+            p = os.path.join(d, "f%d" % k)
+            with open(p, "wb") as f:
+                f.truncate(rng.choice([0, 100, 3000, 70000, 1 << 20,
+                                       (3 << 20) + 1]))
+            age = rng.choice([0, 1, 3, 40, 100, 900]) * DAY + rng.randrange(
+                DAY)
+            os.utime(p, (now - age, now - age - rng.randrange(DAY)))
+    with open(os.path.join(root, "big", "huge"), "wb") as f:
+        f.truncate((1 << 30) + 7)
+    os.utime(os.path.join(root, "big", "huge"), (now - 3000 * DAY,
+                                                  now - 2000 * DAY))
+    open(os.path.join(root, "loose"), "w").close()
+    db = os.path.join(tmp, "files.db")
+    subprocess.run([os.path.join(BUILD, "fsscan"), "--db", db, "--quiet",
+                    "--fs", "f", "--now", str(now), root], check=True)
+    s = snapgen.Snapshot("f", now, files=lstat_files(root), now=now)
+    s.id = 1
+    for metric in ("size", "atime", "mtime", "ctime"):
+        for args, kw in (([], {}), (["--project", "big"], {"project": "big"}),
+                         (["--project", "chem"], {"project": "chem"}),
+                         (["--exclude-project", "big"], {"exclude": ("big",)}),
+                         (["--exclude-project", "nosuch"],
+                          {"exclude": ("nosuch",)}),
+                         (["--exclude-project", "chem", "--exclude-project",
+                           "(none)"], {"exclude": ("chem", "(none)")})):
+            name = "real scan: files --by %s %s" % (metric, " ".join(args))
+            rc, res, err = run(db, "files", "--by", metric, *args)
+            want = oracle.files(s, metric, **kw)
+            for key in ("distribution", "percentiles", "facts"):
+                rows_eq(res, key, want[key], "%s: %s" % (name, key))
+    # the same by hand, from the walk
+    by = {}
+    for f in s.files:
+        by.setdefault(f.project, []).append(f)
+    sizes = lambda ps: max(f.size for p in ps for f in by[p])  # noqa: E731
+    others = [p for p in by if p != "big"]
+    for args, want in ((["--project", "big"], (1 << 30) + 7),
+                       (["--project", "chem"], sizes(["chem"])),
+                       (["--exclude-project", "big"], sizes(others)),
+                       (["--exclude-project", "nosuch"], (1 << 30) + 7)):
+        rc, res, err = run(db, "files", "--by", "size", *args)
+        got = res["tables"]["facts"]["rows"][0] if res else {}
+        eq(got.get("largest_file"), want,
+           "real scan: largest file with %s (os.lstat)" % " ".join(args))
+    oldest = max(now - f.ctime for f in by["chem"]) / DAY
+    rc, res, err = run(db, "files", "--by", "ctime", "--project", "chem")
+    got = res["tables"]["facts"]["rows"][0] if res else {}
+    pct = res["tables"]["percentiles"]["rows"] if res else []
+    ok(same(got.get("oldest_days"), oldest) and oldest < 2 and
+       all(r["by_count"] <= oldest for r in pct),
+       "real scan: chem's oldest ctime (os.lstat) bounds its percentiles",
+       "%r %r %r" % (got.get("oldest_days"), oldest, pct))
 
 
 # ---- a real scan ---------------------------------------------------------
@@ -416,6 +742,158 @@ def test_real_scan(tmp):
     eq(got, want, "real scans: new files per project per find")
 
 
+# ---- diff: several file systems, shares in sentences, depth notes --------
+
+def pvfs_snapshots():
+    """PVFS, scanned four days after GPFS each time: big grows, other
+    shrinks, and (none) holds a few files."""
+    a = snapgen.random_files(11, 300, T0 + 4 * DAY, ["big", "other",
+                                                      "(none)"], [5, 4, 1])
+    b = [f for f in a if f.project != "other" or f.size % 3]
+    b += snapgen.random_files(12, 400, T1 + 6 * DAY, ["big", "new"], [3, 1])
+    mk = lambda t, files: snapgen.Snapshot(  # noqa: E731
+        "pvfs", t, files=files, now=t, users={1000: "al"}, groups=GROUPS)
+    return mk(T0 + 4 * DAY, a), mk(T1 + 6 * DAY, b)
+
+
+def test_diff_multi(db, a, b):
+    pa, pb = pvfs_snapshots()
+    snapgen.insert(db, pa)
+    snapgen.insert(db, pb)
+    for by, label in (("project", "Project"), ("user", "User"),
+                      ("dir", "Directory")):
+        rc, res, err = run(db, "diff", "--by", by, a.id, b.id, pa.id, pb.id)
+        ok(rc == 0, "diff of 2 file systems --by %s runs" % by, err)
+        want = oracle.diff_multi([(a, b), (pa, pb)], by)
+        rows_eq(res, "filesystems", want["filesystems"],
+                "diff of 2 file systems --by %s: rows and total" % by)
+        rows_eq(res, "groups", want["groups"],
+                "diff of 2 file systems --by %s: groups added up" % by)
+        f = finding(want["groups"], label)
+        ok(f in notes(res), "diff of 2 file systems --by %s: finding" % by,
+           "want %r in %r" % (f, notes(res)))
+    tot = res["tables"]["filesystems"]["rows"][-1] if res else {}
+    dn = len(b.files) - len(a.files) + len(pb.files) - len(pa.files)
+    eq((tot.get("fs"), tot.get("d_files"), tot.get("days"), tot.get("t_a")),
+       ("total", dn, None, None),
+       "diff of 2 file systems: the total adds the deltas, has no window")
+    rate = ((len(b.files) - len(a.files)) / 61 +
+            (len(pb.files) - len(pa.files)) / 63)
+    ok(same(tot.get("d_files_per_day"), rate),
+       "diff of 2 file systems: the total's rate adds each one's",
+       "%r %r" % (tot.get("d_files_per_day"), rate))
+    for w in ("gpfs from 2010-01-23 to 2010-03-25", "pvfs from 2010-01-27"
+              " to 2010-03-31", "not taken at the same time"):
+        ok(w in notes(res), "diff of 2 file systems lists the windows: " + w,
+           notes(res))
+    rc, res, err = run(db, "diff", a.id, b.id, a.id, b.id)
+    ok(rc == 2 and "gpfs is in two pairs" in err,
+       "diff with one file system in two pairs: exit 2", "%d %r" % (rc, err))
+    rc, res, err = run(db, "diff", a.id, b.id, pa.id)
+    ok(rc == 2 and "pairs" in err, "diff with an odd count of ids: exit 2",
+       "%d %r" % (rc, err))
+    rc, res, err = run(db, "diff", a.id, b.id, pa.id, "x")
+    ok(rc == 2, "diff with a bad id in the second pair: exit 2", err)
+    rc, res, err = run(db, "diff", a.id, b.id)
+    eq(len(res["tables"]["filesystems"]["rows"]) if res else None, 1,
+       "diff A B: one row, no total")
+
+
+def test_diff_sentences(db):
+    """The busiest project lost 1 byte (or gained 1) while the file system
+    grew by 10 MB: its share of new bytes is tiny, never "-0.0%"."""
+    base = [snapgen.File("p", 1000, 100, "p", 4096, 4096, T0, T0, T0)
+            for _ in range(10)]
+    for fs, d in (("neg", -1), ("pos", 1)):
+        a = snapgen.Snapshot(fs, T0, files=base, now=T0)
+        p = [f._replace(size=4096 + d) if i == 0 else f
+             for i, f in enumerate(base)]
+        p += [snapgen.File("p", 1000, 100, "p", 0, 0, T1, T1, T1)] * 5
+        p += [snapgen.File("q", 1000, 100, "q", 10 << 20, 10 << 20, T1, T1,
+                           T1)]
+        b = snapgen.Snapshot(fs, T1, files=p, now=T1)
+        snapgen.insert(db, a)
+        snapgen.insert(db, b)
+        rc, res, err = run(db, "diff", a.id, b.id)
+        want = oracle.diff(a, b)
+        rows_eq(res, "groups", want["groups"], "diff %s: groups" % fs)
+        f = finding(want["groups"], "Project")
+        tiny = ("a net decrease of less than 0.05%" if d < 0 else
+                "less than 0.05%")
+        ok(f in notes(res) and "-0.0%" not in notes(res) and
+           "made 83.3%% of new files but %s of new bytes." % tiny in f,
+           "diff %s: the busiest project made %s of new bytes" % (fs, tiny),
+           "want %r in %r" % (f, notes(res)))
+    big = [snapgen.Snapshot("bare", T0 + k * DAY, totals=(95_700_000 * (k + 1),
+                            1 << 40, 1 << 40), project_totals={
+        "(none)": (1234 * (k + 1), 1, 1), "x": (1, 1, 1)}) for k in (0, 1)]
+    for x in big:
+        snapgen.insert(db, x)
+    rc, res, err = run(db, "diff", big[0].id, big[1].id)
+    ok("2,468 of 191,400,000" in notes(res) and "1,234 of 95,700,000" in
+       notes(res), "diff: counts in notes have thousands separators",
+       notes(res))
+
+
+def dir_files(depth):
+    """Files in directories down to `depth` below the root, none deeper."""
+    out = []
+    for p in ("a", "b"):
+        d = "/".join([p] + ["s"] * (depth - 1))
+        out += [snapgen.File(p, 1000, 100, d, 100, 4096, T0, T0, T0)] * 3
+    return out
+
+
+def test_diff_depth(tmp):
+    db = snapgen.new_db(tmp, BUILD)
+    s = [snapgen.Snapshot("d", T0 + k * DAY, files=dir_files(2), now=T0,
+                          dirs_depth=dd, schema=sc)
+         for k, (dd, sc) in enumerate(((3, 3), (3, 3), (1, 3), (3, 2)))]
+    for x in s:
+        snapgen.insert(db, x)
+    rc, res, err = run(db, "diff", "--by", "dir", "--depth", 3, s[0].id,
+                       s[1].id)
+    rows_eq(res, "groups", oracle.diff(s[0], s[1], "dir", 3)["groups"],
+            "diff --depth 3 of a 2-deep tree: all unattributed")
+    want = ("Snapshots #%d, #%d have no directory at depth 3 (their scan"
+            " kept that depth)" % (s[0].id, s[1].id))
+    ok(want in notes(res) and "smaller" not in notes(res),
+       "diff --depth 3, scans kept 3, tree 2 deep: both named, no blame on"
+       " --dirs", notes(res))
+    rc, res, err = run(db, "diff", "--by", "dir", "--depth", 2, s[0].id,
+                       s[2].id)
+    want = ("Snapshot #%d kept directory totals down to depth 1 only"
+            " (fsscan --dirs 1), not 2" % s[2].id)
+    ok(want in notes(res) and "have no directory" not in notes(res) and
+       "has no directory" not in notes(res),
+       "diff --depth 2 against a --dirs 1 scan: that scan alone named",
+       notes(res))
+    rc, res, err = run(db, "diff", "--by", "dir", "--depth", 3, s[2].id,
+                       s[3].id)
+    ok(("Snapshot #%d kept directory totals down to depth 1 only" % s[2].id)
+       in notes(res) and ("Snapshot #%d has no directory totals at depth 3,"
+                          " and does not record its fsscan --dirs depth"
+                          % s[3].id) in notes(res),
+       "diff --depth 3: a --dirs 1 scan and one that does not say",
+       notes(res))
+    # real scans with --dirs 3 of a tree 2 deep
+    root = os.path.join(tmp, "shallow")
+    os.makedirs(os.path.join(root, "p", "q"))
+    open(os.path.join(root, "p", "q", "f"), "w").close()
+    real = os.path.join(tmp, "shallow.db")
+    for dd in ("3", "3", "1"):
+        subprocess.run([os.path.join(BUILD, "fsscan"), "--db", real,
+                        "--quiet", "--dirs", dd, root], check=True)
+    rc, res, err = run(real, "diff", "--by", "dir", "--depth", 3, 1, 2)
+    ok("Snapshots #1, #2 have no directory at depth 3 (their scan kept"
+       " that depth)" in notes(res), "real scans --dirs 3: no directory at"
+       " depth 3", notes(res))
+    rc, res, err = run(real, "diff", "--by", "dir", "--depth", 2, 1, 3)
+    ok("Snapshot #3 kept directory totals down to depth 1 only (fsscan"
+       " --dirs 1), not 2" in notes(res), "real scans: --dirs 1 named",
+       notes(res))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_census_")
     try:
@@ -428,10 +906,19 @@ def main():
         test_snapshots(db, [a, b, run_snap])
         test_diff(db, a, b, run_snap)
         test_files(db, a, b)
+        test_diff_multi(db, a, b)
+        test_diff_sentences(db)
+        os.makedirs(os.path.join(tmp, "d"))
+        test_diff_depth(os.path.join(tmp, "d"))
         os.makedirs(os.path.join(tmp, "c"))
         test_percentile_clamp(os.path.join(tmp, "c"))
+        os.makedirs(os.path.join(tmp, "x"))
+        test_selection_extremes(os.path.join(tmp, "x"))
+        test_files_real(tmp)
         os.makedirs(os.path.join(tmp, "g"))
         test_growth(snapgen.new_db(os.path.join(tmp, "g"), BUILD))
+        os.makedirs(os.path.join(tmp, "s"))
+        test_growth_sum(os.path.join(tmp, "s"))
         test_real_scan(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -250,7 +250,8 @@ def main():
             # --now lies before the files' times: every age is in the
             # future, which a log axis cannot place; the three age CDFs
             # (atime, mtime, ctime) say so.
-            check_figures(res, "hostile", ["Age CDF by count and by bytes"] * 3,
+            check_figures(res, "hostile", ["%s age CDF by count and by bytes" % m
+                                           for m in ("atime", "mtime", "ctime")],
                           area=False)
             eq((res["scripts"], res["imgs"], res["handlers"]), (2, 0, 0),
                "hostile: no injected script, img or event handler")

@@ -13,7 +13,9 @@ Rules (study-analyses.md 1.4-1.7 and 4, as iocensus documents them):
   files:  buckets from the values by their own arithmetic; percentile p by
           count: the bucket where the cumulative count first reaches
           p*total, interpolated linearly inside it, and clamped to the
-          smallest and largest value scanned (whole file system only).
+          smallest and largest value of the selection (of the whole file
+          system for a snapshot without per-project extremes, which then
+          has no largest file or oldest age for a selection).
 Floats are Python floats; compare with 1e-9 relative.
 """
 import math
@@ -115,6 +117,12 @@ def diff(a, b, by="project", depth=1):
         ea = ga.get(k, [None, 0, 0, 0])
         eb = gb.get(k, [None, 0, 0, 0])
         rows.append((eb[0] or ea[0], ea[1:], eb[1:]))
+    return {"filesystems": [fsrow], "groups": _group_rows(rows, tot)}
+
+
+def _group_rows(rows, tot):
+    """rows: (name, [files, bytes, alloc] A, same B); tot: metric ->
+    (A, B, delta). Sorted by new files, then name; unattributed last."""
     rows.sort(key=lambda r: (-(r[2][0] - r[1][0]), r[0].encode()))
     una = [None if tot[m][0] is None else tot[m][0] - sum(r[1][i]
            for r in rows) for i, m in enumerate(("files", "bytes", "alloc"))]
@@ -135,7 +143,49 @@ def diff(a, b, by="project", depth=1):
             "share_new_bytes": _share(d[1], tot["bytes"][2]),
             "d_alloc": d[2],
             "share_new_capacity": _share(d[2], tot["alloc"][2])})
-    return {"filesystems": [fsrow], "groups": out}
+    return out
+
+
+def diff_multi(pairs, by="project", depth=1):
+    """diff A1 B1 A2 B2 ...: a row per pair, a total row adding their
+    deltas (no window, rate = sum of rates), groups added by key across
+    file systems (shown by B's smallest name, else A's)."""
+    fsrows = [diff(a, b, by, depth)["filesystems"][0] for a, b in pairs]
+    tot = {"fs": "total", "snapshot_a": None, "snapshot_b": None,
+           "t_a": None, "t_b": None, "days": None}
+    for m in ("files", "bytes", "alloc"):
+        for k in (m + "_a", m + "_b", "d_" + m):
+            vals = [r[k] for r in fsrows]
+            tot[k] = None if None in vals else sum(vals)
+    tot["growth_factor"] = (tot["files_b"] / tot["files_a"]
+                            if tot["files_a"] and tot["files_b"] is not None
+                            else None)
+    rates = [r["d_files_per_day"] for r in fsrows]
+    tot["d_files_per_day"] = None if None in rates else sum(rates)
+    if len(pairs) > 1:
+        fsrows.append(tot)
+
+    def side(snaps):
+        g = {}
+        for s in snaps:
+            for k, (name, f, b, al) in _groups(s, by, depth).items():
+                e = g.setdefault(k, [[], 0, 0, 0])
+                e[0].append(name)
+                e[1] += f
+                e[2] += b
+                e[3] += al
+        return g
+    ga, gb = side([a for a, _ in pairs]), side([b for _, b in pairs])
+    tt = {m: (tot[m + "_a"], tot[m + "_b"], tot["d_" + m])
+          for m in ("files", "bytes", "alloc")}
+    rows = []
+    for k in set(ga) | set(gb):
+        ea = ga.get(k, [[], 0, 0, 0])
+        eb = gb.get(k, [[], 0, 0, 0])
+        name = min(eb[0], key=str.encode) if eb[0] else min(
+            ea[0], key=str.encode)
+        rows.append((name, ea[1:], eb[1:]))
+    return {"filesystems": fsrows, "groups": _group_rows(rows, tt)}
 
 
 # ---- growth --------------------------------------------------------------
@@ -217,6 +267,7 @@ def _model(xs, vals, target, logy):
     if n < 2 or len(set(xs)) < 2:
         return m
     xbar, ybar, sxx, b, sse, syy = _ols(xs, ys)
+    m["ols"] = (xbar, ybar, sxx, b, sse, n)
     m["slope"] = float(b)
     m["fit"] = [float(ybar + b * (x - xbar)) for x in xs]
     if logy:
@@ -286,7 +337,180 @@ def growth(points, target):
     prow = [{"snapshot": sid, "t": t, "value": v, "linear_fit": fits[0][i],
              "exponential_fit": fits[1][i]}
             for i, (sid, t, v) in enumerate(points)]
-    return {"points": prow, "projection": rows}
+    fig, cut = _figure(points, xs, models, target)
+    return {"points": prow, "projection": rows, "projection_points": fig,
+            "figure_cut": cut, "models": models}
+
+
+def growth_sum(by_fs, target):
+    """growth over every file system. by_fs: [(fs, points)] in the order
+    of each file system's first snapshot id, points as for growth(). The
+    total is the sum of each file system's linear model (exact lines
+    through 2 points, OLS through more), each evaluated at the same date:
+    N(x) = A + B x, x in days since the earliest first snapshot. A file
+    system without a line makes it not determinable. No band."""
+    lines, fsrows, prows = [], [], []
+    starts = [pts[0][1] for _, pts in by_fs if pts]
+    t0 = min(starts) if starts else 0
+    for fs, pts in by_fs:
+        m, xs = {"slope": None}, []
+        if pts:
+            xs = [Fraction(t - pts[0][1], DAY) for _, t, _ in pts]
+            m = _model(xs, [v for _, _, v in pts], target, 0)
+        fitted = "ols" in m
+        lines.append((pts, xs, m, fitted))
+        fsrows.append({
+            "fs": fs, "n": len(pts), "first": pts[0][1] if pts else None,
+            "last": pts[-1][1] if pts else None,
+            "value_first": pts[0][2] if pts else None,
+            "value_last": pts[-1][2] if pts else None,
+            "days": float(xs[-1]) if pts else None,
+            "slope_per_day": m["slope"],
+            "line": "none" if not fitted else "through 2 snapshots"
+            if len(pts) == 2 else "least squares"})
+        for i, (sid, t, v) in enumerate(pts):
+            prows.append({"fs": fs, "snapshot": sid, "t": t, "value": v,
+                          "linear_fit": float(_line(m, xs[i]))
+                          if fitted else None})
+    npoints = sum(len(p) for p, _, _, _ in lines)
+    a = b = xlast = Fraction(0)
+    latest = 0
+    unfitted = any(not f for _, _, _, f in lines)
+    for pts, xs, m, fitted in lines:
+        if not fitted:
+            continue
+        xbar, ybar, sxx, slope, sse, n = m["ols"]
+        off = Fraction(pts[0][1] - t0, DAY)
+        a += ybar - slope * (off + xbar)
+        b += slope
+        latest += pts[-1][2]
+        xlast = max(xlast, off + xs[-1])
+    state, xc = "not determinable", None
+    if not unfitted:
+        if latest >= target:
+            state = "already exceeded"
+        elif b <= 0:
+            state = "not growing"
+        else:
+            xc = (Fraction(target) - a) / b
+            state = ("beyond 100 years" if xc - xlast > HORIZON
+                     else "projected")
+    proj = [] if not npoints else [{
+        "model": "linear", "n": npoints,
+        "slope_per_day": None if unfitted else float(b), "r2": None,
+        "rmse": None, "crossing": None if xc is None
+        else _day(t0, float(xc), float(xlast)),
+        "crossing_lo": None, "crossing_hi": None,
+        "days_to_crossing": None if xc is None else float(xc - xlast),
+        "state": state, "doubling_days": None}]
+    fig = []
+    if not unfitted and npoints:
+        last = time_at(t0, xlast)
+        horizon = last + FIG_SPANS * (last - t0)
+        end, ext = last, []
+        if xc is not None:
+            tc = time_at(t0, min(xc, xlast + 2 * HORIZON))
+            end = max(end, tc)
+            ext = [tc] if t0 <= tc <= horizon else []
+        end = min(end, horizon)
+        for t, _ in fig_rows(t0, end, ext, []):
+            fig.append({"t": t, "total_fit": float(a + b * Fraction(t - t0,
+                                                                    DAY)),
+                        "target": target})
+    return {"filesystems": fsrows, "points": prows, "projection": proj,
+            "projection_points": fig, "t0": t0, "a": a, "b": b, "xc": xc}
+
+
+# ---- the growth figure ---------------------------------------------------
+# Rows from the first snapshot to the latest crossing of the projection
+# table (at most FIG_SPANS observed spans after the last snapshot): 65
+# even steps, the crossings and the snapshots; a step or crossing at the
+# time of another row is left out. Each model's line stops at its own
+# crossing; the band is the linear model's, for n >= 3.
+
+FIG_SPANS = 10
+GRID_STEPS = 64
+
+
+def llround(v):
+    """C llround: to the nearest integer, halves away from zero."""
+    return int(math.floor(v + Fraction(1, 2))) if v >= 0 else \
+        -int(math.floor(-v + Fraction(1, 2)))
+
+
+def time_at(t0, x):
+    return t0 + llround(Fraction(x) * DAY)
+
+
+def fig_rows(t0, t1, extra, points):
+    """[(t, point index or None)] as growth_rows() builds them."""
+    r = [(t0 + (t1 - t0) * i // GRID_STEPS, -1)
+         for i in range(GRID_STEPS + 1)]
+    r += [(t, -1) for t in extra]
+    r += [(p[1], i) for i, p in enumerate(points)]
+    r.sort()
+    out = []
+    for i, (t, k) in enumerate(r):
+        if k < 0 and ((out and out[-1][0] == t) or
+                      (i + 1 < len(r) and r[i + 1][0] == t)):
+            continue
+        out.append((t, k))
+    return [(t, None if k < 0 else k) for t, k in out]
+
+
+def _line(m, x):
+    xbar, ybar, sxx, b, sse, n = m["ols"]
+    return ybar + b * (x - xbar)
+
+
+def _figure(points, xs, models, target):
+    """(rows, the end when the figure stops before the crossing)."""
+    if not points:
+        return [], None
+    t0, n = points[0][1], len(points)
+    if n == 1:
+        rows = fig_rows(t0, t0, [], points)
+        return [{"t": t, "observed": points[k][2], "linear_fit": None,
+                 "exponential_fit": None, "band_lo": None, "band_hi": None,
+                 "target": target} for t, k in rows], None
+    xlast = xs[-1]
+    cap = lambda x: time_at(t0, min(Fraction(x), xlast + 2 * HORIZON))  # noqa
+    tc, ext = [None, None], []
+    for k, m in enumerate(models):
+        if m["state"] not in ("projected", "beyond 100 years"):
+            continue
+        tc[k] = cap(m["xc"])
+        ext.append(tc[k])
+        if k == 0:
+            ext += [cap(m[x]) for x in ("xlo", "xhi") if m[x] is not None]
+    last = points[-1][1]
+    horizon = last + FIG_SPANS * (last - t0)
+    end = max([last] + ext)
+    cut = end > horizon
+    end = min(end, horizon)
+    ext = [e for e in ext if t0 <= e <= end]
+    rows = []
+    q = t975(n - 2) if n >= 3 else None
+    for t, k in fig_rows(t0, end, ext, points):
+        x = Fraction(t - t0, DAY)
+        row = {"t": t, "observed": None if k is None else points[k][2],
+               "linear_fit": None, "exponential_fit": None,
+               "band_lo": None, "band_hi": None, "target": target}
+        for j, (m, col) in enumerate(zip(models, ("linear_fit",
+                                                  "exponential_fit"))):
+            if "ols" not in m or (tc[j] is not None and t > tc[j]):
+                continue
+            y = _line(m, x)
+            row[col] = math.exp(y) if j else float(y)
+        m = models[0]
+        if n >= 3 and "ols" in m:
+            xbar, ybar, sxx, b, sse, _ = m["ols"]
+            s_ = math.sqrt(float(sse) / (n - 2))
+            h = q * s_ * math.sqrt(1 + 1 / n + float((x - xbar) ** 2 / sxx))
+            y = float(_line(m, x))
+            row["band_lo"], row["band_hi"] = y - h, y + h
+        rows.append(row)
+    return rows, (end if cut else None)
 
 
 # ---- files ---------------------------------------------------------------
@@ -334,26 +558,33 @@ def files(s, metric="size", project=None, exclude=()):
             "share_bytes": b[k][1] / nb if nb else None,
             "cum_files": cf / nf if nf else None,
             "cum_bytes": cb / nb if nb else None})
-    # The smallest and largest value scanned, known for the whole file
-    # system only: percentiles are clamped to them.
+    # The smallest and largest value of the selection: exact when the
+    # snapshot keeps per-project extremes (schema 3) or for the whole file
+    # system; else the whole file system's bound the percentiles only.
+    filtered = project is not None or bool(exclude)
+    exact = not filtered or s.schema >= 3
     ext = None
-    if project is None and not exclude and sel:
+    if sel:
         unit = 1 if metric == "size" else DAY
-        allv = [_value(f, metric, s.now) for f in s.files]
+        allv = [_value(f, metric, s.now) for f in (sel if exact else
+                                                   s.files)]
         ext = (Fraction(min(allv), unit), Fraction(max(allv), unit))
     pct = []
     for p in (50, 90, 95, 99):
-        row = {"p": p / 100, "method": "interpolated within bucket [lo, hi)"}
+        row = {"p": p / 100}
+        where = []
         for col, idx, lo_c, hi_c in (("by_count", 0, "count_lo", "count_hi"),
                                      ("by_bytes", 1, "bytes_lo", "bytes_hi")):
             total = nf if idx == 0 else nb
             row[col] = row[lo_c] = row[hi_c] = None
             want, cum = Fraction(p * total, 100), 0
+            where.append("none")
             for k in keys:
                 v = b[k][idx]
                 if v == 0 or cum + v < want:
                     cum += v
                     continue
+                where[-1] = "future" if k is None else "bucket"
                 if k is not None:
                     x = k[0] + (want - cum) / v * (k[1] - k[0])
                     if ext:                 # never beyond what was scanned
@@ -361,13 +592,27 @@ def files(s, metric="size", project=None, exclude=()):
                     row[col] = float(x)
                     row[lo_c], row[hi_c] = k
                 break
+        row["method"] = _pct_method(*where)
         pct.append(row)
     return {"distribution": dist, "percentiles": pct,
             "facts": [_facts(s, metric, sel, dist, keys, b, nf, nb,
-                             project is not None or bool(exclude))]}
+                             not exact)]}
 
 
-def _facts(s, metric, sel, dist, keys, b, nf, nb, filtered):
+def _pct_method(c, b):
+    """How a row's percentiles were found; "none" by bytes: no bytes."""
+    how = {"none": "no bytes (n/a)",
+           "bucket": "interpolated within bucket [lo, hi)",
+           "future": "in the future-timestamps row (n/a)"}
+    if c == "none":
+        return "no files"
+    if c == b:
+        return how[c] if c == "bucket" else \
+            "in the future-timestamps row: no age (n/a)"
+    return "by count %s; by bytes %s" % (how[c], how[b])
+
+
+def _facts(s, metric, sel, dist, keys, b, nf, nb, unknown):
     fx = {"snapshot": s.id, "files": nf, "bytes": nb, "popular_lo": None,
           "popular_hi": None, "popular_files": None}
     if keys:
@@ -375,7 +620,7 @@ def _facts(s, metric, sel, dist, keys, b, nf, nb, filtered):
         fx["popular_lo"] = None if best is None else best[0]
         fx["popular_hi"] = 0 if best is None else best[1]
         fx["popular_files"] = b[best][0]
-    allv = [_value(f, metric, s.now) for f in s.files]
+    allv = [_value(f, metric, s.now) for f in sel]
     none = sum(1 for f in s.files if f.project == "(none)")
     fx["unresolved_share"] = none / len(s.files) if s.files else None
 
@@ -383,13 +628,13 @@ def _facts(s, metric, sel, dist, keys, b, nf, nb, filtered):
         return (sum(b[k][idx] for k in keys if pred(k)) / total
                 if total else None)
     if metric == "size":
-        fx["largest_file"] = None if filtered or not sel else max(allv)
+        fx["largest_file"] = None if unknown or not sel else max(allv)
         for name, e in (("1mib", 2 ** 20), ("2mib", 2 ** 21),
                         ("128mib", 2 ** 27)):
             fx["files_lt_" + name] = share(lambda k: k[1] <= e, 0, nf)
             fx["bytes_lt_" + name] = share(lambda k: k[1] <= e, 1, nb)
     else:
-        fx["oldest_days"] = None if filtered or not sel else max(allv) / DAY
+        fx["oldest_days"] = None if unknown or not sel else max(allv) / DAY
         fx["edge_days"] = 32
         fx["files_old"] = share(lambda k: k is not None and k[0] >= 32, 0, nf)
         fx["bytes_old"] = share(lambda k: k is not None and k[0] >= 32, 1, nb)

@@ -1,7 +1,8 @@
 """snapgen: generated fsscan snapshots, inserted straight into a census DB.
 
 A snapshot is either a list of files (then every table fsscan fills is
-derived from it: snapshot totals, project, owner, dir, hist, hist_extent)
+derived from it: snapshot totals, project, owner, dir, dir_scope, hist,
+hist_extent, project_extent)
 or bare totals (files, bytes, alloc) for the growth tests, which need
 study-sized counts that no file list could hold.
 
@@ -40,7 +41,8 @@ class Snapshot:
 
     def __init__(self, fs, started_at, files=None, totals=None, now=None,
                  status="complete", root=None, users=None, groups=None,
-                 mount_opts="rw,relatime", dirs_depth=3, project_totals=None):
+                 mount_opts="rw,relatime", dirs_depth=3, project_totals=None,
+                 schema=3):
         self.fs = fs
         self.root = root or "/" + fs
         self.started_at = started_at
@@ -53,6 +55,8 @@ class Snapshot:
         self.mount_opts = mount_opts
         self.dirs_depth = dirs_depth
         self.project_totals = project_totals or {}   # bare: name -> (f, b, a)
+        # schema 2 snapshots lack project_extent and dir_scope rows
+        self.schema = schema
         self.id = None
 
 
@@ -94,8 +98,9 @@ def new_db(tmpdir, build):
     subprocess.run([os.path.join(build, "fsscan"), "--db", path, "--quiet",
                     empty], check=True)
     con = sqlite3.connect(path)
-    for t in ("scan_error_path", "scan_error", "top", "dir", "hist_extent",
-              "hist", "owner", "project", "snapshot"):
+    for t in ("scan_error_path", "scan_error", "top", "dir_scope", "dir",
+              "project_extent", "hist_extent", "hist", "owner", "project",
+              "snapshot"):
         con.execute("DELETE FROM %s" % t)
     con.commit()
     con.close()
@@ -110,6 +115,8 @@ def _ancestors(d, maxdepth):
     """'.', 'a', 'a/b', ... down to maxdepth components."""
     parts = [] if d == "." else d.split("/")
     out = [(".", 0)]
+    if maxdepth < 0:            # --dirs all
+        maxdepth = len(parts)
     for k in range(1, min(len(parts), maxdepth) + 1):
         out.append(("/".join(parts[:k]), k))
     return out
@@ -166,11 +173,16 @@ def _hist_rows(con, sid, s, project, files, with_sums):
                 (sid, project, metric, sl, lo, hi, n, w,
                  str(v) if with_sums else None,
                  str(vw) if with_sums else None))
-        if with_sums and files:
+        if files and (with_sums or s.schema >= 3):
             vals = [metric_value(f, metric, s.now) for f in files]
-            con.execute("INSERT INTO hist_extent (snapshot_id, metric, min,"
-                        " max) VALUES (?,?,?,?)",
-                        (sid, metric, min(vals), max(vals)))
+            if with_sums:
+                con.execute("INSERT INTO hist_extent (snapshot_id, metric,"
+                            " min, max) VALUES (?,?,?,?)",
+                            (sid, metric, min(vals), max(vals)))
+            else:
+                con.execute("INSERT INTO project_extent (snapshot_id,"
+                            " project, metric, min, max) VALUES (?,?,?,?,?)",
+                            (sid, project, metric, min(vals), max(vals)))
 
 
 def insert(path, s):
@@ -186,6 +198,9 @@ def insert(path, s):
          "snapgen"))
     sid = cur.lastrowid
     s.id = sid
+    if s.schema >= 3:
+        con.execute("INSERT INTO dir_scope VALUES (?,?)",
+                    (sid, s.dirs_depth if s.dirs_depth >= 0 else None))
     if s.files is not None:
         nf, nd, nb, na, projects, owners, dtot = _insert_files(con, s)
         for name in sorted(projects):

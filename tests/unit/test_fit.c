@@ -122,6 +122,13 @@ test_band(void)
 	is_near(ols_predict(&f, lx) - hl, target, 1e-12, "lower band at x_hi");
 	double xc = f.xbar + (target - f.ybar) / f.slope;
 	ok(ux < xc && xc < lx, "point crossing inside the band crossings");
+	is_near(ols_band_half(&f, tq, ux), hu, 1e-14, "band half-width at x_lo");
+	/* By hand at the mean: tq * s * sqrt(1 + 1/5). */
+	is_near(ols_band_half(&f, tq, 2), tq * f.s * sqrt(1.2), 1e-14,
+	    "band half-width at the mean");
+	ok(ols_band_half(&f, tq, 0) > ols_band_half(&f, tq, 2) &&
+	    near(ols_band_half(&f, tq, 0), ols_band_half(&f, tq, 4), 1e-14),
+	    "band widest away from the mean, symmetric about it");
 
 	double yp[] = { 1, 3, 5, 7, 9 };	/* perfect line: s = 0 */
 	ols_fit(x, yp, 5, &f);
@@ -143,6 +150,7 @@ test_two_points(void)
 	ols_fit(x, y, 2, &f);
 	is_near(f.xbar + (1e9 - f.ybar) / f.slope, 63 + 808.6 / 95.7 * 63,
 	    1e-12, "two-point linear crossing");
+	ok(isnan(ols_band_half(&f, 2, 10)), "no band through two points");
 }
 
 int
