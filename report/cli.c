@@ -41,7 +41,8 @@ static const struct optdoc optdocs[] = {
 	{ { "every", 1, NULL, O_EVERY }, CO_EVERY, "1m|1h|1d",
 	  "bucket width (default 1h)" },
 	{ { "annotate", 1, NULL, O_ANNOTATE }, CO_ANNOTATE, "FILE",
-	  "shade windows: lines \"FROM TO LABEL\"" },
+	  "maintenance windows, lines \"FROM TO LABEL\": tabled and "
+	  "shaded" },
 	{ { "peak", 1, NULL, O_PEAK }, CO_PEAK, "MIB_S",
 	  "provisioned aggregate bandwidth (default: observed peak)" },
 	{ { "threshold", 1, NULL, O_THRESHOLD }, CO_THRESHOLD, "PCT",

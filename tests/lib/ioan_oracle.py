@@ -136,11 +136,40 @@ def _share(rd, wr):
     return ratio(rd, rd + wr) if rd + wr else None
 
 
-def throughput(series, every=3600):
+def _overlaps(a, b, lo, hi):
+    """Do [a, b) and [lo, hi) share a second?"""
+    return a < hi and b > lo
+
+
+def annotations(series, ann):
+    """Table "annotations" of `throughput --annotate`: ann is a list of
+    (from, to, label); a minute is in a window when some second of it is.
+    Counted minute by minute."""
     rows = []
+    for a, b, label in ann:
+        inside = [m for m in series if _overlaps(a, b, m[0], m[0] + 60)]
+        comp = sum(1 for m in inside if m[1] == "complete")
+        rows.append({"from": a, "to": b, "label": label,
+                     "minutes": len(inside), "complete": comp,
+                     "missing": len(inside) - comp})
+    return rows
+
+
+def throughput(series, every=3600, ann=None):
+    """The tables of `throughput --every`; with ann (see annotations()),
+    the series also names, per bucket, the windows over its minutes."""
+    rows = []
+    span = {}                   # bucket -> [first minute, last minute + 60)
+    for m in series:
+        b = span.setdefault(m[0] // every * every, [m[0], m[0]])
+        b[1] = m[0] + 60
     for t, minutes, comp, rd, wr, mrd, mwr in _buckets(series, every):
         r = {"t": t, "minutes": minutes, "complete": comp,
              "partial": int(comp < every // 60)}
+        if ann is not None:
+            labels = [label for a, b, label in ann
+                      if _overlaps(a, b, *span[t])]
+            r["annotation"] = "; ".join(labels) if labels else None
         if comp:
             r.update(rd_bytes=rd, wr_bytes=wr, rd_mib_s=mib_s(rd, comp),
                      wr_mib_s=mib_s(wr, comp), rd_max_mib_s=mib_s(mrd),
@@ -158,8 +187,21 @@ def throughput(series, every=3600):
                      "read_share": _share(rd, wr) if comp else None,
                      "partial": int(comp < 1440)})
     c = coverage(series)
+    out = {"series": rows, "days": days}
+    if ann is not None:
+        out["annotations"] = annotations(series, ann)
+    if not c["calendar"]:
+        return dict(out, totals=[])
     if not c["complete"]:
-        return {"series": [], "days": [], "totals": []}
+        # Every bucket is a row; the totals have nothing to sum.
+        out["totals"] = [dict(
+            {k: None for k in ("rd_bytes", "wr_bytes", "read_share",
+                               "rd_bytes_per_day", "wr_bytes_per_day",
+                               "rd_mib_s", "wr_mib_s", "peak_rd_mib_s",
+                               "peak_rd_t", "peak_wr_mib_s", "peak_wr_t")},
+            complete=0, calendar_minutes=c["calendar"], coverage=0.0,
+            days=c["days"], days_empty=c["days_empty"])]
+        return out
     comp = [m for m in series if m[1] == "complete"]
     rd = sum(m[2] for m in comp)
     wr = sum(m[3] for m in comp)
@@ -175,7 +217,8 @@ def throughput(series, every=3600):
               "rd_mib_s": mib_s(rd, n), "wr_mib_s": mib_s(wr, n),
               "peak_rd_mib_s": mib_s(prd[2]), "peak_rd_t": prd[0],
               "peak_wr_mib_s": mib_s(pwr[3]), "peak_wr_t": pwr[0]}
-    return {"series": rows, "days": days, "totals": [totals]}
+    out["totals"] = [totals]
+    return out
 
 
 # ---------------------------------------------------------------- cdf
