@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "db.h"
 #include "ingest.h"
+#include "iohosts.h"
 #include "render.h"
 #include "report_cmd.h"
 
@@ -182,6 +183,42 @@ run_ingest(struct cli *a, sqlite3 *db)
 	return rc ? rc : status;
 }
 
+/* An analysis failed because of the request (AN_USAGE): say why. 1 if
+ * so, 0 if the error is another kind. */
+static int
+usage_error(const struct cli *a, const char *err)
+{
+	if (!cli_error_is_usage(err))
+		return 0;
+	fprintf(stderr, "iocensus %s: %s\n", a->cmd->name,
+	    err + strlen(AN_USAGE));
+	return 1;
+}
+
+/* A question about the database failed: the request's fault (exit 2),
+ * or the database's (exit 3, naming it). */
+static int
+query_failed(const struct cli *a, const char *err)
+{
+	if (usage_error(a, err))
+		return CLI_EXIT_USAGE;
+	fprintf(stderr, "iocensus %s: %s: %s\n", a->cmd->name,
+	    db_default_path(a->db), err);
+	return CLI_EXIT_FATAL;
+}
+
+/* Every --host pattern names a known host (iohosts.h): before any
+ * work, so that the report does not compute its census part first. */
+static int
+check_hosts(const struct cli *a, sqlite3 *db)
+{
+	char err[1024];
+
+	if (io_hosts_check(db, &a->an.win, err, sizeof err) == 0)
+		return 0;
+	return query_failed(a, err);
+}
+
 static int
 run_report(struct cli *a, sqlite3 *db)
 {
@@ -194,6 +231,8 @@ run_report(struct cli *a, sqlite3 *db)
 	}
 	if (report_write(db, &a->an, a->target, a->out, a->bundle, err,
 	    sizeof err) < 0) {
+		if (usage_error(a, err))
+			return CLI_EXIT_USAGE;
 		fprintf(stderr, "iocensus report: %s\n", err);
 		return CLI_EXIT_FATAL;
 	}
@@ -206,18 +245,21 @@ run_analysis(struct cli *a, sqlite3 *db)
 	char err[1024] = "";
 	struct result *r = a->cmd->fn(db, &a->an, err, sizeof err);
 
-	if (!r) {
-		int usage_error = cli_error_is_usage(err);
+	return r ? print_result(a, r) : query_failed(a, err);
+}
 
-		if (usage_error)
-			fprintf(stderr, "iocensus %s: %s\n", a->cmd->name,
-			    err + strlen(AN_USAGE));
-		else
-			fprintf(stderr, "iocensus %s: %s: %s\n", a->cmd->name,
-			    db_default_path(a->db), err);
-		return usage_error ? CLI_EXIT_USAGE : CLI_EXIT_FATAL;
-	}
-	return print_result(a, r);
+static int
+run_command(struct cli *a, sqlite3 *db)
+{
+	int rc = check_hosts(a, db);
+
+	if (rc != 0)
+		return rc;
+	if (!strcmp(a->cmd->name, "ingest"))
+		return run_ingest(a, db);
+	if (!strcmp(a->cmd->name, "report"))
+		return run_report(a, db);
+	return run_analysis(a, db);
 }
 
 int
@@ -262,12 +304,7 @@ main(int argc, char **argv)
 		cli_free(&a);
 		return CLI_EXIT_FATAL;
 	}
-	if (!strcmp(a.cmd->name, "ingest"))
-		rc = run_ingest(&a, db);
-	else if (!strcmp(a.cmd->name, "report"))
-		rc = run_report(&a, db);
-	else
-		rc = run_analysis(&a, db);
+	rc = run_command(&a, db);
 	db_close(db);
 	cli_free(&a);
 	return rc;

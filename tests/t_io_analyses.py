@@ -201,6 +201,43 @@ def windows(c, m):
             ok(all(not t["rows"] for t in out["tables"].values()),
                cmd + ": empty tables without data")
     missing_window(c, m)
+    unknown_hosts(c)
+
+
+def unknown_hosts(c):
+    """A --host pattern that matches no host is a usage error naming it
+    and the known hosts, not an empty window."""
+    hosts = "h000, h001, h002, h003"
+    for cmd in ("throughput", "cdf", "idle", "burst", "devices"):
+        p = run(IOCENSUS, cmd, "--db", c.db, "--host", "nosuch", want_rc=2)
+        eq((p.stdout, p.stderr), ("", "iocensus %s: --host nosuch matches "
+                                  "no host; hosts: %s\n" % (cmd, hosts)),
+           cmd + " --host nosuch: exit 2, the pattern and the hosts")
+    p = run(IOCENSUS, "cdf", "--db", c.db, "--host", "h00[02]", "--host",
+            "x*", want_rc=2)
+    eq(p.stderr, "iocensus cdf: --host x* matches no host; hosts: %s\n" %
+       hosts, "one pattern of two matches nothing: that one is named")
+    out = os.path.join(os.path.dirname(c.db), "nohost.html")
+    p = run(IOCENSUS, "report", "--db", c.db, "--host", "nosuch", "--out",
+            out, want_rc=2)
+    ok(not os.path.exists(out) and "--host nosuch matches no host" in
+       p.stderr, "report --host nosuch: exit 2, no page", p.stderr)
+    # Many hosts: the first ten by name, then how many more.
+    many = os.path.join(os.path.dirname(c.db), "many.db")
+    shutil.copyfile(c.db, many)
+    db = sqlite3.connect(many)
+    db.executemany("INSERT INTO io_host (name) VALUES (?)",
+                   [("z%02d" % i,) for i in range(1, 13)])
+    db.commit()
+    db.close()
+    p = run(IOCENSUS, "idle", "--db", many, "--host", "y", want_rc=2)
+    eq(p.stderr, "iocensus idle: --host y matches no host; hosts: %s, %s "
+       "and 6 more\n" % (hosts, ", ".join("z%02d" % i for i in range(1, 7))),
+       "sixteen hosts: ten named, six more counted")
+    p = run(IOCENSUS, "idle", "--db", many, "--host", "z1?", "--format",
+            "json")
+    ok("No I/O data in the window." in json.loads(p.stdout)["notes"],
+       "a known host without data: an empty window, exit 0")
 
 
 NULLS = ("rd_bytes", "wr_bytes", "rd_mib_s", "wr_mib_s", "rd_max_mib_s",
