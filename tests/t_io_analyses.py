@@ -333,14 +333,17 @@ def annotations(c, m, tmp):
 
 def stale(c, m):
     """Hours left dirty by an interrupted ingest are reported."""
-    db = sqlite3.connect(c.db)
-    db.execute("INSERT INTO io_dirty (t0) VALUES (?), (?)", (D1, D1 + 3600))
-    db.commit()
-    db.close()
-    for cmd in ("throughput", "cdf", "idle"):
-        out = c.json(cmd)
-        ok("Derived tables are stale for 2 hours: run iocensus ingest."
-           in out["notes"], cmd + ": stale roll-up note", repr(out["notes"]))
+    for t0, hours in ((D1, "1 hour"), (D1 + 3600, "2 hours")):
+        db = sqlite3.connect(c.db)
+        db.execute("INSERT INTO io_dirty (t0) VALUES (?)", (t0,))
+        db.commit()
+        db.close()
+        for cmd in ("throughput", "cdf", "idle"):
+            out = c.json(cmd)
+            note = "Derived tables are stale for %s: run iocensus ingest." % (
+                hours)
+            ok(note in out["notes"], "%s: stale roll-up note, %s" % (
+                cmd, hours), repr(out["notes"]))
 
 
 def main():

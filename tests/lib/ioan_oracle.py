@@ -63,16 +63,24 @@ def coverage(series):
     return out
 
 
+def plural(n, noun):
+    """'1 day', '2 days', '0 days'."""
+    return "%d %s%s" % (n, noun, "" if n == 1 else "s")
+
+
 def coverage_note(series):
-    """The coverage sentence (None for an empty window)."""
+    """The coverage sentence (None for an empty window): nouns agree with
+    their counts, and "N of M days" takes "has" when N or M is one
+    ("1 of 5 days has", "0 of 1 day has", "2 of 5 days have")."""
     c = coverage(series)
     if not c["calendar"]:
         return None
-    return ("Coverage: %d of %d calendar minutes complete (%.2f%%); %d of %d "
-            "days have no complete minute." % (
-                c["complete"], c["calendar"],
+    one = c["days_empty"] == 1 or c["days"] == 1
+    return ("Coverage: %d of %s complete (%.2f%%); %d of %s %s no complete "
+            "minute." % (
+                c["complete"], plural(c["calendar"], "calendar minute"),
                 100 * (c["complete"] / c["calendar"]), c["days_empty"],
-                c["days"]))
+                plural(c["days"], "day"), "has" if one else "have"))
 
 
 def coverage_share(c):
