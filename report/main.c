@@ -47,30 +47,35 @@ struct command {
 };
 
 #define CO_WINDOW (CO_FROM | CO_TO | CO_HOST)
+/* Every command but report prints a result: in a format, or one table. */
+#define CO_PRINT (CO_FORMAT | CO_TABLE)
 
 static const struct command commands[] = {
 	/* With no PATH, ingest only finishes the roll-ups that an
 	 * interrupted one left (the analyses' "stale" note asks for it). */
 	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
-	  "archives)", CO_THREADS | CO_PROGRESS, -1, NULL },
-	{ "snapshots", "", "list snapshots", 0, 0, an_snapshots },
+	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS, -1, NULL },
+	{ "snapshots", "", "list snapshots", CO_PRINT, 0, an_snapshots },
 	{ "diff", "A B", "growth between snapshots A and B",
-	  CO_BY | CO_DEPTH, 2, an_diff },
+	  CO_PRINT | CO_BY | CO_DEPTH, 2, an_diff },
 	{ "growth", "", "project file count (or bytes) to a target",
-	  CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0, an_growth },
+	  CO_PRINT | CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0,
+	  an_growth },
 	{ "files", "", "file size and age distributions and CDFs",
-	  CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0, an_files },
+	  CO_PRINT | CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0,
+	  an_files },
 	{ "throughput", "", "aggregate read/write throughput over time",
-	  CO_WINDOW | CO_EVERY | CO_ANNOTATE, 0, an_throughput },
+	  CO_PRINT | CO_WINDOW | CO_EVERY | CO_ANNOTATE, 0, an_throughput },
 	{ "cdf", "", "CDF of one-minute aggregate throughput",
-	  CO_WINDOW | CO_PEAK, 0, an_cdf },
+	  CO_PRINT | CO_WINDOW | CO_PEAK, 0, an_cdf },
 	{ "idle", "", "idle-period table",
-	  CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_STRICT | CO_BUCKETS, 0,
-	  an_idle },
+	  CO_PRINT | CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_STRICT |
+	  CO_BUCKETS, 0, an_idle },
 	{ "burst", "", "I/O intensity, burstiness, parallelism; load classes",
-	  CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, an_burst },
+	  CO_PRINT | CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, an_burst },
 	{ "devices", "", "per-device and per-host tables, imbalance",
-	  CO_WINDOW, 0, an_devices },
+	  CO_PRINT | CO_WINDOW, 0, an_devices },
+	/* It writes files, not a result: no --format or --table. */
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_EVERY | CO_ANNOTATE |
 	  CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT | CO_BUNDLE, 0,
@@ -89,7 +94,8 @@ usage(FILE *f)
 		    commands[i].args, commands[i].what);
 	fputs("\n`iocensus COMMAND --help` lists a command's options. Every "
 	    "command takes\n--db PATH (default $IOCENSUS_DB, else "
-	    "./iocensus.db) and --format table|csv|json.\n"
+	    "./iocensus.db); every command but report\ntakes --format "
+	    "table|csv|json and --table KEY.\n"
 	    "Exit status: 0 success; 1 ingest skipped damaged or unreadable "
 	    "input;\n2 usage error; 3 fatal error.\n", f);
 }
@@ -121,6 +127,7 @@ open_db(const struct command *c, const char *path)
 {
 	char err[1024];
 	sqlite3 *db;
+	int immutable = 0;
 
 	if (strcmp(c->name, "ingest") && access(path, F_OK) < 0) {
 		fprintf(stderr, "iocensus %s: %s: %s (create it with fsscan "
@@ -131,9 +138,14 @@ open_db(const struct command *c, const char *path)
 	if (!strcmp(c->name, "ingest"))
 		db = db_open(path, err, sizeof err);
 	else
-		db = db_open_read(path, err, sizeof err);
+		db = db_open_read(path, &immutable, err, sizeof err);
 	if (!db)
 		fprintf(stderr, "iocensus %s: %s\n", c->name, err);
+	else if (immutable)
+		fprintf(stderr, "iocensus %s: note: %s is opened read-only, "
+		    "without locking (this user cannot write it or its "
+		    "directory): results may be inconsistent while another "
+		    "process writes it\n", c->name, path);
 	return db;
 }
 
