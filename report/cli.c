@@ -192,6 +192,17 @@ set_annotations(struct cli *a, const char *name, const char *path)
 	return 0;
 }
 
+/* The last second of 9999-12-31: ISO dates end there, and bounding unix
+ * seconds as well keeps every window length far from overflow. */
+#define MAX_TIME 253402300799
+
+/* A --from or --to time. 0, or -1. */
+static int
+set_time(const char *v, int64_t *t)
+{
+	return parse_time(v, t) < 0 || *t > MAX_TIME ? -1 : 0;
+}
+
 /* The value options of the I/O analyses. 0, or -1 (reported). */
 static int
 set_io(struct cli *a, const char *name, int o, const char *v)
@@ -201,11 +212,12 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 
 	switch (o) {
 	case O_FROM:
-		return parse_time(v, &a->an.win.from) < 0 ?
-		    bad(name, "from", v, "a UTC time") : 0;
+		return set_time(v, &a->an.win.from) < 0 ?
+		    bad(name, "from", v, "a UTC time in the years 0 to 9999") :
+		    0;
 	case O_TO:
-		return parse_time(v, &a->an.win.to) < 0 ?
-		    bad(name, "to", v, "a UTC time") : 0;
+		return set_time(v, &a->an.win.to) < 0 ?
+		    bad(name, "to", v, "a UTC time in the years 0 to 9999") : 0;
 	case O_HOST:
 		return add_list(a->hosts, &a->an.win.nhosts, v) < 0 ?
 		    bad(name, "host", v, "at most 64 patterns") : 0;

@@ -99,7 +99,10 @@ def check_prefix(tmp):
         (("diff", "--by", "project", "1"), "expected arguments A B"),
         (("files", "--snapshot", "x"), "--snapshot x: expected a snapshot id"),
         (("devices", "--from", "2010-02-30"),
-         "--from 2010-02-30: expected a UTC time"),
+         "--from 2010-02-30: expected a UTC time in the years 0 to 9999"),
+        # Unix seconds past 9999: no window length can overflow.
+        (("throughput", "--to", "253402300800"),
+         "--to 253402300800: expected a UTC time in the years 0 to 9999"),
         (("growth", "--target", "-1"),
          "--target -1: expected a positive number"),
         (("report", "--table", "nosuch", "--out", os.path.join(tmp, "r.html")),
