@@ -388,16 +388,10 @@ open_immutable(const char *path, char *err, size_t errlen)
 }
 
 sqlite3 *
-db_open_read(const char *path, char *err, size_t errlen)
+db_open_read(const char *path, int *immutable, char *err, size_t errlen)
 {
-	sqlite3 *db;
-
-	if (access(path, W_OK) == 0 && dir_writable(path))
+	*immutable = !(access(path, W_OK) == 0 && dir_writable(path));
+	if (!*immutable)
 		return open_rw(path, 0, err, errlen);
-	db = open_immutable(path, err, errlen);
-	if (db)
-		fprintf(stderr, "note: %s is opened read-only, without locking "
-		    "(this user cannot write it or its directory): results may "
-		    "be inconsistent while another process writes it\n", path);
-	return db;
+	return open_immutable(path, err, errlen);
 }

@@ -29,8 +29,10 @@ void db_set_stop_flag(volatile sig_atomic_t *flag);
 sqlite3 *db_open(const char *path, char *err, size_t errlen);
 /* Open an existing database for reading. Like db_open when this user may
  * write the file and its directory; otherwise read-only and immutable
- * (SQLite cannot create the WAL index), with a note on stderr. */
-sqlite3 *db_open_read(const char *path, char *err, size_t errlen);
+ * (SQLite cannot create the WAL index), and *immutable is set to 1 for
+ * the caller to say so. */
+sqlite3 *db_open_read(const char *path, int *immutable, char *err,
+    size_t errlen);
 void db_close(sqlite3 *db);
 
 /* Run SQL without results; returns 0 or -1 with the message in err. */

@@ -212,9 +212,9 @@ add_notes(struct result *r, const struct io_peak *p, const uint64_t *x,
 		result_note(r, "The observed maximum, %.1f MiB/s, exceeds the "
 		    "configured peak.", io_mib_s(x[n - 1]));
 	result_note(r, "Mean, peak, quantiles and shares are over the %zu "
-	    "complete minutes. Quantiles use the nearest rank q_p = "
+	    "complete minute%s. Quantiles use the nearest rank q_p = "
 	    "X_(ceil(p n)); \"below\" is strict (<), the CDF counts X <= x.",
-	    n);
+	    n, n == 1 ? "" : "s");
 }
 
 static void

@@ -223,8 +223,8 @@ note_longest(struct result *r, const char *what, const struct idle_runs *ir)
 		return;
 	}
 	human_date(ir->longest_t, 1, when, sizeof when);
-	result_note(r, "Longest %s period: %lld minutes from %s UTC.", what,
-	    (long long)ir->longest, when);
+	result_note(r, "Longest %s period: %lld minute%s from %s UTC.", what,
+	    (long long)ir->longest, ir->longest == 1 ? "" : "s", when);
 }
 
 static void

@@ -5,7 +5,14 @@
  * Every number comes from the COMPLETE minutes only: bucket sums and
  * means, daily totals (a day with missing minutes is flagged partial,
  * never scaled up), the totals and the one-minute peaks. A bucket or day
- * without a complete minute has NULL values, drawn as a gap.
+ * without a complete minute has NULL values, drawn as a gap; every bucket
+ * of the window is a row, also when no minute of the window is complete.
+ *
+ * With --annotate, the windows are data too: table "annotations" says how
+ * many minutes of each fall in the window and how many of those are
+ * complete, and the series column "annotation" names the windows that
+ * overlap each bucket. A minute or bucket overlaps a window when some
+ * second of it (inside the window of the question) is in the window.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,11 +85,15 @@ static const struct rcol_spec series_cols[] = {
 	{ "wr_max_mib_s", "Write max", "MiB/s", CF_PLAIN, 2 },
 	{ "read_share", "Read share", "%", CF_PCT, 1 },
 	{ "partial", "Partial", NULL, CF_PLAIN, 0 },
+	{ "annotation", "Annotation", NULL, CF_PLAIN, 0 },	/* --annotate */
 };
+#define SERIES_NCOL (sizeof series_cols / sizeof series_cols[0])
 
+/* mark: per bucket, the labels of the annotated windows over it (NULL
+ * without --annotate, or a NULL entry: none). */
 static void
 fill_series(struct rtable *t, const struct bucket *b, size_t nb,
-    int64_t width)
+    int64_t width, char *const *mark)
 {
 	for (size_t i = 0; i < nb; i++) {
 		size_t r = rt_row(t);
@@ -90,6 +101,8 @@ fill_series(struct rtable *t, const struct bucket *b, size_t nb,
 		rt_int(t, r, 1, b[i].minutes);
 		rt_int(t, r, 2, b[i].complete);
 		rt_int(t, r, 10, b[i].complete < width / IO_MINUTE_S);
+		if (mark && mark[i])
+			rt_text(t, r, 11, mark[i]);
 		if (b[i].complete == 0)
 			continue;
 		rt_uint(t, r, 3, b[i].rd);
@@ -176,16 +189,16 @@ fill_totals(struct rtable *t, const struct minute_series *s,
 		rd += day[i].rd;
 		wr += day[i].wr;
 	}
-	rt_uint(t, r, 0, rd);
-	rt_uint(t, r, 1, wr);
-	put_share(t, r, 2, rd, wr);
 	rt_int(t, r, 3, n);
 	rt_int(t, r, 4, (int64_t)c->calendar);
 	rt_real(t, r, 5, io_coverage_share(c));
 	rt_int(t, r, 6, (int64_t)c->days);
 	rt_int(t, r, 7, (int64_t)c->days_empty);
 	if (n == 0)
-		return;
+		return;		/* nothing was measured: no sums, not 0 */
+	rt_uint(t, r, 0, rd);
+	rt_uint(t, r, 1, wr);
+	put_share(t, r, 2, rd, wr);
 	rt_real(t, r, 8, (double)((u128)rd * 1440) / (double)n);
 	rt_real(t, r, 9, (double)((u128)wr * 1440) / (double)n);
 	rt_real(t, r, 10, io_mean_mib_s((double)rd, (double)n));
@@ -242,7 +255,57 @@ every_name(int64_t every, char *buf, size_t len)
 	return buf;
 }
 
+/* A result row costs a few hundred bytes: decades of minutes would take
+ * gigabytes to say nothing a coarser bucket does not. */
 #define THROUGHPUT_MAX_BUCKETS 1000000
+
+/* The buckets of width that [from, to) touches, within the limit? 0, or
+ * -1 with a usage error. */
+static int
+check_buckets(int64_t from, int64_t to, int64_t width, const char *every,
+    char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (to <= from)
+		return 0;
+	n = (uint64_t)((io_align(to - 1, width) - io_align(from, width)) /
+	    width) + 1;
+	if (n <= THROUGHPUT_MAX_BUCKETS)
+		return 0;
+	snprintf(err, errlen, AN_USAGE "%llu buckets of one %s in the window "
+	    "(at most %d): use a wider --every or a narrower --from/--to",
+	    (unsigned long long)n, every, THROUGHPUT_MAX_BUCKETS);
+	return -1;
+}
+
+/* Every table, note and figure of a window of calendar minutes. */
+static void
+fill_result(struct result *r, const struct minute_series *s,
+    const struct io_coverage *c, const struct an_opts *o, const char *every)
+{
+	size_t nb, nday;
+	struct bucket *b = bucketize(s, o->every, &nb);
+	struct bucket *day = bucketize(s, IO_DAY_S, &nday);
+	char **mark = o->nann ? annotations_mark(s, o->every, nb, o->ann,
+	    o->nann) : NULL;
+
+	fill_series(&r->table[0], b, nb, o->every, mark);
+	fill_days(&r->table[1], day, nday);
+	fill_totals(&r->table[2], s, c, day, nday);
+	if (c->complete)
+		result_note(r, "Every sum, mean, peak and read share uses the "
+		    "%zu complete minute%s only. Buckets are one %s, "
+		    "UTC-aligned; a bucket or day with fewer complete minutes "
+		    "than its length is partial and never scaled up. Per-day "
+		    "averages are the totals over the complete minutes times "
+		    "1,440 / %zu.", c->complete, c->complete == 1 ? "" : "s",
+		    every, c->complete);
+	add_figures(r, o, c, every);
+	annotations_marks_free(mark, nb);
+	free(b);
+	free(day);
+}
 
 struct result *
 an_throughput(sqlite3 *db, const struct an_opts *o, char *err,
@@ -250,8 +313,7 @@ an_throughput(sqlite3 *db, const struct an_opts *o, char *err,
 {
 	struct minute_series s;
 	struct io_coverage c;
-	struct bucket *b, *day;
-	size_t nb, nday;
+	struct result *r;
 	char buf[32];
 	const char *every;
 
@@ -260,45 +322,38 @@ an_throughput(sqlite3 *db, const struct an_opts *o, char *err,
 		    "minutes");
 		return NULL;
 	}
+	every = every_name(o->every, buf, sizeof buf);
+	/* An explicit window is checked before its minutes are loaded. */
+	if (o->win.from && o->win.to && check_buckets(io_align(o->win.from,
+	    IO_MINUTE_S), io_align(o->win.to, IO_MINUTE_S), o->every, every,
+	    err, errlen) < 0)
+		return NULL;
 	if (io_load_minutes(db, &o->win, &s, err, errlen) != 0)
 		return NULL;
-	every = every_name(o->every, buf, sizeof buf);
-	/* A result row costs a few hundred bytes: decades of minutes would
-	 * take gigabytes to say nothing a coarser bucket does not. */
-	if ((uint64_t)s.n * IO_MINUTE_S / (uint64_t)o->every >
-	    THROUGHPUT_MAX_BUCKETS) {
-		snprintf(err, errlen, AN_USAGE "%llu buckets of one %s in the "
-		    "window (at most %d): use a wider --every or a narrower "
-		    "--from/--to", (unsigned long long)((uint64_t)s.n *
-		    IO_MINUTE_S / (uint64_t)o->every), every,
-		    THROUGHPUT_MAX_BUCKETS);
+	if (check_buckets(s.t0, s.t0 + (int64_t)s.n * IO_MINUTE_S, o->every,
+	    every, err, errlen) < 0) {
 		minute_series_free(&s);
 		return NULL;
 	}
 	io_coverage_count(&s, &c);
-	struct result *r = result_new("throughput", "Aggregate throughput");
+	r = result_new("throughput", "Aggregate throughput");
 	result_table(r, "series", "Throughput per bucket", series_cols,
-	    sizeof series_cols / sizeof series_cols[0]);
+	    o->nann ? SERIES_NCOL : SERIES_NCOL - 1);
 	result_table(r, "days", "Traffic per UTC day", day_cols,
 	    sizeof day_cols / sizeof day_cols[0]);
 	result_table(r, "totals", "Totals over the complete minutes",
 	    total_cols, sizeof total_cols / sizeof total_cols[0]);
-	if (io_coverage_notes(r, db, &c) > 0) {
-		b = bucketize(&s, o->every, &nb);
-		day = bucketize(&s, IO_DAY_S, &nday);
-		fill_series(&r->table[0], b, nb, o->every);
-		fill_days(&r->table[1], day, nday);
-		fill_totals(&r->table[2], &s, &c, day, nday);
-		result_note(r, "Every sum, mean, peak and read share uses the "
-		    "%zu complete minutes only. Buckets are one %s, UTC-aligned; "
-		    "a bucket or day with fewer complete minutes than its length "
-		    "is partial and never scaled up. Per-day averages are the "
-		    "totals over the complete minutes times 1,440 / %zu.",
-		    c.complete, every, c.complete);
-		add_figures(r, o, &c, every);
-		free(b);
-		free(day);
-	}
+	if (o->nann)
+		annotations_table(r, &s, o->ann, o->nann);
+	io_coverage_notes(r, db, &c);
+	/* Every bucket of the window is a row, with or without data. */
+	if (c.calendar > 0)
+		fill_result(r, &s, &c, o, every);
+	if (o->nann)
+		result_note(r, "Annotated windows: table \"annotations\" gives "
+		    "the minutes of each in the window, complete or missing; "
+		    "column \"annotation\" of the series names the windows that "
+		    "overlap a bucket.");
 	minute_series_free(&s);
 	return r;
 }

@@ -74,6 +74,16 @@ void an_opts_init(struct an_opts *o);
 int annotations_load(const char *path, struct annotation **a, size_t *n,
     char *err, size_t errlen);
 void annotations_free(struct annotation *a, size_t n);
+/* The windows on s's UTC-aligned buckets of width seconds (nb of them,
+ * the first holding s->t0): per bucket, the labels of the windows that
+ * overlap it, "; "-separated in file order; NULL where none does. */
+char **annotations_mark(const struct minute_series *s, int64_t width,
+    size_t nb, const struct annotation *a, size_t n);
+void annotations_marks_free(char **mark, size_t nb);
+/* Add table "annotations" to r: per window, in file order, from, to,
+ * label, its minutes in s, and how many of them are complete or not. */
+void annotations_table(struct result *r, const struct minute_series *s,
+    const struct annotation *a, size_t n);
 
 /* census (snapshot) questions */
 struct result *an_snapshots(sqlite3 *db, const struct an_opts *o,

@@ -30,9 +30,10 @@ struct optdoc {
 static const struct optdoc optdocs[] = {
 	{ { "db", 1, NULL, O_DB }, 0, "PATH",
 	  "census database (default $IOCENSUS_DB, else ./iocensus.db)" },
-	{ { "format", 1, NULL, O_FORMAT }, 0, "FMT", "table, csv or json "
-	  "(default table)" },
-	{ { "table", 1, NULL, O_TABLE }, 0, "KEY", "print only this table" },
+	{ { "format", 1, NULL, O_FORMAT }, CO_FORMAT, "FMT", "table, csv or "
+	  "json (default table)" },
+	{ { "table", 1, NULL, O_TABLE }, CO_TABLE, "KEY",
+	  "print only this table" },
 	{ { "from", 1, NULL, O_FROM }, CO_FROM, "TIME",
 	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds)" },
 	{ { "to", 1, NULL, O_TO }, CO_TO, "TIME", "window end (exclusive)" },
@@ -41,7 +42,8 @@ static const struct optdoc optdocs[] = {
 	{ { "every", 1, NULL, O_EVERY }, CO_EVERY, "1m|1h|1d",
 	  "bucket width (default 1h)" },
 	{ { "annotate", 1, NULL, O_ANNOTATE }, CO_ANNOTATE, "FILE",
-	  "shade windows: lines \"FROM TO LABEL\"" },
+	  "maintenance windows, lines \"FROM TO LABEL\": tabled and "
+	  "shaded" },
 	{ { "peak", 1, NULL, O_PEAK }, CO_PEAK, "MIB_S",
 	  "provisioned aggregate bandwidth (default: observed peak)" },
 	{ { "threshold", 1, NULL, O_THRESHOLD }, CO_THRESHOLD, "PCT",
@@ -77,10 +79,27 @@ static const struct optdoc optdocs[] = {
 	  "no progress line" },
 	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE.html", "report file" },
 	{ { "bundle", 1, NULL, O_BUNDLE }, CO_BUNDLE, "FILE.tar.gz",
-	  "also write the CSV and JSON of every figure" },
+	  "also write the CSV and JSON of every table" },
 	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },
 };
 #define NOPTS (sizeof optdocs / sizeof optdocs[0])
+
+/* The short forms of long options. */
+static const struct {
+	char c;
+	int val;
+} shortopts[] = { { 'h', O_HELP }, { 'j', O_THREADS } };
+#define NSHORT (sizeof shortopts / sizeof shortopts[0])
+
+/* The short form of a long option, or 0. */
+static char
+short_of(int val)
+{
+	for (size_t i = 0; i < NSHORT; i++)
+		if (shortopts[i].val == val)
+			return shortopts[i].c;
+	return 0;
+}
 
 void
 cli_init(struct cli *a, const struct command *cmd)
@@ -99,13 +118,15 @@ help(FILE *f, const char *name, const char *argspec, unsigned allowed)
 	    *argspec ? " " : "", argspec);
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct optdoc *d = &optdocs[i];
-		char lhs[64];
+		char lhs[64], c = short_of(d->opt.val);
 
 		if (d->mask && !(d->mask & allowed))
 			continue;
-		snprintf(lhs, sizeof lhs, "--%s%s%s", d->opt.name,
+		/* "-j, --threads N", "    --db PATH" */
+		snprintf(lhs, sizeof lhs, "%c%c%s--%s%s%s", c ? '-' : ' ',
+		    c ? c : ' ', c ? ", " : "  ", d->opt.name,
 		    d->arg ? " " : "", d->arg ? d->arg : "");
-		fprintf(f, "  %-26s %s\n", lhs, d->help);
+		fprintf(f, "  %-30s %s\n", lhs, d->help);
 	}
 }
 
@@ -171,6 +192,17 @@ set_annotations(struct cli *a, const char *name, const char *path)
 	return 0;
 }
 
+/* The last second of 9999-12-31: ISO dates end there, and bounding unix
+ * seconds as well keeps every window length far from overflow. */
+#define MAX_TIME 253402300799
+
+/* A --from or --to time. 0, or -1. */
+static int
+set_time(const char *v, int64_t *t)
+{
+	return parse_time(v, t) < 0 || *t > MAX_TIME ? -1 : 0;
+}
+
 /* The value options of the I/O analyses. 0, or -1 (reported). */
 static int
 set_io(struct cli *a, const char *name, int o, const char *v)
@@ -180,11 +212,12 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 
 	switch (o) {
 	case O_FROM:
-		return parse_time(v, &a->an.win.from) < 0 ?
-		    bad(name, "from", v, "a UTC time") : 0;
+		return set_time(v, &a->an.win.from) < 0 ?
+		    bad(name, "from", v, "a UTC time in the years 0 to 9999") :
+		    0;
 	case O_TO:
-		return parse_time(v, &a->an.win.to) < 0 ?
-		    bad(name, "to", v, "a UTC time") : 0;
+		return set_time(v, &a->an.win.to) < 0 ?
+		    bad(name, "to", v, "a UTC time in the years 0 to 9999") : 0;
 	case O_HOST:
 		return add_list(a->hosts, &a->an.win.nhosts, v) < 0 ?
 		    bad(name, "host", v, "at most 64 patterns") : 0;
@@ -311,13 +344,75 @@ set_common(struct cli *a, const char *name, int o, const char *v)
 	return 1;
 }
 
+/* The option getopt_long returned: a long option's val or a short
+ * option's letter. */
 static const struct optdoc *
 doc_of(int val)
 {
+	for (size_t i = 0; i < NSHORT; i++)
+		if (shortopts[i].c == val)
+			val = shortopts[i].val;
 	for (size_t i = 0; i < NOPTS; i++)
 		if (optdocs[i].opt.val == val)
 			return &optdocs[i];
 	return NULL;
+}
+
+/* ":hj:" from the tables: the leading ':' tells a missing value from an
+ * unknown option. */
+static void
+short_string(char *buf)
+{
+	size_t n = 0;
+
+	buf[n++] = ':';
+	for (size_t i = 0; i < NSHORT; i++) {
+		buf[n++] = shortopts[i].c;
+		if (doc_of(shortopts[i].val)->opt.has_arg)
+			buf[n++] = ':';
+	}
+	buf[n] = '\0';
+}
+
+/* How many long options start with the first len bytes of s? */
+static int
+prefix_matches(const char *s, size_t len)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < NOPTS; i++)
+		n += strncmp(optdocs[i].opt.name, s, len) == 0;
+	return n;
+}
+
+/* What getopt_long rejected (opterr is 0: every message is ours). c is
+ * '?' (unknown, ambiguous, or a value given to a flag) or ':' (no value
+ * for an option that needs one); arg is the word of argv it read. */
+static int
+getopt_error(const char *name, int c, const char *arg)
+{
+	const struct optdoc *d = optopt ? doc_of(optopt) : NULL;
+	size_t len = strcspn(arg, "=");
+
+	if (c == ':' && d)
+		fprintf(stderr, "iocensus %s: --%s needs a value (%s)\n", name,
+		    d->opt.name, d->arg);
+	else if (d && d->opt.val == optopt)
+		fprintf(stderr, "iocensus %s: --%s takes no value\n", name,
+		    d->opt.name);
+	else if (optopt)
+		fprintf(stderr, "iocensus %s: unknown option '-%c'\n", name,
+		    optopt);
+	else if (strncmp(arg, "--", 2) == 0 &&
+	    prefix_matches(arg + 2, len - 2) > 1)
+		fprintf(stderr, "iocensus %s: ambiguous option '%.*s'\n", name,
+		    (int)len, arg);
+	else
+		fprintf(stderr, "iocensus %s: unknown option '%.*s'\n", name,
+		    (int)len, arg);
+	fprintf(stderr, "iocensus %s: `iocensus %s --help` lists its "
+	    "options\n", name, name);
+	return -1;
 }
 
 int
@@ -325,22 +420,23 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
     unsigned allowed, int argc, char **argv)
 {
 	struct option longopts[NOPTS + 1];
+	char shorts[2 * NSHORT + 2];
 	int c, rc;
 
 	for (size_t i = 0; i < NOPTS; i++)
 		longopts[i] = optdocs[i].opt;
 	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
+	short_string(shorts);
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
-		const struct optdoc *d = doc_of(c == 'j' ? O_THREADS : c);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+		const struct optdoc *d = doc_of(c);
 
-		if (c == 'h' || c == O_HELP) {
+		if (c == '?' || c == ':')
+			return getopt_error(name, c, argv[optind - 1]);
+		if (d->opt.val == O_HELP) {
 			help(stdout, name, argspec, allowed);
 			return 1;
-		}
-		if (!d) {
-			help(stderr, name, argspec, allowed);
-			return -1;
 		}
 		if (d->mask && !(d->mask & allowed)) {
 			fprintf(stderr, "iocensus %s: --%s does not apply "

@@ -24,7 +24,8 @@ enum cli_opt {
 	CO_DEPTH = 1u << 12, CO_FS = 1u << 13, CO_PROJECT = 1u << 14,
 	CO_TARGET = 1u << 15, CO_METRIC = 1u << 16, CO_SNAPSHOT = 1u << 17,
 	CO_EXCLUDE = 1u << 18, CO_THREADS = 1u << 19, CO_PROGRESS = 1u << 20,
-	CO_OUT = 1u << 21, CO_BUNDLE = 1u << 22
+	CO_OUT = 1u << 21, CO_BUNDLE = 1u << 22, CO_FORMAT = 1u << 23,
+	CO_TABLE = 1u << 24
 };
 
 struct command;
@@ -49,8 +50,9 @@ struct cli {
 };
 
 void cli_init(struct cli *a, const struct command *cmd);
-/* Parse argv (argv[0] is the command name). 0 parsed; 1 help was printed
- * (exit 0); -1 usage error (reported). */
+/* Parse argv (argv[0] is the command name), accepting --db, --help and
+ * the options of `allowed`. 0 parsed; 1 help was printed (exit 0); -1
+ * usage error, reported on stderr as "iocensus NAME: why". */
 int cli_parse(struct cli *a, const char *name, const char *argspec,
     unsigned allowed, int argc, char **argv);
 /* Positional arguments of the command (diff A B). 0 or -1 (reported). */

@@ -71,6 +71,13 @@ io_coverage_share(const struct io_coverage *c)
 	return c->calendar ? (double)c->complete / (double)c->calendar : 0;
 }
 
+/* The plural ending of a count's noun. */
+static const char *
+plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 size_t
 io_coverage_notes(struct result *r, sqlite3 *db, const struct io_coverage *c)
 {
@@ -82,19 +89,24 @@ io_coverage_notes(struct result *r, sqlite3 *db, const struct io_coverage *c)
 	else if (c->complete == 0)
 		result_note(r, "No I/O data in the window.");
 	if (c->calendar > 0) {
-		result_note(r, "Coverage: %zu of %zu calendar minutes complete "
-		    "(%.2f%%); %zu of %zu days have no complete minute.",
-		    c->complete, c->calendar, 100 * io_coverage_share(c),
-		    c->days_empty, c->days);
-		result_note(r, "Window: %s to %s UTC; %zu hosts, %zu devices.",
+		/* "1 of 3 days has", "0 of 1 day has", "2 of 3 days have" */
+		result_note(r, "Coverage: %zu of %zu calendar minute%s complete "
+		    "(%.2f%%); %zu of %zu day%s %s no complete minute.",
+		    c->complete, c->calendar, plural(c->calendar),
+		    100 * io_coverage_share(c), c->days_empty, c->days,
+		    plural(c->days), c->days_empty == 1 || c->days == 1 ?
+		    "has" : "have");
+		result_note(r, "Window: %s to %s UTC; %zu host%s, %zu device%s.",
 		    human_date(c->from, 1, a, sizeof a),
-		    human_date(c->to, 1, b, sizeof b), c->nhost, c->ndev);
+		    human_date(c->to, 1, b, sizeof b), c->nhost,
+		    plural(c->nhost), c->ndev, plural(c->ndev));
 	}
 	if (db) {
 		long dirty = io_dirty_hours(db);
 		if (dirty > 0)
 			result_note(r, "Derived tables are stale for %ld "
-			    "hours: run iocensus ingest.", dirty);
+			    "hour%s: run iocensus ingest.", dirty,
+			    plural((uint64_t)dirty));
 	}
 	return c->complete;
 }

@@ -65,11 +65,12 @@ void io_coverage_count(const struct minute_series *s,
 double io_coverage_share(const struct io_coverage *c);
 
 /* Notes every I/O result carries: with data, the coverage sentence, the
- * window ("Window: 2010-01-23 00:00 to 2010-03-26 00:00 UTC, 3 hosts,
- * 12 devices."); with no complete minute, "No I/O data in the window."
- * (the caller then leaves its tables empty), or when c->partial, that no
- * minute is complete. Also the stale-roll-up note when db (may be NULL)
- * has dirty hours. Returns c->complete. */
+ * window ("Window: 2010-01-23 00:00 to 2010-03-26 00:00 UTC; 3 hosts,
+ * 12 devices.", each noun agreeing with its count); with no complete
+ * minute, "No I/O data in the window." (the caller then leaves its
+ * statistics empty; throughput still lists the window's buckets), or when
+ * c->partial, that no minute is complete. Also the stale-roll-up note when
+ * db (may be NULL) has dirty hours. Returns c->complete. */
 size_t io_coverage_notes(struct result *r, sqlite3 *db,
     const struct io_coverage *c);
 

@@ -90,7 +90,7 @@ progress(struct run *u, int last)
 	if (!last && t < u->next_progress)
 		return;
 	u->next_progress = t + PROGRESS_NS;
-	fprintf(stderr, "\ringest: %" PRIu64 " sources, %" PRIu64
+	fprintf(stderr, "\riocensus ingest: %" PRIu64 " sources, %" PRIu64
 	    " device-samples (%" PRIu64 " new)%s", u->sources, u->samples,
 	    u->new_samples, last ? "\n" : "");
 	u->line_open = !last;
@@ -364,7 +364,8 @@ ingest_run(sqlite3 *db, char *const *paths, size_t npaths,
 	rc = load_all(&u, paths, npaths, err, errlen);
 	progress(&u, 1);
 	if (rc == 0 && o->progress)
-		fputs("ingest: rolling up the hours that changed\n", stderr);
+		fputs("iocensus ingest: rolling up the hours that changed\n",
+		    stderr);
 	if (rc == 0 && io_rollup_dirty(db, o->stop, err, errlen) < 0)
 		rc = stopped(&u) ? 1 : -1;
 	if (rc < 0) {

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "db.h"
 #include "ingest.h"
+#include "iohosts.h"
 #include "render.h"
 #include "report_cmd.h"
 #include "xalloc.h"
@@ -47,30 +48,35 @@ struct command {
 };
 
 #define CO_WINDOW (CO_FROM | CO_TO | CO_HOST)
+/* Every command but report prints a result: in a format, or one table. */
+#define CO_PRINT (CO_FORMAT | CO_TABLE)
 
 static const struct command commands[] = {
 	/* With no PATH, ingest only finishes the roll-ups that an
 	 * interrupted one left (the analyses' "stale" note asks for it). */
 	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
-	  "archives)", CO_THREADS | CO_PROGRESS, -1, NULL },
-	{ "snapshots", "", "list snapshots", 0, 0, an_snapshots },
+	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS, -1, NULL },
+	{ "snapshots", "", "list snapshots", CO_PRINT, 0, an_snapshots },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
-	  "one per file system)", CO_BY | CO_DEPTH, -2, an_diff },
+	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, an_diff },
 	{ "growth", "", "project file count (or bytes) to a target",
-	  CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0, an_growth },
+	  CO_PRINT | CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0,
+	  an_growth },
 	{ "files", "", "file size and age distributions and CDFs",
-	  CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0, an_files },
+	  CO_PRINT | CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0,
+	  an_files },
 	{ "throughput", "", "aggregate read/write throughput over time",
-	  CO_WINDOW | CO_EVERY | CO_ANNOTATE, 0, an_throughput },
+	  CO_PRINT | CO_WINDOW | CO_EVERY | CO_ANNOTATE, 0, an_throughput },
 	{ "cdf", "", "CDF of one-minute aggregate throughput",
-	  CO_WINDOW | CO_PEAK, 0, an_cdf },
+	  CO_PRINT | CO_WINDOW | CO_PEAK, 0, an_cdf },
 	{ "idle", "", "idle-period table",
-	  CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_STRICT | CO_BUCKETS, 0,
-	  an_idle },
+	  CO_PRINT | CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_STRICT |
+	  CO_BUCKETS, 0, an_idle },
 	{ "burst", "", "I/O intensity, burstiness, parallelism; load classes",
-	  CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, an_burst },
+	  CO_PRINT | CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, an_burst },
 	{ "devices", "", "per-device and per-host tables, imbalance",
-	  CO_WINDOW, 0, an_devices },
+	  CO_PRINT | CO_WINDOW, 0, an_devices },
+	/* It writes files, not a result: no --format or --table. */
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_EVERY | CO_ANNOTATE |
 	  CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT | CO_BUNDLE, 0,
@@ -89,7 +95,8 @@ usage(FILE *f)
 		    commands[i].args, commands[i].what);
 	fputs("\n`iocensus COMMAND --help` lists a command's options. Every "
 	    "command takes\n--db PATH (default $IOCENSUS_DB, else "
-	    "./iocensus.db) and --format table|csv|json.\n"
+	    "./iocensus.db); every command but report\ntakes --format "
+	    "table|csv|json and --table KEY.\n"
 	    "Exit status: 0 success; 1 ingest skipped damaged or unreadable "
 	    "input;\n2 usage error; 3 fatal error.\n", f);
 }
@@ -127,6 +134,7 @@ open_db(const struct command *c, const char *path)
 {
 	char err[1024];
 	sqlite3 *db;
+	int immutable = 0;
 
 	if (strcmp(c->name, "ingest") && access(path, F_OK) < 0) {
 		fprintf(stderr, "iocensus %s: %s: %s (create it with fsscan "
@@ -137,9 +145,14 @@ open_db(const struct command *c, const char *path)
 	if (!strcmp(c->name, "ingest"))
 		db = db_open(path, err, sizeof err);
 	else
-		db = db_open_read(path, err, sizeof err);
+		db = db_open_read(path, &immutable, err, sizeof err);
 	if (!db)
 		fprintf(stderr, "iocensus %s: %s\n", c->name, err);
+	else if (immutable)
+		fprintf(stderr, "iocensus %s: note: %s is opened read-only, "
+		    "without locking (this user cannot write it or its "
+		    "directory): results may be inconsistent while another "
+		    "process writes it\n", c->name, path);
 	return db;
 }
 
@@ -189,6 +202,42 @@ run_ingest(struct cli *a, sqlite3 *db)
 	return rc ? rc : status;
 }
 
+/* An analysis failed because of the request (AN_USAGE): say why. 1 if
+ * so, 0 if the error is another kind. */
+static int
+usage_error(const struct cli *a, const char *err)
+{
+	if (!cli_error_is_usage(err))
+		return 0;
+	fprintf(stderr, "iocensus %s: %s\n", a->cmd->name,
+	    err + strlen(AN_USAGE));
+	return 1;
+}
+
+/* A question about the database failed: the request's fault (exit 2),
+ * or the database's (exit 3, naming it). */
+static int
+query_failed(const struct cli *a, const char *err)
+{
+	if (usage_error(a, err))
+		return CLI_EXIT_USAGE;
+	fprintf(stderr, "iocensus %s: %s: %s\n", a->cmd->name,
+	    db_default_path(a->db), err);
+	return CLI_EXIT_FATAL;
+}
+
+/* Every --host pattern names a known host (iohosts.h): before any
+ * work, so that the report does not compute its census part first. */
+static int
+check_hosts(const struct cli *a, sqlite3 *db)
+{
+	char err[1024];
+
+	if (io_hosts_check(db, &a->an.win, err, sizeof err) == 0)
+		return 0;
+	return query_failed(a, err);
+}
+
 static int
 run_report(struct cli *a, sqlite3 *db)
 {
@@ -201,6 +250,8 @@ run_report(struct cli *a, sqlite3 *db)
 	}
 	if (report_write(db, &a->an, a->target, a->out, a->bundle, err,
 	    sizeof err) < 0) {
+		if (usage_error(a, err))
+			return CLI_EXIT_USAGE;
 		fprintf(stderr, "iocensus report: %s\n", err);
 		return CLI_EXIT_FATAL;
 	}
@@ -233,18 +284,21 @@ run_analysis(struct cli *a, sqlite3 *db)
 	char err[1024] = "";
 	struct result *r = a->cmd->fn(db, &a->an, err, sizeof err);
 
-	if (!r) {
-		int usage_error = cli_error_is_usage(err);
+	return r ? print_result(a, r) : query_failed(a, err);
+}
 
-		if (usage_error)
-			fprintf(stderr, "iocensus %s: %s\n", a->cmd->name,
-			    err + strlen(AN_USAGE));
-		else
-			fprintf(stderr, "iocensus %s: %s: %s\n", a->cmd->name,
-			    db_default_path(a->db), err);
-		return usage_error ? CLI_EXIT_USAGE : CLI_EXIT_FATAL;
-	}
-	return print_result(a, r);
+static int
+run_command(struct cli *a, sqlite3 *db)
+{
+	int rc = check_hosts(a, db);
+
+	if (rc != 0)
+		return rc;
+	if (!strcmp(a->cmd->name, "ingest"))
+		return run_ingest(a, db);
+	if (!strcmp(a->cmd->name, "report"))
+		return run_report(a, db);
+	return run_analysis(a, db);
 }
 
 int
@@ -294,12 +348,7 @@ main(int argc, char **argv)
 		cli_free(&a);
 		return CLI_EXIT_FATAL;
 	}
-	if (!strcmp(a.cmd->name, "ingest"))
-		rc = run_ingest(&a, db);
-	else if (!strcmp(a.cmd->name, "report"))
-		rc = run_report(&a, db);
-	else
-		rc = run_analysis(&a, db);
+	rc = run_command(&a, db);
 	db_close(db);
 	free(pairs);
 	cli_free(&a);

@@ -357,12 +357,14 @@ def check_options(db):
         eq(rc, 2, "usage error: %s" % " ".join(args))
     rc, out, err = run(IOC, "cdf", "--db", db, "--peak", str(2 ** 40))
     eq(rc, 0, "--peak 2^40 MiB/s is accepted")
-    for args in (["--host", "nomatch"], ["--from", "2030-01-01"],
-                 ["--to", "2001-01-01"]):
+    for args in (["--from", "2030-01-01"], ["--to", "2001-01-01"]):
         rc, out, err = run(IOC, "cdf", "--db", db, "--format", "json", *args)
         eq(rc, 0, "cdf %s: exit 0" % " ".join(args))
         ok("No I/O data in the window." in json.loads(out)["notes"],
            "cdf %s: says there is no data" % " ".join(args))
+    rc, out, err = run(IOC, "cdf", "--db", db, "--host", "nomatch")
+    eq(rc, 2, "cdf --host nomatch: a pattern matching no host is a usage "
+       "error")
 
 
 # ---- growth ---------------------------------------------------------------

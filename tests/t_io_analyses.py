@@ -15,6 +15,8 @@ stopped for the second day) checks that a server that stops logging is
 missing to the end of the data, never idle, also for scripts/bench/pycdf.py
 (compared with `iocensus cdf` by scripts/bench/cdfcheck.py).
 """
+import csv
+import io
 import json
 import os
 import shutil
@@ -200,35 +202,153 @@ def windows(c, m):
         out = c.json(cmd, *inside)
         ok(out["notes"] and out["notes"][0] == "No I/O data in the window.",
            cmd + ": no data in the gone day", repr(out["notes"][:2]))
-        ok(all(not t["rows"] for t in out["tables"].values()),
-           cmd + ": empty tables without data")
+        if cmd != "throughput":
+            ok(all(not t["rows"] for t in out["tables"].values()),
+               cmd + ": empty tables without data")
+    missing_window(c, m)
+    unknown_hosts(c)
+
+
+def unknown_hosts(c):
+    """A --host pattern that matches no host is a usage error naming it
+    and the known hosts, not an empty window."""
+    hosts = "h000, h001, h002, h003"
+    for cmd in ("throughput", "cdf", "idle", "burst", "devices"):
+        p = run(IOCENSUS, cmd, "--db", c.db, "--host", "nosuch", want_rc=2)
+        eq((p.stdout, p.stderr), ("", "iocensus %s: --host nosuch matches "
+                                  "no host; hosts: %s\n" % (cmd, hosts)),
+           cmd + " --host nosuch: exit 2, the pattern and the hosts")
+    p = run(IOCENSUS, "cdf", "--db", c.db, "--host", "h00[02]", "--host",
+            "x*", want_rc=2)
+    eq(p.stderr, "iocensus cdf: --host x* matches no host; hosts: %s\n" %
+       hosts, "one pattern of two matches nothing: that one is named")
+    out = os.path.join(os.path.dirname(c.db), "nohost.html")
+    p = run(IOCENSUS, "report", "--db", c.db, "--host", "nosuch", "--out",
+            out, want_rc=2)
+    ok(not os.path.exists(out) and "--host nosuch matches no host" in
+       p.stderr, "report --host nosuch: exit 2, no page", p.stderr)
+    # Many hosts: the first ten by name, then how many more.
+    many = os.path.join(os.path.dirname(c.db), "many.db")
+    shutil.copyfile(c.db, many)
+    db = sqlite3.connect(many)
+    db.executemany("INSERT INTO io_host (name) VALUES (?)",
+                   [("z%02d" % i,) for i in range(1, 13)])
+    db.commit()
+    db.close()
+    p = run(IOCENSUS, "idle", "--db", many, "--host", "y", want_rc=2)
+    eq(p.stderr, "iocensus idle: --host y matches no host; hosts: %s, %s "
+       "and 6 more\n" % (hosts, ", ".join("z%02d" % i for i in range(1, 7))),
+       "sixteen hosts: ten named, six more counted")
+    p = run(IOCENSUS, "idle", "--db", many, "--host", "z1?", "--format",
+            "json")
+    ok("No I/O data in the window." in json.loads(p.stdout)["notes"],
+       "a known host without data: an empty window, exit 0")
+
+
+NULLS = ("rd_bytes", "wr_bytes", "rd_mib_s", "wr_mib_s", "rd_max_mib_s",
+         "wr_max_mib_s", "read_share")
+
+
+def missing_window(c, m):
+    """An explicit window without a complete minute still has a row per
+    bucket, the rows a larger window shows for the same minutes."""
+    for frm, to, every, flag in ((GONE[0] + 3600, GONE[0] + 7200, 60, "1m"),
+                                 (GONE[0], GONE[0] + 6 * 3600, 3600, "1h"),
+                                 (GONE[0], GONE[1], DAY, "1d")):
+        name = "throughput --every %s over %d missing minutes" % (
+            flag, (to - frm) // 60)
+        out = c.json("throughput", "--every", flag, "--from", str(frm),
+                     "--to", str(to))
+        rows = out["tables"]["series"]["rows"]
+        eq(len(rows), (to - frm) // every, name + ": one row per bucket")
+        eq([r["t"] for r in rows], list(range(frm, to, every)),
+           name + ": bucket starts")
+        ok(all(r["minutes"] == every // 60 and r["complete"] == 0 and
+               r["partial"] == 1 and all(r[k] is None for k in NULLS)
+               for r in rows), name + ": null values, never 0")
+        tot = out["tables"]["totals"]["rows"]
+        eq([(t["complete"], t["calendar_minutes"], t["rd_bytes"],
+             t["peak_rd_t"]) for t in tot], [(0, (to - frm) // 60, None, None)],
+           name + ": totals count the minutes and sum nothing")
+        compare(out, O.throughput(m.series(frm=frm, to=to), every), name)
+        big = c.json("throughput", "--every", flag, "--from", str(frm - DAY),
+                     "--to", str(to + every))
+        eq([r for r in big["tables"]["series"]["rows"] if frm <= r["t"] < to],
+           rows, name + ": the rows of a larger window")
+    # Not bucket-aligned: 90 minutes from :30 touch three hours.
+    out = c.json("throughput", "--from", str(GONE[0] + 1800), "--to",
+                 str(GONE[0] + 7200), "--every", "1h")
+    eq([(r["t"], r["minutes"]) for r in out["tables"]["series"]["rows"]],
+       [(GONE[0], 30), (GONE[0] + 3600, 60)], "a ragged missing window")
 
 
 def annotations(c, m, tmp):
     path = os.path.join(tmp, "maint.txt")
+    outage = 'outage, "unplanned" <b>'
+    ann = [(D1, D1 + 3600, "planned"),
+           (GONE[0] + 6 * 3600, GONE[0] + 7 * 3600 + 1800, outage),
+           (GONE[0] + 30, GONE[0] + 90, "a minute and a half"),
+           (GONE[1] - 1800, GONE[1] + 1800, "across the gone day's end"),
+           (1577836800, 1577923200, "before the data")]
     with open(path, "w") as f:
-        f.write("# maintenance\n%d %d planned\n%s unplanned outage\n" % (
-            D1, D1 + 3600, "2023-11-16 06:00 2023-11-16 07:30"))
-    out = c.json("throughput", "--annotate", path)
-    compare(out, O.throughput(m.series(), 3600), "throughput --annotate")
+        f.write("# maintenance\n%d %d planned\n"
+                "2023-11-16 06:00 2023-11-16 07:30 %s\n"
+                "@%d %d a minute and a half\n"
+                "%d %d across the gone day's end\n"
+                "2020-01-01 2020-01-02 before the data\n" % (
+                    D1, D1 + 3600, outage, GONE[0] + 30, GONE[0] + 90,
+                    GONE[1] - 1800, GONE[1] + 1800))
+    s = m.series()
+    for every, flag in ((3600, "1h"), (60, "1m"), (DAY, "1d")):
+        out = c.json("throughput", "--every", flag, "--annotate", path)
+        compare(out, O.throughput(s, every, ann), "throughput --annotate "
+                "--every " + flag)
+    rows = out["tables"]["annotations"]["rows"]
+    # By the dataset's design: the gone day has no complete minute.
+    eq([(r["from"], r["to"], r["label"], r["minutes"], r["complete"],
+         r["missing"]) for r in rows[1:3] + rows[4:]],
+       [(GONE[0] + 6 * 3600, GONE[0] + 7 * 3600 + 1800, outage, 90, 0, 90),
+        (GONE[0] + 30, GONE[0] + 90, "a minute and a half", 2, 0, 2),
+        (1577836800, 1577923200, "before the data", 0, 0, 0)],
+       "annotations: minutes of the gone day missing, a window outside none")
+    eq(out["tables"]["series"]["rows"][(GONE[0] - START // DAY * DAY) // DAY]
+       ["annotation"], "%s; a minute and a half; across the gone day's end" %
+       outage, "annotations: a day bucket names every window over it")
+    plain = c.json("throughput", "--every", "1d")
+    ok("annotations" not in plain["tables"] and
+       "annotation" not in plain["tables"]["series"]["rows"][0],
+       "no --annotate: no annotation table or column")
+    p = run(IOCENSUS, "throughput", "--db", c.db, "--annotate", path,
+            "--format", "csv", "--table", "annotations")
+    got = list(csv.reader(io.StringIO(p.stdout)))
+    eq(got[0], ["from", "to", "label", "minutes", "complete", "missing"],
+       "annotations CSV: header")
+    eq([r[2] for r in got[1:]], [a[2] for a in ann],
+       "annotations CSV: labels quoted and read back exactly")
+    p = run(IOCENSUS, "throughput", "--db", c.db, "--annotate", path)
+    ok("Annotated windows (--annotate)" in p.stdout and outage in p.stdout,
+       "annotations: the table format prints the windows")
     with open(path, "a") as f:
         f.write("2023-11-16 2023-11-15 backwards\n")
     p = run(IOCENSUS, "throughput", "--db", c.db, "--annotate", path,
             want_rc=2)
-    ok(path + ":4:" in p.stderr, "bad annotation: FILE:LINE in the message",
+    ok(path + ":7:" in p.stderr, "bad annotation: FILE:LINE in the message",
        p.stderr.strip())
 
 
 def stale(c, m):
     """Hours left dirty by an interrupted ingest are reported."""
-    db = sqlite3.connect(c.db)
-    db.execute("INSERT INTO io_dirty (t0) VALUES (?), (?)", (D1, D1 + 3600))
-    db.commit()
-    db.close()
-    for cmd in ("throughput", "cdf", "idle"):
-        out = c.json(cmd)
-        ok("Derived tables are stale for 2 hours: run iocensus ingest."
-           in out["notes"], cmd + ": stale roll-up note", repr(out["notes"]))
+    for t0, hours in ((D1, "1 hour"), (D1 + 3600, "2 hours")):
+        db = sqlite3.connect(c.db)
+        db.execute("INSERT INTO io_dirty (t0) VALUES (?)", (t0,))
+        db.commit()
+        db.close()
+        for cmd in ("throughput", "cdf", "idle"):
+            out = c.json(cmd)
+            note = "Derived tables are stale for %s: run iocensus ingest." % (
+                hours)
+            ok(note in out["notes"], "%s: stale roll-up note, %s" % (
+                cmd, hours), repr(out["notes"]))
 
 
 def stopped_host(tmp):

@@ -64,6 +64,14 @@ def main():
              "idle_minutes": 5, "idle_periods": 1, "longest_minutes": 5,
              "longest_t": T0 + 120},
        "a minute with 256 bytes but no whole request is not strictly idle")
+    notes = json.loads(out)["notes"] if rc == 0 else []
+    for want in ("Coverage: 6 of 8 calendar minutes complete (75.00%); "
+                 "0 of 1 day has no complete minute.",
+                 "Window: 2023-11-14 00:00 to 2023-11-14 00:08 UTC; 1 host, "
+                 "1 device.",
+                 "Longest strictly idle period: 2 minutes from "
+                 "2023-11-14 00:05 UTC."):
+        ok(want in notes, "note: " + want, repr(notes))
     done()
 
 

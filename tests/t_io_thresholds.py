@@ -118,6 +118,11 @@ def check_pct(db):
     eq(s.get("threshold_pct"), 5.555, "summary: threshold 5.555")
     rc, out, err = run(IOCENSUS, "idle", "--db", db, "--threshold", "5.555")
     ok("X < 5.555% of peak" in out, "the note prints 5.555%", out[:400])
+    # One idle minute, the zero one (the fifth): a singular note.
+    rc, out, err = run(IOCENSUS, "idle", "--db", db, "--threshold",
+                       "0.000001")
+    ok("Longest idle period: 1 minute from 2023-11-14 00:04 UTC." in out,
+       "the note says 1 minute", out[:600])
 
 
 def check_usage(db):

@@ -246,7 +246,7 @@ def disk_full(s):
     for d in (small, trees):
         os.mkdir(d)
     s.mount_tmpfs(trees, size="64m")
-    s.mount_tmpfs(small, size="256k")
+    s.mount_tmpfs(small, size="320k")
     try:
         build_wide(os.path.join(trees, "t"), 100, 50, 0)     # 5,101 directories
         build_wide(os.path.join(trees, "u"), 2, 0, 3)

@@ -348,6 +348,39 @@ def one_snapshot_db(tmp, hosts):
     return db
 
 
+def check_annotate(db, tmp):
+    """--annotate: the windows are a table of the throughput result (so the
+    bundle has them), their labels escaped on the page."""
+    label = "<script>alert(2)</script> & \"quoted\", comma"
+    path = os.path.join(tmp, "maint.txt")
+    with open(path, "w") as f:
+        # The first hour of the I/O data, and a window before it.
+        f.write("%d %d %s\n2010-02-01 2010-02-02 before\n" % (
+            reportdb.IO_START, reportdb.IO_START + 3600, label))
+    out, bundle = os.path.join(tmp, "ann.html"), os.path.join(tmp, "ann.tar.gz")
+    run("report", "--db", db, "--annotate", path, "--out", out,
+        "--bundle", bundle)
+    with open(out, encoding="utf-8") as f:
+        page = f.read()
+    check_page(page, "annotated")
+    ok("<script>alert(2)" not in page and
+       "&lt;script&gt;alert(2)&lt;/script&gt; &amp; &quot;quoted&quot;, comma"
+       in page, "annotated: the label is escaped text")
+    tf = tarfile.open(bundle, "r:gz")
+    names = [n for n in tf.getnames() if n.endswith("-throughput/annotations.json")]
+    if not eq(len(names), 1, "annotated: the bundle has the annotations table"):
+        return
+    rows = json.loads(tf.extractfile(names[0]).read())["rows"]
+    eq([(r["from"], r["to"], r["label"], r["minutes"]) for r in rows],
+       [(reportdb.IO_START, reportdb.IO_START + 3600, label, 60),
+        (1264982400, 1265068800, "before", 0)],
+       "annotated: the windows and their minutes in the data")
+    series = json.loads(tf.extractfile(names[0].replace(
+        "annotations", "series")).read())["rows"]
+    eq([r["t"] for r in series if r["annotation"] == label],
+       [reportdb.IO_START], "annotated: the first hour's bucket is marked")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_report.")
     try:
@@ -413,6 +446,7 @@ def main():
         page = report(db, os.path.join(tmp, "ann.html"), extra=["--annotate", ann]).decode()
         check_plot_order(page, labels)
 
+        check_annotate(db, tmp)
         # A database with snapshots and no I/O, and an empty one.
         db2 = reportdb.build(os.path.join(tmp, "census"), BUILD, io=False)
         h2 = report(db2, os.path.join(tmp, "c.html")).decode("utf-8")

@@ -63,16 +63,24 @@ def coverage(series):
     return out
 
 
+def plural(n, noun):
+    """'1 day', '2 days', '0 days'."""
+    return "%d %s%s" % (n, noun, "" if n == 1 else "s")
+
+
 def coverage_note(series):
-    """The coverage sentence (None for an empty window)."""
+    """The coverage sentence (None for an empty window): nouns agree with
+    their counts, and "N of M days" takes "has" when N or M is one
+    ("1 of 5 days has", "0 of 1 day has", "2 of 5 days have")."""
     c = coverage(series)
     if not c["calendar"]:
         return None
-    return ("Coverage: %d of %d calendar minutes complete (%.2f%%); %d of %d "
-            "days have no complete minute." % (
-                c["complete"], c["calendar"],
+    one = c["days_empty"] == 1 or c["days"] == 1
+    return ("Coverage: %d of %s complete (%.2f%%); %d of %s %s no complete "
+            "minute." % (
+                c["complete"], plural(c["calendar"], "calendar minute"),
                 100 * (c["complete"] / c["calendar"]), c["days_empty"],
-                c["days"]))
+                plural(c["days"], "day"), "has" if one else "have"))
 
 
 def coverage_share(c):
@@ -136,11 +144,40 @@ def _share(rd, wr):
     return ratio(rd, rd + wr) if rd + wr else None
 
 
-def throughput(series, every=3600):
+def _overlaps(a, b, lo, hi):
+    """Do [a, b) and [lo, hi) share a second?"""
+    return a < hi and b > lo
+
+
+def annotations(series, ann):
+    """Table "annotations" of `throughput --annotate`: ann is a list of
+    (from, to, label); a minute is in a window when some second of it is.
+    Counted minute by minute."""
     rows = []
+    for a, b, label in ann:
+        inside = [m for m in series if _overlaps(a, b, m[0], m[0] + 60)]
+        comp = sum(1 for m in inside if m[1] == "complete")
+        rows.append({"from": a, "to": b, "label": label,
+                     "minutes": len(inside), "complete": comp,
+                     "missing": len(inside) - comp})
+    return rows
+
+
+def throughput(series, every=3600, ann=None):
+    """The tables of `throughput --every`; with ann (see annotations()),
+    the series also names, per bucket, the windows over its minutes."""
+    rows = []
+    span = {}                   # bucket -> [first minute, last minute + 60)
+    for m in series:
+        b = span.setdefault(m[0] // every * every, [m[0], m[0]])
+        b[1] = m[0] + 60
     for t, minutes, comp, rd, wr, mrd, mwr in _buckets(series, every):
         r = {"t": t, "minutes": minutes, "complete": comp,
              "partial": int(comp < every // 60)}
+        if ann is not None:
+            labels = [label for a, b, label in ann
+                      if _overlaps(a, b, *span[t])]
+            r["annotation"] = "; ".join(labels) if labels else None
         if comp:
             r.update(rd_bytes=rd, wr_bytes=wr, rd_mib_s=mib_s(rd, comp),
                      wr_mib_s=mib_s(wr, comp), rd_max_mib_s=mib_s(mrd),
@@ -158,8 +195,21 @@ def throughput(series, every=3600):
                      "read_share": _share(rd, wr) if comp else None,
                      "partial": int(comp < 1440)})
     c = coverage(series)
+    out = {"series": rows, "days": days}
+    if ann is not None:
+        out["annotations"] = annotations(series, ann)
+    if not c["calendar"]:
+        return dict(out, totals=[])
     if not c["complete"]:
-        return {"series": [], "days": [], "totals": []}
+        # Every bucket is a row; the totals have nothing to sum.
+        out["totals"] = [dict(
+            {k: None for k in ("rd_bytes", "wr_bytes", "read_share",
+                               "rd_bytes_per_day", "wr_bytes_per_day",
+                               "rd_mib_s", "wr_mib_s", "peak_rd_mib_s",
+                               "peak_rd_t", "peak_wr_mib_s", "peak_wr_t")},
+            complete=0, calendar_minutes=c["calendar"], coverage=0.0,
+            days=c["days"], days_empty=c["days_empty"])]
+        return out
     comp = [m for m in series if m[1] == "complete"]
     rd = sum(m[2] for m in comp)
     wr = sum(m[3] for m in comp)
@@ -175,7 +225,8 @@ def throughput(series, every=3600):
               "rd_mib_s": mib_s(rd, n), "wr_mib_s": mib_s(wr, n),
               "peak_rd_mib_s": mib_s(prd[2]), "peak_rd_t": prd[0],
               "peak_wr_mib_s": mib_s(pwr[3]), "peak_wr_t": pwr[0]}
-    return {"series": rows, "days": days, "totals": [totals]}
+    out["totals"] = [totals]
+    return out
 
 
 # ---------------------------------------------------------------- cdf

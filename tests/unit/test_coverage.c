@@ -96,6 +96,57 @@ notes(void)
 	minute_series_free(&s);
 }
 
+/* The coverage and window sentences of a series: nouns agree with their
+ * counts ("1 host", "1 of 1 day has"). */
+static void
+note_pair(struct minute_series *s, const char *coverage, const char *window,
+    const char *what)
+{
+	struct result *r = result_new("t", "t");
+	struct io_coverage c;
+	size_t k;
+
+	io_coverage_count(s, &c);
+	io_coverage_notes(r, NULL, &c);
+	k = r->nnote >= 2 ? r->nnote - 2 : 0;
+	if (ok(r->nnote >= 2, "%s: two sentences", what)) {
+		is_str(r->note[k], coverage, "%s: coverage", what);
+		is_str(r->note[k + 1], window, "%s: window", what);
+	}
+	result_free(r);
+}
+
+static void
+plurals(void)
+{
+	struct minute_series s;
+
+	series_new(&s, 1264982400, 1, MIN_COMPLETE);
+	s.nhost = s.ndev = 1;
+	note_pair(&s, "Coverage: 1 of 1 calendar minute complete (100.00%); "
+	    "0 of 1 day has no complete minute.", "Window: 2010-02-01 00:00 "
+	    "to 2010-02-01 00:01 UTC; 1 host, 1 device.", "one of each");
+	s.state[0] = MIN_MISSING;
+	s.nhost = 0;
+	note_pair(&s, "Coverage: 0 of 1 calendar minute complete (0.00%); "
+	    "1 of 1 day has no complete minute.", "Window: 2010-02-01 00:00 "
+	    "to 2010-02-01 00:01 UTC; 0 hosts, 1 device.", "none complete");
+	minute_series_free(&s);
+	/* Three days, the middle one without a complete minute. */
+	series_new(&s, 1264982400 - 60, 1442, MIN_COMPLETE);
+	memset(s.state + 1, MIN_MISSING, 1440);
+	note_pair(&s, "Coverage: 2 of 1442 calendar minutes complete "
+	    "(0.14%); 1 of 3 days has no complete minute.", "Window: "
+	    "2010-01-31 23:59 to 2010-02-02 00:01 UTC; 2 hosts, 5 devices.",
+	    "one empty day of three");
+	memset(s.state, MIN_MISSING, 1442);
+	note_pair(&s, "Coverage: 0 of 1442 calendar minutes complete "
+	    "(0.00%); 3 of 3 days have no complete minute.", "Window: "
+	    "2010-01-31 23:59 to 2010-02-02 00:01 UTC; 2 hosts, 5 devices.",
+	    "every day empty");
+	minute_series_free(&s);
+}
+
 /* A decimal the test spells out; a parse failure shows as a failed check
  * and the value 0. */
 static struct xdec
@@ -334,6 +385,7 @@ main(void)
 {
 	counting();
 	notes();
+	plurals();
 	decimals();
 	peaks();
 	compare_observed();

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""t_cli: the iocensus command line itself.
+
+- Every diagnostic line starts with "iocensus COMMAND: " (getopt_long's
+  own messages would say "idle: unrecognized option"), and a usage error
+  exits 2 with nothing on stdout.
+- An option that a command does not honour is refused (exit 2), not
+  ignored: `report` writes files, so --format and --table are refused.
+- `COMMAND --help` lists exactly the options the command honours, short
+  and long forms together ("-j, --threads N"). The lists below are
+  written out from the man page, not from the program.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from tap import ok, eq, done                     # noqa: E402
+
+IOCENSUS = os.path.join(os.environ["BUILD"], "iocensus")
+
+PRINT = ["--db", "--format", "--table", "-h, --help"]
+WINDOW = ["--from", "--to", "--host"]
+HONOURED = {
+    "ingest": PRINT + ["-j, --threads", "--progress", "--quiet"],
+    "snapshots": PRINT,
+    "diff": PRINT + ["--by", "--depth"],
+    "growth": PRINT + ["--fs", "--project", "--target", "--metric"],
+    "files": PRINT + ["--snapshot", "--by", "--project", "--exclude-project"],
+    "throughput": PRINT + WINDOW + ["--every", "--annotate"],
+    "cdf": PRINT + WINDOW + ["--peak"],
+    "idle": PRINT + WINDOW + ["--peak", "--threshold", "--strict",
+                              "--buckets"],
+    "burst": PRINT + WINDOW + ["--burst-c", "--host-peak"],
+    "devices": PRINT + WINDOW,
+    "report": ["--db", "-h, --help"] + WINDOW + [
+        "--every", "--annotate", "--peak", "--threshold", "--burst-c",
+        "--host-peak", "--target", "--out", "--bundle"],
+}
+
+
+def run(*args):
+    p = subprocess.run([IOCENSUS] + list(args), capture_output=True,
+                       text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def listed(help_text):
+    """The option names of a --help: "-j, --threads N" gives
+    "-j, --threads"."""
+    out = []
+    for line in help_text.splitlines():
+        words = line.split()
+        if not words or not words[0].startswith("-"):
+            continue
+        out.append(" ".join(words[:2]) if words[0].endswith(",")
+                   else words[0])
+    return out
+
+
+def check_help(tmp):
+    for cmd, want in HONOURED.items():
+        rc, out, err = run(cmd, "--help")
+        eq((rc, err), (0, ""), cmd + " --help: exit 0")
+        eq(sorted(listed(out)), sorted(want),
+           cmd + " --help: exactly the options it honours")
+        rc, out2, _ = run(cmd, "-h")
+        eq(out2, out, cmd + " -h is --help")
+    rc, out, err = run("ingest", "--db", os.path.join(tmp, "j.db"), "-j", "2")
+    eq(rc, 0, "ingest -j 2: accepted", )
+
+
+def usage_error(args, want, name):
+    """args fail with exit 2, nothing on stdout, every stderr line starting
+    with "iocensus CMD: ", the first being want."""
+    rc, out, err = run(*args)
+    lines = err.splitlines()
+    prefix = "iocensus %s: " % args[0]
+    eq((rc, out), (2, ""), name + ": exit 2, no output")
+    ok(lines and all(s.startswith(prefix) for s in lines),
+       name + ": every line starts with '%s'" % prefix.strip(), err)
+    eq(lines[:1], [prefix + want], name + ": the message")
+
+
+def check_prefix(tmp):
+    db = os.path.join(tmp, "none.db")
+    cases = [
+        (("idle", "--bogus"), "unknown option '--bogus'"),
+        (("cdf", "--bogus=3"), "unknown option '--bogus'"),
+        (("throughput", "-x"), "unknown option '-x'"),
+        (("burst", "--host"), "--host needs a value (GLOB)"),
+        (("ingest", "-j"), "--threads needs a value (N)"),
+        (("idle", "--strict=1"), "--strict takes no value"),
+        (("idle", "--th", "3"), "ambiguous option '--th'"),
+        (("snapshots", "--every", "1h"),
+         "--every does not apply to this command"),
+        (("cdf", "-j", "2"), "--threads does not apply to this command"),
+        (("diff", "--by", "project", "1"), "expected snapshot ids in pairs: A B [A2 B2 ...]"),
+        (("files", "--snapshot", "x"), "--snapshot x: expected a snapshot id"),
+        (("devices", "--from", "2010-02-30"),
+         "--from 2010-02-30: expected a UTC time in the years 0 to 9999"),
+        # Unix seconds past 9999: no window length can overflow.
+        (("throughput", "--to", "253402300800"),
+         "--to 253402300800: expected a UTC time in the years 0 to 9999"),
+        (("growth", "--target", "-1"),
+         "--target -1: expected a positive number"),
+        (("report", "--table", "nosuch", "--out", os.path.join(tmp, "r.html")),
+         "--table does not apply to this command"),
+        (("report", "--format", "csv", "--out", os.path.join(tmp, "r.html")),
+         "--format does not apply to this command"),
+        (("report", "--strict", "--out", os.path.join(tmp, "r.html")),
+         "--strict does not apply to this command"),
+        (("report", "--quiet", "--out", os.path.join(tmp, "r.html")),
+         "--quiet does not apply to this command"),
+    ]
+    for args, want in cases:
+        usage_error([args[0], "--db", db] + list(args[1:]), want,
+                    " ".join(args))
+    ok(not os.path.exists(db) and not os.path.exists(
+        os.path.join(tmp, "r.html")), "usage errors create no file")
+    rc, out, err = run("nosuch")
+    ok(rc == 2 and err.startswith("iocensus: unknown command 'nosuch'"),
+       "an unknown command: 'iocensus: unknown command'", err)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        check_help(tmp)
+        check_prefix(tmp)
+    done()
+
+
+main()
