@@ -401,6 +401,16 @@ an_files(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		files_facts(r, &d, &s, metric, unres);
 	else
 		files_facts_table(r, &d);
+	if (rc > 0 && metric == 0 && !o->project && !o->nexclude &&
+	    files_top(r, db, &s, err, errlen) < 0) {
+		result_free(r);
+		r = NULL;
+	} else if (rc > 0 && metric == 0 && (o->project || o->nexclude)) {
+		result_note(r, "The largest files and directories are listed"
+		    " for the whole file system only (without --project or"
+		    " --exclude-project): a snapshot keeps their paths, not"
+		    " their projects.");
+	}
 	snap_clear(&s);
 	return r;
 }

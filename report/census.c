@@ -415,3 +415,39 @@ names_free(char **names, size_t n)
 		free(names[i]);
 	free(names);
 }
+
+int
+census_top(sqlite3 *db, int64_t id, const char *kind, struct top_entry **out,
+    size_t *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT value, path FROM top WHERE"
+	    " snapshot_id = ?1 AND kind = ?2 ORDER BY rank", err, errlen);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	db_bind_text(st, 2, kind);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 32;
+			*out = xrealloc(*out, cap * sizeof **out);
+		}
+		(*out)[*n].value = sqlite3_column_int64(st, 0);
+		(*out)[(*n)++].path = col_dup(st, 1);
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void
+top_free(struct top_entry *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(t[i].path);
+	free(t);
+}

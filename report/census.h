@@ -99,6 +99,17 @@ int census_has_project_extent(sqlite3 *db, int64_t id, char *err,
 int census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
     size_t errlen);
 
+/* The largest files (kind "file", value = bytes) or the directories with
+ * the most entries (kind "dir") that fsscan kept (--top), by rank; paths
+ * as fsscan wrote them (under the root), bytes as stored. 0, or -1 with err. */
+struct top_entry {
+	int64_t value;
+	char *path;
+};
+int census_top(sqlite3 *db, int64_t id, const char *kind,
+    struct top_entry **out, size_t *n, char *err, size_t errlen);
+void top_free(struct top_entry *t, size_t n);
+
 /* Distinct project names in the snapshots of file system fs (NULL: of
  * every file system), sorted. 0, or -1 with err. */
 int census_fs_projects(sqlite3 *db, const char *fs, char ***names,

@@ -45,4 +45,10 @@ struct rtable *files_facts_table(struct result *r, const struct dist *d);
 void files_facts(struct result *r, const struct dist *d, const struct snap *s,
     int metric, double unresolved);
 
+/* The largest files and the directories with the most entries that
+ * fsscan kept for snapshot s (an_files_top.c): tables "largest_files"
+ * and "largest_dirs". 0, or -1 with err. */
+int files_top(struct result *r, sqlite3 *db, const struct snap *s,
+    char *err, size_t errlen);
+
 #endif

@@ -628,6 +628,35 @@ def lstat_files(root):
     return out
 
 
+def check_top(db, root):
+    """files --by size lists the largest files and the directories with
+    the most entries (fsscan --top 20), as an os.walk sees them; equal
+    keys may come in any order, so rows compare as sorted lists."""
+    files, dirs = [], [(len(os.listdir(root)), root)]
+    for d, subdirs, names in os.walk(root):
+        files += [(os.lstat(os.path.join(d, n)).st_size, os.path.join(d, n))
+                  for n in names]
+        dirs += [(len(os.listdir(os.path.join(d, n))), os.path.join(d, n))
+                 for n in subdirs]
+    rc, res, err = run(db, "files", "--by", "size")
+    for key, col, walk in (("largest_files", "bytes", files),
+                           ("largest_dirs", "entries", dirs)):
+        got = [(r[col], r["path"]) for r in res["tables"][key]["rows"]] \
+            if res else []
+        walk.sort(reverse=True)
+        cut = [w for w in walk if w[0] >= walk[min(19, len(walk) - 1)][0]]
+        ok(len(got) == min(20, len(walk)) and
+           [r["rank"] for r in res["tables"][key]["rows"]] ==
+           list(range(1, len(got) + 1)) and
+           [g[0] for g in got] == [w[0] for w in walk[:len(got)]] and
+           set(got) <= set(cut), "real scan: %s as os.walk sees them" % key,
+           "%r / %r" % (got[:4], walk[:4]))
+    rc, res, err = run(db, "files", "--by", "size", "--project", "big")
+    ok(res and "largest_files" not in res["tables"] and
+       any("whole file system only" in n for n in res["notes"]),
+       "real scan: a selection names no largest paths, and says why")
+
+
 def test_files_real(tmp):
     """fsscan of a tree whose largest file (1 GiB + 7, sparse) is in
     project big; ages set with os.utime, ctimes are the creation (about a
@@ -683,6 +712,7 @@ def test_files_real(tmp):
         got = res["tables"]["facts"]["rows"][0] if res else {}
         eq(got.get("largest_file"), want,
            "real scan: largest file with %s (os.lstat)" % " ".join(args))
+    check_top(db, root)
     oldest = max(now - f.ctime for f in by["chem"]) / DAY
     rc, res, err = run(db, "files", "--by", "ctime", "--project", "chem")
     got = res["tables"]["facts"]["rows"][0] if res else {}

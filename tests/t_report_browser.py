@@ -257,6 +257,9 @@ def main():
                "hostile: no injected script, img or event handler")
             for name in EVIL + EVIL_HOSTS + [EVIL_FS]:
                 ok(name in res["text"], "hostile: %r shown as text" % name)
+            for name in EVIL:                # a largest file's whole path
+                path = "%s/%s/%s.0" % (os.path.join(tmp, "tree"), name, name)
+                ok(path in res["text"], "hostile: file path %r shown as text" % path)
             ok(re.search(r"<html[^>]*data-alerts", dom) is None, "hostile: no alert ran")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -185,6 +185,25 @@ def _hist_rows(con, sid, s, project, files, with_sums):
                             (sid, project, metric, min(vals), max(vals)))
 
 
+def _top_rows(con, sid, s, n=20):
+    """fsscan's top table: the n largest files (file k is named fk in its
+    directory) and the n directories with the most entries (files and
+    subdirectories directly in them); ties by path."""
+    def path(d):
+        return s.root if d == "." else s.root + "/" + d
+    files = sorted((-f.size, path(f.dir) + "/f%d" % k)
+                   for k, f in enumerate(s.files))
+    entries = collections.Counter(f.dir for f in s.files)
+    for d in {a for f in s.files for a, _ in _ancestors(f.dir, -1)}:
+        if d != ".":
+            entries[d.rpartition("/")[0] or "."] += 1
+    dirs = sorted((-v, path(d)) for d, v in entries.items())
+    for kind, rows in (("file", files), ("dir", dirs)):
+        for rank, (v, p) in enumerate(rows[:n], 1):
+            con.execute("INSERT INTO top VALUES (?,?,?,?,?)",
+                        (sid, kind, rank, -v, p))
+
+
 def insert(path, s):
     """Insert snapshot s; returns its id (also set as s.id)."""
     con = sqlite3.connect(path)
@@ -219,6 +238,7 @@ def insert(path, s):
             con.execute("INSERT INTO dir VALUES (?,?,?,?,?,?,?,?)",
                         (sid, d, depth, a[0], a[1], a[2], a[3], None))
         _hist_rows(con, sid, s, None, s.files, True)
+        _top_rows(con, sid, s)
         for name in sorted(projects):
             _hist_rows(con, sid, s, name,
                        [f for f in s.files if f.project == name], False)
