@@ -13,6 +13,7 @@
 
 #include "analyses.h"
 #include "coverage.h"
+#include "humanfmt.h"
 #include "xalloc.h"
 
 typedef unsigned __int128 u128;
@@ -199,22 +200,23 @@ add_notes(struct result *r, const struct io_peak *p, const uint64_t *x,
 {
 	double b33 = 100.0 * (double)count_below(x, n, p, SENTENCE_PCT) /
 	    (double)n;
-	char rel[64] = "";
+	char rel[64] = "", f[32], pk[32], mn[32], cnt[32];
 
 	if (p->mib_s > 0)
 		snprintf(rel, sizeof rel, " = %.1f%% of peak", 100 * mean /
 		    p->mib_s);
 	result_note(r, "%.1f%% of the time below 33%% of peak bandwidth "
-	    "(%.1f MiB/s, peak %.1f MiB/s %s); mean %.1f MiB/s%s.", b33,
-	    io_pct_mib_s(p, SENTENCE_PCT), p->mib_s, io_peak_source(p), mean,
-	    rel);
+	    "(%s MiB/s, peak %s MiB/s %s); mean %s MiB/s%s.", b33,
+	    human_real(io_pct_mib_s(p, SENTENCE_PCT), 1, f, sizeof f),
+	    human_real(p->mib_s, 1, pk, sizeof pk), io_peak_source(p),
+	    human_real(mean, 1, mn, sizeof mn), rel);
 	if (p->configured && io_mib_s(x[n - 1]) > p->mib_s)
 		result_note(r, "The observed maximum, %.1f MiB/s, exceeds the "
 		    "configured peak.", io_mib_s(x[n - 1]));
-	result_note(r, "Mean, peak, quantiles and shares are over the %zu "
+	result_note(r, "Mean, peak, quantiles and shares are over the %s "
 	    "complete minute%s. Quantiles use the nearest rank q_p = "
 	    "X_(ceil(p n)); \"below\" is strict (<), the CDF counts X <= x.",
-	    n, n == 1 ? "" : "s");
+	    human_uint(n, cnt, sizeof cnt), n == 1 ? "" : "s");
 }
 
 static void

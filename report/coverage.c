@@ -81,7 +81,7 @@ plural(uint64_t n)
 size_t
 io_coverage_notes(struct result *r, sqlite3 *db, const struct io_coverage *c)
 {
-	char a[32], b[32];
+	char a[32], b[32], n[32], m[32], d[32], e[32];
 
 	if (c->complete == 0 && c->partial)
 		result_note(r, "No minute of the window is complete across "
@@ -90,10 +90,13 @@ io_coverage_notes(struct result *r, sqlite3 *db, const struct io_coverage *c)
 		result_note(r, "No I/O data in the window.");
 	if (c->calendar > 0) {
 		/* "1 of 3 days has", "0 of 1 day has", "2 of 3 days have" */
-		result_note(r, "Coverage: %zu of %zu calendar minute%s complete "
-		    "(%.2f%%); %zu of %zu day%s %s no complete minute.",
-		    c->complete, c->calendar, plural(c->calendar),
-		    100 * io_coverage_share(c), c->days_empty, c->days,
+		result_note(r, "Coverage: %s of %s calendar minute%s complete "
+		    "(%.2f%%); %s of %s day%s %s no complete minute.",
+		    human_uint(c->complete, n, sizeof n),
+		    human_uint(c->calendar, m, sizeof m), plural(c->calendar),
+		    100 * io_coverage_share(c),
+		    human_uint(c->days_empty, d, sizeof d),
+		    human_uint(c->days, e, sizeof e),
 		    plural(c->days), c->days_empty == 1 || c->days == 1 ?
 		    "has" : "have");
 		result_note(r, "Window: %s to %s UTC; %zu host%s, %zu device%s.",

@@ -65,7 +65,7 @@ def coverage(series):
 
 def plural(n, noun):
     """'1 day', '2 days', '0 days'."""
-    return "%d %s%s" % (n, noun, "" if n == 1 else "s")
+    return "{:,} {}{}".format(n, noun, "" if n == 1 else "s")
 
 
 def coverage_note(series):
@@ -76,8 +76,8 @@ def coverage_note(series):
     if not c["calendar"]:
         return None
     one = c["days_empty"] == 1 or c["days"] == 1
-    return ("Coverage: %d of %s complete (%.2f%%); %d of %s %s no complete "
-            "minute." % (
+    return ("Coverage: {:,} of {} complete ({:.2f}%); {:,} of {} {} no complete "
+            "minute.".format(
                 c["complete"], plural(c["calendar"], "calendar minute"),
                 100 * (c["complete"] / c["calendar"]), c["days_empty"],
                 plural(c["days"], "day"), "has" if one else "have"))
@@ -285,8 +285,8 @@ def cdf_sentence(series, peak=None):
     mean = mib_s(sum(x), n)
     b33 = 100.0 * (sum(1 for b in x if p.below(b, 33)) / n)
     rel = " = %.1f%% of peak" % (100 * mean / p.mib_s) if p.mib_s > 0 else ""
-    return ("%.1f%% of the time below 33%% of peak bandwidth (%.1f MiB/s, "
-            "peak %.1f MiB/s %s); mean %.1f MiB/s%s." % (
+    return ("{:.1f}% of the time below 33% of peak bandwidth ({:,.1f} MiB/s, "
+            "peak {:,.1f} MiB/s {}); mean {:,.1f} MiB/s{}.".format(
                 b33, 33 / 100 * p.mib_s, p.mib_s, p.source(), mean, rel))
 
 
