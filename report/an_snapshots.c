@@ -59,9 +59,11 @@ an_snapshots(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	if (n == 0)
 		result_note(r, "No snapshots in the database.");
 	else if (incomplete)
-		result_note(r, "%zu of %zu snapshots are not complete (running,"
-		    " interrupted or failed); their totals are missing or"
-		    " partial.", incomplete, n);
+		result_note(r, "%zu of %zu snapshot%s %s not complete (running,"
+		    " interrupted or failed); %s totals are missing or"
+		    " partial.", incomplete, n, n == 1 ? "" : "s",
+		    incomplete == 1 ? "is" : "are", incomplete == 1 ? "its" :
+		    "their");
 	snaps_free(s, n);
 	return r;
 }

@@ -139,6 +139,13 @@ def test_snapshots(db, snaps):
     rc, res, err = run(db, "snapshots")
     ok(rc == 0, "snapshots runs", err)
     rows_eq(res, "snapshots", oracle.snapshots(snaps), "snapshots table")
+    bad = sum(1 for s in snaps if s.status != "complete")
+    want = "%d of %d snapshots %s not complete (running, interrupted or " \
+        "failed); %s totals are missing or partial." % (
+            bad, len(snaps), "is" if bad == 1 else "are",
+            "its" if bad == 1 else "their")
+    ok(res and want in res["notes"], "snapshots: the incomplete ones, in a sentence",
+       "%r" % (res and res["notes"]))
 
 
 def share_text(v):
