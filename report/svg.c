@@ -244,6 +244,9 @@ series_line(FILE *f, const struct rtable *t, const struct rfigure *fig,
 		line_point(&l, px, py);
 		prev = py;
 	}
+	/* A CDF holds its last value beyond its last edge. */
+	if (fig->kind == FIG_STEP && !isnan(prev))
+		line_point(&l, x->p1, prev);
 	line_break(&l);
 }
 
@@ -331,6 +334,9 @@ svg_plot_xy(FILE *f, const struct rtable *t, const struct rfigure *fig)
 		svg_nodata(f, fig, "No values to plot.");
 		return;
 	}
+	/* A step's last rise would fall on the frame: leave room after it. */
+	if (fig->kind == FIG_STEP && xr[1] > xr[0])
+		xr[1] = fig->xlog ? xr[1] * 1.5 : xr[1] + (xr[1] - xr[0]) / 32;
 	axis_init(&x, fig->xtime ? AX_TIME : fig->xlog ? AX_LOG : AX_LIN,
 	    xr[0], xr[1], SVG_LEFT, SVG_W - SVG_RIGHT, 0,
 	    &t->col[fig->xcol]);

@@ -167,11 +167,13 @@ test_svg_step_log(void)
 	fig->xcol = 0, fig->ycol[0] = 1, fig->ny = 1, fig->xlog = 1;
 	s = svg_of(r, 0);
 	d = data_group(s);
-	/* x = 0 cannot sit on a log axis: 1 MiB .. 1 GiB over 84..942;
-	 * y 0.5, 0.75 on 0..0.8 (grown to ticks of 0.2) over 266..42. */
+	/* x = 0 cannot sit on a log axis: 1 MiB .. 1.5 GiB (room after the
+	 * last rise) over 84..942, so 1 GiB is at 84 + 858 * 10 / 10.585 =
+	 * 894.6, and the last value holds to the frame; y 0.5, 0.75 on
+	 * 0..0.8 (grown to ticks of 0.2) over 266..42. */
 	is_str(d, "<g class=\"data\">\n"
 	    "<polyline fill=\"none\" stroke-width=\"1.5\" stroke-linejoin=\"round\" "
-	    "points=\"84.0,126.0 942.0,126.0 942.0,56.0\" stroke=\"#0072b2\"/>\n",
+	    "points=\"84.0,126.0 894.6,126.0 894.6,56.0 942.0,56.0\" stroke=\"#0072b2\"/>\n",
 	    "svg step: right-continuous steps, x <= 0 not drawn on log x");
 	ok(strstr(s, ">1 MiB</text>") && strstr(s, ">16 MiB</text>") &&
 	    strstr(s, ">1 GiB</text>"), "svg log bytes axis: binary labels");
