@@ -39,13 +39,21 @@ hist_add(struct hist *h, enum hist_scheme s, int64_t v, uint64_t weight)
 	hist_add_slot(h, hist_slot(s, v), v, weight);
 }
 
+/* Widen [*min, *max] to hold v; count: values already held (0: none, so
+ * the range is v alone). */
+static void
+extent_add(int64_t *min, int64_t *max, uint64_t count, int64_t v)
+{
+	if (count == 0 || v < *min)
+		*min = v;
+	if (count == 0 || v > *max)
+		*max = v;
+}
+
 void
 hist_add_slot(struct hist *h, int i, int64_t v, uint64_t weight)
 {
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (h->count == 0 || v > h->max)
-		h->max = v;
+	extent_add(&h->min, &h->max, h->count, v);
 	h->count++;
 	h->n[i]++;
 	h->w[i] += weight;
@@ -63,10 +71,8 @@ void
 hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (src->count > 0) {
-		if (dst->count == 0 || src->min < dst->min)
-			dst->min = src->min;
-		if (dst->count == 0 || src->max > dst->max)
-			dst->max = src->max;
+		extent_add(&dst->min, &dst->max, dst->count, src->min);
+		extent_add(&dst->min, &dst->max, 1, src->max);
 		dst->count += src->count;
 	}
 	for (int i = 0; i < HIST_NB; i++) {
@@ -82,10 +88,7 @@ phist_add(struct phist *h, enum hist_scheme s, int64_t v, uint64_t weight)
 {
 	int i = hist_slot(s, v);
 
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (h->count == 0 || v > h->max)
-		h->max = v;
+	extent_add(&h->min, &h->max, h->count, v);
 	h->count++;
 	h->n[i]++;
 	h->w[i] += weight;
@@ -95,10 +98,8 @@ void
 phist_merge(struct phist *dst, const struct phist *src)
 {
 	if (src->count > 0) {
-		if (dst->count == 0 || src->min < dst->min)
-			dst->min = src->min;
-		if (dst->count == 0 || src->max > dst->max)
-			dst->max = src->max;
+		extent_add(&dst->min, &dst->max, dst->count, src->min);
+		extent_add(&dst->min, &dst->max, 1, src->max);
 		dst->count += src->count;
 	}
 	for (int i = 0; i < HIST_NB; i++) {
