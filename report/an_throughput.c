@@ -233,13 +233,15 @@ add_figures(struct result *r, const struct an_opts *o,
 			rfig_span(f, (double)(a > c->from ? a : c->from),
 			    (double)(b < c->to ? b : c->to), o->ann[i].label);
 	}
-	f = result_figure(r, "read_share", FIG_LINE, 1, "Read share per day",
-	    "Bytes read / bytes moved per UTC day, over its complete minutes.",
-	    "Day (UTC)", "Read share (%)");
+	/* Bars: a day's share is one value for the whole day, and a day
+	 * without a complete minute has no bar. */
+	f = result_figure(r, "read_share", FIG_BARS, 1, "Read share per day",
+	    "Bytes read / bytes moved per UTC day, over its complete minutes;"
+	    " no bar: no complete minute that day.", "Day (UTC)",
+	    "Read share (%)");
 	f->xcol = 0;
 	f->ycol[0] = 5;
 	f->ny = 1;
-	f->xtime = 1;
 }
 
 static const char *
