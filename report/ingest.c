@@ -137,10 +137,8 @@ report_damage(struct run *u, const struct src *s)
 		const struct src_damage *d = &s->dmg[i];
 
 		if (d->truncated) {
-			say(u, "%s: note: ends inside its last gzip member "
-			    "at compressed offset %" PRIu64 " (still being "
-			    "written, or its writer was stopped)", s->name,
-			    d->offset);
+			say(u, "%s: note: %s, at compressed offset %" PRIu64,
+			    s->name, d->reason, d->offset);
 			continue;
 		}
 		say(u, "%s: damaged at compressed offset %" PRIu64 ": %s",

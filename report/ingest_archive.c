@@ -365,6 +365,7 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 		    archive_entry_hardlink(e) != NULL)
 			continue;
 		bad = read_member(a, e, name, &m);
+		m->cut = bad < 0;
 		if (bad || !walk_nested(k, m, depth))
 			walk_emit(k, m);
 		if (bad) {

@@ -87,6 +87,9 @@ struct src {
 	uint64_t dropped;	/* values r127 cannot hold */
 	uint64_t overflow;	/* samples past IOCHUNK_MAX in an hour */
 	int damaged;		/* damage that is not a truncated tail */
+	/* An archive member the archive breaks off inside: that it ends
+	 * inside a frame is the archive's damage, reported there. */
+	int cut;
 };
 
 struct src *src_new(const char *name, enum src_kind kind, int named);

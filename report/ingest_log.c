@@ -203,7 +203,12 @@ decode_events(struct src *s, struct iolog_reader *r)
 			add_samples(s, &ev, map);
 			break;
 		case IOLOG_EV_DAMAGE:
-			src_add_damage(s, ev.offset, ev.reason, ev.truncated);
+			if (ev.cut && s->cut)
+				src_add_damage(s, ev.offset, "ends inside a "
+				    "frame, where the archive breaks off", 1);
+			else
+				src_add_damage(s, ev.offset, ev.reason,
+				    ev.truncated);
 			break;
 		default:
 			break;

@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 from tap import ok, eq, done          # noqa: E402
 from diskgen import Capture           # noqa: E402
 from rawgen import Dataset            # noqa: E402
+from iolog_py import layout, after_cut, after_damage  # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
 IOC = os.path.join(BUILD, "iocensus")
@@ -456,18 +457,94 @@ def check_damage(logs):
     rc, _, _ = ingest(db, bad)
     ok(rc == 1 and dump_db(db) == before, "flipped log again: .dump same")
 
-    cut = path("cut.iolog.gz")
-    with open(cut, "wb") as f:
-        f.write(open(logs["a"], "rb").read()[:size * 2 // 3])
-    want, drc, derr = dump_rows(cut)
-    db = path("trunc.db")
-    rc, out, err = ingest(db, cut)
-    eq(rc, 0, "truncated log: exit 0 (a note)")
-    ok(re.search(r"^iocensus ingest: %s: note: .*offset \d+" %
-                 re.escape(cut), err, re.M), "truncated log: note", err)
-    eq(vio_rows(db), want, "truncated log: v_io holds what dump reads")
-    eq(sql(db, "SELECT count(*) FROM io_damage"), [(0,)],
-       "truncated log: no damage recorded")
+    check_cuts(logs["c"])
+    check_resync(logs["c"])
+
+
+def rows_of(rows, samples):
+    """The rows (dump_rows) of the samples (iolog_py frames) kept."""
+    ts = {(s.realtime + 500000) // 10 ** 6 for s in samples}
+    return [r for r in rows if r[2] in ts]
+
+
+def check_cuts(log):
+    """A log cut where a frame ends (the daemon's file of today, without
+    its gzip trailer) is a note, exit 0; cut inside a frame it is damage
+    where that frame starts, exit 1; either way every whole frame before
+    the cut is loaded (iolog_py says which)."""
+    data = open(log, "rb").read()
+    members = layout(data)
+    clean = dump_rows(log)[0]
+    m = members[0]
+    ks = [i for i, f in enumerate(m.frames) if f.kind == "S"]
+    for k, where in ((ks[len(ks) // 3], "start"), (ks[len(ks) // 3], "mid"),
+                     (ks[-1], "mid"), (ks[2 * len(ks) // 3], "start")):
+        fr = m.frames[k]
+        c = fr.start if where == "start" else (fr.first + fr.last) // 2
+        exp = after_cut(data, members, c)
+        cut = path("cut%d.iolog.gz" % c)
+        with open(cut, "wb") as f:
+            f.write(data[:c])
+        db = path("cut%d.db" % c)
+        rc, out, err = ingest(db, cut)
+        name = "log cut at byte %d (%s of frame %d)" % (c, where, k)
+        eq(vio_rows(db), rows_of(clean, exp.samples),
+           "%s: v_io holds every whole frame before the cut" % name)
+        dmg = sql(db, "SELECT offset, reason FROM io_damage")
+        if where == "start":
+            ok(exp.note == c and not exp.damage, "%s: a clean end" % name)
+            eq((rc, dmg), (0, []), "%s: exit 0, no damage recorded" % name)
+            ok(re.search(r"^iocensus ingest: %s: note: ends after a whole "
+                         r"frame, without its gzip trailer .*, at compressed "
+                         r"offset %d$" % (re.escape(cut), c), err, re.M),
+               "%s: a note" % name, err)
+            eq(source_col(out, "status"), "truncated", "%s: status" % name)
+        else:
+            at = exp.damage[0][0]
+            eq((rc, dmg), (1, [(at, "truncated inside a frame")]),
+               "%s: exit 1, damage where the frame starts" % name)
+            eq(err, "iocensus ingest: %s: damaged at compressed offset %d: "
+               "truncated inside a frame\n" % (cut, at), "%s: says so" % name)
+            eq(sql(db, "SELECT damaged FROM io_source"), [(1,)],
+               "%s: io_source.damaged" % name)
+
+
+def check_resync(log):
+    """A byte flipped in a sample three samples before a keyframe: the
+    samples before it and from the keyframe on load (the writer starts a
+    keyframe on an empty dictionary, so reading resumes there); one
+    damage row says where the loss starts, where reading resumed and how
+    many sample records were lost."""
+    data = open(log, "rb").read()
+    members = layout(data)
+    m = members[0]
+    kk = [i for i, f in enumerate(m.frames) if f.kind == "K" and i > 10]
+    ok(kk, "the log has an hourly keyframe")
+    k = kk[0] - 3
+    fr = m.frames[k]
+    bad = bytearray(data)
+    bad[(fr.first + fr.last) // 2] ^= 0xff
+    p = path("resync.iolog.gz")
+    open(p, "wb").write(bad)
+    exp = after_damage(data, members, 0, k)
+    (at, res, n), = exp.damage
+    eq((res, n), (m.frames[kk[0]].start, 3), "oracle: reading resumes at "
+       "the keyframe, 3 sample records lost")
+    db = path("resync.db")
+    rc, out, err = ingest(db, p)
+    clean = dump_rows(log)[0]
+    want = rows_of(clean, exp.samples)
+    eq(vio_rows(db), want, "damage before a keyframe: v_io holds the rows "
+       "before it and from the keyframe on (%d of %d)" % (len(want),
+                                                        len(clean)))
+    dmg = sql(db, "SELECT offset, reason FROM io_damage")
+    ok(rc == 1 and len(dmg) == 1 and dmg[0][0] == at and dmg[0][1].endswith(
+       "; resumed at compressed offset %d; 3 sample records lost" % res),
+       "damage before a keyframe: exit 1, one io_damage row: where the "
+       "loss starts, where reading resumed, records lost", repr(dmg))
+    ok(err == "iocensus ingest: %s: damaged at compressed offset %d: %s\n"
+       % (p, at, dmg[0][1] if dmg else ""), "damage before a keyframe: "
+       "the same on stderr", err)
 
 
 def small_log(name, host, seed, t0=1700000000):

@@ -21,6 +21,8 @@ touch(const struct iolog_event *ev)
 	if (ev->type == IOLOG_EV_DAMAGE) {
 		if (ev->reason == NULL || ev->reason[0] == '\0')
 			abort();	/* damage always says why */
+		if (ev->resumed != 0 && ev->resumed < ev->offset)
+			abort();	/* reading resumes after the damage */
 		sink += strlen(ev->reason) + ev->offset;
 		return;
 	}
