@@ -152,4 +152,20 @@ int iolog_next(struct iolog_reader *r, struct iolog_event *ev);
 const char *iolog_reader_name(const struct iolog_reader *r);
 void iolog_reader_close(struct iolog_reader *r);
 
+/* ---- recognition ---- */
+
+enum iolog_kind {
+	IOLOG_NOT_GZIP,		/* does not start with the gzip magic */
+	IOLOG_FOREIGN,		/* gzip whose data does not start like a log */
+	IOLOG_LOG,		/* gzip whose data starts like a log */
+	IOLOG_DAMAGED,		/* gzip whose header or data is bad before
+				 * its data can tell */
+	IOLOG_NEED_MORE		/* more of the file is needed to tell */
+};
+
+/* What the first len bytes of a file say it is; more: the file goes on
+ * after them. A log whose first frame is damaged still starts like one as
+ * long as its magic or the header frame's fixed start survived. */
+enum iolog_kind iolog_sniff(const void *buf, size_t len, int more);
+
 #endif

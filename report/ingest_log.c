@@ -240,6 +240,7 @@ void
 src_decode(struct src *s)
 {
 	struct iolog_reader *r;
+	enum iolog_kind kind;
 
 	if (s->kind != SRC_LOG)
 		return;
@@ -258,6 +259,7 @@ src_decode(struct src *s)
 		not_a_log(s, "not gzip data");
 		goto out;
 	}
+	kind = src_sniff(s->buf, s->len, 0, s->name);
 	r = iolog_reader_mem(s->buf, s->len, s->name);
 	if (r == NULL) {
 		src_error(s, "%s: %s", s->name, strerror(ENOMEM));
@@ -265,7 +267,11 @@ src_decode(struct src *s)
 	}
 	decode_events(s, r);
 	iolog_reader_close(r);
-	if (s->nhost == 0) {
+	/* No header frame could be read: a log all the same when it starts
+	 * like one, or is gzip damaged too early to tell, and is damaged
+	 * (it is then stored with its damage and no samples). */
+	if (s->nhost == 0 && !(s->damaged && (kind == IOLOG_LOG ||
+	    kind == IOLOG_DAMAGED))) {
 		not_a_log(s, "no readable header frame");
 		goto out;
 	}

@@ -547,6 +547,64 @@ def check_resync(log):
        "the same on stderr", err)
 
 
+def check_damaged_header(logs):
+    """A log whose header frame is damaged, followed in the same file by
+    a good member (a daemon restart), is a log wherever it is found:
+    named, in a directory, in an archive. The good member loads; the
+    damage is recorded with offset and reason; exit 1. Foreign files are
+    still skipped and counted."""
+    a, b = (open(logs[k], "rb").read() for k in ("c", "b"))
+    ma = layout(a)[0]
+    h = ma.frames[0]
+    mid = bytearray(a)                  # the magic survives
+    mid[(h.first + h.last) // 2] ^= 0xff
+    start = bytearray(a)                # inflate fails at once
+    for i in range(ma.data, ma.data + 4):
+        start[i] ^= 0xff
+    want = dump_rows(logs["b"])[0]
+    d = path("hdr")
+    os.makedirs(d)
+    cases = [("mid.iolog.gz", mid), ("mid.gz", mid),
+             ("start.iolog.gz", start), ("start.log", start)]
+    for name, data in cases:
+        open(os.path.join(d, name), "wb").write(bytes(data) + b)
+    open(os.path.join(d, "alone.iolog.gz"), "wb").write(bytes(mid))
+    open(os.path.join(d, "random.bin"), "wb").write(
+        bytes((i * 7919 + 13) % 251 for i in range(5000)))
+    open(os.path.join(d, "text.txt"), "w").write("not a log\n" * 50)
+    with gzip.open(os.path.join(d, "other.gz"), "wt") as f:
+        f.write("gzip, but not a log\n" * 100)
+    t = path("hdr.tar")
+    with tarfile.open(t, "w") as tf:
+        for name, data in cases:
+            ti = tarfile.TarInfo(name)
+            ti.size = len(data) + len(b)
+            tf.addfile(ti, io.BytesIO(bytes(data) + b))
+    for what, args in (("directory", [d]), ("archive", [t]),
+                       ("named", [os.path.join(d, n) for n, _ in cases])):
+        db = path("hdr-%s.db" % what)
+        rc, out, err = ingest(db, *args)
+        eq(rc, 1, "damaged header frame (%s): exit 1" % what)
+        eq(sorted(set(vio_rows(db))), want, "damaged header frame (%s): the "
+           "good member after it loads" % what)
+        dmg = sql(db, "SELECT source, offset, reason FROM io_damage")
+        srcs = [n for n, _ in cases] + (["alone.iolog.gz"]
+                                        if what == "directory" else [])
+        base = t + ":" if what == "archive" else d + "/"
+        ok(sorted(s for s, _, _ in dmg) == sorted(base + n for n in srcs) and
+           all(o == ma.data and r.endswith("; resumed at compressed offset "
+                                           "%d" % len(a))
+               for s, o, r in dmg if "alone" not in s),
+           "damaged header frame (%s): one io_damage row per log, where "
+           "its data starts, resumed at the next member" % what, repr(dmg))
+        if what == "directory":
+            ok("3 files skipped: not iostatmon logs" in err, "random bytes, "
+               "text and other gzip are still skipped and counted", err)
+            eq(sql(db, "SELECT samples, damaged FROM io_source WHERE name = "
+                   "'%s'" % os.path.join(d, "alone.iolog.gz")), [(0, 1)],
+               "a log with only a damaged header frame: a source, damaged")
+
+
 def small_log(name, host, seed, t0=1700000000):
     c = Capture(seed=seed, t0=t0)
     c.add("sda", 8, 0, 20)
@@ -716,6 +774,7 @@ def main():
     check_overlap(logs)
     check_archives(logs, one)
     check_damage(logs)
+    check_damaged_header(logs)
     check_directory(logs)
     check_errors(logs)
     check_conflicts()

@@ -55,6 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (r == NULL)
 		return 0;
+	sink += iolog_sniff(data, size, 0) + iolog_sniff(data, size, 1);
 	while (iolog_next(r, &ev) > 0) {
 		touch(&ev);
 		if (++n > 4 * size + 16)
