@@ -33,6 +33,8 @@
 #include "iolog.h"
 #include "iostat_calc.h"
 
+#define PROG "iostatmon dump"
+
 #define EXIT_DAMAGE 1
 #define EXIT_USAGE  2
 #define EXIT_OUTPUT 3
@@ -244,7 +246,7 @@ dump_file(struct out *o, const char *path)
 	int lost = 0;
 
 	if (!r) {
-		fprintf(stderr, "iostatmon dump: %s\n", err);
+		fmt_diag(stderr, PROG, "%s", err);
 		return -1;
 	}
 	while (iolog_next(r, &ev) == 1) {
@@ -262,14 +264,14 @@ dump_file(struct out *o, const char *path)
 			 * lost. Say so, succeed. A log cut inside a record is
 			 * damage. */
 			if (ev.truncated) {
-				fprintf(stderr, "iostatmon dump: %s: note: %s, "
-				    "at compressed offset %" PRIu64 "\n", path,
+				fmt_diag(stderr, PROG, "%s: note: %s, at "
+				    "compressed offset %" PRIu64, path,
 				    ev.reason, ev.offset);
 				break;
 			}
-			fprintf(stderr, "iostatmon dump: %s: damaged at "
-			    "compressed offset %" PRIu64 ": %s\n", path,
-			    ev.offset, ev.reason ? ev.reason : "unknown");
+			fmt_diag(stderr, PROG, "%s: damaged at compressed "
+			    "offset %" PRIu64 ": %s", path, ev.offset,
+			    ev.reason ? ev.reason : "unknown");
 			lost = 1;
 			break;
 		default:

@@ -547,6 +547,31 @@ def check_resync(log):
        "the same on stderr", err)
 
 
+def check_names(logs):
+    """Names in messages are escaped as in the tables: a file name holding
+    a newline cannot start a line that looks like another message."""
+    d = path("names")
+    os.makedirs(d)
+    data = bytearray(open(logs["c"], "rb").read())
+    data[len(data) // 2] ^= 0xff
+    open(os.path.join(d, "a\nfake: line.iolog.gz"), "wb").write(data)
+    open(os.path.join(d, "b\\x0a.iolog.gz"), "wb").write(data)
+    bad = os.path.join(d, "c\udcff\x1b[2J.iolog.gz")
+    p = subprocess.run([IOC, "ingest", "--db", path("names.db"), d,
+                        bad.encode("utf-8", "surrogateescape")],
+                       capture_output=True, timeout=120)
+    err = p.stderr.decode("utf-8", "surrogateescape")
+    lines = err.splitlines()
+    ok(p.returncode == 1 and len(lines) == 3 and
+       all(l.startswith("iocensus ingest: ") for l in lines),
+       "hostile names: three messages, one line each", err)
+    ok("%s/a\\x0afake: line.iolog.gz: damaged at" % d in err and
+       "%s/b\\\\x0a.iolog.gz: damaged at" % d in err and
+       "%s/c\\xff\\x1b[2J.iolog.gz: No such file" % d in err,
+       "hostile names: newline, escape and invalid UTF-8 shown as \\xNN, "
+       "a backslash doubled", err)
+
+
 def check_damaged_header(logs):
     """A log whose header frame is damaged, followed in the same file by
     a good member (a daemon restart), is a log wherever it is found:
@@ -775,6 +800,7 @@ def main():
     check_archives(logs, one)
     check_damage(logs)
     check_damaged_header(logs)
+    check_names(logs)
     check_directory(logs)
     check_errors(logs)
     check_conflicts()

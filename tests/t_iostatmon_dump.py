@@ -433,11 +433,38 @@ def check_resync():
     eq(n, 3, "the records lost: the damaged one and the two after it")
 
 
+def check_names(log):
+    """A file name with a newline or invalid UTF-8 cannot forge a line."""
+    data = bytearray(open(log, "rb").read())
+    data[len(data) // 2] ^= 0xff
+    names = [os.path.join(TMP, "a\nfake: line.iolog.gz"),
+             os.path.join(TMP, "b\\\x1b[31m.iolog.gz")]
+    for n in names:
+        open(n, "wb").write(data)
+    raw = os.path.join(TMP, "c\udcff.iolog.gz").encode("utf-8",
+                                                     "surrogateescape")
+    p = subprocess.run([BIN, "dump", names[0], names[1], raw, b"/no\ndir"],
+                       capture_output=True, timeout=120)
+    err = p.stderr.decode("utf-8", "surrogateescape")
+    lines = err.splitlines()
+    ok(len(lines) == 4 and all(l.startswith("iostatmon dump: ")
+                               for l in lines), "four messages, one line each",
+       err)
+    ok(os.path.join(TMP, "a\\x0afake: line.iolog.gz: damaged") in err and
+       os.path.join(TMP, "b\\\\\\x1b[31m.iolog.gz: damaged") in err and
+       os.path.join(TMP, "c\\xff.iolog.gz: cannot open") in err and
+       "/no\\x0adir: cannot open" in err,
+       "control characters, backslashes and invalid UTF-8 escaped", err)
+    for n in names:
+        os.unlink(n)
+
+
 def check_damage(log, c):
     data = open(log, "rb").read()
     want = c.expected_rows("h1")
     check_cuts(log, want)
     check_resync()
+    check_names(log)
     flip = bytearray(data)
     flip[len(flip) // 2] ^= 0x55
     bad = os.path.join(TMP, "flip.iolog.gz")
