@@ -15,10 +15,11 @@
  * prints iostat -x columns (iostat_calc.c) with two decimals, as iostat does.
  * Default format: csv, or table with --iostat.
  *
- * Exit status: 0 every log read completely; 1 something could not be read
- * (missing file, damage: reported on stderr with file, offset and reason;
- * everything readable is still printed); 2 usage error; 3 writing the
- * output failed.
+ * Exit status: 0 every log read completely (today's log, which ends after
+ * a whole record without its gzip trailer, is complete: a note says so);
+ * 1 something could not be read (missing file, damage, a log cut inside a
+ * record: reported on stderr with file, offset and reason; everything
+ * readable is still printed); 2 usage error; 3 writing the output failed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,6 +32,8 @@
 #include "fmt.h"
 #include "iolog.h"
 #include "iostat_calc.h"
+
+#define PROG "iostatmon dump"
 
 #define EXIT_DAMAGE 1
 #define EXIT_USAGE  2
@@ -243,7 +246,7 @@ dump_file(struct out *o, const char *path)
 	int lost = 0;
 
 	if (!r) {
-		fprintf(stderr, "iostatmon dump: %s\n", err);
+		fmt_diag(stderr, PROG, "%s", err);
 		return -1;
 	}
 	while (iolog_next(r, &ev) == 1) {
@@ -255,19 +258,20 @@ dump_file(struct out *o, const char *path)
 			print_sample(o, host, &ev);
 			break;
 		case IOLOG_EV_DAMAGE:
-			/* Today's log ends inside its member while the daemon
-			 * writes it (or after its writer was killed): not
-			 * damage, since nothing follows. Say so, succeed. */
+			/* Today's log ends after a whole record, without its
+			 * trailer, while the daemon writes it (or after its
+			 * writer was killed between two records): nothing is
+			 * lost. Say so, succeed. A log cut inside a record is
+			 * damage. */
 			if (ev.truncated) {
-				fprintf(stderr, "iostatmon dump: %s: note: ends "
-				    "inside its last gzip member at compressed "
-				    "offset %" PRIu64 " (still being written, or "
-				    "its writer was stopped)\n", path, ev.offset);
+				fmt_diag(stderr, PROG, "%s: note: %s, at "
+				    "compressed offset %" PRIu64, path,
+				    ev.reason, ev.offset);
 				break;
 			}
-			fprintf(stderr, "iostatmon dump: %s: damaged at "
-			    "compressed offset %" PRIu64 ": %s\n", path,
-			    ev.offset, ev.reason ? ev.reason : "unknown");
+			fmt_diag(stderr, PROG, "%s: damaged at compressed "
+			    "offset %" PRIu64 ": %s", path, ev.offset,
+			    ev.reason ? ev.reason : "unknown");
 			lost = 1;
 			break;
 		default:

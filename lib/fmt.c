@@ -1,6 +1,9 @@
 #include "fmt.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "xalloc.h"
 
 int
 fmt_parse_kind(const char *s, enum fmt_kind *out)
@@ -117,4 +120,56 @@ fmt_html_str(FILE *f, const char *s)
 		}
 		p++;
 	}
+}
+
+/* Control characters and invalid UTF-8 bytes as visible \xNN, so a file
+ * name cannot move the cursor, break a row or forge a line, and a
+ * backslash as \\, so that two names never print alike. */
+char *
+fmt_term_str(const char *s)
+{
+	char *out = xmalloc(4 * strlen(s) + 1), *o = out;
+
+	while (*s) {
+		int n = fmt_utf8_len(s);
+
+		if (n == 0 || (unsigned char)*s < 0x20 || *s == 0x7f) {
+			o += sprintf(o, "\\x%02x", (unsigned char)*s++);
+			continue;
+		}
+		if (*s == '\\') {
+			*o++ = '\\';
+			*o++ = *s++;
+			continue;
+		}
+		memcpy(o, s, (size_t)n);
+		o += n, s += n;
+	}
+	*o = 0;
+	return out;
+}
+
+void
+fmt_vdiag(FILE *f, const char *prog, const char *fmt, va_list ap)
+{
+	char *msg = NULL, *t;
+
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fprintf(f, "%s: out of memory\n", prog);
+		return;
+	}
+	t = fmt_term_str(msg);
+	fprintf(f, "%s: %s\n", prog, t);
+	free(t);
+	free(msg);
+}
+
+void
+fmt_diag(FILE *f, const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vdiag(f, prog, fmt, ap);
+	va_end(ap);
 }

@@ -4,6 +4,7 @@
 #ifndef IOCENSUS_FMT_H
 #define IOCENSUS_FMT_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* The --format of every command that prints tables. */
@@ -30,5 +31,19 @@ int fmt_utf8_len(const char *s);
  * control character or a byte that is not valid UTF-8 becomes the visible
  * text \xNN, so the page is valid UTF-8 whatever the names hold. */
 void fmt_html_str(FILE *f, const char *s);
+
+/* Text for a terminal (a table cell, a diagnostic): control characters
+ * and bytes that are not valid UTF-8 become the visible text \xNN and a
+ * backslash \\, so the text is valid UTF-8, one line, and tells every
+ * name apart. The result is allocated. */
+char *fmt_term_str(const char *s);
+
+/* One diagnostic line, "prog: MESSAGE", the message escaped as
+ * fmt_term_str does: a file name holding a newline cannot start a line
+ * that looks like another message. */
+void fmt_diag(FILE *f, const char *prog, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void fmt_vdiag(FILE *f, const char *prog, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 #endif

@@ -118,13 +118,20 @@ struct iolog_event {
 	const struct iolog_val *val;		/* KEYFRAME/SAMPLE: ndev entries */
 	uint64_t interval_ns;			/* SAMPLE: monotonic since previous */
 	/* Compressed offset: where the frame's deflate block ends; DAMAGE:
-	 * where the damage was found (docs/iolog-format.md, Reading). */
+	 * where the damaged region starts (docs/iolog-format.md, Reading). */
 	uint64_t offset;
 	const char *reason;			/* DAMAGE: why */
-	/* DAMAGE: 1 when the input simply ends inside a member and nothing
-	 * follows: a log still being written (its member has no trailer
-	 * yet), or one whose writer was killed. Nothing after it is lost. */
+	/* DAMAGE: where reading resumed after it (the first frame read
+	 * again, or the next member); 0 when nothing after it was read. */
+	uint64_t resumed;
+	/* DAMAGE: not damage but a note: the input ends inside a member
+	 * right after a whole frame (a log still being written: no trailer
+	 * yet), or inside the trailer. Nothing is lost. */
 	int truncated;
+	/* DAMAGE: the input ends inside a frame, and nothing else is wrong:
+	 * a file cut short (or an archive member, where the archive breaks
+	 * off). */
+	int cut;
 };
 
 struct iolog_reader;
@@ -137,11 +144,28 @@ struct iolog_reader *iolog_reader_mem(const void *buf, size_t len,
     const char *name);
 
 /* Next event: 1 with *ev filled (valid until the next call), 0 at the end.
- * Damage is an event, not an end: the reader reports it with the offset
- * and continues with the next gzip member, if any. */
+ * Damage is an event, not an end: the reader reports each damaged region
+ * once, with its offset, and reads on from the first frame after it that
+ * can be used, in the same member or the next. */
 int iolog_next(struct iolog_reader *r, struct iolog_event *ev);
 /* The name given at open (the path for files), for messages. */
 const char *iolog_reader_name(const struct iolog_reader *r);
 void iolog_reader_close(struct iolog_reader *r);
+
+/* ---- recognition ---- */
+
+enum iolog_kind {
+	IOLOG_NOT_GZIP,		/* does not start with the gzip magic */
+	IOLOG_FOREIGN,		/* gzip whose data does not start like a log */
+	IOLOG_LOG,		/* gzip whose data starts like a log */
+	IOLOG_DAMAGED,		/* gzip whose header or data is bad before
+				 * its data can tell */
+	IOLOG_NEED_MORE		/* more of the file is needed to tell */
+};
+
+/* What the first len bytes of a file say it is; more: the file goes on
+ * after them. A log whose first frame is damaged still starts like one as
+ * long as its magic or the header frame's fixed start survived. */
+enum iolog_kind iolog_sniff(const void *buf, size_t len, int more);
 
 #endif

@@ -2,9 +2,11 @@
  * iolog_inflate: the member layer of the reader. Walks the gzip members of
  * a buffer, parsing each header itself, raw-inflates the data and cuts the
  * uncompressed stream into CRC-checked frames. Damage (a bad header, bad
- * deflate data, a torn member, a bad frame) is reported with its compressed
- * offset; reading then resumes at the next gzip header found after the
- * member's last good frame. Internal to lib/iolog_*.c.
+ * deflate data, a bad frame, a member cut short) is reported once with the
+ * compressed offset where the loss starts; reading then resumes at the
+ * first frame that inflates on its own at a flush point of the same member
+ * (docs/iolog-format.md, Reading), or at the next gzip member. Internal to
+ * lib/iolog_*.c.
  */
 #ifndef IOCENSUS_IOLOG_INFLATE_H
 #define IOCENSUS_IOLOG_INFLATE_H
@@ -18,32 +20,63 @@ enum inf_result { INF_END, INF_MEMBER, INF_FRAME, INF_DAMAGE };
 struct inf_frame {
 	const uint8_t *body;	/* FRAME: valid until the next inf_next() */
 	size_t len;
-	uint64_t offset;	/* compressed offset (see iolog.h) */
+	/* FRAME: where the deflate block holding its last byte ends (see
+	 * iolog.h); MEMBER: where the member starts; DAMAGE: where the
+	 * loss starts (a trailer mismatch loses nothing: the trailer). */
+	uint64_t offset;
+	uint64_t start;		/* FRAME: where its compressed bytes start */
 	const char *reason;	/* DAMAGE */
-	int at_end;		/* DAMAGE: the input just ends in a member */
+	/* DAMAGE: not damage but a note: the input ends inside a member
+	 * after a whole frame (a log still being written: no trailer yet),
+	 * or inside the trailer of a member whose data is whole. */
+	int at_end;
+	/* DAMAGE: the damage is the input ending inside a frame (or in a
+	 * member header), and nothing else. */
+	int cut;
 };
+
+enum inf_mode { INF_BETWEEN, INF_IN_MEMBER, INF_SEEK };
 
 struct iolog_inflate {
 	const uint8_t *buf;
 	size_t len;
-	size_t pos;		/* next member's start, outside a member */
+	enum inf_mode mode;
+	size_t pos;		/* BETWEEN: where the next member starts */
 	z_stream zs;
 	int zinit;
-	int in_member, ended, discard;
-	size_t data_start;	/* the member's first deflate byte */
+	/* the member being read */
+	size_t data_start;	/* its first deflate byte */
 	size_t in_pos;		/* compressed bytes consumed so far */
+	size_t limit;		/* inflate is given input up to here */
 	size_t good_pos;	/* in_pos when the last good frame was cut */
+	size_t frame_start;	/* where the next frame's bytes start */
+	uint64_t nframes;	/* frames cut in this member */
+	int ended;		/* the deflate stream ended */
+	int resynced;		/* resumed at a flush point: no trailer check */
 	uint8_t *u;		/* inflated bytes not yet cut into frames */
 	size_t uoff, ulen, ucap;
 	uint32_t crc, isize;	/* of the member's inflated bytes */
+	/* SEEK: looking for where to resume, at or after scan */
+	size_t scan;
+	int seek_flush;		/* flush points may continue the member */
+	size_t budget;		/* input left for attempts that fail */
+	size_t flush_from, flush_at;	/* the first marker at or after */
+	size_t magic_from, magic_at;	/* the first member header at or after */
+	struct inf_frame stash;	/* a resumed member's first frame */
+	int stashed;
+	int why_cut;		/* why is the input ending inside a frame */
 	char why[160];
 };
 
 void inf_init(struct iolog_inflate *f, const void *buf, size_t len);
 enum inf_result inf_next(struct iolog_inflate *f, struct inf_frame *out);
-/* Drop the rest of the current member quietly (the frame layer above found
- * it unusable and has reported why). */
+/* Give up the rest of the current member quietly (the frame layer above
+ * found it unusable and reports why): reading resumes at the next member. */
 void inf_skip_member(struct iolog_inflate *f);
 void inf_free(struct iolog_inflate *f);
+
+/* RFC 1952 member header at p: its length, 0 when cut short, -1 when p
+ * is not a gzip header. */
+long inf_member_header_len(const uint8_t *p, size_t n);
 
 #endif

@@ -5,8 +5,10 @@
  * after it unreadable to gzip, so the existing file is read through the
  * reader; if it reports any damage, every frame the reader delivered is
  * re-encoded into a temporary file (one member per header, as before),
- * which is fsynced and renamed over the original. The reader already stops
- * each member at its first bad frame, so exactly the good frames survive.
+ * which is fsynced and renamed over the original, except samples read
+ * again after damage before a keyframe or table: their interval starts at
+ * a sample the reader could not deliver, and the repaired member would
+ * join them to the frames before the damage.
  */
 #include "iolog_codec.h"
 
@@ -60,7 +62,7 @@ rewrite(const uint8_t *buf, size_t len, int fd, const char *path)
 	struct iolog_event ev;
 	const uint8_t *body;
 	size_t n;
-	int rc = 0;
+	int rc = 0, gap = 0;
 
 	if (r == NULL || w == NULL) {
 		iolog_reader_close(r);
@@ -71,7 +73,11 @@ rewrite(const uint8_t *buf, size_t len, int fd, const char *path)
 	}
 	while (rc == 0 && iolog_next(r, &ev) > 0) {
 		if (ev.type == IOLOG_EV_DAMAGE)
+			gap = 1;
+		if (ev.type == IOLOG_EV_DAMAGE ||
+		    (gap && ev.type == IOLOG_EV_SAMPLE))
 			continue;
+		gap = 0;
 		iolog_reader_frame(r, &body, &n);
 		rc = iolog_write_body(w, body, n);
 	}

@@ -1,8 +1,10 @@
 /*
  * iolog_write: frames into gzip members on an O_APPEND file.
  *
- * Each frame is deflated and sync-flushed (full-flushed for keyframes), and
- * its compressed bytes, with anything still pending, go out in one write(2)
+ * Each frame is deflated and sync-flushed (full-flushed for keyframes); a
+ * table or keyframe also starts on an empty dictionary, so that a reader
+ * can resume there after damage. Its compressed bytes, with anything still
+ * pending, go out in one write(2)
  * under flock(LOCK_EX). Bytes that could not be written stay in a bounded
  * backlog and go out first next time. When the backlog overflows, the member
  * is given up: the file is cut back to its last frame boundary on disk and
@@ -36,6 +38,7 @@ struct iolog_writer {
 	z_stream zs;
 	int zinit;
 	int member;		/* a member is open: deflate holds its state */
+	int fresh;		/* the dictionary is empty (a full flush) */
 	uint32_t crc, isize;	/* of the member's uncompressed bytes */
 	struct iobuf body;	/* the frame being encoded */
 	struct iobuf out;	/* compressed bytes not yet written: backlog */
@@ -162,6 +165,7 @@ begin_member(struct iolog_writer *w)
 	w->crc = (uint32_t)crc32(0, NULL, 0);
 	w->isize = 0;
 	w->member = 1;
+	w->fresh = 1;
 	return 0;
 }
 
@@ -253,7 +257,7 @@ int
 iolog_write_body(struct iolog_writer *w, const uint8_t *body, size_t len)
 {
 	uint8_t pre[VARINT_MAX], crc[4];
-	int flush;
+	int flush, starts_fresh;
 
 	if (len == 0 || len > IOLOG_FRAME_MAX) {
 		errno = EINVAL;
@@ -270,12 +274,15 @@ iolog_write_body(struct iolog_writer *w, const uint8_t *body, size_t len)
 	}
 	put_le32(crc, (uint32_t)crc32(0, body, (uInt)len));
 	flush = body[0] == IOLOG_T_KEYFRAME ? Z_FULL_FLUSH : Z_SYNC_FLUSH;
-	if (zput(w, pre, varint_put(pre, len), Z_NO_FLUSH) < 0 ||
+	starts_fresh = body[0] == IOLOG_T_KEYFRAME || body[0] == IOLOG_T_TABLE;
+	if ((starts_fresh && !w->fresh && zput(w, NULL, 0, Z_FULL_FLUSH) < 0) ||
+	    zput(w, pre, varint_put(pre, len), Z_NO_FLUSH) < 0 ||
 	    zput(w, body, len, Z_NO_FLUSH) < 0 ||
 	    zput(w, crc, sizeof crc, flush) < 0) {
 		w->out.oom = 1;		/* the stream is broken: give it up */
 		return failed(w);
 	}
+	w->fresh = flush == Z_FULL_FLUSH;
 	if (write_out(w) < 0)
 		return failed(w);
 	return 0;

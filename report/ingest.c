@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "ingest.h"
 #include "ingest_int.h"
 #include "rollup.h"
@@ -96,7 +97,8 @@ progress(struct run *u, int last)
 	u->line_open = !last;
 }
 
-/* Messages interrupt the progress line on a line of their own. */
+/* Messages interrupt the progress line on a line of their own; names in
+ * them are escaped (fmt_vdiag), so each message is one line. */
 static void
 say(struct run *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void
@@ -107,11 +109,9 @@ say(struct run *u, const char *fmt, ...)
 	if (u->line_open)
 		fputc('\n', stderr);
 	u->line_open = 0;
-	fputs("iocensus ingest: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	fmt_vdiag(stderr, "iocensus ingest", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	u->next_progress = 0;
 }
 
@@ -137,10 +137,8 @@ report_damage(struct run *u, const struct src *s)
 		const struct src_damage *d = &s->dmg[i];
 
 		if (d->truncated) {
-			say(u, "%s: note: ends inside its last gzip member "
-			    "at compressed offset %" PRIu64 " (still being "
-			    "written, or its writer was stopped)", s->name,
-			    d->offset);
+			say(u, "%s: note: %s, at compressed offset %" PRIu64,
+			    s->name, d->reason, d->offset);
 			continue;
 		}
 		say(u, "%s: damaged at compressed offset %" PRIu64 ": %s",

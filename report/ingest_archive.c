@@ -267,26 +267,6 @@ read_member(struct archive *a, struct archive_entry *e,
 static void walk_members(struct walker *, struct archive *,
     struct archive_entry *, int, struct arch_in *, int);
 
-/* Does the member start like an iostatmon log (a header frame)? Then it
- * is not probed as an archive, which a damaged log could fail. */
-static int
-member_is_log(const struct src *s)
-{
-	struct iolog_reader *r;
-	struct iolog_event ev;
-	int log = 0;
-
-	if (s->len < 2 || s->buf[0] != 0x1f || s->buf[1] != 0x8b)
-		return 0;
-	r = iolog_reader_mem(s->buf, s->len, "");
-	if (r == NULL)
-		return 0;
-	if (iolog_next(r, &ev) == 1)
-		log = ev.type == IOLOG_EV_HEADER;
-	iolog_reader_close(r);
-	return log;
-}
-
 /* A member that is itself an archive (a tarball of per-server tarballs)
  * is walked in memory, its members named OUTER:INNER:MEMBER, down to
  * NEST_MAX levels. 1 when s was an archive (and is freed), else 0. */
@@ -298,7 +278,10 @@ walk_nested(struct walker *k, struct src *s, int depth)
 	struct archive_entry *e = NULL;
 	int r;
 
-	if (s->len == 0 || member_is_log(s))
+	/* A member that starts like a log is not probed as an archive,
+	 * which a damaged log could fail. */
+	if (s->len == 0 ||
+	    src_sniff(s->buf, s->len, 0, s->name) == IOLOG_LOG)
 		return 0;
 	a = archive_reader();
 	r = arch_open(a, &in, s->buf, s->len);
@@ -365,6 +348,7 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 		    archive_entry_hardlink(e) != NULL)
 			continue;
 		bad = read_member(a, e, name, &m);
+		m->cut = bad < 0;
 		if (bad || !walk_nested(k, m, depth))
 			walk_emit(k, m);
 		if (bad) {
@@ -389,7 +373,7 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 }
 
 int
-walk_archive(struct walker *k, int fd, const char *name)
+walk_archive(struct walker *k, int fd, const char *name, int maybe_log)
 {
 	struct arch_in in = { .name = name, .fd = fd };
 	struct archive *a = archive_reader();
@@ -400,9 +384,10 @@ walk_archive(struct walker *k, int fd, const char *name)
 	if (r == ARCHIVE_OK)
 		r = archive_read_next_header(a, &e);
 	/* Not an archive, unless what is not recognised is a gzip stream
-	 * that broke off before its first header: a damaged archive. */
+	 * that broke off before its first header: a damaged archive, when
+	 * it cannot be a damaged log. */
 	if (r < ARCHIVE_WARN && archive_errno(a) == NOT_AN_ARCHIVE &&
-	    arch_gz_damage(&in, &gz_off) == NULL) {
+	    (maybe_log || arch_gz_damage(&in, &gz_off) == NULL)) {
 		archive_read_free(a);
 		gunzip_free(in.gz);
 		return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;

@@ -21,6 +21,7 @@
 
 #include "diskstats.h"
 #include "iochunk.h"
+#include "iolog.h"
 
 enum src_kind {
 	SRC_LOG,	/* a log to decode and store */
@@ -87,6 +88,9 @@ struct src {
 	uint64_t dropped;	/* values r127 cannot hold */
 	uint64_t overflow;	/* samples past IOCHUNK_MAX in an hour */
 	int damaged;		/* damage that is not a truncated tail */
+	/* An archive member the archive breaks off inside: that it ends
+	 * inside a frame is the archive's damage, reported there. */
+	int cut;
 };
 
 struct src *src_new(const char *name, enum src_kind kind, int named);
@@ -116,8 +120,13 @@ struct walker {
 int walk_emit(struct walker *k, struct src *s);
 /* Read fd as an archive if libarchive recognises it: 1 done (its members
  * handed on, or the archive reported as damaged), 0 not an archive (fd
- * rewound), -1 the rewind failed. */
-int walk_archive(struct walker *k, int fd, const char *name);
+ * rewound), -1 the rewind failed. maybe_log: gzip that breaks before an
+ * archive header is not an archive (a decoder reports its damage). */
+int walk_archive(struct walker *k, int fd, const char *name, int maybe_log);
+/* What a file or member starting with buf[0 .. len) is (iolog_sniff),
+ * a damaged or odd gzip file named *.iolog.gz counting as a log. */
+enum iolog_kind src_sniff(const uint8_t *buf, size_t len, int more,
+    const char *name);
 
 /* ingest_read.c: s->fd's bytes into s->buf, s->len; 0, or -1 with errno
  * (ENOMEM when the file does not fit: this source only). */

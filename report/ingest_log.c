@@ -203,7 +203,12 @@ decode_events(struct src *s, struct iolog_reader *r)
 			add_samples(s, &ev, map);
 			break;
 		case IOLOG_EV_DAMAGE:
-			src_add_damage(s, ev.offset, ev.reason, ev.truncated);
+			if (ev.cut && s->cut)
+				src_add_damage(s, ev.offset, "ends inside a "
+				    "frame, where the archive breaks off", 1);
+			else
+				src_add_damage(s, ev.offset, ev.reason,
+				    ev.truncated);
 			break;
 		default:
 			break;
@@ -235,6 +240,7 @@ void
 src_decode(struct src *s)
 {
 	struct iolog_reader *r;
+	enum iolog_kind kind;
 
 	if (s->kind != SRC_LOG)
 		return;
@@ -253,6 +259,7 @@ src_decode(struct src *s)
 		not_a_log(s, "not gzip data");
 		goto out;
 	}
+	kind = src_sniff(s->buf, s->len, 0, s->name);
 	r = iolog_reader_mem(s->buf, s->len, s->name);
 	if (r == NULL) {
 		src_error(s, "%s: %s", s->name, strerror(ENOMEM));
@@ -260,7 +267,11 @@ src_decode(struct src *s)
 	}
 	decode_events(s, r);
 	iolog_reader_close(r);
-	if (s->nhost == 0) {
+	/* No header frame could be read: a log all the same when it starts
+	 * like one, or is gzip damaged too early to tell, and is damaged
+	 * (it is then stored with its damage and no samples). */
+	if (s->nhost == 0 && !(s->damaged && (kind == IOLOG_LOG ||
+	    kind == IOLOG_DAMAGED))) {
 		not_a_log(s, "no readable header frame");
 		goto out;
 	}

@@ -3,11 +3,13 @@
  *
  * A named path is a file, a directory or an archive. Directories are
  * walked in byte order of names, never through a symlink (a link below a
- * named directory is reported as not followed). A file whose first frame
- * is a log header goes to a decoder; otherwise it may be an archive
- * (ingest_archive.c); otherwise it is skipped below a directory, and
- * handed to a decoder when named, which says why it is not a log
- * (ingest_log.c). This runs in its own thread, ahead of the decoders.
+ * named directory is reported as not followed). A file that starts like
+ * a log (iolog_sniff, or a damaged gzip file named *.iolog.gz) goes to a
+ * decoder; otherwise it may be an archive (ingest_archive.c); otherwise it
+ * is skipped below a directory, unless it is gzip damaged before it can
+ * tell what it holds, and handed to a decoder when named, which says why
+ * it is not a log (ingest_log.c). This runs in its own thread, ahead of
+ * the decoders.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +25,8 @@
 #include "xalloc.h"
 
 #define SNIFF_BYTES 65536
+#define SNIFF_MAX (16u << 20)
+#define LOG_SUFFIX ".iolog.gz"
 
 int
 walk_emit(struct walker *k, struct src *s)
@@ -47,60 +51,68 @@ emit_errno(struct walker *k, const char *name, int named, const char *what)
 	walk_emit(k, s);
 }
 
-/* Is fd a log? Its first event must be a header: the reader is given the
- * file's first bytes, more while the first frame is cut off by the end of
- * what it was given. */
+/* The daemon names its logs so; a damaged or odd gzip file named so is
+ * taken for a log, whose damage is then reported. */
 static int
-is_log(int fd)
+log_name(const char *name)
+{
+	size_t n = strlen(name), k = strlen(LOG_SUFFIX);
+
+	return n >= k && !strcmp(name + n - k, LOG_SUFFIX);
+}
+
+enum iolog_kind
+src_sniff(const uint8_t *buf, size_t len, int more, const char *name)
+{
+	enum iolog_kind k = iolog_sniff(buf, len, more);
+
+	if ((k == IOLOG_FOREIGN || k == IOLOG_DAMAGED) && log_name(name))
+		return IOLOG_LOG;
+	return k;
+}
+
+/* What fd holds, from its first bytes (more of them while they cannot
+ * tell, up to SNIFF_MAX). */
+static enum iolog_kind
+sniff_fd(int fd, const char *name)
 {
 	size_t want = SNIFF_BYTES, len = 0;
 	uint8_t *buf = NULL;
-	int log = 0;
+	enum iolog_kind kind;
+	ssize_t got;
 
 	for (;;) {
-		struct iolog_reader *r;
-		struct iolog_event ev;
-		ssize_t got;
-
 		buf = xrealloc(buf, want);
 		while (len < want && (got = pread(fd, buf + len, want - len,
 		    (off_t)len)) > 0)
 			len += (size_t)got;
-		if (len < 2 || buf[0] != 0x1f || buf[1] != 0x8b)
-			break;
-		r = iolog_reader_mem(buf, len, "");
-		if (r == NULL)
-			break;
-		if (iolog_next(r, &ev) == 1) {
-			log = ev.type == IOLOG_EV_HEADER;
-			if (ev.type == IOLOG_EV_DAMAGE && ev.truncated &&
-			    len == want)
-				log = -1;	/* read more */
-		}
-		iolog_reader_close(r);
-		if (log >= 0)
+		kind = src_sniff(buf, len, len == want && want < SNIFF_MAX,
+		    name);
+		if (kind != IOLOG_NEED_MORE)
 			break;
 		want *= 4;
-		log = 0;
 	}
 	free(buf);
-	return log;
+	return kind;
 }
 
 /* A regular file, open as fd (taken over). A log goes to a decoder; an
- * archive is read here; anything else is skipped inside a directory, and
- * handed to a decoder when named (which says why it is not a log). */
+ * archive is read here; gzip damaged before it can tell what it holds
+ * goes to a decoder too, which reads what it can and reports the damage;
+ * anything else is skipped inside a directory, and handed to a decoder
+ * when named (which says why it is not a log). */
 static void
 walk_file(struct walker *k, int fd, const char *name, int named)
 {
+	enum iolog_kind kind = sniff_fd(fd, name);
 	struct src *s;
 	int r;
 
-	if (!is_log(fd)) {
-		r = walk_archive(k, fd, name);
+	if (kind != IOLOG_LOG) {
+		r = walk_archive(k, fd, name, kind == IOLOG_DAMAGED);
 		if (r < 0)
 			emit_errno(k, name, named, "cannot rewind: ");
-		if (r != 0 || !named) {
+		if (r != 0 || !(named || kind == IOLOG_DAMAGED)) {
 			if (r == 0)
 				walk_emit(k, src_new(name, SRC_SKIP, 0));
 			close(fd);

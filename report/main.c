@@ -20,6 +20,7 @@
 #include "analyses.h"
 #include "cli.h"
 #include "db.h"
+#include "fmt.h"
 #include "ingest.h"
 #include "iohosts.h"
 #include "render.h"
@@ -194,7 +195,7 @@ run_ingest(struct cli *a, sqlite3 *db)
 	    &status, err, sizeof err);
 
 	if (!r) {
-		fprintf(stderr, "iocensus ingest: %s: %s\n",
+		fmt_diag(stderr, "iocensus ingest", "%s: %s",
 		    db_default_path(a->db), err);
 		return CLI_EXIT_FATAL;
 	}

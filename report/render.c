@@ -182,34 +182,7 @@ result_csv(FILE *f, const struct result *r, const char *only)
 	}
 }
 
-/* Text for a terminal: control characters and invalid UTF-8 bytes as
- * visible \xNN, so a file name cannot move the cursor or break a row, and
- * a backslash as \\, so that two names never print alike. */
-static char *
-term_text(const char *s)
-{
-	char *out = xmalloc(4 * strlen(s) + 1), *o = out;
-
-	while (*s) {
-		int n = fmt_utf8_len(s);
-
-		if (n == 0 || (unsigned char)*s < 0x20 || *s == 0x7f) {
-			o += sprintf(o, "\\x%02x", (unsigned char)*s++);
-			continue;
-		}
-		if (*s == '\\') {
-			*o++ = '\\';
-			*o++ = *s++;
-			continue;
-		}
-		memcpy(o, s, (size_t)n);
-		o += n, s += n;
-	}
-	*o = 0;
-	return out;
-}
-
-/* Display width: code points (term_text output is valid UTF-8). */
+/* Display width: code points (fmt_term_str output is valid UTF-8). */
 static size_t
 width(const char *s)
 {
@@ -228,10 +201,10 @@ header_text(const struct rcol *c)
 	char *h, *t;
 
 	if (!unit)
-		return term_text(c->title);
+		return fmt_term_str(c->title);
 	h = xmalloc(strlen(c->title) + strlen(unit) + 4);
 	sprintf(h, "%s (%s)", c->title, unit);
-	t = term_text(h);
+	t = fmt_term_str(h);
 	free(h);
 	return t;
 }
@@ -250,7 +223,7 @@ pad_cell(FILE *f, const char *s, size_t w, int right, int last)
 static void
 print_term_line(FILE *f, const char *s)
 {
-	char *t = term_text(s);
+	char *t = fmt_term_str(s);
 
 	fprintf(f, "%s\n", t);
 	free(t);
@@ -271,7 +244,7 @@ render_table_text(FILE *f, const struct rtable *t)
 	}
 	for (size_t r = 0; r < t->nrow; r++)
 		for (size_t c = 0; c < nc; c++) {
-			char *s = term_text(render_cell_text(t, r, (int)c, buf,
+			char *s = fmt_term_str(render_cell_text(t, r, (int)c, buf,
 			    sizeof buf));
 			int kind = rt_cell(t, r, (int)c)->kind;
 

@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 from tap import ok, eq, done          # noqa: E402
 from diskgen import Capture           # noqa: E402
 from rawgen import Dataset            # noqa: E402
+from iolog_py import layout, after_cut, after_damage  # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
 IOC = os.path.join(BUILD, "iocensus")
@@ -456,18 +457,177 @@ def check_damage(logs):
     rc, _, _ = ingest(db, bad)
     ok(rc == 1 and dump_db(db) == before, "flipped log again: .dump same")
 
-    cut = path("cut.iolog.gz")
-    with open(cut, "wb") as f:
-        f.write(open(logs["a"], "rb").read()[:size * 2 // 3])
-    want, drc, derr = dump_rows(cut)
-    db = path("trunc.db")
-    rc, out, err = ingest(db, cut)
-    eq(rc, 0, "truncated log: exit 0 (a note)")
-    ok(re.search(r"^iocensus ingest: %s: note: .*offset \d+" %
-                 re.escape(cut), err, re.M), "truncated log: note", err)
-    eq(vio_rows(db), want, "truncated log: v_io holds what dump reads")
-    eq(sql(db, "SELECT count(*) FROM io_damage"), [(0,)],
-       "truncated log: no damage recorded")
+    check_cuts(logs["c"])
+    check_resync(logs["c"])
+
+
+def rows_of(rows, samples):
+    """The rows (dump_rows) of the samples (iolog_py frames) kept."""
+    ts = {(s.realtime + 500000) // 10 ** 6 for s in samples}
+    return [r for r in rows if r[2] in ts]
+
+
+def check_cuts(log):
+    """A log cut where a frame ends (the daemon's file of today, without
+    its gzip trailer) is a note, exit 0; cut inside a frame it is damage
+    where that frame starts, exit 1; either way every whole frame before
+    the cut is loaded (iolog_py says which)."""
+    data = open(log, "rb").read()
+    members = layout(data)
+    clean = dump_rows(log)[0]
+    m = members[0]
+    ks = [i for i, f in enumerate(m.frames) if f.kind == "S"]
+    for k, where in ((ks[len(ks) // 3], "start"), (ks[len(ks) // 3], "mid"),
+                     (ks[-1], "mid"), (ks[2 * len(ks) // 3], "start")):
+        fr = m.frames[k]
+        c = fr.start if where == "start" else (fr.first + fr.last) // 2
+        exp = after_cut(data, members, c)
+        cut = path("cut%d.iolog.gz" % c)
+        with open(cut, "wb") as f:
+            f.write(data[:c])
+        db = path("cut%d.db" % c)
+        rc, out, err = ingest(db, cut)
+        name = "log cut at byte %d (%s of frame %d)" % (c, where, k)
+        eq(vio_rows(db), rows_of(clean, exp.samples),
+           "%s: v_io holds every whole frame before the cut" % name)
+        dmg = sql(db, "SELECT offset, reason FROM io_damage")
+        if where == "start":
+            ok(exp.note == c and not exp.damage, "%s: a clean end" % name)
+            eq((rc, dmg), (0, []), "%s: exit 0, no damage recorded" % name)
+            ok(re.search(r"^iocensus ingest: %s: note: ends after a whole "
+                         r"frame, without its gzip trailer .*, at compressed "
+                         r"offset %d$" % (re.escape(cut), c), err, re.M),
+               "%s: a note" % name, err)
+            eq(source_col(out, "status"), "truncated", "%s: status" % name)
+        else:
+            at = exp.damage[0][0]
+            eq((rc, dmg), (1, [(at, "truncated inside a frame")]),
+               "%s: exit 1, damage where the frame starts" % name)
+            eq(err, "iocensus ingest: %s: damaged at compressed offset %d: "
+               "truncated inside a frame\n" % (cut, at), "%s: says so" % name)
+            eq(sql(db, "SELECT damaged FROM io_source"), [(1,)],
+               "%s: io_source.damaged" % name)
+
+
+def check_resync(log):
+    """A byte flipped in a sample three samples before a keyframe: the
+    samples before it and from the keyframe on load (the writer starts a
+    keyframe on an empty dictionary, so reading resumes there); one
+    damage row says where the loss starts, where reading resumed and how
+    many sample records were lost."""
+    data = open(log, "rb").read()
+    members = layout(data)
+    m = members[0]
+    kk = [i for i, f in enumerate(m.frames) if f.kind == "K" and i > 10]
+    ok(kk, "the log has an hourly keyframe")
+    k = kk[0] - 3
+    fr = m.frames[k]
+    bad = bytearray(data)
+    bad[(fr.first + fr.last) // 2] ^= 0xff
+    p = path("resync.iolog.gz")
+    open(p, "wb").write(bad)
+    exp = after_damage(data, members, 0, k)
+    (at, res, n), = exp.damage
+    eq((res, n), (m.frames[kk[0]].start, 3), "oracle: reading resumes at "
+       "the keyframe, 3 sample records lost")
+    db = path("resync.db")
+    rc, out, err = ingest(db, p)
+    clean = dump_rows(log)[0]
+    want = rows_of(clean, exp.samples)
+    eq(vio_rows(db), want, "damage before a keyframe: v_io holds the rows "
+       "before it and from the keyframe on (%d of %d)" % (len(want),
+                                                        len(clean)))
+    dmg = sql(db, "SELECT offset, reason FROM io_damage")
+    ok(rc == 1 and len(dmg) == 1 and dmg[0][0] == at and dmg[0][1].endswith(
+       "; resumed at compressed offset %d; 3 sample records lost" % res),
+       "damage before a keyframe: exit 1, one io_damage row: where the "
+       "loss starts, where reading resumed, records lost", repr(dmg))
+    ok(err == "iocensus ingest: %s: damaged at compressed offset %d: %s\n"
+       % (p, at, dmg[0][1] if dmg else ""), "damage before a keyframe: "
+       "the same on stderr", err)
+
+
+def check_names(logs):
+    """Names in messages are escaped as in the tables: a file name holding
+    a newline cannot start a line that looks like another message."""
+    d = path("names")
+    os.makedirs(d)
+    data = bytearray(open(logs["c"], "rb").read())
+    data[len(data) // 2] ^= 0xff
+    open(os.path.join(d, "a\nfake: line.iolog.gz"), "wb").write(data)
+    open(os.path.join(d, "b\\x0a.iolog.gz"), "wb").write(data)
+    bad = os.path.join(d, "c\udcff\x1b[2J.iolog.gz")
+    p = subprocess.run([IOC, "ingest", "--db", path("names.db"), d,
+                        bad.encode("utf-8", "surrogateescape")],
+                       capture_output=True, timeout=120)
+    err = p.stderr.decode("utf-8", "surrogateescape")
+    lines = err.splitlines()
+    ok(p.returncode == 1 and len(lines) == 3 and
+       all(l.startswith("iocensus ingest: ") for l in lines),
+       "hostile names: three messages, one line each", err)
+    ok("%s/a\\x0afake: line.iolog.gz: damaged at" % d in err and
+       "%s/b\\\\x0a.iolog.gz: damaged at" % d in err and
+       "%s/c\\xff\\x1b[2J.iolog.gz: No such file" % d in err,
+       "hostile names: newline, escape and invalid UTF-8 shown as \\xNN, "
+       "a backslash doubled", err)
+
+
+def check_damaged_header(logs):
+    """A log whose header frame is damaged, followed in the same file by
+    a good member (a daemon restart), is a log wherever it is found:
+    named, in a directory, in an archive. The good member loads; the
+    damage is recorded with offset and reason; exit 1. Foreign files are
+    still skipped and counted."""
+    a, b = (open(logs[k], "rb").read() for k in ("c", "b"))
+    ma = layout(a)[0]
+    h = ma.frames[0]
+    mid = bytearray(a)                  # the magic survives
+    mid[(h.first + h.last) // 2] ^= 0xff
+    start = bytearray(a)                # inflate fails at once
+    for i in range(ma.data, ma.data + 4):
+        start[i] ^= 0xff
+    want = dump_rows(logs["b"])[0]
+    d = path("hdr")
+    os.makedirs(d)
+    cases = [("mid.iolog.gz", mid), ("mid.gz", mid),
+             ("start.iolog.gz", start), ("start.log", start)]
+    for name, data in cases:
+        open(os.path.join(d, name), "wb").write(bytes(data) + b)
+    open(os.path.join(d, "alone.iolog.gz"), "wb").write(bytes(mid))
+    open(os.path.join(d, "random.bin"), "wb").write(
+        bytes((i * 7919 + 13) % 251 for i in range(5000)))
+    open(os.path.join(d, "text.txt"), "w").write("not a log\n" * 50)
+    with gzip.open(os.path.join(d, "other.gz"), "wt") as f:
+        f.write("gzip, but not a log\n" * 100)
+    t = path("hdr.tar")
+    with tarfile.open(t, "w") as tf:
+        for name, data in cases:
+            ti = tarfile.TarInfo(name)
+            ti.size = len(data) + len(b)
+            tf.addfile(ti, io.BytesIO(bytes(data) + b))
+    for what, args in (("directory", [d]), ("archive", [t]),
+                       ("named", [os.path.join(d, n) for n, _ in cases])):
+        db = path("hdr-%s.db" % what)
+        rc, out, err = ingest(db, *args)
+        eq(rc, 1, "damaged header frame (%s): exit 1" % what)
+        eq(sorted(set(vio_rows(db))), want, "damaged header frame (%s): the "
+           "good member after it loads" % what)
+        dmg = sql(db, "SELECT source, offset, reason FROM io_damage")
+        srcs = [n for n, _ in cases] + (["alone.iolog.gz"]
+                                        if what == "directory" else [])
+        base = t + ":" if what == "archive" else d + "/"
+        ok(sorted(s for s, _, _ in dmg) == sorted(base + n for n in srcs) and
+           all(o == ma.data and r.endswith("; resumed at compressed offset "
+                                           "%d" % len(a))
+               for s, o, r in dmg if "alone" not in s),
+           "damaged header frame (%s): one io_damage row per log, where "
+           "its data starts, resumed at the next member" % what, repr(dmg))
+        if what == "directory":
+            ok("3 files skipped: not iostatmon logs" in err, "random bytes, "
+               "text and other gzip are still skipped and counted", err)
+            eq(sql(db, "SELECT samples, damaged FROM io_source WHERE name = "
+                   "'%s'" % os.path.join(d, "alone.iolog.gz")), [(0, 1)],
+               "a log with only a damaged header frame: a source, damaged")
 
 
 def small_log(name, host, seed, t0=1700000000):
@@ -639,6 +799,8 @@ def main():
     check_overlap(logs)
     check_archives(logs, one)
     check_damage(logs)
+    check_damaged_header(logs)
+    check_names(logs)
     check_directory(logs)
     check_errors(logs)
     check_conflicts()

@@ -24,10 +24,11 @@ from urllib.parse import quote, unquote_to_bytes
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done  # noqa: E402
+from iolog_py import (DS_FIELDS, frame_bytes, py_decode,  # noqa: E402
+                      layout, after_damage, after_cut, MARKER)
 
 BUILD = os.environ.get("BUILD", os.path.join(os.path.dirname(__file__), "..", "build"))
 CLI = os.path.join(BUILD, "tests", "test_iolog_cli")
-DS_FIELDS = 24
 SAFE = b"._/:-"
 
 
@@ -82,160 +83,7 @@ def frame_text(f):
     return "D"
 
 
-# ---- the format, from the document ----
-
-def put_varint(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7f) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def put_str(b):
-    return put_varint(len(b)) + b
-
-
-def put_fields(vals):
-    mask = sum(1 << i for i, v in enumerate(vals) if v)
-    return put_varint(mask) + b"".join(put_varint(v) for v in vals if v)
-
-
-def body_of(f):
-    kind = f[0]
-    if kind == "H":
-        _, host, rel, mach, lb, ival, boot, created, writer = f
-        return (b"H" + put_varint(1) + put_str(b"iolog") + put_str(host) +
-                put_str(rel) + put_str(mach) + put_varint(lb) +
-                put_varint(ival) + put_str(boot) + put_varint(created) +
-                put_str(writer))
-    if kind == "T":
-        out = b"T" + put_varint(len(f[1]))
-        for (did, name, maj, mnr, seq, mask, attrs) in f[1]:
-            out += (put_varint(did) + put_str(name) + put_varint(maj) +
-                    put_varint(mnr) + put_varint(seq) + put_varint(mask) +
-                    put_varint(len(attrs)))
-            for k, v in attrs:
-                out += put_str(k) + put_str(v)
-        return out
-    out = kind.encode() + b"".join(put_varint(c) for c in f[1])
-    for d in f[2]:
-        if kind == "K":
-            out += put_fields(d)
-        else:
-            out += put_varint(d[0])
-            if d[0] != 1:
-                out += put_fields(d[1])
-    return out
-
-
-def frame_bytes(f):
-    body = body_of(f)
-    return put_varint(len(body)) + body + struct.pack("<I", zlib.crc32(body))
-
-
-class Cursor:
-    def __init__(self, b):
-        self.b, self.i = b, 0
-
-    def varint(self):
-        v = shift = 0
-        while True:
-            c = self.b[self.i]
-            self.i += 1
-            v |= (c & 0x7f) << shift
-            shift += 7
-            if not c & 0x80:
-                assert v < 1 << 64 and shift <= 70
-                return v
-
-    def str(self):
-        n = self.varint()
-        s = self.b[self.i:self.i + n]
-        assert len(s) == n
-        self.i += n
-        return s
-
-    def fields(self):
-        mask = self.varint()
-        return [self.varint() if mask >> i & 1 else 0 for i in range(DS_FIELDS)]
-
-
-def parse_body(body, ndev, prev_mono):
-    c = Cursor(body)
-    kind = chr(body[0])
-    c.i = 1
-    if kind == "H":
-        assert c.varint() == 1 and c.str() == b"iolog"
-        f = ("H", c.str(), c.str(), c.str(), c.varint(), c.varint(), c.str(),
-             c.varint(), c.str())
-    elif kind == "T":
-        devs = []
-        for _ in range(c.varint()):
-            d = [c.varint(), c.str(), c.varint(), c.varint(), c.varint(),
-                 c.varint()]
-            d.append([(c.str(), c.str()) for _ in range(c.varint())])
-            devs.append(tuple(d))
-        f = ("T", devs)
-    else:
-        clock = [c.varint() for _ in range(7)]
-        devs = []
-        for _ in range(ndev):
-            if kind == "K":
-                devs.append(c.fields())
-            else:
-                st = c.varint()
-                devs.append((st, None) if st == 1 else (st, c.fields()))
-        f = (kind, clock, devs) + ((clock[2] - prev_mono,) if kind == "S" else ())
-    assert c.i == len(body), "trailing bytes"
-    return f
-
-
-def gzip_members(data):
-    """Yield (uncompressed bytes) per member, parsing headers by RFC 1952."""
-    pos = 0
-    while pos < len(data):
-        assert data[pos:pos + 3] == b"\x1f\x8b\x08", "gzip magic at %d" % pos
-        flg = data[pos + 3]
-        i = pos + 10
-        if flg & 4:
-            i += 2 + struct.unpack("<H", data[i:i + 2])[0]
-        for bit in (8, 16):
-            if flg & bit:
-                i = data.index(b"\0", i) + 1
-        if flg & 2:
-            i += 2
-        d = zlib.decompressobj(-15)
-        out = d.decompress(data[i:])
-        assert d.eof, "member without end of stream"
-        tail = d.unused_data
-        crc, isize = struct.unpack("<II", tail[:8])
-        assert crc == zlib.crc32(out) and isize == len(out) & 0xffffffff
-        pos = len(data) - len(tail) + 8
-        yield out
-
-
-def py_decode(data):
-    """Every frame of a clean log, as tuples."""
-    frames = []
-    for raw in gzip_members(data):
-        i, ndev, mono = 0, 0, 0
-        while i < len(raw):
-            c = Cursor(raw)
-            c.i = i
-            n = c.varint()
-            body = raw[c.i:c.i + n]
-            crc = struct.unpack("<I", raw[c.i + n:c.i + n + 4])[0]
-            assert crc == zlib.crc32(body), "frame CRC"
-            i = c.i + n + 4
-            f = parse_body(body, ndev, mono)
-            if f[0] == "T":
-                ndev = len(f[1])
-            if f[0] in "KS":
-                mono = f[1][2]
-            frames.append(f)
-    return frames
+# ---- the format, from the document: tests/lib/iolog_py.py ----
 
 
 # ---- random logs ----
@@ -396,6 +244,135 @@ def check_torn(tmp, r):
     del whole
 
 
+# ---- damage: what the reader recovers, by the rules of "Reading" ----
+
+def gen_keyed_member(r, ndev, nsamples, every):
+    """A member as the daemon writes one: H T K, samples, a K after every
+    `every`-th sample (hourly: with that sample's clock) and, halfway, a
+    T K pair (a device change)."""
+    m = gen_member(r, ndev, nsamples)
+    out = m[:3]
+    for i, f in enumerate(m[3:], 1):
+        out.append(f)
+        vals = [[rand_value(r) for _ in range(DS_FIELDS)] for _ in m[1][1]]
+        if i == nsamples // 2:
+            out.append(m[1])
+        if i == nsamples // 2 or i % every == 0:
+            out.append(("K", f[1], vals))
+    return out
+
+
+def old_writer(r, frames):
+    """One member laid out as writers before 0.1.0 did: every frame sync
+    flushed, a keyframe full flushed, nothing flushed before a keyframe."""
+    raw = b"".join(frame_bytes(f) for f in frames)
+    d = zlib.compressobj(6, zlib.DEFLATED, -15)
+    out = b""
+    for f in frames:
+        out += d.compress(frame_bytes(f))
+        out += d.flush(zlib.Z_FULL_FLUSH if f[0] == "K" else zlib.Z_SYNC_FLUSH)
+    out += d.flush(zlib.Z_FINISH)
+    return gz_header(r, 0) + out + struct.pack("<II", zlib.crc32(raw),
+                                               len(raw))
+
+
+def damage_lines(lines):
+    """(offset, resumed or None, kind, reason) of each D line."""
+    out = []
+    for l in lines:
+        if l.startswith("D "):
+            _, off, res, kind, why = l.split(" ", 4)
+            out.append((int(off), int(res) or None, kind,
+                        unesc(why).decode()))
+    return out
+
+
+def same_outcome(got, members, exp, kinds):
+    """got (decode lines) against exp (an iolog_py.Outcome): '' or why not."""
+    frames = [l for l in got if not l.startswith("D ")]
+    want = [frame_text(members[mi].frames[i].f) for mi, i in exp.delivered]
+    if frames != want:
+        return "frames: %d, want %d" % (len(frames), len(want))
+    dmg = damage_lines(got)
+    if exp.note is not None:
+        wantd = [(exp.note, None, "note")]
+    else:
+        wantd = [(at, res, kinds) for at, res, _ in exp.damage]
+    if [d[:3] for d in dmg] != wantd:
+        return "damage %r, want %r" % (dmg, wantd)
+    for d, (_, _, lost) in zip(dmg, exp.damage):
+        tail = "; %d sample records lost" % lost if lost is not None else ""
+        if (tail and not d[3].endswith(tail)) or \
+                (not tail and "records lost" in d[3]):
+            return "reason %r, want it to end %r" % (d[3], tail)
+    return ""
+
+
+def check_damage(tmp, r, name, data):
+    """A byte flipped between the first and the last byte inflate puts out
+    of each frame in turn."""
+    path = os.path.join(tmp, "dmg.iolog.gz")
+    members = layout(data)
+    bad, tried, resumed = [], 0, set()
+    for mi, m in enumerate(members):
+        for k, fr in enumerate(m.frames):
+            if fr.last - fr.first < 2:
+                continue
+            b = bytearray(data)
+            b[(fr.first + fr.last) // 2] ^= 0xff
+            open(path, "wb").write(b)
+            exp = after_damage(data, members, mi, k)
+            why = same_outcome(c_decode(path)[0], members, exp, "damage")
+            tried += 1
+            if why:
+                bad.append("frame %d.%d (%s): %s" % (mi, k, fr.kind, why))
+            for _, res, _ in exp.damage:
+                resumed.add(res is not None and res < m.end)
+    ok(tried > 20 and resumed == {True, False}, "%s: damage in %d frames, "
+       "resumed in the member and not" % (name, tried), repr(resumed))
+    eq(bad, [], "%s: reader recovers what the format's rules say" % name)
+
+
+def check_cuts(tmp, name, data):
+    """data cut at every byte near a frame's end or a member's, and at
+    every 13th byte elsewhere."""
+    path = os.path.join(tmp, "cut.iolog.gz")
+    members = layout(data)
+    near = set()
+    for m in members:
+        for p in [m.start, m.data, m.end] + [f.start for f in m.frames]:
+            near.update(range(p - 6, p + 6))
+    bad, kinds = [], set()
+    for c in range(1, len(data)):
+        if c not in near and c % 13:
+            continue
+        open(path, "wb").write(data[:c])
+        exp = after_cut(data, members, c)
+        why = same_outcome(c_decode(path)[0], members, exp, "cut")
+        kinds.add("note" if exp.note is not None else
+                  "cut" if exp.damage else "clean")
+        if why:
+            bad.append("cut at %d: %s" % (c, why))
+    eq(kinds, {"note", "cut", "clean"}, "%s: cuts of every kind" % name)
+    eq(bad[:5], [], "%s: a cut log reads as the format's rules say (a note "
+       "after a whole frame, else a cut)" % name)
+
+
+def check_recovery(tmp, r):
+    frames = []
+    for ndev, n, every in ((3, 40, 9), (2, 12, 5)):
+        frames += gen_keyed_member(r, ndev, n, every)
+    path = os.path.join(tmp, "keyed.iolog.gz")
+    p = run_cli("encode", path, stdin="\n".join(texts(frames)) + "\n")
+    ok(p.returncode == 0, "C writer: members with keyframes", p.stderr)
+    data = open(path, "rb").read()
+    check_damage(tmp, r, "C writer", data)
+    check_cuts(tmp, "C writer", data)
+    old = b"".join(old_writer(r, gen_keyed_member(r, 3, 30, 7))
+                   for _ in range(2))
+    check_damage(tmp, r, "old layout", old)
+
+
 def main():
     if not os.access(CLI, os.X_OK):
         ok(False, "test_iolog_cli is built", CLI + " missing")
@@ -406,6 +383,7 @@ def main():
             check_c_writer(tmp, r)
         check_c_reader(tmp, r)
         check_torn(tmp, r)
+        check_recovery(tmp, r)
     done()
 
 

@@ -14,11 +14,13 @@ import os
 import subprocess
 import sys
 import tempfile
+from decimal import Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done          # noqa: E402
 from diskgen import Capture           # noqa: E402
 from faketopo import Topo             # noqa: E402
+from iolog_py import layout, after_cut, after_damage  # noqa: E402
 
 BIN = os.path.join(os.environ.get("BUILD", "build"), "iostatmon")
 HEADER = ("host,device,t,seconds,rd_ios,rd_merges,rd_sectors,rd_ms,wr_ios,"
@@ -345,20 +347,124 @@ def check_live_vs_import():
     eq(strip(imported), strip(c.expected_rows("h1")), "and both equal the oracle's")
 
 
+def rows_of(want, samples):
+    """The oracle's rows of the samples (iolog_py frames) a reader keeps."""
+    ts = {s.realtime for s in samples}
+    return [r for r in want if int(Decimal(r[2]) * 10 ** 9) in ts]
+
+
+def check_cuts(log, want):
+    """The log cut where a frame ends (as the daemon's file of today ends,
+    without its gzip trailer): a note, exit 0; cut inside a frame: damage
+    where that frame starts, exit 1. Either way every whole frame before
+    the cut is read (iolog_py says which)."""
+    data = open(log, "rb").read()
+    members = layout(data)
+    m = members[0]
+    k = next(i for i, f in enumerate(m.frames)
+             if i > len(m.frames) // 2 and f.kind == "S")
+    fr = m.frames[k]
+    cut = os.path.join(TMP, "cut.iolog.gz")
+    for c, what in ((fr.start, "where a frame ends"),
+                    ((fr.first + fr.last) // 2, "inside a frame"),
+                    (m.end - 3, "inside the gzip trailer")):
+        exp = after_cut(data, members, c)
+        with open(cut, "wb") as f:
+            f.write(data[:c])
+        rc, out, err = run("dump", cut)
+        rows = csv_rows(out)[1]
+        eq(rows, rows_of(want, exp.samples), "log cut %s: the rows of every "
+           "whole frame before the cut" % what)
+        if exp.note is not None:
+            eq((rc, err), (0, "iostatmon dump: %s: note: %s, at compressed "
+                           "offset %d\n" % (cut, "ends inside its gzip trailer "
+                           "(its writer was stopped)" if c > m.end - 8 else
+                           "ends after a whole frame, without its gzip "
+                           "trailer (still being written, or its writer was "
+                           "stopped)", exp.note)),
+               "log cut %s: exit 0 and a note naming file and offset" % what)
+        else:
+            eq((rc, err), (1, "iostatmon dump: %s: damaged at compressed "
+                           "offset %d: truncated inside a frame\n" %
+                           (cut, exp.damage[0][0])),
+               "log cut %s: exit 1, damage where the frame starts" % what)
+
+
+def check_resync():
+    """A byte flipped in a sample some way before a keyframe: the samples
+    from there to the keyframe are lost, the rest of the log is read; one
+    damage line says where the loss starts, where reading resumed and how
+    many sample records were lost."""
+    c = Capture(long_bits=64, seed=9)
+    c.add("sda", 8, 0, 20)
+    c.add("nvme0n1", 259, 0, 20)
+    for _ in range(200):                # keyframes every hour
+        c.sample(60, active=0.5)
+    rc, _, log = import_dump(c.text(), "hourly")
+    want = c.expected_rows("h1")
+    data = open(log, "rb").read()
+    members = layout(data)
+    m = members[0]
+    kk = [i for i, f in enumerate(m.frames) if f.kind == "K" and i > 10]
+    ok(len(kk) >= 2, "the log has keyframes after its first",
+       "%d" % len(kk))
+    k = kk[0] - 3
+    fr = m.frames[k]
+    bad = bytearray(data)
+    bad[(fr.first + fr.last) // 2] ^= 0xff
+    path = os.path.join(TMP, "resync.iolog.gz")
+    open(path, "wb").write(bad)
+    exp = after_damage(data, members, 0, k)
+    rc, out, err = run("dump", path)
+    rows = csv_rows(out)[1]
+    lost = len(want) - len(rows)
+    eq(rows, rows_of(want, exp.samples), "damage 3 samples before a "
+       "keyframe: the rows before it and from the keyframe on (%d lost)"
+       % lost)
+    ok(lost > 0 and len(rows) > len(want) // 2, "some rows lost, most read",
+       "%d of %d" % (len(rows), len(want)))
+    (at, res, n), = exp.damage
+    ok(rc == 1 and err.startswith("iostatmon dump: %s: damaged at compressed "
+       "offset %d: " % (path, at)) and err.endswith(
+       "; resumed at compressed offset %d; %d sample records lost\n"
+       % (res, n)) and err.count("\n") == 1,
+       "one damage line: where, why, where reading resumed, records lost",
+       err)
+    eq(n, 3, "the records lost: the damaged one and the two after it")
+
+
+def check_names(log):
+    """A file name with a newline or invalid UTF-8 cannot forge a line."""
+    data = bytearray(open(log, "rb").read())
+    data[len(data) // 2] ^= 0xff
+    names = [os.path.join(TMP, "a\nfake: line.iolog.gz"),
+             os.path.join(TMP, "b\\\x1b[31m.iolog.gz")]
+    for n in names:
+        open(n, "wb").write(data)
+    raw = os.path.join(TMP, "c\udcff.iolog.gz").encode("utf-8",
+                                                     "surrogateescape")
+    p = subprocess.run([BIN, "dump", names[0], names[1], raw, b"/no\ndir"],
+                       capture_output=True, timeout=120)
+    err = p.stderr.decode("utf-8", "surrogateescape")
+    lines = err.splitlines()
+    ok(len(lines) == 4 and all(l.startswith("iostatmon dump: ")
+                               for l in lines), "four messages, one line each",
+       err)
+    ok(os.path.join(TMP, "a\\x0afake: line.iolog.gz: damaged") in err and
+       os.path.join(TMP, "b\\\\\\x1b[31m.iolog.gz: damaged") in err and
+       os.path.join(TMP, "c\\xff.iolog.gz: cannot open") in err and
+       "/no\\x0adir: cannot open" in err,
+       "control characters, backslashes and invalid UTF-8 escaped", err)
+    for n in names:
+        os.unlink(n)
+
+
 def check_damage(log, c):
     data = open(log, "rb").read()
     want = c.expected_rows("h1")
-    cut = os.path.join(TMP, "cut.iolog.gz")
-    with open(cut, "wb") as f:
-        f.write(data[:len(data) * 2 // 3])
-    rc, out, err = run("dump", cut)
-    eq(rc, 0, "a log ending inside its member (as a live one does) is not damage: exit 0")
-    ok(cut in err and "offset" in err and "note" in err,
-       "the note names the file and the offset", err)
-    rows = csv_rows(out)[1]
-    ok(0 < len(rows) < len(want) and all(r in want for r in rows),
-       "a truncated log dumps a correct, non-empty part of its rows",
-       "%d of %d" % (len(rows), len(want)))
+    check_cuts(log, want)
+    check_resync()
+    check_names(log)
     flip = bytearray(data)
     flip[len(flip) // 2] ^= 0x55
     bad = os.path.join(TMP, "flip.iolog.gz")

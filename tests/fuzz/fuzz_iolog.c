@@ -21,6 +21,8 @@ touch(const struct iolog_event *ev)
 	if (ev->type == IOLOG_EV_DAMAGE) {
 		if (ev->reason == NULL || ev->reason[0] == '\0')
 			abort();	/* damage always says why */
+		if (ev->resumed != 0 && ev->resumed < ev->offset)
+			abort();	/* reading resumes after the damage */
 		sink += strlen(ev->reason) + ev->offset;
 		return;
 	}
@@ -53,6 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (r == NULL)
 		return 0;
+	sink += iolog_sniff(data, size, 0) + iolog_sniff(data, size, 1);
 	while (iolog_next(r, &ev) > 0) {
 		touch(&ev);
 		if (++n > 4 * size + 16)

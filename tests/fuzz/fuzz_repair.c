@@ -2,7 +2,9 @@
  * fuzz_repair: libFuzzer harness for iolog_writer_open's repair
  * (scripts/fuzz). Whatever the input file holds, once the writer has
  * opened it, the file must read without damage and hold exactly the frames
- * the reader found in the input, in order: repair loses nothing good.
+ * the reader found in the input, in order, but samples read after damage
+ * before the next header, table or keyframe (docs/iolog-format.md, repair):
+ * repair loses nothing good.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,13 +29,17 @@ collect(const void *data, size_t size, struct frames *f)
 	struct iolog_event ev;
 	const uint8_t *body;
 	size_t n;
+	int gap = 0;
 
 	memset(f, 0, sizeof *f);
 	while (iolog_next(r, &ev) > 0) {
 		if (ev.type == IOLOG_EV_DAMAGE) {
-			f->damage = 1;
+			f->damage = gap = 1;
 			continue;
 		}
+		if (gap && ev.type == IOLOG_EV_SAMPLE)
+			continue;
+		gap = 0;
 		iolog_reader_frame(r, &body, &n);
 		f->buf = realloc(f->buf, f->len + n + sizeof n);
 		memcpy(f->buf + f->len, &n, sizeof n);

@@ -125,10 +125,11 @@ fx_record(struct fixture *fx, const struct iolog_event *ev)
 	fx->n++;
 }
 
-/* A keyframe (s == 0) or sample s for ndev devices, cycling through every
- * state and value range. Returns what the writer returned. */
+/* A keyframe (key) or sample, with seq s, for ndev devices, cycling
+ * through every state and value range. Returns what the writer returned. */
 static inline int
-fx_values(struct fixture *fx, struct iolog_writer *w, size_t ndev, int s)
+fx_frame(struct fixture *fx, struct iolog_writer *w, size_t ndev, int s,
+    int key)
 {
 	struct iolog_val val[8];
 	struct iolog_clock c;
@@ -146,20 +147,61 @@ fx_values(struct fixture *fx, struct iolog_writer *w, size_t ndev, int s)
 	c.missed = s % 4 == 3 ? fx_rand(fx) : 0;
 	memset(val, 0, sizeof val);
 	for (i = 0; i < ndev; i++) {
-		val[i].state = s == 0 ? 0 : (uint8_t)((s + i) % 3);
+		val[i].state = key ? 0 : (uint8_t)((s + i) % 3);
 		val[i].mask = 0xfff;	/* ignored by the writer */
 		if (val[i].state != IOLOG_ABSENT)
 			for (f = 0; f < DS_FIELDS; f++)
 				val[i].v[f] = fx_value(fx);
 	}
-	ev.type = s == 0 ? IOLOG_EV_KEYFRAME : IOLOG_EV_SAMPLE;
-	ev.interval_ns = s == 0 ? 0 : c.monotonic_ns - fx->mono;
+	ev.type = key ? IOLOG_EV_KEYFRAME : IOLOG_EV_SAMPLE;
+	ev.interval_ns = key ? 0 : c.monotonic_ns - fx->mono;
 	ev.clock = &c;
 	ev.val = val;
 	ev.ndev = ndev;
-	rc = s == 0 ? iolog_write_keyframe(w, &c, val, ndev) :
+	rc = key ? iolog_write_keyframe(w, &c, val, ndev) :
 	    iolog_write_sample(w, &c, val, ndev);
 	fx->mono = c.monotonic_ns;
+	fx_record(fx, &ev);
+	return rc;
+}
+
+/* A keyframe (s == 0) or sample s. */
+static inline int
+fx_values(struct fixture *fx, struct iolog_writer *w, size_t ndev, int s)
+{
+	return fx_frame(fx, w, ndev, s, s == 0);
+}
+
+/* A table of ndev devices with attributes, as members start with. */
+static inline int
+fx_table(struct fixture *fx, struct iolog_writer *w, size_t ndev)
+{
+	struct iolog_dev dev[8];
+	struct iolog_attr attr[2] = { { "wwid", "naa.5000c500a1b2c3d4" },
+	    { "reason", "data disk, not local" } };
+	struct iolog_event ev = { 0 };
+	size_t i;
+	int rc;
+
+	memset(dev, 0, sizeof dev);
+	for (i = 0; i < ndev; i++) {
+		dev[i].id = 100 * fx->nmember + i;
+		if (i == 1)
+			snprintf(dev[i].name, sizeof dev[i].name, "cciss/c0d0");
+		else
+			snprintf(dev[i].name, sizeof dev[i].name, "sd%c",
+			    (char)('a' + i));
+		dev[i].major = 8;
+		dev[i].minor = (uint32_t)(16 * i);
+		dev[i].diskseq = i == 2 ? UINT64_MAX : i;
+		dev[i].fields = i == 1 ? 0x55 : 0x1ffff;
+		dev[i].nattr = i % 3;
+		dev[i].attr = attr;
+	}
+	rc = iolog_write_table(w, dev, ndev);
+	ev.type = IOLOG_EV_TABLE;
+	ev.dev = dev;
+	ev.ndev = ndev;
 	fx_record(fx, &ev);
 	return rc;
 }
@@ -180,11 +222,7 @@ fx_member(struct fixture *fx, struct iolog_writer *w, size_t ndev,
 {
 	struct iolog_header h = { .long_bits = 64, .interval_ms = 60000,
 	    .created_ns = 1700000000000000000u };
-	struct iolog_dev dev[8];
-	struct iolog_attr attr[2] = { { "wwid", "naa.5000c500a1b2c3d4" },
-	    { "reason", "data disk, not local" } };
 	struct iolog_event ev = { 0 };
-	size_t i;
 	int s;
 
 	snprintf(h.host, sizeof h.host, "host-%zu", fx->nmember);
@@ -198,28 +236,8 @@ fx_member(struct fixture *fx, struct iolog_writer *w, size_t ndev,
 	ev.header = &h;
 	fx_record(fx, &ev);
 
-	memset(dev, 0, sizeof dev);
-	for (i = 0; i < ndev; i++) {
-		dev[i].id = 100 * fx->nmember + i;
-		if (i == 1)
-			snprintf(dev[i].name, sizeof dev[i].name, "cciss/c0d0");
-		else
-			snprintf(dev[i].name, sizeof dev[i].name, "sd%c",
-			    (char)('a' + i));
-		dev[i].major = 8;
-		dev[i].minor = (uint32_t)(16 * i);
-		dev[i].diskseq = i == 2 ? UINT64_MAX : i;
-		dev[i].fields = i == 1 ? 0x55 : 0x1ffff;
-		dev[i].nattr = i % 3;
-		dev[i].attr = attr;
-	}
-	if (iolog_write_table(w, dev, ndev) != 0)
+	if (fx_table(fx, w, ndev) != 0)
 		fx->write_errors++;
-	ev.type = IOLOG_EV_TABLE;
-	ev.dev = dev;
-	ev.ndev = ndev;
-	fx_record(fx, &ev);
-
 	for (s = 0; s <= nsamples; s++)
 		if (fx_values(fx, w, ndev, s) != 0)
 			fx->write_errors++;
@@ -277,8 +295,10 @@ struct decoded {
 	char *got[FX_MAX + 64];
 	size_t n, ndamage;
 	uint64_t first_damage;
-	int truncated;		/* the first damage: input ends in a member */
-	char reason[200];
+	int truncated;		/* the first damage: a note, nothing lost */
+	int cut;		/* the first damage: the input ends in a frame */
+	uint64_t resumed;	/* the first damage: where reading resumed */
+	char reason[400];
 };
 
 static inline void
@@ -293,6 +313,8 @@ decode_buf(const void *buf, size_t len, struct decoded *d)
 			if (d->ndamage++ == 0) {
 				d->first_damage = ev.offset;
 				d->truncated = ev.truncated;
+				d->cut = ev.cut;
+				d->resumed = ev.resumed;
 				snprintf(d->reason, sizeof d->reason, "%s",
 				    ev.reason);
 			}

@@ -1,4 +1,4 @@
-/* fmt: CSV and JSON escaping, against hand-written expectations. */
+/* fmt: CSV, JSON and terminal escaping, against hand-written expectations. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +42,30 @@ check_kinds(void)
 	    "kind: empty and trailing junk refused");
 }
 
+/* Diagnostics: one line whatever the name holds. */
+static void
+check_diag(void)
+{
+	char *buf = NULL, *t;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fmt_diag(f, "prog", "%s: damaged at %d", "a\nfake: b\\\xff\x1b[2J\xc3"
+	    "\xa9", 7);
+	fclose(f);
+	is_str(buf, "prog: a\\x0afake: b\\\\\\xff\\x1b[2J\xc3\xa9: damaged at "
+	    "7\n", "diag: newline, escape, invalid UTF-8 as \\xNN, a backslash "
+	    "doubled, valid UTF-8 kept, one line");
+	free(buf);
+	t = fmt_term_str("tab\there\x7f");
+	is_str(t, "tab\\x09here\\x7f", "term: tab and DEL as \\xNN");
+	free(t);
+}
+
 int
 main(void)
 {
+	check_diag();
 	check(fmt_csv_str, "sda", "sda", "csv: plain field as is");
 	check(fmt_csv_str, "", "", "csv: empty field");
 	check(fmt_csv_str, "a,b", "\"a,b\"", "csv: comma quoted");

@@ -3,6 +3,8 @@
  * value range, truncation at every byte, bit flips at every byte, repair of
  * a torn tail followed by an append (checked with gzip -t too).
  */
+#include <zlib.h>
+
 #include "iolog_fixture.h"
 #include "varint.h"
 
@@ -79,42 +81,117 @@ clean_cut(const struct fixture *fx, uint64_t c)
 	return 0;
 }
 
+/* zlib, the oracle of where a cut leaves the inflated stream: how many
+ * bytes raw inflate gets out of buf[from .. to). */
+static size_t
+inflated_len(const uint8_t *buf, size_t from, size_t to)
+{
+	z_stream zs;
+	uint8_t out[4096];
+	size_t total = 0;
+	int rc;
+
+	memset(&zs, 0, sizeof zs);
+	if (to <= from || inflateInit2(&zs, -15) != Z_OK)
+		return 0;
+	zs.next_in = (Bytef *)(uintptr_t)(buf + from);
+	zs.avail_in = (uInt)(to - from);
+	do {
+		zs.next_out = out;
+		zs.avail_out = sizeof out;
+		rc = inflate(&zs, Z_SYNC_FLUSH);
+		total += sizeof out - zs.avail_out;
+	} while (rc == Z_OK && zs.avail_out == 0);
+	inflateEnd(&zs);
+	return total;
+}
+
+/* Does the inflated stream of a member (writer's 10-byte gzip header at
+ * m) cut at c end where a frame ends (varint LEN, body, CRC32)? */
+static int
+ends_at_frame(const uint8_t *buf, size_t m, size_t m_end, size_t c)
+{
+	size_t all = inflated_len(buf, m + 10, m_end - 8), got, at = 0;
+	uint8_t *u = malloc(all + 1);
+	z_stream zs;
+	int found = 0;
+
+	memset(&zs, 0, sizeof zs);
+	inflateInit2(&zs, -15);
+	zs.next_in = (Bytef *)(uintptr_t)(buf + m + 10);
+	zs.avail_in = (uInt)(m_end - 8 - m - 10);
+	zs.next_out = u;
+	zs.avail_out = (uInt)all + 1;
+	inflate(&zs, Z_FINISH);
+	inflateEnd(&zs);
+	got = inflated_len(buf, m + 10, c);
+	while (at < all && !found) {
+		uint64_t len = 0;
+		int shift = 0;
+
+		while (u[at] & 0x80)
+			len |= (uint64_t)(u[at++] & 0x7f) << shift, shift += 7;
+		len |= (uint64_t)u[at++] << shift;
+		at += len + 4;
+		found = at == got;
+	}
+	free(u);
+	return found;
+}
+
 static void
 test_truncation(void)
 {
 	struct fixture fx;
 	struct decoded d;
 	uint8_t *buf, *cut;
-	size_t len, c, lo, hi, bad = 0, extra = 0;
+	size_t len, c, lo, hi, bad = 0, extra = 0, notes = 0, cuts = 0;
 
 	fx_init(&fx, 2);
 	fx_session(&fx, 1, 2, 6);
 	fx_session(&fx, 1, 3, 5);
 	buf = read_file(fx.path, &len);
 	for (c = 0; c <= len; c++) {
+		size_t m = c < fx.member_end[0] ? 0 : fx.member_end[0];
+		size_t m_end = c < fx.member_end[0] ? fx.member_end[0] : len;
+		/* A note when the inflated stream ends after a whole frame (or
+		 * the data is whole and the trailer is cut); anything else is
+		 * the input ending inside a frame. */
+		int note = c >= m + 10 && (c >= m_end - 8 ||
+		    ends_at_frame(buf, m, m_end, c));
+
 		cut = malloc(c ? c : 1);	/* ASan sees any overread */
 		memcpy(cut, buf, c);
 		decode_buf(cut, c, &d);
 		expect_at(&fx, c, &lo, &hi);
 		if (d.n > lo)
 			extra++;
+		if (!clean_cut(&fx, c)) {
+			notes += note;
+			cuts += !note;
+		}
 		if ((!same_frames(&d, fx.exp, lo, NULL) &&
 		    !same_frames(&d, fx.exp, hi, NULL)) ||
 		    (d.ndamage == 0) != clean_cut(&fx, c) ||
-		    (d.ndamage > 0 && (d.ndamage != 1 || !d.truncated)) ||
+		    (d.ndamage > 0 && (d.ndamage != 1 || d.truncated != note ||
+		    d.cut == note || d.resumed != 0)) ||
 		    (d.ndamage > 0 && d.first_damage > c)) {
 			if (bad++ < 5)
 				printf("# cut at %zu: %zu frames, want %zu..%zu, "
-				    "damage %zu (%s)\n", c, d.n, lo, hi,
-				    d.ndamage, d.reason);
+				    "damage %zu (%s), note %d want %d\n", c, d.n,
+				    lo, hi, d.ndamage, d.reason, d.truncated,
+				    note);
 		}
 		decoded_free(&d);
 		free(cut);
 	}
 	is_u64(bad, 0, "a cut at any of %zu offsets keeps exactly the frames "
-	    "written before it, and reports one truncated tail", len + 1);
+	    "written before it, and reports one note where the inflated "
+	    "stream ends after a whole frame, else one cut", len + 1);
 	ok(extra > 0 && extra < 8 * fx.n, "some frames are complete before "
 	    "their flush marker (%zu cuts)", extra);
+	ok(notes > 2 * fx.n && cuts > len / 2, "cuts of both kinds were "
+	    "checked (%zu notes, %zu inside a frame)", notes, cuts);
 	free(buf);
 	fx_free(&fx);
 }
@@ -170,6 +247,123 @@ test_bitflips(void)
 	    "and reports it", len);
 	ok(damaged > len * 9 / 10, "most flips are reported as damage "
 	    "(%zu of %zu)", damaged, len);
+	free(buf);
+	fx_free(&fx);
+}
+
+/* Where the reader says frame i's compressed bytes start: after the flush
+ * marker of the frame before, and after the full flush the writer puts
+ * before a table or keyframe that does not follow a keyframe (an empty
+ * stored block: 5 bytes). */
+static uint64_t
+frame_start(const struct fixture *fx, size_t i)
+{
+	char t = fx->exp[i][0], before = fx->exp[i - 1][0];
+
+	return fx->end[i - 1] + ((t == 'K' || t == 'T') && before != 'K' ?
+	    5 : 0);
+}
+
+static uint64_t
+frame_seq(const struct fixture *fx, size_t i)
+{
+	return strtoull(fx->exp[i] + 2, NULL, 10);
+}
+
+/* Damage inside frame k of a member with keyframes every few samples:
+ * the frames before it, then reading resumes at the next table or
+ * keyframe (the writer starts each on an empty dictionary), or just
+ * after a damaged keyframe (its full flush), where the first sample only
+ * gives the clock the next interval starts from; one damage event says
+ * where the loss starts, where reading resumed and how many sample
+ * records were lost. m1: the first frame of the second member, at byte
+ * m2 of the file. */
+static int
+resync_ok(const struct fixture *fx, uint8_t *buf, size_t len, size_t k,
+    size_t m1, uint64_t m2)
+{
+	struct decoded d;
+	size_t j, from = m1, resume = m1, last = 0, i;
+	uint64_t at = frame_start(fx, k), x;
+	char want[160];
+	int have_table = 0, good;
+
+	for (i = 1; i < k; i++) {
+		have_table |= fx->exp[i][0] == 'T';
+		if (fx->exp[i][0] == 'K' || fx->exp[i][0] == 'S')
+			last = i;
+	}
+	for (j = k + 1; j < m1 && from == m1; j++) {
+		if (fx->exp[j][0] == 'T' ||
+		    (fx->exp[j][0] == 'K' && have_table))
+			resume = from = j;
+		else if (have_table && j == k + 1 && fx->exp[k][0] == 'K')
+			resume = j, from = j + 1;	/* after the full flush */
+	}
+	x = at + (fx->end[k] - at) / 2;
+	buf[x] ^= 0xff;
+	decode_buf(buf, len, &d);
+	buf[x] ^= 0xff;
+	good = d.ndamage == 1 && d.first_damage == at && d.n == k +
+	    (fx->n - from);
+	for (i = 0; good && i < d.n; i++)
+		good = strcmp(d.got[i], fx->exp[i < k ? i : from + i - k]) == 0;
+	if (resume < m1 && fx->exp[resume][0] != 'T')
+		snprintf(want, sizeof want, "; resumed at compressed offset %"
+		    PRIu64 "; %" PRIu64 " sample records lost",
+		    frame_start(fx, resume), frame_seq(fx, resume) -
+		    (last ? frame_seq(fx, last) : 0));
+	else
+		snprintf(want, sizeof want, "; resumed at compressed offset %"
+		    PRIu64, resume < m1 ? frame_start(fx, resume) : m2);
+	good = good && strlen(d.reason) > strlen(want) &&
+	    strcmp(d.reason + strlen(d.reason) - strlen(want), want) == 0 &&
+	    d.resumed == (resume < m1 ? frame_start(fx, resume) : m2);
+	if (!good)
+		printf("# damage in frame %zu (%c, byte %" PRIu64 "): %zu frames,"
+		    " want %zu; damage %zu at %" PRIu64 " (want %" PRIu64 "): "
+		    "%s; want ...%s\n", k, fx->exp[k][0], x, d.n, k + fx->n -
+		    from, d.ndamage, d.first_damage, at, d.reason, want);
+	decoded_free(&d);
+	return good;
+}
+
+static void
+test_resync(void)
+{
+	static const uint8_t gz[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+	struct fixture fx;
+	char err[512];
+	struct iolog_writer *w;
+	uint8_t *buf, *m2;
+	size_t len, k, m1, bad = 0, kinds = 0;
+	int s;
+
+	fx_init(&fx, 11);
+	w = iolog_writer_open(fx.path, NULL, err, sizeof err);
+	fx_member(&fx, w, 3, 0);			/* H T K */
+	for (s = 1; s <= 10; s++) {
+		fx_frame(&fx, w, 3, s, 0);
+		if (s == 3 || s == 7)		/* hourly: K after an S */
+			fx_frame(&fx, w, 3, s, 1);
+	}
+	m1 = fx.n;
+	fx_member(&fx, w, 2, 3);
+	ok(iolog_writer_close(w) == 0 && fx.write_errors == 0, "a member "
+	    "with keyframes between samples, and another");
+	buf = read_file(fx.path, &len);
+	m2 = memmem(buf + fx.end[m1 - 1], len - fx.end[m1 - 1], gz, sizeof gz);
+	for (k = 1; k < m1; k++) {
+		kinds |= 1u << (fx.exp[k][0] - 'A');
+		if (!resync_ok(&fx, buf, len, k, m1, m2 ? (uint64_t)(m2 -
+		    buf) : 0))
+			bad++;
+	}
+	is_u64(bad, 0, "damage in any of %zu frames (tables, keyframes, "
+	    "samples): read again from the next frame that can start a "
+	    "run, and reported once", m1 - 1);
+	ok(kinds == (1u << ('K' - 'A') | 1u << ('S' - 'A') |
+	    1u << ('T' - 'A')), "every frame type was damaged");
 	free(buf);
 	fx_free(&fx);
 }
@@ -347,6 +541,7 @@ main(void)
 	test_varint();
 	test_roundtrip();
 	test_truncation();
+	test_resync();
 	test_bitflips();
 	test_repair();
 	test_repair_middle();

@@ -11,7 +11,7 @@
  *	T id,name,major,minor,diskseq,fields,nattr[,key,value]... ...
  *	K seq rt mono boot read flags missed FIELDS...
  *	S seq rt mono boot read flags missed STATE[:FIELDS]... [iv=NS]
- *	D offset reason
+ *	D offset resumed note|cut|damage reason  (iolog.h: DAMAGE fields)
  * FIELDS is "i=v/i=v..." (non-zero fields) or "-". Decode prints iv= on
  * samples. Without arguments it runs a small self-check.
  */
@@ -155,7 +155,9 @@ put_event(FILE *o, const struct iolog_event *ev)
 			fprintf(o, " iv=%" PRIu64, ev->interval_ns);
 		break;
 	case IOLOG_EV_DAMAGE:
-		fprintf(o, "D %" PRIu64 " ", ev->offset);
+		fprintf(o, "D %" PRIu64 " %" PRIu64 " %s ", ev->offset,
+		    ev->resumed, ev->truncated ? "note" : ev->cut ? "cut" :
+		    "damage");
 		put_esc(o, ev->reason);
 		break;
 	}

@@ -5,6 +5,7 @@
  */
 #include <signal.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "iolog_codec.h"
 #include "iolog_fixture.h"
@@ -299,10 +300,61 @@ test_garbage(void)
 	}
 }
 
+/* After damage the reader tries every flush marker until a frame comes
+ * out whole. 8 MiB of markers between a damaged member and a good one
+ * (each decodes as a stored block holding a long frame that never checks
+ * out) must not make that quadratic: the time stays linear, the good
+ * member is read, and the damage is reported once. */
+static void
+test_seek_bounds(void)
+{
+	static const uint8_t marker[4] = { 0, 0, 0xff, 0xff };
+	struct fixture a, b;
+	struct decoded d;
+	uint8_t *ba, *bb, *buf;
+	size_t la, lb, len, n = 8u << 20, i, k = 4, want;
+	clock_t t0;
+	double secs;
+	int good;
+
+	fx_init(&a, 21);
+	fx_session(&a, 1, 2, 20);
+	fx_init(&b, 22);
+	b.nmember = 1;			/* other host name, other ids */
+	fx_session(&b, 1, 2, 3);
+	ba = read_file(a.path, &la);
+	bb = read_file(b.path, &lb);
+	len = la + n + lb;
+	buf = malloc(len);
+	memcpy(buf, ba, la);
+	buf[a.end[k - 1] + (a.end[k] - a.end[k - 1]) / 2] ^= 0xff;
+	for (i = 0; i < n; i += sizeof marker)
+		memcpy(buf + la + i, marker, sizeof marker);
+	memcpy(buf + la + n, bb, lb);
+	t0 = clock();
+	decode_buf(buf, len, &d);
+	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	want = k + b.n;
+	good = d.n == want && d.ndamage == 1 && d.resumed == la + n;
+	for (i = 0; good && i < d.n; i++)
+		good = strcmp(d.got[i], i < k ? a.exp[i] : b.exp[i - k]) == 0;
+	ok(good, "damage, 8 MiB of flush markers, a good member: the frames "
+	    "before the damage and the member after (%zu frames, want %zu; "
+	    "%zu damage: %s)", d.n, want, d.ndamage, d.reason);
+	ok(secs < 5, "and in linear time (%.1f s CPU)", secs);
+	decoded_free(&d);
+	free(buf);
+	free(ba);
+	free(bb);
+	fx_free(&a);
+	fx_free(&b);
+}
+
 int
 main(void)
 {
 	test_garbage();
+	test_seek_bounds();
 	test_bad_frames();
 	test_bad_headers();
 	test_backlog();
