@@ -135,12 +135,12 @@ plurals(void)
 	/* Three days, the middle one without a complete minute. */
 	series_new(&s, 1264982400 - 60, 1442, MIN_COMPLETE);
 	memset(s.state + 1, MIN_MISSING, 1440);
-	note_pair(&s, "Coverage: 2 of 1442 calendar minutes complete "
+	note_pair(&s, "Coverage: 2 of 1,442 calendar minutes complete "
 	    "(0.14%); 1 of 3 days has no complete minute.", "Window: "
 	    "2010-01-31 23:59 to 2010-02-02 00:01 UTC; 2 hosts, 5 devices.",
 	    "one empty day of three");
 	memset(s.state, MIN_MISSING, 1442);
-	note_pair(&s, "Coverage: 0 of 1442 calendar minutes complete "
+	note_pair(&s, "Coverage: 0 of 1,442 calendar minutes complete "
 	    "(0.00%); 3 of 3 days have no complete minute.", "Window: "
 	    "2010-01-31 23:59 to 2010-02-02 00:01 UTC; 2 hosts, 5 devices.",
 	    "every day empty");
