@@ -65,7 +65,8 @@ row_drawable(const struct rtable *t, const struct rfigure *fig,
 	return !fig->stacked || !isnan(y_value(t, fig, r, fig->ny - 1));
 }
 
-/* Extents of the drawable values; 0 if there is none. */
+/* Extents of the drawable values; 0 if there is none. A time axis spans
+ * every row, also those without a value: missing time is drawn as such. */
 static int
 extents(const struct rtable *t, const struct rfigure *fig, double *xr,
     double *yr)
@@ -79,6 +80,8 @@ extents(const struct rtable *t, const struct rfigure *fig, double *xr,
 
 		if (isnan(x) || (fig->xlog && x <= 0))
 			continue;
+		if (fig->xtime)
+			xr[0] = fmin(xr[0], x), xr[1] = fmax(xr[1], x);
 		for (int k = 0; k < fig->ny; k++) {
 			double y = y_value(t, fig, r, k);
 
