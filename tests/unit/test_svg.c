@@ -144,6 +144,42 @@ test_svg_stacked_span(void)
 	result_free(r);
 }
 
+/* A time axis spans the window, missing buckets at both ends included:
+ * buckets at 0, 60 and 120 s over 84..942, the first one missing, so its
+ * gap is [84, 513) and the value at 513; the last bucket, missing, is the
+ * axis' end. */
+static void
+test_svg_time_window(void)
+{
+	static const struct rcol_spec cols[] = {
+		{ "t", "T", NULL, CF_TIME, 0 },
+		{ "y", "Y", "MiB/s", CF_PLAIN, 1 },
+	};
+	struct result *r = result_new("t", "T");
+	struct rtable *t = result_table(r, "s", "S", cols, 2);
+	struct rfigure *fig;
+	char *s;
+
+	for (int i = 0; i < 3; i++) {
+		size_t row = rt_row(t);
+
+		rt_int(t, row, 0, 1267401600 + 60 * i);
+		if (i == 1)
+			rt_real(t, row, 1, 5);
+	}
+	fig = result_figure(r, "tp", FIG_LINE, 0, "TP", NULL, "Time", "Y");
+	fig->xcol = 0, fig->ycol[0] = 1, fig->ny = 1, fig->xtime = 1;
+	s = svg_of(r, 0);
+	ok(strstr(s, "<rect x=\"84.0\" y=\"34.0\" width=\"429.0\"") &&
+	    strstr(s, "<text x=\"84.0\" y=\"281.0\" text-anchor=\"middle\">"
+	    "2010-03-01</text>") && strstr(s, "<text x=\"513.0\" y=\"281.0\" "
+	    "text-anchor=\"middle\">00:01</text>") && strstr(s,
+	    "<rect x=\"942.0\""), "svg time axis: the whole window, missing "
+	    "buckets at both ends");
+	free(s);
+	result_free(r);
+}
+
 static void
 test_svg_step_log(void)
 {
@@ -502,6 +538,7 @@ main(void)
 {
 	test_svg_line();
 	test_svg_stacked_span();
+	test_svg_time_window();
 	test_svg_step_log();
 	test_svg_heat();
 	test_svg_bars_time();
