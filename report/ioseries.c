@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "globlist.h"
 #include "iochunk.h"
 #include "ioseries_impl.h"
@@ -330,6 +331,14 @@ io_load_minutes(sqlite3 *db, const struct io_window *w,
 
 	memset(s, 0, sizeof *s);
 	if (io_sel_resolve(db, w, &sel, err, errlen) < 0) {
+		io_sel_free(&sel);
+		return -1;
+	}
+	if ((sel.to - sel.from) / 60 > IO_MAX_MINUTES) {
+		snprintf(err, errlen, AN_USAGE "the window holds %lld minutes;"
+		    " at most %d (20 years) are analysed at once: narrow"
+		    " --from/--to", (long long)((sel.to - sel.from) / 60),
+		    IO_MAX_MINUTES);
 		io_sel_free(&sel);
 		return -1;
 	}

@@ -40,10 +40,15 @@ struct minute_series {
 	size_t nhost, ndev;	/* hosts and devices with data in the window */
 };
 
+/* A window's minutes are held in memory (25 bytes each): 20 years, about
+ * 250 MiB, is the most one question loads. */
+#define IO_MAX_MINUTES 10519200
+
 /* Load the window. With no host filter this reads io_minute; with one it
  * sums the matching hosts' io_host_hour rows (a minute is COMPLETE when
  * every selected host that expected devices in it is complete). An empty
- * database or window gives n == 0 (not an error). 0, or -1 with err. */
+ * database or window gives n == 0 (not an error); a window longer than
+ * IO_MAX_MINUTES is a usage error (AN_USAGE). 0, or -1 with err. */
 int io_load_minutes(sqlite3 *db, const struct io_window *w,
     struct minute_series *s, char *err, size_t errlen);
 void minute_series_free(struct minute_series *s);
