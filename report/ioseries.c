@@ -336,7 +336,7 @@ io_load_minutes(sqlite3 *db, const struct io_window *w,
 	}
 	if ((sel.to - sel.from) / 60 > IO_MAX_MINUTES) {
 		snprintf(err, errlen, AN_USAGE "the window holds %lld minutes;"
-		    " at most %d (20 years) are analysed at once: narrow"
+		    " at most %d (200 years) are analysed at once: narrow"
 		    " --from/--to", (long long)((sel.to - sel.from) / 60),
 		    IO_MAX_MINUTES);
 		io_sel_free(&sel);

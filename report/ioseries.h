@@ -40,9 +40,11 @@ struct minute_series {
 	size_t nhost, ndev;	/* hosts and devices with data in the window */
 };
 
-/* A window's minutes are held in memory (25 bytes each): 20 years, about
- * 250 MiB, is the most one question loads. */
-#define IO_MAX_MINUTES 10519200
+/* A window's minutes are held in memory, 25 bytes each (zeroed pages: only
+ * minutes with data become resident). 200 years, at most 2.5 GiB, is the
+ * most one question loads: beyond any real data, short of exhausting
+ * memory on a mistyped year. */
+#define IO_MAX_MINUTES 105192000
 
 /* Load the window. With no host filter this reads io_minute; with one it
  * sums the matching hosts' io_host_hour rows (a minute is COMPLETE when
