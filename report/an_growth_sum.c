@@ -96,9 +96,7 @@ static void
 sum_model(struct proj *m, const struct sumline *t, double target)
 {
 	m->model = "linear";
-	m->slope = m->r2 = m->rmse = m->doubling = NAN;
-	m->xc = m->xlo = m->xhi = NAN;
-	m->state = "not determinable";
+	proj_undetermined(m);
 	if (t->unfitted)
 		return;
 	m->slope = t->b;
@@ -110,9 +108,7 @@ sum_model(struct proj *m, const struct sumline *t, double target)
 		m->state = "not growing";
 		return;
 	}
-	m->xc = (target - t->a) / t->b;
-	m->state = m->xc - t->xlast > HORIZON_DAYS ? "beyond 100 years" :
-	    "projected";
+	proj_crossing(m, (target - t->a) / t->b, t->xlast);
 }
 
 enum { F_FS, F_N, F_FIRST, F_LAST, F_V0, F_V1, F_DAYS, F_SLOPE, F_FIT };

@@ -373,19 +373,15 @@ census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
 	return rc;
 }
 
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int
 census_fs_projects(sqlite3 *db, const char *fs, char ***names, size_t *n,
     char *err, size_t errlen)
 {
+	/* The names are TEXT: SQLite's BINARY order is byte order, as
+	 * census_groups sorts. */
 	sqlite3_stmt *st = db_prepare(db, "SELECT DISTINCT p.project FROM"
 	    " v_project p JOIN v_snapshot s ON s.id = p.snapshot_id"
-	    " WHERE ?1 IS NULL OR s.fs = ?1", err, errlen);
+	    " WHERE ?1 IS NULL OR s.fs = ?1 ORDER BY 1", err, errlen);
 	size_t cap = 0;
 	int rc;
 
@@ -403,8 +399,6 @@ census_fs_projects(sqlite3 *db, const char *fs, char ***names, size_t *n,
 	}
 	rc = step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
-	if (*n > 1)	/* byte order, as census_groups */
-		qsort(*names, *n, sizeof **names, name_cmp);
 	return rc;
 }
 

@@ -51,6 +51,11 @@ int growth_points(sqlite3 *db, const struct an_opts *o, struct snap *s,
     size_t n, struct points *p, char *err, size_t errlen);
 void growth_points_free(struct points *p);
 
+/* A model without a line: every number NaN, "not determinable". */
+void proj_undetermined(struct proj *m);
+/* A crossing xc days after the first point, the last at xlast: "projected",
+ * or "beyond 100 years" past the horizon. */
+void proj_crossing(struct proj *m, double xc, double xlast);
 /* Fit one model (logy: on ln y, crossing ln target) and set its state,
  * slope, fit quality and crossings. */
 void growth_model(struct proj *m, const struct points *p, double target,

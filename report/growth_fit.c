@@ -107,15 +107,29 @@ out:
 }
 
 void
+proj_undetermined(struct proj *m)
+{
+	m->slope = m->r2 = m->rmse = m->doubling = NAN;
+	m->xc = m->xlo = m->xhi = NAN;
+	m->state = "not determinable";
+}
+
+void
+proj_crossing(struct proj *m, double xc, double xlast)
+{
+	m->xc = xc;
+	m->state = xc - xlast > HORIZON_DAYS ? "beyond 100 years" :
+	    "projected";
+}
+
+void
 growth_model(struct proj *m, const struct points *p, double target,
     int logy, struct gfit *g)
 {
 	double lv = logy ? log(target) : target;
 	const struct ols *f = &g->f;
 
-	m->slope = m->r2 = m->rmse = m->doubling = NAN;
-	m->xc = m->xlo = m->xhi = NAN;
-	m->state = "not determinable";
+	proj_undetermined(m);
 	g->logy = logy;
 	g->fitted = fit_line(m, p, logy, &g->f);
 	if (!g->fitted)
@@ -131,9 +145,7 @@ growth_model(struct proj *m, const struct points *p, double target,
 	 * earliest date cannot lie before it. */
 	if (m->xlo < p->x[p->n - 1] && p->y[p->n - 1] < target)
 		m->xlo = p->x[p->n - 1];
-	m->xc = f->xbar + (lv - f->ybar) / f->slope;
-	m->state = m->xc - p->x[p->n - 1] > HORIZON_DAYS ? "beyond 100 years" :
-	    "projected";
+	proj_crossing(m, f->xbar + (lv - f->ybar) / f->slope, p->x[p->n - 1]);
 }
 
 int
