@@ -147,14 +147,16 @@ fs_table(struct result *r, const struct spair *p, size_t np,
 
 	for (size_t i = 0; i < np; i++) {
 		size_t row = rt_row(t);
+		double per_day = files_per_day(&p[i]);
+
 		rt_text(t, row, F_FS, p[i].b.fs);
 		rt_int(t, row, F_A, p[i].a.id);
 		rt_int(t, row, F_B, p[i].b.id);
 		rt_int(t, row, F_TA, p[i].a.started_at);
 		rt_int(t, row, F_TB, p[i].b.started_at);
 		rt_real(t, row, F_DAYS, pair_days(&p[i]));
-		fs_values(t, row, &p[i].tot, files_per_day(&p[i]));
-		rate += files_per_day(&p[i]);
+		fs_values(t, row, &p[i].tot, per_day);
+		rate += per_day;
 	}
 	if (np > 1) {
 		size_t row = rt_row(t);

@@ -23,16 +23,13 @@
 static void
 list_fs(const struct snap *s, size_t n, char *err, size_t errlen)
 {
-	size_t len = strlen(err);
+	const char **names = xcalloc(n + 1, sizeof *names);
+	size_t k = growth_fs_names(s, n, names), len = strlen(err);
 
-	for (size_t i = 0; i < n && len < errlen; i++) {
-		int seen = 0;
-		for (size_t k = 0; k < i; k++)
-			seen |= strcmp(s[k].fs, s[i].fs) == 0;
-		if (!seen)
-			len += (size_t)snprintf(err + len, errlen - len, "%s%s",
-			    len && err[len - 1] != ':' ? ", " : " ", s[i].fs);
-	}
+	for (size_t i = 0; i < k && len < errlen; i++)
+		len += (size_t)snprintf(err + len, errlen - len, "%s%s",
+		    i ? ", " : " ", names[i]);
+	free(names);
 }
 
 /* The file system to fit: --fs, or the only one there is. 1 chosen,

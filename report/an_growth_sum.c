@@ -37,22 +37,6 @@ struct sumline {
 	size_t npoints, unfitted;
 };
 
-/* Distinct file-system names, in snapshot id order. */
-static size_t
-fs_names(const struct snap *s, size_t n, const char **names)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int seen = 0;
-		for (size_t j = 0; j < k && !seen; j++)
-			seen = strcmp(names[j], s[i].fs) == 0;
-		if (!seen)
-			names[k++] = s[i].fs;
-	}
-	return k;
-}
-
 static int
 load_lines(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
     struct fsline *l, size_t nl, char *err, size_t errlen)
@@ -272,7 +256,7 @@ growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
     char *err, size_t errlen)
 {
 	const char **names = xcalloc(n + 1, sizeof *names);
-	size_t nl = fs_names(s, n, names);
+	size_t nl = growth_fs_names(s, n, names);
 	struct fsline *l = xcalloc(nl + 1, sizeof *l);
 	const char *unit = o->metric_bytes ? "bytes" : "files";
 	struct result *r = NULL;

@@ -45,6 +45,9 @@ struct gfit {
 	int fitted, logy;
 };
 
+/* The distinct file-system names of s[0..n), in the order of s, into
+ * names (room for n); returns how many. */
+size_t growth_fs_names(const struct snap *s, size_t n, const char **names);
 /* Sort s by start time and keep the complete snapshots of p->fs, with
  * --project and --metric applied. 0, or -1 with err. */
 int growth_points(sqlite3 *db, const struct an_opts *o, struct snap *s,

@@ -39,6 +39,21 @@ by_start(const void *pa, const void *pb)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
+size_t
+growth_fs_names(const struct snap *s, size_t n, const char **names)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int seen = 0;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = strcmp(names[j], s[i].fs) == 0;
+		if (!seen)
+			names[k++] = s[i].fs;
+	}
+	return k;
+}
+
 int
 growth_points(sqlite3 *db, const struct an_opts *o, struct snap *s,
     size_t n, struct points *p, char *err, size_t errlen)

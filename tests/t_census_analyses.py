@@ -944,6 +944,10 @@ def main():
         test_diff(db, a, b, run_snap)
         test_files(db, a, b)
         test_diff_multi(db, a, b)
+        rc, res, err = run(db, "growth", "--fs", "nosuch", "--target", 10)
+        eq((rc, err), (2, "iocensus growth: no snapshots of file system"
+                          " nosuch; file systems: gpfs, zfs, pvfs\n"),
+           "growth --fs nosuch: exit 2, every file system named once")
         test_diff_sentences(db)
         os.makedirs(os.path.join(tmp, "d"))
         test_diff_depth(os.path.join(tmp, "d"))
