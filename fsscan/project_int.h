@@ -2,6 +2,7 @@
  * project_int: state shared by the pieces of the project rule chain.
  * Not for use outside project*.c. Semantics are in project.h.
  *
+ *   projerr.c    error messages of the parsers
  *   projparse.c  rule specs, gidmap and projid files; rules_new/free
  *   projmap.c    map:FILE rules: the component trie, built and walked
  *   projreg.c    the name registry: interning, source bits, queries
@@ -134,8 +135,8 @@ mix64(uint64_t x)
 	return x;
 }
 
-/* projparse.c */
-void	 proj_seterr(char *err, size_t errlen, const char *fmt, ...)
+/* projerr.c */
+void	 projerr_set(char *err, size_t errlen, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 
 /* projmap.c */

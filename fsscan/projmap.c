@@ -137,7 +137,7 @@ int
 map_start(struct parse *ps, const char *root_abs)
 {
 	if (root_abs == NULL || root_abs[0] != '/') {
-		proj_seterr(ps->err, ps->errlen,
+		projerr_set(ps->err, ps->errlen,
 		    "map rules need an absolute ROOT path, got '%s'",
 		    root_abs ? root_abs : "(null)");
 		return -1;
@@ -163,7 +163,7 @@ map_set(struct parse *ps, const struct rule *ru, struct mnode *n, int len,
 	}
 	v = &n->val[ru->mapi];
 	if (v->name && v->len == len) {
-		proj_seterr(ps->err, ps->errlen,
+		projerr_set(ps->err, ps->errlen,
 		    "%s line %d: duplicate PATH-PREFIX (first on line %d)",
 		    ru->spec, line, v->line);
 		return -1;
@@ -188,7 +188,7 @@ map_line(struct parse *ps, const struct rule *ru, char *prefix,
 	int absolute = prefix[0] == '/';
 
 	if (split_path(prefix, pc, 0) < 0) {
-		proj_seterr(ps->err, ps->errlen,
+		projerr_set(ps->err, ps->errlen,
 		    "%s line %d: '..' is not allowed in PATH-PREFIX", ru->spec,
 		    line);
 		return -1;

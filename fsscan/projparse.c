@@ -17,18 +17,6 @@
 #define PROJID_FILE	"/etc/projid"
 #define PROJID_ENV	"IOCENSUS_PROJID_FILE"
 
-void
-proj_seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* Split line into blank-separated fields; '#' at the start of a field
  * starts a comment. Returns the number of fields, up to max + 1. */
 static int
@@ -104,7 +92,7 @@ read_pairs(struct parse *ps, const struct rule *ru, const char *file,
 	int line = 0, rc = 0;
 
 	if (fp == NULL) {
-		proj_seterr(ps->err, ps->errlen, "%s: cannot open %s: %s",
+		projerr_set(ps->err, ps->errlen, "%s: cannot open %s: %s",
 		    ru->spec, file, strerror(errno));
 		return -1;
 	}
@@ -114,7 +102,7 @@ read_pairs(struct parse *ps, const struct rule *ru, const char *file,
 		if (n == 0)
 			continue;
 		if (n != 2) {
-			proj_seterr(ps->err, ps->errlen,
+			projerr_set(ps->err, ps->errlen,
 			    "%s line %d: expected '%s'", ru->spec, line,
 			    expect);
 			rc = -1;
@@ -123,7 +111,7 @@ read_pairs(struct parse *ps, const struct rule *ru, const char *file,
 		rc = fn(ps, ru, f[0], f[1], line);
 	}
 	if (rc == 0 && ferror(fp)) {
-		proj_seterr(ps->err, ps->errlen, "%s: reading %s: %s",
+		projerr_set(ps->err, ps->errlen, "%s: reading %s: %s",
 		    ru->spec, file, strerror(errno));
 		rc = -1;
 	}
@@ -140,7 +128,7 @@ gidmap_line(struct parse *ps, const struct rule *cru, char *gid,
 	uint32_t g;
 
 	if (parse_u32(gid, &g) < 0) {
-		proj_seterr(ps->err, ps->errlen,
+		projerr_set(ps->err, ps->errlen,
 		    "%s line %d: bad GID '%s' (expected a decimal number)",
 		    ru->spec, line, gid);
 		return -1;
@@ -159,7 +147,7 @@ gidmap_finish(struct parse *ps, struct rule *ru)
 	qsort(ru->gids, ru->ngids, sizeof *ru->gids, idname_cmp);
 	for (size_t i = 1; i < ru->ngids; i++)
 		if (ru->gids[i].id == ru->gids[i - 1].id) {
-			proj_seterr(ps->err, ps->errlen,
+			projerr_set(ps->err, ps->errlen,
 			    "%s line %d: duplicate GID %" PRIu32
 			    " (first on line %d)", ru->spec, ru->gids[i].line,
 			    ru->gids[i].id, ru->gids[i - 1].line);
@@ -188,7 +176,7 @@ projid_read(struct parse *ps, FILE *fp, const char *file)
 		colon = n == 1 ? strchr(f[0], ':') : NULL;
 		if (colon == NULL || colon == f[0] ||
 		    parse_u32(colon + 1, &id) < 0) {
-			proj_seterr(ps->err, ps->errlen,
+			projerr_set(ps->err, ps->errlen,
 			    "projid: %s line %d: expected 'NAME:ID'", file,
 			    line);
 			rc = -1;
@@ -240,7 +228,7 @@ load_projid(struct parse *ps)
 	if (fp == NULL) {
 		if (errno == ENOENT && !explicit)
 			return 0;
-		proj_seterr(ps->err, ps->errlen, "projid: cannot open %s: %s",
+		projerr_set(ps->err, ps->errlen, "projid: cannot open %s: %s",
 		    file, strerror(errno));
 		return -1;
 	}
@@ -259,7 +247,7 @@ parse_depth(struct parse *ps, struct rule *ru, const char *spec,
 	uint32_t n;
 
 	if (!arg || parse_u32(arg, &n) < 0 || n < 1 || n > INT_MAX) {
-		proj_seterr(ps->err, ps->errlen,
+		projerr_set(ps->err, ps->errlen,
 		    "bad project rule '%s': expected depth:N with N >= 1",
 		    spec);
 		return -1;
@@ -294,7 +282,7 @@ parse_spec(struct parse *ps, const char *spec, int i)
 	} else if ((klen == 3 && strncmp(spec, "map", 3) == 0) ||
 	    (klen == 6 && strncmp(spec, "gidmap", 6) == 0)) {
 		if (!arg || *arg == '\0') {
-			proj_seterr(ps->err, ps->errlen,
+			projerr_set(ps->err, ps->errlen,
 			    "bad project rule '%s': expected %.*s:FILE", spec,
 			    (int)klen, spec);
 			return -1;
@@ -303,7 +291,7 @@ parse_spec(struct parse *ps, const char *spec, int i)
 		if (ru->kind == R_MAP)
 			ru->mapi = r->nmap++;
 	} else {
-		proj_seterr(ps->err, ps->errlen,
+		projerr_set(ps->err, ps->errlen,
 		    "unknown project rule '%s' (expected projid, depth:N, "
 		    "map:FILE, gidmap:FILE, group or user)", spec);
 		return -1;
@@ -356,7 +344,7 @@ project_rules_new(const char *const *specs, int nspecs, const char *root_abs,
 		nspecs = 1;
 	}
 	if (nspecs > PROJECT_MAX_RULES) {
-		proj_seterr(err, errlen,
+		projerr_set(err, errlen,
 		    "too many project rules (%d, at most %d)", nspecs,
 		    PROJECT_MAX_RULES);
 		return NULL;

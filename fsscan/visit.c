@@ -27,62 +27,6 @@
 #define STAT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT)
 #define STAT_MASK  (STATX_BASIC_STATS)
 
-struct dnode *
-dnode_new(struct dnode *parent, const char *name, size_t len)
-{
-	struct dnode *d = xcalloc(1, sizeof *d + len + 1);
-
-	memcpy(d->name, name, len);
-	d->namelen = len;
-	d->parent = parent;
-	d->fd = -1;
-	atomic_init(&d->refs, 1);
-	if (parent) {
-		d->depth = parent->depth + 1;
-		atomic_fetch_add(&parent->refs, 1);
-	}
-	return d;
-}
-
-/* Is a separator needed between p's parent and p? Only ROOT, as given,
- * can already end in '/'. */
-static int
-needs_sep(const struct dnode *parent)
-{
-	return parent->namelen == 0 || parent->name[parent->namelen - 1] != '/';
-}
-
-/* Full path of name inside d (or of d itself when name is NULL), joined
- * from ROOT as given. Only for messages and top-N entries. */
-char *
-dnode_path(const struct dnode *d, const char *name, size_t namelen)
-{
-	size_t len = 0;
-	const struct dnode *p;
-	char *buf, *end;
-
-	if (name)
-		len += namelen + needs_sep(d);
-	for (p = d; p; p = p->parent)
-		len += p->namelen + (p->parent ? needs_sep(p->parent) : 0);
-	buf = xmalloc(len + 1);
-	end = buf + len;
-	*end = 0;
-	if (name) {
-		end -= namelen;
-		memcpy(end, name, namelen);
-		if (needs_sep(d))
-			*--end = '/';
-	}
-	for (p = d; p; p = p->parent) {
-		end -= p->namelen;
-		memcpy(end, p->name, p->namelen);
-		if (p->parent && needs_sep(p->parent))
-			*--end = '/';
-	}
-	return buf;
-}
-
 static void
 record_error(struct worker *w, const struct dnode *d, const char *name,
     size_t namelen, int err)
@@ -234,7 +178,7 @@ add_subdir(struct worker *w, struct dnode *d, const char *name, size_t len,
 	c->gid = sx->stx_gid;
 	c->no_read = len == 9 && memcmp(name, ".snapshot", 9) == 0;
 	if (publish_now)
-		work_push(w, c);
+		pool_push(w, c);
 	else
 		hold_child(w, c);
 }
@@ -368,7 +312,7 @@ static void
 publish_held(struct worker *w)
 {
 	for (size_t i = 0; i < w->nlater; i++)
-		work_push(w, w->later[i]);
+		pool_push(w, w->later[i]);
 	w->nlater = 0;
 }
 

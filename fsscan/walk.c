@@ -1,6 +1,7 @@
 /*
- * walk: the thread pool. Per-thread deques with steal-half, termination on
- * an atomic count of pending directories, and the final merge.
+ * walk: one scan. Sets up the threads, runs each over the pool (pool.c)
+ * visiting directories (visit.c), reports progress, and merges the
+ * threads' results.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,124 +15,6 @@
 #include "walk_int.h"
 #include "xalloc.h"
 
-static void
-deque_append(struct worker *w, struct dnode *d)
-{
-	if (w->tail == w->cap) {
-		if (w->head > 0) {
-			memmove(w->dq, w->dq + w->head,
-			    (w->tail - w->head) * sizeof *w->dq);
-			w->tail -= w->head;
-			w->head = 0;
-		}
-		if (w->tail == w->cap) {
-			w->cap = w->cap ? 2 * w->cap : 256;
-			w->dq = xrealloc(w->dq, w->cap * sizeof *w->dq);
-		}
-	}
-	w->dq[w->tail++] = d;
-}
-
-void
-work_push(struct worker *w, struct dnode *d)
-{
-	struct walker *g = w->g;
-
-	atomic_fetch_add(&g->pending, 1);
-	pthread_mutex_lock(&w->lk);
-	deque_append(w, d);
-	pthread_mutex_unlock(&w->lk);
-	if (atomic_load_explicit(&g->idle, memory_order_relaxed) > 0) {
-		pthread_mutex_lock(&g->idle_lk);
-		pthread_cond_signal(&g->idle_cv);
-		pthread_mutex_unlock(&g->idle_lk);
-	}
-}
-
-/* The owner works depth-first from the tail. */
-static struct dnode *
-pop_local(struct worker *w)
-{
-	struct dnode *d = NULL;
-
-	pthread_mutex_lock(&w->lk);
-	if (w->tail > w->head)
-		d = w->dq[--w->tail];
-	if (w->tail == w->head)
-		w->head = w->tail = 0;
-	pthread_mutex_unlock(&w->lk);
-	return d;
-}
-
-/* Take half of a victim's items from the head: the shallowest ones, which
- * carry the most work, so steals stay rare. */
-static struct dnode *
-steal(struct worker *w)
-{
-	struct walker *g = w->g;
-	struct dnode *tmp[512];
-
-	for (int k = 1; k < g->nw; k++) {
-		struct worker *v = &g->w[(w->id + k + (int)(rand_r(&w->seed) %
-		    (unsigned)g->nw)) % g->nw];
-		size_t n = 0;
-
-		if (v == w)
-			continue;
-		pthread_mutex_lock(&v->lk);
-		if (v->tail > v->head) {
-			n = (v->tail - v->head + 1) / 2;
-			if (n > sizeof tmp / sizeof *tmp)
-				n = sizeof tmp / sizeof *tmp;
-			memcpy(tmp, v->dq + v->head, n * sizeof *tmp);
-			v->head += n;
-		}
-		pthread_mutex_unlock(&v->lk);
-		if (n == 0)
-			continue;
-		pthread_mutex_lock(&w->lk);
-		for (size_t i = 1; i < n; i++)
-			deque_append(w, tmp[i]);
-		pthread_mutex_unlock(&w->lk);
-		return tmp[0];
-	}
-	return NULL;
-}
-
-static void
-idle_wait(struct walker *g)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += 2 * 1000 * 1000;
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
-	pthread_mutex_lock(&g->idle_lk);
-	atomic_fetch_add(&g->idle, 1);
-	if (atomic_load(&g->pending) > 0)
-		pthread_cond_timedwait(&g->idle_cv, &g->idle_lk, &ts);
-	atomic_fetch_sub(&g->idle, 1);
-	pthread_mutex_unlock(&g->idle_lk);
-}
-
-void
-dnode_release(struct walker *g, struct dnode *d)
-{
-	while (d && atomic_fetch_sub(&d->refs, 1) == 1) {
-		struct dnode *p = d->parent;
-		if (d->fd >= 0 && p) {
-			close(d->fd);
-			if (d->fd_budgeted)
-				atomic_fetch_sub(&g->open_fds, 1);
-		}
-		free(d);
-		d = p;
-	}
-}
-
 static void *
 worker_main(void *arg)
 {
@@ -139,14 +22,11 @@ worker_main(void *arg)
 	struct walker *g = w->g;
 
 	for (;;) {
-		struct dnode *d = pop_local(w);
+		struct dnode *d = pool_take(w);
 
-		if (!d)
-			d = steal(w);
 		if (!d) {
-			if (atomic_load(&g->pending) == 0)
+			if (!pool_wait(g))
 				break;
-			idle_wait(g);
 			continue;
 		}
 		if (*g->o->stop)
@@ -154,11 +34,7 @@ worker_main(void *arg)
 		else
 			visit_dir(w, d);
 		dnode_release(g, d);
-		if (atomic_fetch_sub(&g->pending, 1) == 1) {
-			pthread_mutex_lock(&g->idle_lk);
-			pthread_cond_broadcast(&g->idle_cv);
-			pthread_mutex_unlock(&g->idle_lk);
-		}
+		pool_done(g);
 	}
 	return NULL;
 }
@@ -326,7 +202,7 @@ walk_run(const struct walk_opts *o, struct walk_result *r, char *err,
 	dirtot_list_push(&g.w[0].dirs, root->acct);
 	hist_add(&g.w[0].c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)root->namelen, 0);
 	atomic_fetch_add(&root->refs, 1);	/* ours: keeps ROOT's fd open */
-	work_push(&g.w[0], root);
+	pool_push(&g.w[0], root);
 
 	prog.start_ns = t0;
 	if (o->progress)

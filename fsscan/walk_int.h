@@ -1,5 +1,6 @@
 /*
- * walk_int: state shared by walk.c (the pool) and visit.c (one directory).
+ * walk_int: state shared by the walker's pieces: walk.c (one scan),
+ * pool.c (work items), dnode.c (directory items), visit.c (one directory).
  * Not for use outside the walker.
  */
 #ifndef FSSCAN_WALK_INT_H
@@ -74,14 +75,21 @@ struct walker {
 
 #define DIRBUF_SIZE (64 * 1024)
 
-/* walk.c */
-void work_push(struct worker *w, struct dnode *d);
+/* pool.c: queue d; the next item for w (its own newest, else half of a
+ * victim's oldest), or NULL; 0 when the walk is over, else 1 after a short
+ * wait for work; an item is finished (after its visit and release). */
+void pool_push(struct worker *w, struct dnode *d);
+struct dnode *pool_take(struct worker *w);
+int pool_wait(struct walker *g);
+void pool_done(struct walker *g);
+
+/* dnode.c */
+struct dnode *dnode_new(struct dnode *parent, const char *name, size_t len);
+char *dnode_path(const struct dnode *d, const char *name, size_t namelen);
 void dnode_release(struct walker *g, struct dnode *d);
 
 /* visit.c */
 void visit_dir(struct worker *w, struct dnode *d);
-char *dnode_path(const struct dnode *d, const char *name, size_t namelen);
-struct dnode *dnode_new(struct dnode *parent, const char *name, size_t len);
 
 /* account.c */
 void account_file(struct census *c, int64_t now, const struct hl_file *f,
