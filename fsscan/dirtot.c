@@ -3,7 +3,7 @@
  */
 #include "dirtot.h"
 
-#include <stdatomic.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,27 +12,22 @@
 #define MTIME_NONE INT64_MIN
 
 struct dirtot *
-dirtot_new(struct dirtot *parent, const char *name, size_t namelen)
+dirtot_new(struct dirtot *parent, const char *name, size_t namelen,
+    _Atomic uint64_t *seq)
 {
-	struct dirtot *t = xcalloc(1, sizeof *t);
+	struct dirtot *t;
 
-	t->parent = parent;
-	atomic_init(&t->max_mtime, MTIME_NONE);
 	if (!parent) {
-		t->path = xstrdup(".");
-		return t;
+		name = ".";
+		namelen = 1;
 	}
-	t->depth = parent->depth + 1;
-	if (parent->depth == 0) {
-		t->path = xstrndup(name, namelen);
-	} else {
-		size_t pl = strlen(parent->path);
-		t->path = xmalloc(pl + 1 + namelen + 1);
-		memcpy(t->path, parent->path, pl);
-		t->path[pl] = '/';
-		memcpy(t->path + pl + 1, name, namelen);
-		t->path[pl + 1 + namelen] = 0;
-	}
+	t = xcalloc(1, sizeof *t + namelen + 1);
+	t->parent = parent;
+	t->seq = atomic_fetch_add_explicit(seq, 1, memory_order_relaxed);
+	t->depth = parent ? parent->depth + 1 : 0;
+	atomic_init(&t->max_mtime, MTIME_NONE);
+	memcpy(t->name, name, namelen);
+	t->namelen = namelen;
 	return t;
 }
 
@@ -84,30 +79,26 @@ dirtot_list_take(struct dirtot_list *dst, struct dirtot_list *src)
 	memset(src, 0, sizeof *src);
 }
 
-static int
-by_depth_desc(const void *a, const void *b)
-{
-	const struct dirtot *x = *(struct dirtot *const *)a;
-	const struct dirtot *y = *(struct dirtot *const *)b;
-
-	return (y->depth > x->depth) - (y->depth < x->depth);
-}
-
-static int
-by_path(const void *a, const void *b)
-{
-	const struct dirtot *x = *(struct dirtot *const *)a;
-	const struct dirtot *y = *(struct dirtot *const *)b;
-
-	return strcmp(x->path, y->path);
-}
-
+/*
+ * Sequence numbers are dense and a parent is numbered before its
+ * children, so placing each node at its seq orders the list in linear
+ * time, and walking it backwards sums every child before its parent.
+ */
 void
 dirtot_finish(struct dirtot_list *l)
 {
-	qsort(l->v, l->len, sizeof *l->v, by_depth_desc);
+	struct dirtot **v = xcalloc(l->len ? l->len : 1, sizeof *v);
+
 	for (size_t i = 0; i < l->len; i++) {
 		struct dirtot *t = l->v[i];
+		assert(t->seq < l->len && v[t->seq] == NULL);
+		v[t->seq] = t;
+	}
+	free(l->v);
+	l->v = v;
+	l->cap = l->len ? l->len : 1;
+	for (size_t i = l->len; i-- > 0;) {
+		struct dirtot *t = v[i];
 		struct dirlocal sum = {
 			.files = t->files, .dirs = t->dirs,
 			.bytes = t->bytes, .alloc = t->alloc,
@@ -118,16 +109,13 @@ dirtot_finish(struct dirtot_list *l)
 		if (t->parent)
 			dirtot_add(t->parent, &sum);
 	}
-	qsort(l->v, l->len, sizeof *l->v, by_path);
 }
 
 void
 dirtot_list_free(struct dirtot_list *l)
 {
-	for (size_t i = 0; i < l->len; i++) {
-		free(l->v[i]->path);
+	for (size_t i = 0; i < l->len; i++)
 		free(l->v[i]);
-	}
 	free(l->v);
 	memset(l, 0, sizeof *l);
 }

@@ -305,26 +305,57 @@ write_owners(struct w *w, int64_t id, const struct idmap *m, const char *kind)
 	return rc;
 }
 
+/* The first free dir row id: rows of this snapshot are base + seq. */
+static int
+dir_base(struct w *w, int64_t *base)
+{
+	sqlite3_stmt *st = prep(w, "SELECT ifnull(max(id), 0) + 1 FROM dir");
+	int rc = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*base = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else {
+		snprintf(w->err, w->errlen, "%s", sqlite3_errmsg(w->db));
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* One row per node: its name and its parent's row, never a path, so the
+ * rows of a deep tree take space linear in its size. */
 static int
 write_dirs(struct w *w, int64_t id, const struct dirtot_list *l)
 {
-	sqlite3_stmt *st = prep(w, "INSERT INTO dir (snapshot_id, path, depth,"
-	    " files, dirs, bytes, alloc_bytes, max_mtime) VALUES (?,?,?,?,?,?,?,?)");
+	sqlite3_stmt *st;
+	int64_t base;
 	int rc = 0;
 
+	if (dir_base(w, &base) < 0)
+		return -1;
+	st = prep(w, "INSERT INTO dir (id, snapshot_id, parent, name, depth,"
+	    " files, dirs, bytes, alloc_bytes, max_mtime)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?)");
 	if (!st)
 		return -1;
 	for (size_t i = 0; i < l->len && rc == 0; i++) {
 		const struct dirtot *t = l->v[i];
 		struct acct a = { t->files, t->dirs, t->bytes, t->alloc };
-		sqlite3_bind_int64(st, 1, id);
-		db_bind_blobtext(st, 2, t->path, strlen(t->path));
-		sqlite3_bind_int(st, 3, t->depth);
-		bind_acct(st, 4, &a);
-		if (t->has_mtime)
-			sqlite3_bind_int64(st, 8, t->max_mtime);
+		sqlite3_bind_int64(st, 1, base + (int64_t)t->seq);
+		sqlite3_bind_int64(st, 2, id);
+		if (t->parent)
+			sqlite3_bind_int64(st, 3, base + (int64_t)t->parent->seq);
 		else
-			sqlite3_bind_null(st, 8);
+			sqlite3_bind_null(st, 3);
+		db_bind_blobtext(st, 4, t->name, t->namelen);
+		sqlite3_bind_int(st, 5, t->depth);
+		bind_acct(st, 6, &a);
+		if (t->has_mtime)
+			sqlite3_bind_int64(st, 10, t->max_mtime);
+		else
+			sqlite3_bind_null(st, 10);
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);

@@ -295,7 +295,8 @@ enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
 
 	if (d->parent) {
 		if (o->dirs_depth < 0 || d->depth <= o->dirs_depth) {
-			d->acct = dirtot_new(d->parent->acct, d->name, d->namelen);
+			d->acct = dirtot_new(d->parent->acct, d->name, d->namelen,
+			    &w->g->dir_seq);
 			dirtot_list_push(&w->dirs, d->acct);
 		} else {
 			d->acct = d->parent->acct;

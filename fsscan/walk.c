@@ -109,8 +109,9 @@ open_root(const char *root, struct stat *st, char *err, size_t errlen)
 }
 
 static struct dnode *
-root_node(const struct walk_opts *o, int fd, const struct stat *st)
+root_node(struct walker *g, int fd, const struct stat *st)
 {
+	const struct walk_opts *o = g->o;
 	struct dnode *d = dnode_new(NULL, o->root, strlen(o->root));
 
 	d->fd = fd;
@@ -121,7 +122,7 @@ root_node(const struct walk_opts *o, int fd, const struct stat *st)
 	d->mtime = st->st_mtim.tv_sec;
 	d->uid = st->st_uid;
 	d->gid = st->st_gid;
-	d->acct = dirtot_new(NULL, NULL, 0);
+	d->acct = dirtot_new(NULL, NULL, 0, &g->dir_seq);
 	project_root(o->rules, &d->proj, fd, st->st_uid, st->st_gid);
 	return d;
 }
@@ -198,7 +199,7 @@ walk_run(const struct walk_opts *o, struct walk_result *r, char *err,
 		census_init(&w->c, o->topn);
 		pthread_mutex_init(&w->lk, NULL);
 	}
-	root = root_node(o, fd, &st);
+	root = root_node(&g, fd, &st);
 	dirtot_list_push(&g.w[0].dirs, root->acct);
 	hist_add(&g.w[0].c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)root->namelen, 0);
 	atomic_fetch_add(&root->refs, 1);	/* ours: keeps ROOT's fd open */

@@ -66,6 +66,7 @@ struct walker {
 	_Atomic int open_fds;		/* budgeted directory fds */
 	_Atomic int idle;
 	_Atomic int interrupted;
+	_Atomic uint64_t dir_seq;	/* next v_dir node's number */
 	pthread_mutex_t idle_lk;
 	pthread_cond_t idle_cv;
 	struct throttle thr;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "db_int.h"
 #include "sql_embed.h"
 
 #define BUSY_SLEEP_MS 20
@@ -116,7 +117,9 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
  * I/O tables (sql/io.sql): a version-2 database loses its io_dev_hour
  * (recreated with the columns of version 3) and has every hour with
  * samples marked dirty, so the next ingest rebuilds them all and the
- * analyses say they are stale until then. */
+ * analyses say they are stale until then. Version 4 stores directory rows
+ * as parent and name instead of a path: older rows are converted
+ * (dbupgrade.c), and v_dir shows the same paths as before. */
 static const char iocensus_io_from2[] = "DROP TABLE IF EXISTS io_dev_hour;";
 static const char iocensus_io_dirty_all[] =
     "INSERT OR IGNORE INTO io_dirty (t0) SELECT DISTINCT t0 FROM io_chunk;";
@@ -131,7 +134,7 @@ static int
 install_schema(sqlite3 *db, char *err, size_t errlen)
 {
 	char sql[128];
-	int version = 0, appid = 0, tables = 0;
+	int version = 0, appid = 0, tables = 0, dirs_old;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
 		return -1;
@@ -150,9 +153,12 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		snprintf(sql, sizeof sql,
 		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
+		if ((dirs_old = dbupgrade_dir_aside(db, err, errlen)) < 0)
+			goto fail;
 		if ((version == 2 &&
 		    db_exec(db, iocensus_io_from2, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
+		    (dirs_old && dbupgrade_dir_rows(db, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
 		    (version == 2 &&
 		    db_exec(db, iocensus_io_dirty_all, err, errlen) < 0) ||

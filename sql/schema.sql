@@ -86,15 +86,23 @@ CREATE TABLE IF NOT EXISTS project_extent (
   PRIMARY KEY (snapshot_id, project, metric)
 ) WITHOUT ROWID;
 
+-- Subtree totals, one row per directory kept (fsscan --dirs): its own name
+-- and its parent's row, never its path, so that the rows of a deep tree
+-- take space linear in its size; v_dir joins the names into paths. parent
+-- is the id of the parent directory's row in the same snapshot, NULL for
+-- ROOT (named '.'). Schema 4; before, each row held its path (lib/db.c
+-- upgrades such rows in place).
 CREATE TABLE IF NOT EXISTS dir (
+  id          INTEGER PRIMARY KEY,
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
-  path  TEXT NOT NULL,             -- relative to ROOT; '.' is ROOT
-  depth INTEGER NOT NULL,
+  parent      INTEGER,
+  name        TEXT NOT NULL,       -- the bytes the file system returned
+  depth INTEGER NOT NULL,          -- below ROOT, ROOT is 0
   files INTEGER NOT NULL, dirs INTEGER NOT NULL,
   bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
-  max_mtime INTEGER,
-  PRIMARY KEY (snapshot_id, path)
-) WITHOUT ROWID;
+  max_mtime INTEGER
+);
+CREATE INDEX IF NOT EXISTS dir_depth ON dir (snapshot_id, depth);
 
 -- How deep dir goes: fsscan --dirs DEPTH, max_depth NULL for --dirs all.
 -- Schema 3; a snapshot written before has no row.

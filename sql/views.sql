@@ -19,9 +19,22 @@ CREATE VIEW IF NOT EXISTS v_hist AS
   WHERE metric IN ('size', 'atime', 'mtime', 'ctime');
 
 
+-- v_dir: a row's path is the names of its ancestors below ROOT and its
+-- own, joined with '/', built by walking up the parent rows (one lookup
+-- per level), so a query for one snapshot and depth reads only its rows.
 CREATE VIEW IF NOT EXISTS v_dir AS
-  SELECT snapshot_id, path, depth, files, dirs, bytes, alloc_bytes, max_mtime
-  FROM dir;
+  SELECT d.snapshot_id,
+         CASE WHEN d.depth = 0 THEN d.name ELSE (
+           WITH RECURSIVE up(parent, depth, name) AS (
+             SELECT d.parent, d.depth, d.name
+             UNION ALL
+             SELECT p.parent, p.depth, p.name
+             FROM up JOIN dir p ON p.id = up.parent
+             WHERE p.depth > 0)
+           SELECT group_concat(name, '/')
+           FROM (SELECT name FROM up ORDER BY depth)) END AS path,
+         d.depth, d.files, d.dirs, d.bytes, d.alloc_bytes, d.max_mtime
+  FROM dir d;
 
 -- v_io: one row per device per sample interval (PRODUCT.md). It decodes
 -- the r127 columns of io_chunk (sql/io.sql, docs/census-db.md) with core

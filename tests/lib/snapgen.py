@@ -232,11 +232,18 @@ def insert(path, s):
                 con.execute("INSERT INTO owner VALUES (?,?,?,?,?,?,?,?)",
                             (sid, kind, i, names.get(i), a[0], a[1], a[2],
                              a[3]))
-        for d in sorted(dtot):
+        ids = {}
+        for d in sorted(dtot):      # a parent sorts before its children
             a = dtot[d]
             depth = 0 if d == "." else d.count("/") + 1
-            con.execute("INSERT INTO dir VALUES (?,?,?,?,?,?,?,?)",
-                        (sid, d, depth, a[0], a[1], a[2], a[3], None))
+            parent = None if d == "." else d.rpartition("/")[0] or "."
+            cur = con.execute(
+                "INSERT INTO dir (snapshot_id, parent, name, depth, files,"
+                " dirs, bytes, alloc_bytes, max_mtime)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                (sid, ids.get(parent), d.rpartition("/")[2], depth, a[0],
+                 a[1], a[2], a[3], None))
+            ids[d] = cur.lastrowid
         _hist_rows(con, sid, s, None, s.files, True)
         _top_rows(con, sid, s)
         for name in sorted(projects):
