@@ -78,15 +78,26 @@ same_dir(int fd, const struct dnode *d)
 	return 0;
 }
 
+/* The fd of p when it is open: its own, or the thread's last one over
+ * the budget. */
+static int
+fd_of(const struct worker *w, const struct dnode *p)
+{
+	if (p->fd >= 0)
+		return p->fd;
+	return p == w->last ? w->last_fd : -1;
+}
+
 /* Open d when its parent's fd was closed for the fd budget: walk up to
  * the nearest open ancestor and back down. The fd returned is temporary. */
 static int
-reopen(const struct walker *g, const struct dnode *d)
+reopen(const struct worker *w, const struct dnode *d)
 {
-	int pfd = d->parent->fd, tmp = -1, fd, e;
+	const struct walker *g = w->g;
+	int pfd = fd_of(w, d->parent), tmp = -1, fd, e;
 
 	if (pfd < 0)
-		pfd = tmp = reopen(g, d->parent);
+		pfd = tmp = reopen(w, d->parent);
 	if (pfd < 0)
 		return -1;
 	fd = open_at(g, pfd, d);
@@ -103,14 +114,14 @@ reopen(const struct walker *g, const struct dnode *d)
 }
 
 static int
-open_dir(const struct walker *g, const struct dnode *d)
+open_dir(const struct worker *w, const struct dnode *d)
 {
-	int fd, e;
+	int fd, e, pfd = fd_of(w, d->parent);
 
-	if (d->parent->fd >= 0)
-		fd = open_at(g, d->parent->fd, d);
+	if (pfd >= 0)
+		fd = open_at(w->g, pfd, d);
 	else
-		return reopen(g, d);
+		return reopen(w, d);
 	if (fd >= 0 && same_dir(fd, d) < 0) {
 		e = errno;
 		close(fd);
@@ -309,6 +320,36 @@ enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
 		w->c.snapshot_dirs++;
 }
 
+void
+visit_forget_last(struct worker *w)
+{
+	if (!w->last)
+		return;
+	close(w->last_fd);
+	dnode_release(w->g, w->last);
+	w->last = NULL;
+}
+
+/*
+ * A directory visited over the fd budget: its children, published next,
+ * are usually taken by this thread at once, so keep its fd in the thread's
+ * slot (with a reference, so that the item outlives it) rather than have
+ * each child reopen it through its ancestors: a chain deeper than the
+ * budget then costs one open per level, not one per level and ancestor.
+ */
+static void
+keep_last(struct worker *w, struct dnode *d, int fd)
+{
+	if (!w->g->keep_last) {
+		close(fd);
+		return;
+	}
+	visit_forget_last(w);
+	atomic_fetch_add(&d->refs, 1);
+	w->last = d;
+	w->last_fd = fd;
+}
+
 static void
 publish_held(struct worker *w)
 {
@@ -330,7 +371,7 @@ visit_dir(struct worker *w, struct dnode *d)
 		fd = d->fd;		/* ROOT is opened by walk_run */
 		keep = 1;
 	} else if (!d->no_read) {
-		fd = open_dir(g, d);
+		fd = open_dir(w, d);
 		if (fd < 0)
 			record_error(w, d, NULL, 0, errno);
 	}
@@ -361,7 +402,7 @@ visit_dir(struct worker *w, struct dnode *d)
 	}
 	dirtot_add(d->acct, &dl);
 	if (fd >= 0 && !keep) {
-		close(fd);
+		keep_last(w, d, fd);
 		publish_held(w);
 	}
 }

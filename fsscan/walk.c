@@ -36,6 +36,7 @@ worker_main(void *arg)
 		dnode_release(g, d);
 		pool_done(g);
 	}
+	visit_forget_last(w);
 	return NULL;
 }
 
@@ -186,6 +187,11 @@ walk_run(const struct walk_opts *o, struct walk_result *r, char *err,
 		return -1;
 	g.root_dev = st.st_dev;
 	g.euid = geteuid();
+	/* One slot of the fd budget per thread for its last directory over
+	 * the budget (visit.c), when the budget can spare them. */
+	g.keep_last = o->max_fds > 2 * g.nw;
+	if (g.keep_last)
+		atomic_init(&g.open_fds, g.nw);
 	throttle_init(&g.thr, o->max_rate);
 	pthread_mutex_init(&g.idle_lk, NULL);
 	pthread_cond_init(&g.idle_cv, NULL);

@@ -54,6 +54,8 @@ struct worker {
 	char *buf;			/* getdents64 buffer */
 	struct dnode **later;		/* children held until the fd closes */
 	size_t nlater, caplater;
+	struct dnode *last;		/* the last directory visited over the */
+	int last_fd;			/* fd budget, still open (a ref held) */
 	_Atomic uint64_t entries;
 	unsigned seed;
 };
@@ -64,6 +66,7 @@ struct walker {
 	int nw;
 	_Atomic int64_t pending;	/* items pushed and not yet finished */
 	_Atomic int open_fds;		/* budgeted directory fds */
+	int keep_last;			/* a slot per thread for w->last_fd */
 	_Atomic int idle;
 	_Atomic int interrupted;
 	_Atomic uint64_t dir_seq;	/* next v_dir node's number */
@@ -91,6 +94,7 @@ void dnode_release(struct walker *g, struct dnode *d);
 
 /* visit.c */
 void visit_dir(struct worker *w, struct dnode *d);
+void visit_forget_last(struct worker *w);
 
 /* account.c */
 void account_file(struct census *c, int64_t now, const struct hl_file *f,
