@@ -9,8 +9,6 @@
 
 #include "xalloc.h"
 
-#define MTIME_NONE INT64_MIN
-
 struct dirtot *
 dirtot_new(struct dirtot *parent, const char *name, size_t namelen,
     _Atomic uint64_t *seq)
@@ -24,10 +22,24 @@ dirtot_new(struct dirtot *parent, const char *name, size_t namelen,
 	t = xcalloc(1, sizeof *t + namelen + 1);
 	t->parent = parent;
 	t->seq = atomic_fetch_add_explicit(seq, 1, memory_order_relaxed);
+	t->rank = -1;
 	t->depth = parent ? parent->depth + 1 : 0;
-	atomic_init(&t->max_mtime, MTIME_NONE);
+	atomic_init(&t->max_mtime, DIRTOT_NO_MTIME);
 	memcpy(t->name, name, namelen);
 	t->namelen = namelen;
+	return t;
+}
+
+struct dirtot *
+dirtot_stub(struct dirtot *parent, int rank, uint64_t seq)
+{
+	struct dirtot *t = xcalloc(1, sizeof *t);
+
+	t->parent = parent;
+	t->seq = seq;
+	t->rank = rank;
+	t->depth = parent ? parent->depth + 1 : 0;
+	atomic_init(&t->max_mtime, DIRTOT_NO_MTIME);
 	return t;
 }
 
@@ -58,6 +70,17 @@ dirtot_add(struct dirtot *t, const struct dirlocal *l)
 	atomic_fetch_add_explicit(&t->alloc, l->alloc, memory_order_relaxed);
 	if (l->any)
 		max_store(&t->max_mtime, l->max_mtime);
+}
+
+void
+dirtot_get(const struct dirtot *t, struct dirlocal *l)
+{
+	l->files = t->files;
+	l->dirs = t->dirs;
+	l->bytes = t->bytes;
+	l->alloc = t->alloc;
+	l->max_mtime = t->max_mtime;
+	l->any = l->max_mtime != DIRTOT_NO_MTIME;
 }
 
 void
@@ -99,15 +122,12 @@ dirtot_finish(struct dirtot_list *l)
 	l->cap = l->len ? l->len : 1;
 	for (size_t i = l->len; i-- > 0;) {
 		struct dirtot *t = v[i];
-		struct dirlocal sum = {
-			.files = t->files, .dirs = t->dirs,
-			.bytes = t->bytes, .alloc = t->alloc,
-			.max_mtime = t->max_mtime,
-			.any = t->max_mtime != MTIME_NONE,
-		};
-		t->has_mtime = sum.any;
-		if (t->parent)
+		struct dirlocal sum;
+
+		if (t->parent) {
+			dirtot_get(t, &sum);
 			dirtot_add(t->parent, &sum);
+		}
 	}
 }
 

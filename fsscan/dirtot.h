@@ -23,13 +23,16 @@
 struct dirtot {
 	struct dirtot *parent;
 	uint64_t seq;			/* dense per scan, ROOT 0 */
+	int rank;			/* -1: this process's own node; else a
+					   stand-in for node seq of that rank */
 	int depth;
 	_Atomic uint64_t files, dirs, bytes, alloc;
-	_Atomic int64_t max_mtime;
-	int has_mtime;			/* set by dirtot_finish */
+	_Atomic int64_t max_mtime;	/* DIRTOT_NO_MTIME: nothing yet */
 	size_t namelen;
 	char name[];			/* own name, "." for ROOT */
 };
+
+#define DIRTOT_NO_MTIME INT64_MIN
 
 struct dirtot_list {
 	struct dirtot **v;
@@ -46,13 +49,20 @@ struct dirlocal {
 /* A node under parent (NULL: ROOT, named "."), numbered from *seq. */
 struct dirtot *dirtot_new(struct dirtot *parent, const char *name,
     size_t namelen, _Atomic uint64_t *seq);
+/* fsscan-mpi: a stand-in for node seq of another rank (or of this one,
+ * reached through another rank), under the stand-in of its parent. What
+ * is added to it belongs to that node and to each of its ancestors. */
+struct dirtot *dirtot_stub(struct dirtot *parent, int rank, uint64_t seq);
 void dirtot_add(struct dirtot *t, const struct dirlocal *l);
+/* What has been added to t, as a dirlocal. */
+void dirtot_get(const struct dirtot *t, struct dirlocal *l);
 void dirlocal_mtime(struct dirlocal *l, int64_t mtime);
 void dirtot_list_push(struct dirtot_list *l, struct dirtot *t);
 /* Move every node of src into dst. */
 void dirtot_list_take(struct dirtot_list *dst, struct dirtot_list *src);
-/* Sum subtrees and order the nodes by seq (parents before children);
- * call once, single-threaded. */
+/* Sum subtrees and order the nodes by seq (parents before children), so
+ * that node seq is l->v[seq]; call once, single-threaded. A node whose
+ * parent is a stand-in adds its sum to it. */
 void dirtot_finish(struct dirtot_list *l);
 void dirtot_list_free(struct dirtot_list *l);
 

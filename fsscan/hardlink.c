@@ -76,8 +76,8 @@ keep_path(struct hl_ent *e, char *path)
 }
 
 /* Combine one link (or a set of links, from a merge) into the table. */
-static void
-note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
+void
+hl_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
     uint64_t pino, char *name, size_t namelen, const struct hl_file *f,
     char *path)
 {
@@ -103,7 +103,7 @@ void
 hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
     const char *name, size_t namelen, const struct hl_file *f, char *path)
 {
-	note(t, dev, ino, 1, pino, xstrndup(name, namelen), namelen, f, path);
+	hl_add(t, dev, ino, 1, pino, xstrndup(name, namelen), namelen, f, path);
 }
 
 void
@@ -112,11 +112,23 @@ hl_merge(struct hltab *dst, struct hltab *src)
 	for (size_t i = 0; i < src->cap; i++) {
 		struct hl_ent *e = &src->e[i];
 		if (e->links)
-			note(dst, e->dev, e->ino, e->links, e->owner_pino,
+			hl_add(dst, e->dev, e->ino, e->links, e->owner_pino,
 			    e->owner_name, e->owner_namelen, &e->f, e->path);
 	}
 	free(src->e);
 	memset(src, 0, sizeof *src);
+}
+
+struct hl_ent *
+hl_find(struct hltab *t, uint64_t dev, uint64_t ino)
+{
+	if (t->cap == 0)
+		return NULL;
+	for (size_t i = slot_of(dev, ino, t->cap); t->e[i].links;
+	    i = (i + 1) & (t->cap - 1))
+		if (t->e[i].ino == ino && t->e[i].dev == dev)
+			return &t->e[i];
+	return NULL;
 }
 
 void

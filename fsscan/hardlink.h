@@ -22,6 +22,9 @@ struct hl_file {
 	uint32_t uid, gid, nlink;
 	int32_t proj;			/* owning link's project */
 	struct dirtot *acct;		/* owning link's v_dir node */
+	int32_t rank;			/* fsscan-mpi: the rank that saw the
+					   owning link (proj and acct are
+					   that rank's) */
 };
 
 struct hl_ent {
@@ -43,8 +46,15 @@ struct hltab {
 /* Record one link. path may be NULL; ownership passes to the table. */
 void hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
     const char *name, size_t namelen, const struct hl_file *f, char *path);
+/* Add links links to one inode, of which (pino, name) is the smallest
+ * and f its file; name and path (may be NULL) pass to the table. */
+void hl_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
+    uint64_t pino, char *name, size_t namelen, const struct hl_file *f,
+    char *path);
 /* Move all of src into dst, combining links to the same inode. */
 void hl_merge(struct hltab *dst, struct hltab *src);
+/* The entry of (dev, ino), or NULL. */
+struct hl_ent *hl_find(struct hltab *t, uint64_t dev, uint64_t ino);
 void hl_free(struct hltab *t);
 
 #endif

@@ -5,31 +5,13 @@
  * 2 usage error; 3 aborted or fatal (the snapshot is recorded as
  * incomplete, or not at all).
  */
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "db.h"
-#include "fsident.h"
-#include "fsstats.h"
-#include "project.h"
-#include "snapshot.h"
-#include "walk.h"
-#include "xalloc.h"
-
-#define EXIT_PARTIAL 1
-#define EXIT_USAGE   2
-#define EXIT_FATAL   3
-#define MAX_LIST     64
+#include "scan.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -40,432 +22,60 @@ on_signal(int sig)
 	stop_flag = 1;
 }
 
-struct args {
-	const char *db, *fs, *csv, *root;
-	const char *projects[MAX_LIST];
-	int nprojects;
-	const char *excludes[MAX_LIST];
-	int nexcludes;
-	int threads, dirs, cross, max_fds, topn, progress, verbose, links;
-	int stat_cached;
-	uint64_t max_rate;
-	int64_t now;
-	int have_now;
-};
-
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-"usage: fsscan [OPTIONS] ROOT\n"
-"Walk ROOT in parallel and record a census snapshot in the database.\n"
-"\n"
-"  --db PATH             census database (default $IOCENSUS_DB, else ./iocensus.db)\n"
-"  --fs NAME             file-system name for the snapshot (default: ROOT)\n"
-"  -j, --threads N       walker threads (default: from CPUs and fs type)\n"
-"  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
-"                        repeatable, first match wins (default depth:1)\n"
-"  --now EPOCH           reference time for ages (default: scan start)\n"
-"  --dirs DEPTH|all      subtree totals down to DEPTH (default 3)\n"
-"  --fsstats-csv FILE    also write the fsstats 1.4.5 CSV\n"
-"  --exclude GLOB        skip entries whose name matches (repeatable)\n"
-"  --cross-mounts        descend into other file systems\n"
-"  --max-fds N           directory fds held open at once (default 1024)\n"
-"  --max-rate N          at most N stat calls per second (default unlimited)\n"
-"  --top N               largest files and directories to keep (default 20)\n"
-"  --symlink-targets     read symlink targets for the relative/absolute split\n"
-"                        (readlink updates the link's atime)\n"
-"  --stat-cached         accept cached attributes (AT_STATX_DONT_SYNC): one\n"
-"                        round trip less per entry on NFS, FUSE, Lustre\n"
-"  --progress, --quiet   progress line on stderr (default: when it is a TTY)\n"
-"  -v, --verbose         print a summary when done\n"
-"  -h, --help            this help\n"
-"  -V, --version         version\n"
-"\n"
-"Exit status: 0 complete, 1 complete with unreadable entries, 2 usage error,\n"
-"3 aborted or fatal.\n");
-}
-
-static int
-parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int
-bad_value(const char *opt, const char *val)
-{
-	fprintf(stderr, "fsscan: invalid value for %s: '%s'\n", opt, val);
-	return -1;
-}
-
-enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
-    O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED };
-
-static const struct option longopts[] = {
-	{ "db", required_argument, NULL, O_DB },
-	{ "fs", required_argument, NULL, O_FS },
-	{ "threads", required_argument, NULL, 'j' },
-	{ "project", required_argument, NULL, O_PROJECT },
-	{ "now", required_argument, NULL, O_NOW },
-	{ "dirs", required_argument, NULL, O_DIRS },
-	{ "fsstats-csv", required_argument, NULL, O_CSV },
-	{ "exclude", required_argument, NULL, O_EXCLUDE },
-	{ "cross-mounts", no_argument, NULL, O_CROSS },
-	{ "max-fds", required_argument, NULL, O_MAXFDS },
-	{ "max-rate", required_argument, NULL, O_MAXRATE },
-	{ "top", required_argument, NULL, O_TOP },
-	{ "symlink-targets", no_argument, NULL, O_LINKS },
-	{ "stat-cached", no_argument, NULL, O_CACHED },
-	{ "progress", no_argument, NULL, O_PROGRESS },
-	{ "quiet", no_argument, NULL, O_QUIET },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* Returns 0 to run, 1 after --help/--version, -1 on a usage error. */
-static int
-parse_args(int argc, char **argv, struct args *a)
-{
-	uint64_t v;
-	int c;
-
-	a->dirs = 3;
-	a->max_fds = 1024;
-	a->topn = 20;
-	a->progress = isatty(STDERR_FILENO);
-	while ((c = getopt_long(argc, argv, "j:vhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_DB: a->db = optarg; break;
-		case O_FS: a->fs = optarg; break;
-		case 'j':
-			if (parse_u64(optarg, 1024, &v) < 0 || v == 0)
-				return bad_value("--threads", optarg);
-			a->threads = (int)v;
-			break;
-		case O_PROJECT:
-		case O_EXCLUDE: {
-			int *n = c == O_PROJECT ? &a->nprojects : &a->nexcludes;
-			const char **l = c == O_PROJECT ? a->projects : a->excludes;
-			if (*n == MAX_LIST)
-				return bad_value(argv[optind - 2], optarg);
-			l[(*n)++] = optarg;
-			break;
-		}
-		case O_NOW: {
-			char *end;
-			errno = 0;
-			a->now = strtoll(optarg, &end, 10);
-			if (errno || !*optarg || *end)
-				return bad_value("--now", optarg);
-			a->have_now = 1;
-			break;
-		}
-		case O_DIRS:
-			if (strcmp(optarg, "all") == 0)
-				a->dirs = -1;
-			else if (parse_u64(optarg, INT_MAX, &v) < 0)
-				return bad_value("--dirs", optarg);
-			else
-				a->dirs = (int)v;
-			break;
-		case O_CSV: a->csv = optarg; break;
-		case O_CROSS: a->cross = 1; break;
-		case O_MAXFDS:
-			if (parse_u64(optarg, 1 << 20, &v) < 0 || v == 0)
-				return bad_value("--max-fds", optarg);
-			a->max_fds = (int)v;
-			break;
-		case O_MAXRATE:
-			if (parse_u64(optarg, UINT64_MAX / 2, &a->max_rate) < 0)
-				return bad_value("--max-rate", optarg);
-			break;
-		case O_TOP:
-			if (parse_u64(optarg, 100000, &v) < 0)
-				return bad_value("--top", optarg);
-			a->topn = (int)v;
-			break;
-		case O_LINKS: a->links = 1; break;
-		case O_CACHED: a->stat_cached = 1; break;
-		case O_PROGRESS: a->progress = 1; break;
-		case O_QUIET: a->progress = 0; break;
-		case 'v': a->verbose = 1; break;
-		case 'h': usage(stdout); return 1;
-		case 'V': printf("fsscan (iocensus) %s\n", IOCENSUS_VERSION); return 1;
-		default: usage(stderr); return -1;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "fsscan: %s\n", optind == argc ?
-		    "missing ROOT" : "only one ROOT may be given");
-		usage(stderr);
-		return -1;
-	}
-	a->root = argv[optind];
-	return 0;
-}
-
-/* Network and FUSE file systems are latency-bound: many threads overlap
- * round trips. Local ones are bound by kernel CPU time. */
-static int
-default_threads(const char *fstype)
-{
-	static const char *const remote[] = { "nfs", "nfs4", "lustre", "gpfs",
-	    "cifs", "smb3", "beegfs", "ceph", "glusterfs", "9p", "panfs",
-	    "fuse", "afs", "pvfs2", "orangefs", NULL };
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-	for (int i = 0; remote[i]; i++)
-		if (strncmp(fstype, remote[i], strlen(remote[i])) == 0)
-			return 32;
-	if (cpus < 1)
-		cpus = 1;
-	return cpus > 8 ? 8 : (int)cpus;
-}
-
-/* Keep a margin below RLIMIT_NOFILE for the database and the CSV. */
-static int
-fd_budget(int wanted)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-		if (rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &rl);
-			getrlimit(RLIMIT_NOFILE, &rl);
-		}
-		if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)wanted + 64 > rl.rlim_cur)
-			wanted = rl.rlim_cur > 80 ? (int)rl.rlim_cur - 64 : 16;
-	}
-	return wanted;
-}
-
-static char *
-command_line(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s;
-
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = xcalloc(1, len);
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
-/*
- * The fsstats CSV is written to FILE.tmp, which is opened before any
- * database row exists and renamed into place only after the snapshot has
- * committed: a run that cannot write its CSV records nothing as complete.
- */
-struct csv_out {
-	const char *path;
-	char tmp[PATH_MAX];
-	FILE *f;
-};
-
-static int
-csv_open(struct csv_out *c, const char *path)
-{
-	c->path = path;
-	if (snprintf(c->tmp, sizeof c->tmp, "%s.tmp", path) >= (int)sizeof c->tmp) {
-		fprintf(stderr, "fsscan: %s: name too long\n", path);
-		return -1;
-	}
-	if (!(c->f = fopen(c->tmp, "w"))) {
-		fprintf(stderr, "fsscan: %s: %s\n", c->tmp, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static void
-csv_discard(struct csv_out *c)
-{
-	if (c->f)
-		fclose(c->f);
-	if (c->path)
-		unlink(c->tmp);
-	c->f = NULL;
-}
-
-static int
-csv_write(struct csv_out *c, const struct walk_result *r, const char *root,
-    int links)
-{
-	struct fsstats_info info = { .complete = !r->interrupted,
-	    .errors = r->c.nerrors, .symlink_targets = links };
-	struct statvfs sv;
-	int rc;
-
-	if (statvfs(root, &sv) == 0) {
-		info.have_statvfs = 1;
-		info.fs_total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
-		info.fs_used_bytes = (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
-	}
-	rc = fsstats_write(c->f, &r->c, &info);
-	if (rc == 0 && fsync(fileno(c->f)) != 0)
-		rc = -1;
-	if (fclose(c->f) != 0)
-		rc = -1;
-	c->f = NULL;
-	if (rc < 0)
-		fprintf(stderr, "fsscan: %s: %s\n", c->tmp, strerror(errno));
-	return rc;
-}
-
-static int
-csv_commit(struct csv_out *c)
-{
-	if (rename(c->tmp, c->path) == 0)
-		return 0;
-	fprintf(stderr, "fsscan: %s: %s\n", c->path, strerror(errno));
-	return -1;
-}
-
-static void
-summary(int64_t id, const struct walk_result *r, const char *status)
-{
-	fprintf(stderr, "fsscan: snapshot %lld %s: %llu files, %llu dirs, "
-	    "%llu bytes, %llu errors, %.1f s (%.0f entries/s)\n",
-	    (long long)id, status, (unsigned long long)r->c.files,
-	    (unsigned long long)r->c.dirs, (unsigned long long)r->c.bytes,
-	    (unsigned long long)r->c.nerrors, r->seconds,
-	    r->seconds > 0 ? (double)r->entries / r->seconds : 0.0);
-}
-
-/* ROOT must be a real directory: fsscan never follows symlinks. */
-static int
-check_root(const char *root, struct stat *st)
-{
-	if (lstat(root, st) < 0) {
-		fprintf(stderr, "fsscan: %s: %s\n", root, strerror(errno));
-		return -1;
-	}
-	if (S_ISLNK(st->st_mode)) {
-		fprintf(stderr, "fsscan: %s: is a symbolic link; fsscan never "
-		    "follows links, give the directory it points to\n", root);
-		return -1;
-	}
-	if (!S_ISDIR(st->st_mode)) {
-		fprintf(stderr, "fsscan: %s: not a directory\n", root);
-		return -1;
-	}
-	return 0;
-}
-
 static int
 scan(struct args *a, char *cmdline)
 {
-	struct walk_opts o = { 0 };
+	struct scan s;
 	struct walk_result r;
-	struct snap_meta m = { 0 };
-	struct fsident fi;
-	struct project_rules *rules;
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct stat st;
 	struct csv_out csv = { 0 };
-	char err[1024] = "", root_abs[PATH_MAX], host[256] = "";
-	const char *status;
+	struct rank_stat rs = { .rank = 0 };
+	struct snap_parts parts = { .ranks = &rs, .nranks = 1 };
+	char err[1024] = "";
 	sqlite3 *db;
 	int64_t id;
 	int rc;
 
-	if (check_root(a->root, &st) < 0)
-		return EXIT_USAGE;
-	if (!realpath(a->root, root_abs))
-		snprintf(root_abs, sizeof root_abs, "%s", a->root);
-	rules = project_rules_new(a->nprojects ? a->projects : NULL,
-	    a->nprojects, root_abs, err, sizeof err);
-	if (!rules) {
-		fprintf(stderr, "fsscan: --project: %s\n", err);
-		return EXIT_USAGE;
-	}
+	if ((rc = scan_setup(&s, a, "fsscan", cmdline, 1, &stop_flag)) != 0)
+		return rc;
 	if (!(db = db_open(db_default_path(a->db), err, sizeof err))) {
 		fprintf(stderr, "fsscan: %s\n", err);
-		project_rules_free(rules);
+		scan_free(&s);
 		return EXIT_FATAL;
 	}
-	fsident_get(st.st_dev, root_abs, &fi);
-	gethostname(host, sizeof host - 1);
-	m = (struct snap_meta){ .fs = a->fs ? a->fs : a->root, .root = a->root,
-	    .root_abs = root_abs, .host = host, .fstype = fi.fstype,
-	    .source = fi.source, .uuid = fi.uuid[0] ? fi.uuid : NULL,
-	    .label = fi.label[0] ? fi.label : NULL, .mntopts = fi.options,
-	    .options = cmdline, .started = time(NULL),
-	    .threads = a->threads ? a->threads : default_threads(fi.fstype),
-	    .dirs_depth = a->dirs };
-	m.now_ref = a->have_now ? a->now : m.started;
-
-	o = (struct walk_opts){ .root = a->root, .threads = m.threads,
-	    .dirs_depth = a->dirs, .cross_mounts = a->cross,
-	    .excludes = a->excludes, .nexcludes = a->nexcludes,
-	    .max_fds = fd_budget(a->max_fds), .max_rate = a->max_rate,
-	    .topn = a->topn, .now = m.now_ref, .progress = a->progress,
-	    .symlink_targets = a->links, .stat_cached = a->stat_cached,
-	    .rules = rules, .stop = &stop_flag };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	db_set_stop_flag(&stop_flag);
 
-	if (a->csv && csv_open(&csv, a->csv) < 0) {
+	if (a->csv && csvout_open(&csv, a->csv) < 0) {
 		rc = EXIT_FATAL;
 		goto out;
 	}
-	if (snapshot_begin(db, &m, &id, err, sizeof err) < 0) {
+	if (snapshot_begin(db, &s.m, &id, err, sizeof err) < 0) {
 		fprintf(stderr, "fsscan: %s: %s%s\n", db_default_path(a->db), err,
 		    stop_flag ? " (interrupted while waiting for the lock)" : "");
 		rc = EXIT_FATAL;
 		goto out;
 	}
-	if (walk_run(&o, &r, err, sizeof err) < 0) {
+	if (walk_run(&s.o, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "fsscan: %s\n", err);
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
 		goto out;
 	}
-	status = r.interrupted ? "interrupted" : "complete";
-	rc = r.interrupted ? EXIT_FATAL : r.c.nerrors ? EXIT_PARTIAL : 0;
-	if (a->csv && csv_write(&csv, &r, a->root, a->links) < 0) {
-		snapshot_fail(db, id);
-		rc = EXIT_FATAL;
-	} else if (snapshot_finish(db, id, &r, rules, status, err,
-	    sizeof err) < 0) {
-		fprintf(stderr, "fsscan: %s: cannot record snapshot: %s\n",
-		    db_default_path(a->db), err);
-		snapshot_fail(db, id);
-		rc = EXIT_FATAL;
-	} else if (a->csv && csv_commit(&csv) < 0) {
-		snapshot_fail(db, id);
-		rc = EXIT_FATAL;
-	}
-	if (r.interrupted)
-		fprintf(stderr, "fsscan: interrupted: snapshot %lld recorded as "
-		    "incomplete\n", (long long)id);
+	rs.threads = s.o.threads;
+	rs.entries = r.entries;
+	rs.dirs = r.c.dirs;
+	rs.seconds = r.seconds;
+	memcpy(rs.host, s.host, sizeof rs.host - 1);	/* NUL-terminated */
+	rc = scan_record(&s, a, db, id, &csv, &r, &parts);
 	if (a->verbose || a->progress)
-		summary(id, &r, status);
+		scan_summary(&s, id, &r, r.entries);
 	walk_result_free(&r);
 out:
-	csv_discard(&csv);
+	csvout_discard(&csv);
 	db_close(db);
-	project_rules_free(rules);
+	scan_free(&s);
 	return rc;
 }
 
@@ -476,10 +86,10 @@ main(int argc, char **argv)
 	char *cmdline;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
+	rc = cli_parse(argc, argv, "fsscan", &a);
 	if (rc != 0)
 		return rc > 0 ? 0 : EXIT_USAGE;
-	cmdline = command_line(argc, argv);
+	cmdline = cli_command_line(argc, argv);
 	rc = scan(&a, cmdline);
 	free(cmdline);
 	return rc;

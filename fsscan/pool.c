@@ -1,7 +1,10 @@
 /*
  * pool: the walk's work items. Per-thread deques of directories with
  * steal-half, and termination on an atomic count of pending items: the
- * walk is over when no item is queued or being visited.
+ * walk is over when no item is queued or being visited. Under fsscan-mpi
+ * (g->fed) items also come from, and go to, other ranks through a driver
+ * thread (mpi_steal.c): an empty pool is then only idle, and the driver
+ * says when the walk is over.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +110,7 @@ idle_wait(struct walker *g)
 	}
 	pthread_mutex_lock(&g->idle_lk);
 	atomic_fetch_add(&g->idle, 1);
-	if (atomic_load(&g->pending) > 0)
+	if (atomic_load(&g->pending) > 0 || (g->fed && !atomic_load(&g->over)))
 		pthread_cond_timedwait(&g->idle_cv, &g->idle_lk, &ts);
 	atomic_fetch_sub(&g->idle, 1);
 	pthread_mutex_unlock(&g->idle_lk);
@@ -124,10 +127,50 @@ pool_take(struct worker *w)
 int
 pool_wait(struct walker *g)
 {
-	if (atomic_load(&g->pending) == 0)
+	if (atomic_load(&g->pending) == 0 && (!g->fed || atomic_load(&g->over)))
 		return 0;
 	idle_wait(g);
 	return 1;
+}
+
+int
+pool_idle(struct walker *g)
+{
+	return atomic_load(&g->pending) == 0;
+}
+
+/* Half of each deque's oldest items (the shallowest, carrying the most
+ * work), as a thread steals them, up to max in all. */
+size_t
+pool_give(struct walker *g, struct dnode **out, size_t max)
+{
+	size_t got = 0;
+
+	for (int i = 0; i < g->nw && got < max; i++) {
+		struct worker *w = &g->w[i];
+		size_t n;
+
+		pthread_mutex_lock(&w->lk);
+		n = (w->tail - w->head + 1) / 2;
+		if (n > max - got)
+			n = max - got;
+		memcpy(out + got, w->dq + w->head, n * sizeof *out);
+		w->head += n;
+		if (w->tail == w->head)
+			w->head = w->tail = 0;
+		pthread_mutex_unlock(&w->lk);
+		got += n;
+	}
+	return got;
+}
+
+void
+pool_end(struct walker *g)
+{
+	atomic_store(&g->over, 1);
+	pthread_mutex_lock(&g->idle_lk);
+	pthread_cond_broadcast(&g->idle_cv);
+	pthread_mutex_unlock(&g->idle_lk);
 }
 
 void

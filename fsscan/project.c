@@ -121,6 +121,15 @@ dir_state(struct project_rules *r, const struct proj_dir *parent,
 	*out = d;
 }
 
+const void *
+project_map_child(const struct project_rules *r,
+    const struct proj_dir *parent, const char *name)
+{
+	if (!r->trie || !parent->map_node)
+		return NULL;
+	return mnode_child(parent->map_node, name);
+}
+
 void
 project_root(struct project_rules *r, struct proj_dir *out, int fd,
     uid_t uid, gid_t gid)

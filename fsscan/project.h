@@ -87,6 +87,15 @@ void project_cache_free(struct project_cache *c);
 int32_t project_of(struct project_rules *r, const struct proj_dir *d,
     struct project_cache *c, uid_t uid, gid_t gid);
 
+/* fsscan-mpi: projects travel between ranks by name, and a directory's
+ * state as its names, its fs project ID and its position in the map
+ * trie, found again from its name below its parent's. */
+int32_t project_id(struct project_rules *r, const char *name);
+uint32_t project_source_bits(const struct project_rules *r, int32_t id);
+void project_add_sources(struct project_rules *r, int32_t id, uint32_t bits);
+const void *project_map_child(const struct project_rules *r,
+    const struct proj_dir *parent, const char *name);
+
 /* Registry, valid after the walk: names and the rules that matched. */
 int32_t project_count(const struct project_rules *r);
 const char *project_name(const struct project_rules *r, int32_t id);

@@ -167,6 +167,29 @@ projreg_free(struct project_rules *r)
 }
 
 int32_t
+project_id(struct project_rules *r, const char *name)
+{
+	return proj_intern(r, name);
+}
+
+uint32_t
+project_source_bits(const struct project_rules *r, int32_t id)
+{
+	if (id <= PROJECT_NONE || id >= project_count(r))
+		return 0;
+	return atomic_load_explicit(&pname_at(r, id)->bits,
+	    memory_order_relaxed);
+}
+
+void
+project_add_sources(struct project_rules *r, int32_t id, uint32_t bits)
+{
+	for (int i = 0; i < r->nrules; i++)
+		if (bits & (1u << i))
+			proj_mark(r, i, id);
+}
+
+int32_t
 project_count(const struct project_rules *r)
 {
 	return atomic_load_explicit(&((struct project_rules *)r)->count,

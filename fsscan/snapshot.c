@@ -324,14 +324,42 @@ dir_base(struct w *w, int64_t *base)
 	return rc;
 }
 
+/* The walk's own nodes, in seq order. */
+struct list_src {
+	const struct dirtot_list *l;
+	size_t i;
+};
+
+static int
+list_next(void *arg, struct dir_row *row, char *err, size_t errlen)
+{
+	struct list_src *s = arg;
+	const struct dirtot *t;
+
+	(void)err;
+	(void)errlen;
+	if (s->i == s->l->len)
+		return 0;
+	t = s->l->v[s->i++];
+	row->seq = t->seq;
+	row->has_parent = t->parent != NULL;
+	row->parent_seq = t->parent ? t->parent->seq : 0;
+	row->depth = t->depth;
+	row->name = t->name;
+	row->namelen = t->namelen;
+	dirtot_get(t, &row->tot);
+	return 1;
+}
+
 /* One row per node: its name and its parent's row, never a path, so the
  * rows of a deep tree take space linear in its size. */
 static int
-write_dirs(struct w *w, int64_t id, const struct dirtot_list *l)
+write_dirs(struct w *w, int64_t id, const struct dir_source *src)
 {
+	struct dir_row row;
 	sqlite3_stmt *st;
 	int64_t base;
-	int rc = 0;
+	int rc = 0, more;
 
 	if (dir_base(w, &base) < 0)
 		return -1;
@@ -340,22 +368,50 @@ write_dirs(struct w *w, int64_t id, const struct dirtot_list *l)
 	    " VALUES (?,?,?,?,?,?,?,?,?,?)");
 	if (!st)
 		return -1;
-	for (size_t i = 0; i < l->len && rc == 0; i++) {
-		const struct dirtot *t = l->v[i];
-		struct acct a = { t->files, t->dirs, t->bytes, t->alloc };
-		sqlite3_bind_int64(st, 1, base + (int64_t)t->seq);
+	while (rc == 0 &&
+	    (more = src->next(src->arg, &row, w->err, w->errlen)) > 0) {
+		struct acct a = { row.tot.files, row.tot.dirs, row.tot.bytes,
+		    row.tot.alloc };
+		sqlite3_bind_int64(st, 1, base + (int64_t)row.seq);
 		sqlite3_bind_int64(st, 2, id);
-		if (t->parent)
-			sqlite3_bind_int64(st, 3, base + (int64_t)t->parent->seq);
+		if (row.has_parent)
+			sqlite3_bind_int64(st, 3, base + (int64_t)row.parent_seq);
 		else
 			sqlite3_bind_null(st, 3);
-		db_bind_blobtext(st, 4, t->name, t->namelen);
-		sqlite3_bind_int(st, 5, t->depth);
+		db_bind_blobtext(st, 4, row.name, row.namelen);
+		sqlite3_bind_int(st, 5, row.depth);
 		bind_acct(st, 6, &a);
-		if (t->has_mtime)
-			sqlite3_bind_int64(st, 10, t->max_mtime);
+		if (row.tot.any)
+			sqlite3_bind_int64(st, 10, row.tot.max_mtime);
 		else
 			sqlite3_bind_null(st, 10);
+		rc = done(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc < 0 || more < 0 ? -1 : 0;
+}
+
+static int
+write_ranks(struct w *w, int64_t id, const struct rank_stat *rs, int n)
+{
+	sqlite3_stmt *st = prep(w, "INSERT INTO scan_rank (snapshot_id, rank,"
+	    " host, threads, entries, dirs, items_in, items_out, steals,"
+	    " seconds) VALUES (?,?,?,?,?,?,?,?,?,?)");
+	int rc = 0;
+
+	if (!st)
+		return -1;
+	for (int i = 0; i < n && rc == 0; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, rs[i].rank);
+		db_bind_text(st, 3, rs[i].host[0] ? rs[i].host : NULL);
+		sqlite3_bind_int(st, 4, rs[i].threads);
+		sqlite3_bind_int64(st, 5, (int64_t)rs[i].entries);
+		sqlite3_bind_int64(st, 6, (int64_t)rs[i].dirs);
+		sqlite3_bind_int64(st, 7, (int64_t)rs[i].items_in);
+		sqlite3_bind_int64(st, 8, (int64_t)rs[i].items_out);
+		sqlite3_bind_int64(st, 9, (int64_t)rs[i].steals);
+		sqlite3_bind_double(st, 10, rs[i].seconds);
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);
@@ -415,10 +471,12 @@ out:
 
 int
 snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
-    const struct project_rules *rules, const char *status, char *err,
-    size_t errlen)
+    const struct project_rules *rules, const char *status,
+    const struct snap_parts *parts, char *err, size_t errlen)
 {
 	struct w w = { db, err, errlen };
+	struct list_src ls = { &r->dirs, 0 };
+	struct dir_source own = { list_next, &ls };
 	sqlite3_stmt *top;
 
 	if (db_begin(db) < 0) {
@@ -431,7 +489,8 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	    write_owners(&w, id, &r->c.users, "user") < 0 ||
 	    write_owners(&w, id, &r->c.groups, "group") < 0 ||
 	    write_hists(&w, id, &r->c, rules) < 0 ||
-	    write_dirs(&w, id, &r->dirs) < 0 ||
+	    write_dirs(&w, id, parts->dirs ? parts->dirs : &own) < 0 ||
+	    write_ranks(&w, id, parts->ranks, parts->nranks) < 0 ||
 	    write_top(&w, top, id, "file", &r->c.top_files) < 0 ||
 	    write_top(&w, top, id, "dir", &r->c.top_dirs) < 0 ||
 	    write_errors(&w, id, &r->c) < 0 ||

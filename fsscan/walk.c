@@ -1,7 +1,10 @@
 /*
  * walk: one scan. Sets up the threads, runs each over the pool (pool.c)
  * visiting directories (visit.c), reports progress, and merges the
- * threads' results.
+ * threads' results. The steps are separate (walk_new, walk_seed,
+ * walk_go, walk_collect, walk_links) so that fsscan-mpi can put its own
+ * driver in the main thread and resolve hard links across ranks;
+ * walk_run is the whole of one process's scan.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -70,7 +73,8 @@ progress_main(void *arg)
 		if (++ticks % 10)
 			continue;
 		double s = (double)(mono_ns() - p->start_ns) / 1e9;
-		uint64_t n = entries_so_far(p->g);
+		uint64_t n = entries_so_far(p->g) + atomic_load_explicit(
+		    &p->g->remote_entries, memory_order_relaxed);
 		fprintf(stderr, "\rfsscan: %llu entries, %.0f/s, %.0f s\033[K",
 		    (unsigned long long)n, s > 0 ? (double)n / s : 0.0, s);
 	}
@@ -109,6 +113,7 @@ open_root(const char *root, struct stat *st, char *err, size_t errlen)
 	return fd;
 }
 
+/* ROOT's item, holding its fd; its v_dir node comes with walk_seed. */
 static struct dnode *
 root_node(struct walker *g, int fd, const struct stat *st)
 {
@@ -123,35 +128,80 @@ root_node(struct walker *g, int fd, const struct stat *st)
 	d->mtime = st->st_mtim.tv_sec;
 	d->uid = st->st_uid;
 	d->gid = st->st_gid;
-	d->acct = dirtot_new(NULL, NULL, 0, &g->dir_seq);
 	project_root(o->rules, &d->proj, fd, st->st_uid, st->st_gid);
+	atomic_fetch_add(&d->refs, 1);	/* the walker's: keeps ROOT's fd open */
 	return d;
 }
 
-/* Merge the threads' results; hard-linked files are accounted only now,
- * once each, under their owning link. */
-static void
-merge(struct walker *g, struct walk_result *r)
+struct walker *
+walk_new(const struct walk_opts *o, char *err, size_t errlen)
 {
-	struct hltab hl = { 0 };
+	struct walker *g;
+	struct stat st;
+	int fd;
 
-	census_init(&r->c, g->o->topn);
+	if ((fd = open_root(o->root, &st, err, errlen)) < 0)
+		return NULL;
+	g = xcalloc(1, sizeof *g);
+	g->o = o;
+	g->nw = o->threads > 0 ? o->threads : 1;
+	g->root_dev = st.st_dev;
+	g->euid = geteuid();
+	/* One slot of the fd budget per thread for its last directory over
+	 * the budget (visit.c), when the budget can spare them. */
+	g->keep_last = o->max_fds > 2 * g->nw;
+	if (g->keep_last)
+		atomic_init(&g->open_fds, g->nw);
+	throttle_init(&g->thr, o->max_rate);
+	pthread_mutex_init(&g->idle_lk, NULL);
+	pthread_cond_init(&g->idle_cv, NULL);
+	g->w = xcalloc((size_t)g->nw, sizeof *g->w);
 	for (int i = 0; i < g->nw; i++) {
 		struct worker *w = &g->w[i];
-		census_merge(&r->c, &w->c);
-		hl_merge(&hl, &w->hl);
-		dirtot_list_take(&r->dirs, &w->dirs);
-		r->entries += atomic_load(&w->entries);
+		w->g = g;
+		w->id = i;
+		w->seed = (unsigned)i * 2654435761u + 1;
+		w->buf = xmalloc(DIRBUF_SIZE);
+		census_init(&w->c, o->topn);
+		pthread_mutex_init(&w->lk, NULL);
 	}
-	for (size_t i = 0; i < hl.cap; i++) {
-		struct hl_ent *e = &hl.e[i];
-		if (!e->links)
-			continue;
-		account_file(&r->c, g->o->now, &e->f, NULL, e->path);
-		e->path = NULL;
+	g->root = root_node(g, fd, &st);
+	g->start_ns = mono_ns();
+	return g;
+}
+
+void
+walk_seed(struct walker *g)
+{
+	struct dnode *root = g->root;
+
+	root->acct = dirtot_new(NULL, NULL, 0, &g->dir_seq);
+	dirtot_list_push(&g->w[0].dirs, root->acct);
+	hist_add(&g->w[0].c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)root->namelen, 0);
+	g->seeded = 1;
+	pool_push(&g->w[0], root);
+}
+
+void
+walk_go(struct walker *g, void (*drive)(struct walker *, void *), void *arg)
+{
+	struct progress prog = { .g = g, .start_ns = g->start_ns };
+	int first = drive ? 0 : 1;	/* without a driver, this thread works */
+
+	if (g->o->progress)
+		pthread_create(&prog.th, NULL, progress_main, &prog);
+	for (int i = first; i < g->nw; i++)
+		pthread_create(&g->w[i].th, NULL, worker_main, &g->w[i]);
+	if (drive)
+		drive(g, arg);
+	else
+		worker_main(&g->w[0]);
+	for (int i = first; i < g->nw; i++)
+		pthread_join(g->w[i].th, NULL);
+	if (g->o->progress) {
+		atomic_store(&prog.done, 1);
+		pthread_join(prog.th, NULL);
 	}
-	r->c.hardlink_dups += hl.links - hl.len;
-	hl_free(&hl);
 }
 
 static void
@@ -171,72 +221,76 @@ workers_free(struct walker *g)
 	free(g->w);
 }
 
+/* Merge the threads' results into r and free the walker. Hard-linked
+ * files are in r->hl, not yet accounted (walk_links). */
+void
+walk_collect(struct walker *g, struct walk_result *r)
+{
+	struct dnode *root = g->root;
+
+	memset(r, 0, sizeof *r);
+	close(root->fd);
+	root->fd = -1;
+	if (!g->seeded)
+		dnode_release(g, root);		/* the item it never was */
+	dnode_release(g, root);
+	census_init(&r->c, g->o->topn);
+	for (int i = 0; i < g->nw; i++) {
+		struct worker *w = &g->w[i];
+		census_merge(&r->c, &w->c);
+		hl_merge(&r->hl, &w->hl);
+		dirtot_list_take(&r->dirs, &w->dirs);
+		r->entries += atomic_load(&w->entries);
+	}
+	dirtot_list_take(&r->stubs, &g->stubs);
+	r->interrupted = atomic_load(&g->interrupted) || *g->o->stop;
+	r->root_dev = g->root_dev;
+	r->seconds = (double)(mono_ns() - g->start_ns) / 1e9;
+	workers_free(g);
+	pthread_mutex_destroy(&g->idle_lk);
+	pthread_cond_destroy(&g->idle_cv);
+	free(g);
+}
+
+/* Account every hard-linked file once, under its owning link. */
+void
+walk_links(struct walk_result *r, int64_t now)
+{
+	struct hltab *hl = &r->hl;
+
+	for (size_t i = 0; i < hl->cap; i++) {
+		struct hl_ent *e = &hl->e[i];
+		if (!e->links)
+			continue;
+		account_file(&r->c, now, &e->f, NULL, e->path);
+		e->path = NULL;
+	}
+	r->c.hardlink_dups += hl->links - hl->len;
+	hl_free(hl);
+}
+
+/* Sort the top-N lists and sum the subtrees: the last step of a scan. */
+void
+walk_finish(struct walk_result *r)
+{
+	topn_sort(&r->c.top_files);
+	topn_sort(&r->c.top_dirs);
+	dirtot_finish(&r->dirs);
+}
+
 int
 walk_run(const struct walk_opts *o, struct walk_result *r, char *err,
     size_t errlen)
 {
-	struct walker g = { .o = o, .nw = o->threads > 0 ? o->threads : 1 };
-	struct progress prog = { .g = &g };
-	struct stat st;
-	struct dnode *root;
-	uint64_t t0 = mono_ns();
-	int fd;
+	struct walker *g = walk_new(o, err, errlen);
 
-	memset(r, 0, sizeof *r);
-	if ((fd = open_root(o->root, &st, err, errlen)) < 0)
+	if (!g)
 		return -1;
-	g.root_dev = st.st_dev;
-	g.euid = geteuid();
-	/* One slot of the fd budget per thread for its last directory over
-	 * the budget (visit.c), when the budget can spare them. */
-	g.keep_last = o->max_fds > 2 * g.nw;
-	if (g.keep_last)
-		atomic_init(&g.open_fds, g.nw);
-	throttle_init(&g.thr, o->max_rate);
-	pthread_mutex_init(&g.idle_lk, NULL);
-	pthread_cond_init(&g.idle_cv, NULL);
-	g.w = xcalloc((size_t)g.nw, sizeof *g.w);
-	for (int i = 0; i < g.nw; i++) {
-		struct worker *w = &g.w[i];
-		w->g = &g;
-		w->id = i;
-		w->seed = (unsigned)i * 2654435761u + 1;
-		w->buf = xmalloc(DIRBUF_SIZE);
-		census_init(&w->c, o->topn);
-		pthread_mutex_init(&w->lk, NULL);
-	}
-	root = root_node(&g, fd, &st);
-	dirtot_list_push(&g.w[0].dirs, root->acct);
-	hist_add(&g.w[0].c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)root->namelen, 0);
-	atomic_fetch_add(&root->refs, 1);	/* ours: keeps ROOT's fd open */
-	pool_push(&g.w[0], root);
-
-	prog.start_ns = t0;
-	if (o->progress)
-		pthread_create(&prog.th, NULL, progress_main, &prog);
-	for (int i = 1; i < g.nw; i++)
-		pthread_create(&g.w[i].th, NULL, worker_main, &g.w[i]);
-	worker_main(&g.w[0]);
-	for (int i = 1; i < g.nw; i++)
-		pthread_join(g.w[i].th, NULL);
-	if (o->progress) {
-		atomic_store(&prog.done, 1);
-		pthread_join(prog.th, NULL);
-	}
-	close(root->fd);
-	root->fd = -1;
-	dnode_release(&g, root);
-
-	merge(&g, r);
-	topn_sort(&r->c.top_files);
-	topn_sort(&r->c.top_dirs);
-	dirtot_finish(&r->dirs);
-	r->interrupted = atomic_load(&g.interrupted) || *o->stop;
-	r->root_dev = st.st_dev;
-	r->seconds = (double)(mono_ns() - t0) / 1e9;
-	workers_free(&g);
-	pthread_mutex_destroy(&g.idle_lk);
-	pthread_cond_destroy(&g.idle_cv);
+	walk_seed(g);
+	walk_go(g, NULL, NULL);
+	walk_collect(g, r);
+	walk_links(r, o->now);
+	walk_finish(r);
 	return 0;
 }
 
@@ -244,5 +298,7 @@ void
 walk_result_free(struct walk_result *r)
 {
 	census_free(&r->c);
+	hl_free(&r->hl);
 	dirtot_list_free(&r->dirs);
+	dirtot_list_free(&r->stubs);
 }

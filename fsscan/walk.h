@@ -16,6 +16,7 @@
 
 #include "census.h"
 #include "dirtot.h"
+#include "hardlink.h"
 #include "project.h"
 
 struct walk_opts {
@@ -38,7 +39,9 @@ struct walk_opts {
 
 struct walk_result {
 	struct census c;		/* merged over all threads */
+	struct hltab hl;		/* hard links not yet accounted */
 	struct dirtot_list dirs;	/* v_dir rows, subtree totals */
+	struct dirtot_list stubs;	/* fsscan-mpi: other ranks' nodes */
 	uint64_t entries;		/* names seen */
 	double seconds;			/* wall time of the walk */
 	int interrupted;

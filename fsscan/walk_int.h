@@ -64,6 +64,14 @@ struct walker {
 	const struct walk_opts *o;
 	struct worker *w;
 	int nw;
+	struct dnode *root;		/* ROOT, holding its fd */
+	int seeded;			/* ROOT is an item of this walk */
+	int fed;			/* items also come from elsewhere (MPI):
+					   no pending item is not the end */
+	_Atomic int over;		/* the feeder says the walk is over */
+	_Atomic uint64_t remote_entries;	/* other ranks', for progress */
+	struct dirtot_list stubs;	/* stand-ins for other ranks' nodes */
+	uint64_t start_ns;
 	_Atomic int64_t pending;	/* items pushed and not yet finished */
 	_Atomic int open_fds;		/* budgeted directory fds */
 	int keep_last;			/* a slot per thread for w->last_fd */
@@ -79,6 +87,17 @@ struct walker {
 
 #define DIRBUF_SIZE (64 * 1024)
 
+/* walk.c: the steps of walk_run (walk.h), for a driver of its own */
+struct walker *walk_new(const struct walk_opts *o, char *err, size_t errlen);
+void walk_seed(struct walker *g);
+/* Run the threads until the walk is over; drive, when given, runs in the
+ * calling thread meanwhile (and all g->nw workers are new threads). */
+void walk_go(struct walker *g, void (*drive)(struct walker *, void *),
+    void *arg);
+void walk_collect(struct walker *g, struct walk_result *r);
+void walk_links(struct walk_result *r, int64_t now);
+void walk_finish(struct walk_result *r);
+
 /* pool.c: queue d; the next item for w (its own newest, else half of a
  * victim's oldest), or NULL; 0 when the walk is over, else 1 after a short
  * wait for work; an item is finished (after its visit and release). */
@@ -86,6 +105,13 @@ void pool_push(struct worker *w, struct dnode *d);
 struct dnode *pool_take(struct worker *w);
 int pool_wait(struct walker *g);
 void pool_done(struct walker *g);
+/* For a feeder outside the threads (g->fed): is nothing pending; take up
+ * to max of the oldest queued items, at most half of them, to hand to
+ * another process (each then released and pool_done by the caller); end
+ * the walk. */
+int pool_idle(struct walker *g);
+size_t pool_give(struct walker *g, struct dnode **out, size_t max);
+void pool_end(struct walker *g);
 
 /* dnode.c */
 struct dnode *dnode_new(struct dnode *parent, const char *name, size_t len);

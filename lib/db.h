@@ -11,10 +11,11 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#define DB_SCHEMA_VERSION 4	/* 2: I/O samples (sql/io.sql); 3: the
+#define DB_SCHEMA_VERSION 5	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
 				   per-project extremes, dir_scope; 4: dir
-				   rows as parent and name, not paths */
+				   rows as parent and name, not paths;
+				   5: scan_rank */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 

@@ -111,6 +111,23 @@ CREATE TABLE IF NOT EXISTS dir_scope (
   max_depth INTEGER
 );
 
+-- One row per process of a scan: fsscan is rank 0 of 1, fsscan-mpi writes
+-- one per MPI rank (docs/census-db.md). Schema 5; a snapshot written
+-- before has none.
+CREATE TABLE IF NOT EXISTS scan_rank (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  rank      INTEGER NOT NULL,
+  host      TEXT,
+  threads   INTEGER NOT NULL,      -- walker threads of this rank
+  entries   INTEGER NOT NULL,      -- names it read and stat'ed
+  dirs      INTEGER NOT NULL,      -- directories it visited
+  items_in  INTEGER NOT NULL,      -- directories it received from others
+  items_out INTEGER NOT NULL,      -- directories it handed to others
+  steals    INTEGER NOT NULL,      -- its steal requests that brought work
+  seconds   REAL NOT NULL,         -- its walk, wall clock
+  PRIMARY KEY (snapshot_id, rank)
+) WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS top (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
   kind TEXT NOT NULL CHECK (kind IN ('file', 'dir')),

@@ -98,7 +98,8 @@ def new_db(tmpdir, build):
     subprocess.run([os.path.join(build, "fsscan"), "--db", path, "--quiet",
                     empty], check=True)
     con = sqlite3.connect(path)
-    for t in ("scan_error_path", "scan_error", "top", "dir_scope", "dir",
+    for t in ("scan_error_path", "scan_error", "scan_rank", "top",
+              "dir_scope", "dir",
               "project_extent", "hist_extent", "hist", "owner", "project",
               "snapshot"):
         con.execute("DELETE FROM %s" % t)

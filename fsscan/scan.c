@@ -1,0 +1,121 @@
+/*
+ * scan: see scan.h.
+ */
+#include "scan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+
+/* ROOT must be a real directory: fsscan never follows symlinks. */
+static int
+check_root(const char *prog, const char *root, struct stat *st)
+{
+	if (lstat(root, st) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, root, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st->st_mode)) {
+		fprintf(stderr, "%s: %s: is a symbolic link; fsscan never "
+		    "follows links, give the directory it points to\n", prog,
+		    root);
+		return -1;
+	}
+	if (!S_ISDIR(st->st_mode)) {
+		fprintf(stderr, "%s: %s: not a directory\n", prog, root);
+		return -1;
+	}
+	return 0;
+}
+
+int
+scan_setup(struct scan *s, const struct args *a, const char *prog,
+    char *cmdline, int share, volatile sig_atomic_t *stop)
+{
+	char err[1024] = "";
+
+	memset(s, 0, sizeof *s);
+	s->prog = prog;
+	if (check_root(prog, a->root, &s->st) < 0)
+		return EXIT_USAGE;
+	if (!realpath(a->root, s->root_abs))
+		snprintf(s->root_abs, sizeof s->root_abs, "%s", a->root);
+	s->rules = project_rules_new(a->nprojects ? a->projects : NULL,
+	    a->nprojects, s->root_abs, err, sizeof err);
+	if (!s->rules) {
+		fprintf(stderr, "%s: --project: %s\n", prog, err);
+		return EXIT_USAGE;
+	}
+	fsident_get(s->st.st_dev, s->root_abs, &s->fi);
+	gethostname(s->host, sizeof s->host - 1);
+	s->m = (struct snap_meta){ .fs = a->fs ? a->fs : a->root,
+	    .root = a->root, .root_abs = s->root_abs, .host = s->host,
+	    .fstype = s->fi.fstype, .source = s->fi.source,
+	    .uuid = s->fi.uuid[0] ? s->fi.uuid : NULL,
+	    .label = s->fi.label[0] ? s->fi.label : NULL,
+	    .mntopts = s->fi.options, .options = cmdline,
+	    .started = time(NULL), .threads = a->threads ? a->threads :
+	    cli_default_threads(s->fi.fstype, share), .dirs_depth = a->dirs };
+	s->m.now_ref = a->have_now ? a->now : s->m.started;
+	s->o = (struct walk_opts){ .root = a->root, .threads = s->m.threads,
+	    .dirs_depth = a->dirs, .cross_mounts = a->cross,
+	    .excludes = a->excludes, .nexcludes = a->nexcludes,
+	    .max_fds = cli_fd_budget(a->max_fds), .max_rate = a->max_rate,
+	    .topn = a->topn, .now = s->m.now_ref, .progress = a->progress,
+	    .symlink_targets = a->links, .stat_cached = a->stat_cached,
+	    .rules = s->rules, .stop = stop };
+	return 0;
+}
+
+void
+scan_free(struct scan *s)
+{
+	project_rules_free(s->rules);
+	s->rules = NULL;
+}
+
+int
+scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
+    struct csv_out *csv, const struct walk_result *r,
+    const struct snap_parts *parts)
+{
+	const char *status = r->interrupted ? "interrupted" : "complete";
+	char err[1024] = "";
+	int rc = r->interrupted ? EXIT_FATAL : r->c.nerrors ? EXIT_PARTIAL : 0;
+
+	if (a->csv && csvout_write(csv, &r->c, r->interrupted, a->root,
+	    a->links) < 0) {
+		snapshot_fail(db, id);
+		rc = EXIT_FATAL;
+	} else if (snapshot_finish(db, id, r, s->rules, status, parts, err,
+	    sizeof err) < 0) {
+		fprintf(stderr, "%s: %s: cannot record snapshot: %s\n", s->prog,
+		    db_default_path(a->db), err);
+		snapshot_fail(db, id);
+		rc = EXIT_FATAL;
+	} else if (a->csv && csvout_commit(csv) < 0) {
+		snapshot_fail(db, id);
+		rc = EXIT_FATAL;
+	}
+	if (r->interrupted)
+		fprintf(stderr, "%s: interrupted: snapshot %lld recorded as "
+		    "incomplete\n", s->prog, (long long)id);
+	return rc;
+}
+
+void
+scan_summary(const struct scan *s, int64_t id, const struct walk_result *r,
+    uint64_t entries)
+{
+	fprintf(stderr, "%s: snapshot %lld %s: %llu files, %llu dirs, "
+	    "%llu bytes, %llu errors, %.1f s (%.0f entries/s)\n", s->prog,
+	    (long long)id, r->interrupted ? "interrupted" : "complete",
+	    (unsigned long long)r->c.files, (unsigned long long)r->c.dirs,
+	    (unsigned long long)r->c.bytes, (unsigned long long)r->c.nerrors,
+	    r->seconds, r->seconds > 0 ? (double)entries / r->seconds : 0.0);
+}
