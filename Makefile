@@ -14,6 +14,8 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libarchive 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# fsscan-mpi's own dlclose (fsscan/mpi_lsan.c) must bind Open MPI's calls.
+MPI_SANLINK := -Wl,--export-dynamic-symbol=dlclose
 endif
 CFLAGS_ALL := $(CFLAGS_BASE) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
@@ -23,7 +25,8 @@ REPORT_LIBS := $(shell pkg-config --libs libarchive 2>/dev/null)
 IOSTATMON_LIBS := -Wl,--as-needed $(shell pkg-config --libs blkid zlib 2>/dev/null) $(SANFLAGS)
 
 LIB_SRC    := $(wildcard lib/*.c)
-FSSCAN_SRC := $(wildcard fsscan/*.c)
+FSSCAN_SRC := $(filter-out fsscan/mpi_%.c,$(wildcard fsscan/*.c))
+MPI_SRC    := $(wildcard fsscan/mpi_*.c)
 IOSTATMON_SRC := $(wildcard iostatmon/*.c)
 REPORT_SRC := $(wildcard report/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
@@ -31,6 +34,8 @@ SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sql_embed.o
 FSSCAN_OBJ := $(FSSCAN_SRC:%.c=$(BUILD)/obj/%.o)
+MPI_OBJ    := $(MPI_SRC:%.c=$(BUILD)/obj/%.o)
+MPICC      ?= mpicc
 IOSTATMON_OBJ := $(IOSTATMON_SRC:%.c=$(BUILD)/obj/%.o)
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/obj/%.o)
 PROG_OBJ   := $(filter-out %/main.o,$(FSSCAN_OBJ) $(IOSTATMON_OBJ))
@@ -39,7 +44,7 @@ REPORT_LIB := $(BUILD)/libreport.a
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_BIN := $(BUILD)/tests/delayfs
 
-.PHONY: all check test test-asan demo bench clean deps fuzz
+.PHONY: all check test test-asan demo bench clean deps fuzz mpi
 PROGRAMS := $(BUILD)/fsscan
 ifneq ($(wildcard iostatmon/main.c),)
 PROGRAMS += $(BUILD)/iostatmon
@@ -48,7 +53,7 @@ ifneq ($(wildcard report/main.c),)
 PROGRAMS += $(BUILD)/iocensus
 endif
 
-all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN)
+all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN) mpi
 
 deps:
 	@scripts/install-deps
@@ -59,6 +64,24 @@ $(BUILD)/libiocensus.a: $(LIB_OBJ)
 
 $(BUILD)/fsscan: $(FSSCAN_OBJ) $(BUILD)/libiocensus.a
 	$(CC) -o $@ $(FSSCAN_OBJ) $(BUILD)/libiocensus.a $(LDLIBS_ALL)
+
+# fsscan-mpi is built whenever an MPI compiler wrapper is found when the
+# recipe runs (scripts/install-deps installs Open MPI); make works without.
+mpi: $(FSSCAN_OBJ) $(BUILD)/libiocensus.a
+	@if command -v $(MPICC) >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory $(BUILD)/fsscan-mpi; \
+	else \
+		echo "make: $(MPICC) not found: fsscan-mpi not built" \
+		    "(scripts/install-deps installs Open MPI)"; \
+	fi
+
+$(BUILD)/obj/fsscan/mpi_%.o: fsscan/mpi_%.c $(wildcard lib/*.h fsscan/*.h) | $(BUILD)/sql_embed.h
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(BUILD)/fsscan-mpi: $(MPI_OBJ) $(filter-out %/main.o,$(FSSCAN_OBJ)) $(BUILD)/libiocensus.a
+	$(MPICC) -o $@ $(MPI_OBJ) $(filter-out %/main.o,$(FSSCAN_OBJ)) \
+	    $(BUILD)/libiocensus.a $(LDLIBS_ALL) $(MPI_SANLINK)
 
 $(BUILD)/iostatmon: $(IOSTATMON_OBJ) $(BUILD)/libiocensus.a
 	$(CC) -o $@ $(IOSTATMON_OBJ) $(BUILD)/libiocensus.a $(IOSTATMON_LIBS)

@@ -249,6 +249,13 @@ census_error(struct census *c, int err, char *path)
 		free(path);
 }
 
+void
+census_error_count(struct census *c, int err, uint64_t n)
+{
+	err_slot(c, err)->count += n;
+	c->nerrors += n;
+}
+
 static int
 err_cmp(const void *a, const void *b)
 {

@@ -102,5 +102,7 @@ void topn_sort(struct topn *t);
 /* Count an error; path may be NULL when more paths would not be kept. */
 int census_error_wants_path(const struct census *c, int err);
 void census_error(struct census *c, int err, char *path);
+/* Count n more errors err whose paths are not kept. */
+void census_error_count(struct census *c, int err, uint64_t n);
 
 #endif

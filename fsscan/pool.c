@@ -37,6 +37,7 @@ pool_push(struct worker *w, struct dnode *d)
 	struct walker *g = w->g;
 
 	atomic_fetch_add(&g->pending, 1);
+	atomic_fetch_add(&g->queued, 1);
 	pthread_mutex_lock(&w->lk);
 	deque_append(w, d);
 	pthread_mutex_unlock(&w->lk);
@@ -51,6 +52,7 @@ pool_push(struct worker *w, struct dnode *d)
 static struct dnode *
 pop_local(struct worker *w)
 {
+	struct walker *g = w->g;
 	struct dnode *d = NULL;
 
 	pthread_mutex_lock(&w->lk);
@@ -59,6 +61,8 @@ pop_local(struct worker *w)
 	if (w->tail == w->head)
 		w->head = w->tail = 0;
 	pthread_mutex_unlock(&w->lk);
+	if (d)
+		atomic_fetch_sub(&g->queued, 1);
 	return d;
 }
 
@@ -92,6 +96,7 @@ steal(struct worker *w)
 		for (size_t i = 1; i < n; i++)
 			deque_append(w, tmp[i]);
 		pthread_mutex_unlock(&w->lk);
+		atomic_fetch_sub(&g->queued, 1);
 		return tmp[0];
 	}
 	return NULL;
@@ -139,6 +144,12 @@ pool_idle(struct walker *g)
 	return atomic_load(&g->pending) == 0;
 }
 
+int
+pool_hungry(struct walker *g)
+{
+	return atomic_load(&g->queued) == 0 && atomic_load(&g->idle) > 0;
+}
+
 /* Half of each deque's oldest items (the shallowest, carrying the most
  * work), as a thread steals them, up to max in all. */
 size_t
@@ -154,11 +165,17 @@ pool_give(struct walker *g, struct dnode **out, size_t max)
 		n = (w->tail - w->head + 1) / 2;
 		if (n > max - got)
 			n = max - got;
-		memcpy(out + got, w->dq + w->head, n * sizeof *out);
+		/* ROOT is opened by each rank itself, never handed over: it
+		 * is the only item when it is queued. */
+		if (n && w->dq[w->head]->parent == NULL)
+			n = 0;
+		if (n)
+			memcpy(out + got, w->dq + w->head, n * sizeof *out);
 		w->head += n;
 		if (w->tail == w->head)
 			w->head = w->tail = 0;
 		pthread_mutex_unlock(&w->lk);
+		atomic_fetch_sub(&g->queued, (int64_t)n);
 		got += n;
 	}
 	return got;

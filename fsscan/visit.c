@@ -78,26 +78,73 @@ same_dir(int fd, const struct dnode *d)
 	return 0;
 }
 
-/* The fd of p when it is open: its own, or the thread's last one over
- * the budget. */
+/* The fd of p when it is open: its own, or one in the thread's slots. */
 static int
 fd_of(const struct worker *w, const struct dnode *p)
 {
 	if (p->fd >= 0)
 		return p->fd;
-	return p == w->last ? w->last_fd : -1;
+	for (int i = 0; i < FD_SLOTS; i++)
+		if (w->slot[i] == p)
+			return w->slot_fd[i];
+	return -1;
+}
+
+void
+visit_forget_slots(struct worker *w)
+{
+	for (int i = 0; i < FD_SLOTS; i++) {
+		if (!w->slot[i])
+			continue;
+		close(w->slot_fd[i]);
+		dnode_release(w->g, w->slot[i]);
+		w->slot[i] = NULL;
+	}
+}
+
+/*
+ * Keep fd, a directory opened past the fd budget, in the thread's slots
+ * (with a reference, so that the item outlives it), the oldest slot
+ * giving way; 0, or -1 when the budget has no slots (fd stays the
+ * caller's). The children of such a directory, or its siblings (items
+ * handed over from another rank come in runs of siblings), are usually
+ * taken by this thread next: they open from it instead of reopening it
+ * through its ancestors, so a chain deeper than the budget costs one open
+ * per level, not one per level and ancestor.
+ */
+static int
+slot_put(struct worker *w, struct dnode *d, int fd)
+{
+	struct dnode *old = w->slot[FD_SLOTS - 1];
+
+	if (!w->g->keep_slots)
+		return -1;
+	if (old) {
+		close(w->slot_fd[FD_SLOTS - 1]);
+		dnode_release(w->g, old);
+	}
+	memmove(w->slot + 1, w->slot, (FD_SLOTS - 1) * sizeof *w->slot);
+	memmove(w->slot_fd + 1, w->slot_fd, (FD_SLOTS - 1) * sizeof *w->slot_fd);
+	atomic_fetch_add(&d->refs, 1);
+	w->slot[0] = d;
+	w->slot_fd[0] = fd;
+	return 0;
 }
 
 /* Open d when its parent's fd was closed for the fd budget: walk up to
- * the nearest open ancestor and back down. The fd returned is temporary. */
+ * the nearest open ancestor and back down, keeping the parent's fd in a
+ * slot when there is one. The fd returned is temporary. */
 static int
-reopen(const struct worker *w, const struct dnode *d)
+reopen(struct worker *w, struct dnode *d)
 {
 	const struct walker *g = w->g;
 	int pfd = fd_of(w, d->parent), tmp = -1, fd, e;
 
-	if (pfd < 0)
-		pfd = tmp = reopen(w, d->parent);
+	if (pfd < 0) {
+		pfd = reopen(w, d->parent);
+		if (pfd >= 0 && slot_put(w, d->parent, pfd) < 0)
+			tmp = pfd;
+	}
 	if (pfd < 0)
 		return -1;
 	fd = open_at(g, pfd, d);
@@ -114,7 +161,7 @@ reopen(const struct worker *w, const struct dnode *d)
 }
 
 static int
-open_dir(const struct worker *w, const struct dnode *d)
+open_dir(struct worker *w, struct dnode *d)
 {
 	int fd, e, pfd = fd_of(w, d->parent);
 
@@ -320,36 +367,6 @@ enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
 		w->c.snapshot_dirs++;
 }
 
-void
-visit_forget_last(struct worker *w)
-{
-	if (!w->last)
-		return;
-	close(w->last_fd);
-	dnode_release(w->g, w->last);
-	w->last = NULL;
-}
-
-/*
- * A directory visited over the fd budget: its children, published next,
- * are usually taken by this thread at once, so keep its fd in the thread's
- * slot (with a reference, so that the item outlives it) rather than have
- * each child reopen it through its ancestors: a chain deeper than the
- * budget then costs one open per level, not one per level and ancestor.
- */
-static void
-keep_last(struct worker *w, struct dnode *d, int fd)
-{
-	if (!w->g->keep_last) {
-		close(fd);
-		return;
-	}
-	visit_forget_last(w);
-	atomic_fetch_add(&d->refs, 1);
-	w->last = d;
-	w->last_fd = fd;
-}
-
 static void
 publish_held(struct worker *w)
 {
@@ -402,7 +419,8 @@ visit_dir(struct worker *w, struct dnode *d)
 	}
 	dirtot_add(d->acct, &dl);
 	if (fd >= 0 && !keep) {
-		keep_last(w, d, fd);
+		if (slot_put(w, d, fd) < 0)
+			close(fd);
 		publish_held(w);
 	}
 }

@@ -39,7 +39,7 @@ worker_main(void *arg)
 		dnode_release(g, d);
 		pool_done(g);
 	}
-	visit_forget_last(w);
+	visit_forget_slots(w);
 	return NULL;
 }
 
@@ -147,11 +147,11 @@ walk_new(const struct walk_opts *o, char *err, size_t errlen)
 	g->nw = o->threads > 0 ? o->threads : 1;
 	g->root_dev = st.st_dev;
 	g->euid = geteuid();
-	/* One slot of the fd budget per thread for its last directory over
-	 * the budget (visit.c), when the budget can spare them. */
-	g->keep_last = o->max_fds > 2 * g->nw;
-	if (g->keep_last)
-		atomic_init(&g->open_fds, g->nw);
+	/* FD_SLOTS of the fd budget per thread for directories opened past
+	 * it (visit.c), when the budget can spare them. */
+	g->keep_slots = o->max_fds > 2 * FD_SLOTS * g->nw;
+	if (g->keep_slots)
+		atomic_init(&g->open_fds, FD_SLOTS * g->nw);
 	throttle_init(&g->thr, o->max_rate);
 	pthread_mutex_init(&g->idle_lk, NULL);
 	pthread_cond_init(&g->idle_cv, NULL);

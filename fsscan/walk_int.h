@@ -37,6 +37,9 @@ struct dnode {
 	char name[];
 };
 
+#define DIRBUF_SIZE (64 * 1024)
+#define FD_SLOTS 2
+
 struct walker;
 
 struct worker {
@@ -54,8 +57,11 @@ struct worker {
 	char *buf;			/* getdents64 buffer */
 	struct dnode **later;		/* children held until the fd closes */
 	size_t nlater, caplater;
-	struct dnode *last;		/* the last directory visited over the */
-	int last_fd;			/* fd budget, still open (a ref held) */
+	/* Directories this thread opened past the fd budget (the last it
+	 * visited, the last parent it reopened), kept open with a reference,
+	 * most recent first: their children often come next (visit.c). */
+	struct dnode *slot[FD_SLOTS];
+	int slot_fd[FD_SLOTS];
 	_Atomic uint64_t entries;
 	unsigned seed;
 };
@@ -71,10 +77,12 @@ struct walker {
 	_Atomic int over;		/* the feeder says the walk is over */
 	_Atomic uint64_t remote_entries;	/* other ranks', for progress */
 	struct dirtot_list stubs;	/* stand-ins for other ranks' nodes */
+	int feed;			/* the deque the next batch goes to */
 	uint64_t start_ns;
 	_Atomic int64_t pending;	/* items pushed and not yet finished */
+	_Atomic int64_t queued;		/* items in the deques */
 	_Atomic int open_fds;		/* budgeted directory fds */
-	int keep_last;			/* a slot per thread for w->last_fd */
+	int keep_slots;			/* FD_SLOTS per thread in the budget */
 	_Atomic int idle;
 	_Atomic int interrupted;
 	_Atomic uint64_t dir_seq;	/* next v_dir node's number */
@@ -85,7 +93,7 @@ struct walker {
 	uid_t euid;
 };
 
-#define DIRBUF_SIZE (64 * 1024)
+
 
 /* walk.c: the steps of walk_run (walk.h), for a driver of its own */
 struct walker *walk_new(const struct walk_opts *o, char *err, size_t errlen);
@@ -110,6 +118,8 @@ void pool_done(struct walker *g);
  * another process (each then released and pool_done by the caller); end
  * the walk. */
 int pool_idle(struct walker *g);
+/* Some thread waits for work and none is queued: time to ask for more. */
+int pool_hungry(struct walker *g);
 size_t pool_give(struct walker *g, struct dnode **out, size_t max);
 void pool_end(struct walker *g);
 
@@ -120,7 +130,7 @@ void dnode_release(struct walker *g, struct dnode *d);
 
 /* visit.c */
 void visit_dir(struct worker *w, struct dnode *d);
-void visit_forget_last(struct worker *w);
+void visit_forget_slots(struct worker *w);
 
 /* account.c */
 void account_file(struct census *c, int64_t now, const struct hl_file *f,

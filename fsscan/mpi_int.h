@@ -1,0 +1,145 @@
+/*
+ * mpi_int: the pieces of fsscan-mpi, the walk of one tree by many MPI
+ * ranks (docs/fsscan.1, "fsscan-mpi"). Not for use outside fsscan/mpi_*.c.
+ *
+ *   mpi_main.c    the program: options, database on rank 0, the steps
+ *   mpi_steal.c   the driver thread of each rank: stealing directories
+ *                 between ranks, termination, progress
+ *   mpi_item.c    directories on the wire: each with its chain of
+ *                 ancestors, which the receiver rebuilds as stand-ins
+ *   mpi_xchg.c    all-to-all exchange of records in bounded rounds
+ *   mpi_links.c   hard links: each inode resolved by an owner rank
+ *   mpi_dirs.c    subtree totals across ranks; rows streamed to rank 0
+ *   mpi_census.c  the census reduced to rank 0
+ *   mpi_wait.c    waiting for MPI without spinning a core
+ *
+ * Every MPI call is made by the main thread of a rank (MPI_THREAD_FUNNELED);
+ * walker threads never call MPI.
+ *
+ * Invariants:
+ *
+ * 1. A directory is visited by exactly one rank: it is an item of one
+ *    pool at a time, and an item handed to another rank is released here
+ *    (and counted done) only after it has been packed.
+ * 2. A v_dir node is made only by the rank that visits its directory; any
+ *    other rank refers to it by (rank, seq) through a stand-in (dirtot
+ *    stub), and whatever is added to a stand-in is added, after the walk,
+ *    to that node and to every one of its ancestors, once.
+ * 3. The walk is over only when every rank is idle and no directory is in
+ *    flight: the termination token (mpi_steal.c) comes back white to
+ *    rank 0 from a whole round of idle ranks none of which gave work
+ *    since the token last passed.
+ * 4. Only rank 0 opens the database and the CSV.
+ */
+#ifndef FSSCAN_MPI_INT_H
+#define FSSCAN_MPI_INT_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "iobuf.h"
+#include "snapshot.h"
+#include "walk_int.h"
+
+enum mpi_tag {
+	TAG_REQ = 1,		/* steal request: empty */
+	TAG_WORK,		/* directories: mpi_item */
+	TAG_NOWORK,		/* nothing to give: empty */
+	TAG_TOKEN,		/* termination token: its color */
+	TAG_DONE,		/* rank 0: the walk is over */
+	TAG_PROG,		/* entries so far, to rank 0; ~0 is the last */
+	TAG_XCHG,		/* mpi_xchg rounds */
+	TAG_ROWS_REQ,		/* rank 0: send (1) more rows, or stop (0) */
+	TAG_ROWS,		/* a batch of v_dir rows */
+	TAG_MERGE,		/* census keyed parts, up the reduction tree */
+};
+
+struct mpi_job {
+	MPI_Comm comm;
+	int rank, n;
+	uint64_t root_dev;	/* st_dev of ROOT here */
+	uint64_t canon_dev;	/* ... and on rank 0: the wire's name for it */
+	int progress;		/* rank 0 prints the job's progress */
+	struct rank_stat st;	/* this rank's share */
+	unsigned seed;
+};
+
+/* Device numbers differ between nodes (NFS, Lustre clients number their
+ * mounts in mount order): ROOT's travels as rank 0's number. */
+static inline uint64_t
+mpi_dev_out(const struct mpi_job *j, uint64_t dev)
+{
+	return dev == j->root_dev ? j->canon_dev : dev;
+}
+
+static inline uint64_t
+mpi_dev_in(const struct mpi_job *j, uint64_t dev)
+{
+	return dev == j->canon_dev ? j->root_dev : dev;
+}
+
+static inline uint64_t
+zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t
+unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* A string from the wire, copied NUL-terminated into a buffer of cap bytes
+ * (names are at most 255 bytes, paths much longer: cap grows). */
+char *mpi_str(struct cursor *c, char **buf, size_t *cap, size_t *len);
+
+/* mpi_wait.c */
+void mpi_wait(MPI_Request *req);
+void mpi_recv(void *buf, int n, int src, int tag, MPI_Comm comm);
+/* Receive a message of any length from src with tag into b (replaced). */
+void mpi_recv_buf(struct iobuf *b, int src, int tag, MPI_Comm comm);
+void mpi_send_buf(const struct iobuf *b, int dst, int tag, MPI_Comm comm);
+void mpi_sleep_us(long us);
+void mpi_fail(const char *what, const char *why);
+
+/* mpi_item.c */
+void mpi_item_pack(const struct mpi_job *j, struct walker *g,
+    struct dnode **items, size_t n, struct iobuf *out);
+size_t mpi_item_unpack(const struct mpi_job *j, struct walker *g,
+    const uint8_t *p, size_t len);
+
+/* mpi_steal.c: the driver of walk_go (arg: struct mpi_job) */
+void mpi_steal_drive(struct walker *g, void *arg);
+
+/* mpi_xchg.c: rounds until no rank has records left. pack appends this
+ * rank's next records to out[dest] until their total passes limit and
+ * returns whether any remain; unpack takes one rank's records. */
+struct xchg_ops {
+	int (*pack)(void *arg, struct iobuf *out, size_t limit);
+	void (*unpack)(void *arg, int src, struct cursor *c);
+	void *arg;
+};
+void mpi_xchg(const struct mpi_job *j, const struct xchg_ops *ops);
+
+/* mpi_links.c: account every hard-linked file once, under the owning link
+ * serial fsscan would choose. */
+void mpi_links(const struct mpi_job *j, struct walk_result *r, int64_t now);
+
+/* mpi_dirs.c: sum the subtrees across ranks (returns, on rank 0, every
+ * rank's count of nodes); then rank 0 reads every rank's rows through
+ * src while the others serve them until mpi_rows_end. */
+uint64_t *mpi_dirs_rollup(const struct mpi_job *j, struct walk_result *r);
+struct mpi_rows;
+struct mpi_rows *mpi_rows_new(const struct mpi_job *j,
+    const struct walk_result *r, const uint64_t *counts,
+    struct dir_source *src);
+void mpi_rows_end(struct mpi_rows *rs);
+void mpi_rows_serve(const struct mpi_job *j, const struct walk_result *r);
+
+/* mpi_census.c: the whole job's census on rank 0 (projects by name in
+ * rank 0's registry); the others' are emptied. */
+void mpi_census_reduce(const struct mpi_job *j, struct census *c,
+    struct project_rules *rules);
+
+#endif

@@ -1,0 +1,310 @@
+/*
+ * mpi_steal: the driver thread of a rank (the main thread, the only one
+ * that calls MPI) while its walker threads work.
+ *
+ * Directories move between ranks by random work stealing, as libcircle
+ * does: a rank whose pool is empty asks a random other rank for work; the
+ * victim hands over half of its queued directories, the shallowest (mpi_
+ * item), or says it has none, and the thief asks another.
+ *
+ * Termination is Dijkstra's token ring (EWD 840, each rank a "machine"):
+ * a rank that gives work turns black; the token goes 0 -> 1 -> ... -> 0,
+ * each rank passing it on only while idle, blackening it when it is
+ * black itself and turning white as it does. Rank 0 starts a round with
+ * a white token, and when one comes back white while rank 0 is idle and
+ * white, no rank has work and none is in flight (work only moves from a
+ * rank that has it, which then turns black): the walk is over
+ * (invariant 3). Rank 0 says so to every rank, each drains the requests
+ * still in flight, and a barrier closes the walk.
+ *
+ * Progress: with --progress, every rank sends rank 0 its count of entries
+ * four times a second, and rank 0's progress line (once a second) shows
+ * the job's total.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_int.h"
+#include "xalloc.h"
+
+#define MAX_GIVE	512		/* directories per steal */
+#define POLL_MIN_US	20
+#define POLL_MAX_US	1000
+#define PROG_NS		250000000ull
+#define PROG_LAST	UINT64_MAX
+#define WHITE		0
+#define BLACK		1
+
+struct steal {
+	struct mpi_job *j;
+	struct walker *g;
+	int outstanding;		/* our request awaits its answer */
+	int black;			/* gave work since the token passed */
+	int token;			/* -1, or the color of the token held */
+	int done;			/* rank 0 said the walk is over */
+	MPI_Request work_req;		/* a batch being sent */
+	struct iobuf work, in;
+	struct dnode *give[MAX_GIVE];
+	uint64_t *seen;			/* rank 0: entries per rank */
+	int lasts;			/* rank 0: last counts received */
+	MPI_Request prog_req;
+	uint64_t prog_val, prog_ns;
+};
+
+static void
+send_empty(struct steal *s, int dst, int tag)
+{
+	MPI_Send(NULL, 0, MPI_BYTE, dst, tag, s->j->comm);
+}
+
+/* Half of our queued directories to src, or nothing. */
+static void
+answer(struct steal *s, int src)
+{
+	struct walker *g = s->g;
+	size_t n = 0;
+
+	if (!s->done && s->work_req == MPI_REQUEST_NULL)
+		n = pool_give(g, s->give, MAX_GIVE);
+	if (n == 0) {
+		send_empty(s, src, TAG_NOWORK);
+		return;
+	}
+	s->work.len = 0;
+	mpi_item_pack(s->j, g, s->give, n, &s->work);
+	if (s->work.oom || s->work.len > (size_t)INT32_MAX)
+		mpi_fail("directories for another rank", "batch too large");
+	MPI_Isend(s->work.p, (int)s->work.len, MPI_BYTE, src, TAG_WORK,
+	    s->j->comm, &s->work_req);
+	/* invariant 1: packed, so no longer ours */
+	for (size_t i = 0; i < n; i++) {
+		dnode_release(g, s->give[i]);
+		pool_done(g);
+	}
+	s->black = 1;
+	s->j->st.items_out += n;
+}
+
+static void
+receive_work(struct steal *s, const MPI_Status *st)
+{
+	int n;
+
+	MPI_Get_count(st, MPI_BYTE, &n);
+	s->in.len = 0;
+	if (iobuf_reserve(&s->in, (size_t)n + 1) < 0)
+		mpi_fail("directories from another rank", "out of memory");
+	MPI_Recv(s->in.p, n, MPI_BYTE, st->MPI_SOURCE, TAG_WORK, s->j->comm,
+	    MPI_STATUS_IGNORE);
+	if (s->done)
+		mpi_fail("directories from another rank", "after the end");
+	s->j->st.items_in += mpi_item_unpack(s->j, s->g, s->in.p, (size_t)n);
+	s->j->st.steals++;
+	s->outstanding = 0;
+}
+
+static void
+receive_progress(struct steal *s, const MPI_Status *st)
+{
+	uint64_t v, sum = 0;
+
+	MPI_Recv(&v, 1, MPI_UINT64_T, st->MPI_SOURCE, TAG_PROG, s->j->comm,
+	    MPI_STATUS_IGNORE);
+	if (v == PROG_LAST) {
+		s->lasts++;
+		return;
+	}
+	s->seen[st->MPI_SOURCE] = v;
+	for (int i = 1; i < s->j->n; i++)
+		sum += s->seen[i];
+	atomic_store_explicit(&s->g->remote_entries, sum,
+	    memory_order_relaxed);
+}
+
+/* Handle one message, if any is there; returns whether one was. */
+static int
+poll_one(struct steal *s)
+{
+	MPI_Status st;
+	int flag = 0, color;
+
+	MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, s->j->comm, &flag, &st);
+	if (!flag)
+		return 0;
+	switch (st.MPI_TAG) {
+	case TAG_REQ:
+		MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_REQ, s->j->comm,
+		    MPI_STATUS_IGNORE);
+		answer(s, st.MPI_SOURCE);
+		break;
+	case TAG_WORK:
+		receive_work(s, &st);
+		break;
+	case TAG_NOWORK:
+		MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_NOWORK,
+		    s->j->comm, MPI_STATUS_IGNORE);
+		s->outstanding = 0;
+		break;
+	case TAG_TOKEN:
+		MPI_Recv(&color, 1, MPI_INT, st.MPI_SOURCE, TAG_TOKEN,
+		    s->j->comm, MPI_STATUS_IGNORE);
+		s->token = color;
+		break;
+	case TAG_DONE:
+		MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_DONE, s->j->comm,
+		    MPI_STATUS_IGNORE);
+		s->done = 1;
+		break;
+	case TAG_PROG:
+		receive_progress(s, &st);
+		break;
+	default:
+		mpi_fail("walk", "unexpected message");
+	}
+	return 1;
+}
+
+static void
+ask(struct steal *s)
+{
+	int n = s->j->n, v = (int)(rand_r(&s->j->seed) % (unsigned)(n - 1));
+
+	if (v >= s->j->rank)
+		v++;
+	send_empty(s, v, TAG_REQ);
+	s->outstanding = 1;
+}
+
+/* Pass the token on, or on rank 0 end the walk (invariant 3). */
+static void
+pass_token(struct steal *s)
+{
+	const struct mpi_job *j = s->j;
+	int color;
+
+	if (j->rank == 0 && s->token == WHITE && !s->black) {
+		for (int i = 1; i < j->n; i++)
+			send_empty(s, i, TAG_DONE);
+		s->done = 1;
+		s->token = -1;
+		return;
+	}
+	color = j->rank == 0 ? WHITE : s->black ? BLACK : s->token;
+	MPI_Send(&color, 1, MPI_INT, (j->rank + 1) % j->n, TAG_TOKEN, j->comm);
+	s->black = 0;
+	s->token = -1;
+}
+
+static void
+send_progress(struct steal *s, int last)
+{
+	uint64_t now = mono_ns();
+	int flag = 1;
+
+	if (!s->j->progress || s->j->rank == 0)
+		return;
+	if (s->prog_req != MPI_REQUEST_NULL) {
+		if (last)
+			mpi_wait(&s->prog_req);
+		else
+			MPI_Test(&s->prog_req, &flag, MPI_STATUS_IGNORE);
+	}
+	if (!flag || (!last && now - s->prog_ns < PROG_NS))
+		return;
+	s->prog_ns = now;
+	s->prog_val = 0;
+	for (int i = 0; i < s->g->nw; i++)
+		s->prog_val += atomic_load_explicit(&s->g->w[i].entries,
+		    memory_order_relaxed);
+	if (last)
+		s->prog_val = PROG_LAST;
+	MPI_Isend(&s->prog_val, 1, MPI_UINT64_T, 0, TAG_PROG, s->j->comm,
+	    &s->prog_req);
+	if (last)
+		mpi_wait(&s->prog_req);
+}
+
+static void
+nap(long *us, int busy)
+{
+	if (busy) {
+		*us = POLL_MIN_US;
+		return;
+	}
+	mpi_sleep_us(*us);
+	if (*us < POLL_MAX_US)
+		*us *= 2;
+}
+
+static void
+walk_ranks(struct steal *s)
+{
+	struct walker *g = s->g;
+	long us = POLL_MIN_US;
+
+	while (!s->done) {
+		int busy = 0, flag;
+
+		while (!s->done && poll_one(s))
+			busy = 1;
+		if (s->work_req != MPI_REQUEST_NULL)
+			MPI_Test(&s->work_req, &flag, MPI_STATUS_IGNORE);
+		if (s->done)
+			break;
+		if (pool_idle(g)) {
+			if (s->j->n == 1) {
+				s->done = 1;
+				break;
+			}
+			if (s->token >= 0)
+				pass_token(s);
+		}
+		/* Ask as soon as a thread lacks work, not when all do. */
+		if (s->j->n > 1 && !s->outstanding && pool_hungry(g))
+			ask(s);
+		send_progress(s, 0);
+		nap(&us, busy);
+	}
+}
+
+/* After the end: answer what is still in flight, then a barrier. */
+static void
+drain(struct steal *s)
+{
+	const struct mpi_job *j = s->j;
+	MPI_Request bar;
+	long us = POLL_MIN_US;
+	int flag = 0;
+
+	while (s->outstanding)
+		nap(&us, poll_one(s));
+	if (s->work_req != MPI_REQUEST_NULL)
+		mpi_wait(&s->work_req);
+	send_progress(s, 1);
+	MPI_Ibarrier(j->comm, &bar);
+	for (;;) {
+		int busy = poll_one(s);
+		if (!flag)
+			MPI_Test(&bar, &flag, MPI_STATUS_IGNORE);
+		if (flag && (j->rank || !j->progress || s->lasts == j->n - 1))
+			break;
+		nap(&us, busy);
+	}
+}
+
+void
+mpi_steal_drive(struct walker *g, void *arg)
+{
+	struct steal s = { .j = arg, .g = g, .token = -1,
+	    .work_req = MPI_REQUEST_NULL, .prog_req = MPI_REQUEST_NULL };
+
+	if (s.j->rank == 0)
+		s.token = BLACK;	/* rank 0 starts the first round */
+	s.seen = xcalloc((size_t)s.j->n, sizeof *s.seen);
+	walk_ranks(&s);
+	drain(&s);
+	pool_end(g);
+	iobuf_free(&s.work);
+	iobuf_free(&s.in);
+	free(s.seen);
+}

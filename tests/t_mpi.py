@@ -1,0 +1,477 @@
+#!/usr/bin/env python3
+"""t_mpi: fsscan-mpi gives fsscan's snapshot, balances, and fails safely.
+
+Skipped, with the reason printed, only when mpirun is not installed
+(scripts/install-deps installs Open MPI). Runs `mpirun --oversubscribe`:
+
+  * the oracle tree of t_oracle (hard links across directories and
+    projects, odd names, a nested mount, a link outside ROOT) with 1, 2, 4
+    and 7 ranks, --dirs all: every view against the oracle (t_oracle's
+    compare), and hist, v_dir, top-N, errors, owners, projects and the
+    fsstats CSV (but its comment line) identical to fsscan's;
+  * the larger tree of t_oracle (600 directories, 300 hard-link groups, a
+    3000-entry directory) with 2 and 7 ranks, identical to fsscan's;
+  * a tree with paths longer than PATH_MAX and hard links between deep and
+    shallow directories, against the fd-based walker of tests/lib/reltree;
+  * a project chain (depth:2 then user) with 4 ranks;
+  * a scan as uid 65534 with unreadable directories: errors per errno;
+  * (under the sanitizers, whose results cannot differ, the project chain
+    and the larger tree are left out: they add no code path)
+  * through delayfs (1 ms per request): a skewed tree (one subtree holds
+    90% of the entries and 100x more directories than ranks) where no
+    rank handles more than 1.5x the mean of entries; 4 ranks x 4 threads
+    at least 3x faster than 1 rank x 4 threads; rank 0's progress line
+    counting the whole job; SIGINT to mpirun and a rank killed with
+    SIGKILL leaving no complete snapshot and an intact database.
+"""
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "lib"))
+sys.path.insert(0, HERE)
+import fsstats_oracle  # noqa: E402
+import gentree  # noqa: E402
+import oracle  # noqa: E402
+import reltree  # noqa: E402
+import t_oracle  # noqa: E402
+from tap import done, eq, ok  # noqa: E402
+
+TOP = os.environ.get("TOP") or os.path.dirname(HERE)
+BUILD = os.environ.get("BUILD") or os.path.join(TOP, "build")
+FSSCAN = os.environ.get("FSSCAN") or os.path.join(BUILD, "fsscan")
+FSSCAN_MPI = os.path.join(BUILD, "fsscan-mpi")
+DELAYFS = os.path.join(BUILD, "tests", "delayfs")
+MPIRUN = shutil.which("mpirun")
+DAY = 86400
+DELAY_US = 1000
+
+
+def mpi_env():
+    env = dict(os.environ)
+    env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    # Under ASan, LeakSanitizer reports Open MPI's own allocations at exit:
+    # suppressed by library, never the project's code.
+    # Full stacks (Open MPI's libraries have no frame pointers) so that
+    # the suppressions see the library.
+    supp = os.path.join(TOP, "tests", "lsan-openmpi.supp")
+    if "LSAN_OPTIONS" in env and "suppressions=" not in env["LSAN_OPTIONS"]:
+        env["LSAN_OPTIONS"] += ":print_suppressions=0:suppressions=" + supp
+    if "ASAN_OPTIONS" in env and "fast_unwind" not in env["ASAN_OPTIONS"]:
+        env["ASAN_OPTIONS"] += ":fast_unwind_on_malloc=0:malloc_context_size=8"
+    return env
+
+
+def prefix(n):
+    return [MPIRUN, "--oversubscribe", "-np", str(n)]
+
+
+def scan(n, tmp, root, now, args, **kw):
+    """t_oracle's Scan of fsscan (n = 0) or of fsscan-mpi on n ranks."""
+    t_oracle.FSSCAN = FSSCAN_MPI if n else FSSCAN
+    kw.setdefault("prefix", prefix(n) if n else ())
+    return t_oracle.Scan(tmp, root, now, args, **kw)
+
+
+def rows(db, sql, args=()):
+    c = sqlite3.connect(db)
+    c.text_factory = bytes
+    try:
+        return c.execute(sql, args).fetchall()
+    finally:
+        c.close()
+
+
+SAME = {
+    "top": "SELECT kind, rank, value, path FROM top WHERE snapshot_id=?"
+           " ORDER BY kind, rank",
+    "errors": "SELECT errno, count FROM scan_error WHERE snapshot_id=?"
+              " ORDER BY errno",
+    "projects": "SELECT name, source, files, dirs, bytes, alloc_bytes"
+                " FROM project WHERE snapshot_id=? ORDER BY name",
+    "owners": "SELECT kind, id, files, dirs, bytes, alloc_bytes FROM owner"
+              " WHERE snapshot_id=? ORDER BY kind, id",
+    "extremes": "SELECT metric, min, max FROM hist_extent WHERE snapshot_id=?"
+                " UNION ALL SELECT project || '/' || metric, min, max FROM"
+                " project_extent WHERE snapshot_id=? ORDER BY 1",
+    "v_dir": "SELECT path, depth, files, dirs, bytes, alloc_bytes, max_mtime"
+             " FROM v_dir WHERE snapshot_id=? ORDER BY path",
+}
+
+
+def same_as_serial(label, m, s):
+    """Scan m (fsscan-mpi) stored what scan s (fsscan) stored."""
+    if not (m.ok and s.ok):
+        ok(False, label + ": both snapshots stored", m.err[-300:] + s.err[-300:])
+        return
+    eq(m.hist, s.hist, label + ": hist rows as fsscan's (128-bit sums)")
+    for what, sql in SAME.items():
+        args = (m.id,) * sql.count("?"), (s.id,) * sql.count("?")
+        eq(rows(m.db, sql, args[0]), rows(s.db, sql, args[1]),
+           label + ": %s as fsscan's" % what)
+    if m.csv and s.csv:
+        eq(fsstats_oracle.strip(m.csv_text(), True),
+           fsstats_oracle.strip(s.csv_text(), True),
+           label + ": fsstats CSV as fsscan's, byte for byte")
+        lines = [(a, b) for a, b in zip(m.csv_text().split("\n"),
+                                        s.csv_text().split("\n"))
+                 if a != b]
+        ok(all(a.startswith("#Comment") for a, _ in lines),
+           label + ": the CSVs differ in their comment line at most",
+           repr(lines[:2]))
+    ranks = rows(m.db, "SELECT rank, entries FROM scan_rank WHERE"
+                 " snapshot_id=? ORDER BY rank", (m.id,))
+    n = int(m.cmd[m.cmd.index("-np") + 1])
+    ok([r[0] for r in ranks] == list(range(n)),
+       label + ": scan_rank has one row per rank", repr(ranks))
+
+
+def sanitized():
+    """A sanitizer build: results do not depend on the build, so the cases
+    that only repeat code paths already run are left to the release one."""
+    out = subprocess.run(["ldd", FSSCAN_MPI], capture_output=True).stdout
+    return b"libasan" in out
+
+
+def oracle_trees(tmp, mnt, now):
+    root = os.path.join(mnt, "root")
+    os.mkdir(root)
+    info = gentree.build(root, now, seed=1, mounts=True)
+    os.link(os.path.join(root, "beta", "d1", "lnk_a"),
+            os.path.join(mnt, "outside-link"))
+    lt = t_oracle.link_flag()
+    walk = oracle.Walk(root, read_targets=bool(lt))
+    model = oracle.Model(walk, now, ["depth:1"], "all")
+    args = ["--dirs", "all", "-j", "2"] + lt
+    serial = scan(0, tmp, root, now, args)
+    for n in (1, 2, 4, 7):
+        label = "oracle tree, %d rank%s" % (n, "s" if n > 1 else "")
+        m = scan(n, tmp, root, now, args)
+        t_oracle.compare(label, m, model, walk, now, root)
+        same_as_serial(label, m, serial)
+
+    for chain in (["depth:2", "user"],) if not sanitized() else ():
+        pargs = []
+        for r in chain:
+            pargs += ["--project", r]
+        m = scan(4, tmp, root, now, pargs + lt, csv=False)
+        pm = oracle.Model(walk, now, chain, 3)
+        label = "4 ranks --project " + " ".join(chain)
+        ok(m.ok and m.rc == 0, label + ": scan", m.err[-300:])
+        eq(m.projects, pm.projects(), label + ": v_project as the oracle's")
+        eq({k: v for k, v in m.vhist.items() if k[0] is not None},
+           {k: v for k, v in pm.hist().items() if k[0] is not None},
+           label + ": v_hist per project as the oracle's")
+
+    if sanitized():
+        return info
+    wide = os.path.join(mnt, "wide")
+    os.mkdir(wide)
+    gentree.build_wide(wide, now)
+    args = ["--dirs", "all", "-j", "1"] + lt
+    serial = scan(0, tmp, wide, now, args)
+    for n in (2, 7):
+        label = "wide tree, %d rank%s" % (n, "s" if n > 1 else "")
+        m = scan(n, tmp, wide, now, args)
+        ok(m.rc == 0 and m.snap.get("complete") == 1 if m.ok else False,
+           label + ": complete", m.err[-300:])
+        same_as_serial(label, m, serial)
+    return info
+
+
+def deep_tree(tmp, mnt, now):
+    """Paths past PATH_MAX, hard links between deep and shallow."""
+    root = os.path.join(mnt, "deep")
+    os.mkdir(root)
+    fd = reltree.opendir(root)
+    reltree.mkfile(fd, "top", data=b"t" * 5000)
+    for k in range(3):
+        os.mkdir("b%d" % k, dir_fd=fd)
+    for level in range(70):
+        name = ("level%03d-" % level) + "n" * 90
+        os.mkdir(name, dir_fd=fd)
+        if level % 10 == 0:
+            os.mkdir(name + "-side", dir_fd=fd)
+            sfd = reltree.opendir(name + "-side", dir_fd=fd)
+            reltree.mkfile(sfd, "s", data=b"s" * (level + 1))
+            os.close(sfd)
+        nfd = reltree.opendir(name, dir_fd=fd)
+        os.close(fd)
+        fd = nfd
+        if level % 17 == 16:
+            reltree.mkfile(fd, "bottom%d" % level, data=b"b" * 3000)
+    os.link("top", "deep-link", src_dir_fd=reltree.opendir(root),
+            dst_dir_fd=fd)
+    os.close(fd)
+    want = reltree.census(root)
+    ok(max(len(p) for p in want.dir) > 4096 and want.hardlink_dups >= 1,
+       "deep tree: paths past PATH_MAX, a hard link across them",
+       "longest %d, dups %d" % (max(len(p) for p in want.dir),
+                                want.hardlink_dups))
+    args = ["--dirs", "all", "-j", "2", "--max-fds", "16"]
+    serial = scan(0, tmp, root, now, args)
+    for n in (3,):
+        label = "deep tree, %d ranks" % n
+        m = scan(n, tmp, root, now, args)
+        if not ok(m.ok and m.rc == 0, label + ": scan", m.err[-300:]):
+            continue
+        eq({k: m.snap[k] for k in want.totals()}, want.totals(),
+           label + ": v_snapshot totals as reltree's walker")
+        eq(m.vdir, want.vdir(None), label + ": v_dir as reltree's walker")
+        same_as_serial(label, m, serial)
+
+
+def unreadable(tmp, mnt, now):
+    """As uid 65534: every error counted, per errno, on every rank."""
+    top = os.path.join(mnt, "perm")
+    os.mkdir(top)
+    for i in range(6):
+        d = os.path.join(top, "d%d" % i)
+        os.makedirs(os.path.join(d, "in", "deeper"))
+        for k in range(3):
+            with open(os.path.join(d, "in", "f%d" % k), "wb") as f:
+                f.write(b"x" * (k + 1))
+        if i % 2:
+            os.chmod(os.path.join(d, "in"), 0o000 if i % 4 == 1 else 0o644)
+    outdir = os.path.join(tmp, "nobody")
+    os.mkdir(outdir)
+    os.chmod(outdir, 0o777)
+    os.chmod(tmp, 0o711)
+    walk = oracle.Walk(top, as_user=(65534, 65534), read_targets=False)
+    nobody = ["setpriv", "--reuid", "65534", "--regid", "65534",
+              "--clear-groups", "--"]
+    serial = scan(0, outdir, top, now, ["--dirs", "all"], prefix=nobody)
+    m = scan(3, outdir, top, now, ["--dirs", "all"], prefix=nobody + prefix(3))
+    model = oracle.Model(walk, now, None, "all")
+    if ok(m.ok, "as nobody, 3 ranks: snapshot stored", m.err[-300:]):
+        t_oracle.compare("as nobody, 3 ranks", m, model, walk, now, top,
+                         want_rc=1)
+        same_as_serial("as nobody, 3 ranks", m, serial)
+        ok(walk.errors >= 6, "as nobody: the tree has errors to count",
+           "%d" % walk.errors)
+
+
+# ---- through delayfs ---------------------------------------------------
+
+def skewed_tree(src):
+    """big/ holds 90% of the entries in 480 directories; s0..s8 the rest."""
+    os.mkdir(src)
+    for a in range(30):
+        for b in range(15):
+            d = os.path.join(src, "big", "a%02d" % a, "b%02d" % b)
+            os.makedirs(d)
+            for f in range(7):
+                with open(os.path.join(d, "f%d" % f), "wb") as fh:
+                    fh.write(b"x" * f)
+    for s in range(9):
+        for b in range(4):
+            d = os.path.join(src, "s%d" % s, "b%d" % b)
+            os.makedirs(d)
+            for f in range(9):
+                with open(os.path.join(d, "f%d" % f), "wb") as fh:
+                    fh.write(b"y" * f)
+    count = lambda p: sum(len(ds) + len(fs) for _, ds, fs in os.walk(p))
+    big, total = count(os.path.join(src, "big")) + 1, count(src)
+    dirs = sum(len(ds) for _, ds, _ in os.walk(os.path.join(src, "big")))
+    return big, total, dirs
+
+
+class Delayfs:
+    def __init__(self, src, mnt):
+        self.mnt = mnt
+        os.mkdir(mnt)
+        r = subprocess.run([DELAYFS, "-o", "delay_us=%d" % DELAY_US, src,
+                            mnt])
+        self.ok = r.returncode == 0
+
+    def close(self):
+        if self.ok:
+            if subprocess.run(["fusermount3", "-u", self.mnt]).returncode:
+                subprocess.run(["fusermount3", "-uz", self.mnt])
+
+
+def timed(n, tmp, root, now, args):
+    t0 = time.time()
+    s = scan(n, tmp, root, now, args, csv=False)
+    return s, time.time() - t0
+
+
+def walk_seconds(s):
+    """The walk itself (scan_rank: every rank's, from the same barrier)."""
+    r = rows(s.db, "SELECT max(seconds) FROM scan_rank WHERE snapshot_id=?",
+             (s.id,))
+    return r[0][0] if r and r[0][0] is not None else float("inf")
+
+
+def through_delayfs(tmp, now):
+    src = os.path.join(tmp, "skew")
+    big, total, dirs = skewed_tree(src)
+    ok(big >= 0.9 * total and dirs >= 100 * 4,
+       "skewed tree: big/ holds %d of %d entries in %d directories"
+       % (big, total, dirs))
+    fs = Delayfs(src, os.path.join(tmp, "dmnt"))
+    if not ok(fs.ok, "delayfs mounts"):
+        return
+    try:
+        root = fs.mnt
+        m = scan(4, tmp, root, now, ["-j", "2"], csv=False)
+        if ok(m.ok and m.rc == 0, "skewed, 4 ranks x 2: scan", m.err[-300:]):
+            ent = [r[0] for r in rows(m.db, "SELECT entries FROM scan_rank"
+                                      " WHERE snapshot_id=? ORDER BY rank",
+                                      (m.id,))]
+            mean = sum(ent) / float(len(ent))
+            ok(len(ent) == 4 and max(ent) <= 1.5 * mean,
+               "skewed, 4 ranks: no rank over 1.5x the mean of entries"
+               " (%s)" % ent, "max %d, mean %.0f" % (max(ent), mean))
+            eq(sum(ent), total, "skewed: the ranks' entries add up to the"
+               " tree's")
+        # The machine is shared: the better of two runs of the fast case
+        # (a slow one only helps the other side).
+        one, t1 = timed(1, tmp, root, now, ["-j", "4"])
+        four, t4 = min((timed(4, tmp, root, now, ["-j", "4"])
+                        for _ in range(2)), key=lambda x: walk_seconds(x[0]))
+        w1, w4 = walk_seconds(one), walk_seconds(four)
+        print("# delayfs: 1x4 walk %.2f s (run %.2f s), 4x4 walk %.2f s"
+              " (run %.2f s)" % (w1, t1, w4, t4))
+        ok(one.ok and four.ok and 3 * w4 <= w1,
+           "delayfs: 4 ranks x 4 threads walk at least 3x faster than 1 x 4",
+           "%.2f s vs %.2f s" % (w4, w1))
+        progress(tmp, root, now, total)
+        faults(tmp, root, now)
+    finally:
+        fs.close()
+
+
+def progress(tmp, root, now, total):
+    s = scan(4, tmp, root, now, ["-j", "1", "--progress"], csv=False)
+    counts = [int(x) for x in re.findall(r"fsscan: (\d+) entries", s.err)]
+    own = rows(s.db, "SELECT entries FROM scan_rank WHERE snapshot_id=? AND"
+               " rank=0", (s.id,)) if s.ok else []
+    ok(counts and own and max(counts) > own[0][0] and max(counts) <= total,
+       "--progress: rank 0 counts the whole job (%s of %d; rank 0 alone %s)"
+       % (counts[-1:], total, own), s.err[-300:])
+    eq(len(re.findall(r"snapshot \d+ complete", s.err)), 1,
+       "--progress: one summary line, from rank 0")
+
+
+def check_aborted(label, db, rc):
+    ok(rc != 0, label + ": exit status non-zero", "rc=%d" % rc)
+    got = rows(db, "SELECT count(*) FROM v_snapshot WHERE complete = 1")
+    eq(got[0][0], 0, label + ": no snapshot marked complete")
+    eq(rows(db, "PRAGMA integrity_check")[0][0], b"ok",
+       label + ": integrity_check")
+
+
+def ranks_of(pid):
+    """{rank: pid} of the fsscan-mpi processes below pid."""
+    out = {}
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % p) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open("/proc/%s/environ" % p, "rb") as f:
+                env = f.read().split(b"\0")
+            exe = os.readlink("/proc/%s/exe" % p)
+        except OSError:
+            continue
+        up = ppid
+        while up > 1 and up != pid:
+            try:
+                with open("/proc/%d/stat" % up) as f:
+                    up = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                break
+        if up != pid or not exe.endswith("fsscan-mpi"):
+            continue
+        for e in env:
+            if e.startswith(b"OMPI_COMM_WORLD_RANK="):
+                out[int(e.split(b"=")[1])] = int(p)
+    return out
+
+
+def running(db):
+    """Has the scan recorded its snapshot as running?"""
+    if not os.path.exists(db):
+        return False
+    try:
+        c = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+        try:
+            return c.execute("SELECT count(*) FROM snapshot WHERE status ="
+                             " 'running'").fetchone()[0] > 0
+        finally:
+            c.close()
+    except sqlite3.Error:
+        return False
+
+
+def faults(tmp, root, now):
+    for label in ("SIGINT to mpirun", "rank 2 killed"):
+        db = os.path.join(tmp, "fault-%d.db" % len(label))
+        cmd = prefix(3) + [FSSCAN_MPI, "--db", db, "--now", str(now),
+                           "--quiet", "-j", "1", "--max-rate", "300", root]
+        p = subprocess.Popen(cmd, env=mpi_env(), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+        deadline = time.time() + 60
+        pids = {}
+        while time.time() < deadline and not (len(pids) == 3 and running(db)):
+            time.sleep(0.2)
+            pids = ranks_of(p.pid)
+        time.sleep(1)           # well into the walk (~13 s at 300/s)
+        if label.startswith("SIGINT"):
+            p.send_signal(signal.SIGINT)
+        elif 2 in pids:
+            os.kill(pids[2], signal.SIGKILL)
+        try:
+            _, err = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            _, err = p.communicate()
+        ok(len(pids) == 3, label + ": the 3 ranks were found", repr(pids))
+        check_aborted(label, db, p.returncode)
+
+
+def main():
+    if os.geteuid() != 0:
+        ok(False, "t_mpi runs as root", "euid %d" % os.geteuid())
+        done()
+    if not MPIRUN:
+        ok(True, "fsscan-mpi tests skipped: mpirun not found "
+           "(scripts/install-deps installs Open MPI)")
+        done()
+    if not ok(os.access(FSSCAN_MPI, os.X_OK), "fsscan-mpi built", FSSCAN_MPI):
+        done()
+    os.environ.update(mpi_env())
+    tmp = tempfile.mkdtemp(prefix="t_mpi.", dir=os.environ.get("TMPDIR"))
+    mnt = os.path.join(tmp, "mnt")
+    os.mkdir(mnt)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256m", "tmpfs", mnt],
+                   check=True)
+    info = {}
+    try:
+        now = int(time.time()) + 3 * DAY + 12345
+        info = oracle_trees(tmp, mnt, now)
+        deep_tree(tmp, mnt, now)
+        unreadable(tmp, mnt, now)
+        if os.path.exists("/dev/fuse") and os.access(DELAYFS, os.X_OK):
+            through_delayfs(tmp, now)
+        else:
+            ok(True, "delayfs cases skipped: no /dev/fuse or no delayfs")
+    finally:
+        gentree.cleanup(info)
+        subprocess.run(["umount", mnt])
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+if __name__ == "__main__":
+    main()
