@@ -16,35 +16,59 @@ slot_of(uint64_t dev, uint64_t ino, size_t cap)
 	return (size_t)(h >> 17) & (cap - 1);
 }
 
-static struct hl_ent *
-find_or_add(struct hltab *t, uint64_t dev, uint64_t ino, int *added)
+/* The index slot of (dev, ino): its entry's, or the empty one to use. */
+static uint32_t *
+slot_for(const struct hltab *t, uint64_t dev, uint64_t ino)
 {
 	size_t i;
 
-	if ((t->len + 1) * 4 > t->cap * 3) {
-		struct hltab old = *t;
-		t->cap = old.cap ? old.cap * 2 : 256;
-		t->e = xcalloc(t->cap, sizeof *t->e);
-		t->len = 0;
-		for (size_t k = 0; k < old.cap; k++) {
-			if (!old.e[k].links)
-				continue;
-			int a;
-			*find_or_add(t, old.e[k].dev, old.e[k].ino, &a) = old.e[k];
-		}
-		free(old.e);
+	for (i = slot_of(dev, ino, t->nslot); t->slot[i];
+	    i = (i + 1) & (t->nslot - 1)) {
+		const struct hl_ent *e = &t->e[t->slot[i] - 1];
+		if (e->ino == ino && e->dev == dev)
+			break;
 	}
-	for (i = slot_of(dev, ino, t->cap); t->e[i].links;
-	    i = (i + 1) & (t->cap - 1))
-		if (t->e[i].ino == ino && t->e[i].dev == dev) {
-			*added = 0;
-			return &t->e[i];
-		}
-	t->e[i].dev = dev;
-	t->e[i].ino = ino;
-	t->len++;
+	return &t->slot[i];
+}
+
+/* Entries are dense and the index holds their positions: the table is
+ * the one part of a scan that grows with the files, and a sparse table of
+ * whole entries would be a third empty. */
+static void
+grow(struct hltab *t)
+{
+	if (t->len == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->e = xrealloc(t->e, t->cap * sizeof *t->e);
+	}
+	if ((t->len + 1) * 4 > t->nslot * 3) {
+		free(t->slot);
+		t->nslot = t->nslot ? 2 * t->nslot : 512;
+		t->slot = xcalloc(t->nslot, sizeof *t->slot);
+		for (size_t k = 0; k < t->len; k++)
+			*slot_for(t, t->e[k].dev, t->e[k].ino) = (uint32_t)k + 1;
+	}
+}
+
+static struct hl_ent *
+find_or_add(struct hltab *t, uint64_t dev, uint64_t ino, int *added)
+{
+	uint32_t *sl;
+	struct hl_ent *e;
+
+	grow(t);
+	sl = slot_for(t, dev, ino);
+	if (*sl) {
+		*added = 0;
+		return &t->e[*sl - 1];
+	}
+	e = &t->e[t->len];
+	memset(e, 0, sizeof *e);
+	e->dev = dev;
+	e->ino = ino;
+	*sl = (uint32_t)++t->len;
 	*added = 1;
-	return &t->e[i];
+	return e;
 }
 
 /* Is (pino, name) a smaller owner key than the entry's? */
@@ -109,37 +133,43 @@ hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
 void
 hl_merge(struct hltab *dst, struct hltab *src)
 {
-	for (size_t i = 0; i < src->cap; i++) {
+	/* Into an empty table: take src whole rather than copy it entry by
+	 * entry, which would hold both tables at once. */
+	if (dst->len == 0) {
+		hl_free(dst);
+		*dst = *src;
+		memset(src, 0, sizeof *src);
+		return;
+	}
+	for (size_t i = 0; i < src->len; i++) {
 		struct hl_ent *e = &src->e[i];
-		if (e->links)
-			hl_add(dst, e->dev, e->ino, e->links, e->owner_pino,
-			    e->owner_name, e->owner_namelen, &e->f, e->path);
+		hl_add(dst, e->dev, e->ino, e->links, e->owner_pino,
+		    e->owner_name, e->owner_namelen, &e->f, e->path);
 	}
 	free(src->e);
+	free(src->slot);
 	memset(src, 0, sizeof *src);
 }
 
 struct hl_ent *
 hl_find(struct hltab *t, uint64_t dev, uint64_t ino)
 {
-	if (t->cap == 0)
+	uint32_t *sl;
+
+	if (t->nslot == 0)
 		return NULL;
-	for (size_t i = slot_of(dev, ino, t->cap); t->e[i].links;
-	    i = (i + 1) & (t->cap - 1))
-		if (t->e[i].ino == ino && t->e[i].dev == dev)
-			return &t->e[i];
-	return NULL;
+	sl = slot_for(t, dev, ino);
+	return *sl ? &t->e[*sl - 1] : NULL;
 }
 
 void
 hl_free(struct hltab *t)
 {
-	for (size_t i = 0; i < t->cap; i++) {
-		if (t->e[i].links) {
-			free(t->e[i].owner_name);
-			free(t->e[i].path);
-		}
+	for (size_t i = 0; i < t->len; i++) {
+		free(t->e[i].owner_name);
+		free(t->e[i].path);
 	}
 	free(t->e);
+	free(t->slot);
 	memset(t, 0, sizeof *t);
 }

@@ -38,8 +38,10 @@ struct hl_ent {
 };
 
 struct hltab {
-	struct hl_ent *e;
-	size_t cap, len;
+	struct hl_ent *e;		/* e[0 .. len-1], in order of first link */
+	size_t len, cap;
+	uint32_t *slot;			/* hash index: 1 + position in e, 0 empty */
+	size_t nslot;
 	uint64_t links;			/* links seen in total */
 };
 

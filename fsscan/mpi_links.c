@@ -73,14 +73,11 @@ pack_seen(void *arg, struct iobuf *out, size_t limit)
 	struct links *l = arg;
 	struct hltab *t = &l->r->hl;
 
-	for (; l->next < t->cap && total(out, l->j->n) < limit; l->next++) {
+	for (; l->next < t->len && total(out, l->j->n) < limit; l->next++) {
 		const struct hl_ent *e = &t->e[l->next];
 		uint64_t dev = mpi_dev_out(l->j, e->dev);
-		struct iobuf *b;
+		struct iobuf *b = &out[owner_of(l->j, dev, e->ino)];
 
-		if (!e->links)
-			continue;
-		b = &out[owner_of(l->j, dev, e->ino)];
 		iobuf_varint(b, dev);
 		iobuf_varint(b, e->ino);
 		iobuf_varint(b, e->links);
@@ -88,7 +85,7 @@ pack_seen(void *arg, struct iobuf *out, size_t limit)
 		iobuf_str(b, e->owner_name, e->owner_namelen);
 		put_path(b, e->path);
 	}
-	return l->next < t->cap;
+	return l->next < t->len;
 }
 
 static void
@@ -111,18 +108,15 @@ pack_owned(void *arg, struct iobuf *out, size_t limit)
 	struct links *l = arg;
 	struct hltab *t = &l->own;
 
-	for (; l->next < t->cap && total(out, l->j->n) < limit; l->next++) {
+	for (; l->next < t->len && total(out, l->j->n) < limit; l->next++) {
 		const struct hl_ent *e = &t->e[l->next];
-		struct iobuf *b;
+		struct iobuf *b = &out[e->f.rank];
 
-		if (!e->links)
-			continue;
-		b = &out[e->f.rank];
 		iobuf_varint(b, e->dev);
 		iobuf_varint(b, e->ino);
 		put_path(b, e->path);
 	}
-	return l->next < t->cap;
+	return l->next < t->len;
 }
 
 static void

@@ -235,6 +235,12 @@ walk_collect(struct walker *g, struct walk_result *r)
 		dnode_release(g, root);		/* the item it never was */
 	dnode_release(g, root);
 	census_init(&r->c, g->o->topn);
+	for (int i = 1; i < g->nw; i++)		/* the largest table first */
+		if (g->w[i].hl.len > g->w[0].hl.len) {
+			struct hltab t = g->w[0].hl;
+			g->w[0].hl = g->w[i].hl;
+			g->w[i].hl = t;
+		}
 	for (int i = 0; i < g->nw; i++) {
 		struct worker *w = &g->w[i];
 		census_merge(&r->c, &w->c);
@@ -258,10 +264,8 @@ walk_links(struct walk_result *r, int64_t now)
 {
 	struct hltab *hl = &r->hl;
 
-	for (size_t i = 0; i < hl->cap; i++) {
+	for (size_t i = 0; i < hl->len; i++) {
 		struct hl_ent *e = &hl->e[i];
-		if (!e->links)
-			continue;
 		account_file(&r->c, now, &e->f, NULL, e->path);
 		e->path = NULL;
 	}
