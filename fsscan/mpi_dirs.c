@@ -29,7 +29,7 @@
 #include "mpi_int.h"
 #include "xalloc.h"
 
-#define ROWS_BATCH (1u << 20)
+#define ROWS_BATCH (256u << 10)
 
 struct roll {
 	const struct mpi_job *j;

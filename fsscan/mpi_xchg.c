@@ -9,7 +9,7 @@
 #include "mpi_int.h"
 #include "xalloc.h"
 
-#define XCHG_LIMIT (4u << 20)
+#define XCHG_LIMIT (256u << 10)
 
 void
 mpi_xchg(const struct mpi_job *j, const struct xchg_ops *ops)
