@@ -15,6 +15,8 @@ Skipped, with the reason printed, only when mpirun is not installed
     shallow directories, against the fd-based walker of tests/lib/reltree;
   * a project chain (depth:2 then user) with 4 ranks;
   * a scan as uid 65534 with unreadable directories: errors per errno;
+  * README's Slurm batch script (srun played by mpirun) and cron wrapper,
+    as shipped in scripts/, and the man page's scan_rank query;
   * (under the sanitizers, whose results cannot differ, the project chain
     and the larger tree are left out: they add no code path)
   * through delayfs (1 ms per request): a skewed tree (one subtree holds
@@ -171,6 +173,7 @@ def oracle_trees(tmp, mnt, now):
            {k: v for k, v in pm.hist().items() if k[0] is not None},
            label + ": v_hist per project as the oracle's")
 
+    doc_scripts(tmp, root, now)
     if sanitized():
         return info
     wide = os.path.join(mnt, "wide")
@@ -257,6 +260,65 @@ def unreadable(tmp, mnt, now):
         same_as_serial("as nobody, 3 ranks", m, serial)
         ok(walk.errors >= 6, "as nobody: the tree has errors to count",
            "%d" % walk.errors)
+
+
+# ---- the scripts and examples of the docs ------------------------------
+
+SRUN = """#!/bin/sh
+# srun for the tests: its options dropped, the tasks run by mpirun
+while [ $# -gt 0 ]; do case $1 in --*) shift ;; *) break ;; esac; done
+exec mpirun --oversubscribe -np "${SLURM_NTASKS:-2}" "$@"
+"""
+RANK_SQL = ("SELECT rank, host, entries, dirs, steals FROM scan_rank"
+            " WHERE snapshot_id = (SELECT max(id) FROM v_snapshot)")
+
+
+def complete_files(db):
+    try:
+        return rows(db, "SELECT complete, files, dirs FROM v_snapshot"
+                    " ORDER BY id DESC LIMIT 1")[0]
+    except (sqlite3.Error, IndexError):
+        return None
+
+
+def doc_scripts(tmp, root, now):
+    """README's Slurm batch script (srun played by mpirun) and cron
+    wrapper, as shipped in scripts/, and the man page's query."""
+    import fcntl
+    readme = open(os.path.join(TOP, "README.md")).read()
+    man = " ".join(open(os.path.join(TOP, "docs", "fsscan-mpi.1")).read()
+                   .split())
+    ok(" ".join(RANK_SQL.split()) in man.replace("\\", ""),
+       "fsscan-mpi.1: the scan_rank query is the one run here")
+    want = complete_files(scan(0, tmp, root, now, [], csv=False).db)
+    bindir = os.path.join(tmp, "bin")
+    os.mkdir(bindir)
+    with open(os.path.join(bindir, "srun"), "w") as f:
+        f.write(SRUN)
+    os.chmod(os.path.join(bindir, "srun"), 0o755)
+    env = dict(os.environ, PATH=bindir + ":" + BUILD + ":" +
+               os.environ["PATH"], SLURM_NTASKS="2", SLURM_CPUS_PER_TASK="1",
+               FSSCAN_MPI_RANKS="2", FSSCAN_MPI_LOCK=os.path.join(tmp, "lck"))
+    for name in ("fsscan-mpi.sbatch", "fsscan-mpi-cron"):
+        script = os.path.join(TOP, "scripts", name)
+        ok("```\n" + open(script).read() + "```" in readme,
+           "README shows scripts/%s as it is" % name)
+        env["IOCENSUS_DB"] = db = os.path.join(tmp, name + ".db")
+        r = subprocess.run([script, root], env=env, capture_output=True,
+                           timeout=120)
+        eq(r.returncode, 0, "scripts/%s: exit 0" % name)
+        eq(complete_files(db), want, "scripts/%s: a complete snapshot,"
+           " fsscan's totals" % name)
+        got = rows(db, RANK_SQL) if want else []
+        eq([x[0] for x in got], [0, 1], "scripts/%s: the man page's query"
+           " shows the 2 ranks" % name)
+    with open(env["FSSCAN_MPI_LOCK"], "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = subprocess.run([script, root], env=env, capture_output=True,
+                           timeout=60)
+    eq(r.returncode, 75, "fsscan-mpi-cron: a run still going: exit 75")
+    eq(rows(db, "SELECT count(*) FROM v_snapshot")[0][0], 1,
+       "fsscan-mpi-cron: and no second snapshot")
 
 
 # ---- through delayfs ---------------------------------------------------
