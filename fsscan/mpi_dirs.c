@@ -196,14 +196,8 @@ own_row(struct mpi_rows *rs, struct dir_row *row)
 	if (rs->next == rs->r->dirs.len)
 		return 0;
 	t = rs->r->dirs.v[rs->next++];
-	row->seq = t->seq;
-	row->has_parent = t->parent != NULL;
-	row->parent_seq = t->parent ? rs->off[rank_of(rs->j, t->parent)] +
-	    t->parent->seq : 0;
-	row->depth = t->depth;
-	row->name = t->name;
-	row->namelen = t->namelen;
-	dirtot_get(t, &row->tot);
+	snapshot_dir_row(t, t->parent ? rs->off[rank_of(rs->j, t->parent)] +
+	    t->parent->seq : 0, row);
 	return 1;
 }
 

@@ -324,6 +324,19 @@ dir_base(struct w *w, int64_t *base)
 	return rc;
 }
 
+void
+snapshot_dir_row(const struct dirtot *t, uint64_t parent_seq,
+    struct dir_row *row)
+{
+	row->seq = t->seq;
+	row->has_parent = t->parent != NULL;
+	row->parent_seq = t->parent ? parent_seq : 0;
+	row->depth = t->depth;
+	row->name = t->name;
+	row->namelen = t->namelen;
+	dirtot_get(t, &row->tot);
+}
+
 /* The walk's own nodes, in seq order. */
 struct list_src {
 	const struct dirtot_list *l;
@@ -341,13 +354,7 @@ list_next(void *arg, struct dir_row *row, char *err, size_t errlen)
 	if (s->i == s->l->len)
 		return 0;
 	t = s->l->v[s->i++];
-	row->seq = t->seq;
-	row->has_parent = t->parent != NULL;
-	row->parent_seq = t->parent ? t->parent->seq : 0;
-	row->depth = t->depth;
-	row->name = t->name;
-	row->namelen = t->namelen;
-	dirtot_get(t, &row->tot);
+	snapshot_dir_row(t, t->parent ? t->parent->seq : 0, row);
 	return 1;
 }
 

@@ -54,6 +54,11 @@ struct dir_source {
 	void *arg;
 };
 
+/* The row of node t, whose parent's number in the snapshot is
+ * parent_seq (when it has one). */
+void snapshot_dir_row(const struct dirtot *t, uint64_t parent_seq,
+    struct dir_row *row);
+
 struct snap_parts {
 	const struct dir_source *dirs;	/* NULL: r->dirs */
 	const struct rank_stat *ranks;
