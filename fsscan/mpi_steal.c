@@ -29,7 +29,7 @@
 
 #define MAX_GIVE	512		/* directories per steal */
 #define POLL_MIN_US	20
-#define POLL_MAX_US	1000
+#define POLL_MAX_US	250
 #define PROG_NS		250000000ull
 #define PROG_LAST	UINT64_MAX
 #define WHITE		0
