@@ -1,6 +1,7 @@
 /*
  * account: add one entry to a thread's census. Called from the walk hot
- * loop: no allocation, no locks, integer arithmetic only.
+ * loop: no allocation, no locks, integer arithmetic only, and no path
+ * (invariant 4: the caller builds one only for a top-N candidate).
  */
 #include "walk_int.h"
 
@@ -12,9 +13,11 @@ add_overhead(struct census *c, uint64_t size, uint64_t blocks)
 	int slot = hist_slot(HS_SIZE, (int64_t)size);
 
 	if (cap >= size)
-		hist_add_slot(&c->h[FH_POS_OVERHEAD], slot, (int64_t)(cap - size), 0);
+		hist_add_slot(&c->h[METRIC_POS_OVERHEAD], slot,
+		    (int64_t)(cap - size), 0);
 	else
-		hist_add_slot(&c->h[FH_NEG_OVERHEAD], slot, (int64_t)(size - cap), 0);
+		hist_add_slot(&c->h[METRIC_NEG_OVERHEAD], slot,
+		    (int64_t)(size - cap), 0);
 }
 
 static void
@@ -40,12 +43,12 @@ account_file(struct census *c, int64_t now, const struct hl_file *f,
 	c->bytes += f->size;
 	c->alloc += alloc;
 	add_totals(c, f->size, f->blocks);
-	hist_add(&c->h[FH_FILE_SIZE], HS_SIZE, size, f->size);
-	hist_add(&c->h[FH_CAPACITY], HS_BLOCKS, (int64_t)f->blocks, 0);
-	hist_add(&c->h[FH_LINK_COUNT], HS_COUNT, f->nlink, 0);
-	hist_add(&c->h[FH_ATIME], HS_AGE, amt[0], f->size);
-	hist_add(&c->h[FH_MTIME], HS_AGE, amt[1], f->size);
-	hist_add(&c->h[FH_CTIME], HS_AGE, amt[2], f->size);
+	hist_add(&c->h[METRIC_SIZE], HS_SIZE, size, f->size);
+	hist_add(&c->h[METRIC_CAPACITY], HS_BLOCKS, (int64_t)f->blocks, 0);
+	hist_add(&c->h[METRIC_LINK_COUNT], HS_COUNT, f->nlink, 0);
+	hist_add(&c->h[METRIC_ATIME], HS_AGE, amt[0], f->size);
+	hist_add(&c->h[METRIC_MTIME], HS_AGE, amt[1], f->size);
+	hist_add(&c->h[METRIC_CTIME], HS_AGE, amt[2], f->size);
 	add_overhead(c, f->size, f->blocks);
 
 	ps->entries++;
@@ -100,7 +103,7 @@ account_symlink(struct census *c, int32_t proj, uint64_t size,
 	c->symlinks++;
 	add_totals(c, size, blocks);
 	add_overhead(c, size, blocks);
-	hist_add(&c->h[FH_SYMLINK_LEN], HS_LINEAR8, (int64_t)size, 0);
+	hist_add(&c->h[METRIC_SYMLINK_LEN], HS_LINEAR8, (int64_t)size, 0);
 	if (target_abs > 0)
 		c->symlink_abs++;
 	else if (target_abs == 0)

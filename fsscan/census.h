@@ -12,26 +12,7 @@
 #include <sys/types.h>
 
 #include "hist.h"
-
-/* The fsstats histograms. Each age histogram serves both fsstats tables:
- * "(files)" uses n and v (sum of ages), "(KB)" uses w (bytes) and vw. */
-enum fh_id {
-	FH_FILE_SIZE,		/* HS_SIZE, value st_size */
-	FH_CAPACITY,		/* HS_BLOCKS, value st_blocks */
-	FH_POS_OVERHEAD,	/* slot by st_size, value 512*blocks - size >= 0 */
-	FH_NEG_OVERHEAD,	/* slot by st_size, value size - 512*blocks > 0 */
-	FH_DIR_ENTRIES,		/* HS_COUNT, value names in the directory */
-	FH_DIR_SIZE,		/* HS_SIZE, value directory st_size */
-	FH_NAME_LEN,		/* HS_LINEAR8, value strlen(name) */
-	FH_LINK_COUNT,		/* HS_COUNT, value st_nlink */
-	FH_SYMLINK_LEN,		/* HS_LINEAR8, value symlink st_size */
-	FH_MTIME,		/* HS_AGE, value now - mtime, weight st_size */
-	FH_CTIME,		/* HS_AGE, value now - ctime, weight st_size */
-	FH_ATIME,		/* HS_AGE, value now - atime, weight st_size */
-	FH_COUNT
-};
-
-extern const enum hist_scheme fh_scheme[FH_COUNT];
+#include "metric.h"
 
 /* Totals for one owner, project or directory. */
 struct acct {
@@ -40,7 +21,8 @@ struct acct {
 
 struct proj_stats {
 	struct acct a;
-	uint64_t entries;			/* everything attributed, any type */
+	uint64_t entries;			/* everything attributed,
+	    any type */
 	struct phist size, atime, mtime, ctime;	/* regular files only */
 };
 
@@ -68,10 +50,11 @@ struct census {
 	/* v_snapshot totals: regular files counted once per inode */
 	uint64_t files, dirs, symlinks, others, bytes, alloc;
 	/* fsstats scalars */
-	uint64_t all_size, all_blocks;	/* every counted entry, roots included */
+	uint64_t all_size, all_blocks;	/* every counted entry,
+	    roots included */
 	uint64_t hardlink_dups, snapshot_dirs, symlink_rel, symlink_abs;
 	uint64_t mounts_skipped, excluded;
-	struct hist h[FH_COUNT];
+	struct hist h[METRIC_COUNT];
 
 	struct proj_stats *proj;	/* indexed by project id */
 	size_t nproj;

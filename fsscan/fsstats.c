@@ -26,31 +26,35 @@
 struct table {
 	const char *name;
 	const char *unit;
-	enum fh_id fh;
+	enum metric_id fh;
 	int by_kb;	/* "(KB)" age table: count = w (bytes), val = vw */
 	int64_t div;	/* base units per printed unit of the value */
 };
 
 static const struct table first_tables[] = {
-	{ "file size",			"KB",	 FH_FILE_SIZE,	  0, KB },
-	{ "capacity used",		"KB",	 FH_CAPACITY,	  0, 2 },
-	{ "positive overhead",		"KB",	 FH_POS_OVERHEAD, 0, KB },
-	{ "negative overhead",		"KB",	 FH_NEG_OVERHEAD, 0, KB },
-	{ "directory size (entries)",	"ents",	 FH_DIR_ENTRIES,  0, 1 },
-	{ "directory size",		"KB",	 FH_DIR_SIZE,	  0, KB },
-	{ "filename length",		"chars", FH_NAME_LEN,	  0, 1 },
-	{ "link count",			"links", FH_LINK_COUNT,	  0, 1 },
-	{ "symlink target length",	"chars", FH_SYMLINK_LEN,  0, 1 },
+	{ "file size",			"KB",	 METRIC_SIZE,	  0, KB },
+	{ "capacity used",		"KB",	 METRIC_CAPACITY,	  0,
+	    2 },
+	{ "positive overhead",		"KB",	 METRIC_POS_OVERHEAD, 0, KB },
+	{ "negative overhead",		"KB",	 METRIC_NEG_OVERHEAD, 0, KB },
+	{ "directory size (entries)",	"ents",	 METRIC_DIR_ENTRIES,  0, 1 },
+	{ "directory size",		"KB",	 METRIC_DIR_SIZE,	  0,
+	    KB },
+	{ "filename length",		"chars", METRIC_NAME_LEN,	  0,
+	    1 },
+	{ "link count",			"links", METRIC_LINK_COUNT,	  0,
+	    1 },
+	{ "symlink target length",	"chars", METRIC_SYMLINK_LEN,  0, 1 },
 };
 
 /* After the two symlink percentage lines. */
 static const struct table age_tables[] = {
-	{ "mtime (files)",	"days", FH_MTIME, 0, DAY },
-	{ "mtime (KB)",		"days", FH_MTIME, 1, DAY },
-	{ "ctime (files)",	"days", FH_CTIME, 0, DAY },
-	{ "ctime (KB)",		"days", FH_CTIME, 1, DAY },
-	{ "atime (files)",	"days", FH_ATIME, 0, DAY },
-	{ "atime (KB)",		"days", FH_ATIME, 1, DAY },
+	{ "mtime (files)",	"days", METRIC_MTIME, 0, DAY },
+	{ "mtime (KB)",		"days", METRIC_MTIME, 1, DAY },
+	{ "ctime (files)",	"days", METRIC_CTIME, 0, DAY },
+	{ "ctime (KB)",		"days", METRIC_CTIME, 1, DAY },
+	{ "atime (files)",	"days", METRIC_ATIME, 0, DAY },
+	{ "atime (KB)",		"days", METRIC_ATIME, 1, DAY },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -141,7 +145,7 @@ put_scalars(struct out *o, const struct census *c,
 static void
 put_table(struct out *o, const struct hist *h, const struct table *t)
 {
-	enum hist_scheme scheme = fh_scheme[t->fh];
+	enum hist_scheme scheme = metric_def[t->fh].scheme;
 	const uint64_t *cnt = t->by_kb ? h->w : h->n;
 	const i128 *val = t->by_kb ? h->vw : h->v;
 	uint64_t cdiv = t->by_kb ? KB : 1;
@@ -195,7 +199,7 @@ put_table(struct out *o, const struct hist *h, const struct table *t)
 static void
 put_symlink_pct(struct out *o, const struct census *c)
 {
-	uint64_t n = hist_total(&c->h[FH_SYMLINK_LEN]);
+	uint64_t n = hist_total(&c->h[METRIC_SYMLINK_LEN]);
 	double rel_pct = 0, abs_pct = 0;
 
 	if (n > 0) {
@@ -221,7 +225,7 @@ fsstats_write(FILE *f, const struct census *c, const struct fsstats_info *x)
 	    x->complete ? 1 : 0, x->errors);
 	/* readlink updates atime, so targets are read only on request; say
 	 * so rather than let 0% pass for a measurement. */
-	if (!x->symlink_targets && hist_total(&c->h[FH_SYMLINK_LEN]) > 0)
+	if (!x->symlink_targets && hist_total(&c->h[METRIC_SYMLINK_LEN]) > 0)
 		put(&o, "#Comment: fsscan symlink targets not read "
 		    "(--symlink-targets): symlink target pct are not measured\n");
 	put(&o, "\n");

@@ -4,6 +4,7 @@
  */
 #include "snapshot.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,6 @@
 
 #include "db.h"
 #include "idname.h"
-
-static const char *const fh_name[FH_COUNT] = {
-	[FH_FILE_SIZE] = "size", [FH_CAPACITY] = "capacity",
-	[FH_POS_OVERHEAD] = "pos_overhead", [FH_NEG_OVERHEAD] = "neg_overhead",
-	[FH_DIR_ENTRIES] = "dir_entries", [FH_DIR_SIZE] = "dir_size",
-	[FH_NAME_LEN] = "name_len", [FH_LINK_COUNT] = "link_count",
-	[FH_SYMLINK_LEN] = "symlink_len", [FH_MTIME] = "mtime",
-	[FH_CTIME] = "ctime", [FH_ATIME] = "atime",
-};
 
 /* A statement and the error context of one write. */
 struct w {
@@ -121,7 +113,13 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
     const char *status)
 {
 	const struct census *c = &r->c;
-	sqlite3_stmt *st = prep(w,
+	sqlite3_stmt *st;
+
+	/* invariant 1: complete only after the whole walk, with every row of
+	 * the snapshot in this one transaction */
+	assert(strcmp(status, "complete") != 0 || !r->interrupted);
+	assert(!sqlite3_get_autocommit(w->db));
+	st = prep(w,
 	    "UPDATE snapshot SET status=?, finished_at=?, files=?, dirs=?,"
 	    " symlinks=?, others=?, bytes=?, alloc_bytes=?, all_size=?,"
 	    " all_blocks=?, hardlink_dups=?, snapshot_dirs=?, symlink_rel=?,"
@@ -215,16 +213,16 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 
 	if (!st || !ex || !px)
 		goto out;
-	for (int i = 0; i < FH_COUNT; i++) {
+	for (int i = 0; i < METRIC_COUNT; i++) {
 		const struct hist *h = &c->h[i];
 		/* Overhead rows are chosen by size, so their bounds are sizes. */
-		if (write_hist_rows(w, st, id, NULL, fh_name[i], fh_scheme[i],
-		    h->n, h->w, h->v, h->vw) < 0)
+		if (write_hist_rows(w, st, id, NULL, metric_def[i].name,
+		    metric_def[i].scheme, h->n, h->w, h->v, h->vw) < 0)
 			goto out;
 		if (!hist_total(h))
 			continue;
 		sqlite3_bind_int64(ex, 1, id);
-		db_bind_text(ex, 2, fh_name[i]);
+		db_bind_text(ex, 2, metric_def[i].name);
 		sqlite3_bind_int64(ex, 3, h->min);
 		sqlite3_bind_int64(ex, 4, h->max);
 		if (done(w, ex) < 0)
@@ -233,17 +231,19 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 	for (size_t p = 0; p < c->nproj; p++) {
 		const struct proj_stats *ps = &c->proj[p];
 		const char *name = project_name(rules, (int32_t)p);
-		const struct phist *ph[4] = { &ps->size, &ps->atime, &ps->mtime,
-		    &ps->ctime };
-		const char *m[4] = { "size", "atime", "mtime", "ctime" };
+		/* In the order of metric_file[]. */
+		const struct phist *ph[METRIC_NFILE] = { &ps->size, &ps->atime,
+		    &ps->mtime, &ps->ctime };
 		if (!ps->entries)
 			continue;
-		for (int k = 0; k < 4; k++)
-			if (write_hist_rows(w, st, id, name, m[k],
-			    k ? HS_AGE : HS_SIZE, ph[k]->n, ph[k]->w, NULL,
-			    NULL) < 0 || write_project_extent(w, px, id, name,
-			    m[k], ph[k]) < 0)
+		for (int k = 0; k < METRIC_NFILE; k++) {
+			const struct metric_def *m = &metric_def[metric_file[k]];
+			if (write_hist_rows(w, st, id, name, m->name, m->scheme,
+			    ph[k]->n, ph[k]->w, NULL, NULL) < 0 ||
+			    write_project_extent(w, px, id, name, m->name,
+			    ph[k]) < 0)
 				goto out;
+		}
 	}
 	rc = 0;
 out:
@@ -370,7 +370,8 @@ write_errors(struct w *w, int64_t id, const struct census *c)
 			sqlite3_bind_int64(p, 1, id);
 			sqlite3_bind_int(p, 2, s->err);
 			sqlite3_bind_int(p, 3, k + 1);
-			db_bind_blobtext(p, 4, s->paths[k], strlen(s->paths[k]));
+			db_bind_blobtext(p, 4, s->paths[k],
+			    strlen(s->paths[k]));
 			if (done(w, p) < 0)
 				goto out;
 		}

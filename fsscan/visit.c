@@ -6,6 +6,7 @@
  * directory order (which is what network file systems' statahead expects).
  * Every stat is relative to the directory fd: no path is ever resolved.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -254,7 +255,8 @@ read_chunk(struct worker *w, struct dnode *d, int fd, long n,
 		for (long off = 0; off < n;) {
 			struct dirent64 *de = (struct dirent64 *)(w->buf + off);
 			const char *name = de->d_name;
-			int is_dir = de->d_type == DT_DIR || de->d_type == DT_UNKNOWN;
+			int is_dir = de->d_type == DT_DIR ||
+			    de->d_type == DT_UNKNOWN;
 			size_t len;
 
 			off += de->d_reclen;
@@ -277,11 +279,13 @@ read_chunk(struct worker *w, struct dnode *d, int fd, long n,
 					w->c.mounts_skipped++;
 					continue;
 				}
-				hist_add(&w->c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)len, 0);
+				hist_add(&w->c.h[METRIC_NAME_LEN], HS_LINEAR8,
+				    (int64_t)len, 0);
 				add_subdir(w, d, name, len, &sx, publish_now);
 				continue;
 			}
-			hist_add(&w->c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)len, 0);
+			hist_add(&w->c.h[METRIC_NAME_LEN], HS_LINEAR8,
+			    (int64_t)len, 0);
 			add_entry(w, d, fd, name, len, &sx, dl);
 		}
 	}
@@ -295,7 +299,8 @@ enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
 
 	if (d->parent) {
 		if (o->dirs_depth < 0 || d->depth <= o->dirs_depth) {
-			d->acct = dirtot_new(d->parent->acct, d->name, d->namelen);
+			d->acct = dirtot_new(d->parent->acct, d->name,
+			    d->namelen);
 			dirtot_list_push(&w->dirs, d->acct);
 		} else {
 			d->acct = d->parent->acct;
@@ -339,6 +344,9 @@ visit_dir(struct worker *w, struct dnode *d)
 		if (!keep)
 			atomic_fetch_sub(&g->open_fds, 1);
 		d->fd_budgeted = keep;
+		/* invariant 3: d->fd is set before any child exists, and an fd
+		 * over the budget is never published (children reopen it) */
+		assert(atomic_load(&d->refs) == 1 && d->fd == -1);
 		if (keep)
 			d->fd = fd;
 	}
@@ -353,10 +361,13 @@ visit_dir(struct worker *w, struct dnode *d)
 	if (*g->o->stop)
 		atomic_store(&g->interrupted, 1);
 	if (fd >= 0) {
-		hist_add(&w->c.h[FH_DIR_ENTRIES], HS_COUNT, (int64_t)names, 0);
-		hist_add(&w->c.h[FH_DIR_SIZE], HS_SIZE, (int64_t)d->size, 0);
+		hist_add(&w->c.h[METRIC_DIR_ENTRIES], HS_COUNT, (int64_t)names,
+		    0);
+		hist_add(&w->c.h[METRIC_DIR_SIZE], HS_SIZE, (int64_t)d->size,
+		    0);
 		if (topn_wants(&w->c.top_dirs, names))
-			topn_offer(&w->c.top_dirs, names, dnode_path(d, NULL, 0));
+			topn_offer(&w->c.top_dirs, names, dnode_path(d, NULL,
+			    0));
 	}
 	dirtot_add(d->acct, &dl);
 	if (fd >= 0 && !keep) {

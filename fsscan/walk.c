@@ -53,7 +53,8 @@ entries_so_far(const struct walker *g)
 	uint64_t n = 0;
 
 	for (int i = 0; i < g->nw; i++)
-		n += atomic_load_explicit(&g->w[i].entries, memory_order_relaxed);
+		n += atomic_load_explicit(&g->w[i].entries,
+		    memory_order_relaxed);
 	return n;
 }
 
@@ -96,9 +97,11 @@ open_root(const char *root, struct stat *st, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a directory", root);
 		return -1;
 	}
-	fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+	fd = open(root,
+	    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
 	if (fd < 0 && errno == EPERM)
-		fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		fd = open(root,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, st) < 0) {
 		snprintf(err, errlen, "%s: %s", root, strerror(errno));
 		if (fd >= 0)
@@ -200,7 +203,8 @@ walk_run(const struct walk_opts *o, struct walk_result *r, char *err,
 	}
 	root = root_node(o, fd, &st);
 	dirtot_list_push(&g.w[0].dirs, root->acct);
-	hist_add(&g.w[0].c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)root->namelen, 0);
+	hist_add(&g.w[0].c.h[METRIC_NAME_LEN], HS_LINEAR8,
+	    (int64_t)root->namelen, 0);
 	atomic_fetch_add(&root->refs, 1);	/* ours: keeps ROOT's fd open */
 	pool_push(&g.w[0], root);
 

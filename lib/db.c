@@ -7,6 +7,7 @@
  */
 #include "db.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "metric.h"
 #include "sql_embed.h"
 
 #define BUSY_SLEEP_MS 20
@@ -96,7 +98,8 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
 	int rc;
 
 	for (waited = 0;; waited += BUSY_SLEEP_MS) {
-		rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+		rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL,
+		    NULL);
 		if ((rc & 0xff) != SQLITE_BUSY)
 			break;
 		if ((stop_flag && *stop_flag) || waited >= DB_BUSY_MS)
@@ -126,6 +129,30 @@ static const char iocensus_io_slots[] =
     "INSERT OR IGNORE INTO io_slot (i) WITH RECURSIVE k(i) AS "
     "(SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 3599) "
     "SELECT i FROM k;";
+
+/* The stable views, with the metric names of lib/metric.c put in. */
+static int
+install_views(sqlite3 *db, char *err, size_t errlen)
+{
+	static const char mark[] = "@FILE_METRICS@";
+	const char *at = strstr(iocensus_sql_views, mark);
+	char list[128];
+	char *sql;
+	int rc;
+
+	/* Exactly one marker: the file metrics of v_hist. */
+	assert(at != NULL && strstr(at + 1, mark) == NULL);
+	metric_sql_list(list, sizeof list);
+	sql = sqlite3_mprintf("%.*s%s%s", (int)(at - iocensus_sql_views),
+	    iocensus_sql_views, list, at + sizeof mark - 1);
+	if (sql == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = db_exec(db, sql, err, errlen);
+	sqlite3_free(sql);
+	return rc;
+}
 
 static int
 install_schema(sqlite3 *db, char *err, size_t errlen)
@@ -157,7 +184,7 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		    (version == 2 &&
 		    db_exec(db, iocensus_io_dirty_all, err, errlen) < 0) ||
 		    db_exec(db, iocensus_io_slots, err, errlen) < 0 ||
-		    db_exec(db, iocensus_sql_views, err, errlen) < 0 ||
+		    install_views(db, err, errlen) < 0 ||
 		    db_exec(db, sql, err, errlen) < 0)
 			goto fail;
 	}
@@ -222,7 +249,8 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 		return NULL;
 	}
 	if (create && !dir_writable(path)) {
-		snprintf(err, errlen, "%s: cannot write in its directory, where "
+		snprintf(err, errlen,
+		    "%s: cannot write in its directory, where "
 		    "SQLite keeps the -wal and -shm files: %s", path,
 		    strerror(errno));
 		return NULL;
@@ -249,13 +277,15 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 		goto fail;
 	}
 	if (version > DB_SCHEMA_VERSION) {
-		snprintf(err, errlen, "%s: schema version %d is newer than this "
+		snprintf(err, errlen,
+		    "%s: schema version %d is newer than this "
 		    "program supports (%d); upgrade iocensus", path, version,
 		    DB_SCHEMA_VERSION);
 		goto fail;
 	}
 	if (!create && appid == 0 && version == 0) {
-		snprintf(err, errlen, "%s: not an iocensus database (it holds no "
+		snprintf(err, errlen,
+		    "%s: not an iocensus database (it holds no "
 		    "census; fsscan or iocensus ingest creates one)", path);
 		goto fail;
 	}
@@ -267,7 +297,8 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 	}
 	if (version < DB_SCHEMA_VERSION &&
 	    install_schema(db, msg, sizeof msg) < 0) {
-		snprintf(err, errlen, "%s: cannot install schema: %s", path, msg);
+		snprintf(err, errlen, "%s: cannot install schema: %s", path,
+		    msg);
 		goto fail;
 	}
 	return db;
@@ -315,7 +346,8 @@ db_bind_text(sqlite3_stmt *st, int i, const char *s)
 int
 db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len)
 {
-	return sqlite3_bind_text64(st, i, s, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	return sqlite3_bind_text64(st, i, s, len, SQLITE_TRANSIENT,
+	    SQLITE_UTF8);
 }
 
 int
@@ -394,4 +426,11 @@ db_open_read(const char *path, int *immutable, char *err, size_t errlen)
 	if (!*immutable)
 		return open_rw(path, 0, err, errlen);
 	return open_immutable(path, err, errlen);
+}
+
+int
+db_sqlerr(sqlite3 *db, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(db));
+	return -1;
 }

@@ -44,7 +44,8 @@ int db_commit(sqlite3 *db);
 void db_rollback(sqlite3 *db);
 
 /* Prepare or report; returns NULL with the message in err. */
-sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql, char *err, size_t errlen);
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql, char *err,
+    size_t errlen);
 
 /* Bind helpers: index is 1-based like sqlite3_bind_*. A NULL text binds NULL. */
 int db_bind_text(sqlite3_stmt *st, int i, const char *s);
@@ -52,5 +53,8 @@ int db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len);
 
 /* Step a statement that returns no rows, then reset it; 0 or -1. */
 int db_step_done(sqlite3_stmt *st);
+
+/* err = "what: " and SQLite's message for db; returns -1. */
+int db_sqlerr(sqlite3 *db, const char *what, char *err, size_t errlen);
 
 #endif

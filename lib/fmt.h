@@ -7,6 +7,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/* Errors are carried as text. A message that starts with FMT_USAGE was
+ * caused by the request itself (an unknown snapshot id, a --host that
+ * matches nothing): the command line turns it into exit status 2. */
+#define FMT_USAGE "usage: "
+
 /* The --format of every command that prints tables. */
 enum fmt_kind { FMT_TABLE, FMT_CSV, FMT_JSON };
 
