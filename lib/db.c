@@ -121,6 +121,78 @@ static const char iocensus_io_from2[] = "DROP TABLE IF EXISTS io_dev_hour;";
 static const char iocensus_io_dirty_all[] =
     "INSERT OR IGNORE INTO io_dirty (t0) SELECT DISTINCT t0 FROM io_chunk;";
 
+/*
+ * Version 4 keeps totals beyond INT64_MAX as exact decimal text, in
+ * columns without a type (sql/schema.sql); SQLite cannot change a
+ * column's type in place, so a table with such a column is rebuilt: it is
+ * renamed (legacy_alter_table leaves the other tables' references to its
+ * name alone), created anew by the schema, filled from the old one (the
+ * columns and their order are those of version 1) and dropped. The views
+ * over these tables and hist's index go first and come back with the
+ * schema. Foreign keys are off meanwhile (open_rw), so dropping the old
+ * snapshot table deletes nothing. Existing values are copied as they are.
+ */
+static const char *const exact_tables[] = { "snapshot", "project", "owner",
+    "hist", "hist_extent", "project_extent", "dir", "top" };
+#define N_EXACT (sizeof exact_tables / sizeof *exact_tables)
+static const char iocensus_exact_drop[] = "PRAGMA legacy_alter_table=ON;"
+    " DROP VIEW IF EXISTS v_snapshot; DROP VIEW IF EXISTS v_project;"
+    " DROP VIEW IF EXISTS v_hist; DROP VIEW IF EXISTS v_dir;"
+    " DROP INDEX IF EXISTS hist_key;";
+
+static int
+table_exists(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
+	    " type = 'table' AND name = ?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* Before the schema runs: move the old tables aside; moved[i] says which
+ * existed (a version-1 database lacks the later ones). */
+static int
+exact_move_aside(sqlite3 *db, int moved[N_EXACT], char *err, size_t errlen)
+{
+	char sql[128];
+
+	if (db_exec(db, iocensus_exact_drop, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < N_EXACT; i++) {
+		if ((moved[i] = table_exists(db, exact_tables[i])) < 0) {
+			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+			return -1;
+		}
+		snprintf(sql, sizeof sql, "ALTER TABLE \"%s\" RENAME TO"
+		    " \"%s_v3\"", exact_tables[i], exact_tables[i]);
+		if (moved[i] && db_exec(db, sql, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* After the schema has created the new tables: fill them, drop the old. */
+static int
+exact_fill(sqlite3 *db, const int moved[N_EXACT], char *err, size_t errlen)
+{
+	char sql[256];
+
+	for (size_t i = 0; i < N_EXACT; i++) {
+		const char *t = exact_tables[i];
+		snprintf(sql, sizeof sql, "INSERT INTO \"%s\" SELECT * FROM"
+		    " \"%s_v3\"; DROP TABLE \"%s_v3\";", t, t, t);
+		if (moved[i] && db_exec(db, sql, err, errlen) < 0)
+			return -1;
+	}
+	return db_exec(db, "PRAGMA legacy_alter_table=OFF", err, errlen);
+}
+
 /* v_io enumerates a chunk's samples by joining io_slot (0..3599). */
 static const char iocensus_io_slots[] =
     "INSERT OR IGNORE INTO io_slot (i) WITH RECURSIVE k(i) AS "
@@ -131,7 +203,8 @@ static int
 install_schema(sqlite3 *db, char *err, size_t errlen)
 {
 	char sql[128];
-	int version = 0, appid = 0, tables = 0;
+	int version = 0, appid = 0, tables = 0, moved[N_EXACT] = { 0 };
+	int rebuild;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
 		return -1;
@@ -150,9 +223,12 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		snprintf(sql, sizeof sql,
 		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
+		rebuild = version >= 1 && version < 4;
 		if ((version == 2 &&
 		    db_exec(db, iocensus_io_from2, err, errlen) < 0) ||
+		    (rebuild && exact_move_aside(db, moved, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
+		    (rebuild && exact_fill(db, moved, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
 		    (version == 2 &&
 		    db_exec(db, iocensus_io_dirty_all, err, errlen) < 0) ||
@@ -259,15 +335,20 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 		    "census; fsscan or iocensus ingest creates one)", path);
 		goto fail;
 	}
+	/* Foreign keys stay off until the schema is installed: an upgrade
+	 * rebuilds tables that others reference (install_schema). */
 	if (set_wal(db, msg, sizeof msg) < 0 ||
-	    db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-	    msg, sizeof msg) < 0) {
+	    db_exec(db, "PRAGMA synchronous=NORMAL", msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: %s", path, msg);
 		goto fail;
 	}
 	if (version < DB_SCHEMA_VERSION &&
 	    install_schema(db, msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: cannot install schema: %s", path, msg);
+		goto fail;
+	}
+	if (db_exec(db, "PRAGMA foreign_keys=ON", msg, sizeof msg) < 0) {
+		snprintf(err, errlen, "%s: %s", path, msg);
 		goto fail;
 	}
 	return db;
@@ -316,6 +397,40 @@ int
 db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len)
 {
 	return sqlite3_bind_text64(st, i, s, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+int
+db_bind_i128(sqlite3_stmt *st, int i, i128 v)
+{
+	char buf[I128_STRLEN];
+
+	if (i128_fits64(v))
+		return sqlite3_bind_int64(st, i, (int64_t)v);
+	return sqlite3_bind_text(st, i, i128_str(v, buf), -1,
+	    SQLITE_TRANSIENT);
+}
+
+int
+db_column_i128(sqlite3_stmt *st, int i, i128 *v)
+{
+	const char *s;
+	i128 x;
+
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER:
+		*v = sqlite3_column_int64(st, i);
+		return 0;
+	case SQLITE_TEXT:
+		s = (const char *)sqlite3_column_text(st, i);
+		/* The text must be all of the value: no NUL inside it. */
+		if (!s || strlen(s) != (size_t)sqlite3_column_bytes(st, i) ||
+		    i128_parse(s, &x) < 0)
+			return -1;
+		*v = x;
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 int
