@@ -34,7 +34,7 @@ top_table(struct result *r, sqlite3 *db, const struct snap *s,
 		size_t row = rt_row(t);
 
 		rt_int(t, row, 0, (int64_t)i + 1);
-		rt_int(t, row, 1, e[i].value);
+		rt_wide(t, row, 1, e[i].value);
 		rt_text(t, row, 2, e[i].path);
 	}
 	top_free(e, n);

@@ -116,7 +116,7 @@ points_table(struct result *r, const struct points *p, const char *unit,
 		size_t row = rt_row(t);
 		rt_int(t, row, T_ID, p->id[i]);
 		rt_int(t, row, T_T, p->t[i]);
-		rt_int(t, row, T_V, p->v[i]);
+		rt_wide(t, row, T_V, p->v[i]);
 		if (g[0].fitted)
 			rt_real(t, row, T_LIN, ols_predict(&g[0].f, p->x[i]));
 		if (g[1].fitted)
@@ -179,7 +179,7 @@ one_fs(const struct an_opts *o, const struct points *p, const char *unit)
 	struct gfit g[2];
 	struct result *r = result_new("growth", "Growth projection");
 	struct rtable *t;
-	char d0[32], d1[32], num[32];
+	char d0[32], d1[32], num[64];
 	int hit;
 
 	memset(g, 0, sizeof g);
@@ -209,7 +209,7 @@ one_fs(const struct an_opts *o, const struct points *p, const char *unit)
 		result_note(r, "The target is already exceeded: snapshot #%lld"
 		    " (%s) has %s %s.", (long long)p->id[hit],
 		    human_date(p->t[hit], 0, d0, sizeof d0),
-		    human_int(p->v[hit], num, sizeof num), unit);
+		    human_wide(p->v[hit], num, sizeof num), unit);
 	} else if (p->n == 1) {
 		result_note(r, "Only one complete snapshot: no trend can be"
 		    " fitted.");

@@ -63,6 +63,7 @@ copy_cell(struct rtable *d, size_t drow, int dcol, const struct rtable *s,
 	case CK_UINT: rt_uint(d, drow, dcol, c->v.u); break;
 	case CK_REAL: rt_real(d, drow, dcol, c->v.r); break;
 	case CK_TEXT: rt_text(d, drow, dcol, c->v.s); break;
+	case CK_WIDE: rt_wide(d, drow, dcol, *c->v.w); break;
 	case CK_NULL: break;
 	}
 }

@@ -35,6 +35,43 @@ col_nint(sqlite3_stmt *st, int i)
 	return n;
 }
 
+/* An exact integer column (any sign: bounds, extremes); -1 with err when
+ * it holds anything else. */
+static int
+col_exact(sqlite3_stmt *st, int i, int64_t id, i128 *v, char *err,
+    size_t errlen)
+{
+	if (db_column_i128(st, i, v) == 0)
+		return 0;
+	snprintf(err, errlen, "census database: snapshot %" PRId64 ": %s is"
+	    " not an exact integer", id, sqlite3_column_name(st, i));
+	return -1;
+}
+
+/* A total: an exact integer in [0, max]. */
+static int
+col_total(sqlite3_stmt *st, int i, int64_t id, i128 max, i128 *v, char *err,
+    size_t errlen)
+{
+	if (col_exact(st, i, id, v, err, errlen) < 0)
+		return -1;
+	if (*v >= 0 && *v <= max)
+		return 0;
+	snprintf(err, errlen, "census database: snapshot %" PRId64 ": %s is"
+	    " out of range for a total", id, sqlite3_column_name(st, i));
+	return -1;
+}
+
+/* A total that may be NULL (a snapshot that never finished). */
+static int
+col_ntotal(sqlite3_stmt *st, int i, int64_t id, struct nint *n, char *err,
+    size_t errlen)
+{
+	n->has = sqlite3_column_type(st, i) != SQLITE_NULL;
+	n->v = 0;
+	return n->has ? col_total(st, i, id, I128_MAX, &n->v, err, errlen) : 0;
+}
+
 /* Finish a statement's rows: 0 when stepping ended cleanly. */
 static int
 step_end(sqlite3 *db, int rc, char *err, size_t errlen)
@@ -60,8 +97,8 @@ step_one(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
     " t.status, t.mount_opts, t.now_ref FROM v_snapshot s" \
     " JOIN snapshot t ON t.id = s.id"
 
-static void
-snap_read(sqlite3_stmt *st, struct snap *s)
+static int
+snap_read(sqlite3_stmt *st, struct snap *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	s->id = sqlite3_column_int64(st, 0);
@@ -72,12 +109,12 @@ snap_read(sqlite3_stmt *st, struct snap *s)
 	s->complete = sqlite3_column_int(st, 5) != 0;
 	s->files = col_nint(st, 6);
 	s->dirs = col_nint(st, 7);
-	s->bytes = col_nint(st, 8);
-	s->alloc = col_nint(st, 9);
 	s->errors = col_nint(st, 10);
 	s->status = col_dup(st, 11);
 	s->mount_opts = col_dup(st, 12);
 	s->now_ref = sqlite3_column_int64(st, 13);
+	return col_ntotal(st, 8, s->id, &s->bytes, err, errlen) < 0 ||
+	    col_ntotal(st, 9, s->id, &s->alloc, err, errlen) < 0 ? -1 : 0;
 }
 
 int
@@ -98,10 +135,16 @@ census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
 			cap = cap ? 2 * cap : 16;
 			*out = xrealloc(*out, cap * sizeof **out);
 		}
-		snap_read(st, &(*out)[(*n)++]);
+		if (snap_read(st, &(*out)[(*n)++], err, errlen) < 0)
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (rc < 0) {
+		snaps_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 
@@ -116,8 +159,11 @@ census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	if ((rc = step_one(db, st, err, errlen)) == 1)
-		snap_read(st, out);
+	if ((rc = step_one(db, st, err, errlen)) == 1 &&
+	    snap_read(st, out, err, errlen) < 0) {
+		snap_clear(out);
+		rc = -1;
+	}
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -199,11 +245,17 @@ census_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
 		g->key = col_dup(st, 0);
 		g->name = col_dup(st, 1);
 		g->files = sqlite3_column_int64(st, 2);
-		g->bytes = sqlite3_column_int64(st, 3);
-		g->alloc = sqlite3_column_int64(st, 4);
+		if (col_total(st, 3, id, I128_MAX, &g->bytes, err, errlen) < 0 ||
+		    col_total(st, 4, id, I128_MAX, &g->alloc, err, errlen) < 0)
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (rc < 0) {
+		gtots_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	if (*n > 1)	/* byte order, not SQLite's collation of numbers */
 		qsort(*out, *n, sizeof **out, gtot_cmp);
 	return rc;
@@ -221,7 +273,7 @@ gtots_free(struct gtot *g, size_t n)
 
 int
 census_project_totals(sqlite3 *db, int64_t id, const char *project,
-    int64_t *files, int64_t *bytes, char *err, size_t errlen)
+    int64_t *files, i128 *bytes, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT files, bytes FROM v_project"
 	    " WHERE snapshot_id = ? AND project = ?", err, errlen);
@@ -231,10 +283,12 @@ census_project_totals(sqlite3 *db, int64_t id, const char *project,
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	db_bind_text(st, 2, project);
-	*files = *bytes = 0;
+	*files = 0;
+	*bytes = 0;
 	if ((rc = step_one(db, st, err, errlen)) == 1) {
 		*files = sqlite3_column_int64(st, 0);
-		*bytes = sqlite3_column_int64(st, 1);
+		if (col_total(st, 1, id, I128_MAX, bytes, err, errlen) < 0)
+			rc = -1;
 	}
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : 0;
@@ -267,20 +321,22 @@ census_hist(sqlite3 *db, int64_t id, const char *project, const char *metric,
 			return -1;
 		}
 		h->has[slot] = 1;
-		h->lo[slot] = sqlite3_column_int64(st, 1);
-		h->hi[slot] = sqlite3_column_int64(st, 2);
 		h->files[slot] = sqlite3_column_int64(st, 3);
-		h->bytes[slot] = sqlite3_column_int64(st, 4);
+		if (col_exact(st, 1, id, &h->lo[slot], err, errlen) < 0 ||
+		    col_exact(st, 2, id, &h->hi[slot], err, errlen) < 0 ||
+		    col_total(st, 4, id, CENSUS_BUCKET_MAX, &h->bytes[slot],
+		    err, errlen) < 0)
+			break;
 		rows++;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : rows;
 }
 
 int
-census_extent(sqlite3 *db, int64_t id, const char *metric, int64_t *min,
-    int64_t *max, char *err, size_t errlen)
+census_extent(sqlite3 *db, int64_t id, const char *metric, i128 *min,
+    i128 *max, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT min, max FROM hist_extent"
 	    " WHERE snapshot_id = ? AND metric = ?", err, errlen);
@@ -290,10 +346,10 @@ census_extent(sqlite3 *db, int64_t id, const char *metric, int64_t *min,
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	db_bind_text(st, 2, metric);
-	if ((rc = step_one(db, st, err, errlen)) == 1) {
-		*min = sqlite3_column_int64(st, 0);
-		*max = sqlite3_column_int64(st, 1);
-	}
+	if ((rc = step_one(db, st, err, errlen)) == 1 &&
+	    (col_exact(st, 0, id, min, err, errlen) < 0 ||
+	    col_exact(st, 1, id, max, err, errlen) < 0))
+		rc = -1;
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -310,7 +366,7 @@ excluded(const char *name, const char *const *exclude, size_t n)
 int
 census_project_extent(sqlite3 *db, int64_t id, const char *metric,
     const char *project, const char *const *exclude, size_t nexclude,
-    int64_t *min, int64_t *max, char *err, size_t errlen)
+    i128 *min, i128 *max, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT project, min, max FROM"
 	    " project_extent WHERE snapshot_id = ?1 AND metric = ?2 AND"
@@ -324,17 +380,19 @@ census_project_extent(sqlite3 *db, int64_t id, const char *metric,
 	db_bind_text(st, 3, project);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
-		int64_t lo = sqlite3_column_int64(st, 1);
-		int64_t hi = sqlite3_column_int64(st, 2);
+		i128 lo, hi;
 		if (!name || excluded(name, exclude, nexclude))
 			continue;
+		if (col_exact(st, 1, id, &lo, err, errlen) < 0 ||
+		    col_exact(st, 2, id, &hi, err, errlen) < 0)
+			break;
 		if (!found || lo < *min)
 			*min = lo;
 		if (!found || hi > *max)
 			*max = hi;
 		found = 1;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : found;
 }
@@ -430,11 +488,18 @@ census_top(sqlite3 *db, int64_t id, const char *kind, struct top_entry **out,
 			cap = cap ? 2 * cap : 32;
 			*out = xrealloc(*out, cap * sizeof **out);
 		}
-		(*out)[*n].value = sqlite3_column_int64(st, 0);
-		(*out)[(*n)++].path = col_dup(st, 1);
+		(*out)[*n].path = col_dup(st, 1);
+		if (col_total(st, 0, id, I128_MAX, &(*out)[(*n)++].value, err,
+		    errlen) < 0)
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (rc < 0) {
+		top_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 

@@ -112,7 +112,7 @@ fill_row(struct rtable *t, size_t row, const struct grow_row *w,
 
 	rt_int(t, row, G_T, w->t);
 	if (w->point >= 0)
-		rt_int(t, row, G_OBS, p->v[w->point]);
+		rt_wide(t, row, G_OBS, p->v[w->point]);
 	for (int k = 0; k < 2; k++) {
 		double y;
 		if (!g[k].fitted || (has[k] && w->t > tc[k]))

@@ -51,6 +51,15 @@ human_uint(uint64_t v, char *buf, size_t len)
 }
 
 const char *
+human_wide(i128 v, char *buf, size_t len)
+{
+	char t[I128_STRLEN];
+
+	snprintf(buf, len, "%s", i128_str(v, t));
+	return group_digits(buf, len);
+}
+
+const char *
 human_real(double v, int decimals, char *buf, size_t len)
 {
 	if (decimals < 0)
@@ -223,6 +232,10 @@ render_cell_text(const struct rtable *t, size_t row, int col, char *buf,
 		if (c->fmt == CF_PLAIN)
 			return human_real(cl->v.r, c->decimals, buf, len);
 		return human_value(c, cl->v.r, buf, len);
+	case CK_WIDE:
+		if (c->fmt == CF_PLAIN)
+			return human_wide(*cl->v.w, buf, len);
+		return human_value(c, (double)*cl->v.w, buf, len);
 	}
 	return "n/a";
 }
