@@ -213,8 +213,9 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 	    pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
 	    pragma_int(db, "SELECT count(*) FROM sqlite_master", &tables) < 0)
 		goto fail_msg;
-	/* Someone else's SQLite database: never add our tables to it. */
-	if (appid != DB_APPLICATION_ID && tables > 0) {
+	/* Someone else's SQLite database, made while we waited: never add
+	 * our tables to it. */
+	if (appid != DB_APPLICATION_ID && (appid != 0 || tables > 0)) {
 		snprintf(err, errlen, "not an iocensus database (it already "
 		    "holds tables of its own)");
 		goto fail;
@@ -248,35 +249,147 @@ fail:
 }
 
 /*
- * SQLite takes some files too short for its header for an empty database
- * and writes a new one over them. Refuse a regular file that is neither
- * empty nor starts with the SQLite header, before SQLite opens it.
+ * SQLite gives some names a meaning of their own: ":memory:" (and "")
+ * is a private in-memory database, and a "file:" name is a URI whose
+ * parameters can make it one ("file:x?mode=memory") or open another file.
+ * A scan into either would report success and store nothing.
  */
 static int
-check_header(const char *path, char *err, size_t errlen)
+check_name(const char *path, char *err, size_t errlen)
+{
+	if (*path && strcmp(path, ":memory:") != 0 &&
+	    strncmp(path, "file:", 5) != 0)
+		return 0;
+	snprintf(err, errlen, "'%s': not a database file name: SQLite takes "
+	    "it for %s; give a path (./%s for a file of that name)", path,
+	    strncmp(path, "file:", 5) == 0 ? "a URI" : "a database in memory",
+	    *path ? path : "NAME");
+	return -1;
+}
+
+enum ident { ID_NEW, ID_EMPTY, ID_OURS };
+
+/* What the identity fields say: the census, at a version this program
+ * reads; an SQLite file with no schema ever (nothing to refuse); or
+ * another program's database, refused. */
+static int
+classify(const char *path, uint32_t appid, uint32_t version, int schema,
+    enum ident *id, char *err, size_t errlen)
+{
+	if (appid == DB_APPLICATION_ID && version > DB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: schema version %u is newer than this "
+		    "program supports (%d); upgrade iocensus", path, version,
+		    DB_SCHEMA_VERSION);
+		return -1;
+	}
+	if (appid != DB_APPLICATION_ID && (appid || version || schema)) {
+		snprintf(err, errlen, "%s: not an iocensus database "
+		    "(application_id 0x%08x, user_version %u%s): left untouched",
+		    path, appid, version, schema ? ", a schema of its own" : "");
+		return -1;
+	}
+	*id = appid == DB_APPLICATION_ID ? ID_OURS : ID_EMPTY;
+	return 0;
+}
+
+static uint32_t
+be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A WAL that holds frames: the database's header may be older than them. */
+static int
+wal_pending(const char *path)
+{
+	char wal[4096];
+	struct stat st;
+
+	if (snprintf(wal, sizeof wal, "%s-wal", path) >= (int)sizeof wal)
+		return 1;	/* cannot tell: ask SQLite */
+	return stat(wal, &st) == 0 && st.st_size > 0;
+}
+
+/* Identity through SQLite, read-only, for a database whose header may be
+ * stale. A read-only connection never writes the database file. */
+static int
+identity_sqlite(const char *path, enum ident *id, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int appid = 0, version = 0, objects = 0, rc = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
+		sqlite3_busy_handler(db, on_busy, NULL);
+		if (pragma_int(db, "PRAGMA application_id", &appid) == 0 &&
+		    pragma_int(db, "PRAGMA user_version", &version) == 0 &&
+		    pragma_int(db, "SELECT count(*) FROM sqlite_master",
+		    &objects) == 0)
+			rc = 0;
+	}
+	if (rc < 0)
+		snprintf(err, errlen, "%s: not a usable database: %s", path,
+		    db ? sqlite3_errmsg(db) : "out of memory");
+	else
+		rc = classify(path, (uint32_t)appid, (uint32_t)version,
+		    objects > 0, id, err, errlen);
+	sqlite3_close(db);
+	return rc;
+}
+
+/*
+ * What the file at path is, decided before anything writes to it: a
+ * read-write connection would (SQLite switches a database to WAL, and
+ * checkpoints a WAL into the file when its last connection closes), and
+ * even a read-only one leaves -wal and -shm files behind. So the 100-byte
+ * database header is read directly (application id at offset 68, user
+ * version at 60, schema cookie at 40: https://sqlite.org/fileformat.html);
+ * only a WAL database whose WAL holds frames, which its header may not
+ * show yet, is asked through a read-only SQLite connection.
+ *
+ * New: absent or 0 bytes. Refused: a file that does not start with the
+ * SQLite header (SQLite would take some such files for an empty database
+ * and write over them), a truncated header, another program's database.
+ */
+static int
+check_identity(const char *path, enum ident *id, char *err, size_t errlen)
 {
 	static const char magic[16] = "SQLite format 3";
-	char buf[sizeof magic];
+	unsigned char h[100];
 	struct stat st;
 	ssize_t n = 0;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
+	*id = ID_NEW;
 	if (fd < 0)
 		return 0;	/* missing (created), or SQLite says why */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		do
-			n = pread(fd, buf, sizeof buf, 0);
-		while (n < 0 && errno == EINTR);
-		if (n >= 0 && ((size_t)n < sizeof buf ||
-		    memcmp(buf, magic, sizeof magic) != 0)) {
-			snprintf(err, errlen, "%s: not a usable database: it "
-			    "does not start with the SQLite header", path);
-			close(fd);
-			return -1;
-		}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return 0;
 	}
+	do
+		n = pread(fd, h, sizeof h, 0);
+	while (n < 0 && errno == EINTR);
 	close(fd);
-	return 0;
+	if (n < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((size_t)n < sizeof magic || memcmp(h, magic, sizeof magic) != 0) {
+		snprintf(err, errlen, "%s: not a usable database: it does not "
+		    "start with the SQLite header", path);
+		return -1;
+	}
+	if ((size_t)n < sizeof h) {
+		snprintf(err, errlen, "%s: not a usable database: its SQLite "
+		    "header is cut short (%zd bytes)", path, n);
+		return -1;
+	}
+	if ((h[18] == 2 || h[19] == 2) && wal_pending(path))
+		return identity_sqlite(path, id, err, errlen);
+	return classify(path, be32(h + 68), be32(h + 60), be32(h + 40) != 0,
+	    id, err, errlen);
 }
 
 /* create: make a new database (fsscan, ingest); otherwise the file must
@@ -286,9 +399,10 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	char msg[512];
-	int version = 0, appid = 0;
+	enum ident id;
+	int version = 0;
 
-	if (check_header(path, err, errlen) < 0)
+	if (check_name(path, err, errlen) < 0)
 		return NULL;
 	/* Say which of the two a writer lacks, before SQLite fails with "attempt
 	 * to write a readonly database" (and leaves a -wal and -shm behind). */
@@ -303,6 +417,17 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 		    strerror(errno));
 		return NULL;
 	}
+	if (check_identity(path, &id, err, errlen) < 0)
+		return NULL;
+	if (!create && id != ID_OURS) {
+		if (access(path, F_OK) < 0)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		else
+			snprintf(err, errlen, "%s: not an iocensus database (it "
+			    "holds no census; fsscan or iocensus ingest creates "
+			    "one)", path);
+		return NULL;
+	}
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
 	    (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX,
 	    NULL) != SQLITE_OK) {
@@ -313,26 +438,9 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 	}
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_handler(db, on_busy, NULL);
-	if (pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
-	    pragma_int(db, "PRAGMA user_version", &version) < 0) {
+	if (pragma_int(db, "PRAGMA user_version", &version) < 0) {
 		snprintf(err, errlen, "%s: not a usable database: %s", path,
 		    sqlite3_errmsg(db));
-		goto fail;
-	}
-	if (appid != 0 && appid != DB_APPLICATION_ID) {
-		snprintf(err, errlen, "%s: not an iocensus database "
-		    "(application_id 0x%08x)", path, (unsigned)appid);
-		goto fail;
-	}
-	if (version > DB_SCHEMA_VERSION) {
-		snprintf(err, errlen, "%s: schema version %d is newer than this "
-		    "program supports (%d); upgrade iocensus", path, version,
-		    DB_SCHEMA_VERSION);
-		goto fail;
-	}
-	if (!create && appid == 0 && version == 0) {
-		snprintf(err, errlen, "%s: not an iocensus database (it holds no "
-		    "census; fsscan or iocensus ingest creates one)", path);
 		goto fail;
 	}
 	/* Foreign keys stay off until the schema is installed: an upgrade
@@ -505,6 +613,9 @@ open_immutable(const char *path, char *err, size_t errlen)
 sqlite3 *
 db_open_read(const char *path, int *immutable, char *err, size_t errlen)
 {
+	*immutable = 0;
+	if (check_name(path, err, errlen) < 0)
+		return NULL;
 	*immutable = !(access(path, W_OK) == 0 && dir_writable(path));
 	if (!*immutable)
 		return open_rw(path, 0, err, errlen);
