@@ -317,8 +317,12 @@ csv_write(struct csv_out *c, const struct walk_result *r, const char *root,
 
 	if (statvfs(root, &sv) == 0) {
 		info.have_statvfs = 1;
-		info.fs_total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
-		info.fs_used_bytes = (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
+		/* 64-bit counts times the fragment size: exact in 128 bits,
+		 * and a free count above the total (a confused server) shows
+		 * as negative use rather than as a wrapped one. */
+		info.fs_total_bytes = (i128)sv.f_blocks * sv.f_frsize;
+		info.fs_used_bytes = ((i128)sv.f_blocks - sv.f_bfree) *
+		    sv.f_frsize;
 	}
 	rc = fsstats_write(c->f, &r->c, &info);
 	if (rc == 0 && fsync(fileno(c->f)) != 0)
@@ -343,10 +347,12 @@ csv_commit(struct csv_out *c)
 static void
 summary(int64_t id, const struct walk_result *r, const char *status)
 {
+	char bytes[I128_STRLEN];
+
 	fprintf(stderr, "fsscan: snapshot %lld %s: %llu files, %llu dirs, "
-	    "%llu bytes, %llu errors, %.1f s (%.0f entries/s)\n",
+	    "%s bytes, %llu errors, %.1f s (%.0f entries/s)\n",
 	    (long long)id, status, (unsigned long long)r->c.files,
-	    (unsigned long long)r->c.dirs, (unsigned long long)r->c.bytes,
+	    (unsigned long long)r->c.dirs, i128_str((i128)r->c.bytes, bytes),
 	    (unsigned long long)r->c.nerrors, r->seconds,
 	    r->seconds > 0 ? (double)r->entries / r->seconds : 0.0);
 }

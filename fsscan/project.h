@@ -46,6 +46,11 @@
 
 #define PROJECT_NONE 0
 #define PROJECT_MAX_RULES 8
+/* Bounds of a map, gidmap or projid file: a larger file, a longer line
+ * (newline excluded) or a NUL byte is an error, not a reason to fill
+ * memory (map:/dev/zero). */
+#define PROJECT_FILE_MAX (64 << 20)
+#define PROJECT_LINE_MAX 65536
 
 struct project_rules;	/* parsed chain plus the shared name registry */
 

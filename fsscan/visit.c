@@ -361,10 +361,8 @@ visit_dir(struct worker *w, struct dnode *d)
 	if (*g->o->stop)
 		atomic_store(&g->interrupted, 1);
 	if (fd >= 0) {
-		hist_add(&w->c.h[METRIC_DIR_ENTRIES], HS_COUNT, (int64_t)names,
-		    0);
-		hist_add(&w->c.h[METRIC_DIR_SIZE], HS_SIZE, (int64_t)d->size,
-		    0);
+		hist_add(&w->c.h[METRIC_DIR_ENTRIES], HS_COUNT, names, 0);
+		hist_add(&w->c.h[METRIC_DIR_SIZE], HS_SIZE, d->size, 0);
 		if (topn_wants(&w->c.top_dirs, names))
 			topn_offer(&w->c.top_dirs, names, dnode_path(d, NULL,
 			    0));

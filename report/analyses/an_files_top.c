@@ -34,7 +34,7 @@ top_table(struct result *r, sqlite3 *db, const struct snap *s,
 		size_t row = result_row(t);
 
 		result_set_int(t, row, 0, (int64_t)i + 1);
-		result_set_int(t, row, 1, e[i].value);
+		result_set_wide(t, row, 1, e[i].value);
 		result_set_text(t, row, 2, e[i].path);
 	}
 	query_census_top_free(e, n);

@@ -116,7 +116,7 @@ points_table(struct result *r, const struct points *p, const char *unit,
 		size_t row = result_row(t);
 		result_set_int(t, row, T_ID, p->id[i]);
 		result_set_int(t, row, T_T, p->t[i]);
-		result_set_int(t, row, T_V, p->v[i]);
+		result_set_wide(t, row, T_V, p->v[i]);
 		if (g[0].fitted)
 			result_set_real(t, row, T_LIN, an_fit_predict(&g[0].f,
 			    p->x[i]));
@@ -181,7 +181,7 @@ one_fs(const struct an_opts *o, const struct points *p, const char *unit)
 	struct gfit g[2];
 	struct result *r = result_new("growth", "Growth projection");
 	struct rtable *t;
-	char d0[32], d1[32], num[32];
+	char d0[32], d1[32], num[64];
 	int hit;
 
 	memset(g, 0, sizeof g);
@@ -211,7 +211,7 @@ one_fs(const struct an_opts *o, const struct points *p, const char *unit)
 		result_note(r, "The target is already exceeded: snapshot #%lld"
 		    " (%s) has %s %s.", (long long)p->id[hit],
 		    human_date(p->t[hit], 0, d0, sizeof d0),
-		    human_int(p->v[hit], num, sizeof num), unit);
+		    human_wide(p->v[hit], num, sizeof num), unit);
 	} else if (p->n == 1) {
 		result_note(r, "Only one complete snapshot: no trend can be"
 		    " fitted.");

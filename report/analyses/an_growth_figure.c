@@ -113,7 +113,7 @@ fill_row(struct rtable *t, size_t row, const struct grow_row *w,
 
 	result_set_int(t, row, G_T, w->t);
 	if (w->point >= 0)
-		result_set_int(t, row, G_OBS, p->v[w->point]);
+		result_set_wide(t, row, G_OBS, p->v[w->point]);
 	for (int k = 0; k < 2; k++) {
 		double y;
 		if (!g[k].fitted || (has[k] && w->t > tc[k]))

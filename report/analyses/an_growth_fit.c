@@ -65,7 +65,8 @@ an_growth_fit_points(sqlite3 *db, const struct an_opts *o, struct snap *s,
 	p->y = xcalloc(n + 1, sizeof *p->y);
 	qsort(s, n, sizeof *s, by_start);
 	for (size_t i = 0; i < n; i++) {
-		int64_t files, bytes;
+		int64_t files;
+		i128 bytes;
 		if (!s[i].complete || strcmp(s[i].fs, p->fs) != 0)
 			continue;
 		if (o->project) {
@@ -75,7 +76,7 @@ an_growth_fit_points(sqlite3 *db, const struct an_opts *o, struct snap *s,
 		} else {
 			if (!s[i].files.has || !s[i].bytes.has)
 				continue;
-			files = s[i].files.v;
+			files = (int64_t)s[i].files.v;
 			bytes = s[i].bytes.v;
 		}
 		p->id[p->n] = s[i].id;

@@ -27,7 +27,8 @@
  * since the first. */
 struct points {
 	size_t n;
-	int64_t *id, *t, *v;
+	int64_t *id, *t;
+	i128 *v;		/* files or bytes, exact */
 	double *x, *y;		/* days since the first point; value */
 	const char *fs;
 };

@@ -62,6 +62,7 @@ copy_cell(struct rtable *d, size_t drow, int dcol, const struct rtable *s,
 	case CK_UINT: result_set_uint(d, drow, dcol, c->v.u); break;
 	case CK_REAL: result_set_real(d, drow, dcol, c->v.r); break;
 	case CK_TEXT: result_set_text(d, drow, dcol, c->v.s); break;
+	case CK_WIDE: result_set_wide(d, drow, dcol, *c->v.w); break;
 	case CK_NULL: break;
 	}
 }

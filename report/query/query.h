@@ -120,11 +120,16 @@ void query_devstats_free(struct dev_stat *d, size_t n);
  * v_dir) and the owner, hist_extent, project_extent and dir_scope tables,
  * every value bound. Loading computes nothing; a column that is NULL in the
  * database stays "absent" here.
+ *
+ * Byte totals, bucket bounds and extremes are exact 128-bit integers (the
+ * database holds one beyond INT64_MAX as decimal text). A total that is
+ * negative or not an exact integer is an error ("census database: ..."),
+ * never a number.
  */
 
 /* An integer that may be missing (NULL in the database). */
 struct nint {
-	int64_t v;
+	i128 v;
 	int has;
 };
 
@@ -156,7 +161,8 @@ void query_census_snaps_free(struct snap *s, size_t n);
  * known, else the id). */
 struct gtot {
 	char *key, *name;
-	int64_t files, bytes, alloc;
+	int64_t files;
+	i128 bytes, alloc;
 };
 
 enum group_by { BY_PROJECT, BY_USER, BY_GROUP, BY_DIR };
@@ -171,14 +177,18 @@ void query_census_gtots_free(struct gtot *g, size_t n);
  * the snapshot has none (fsscan writes every project that has entries).
  * 0, or -1 with err. */
 int query_census_project_totals(sqlite3 *db, int64_t id, const char *project,
-    int64_t *files, int64_t *bytes, char *err, size_t errlen);
+    int64_t *files, i128 *bytes, char *err, size_t errlen);
 
 /* One histogram of v_hist, by lib/hist.h slot: has[slot] when the row
- * exists, lo/hi as stored, files and bytes. */
+ * exists, lo/hi as stored, files and bytes. A bucket's bytes are below
+ * CENSUS_BUCKET_MAX (fsscan writes less than 2^118, hist.h), so the sum
+ * of a histogram's buckets cannot overflow. */
+#define CENSUS_BUCKET_MAX ((i128)1 << 120)
 struct chist {
 	int has[HIST_NB];
-	int64_t lo[HIST_NB], hi[HIST_NB];
-	int64_t files[HIST_NB], bytes[HIST_NB];
+	i128 lo[HIST_NB], hi[HIST_NB];
+	int64_t files[HIST_NB];
+	i128 bytes[HIST_NB];
 };
 
 /* project NULL: the whole file system. Returns the number of rows, or
@@ -188,7 +198,7 @@ int query_census_hist(sqlite3 *db, int64_t id, const char *project,
 /* Smallest and largest value of a whole-file-system metric (bytes,
  * seconds): 1, 0 when unknown, -1 error. */
 int query_census_extent(sqlite3 *db, int64_t id, const char *metric,
-    int64_t *min, int64_t *max, char *err, size_t errlen);
+    i128 *min, i128 *max, char *err, size_t errlen);
 /* The same over the files of some projects: project alone, or (project
  * NULL) every project but the excluded ones. 1 known, 0 when no project
  * in the selection has extremes (none of its files, or a snapshot older
@@ -196,7 +206,7 @@ int query_census_extent(sqlite3 *db, int64_t id, const char *metric,
  * error. */
 int query_census_project_extent(sqlite3 *db, int64_t id, const char *metric,
     const char *project, const char *const *exclude, size_t nexclude,
-    int64_t *min, int64_t *max, char *err, size_t errlen);
+    i128 *min, i128 *max, char *err, size_t errlen);
 /* Whether the snapshot holds per-project extremes: 1, 0, -1 error. */
 int query_census_has_project_extent(sqlite3 *db, int64_t id, char *err,
     size_t errlen);
@@ -210,7 +220,7 @@ int query_census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
  * the most entries (kind "dir") that fsscan kept (--top), by rank; paths
  * as fsscan wrote them (under the root), bytes as stored. 0, or -1 with err. */
 struct top_entry {
-	int64_t value;
+	i128 value;
 	char *path;
 };
 int query_census_top(sqlite3 *db, int64_t id, const char *kind,

@@ -35,6 +35,43 @@ col_nint(sqlite3_stmt *st, int i)
 	return n;
 }
 
+/* An exact integer column (any sign: bounds, extremes); -1 with err when
+ * it holds anything else. */
+static int
+col_exact(sqlite3_stmt *st, int i, int64_t id, i128 *v, char *err,
+    size_t errlen)
+{
+	if (db_column_i128(st, i, v) == 0)
+		return 0;
+	snprintf(err, errlen, "census database: snapshot %" PRId64 ": %s is"
+	    " not an exact integer", id, sqlite3_column_name(st, i));
+	return -1;
+}
+
+/* A total: an exact integer in [0, max]. */
+static int
+col_total(sqlite3_stmt *st, int i, int64_t id, i128 max, i128 *v, char *err,
+    size_t errlen)
+{
+	if (col_exact(st, i, id, v, err, errlen) < 0)
+		return -1;
+	if (*v >= 0 && *v <= max)
+		return 0;
+	snprintf(err, errlen, "census database: snapshot %" PRId64 ": %s is"
+	    " out of range for a total", id, sqlite3_column_name(st, i));
+	return -1;
+}
+
+/* A total that may be NULL (a snapshot that never finished). */
+static int
+col_ntotal(sqlite3_stmt *st, int i, int64_t id, struct nint *n, char *err,
+    size_t errlen)
+{
+	n->has = sqlite3_column_type(st, i) != SQLITE_NULL;
+	n->v = 0;
+	return n->has ? col_total(st, i, id, I128_MAX, &n->v, err, errlen) : 0;
+}
+
 /* Finish a statement's rows: 0 when stepping ended cleanly. */
 static int
 step_end(sqlite3 *db, int rc, char *err, size_t errlen)
@@ -60,8 +97,8 @@ step_one(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
     " t.status, t.mount_opts, t.now_ref FROM v_snapshot s" \
     " JOIN snapshot t ON t.id = s.id"
 
-static void
-snap_read(sqlite3_stmt *st, struct snap *s)
+static int
+snap_read(sqlite3_stmt *st, struct snap *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	s->id = sqlite3_column_int64(st, 0);
@@ -72,12 +109,12 @@ snap_read(sqlite3_stmt *st, struct snap *s)
 	s->complete = sqlite3_column_int(st, 5) != 0;
 	s->files = col_nint(st, 6);
 	s->dirs = col_nint(st, 7);
-	s->bytes = col_nint(st, 8);
-	s->alloc = col_nint(st, 9);
 	s->errors = col_nint(st, 10);
 	s->status = col_dup(st, 11);
 	s->mount_opts = col_dup(st, 12);
 	s->now_ref = sqlite3_column_int64(st, 13);
+	return col_ntotal(st, 8, s->id, &s->bytes, err, errlen) < 0 ||
+	    col_ntotal(st, 9, s->id, &s->alloc, err, errlen) < 0 ? -1 : 0;
 }
 
 int
@@ -98,10 +135,16 @@ query_census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
 			cap = cap ? 2 * cap : 16;
 			*out = xrealloc(*out, cap * sizeof **out);
 		}
-		snap_read(st, &(*out)[(*n)++]);
+		if (snap_read(st, &(*out)[(*n)++], err, errlen) < 0)
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (rc < 0) {
+		query_census_snaps_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 
@@ -116,8 +159,11 @@ query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	if ((rc = step_one(db, st, err, errlen)) == 1)
-		snap_read(st, out);
+	if ((rc = step_one(db, st, err, errlen)) == 1 &&
+	    snap_read(st, out, err, errlen) < 0) {
+		query_census_snap_clear(out);
+		rc = -1;
+	}
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -199,11 +245,17 @@ query_census_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
 		g->key = col_dup(st, 0);
 		g->name = col_dup(st, 1);
 		g->files = sqlite3_column_int64(st, 2);
-		g->bytes = sqlite3_column_int64(st, 3);
-		g->alloc = sqlite3_column_int64(st, 4);
+		if (col_total(st, 3, id, I128_MAX, &g->bytes, err, errlen) < 0 ||
+		    col_total(st, 4, id, I128_MAX, &g->alloc, err, errlen) < 0)
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (rc < 0) {
+		query_census_gtots_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	if (*n > 1)	/* byte order, not SQLite's collation of numbers */
 		qsort(*out, *n, sizeof **out, gtot_cmp);
 	return rc;
@@ -219,36 +271,38 @@ query_census_gtots_free(struct gtot *g, size_t n)
 	free(g);
 }
 
-/* The two integers of the row of snapshot id and key that sql selects
- * ("... WHERE snapshot_id = ? AND <key column> = ?"): 1 found, 0 none,
- * -1 error. */
+/* The row of snapshot id (and key, unless NULL, as ?2) that sql selects,
+ * stepped in *st for the caller to read and finalize: 1 found, 0 none,
+ * -1 error (*st NULL when it could not be prepared). */
 static int
-int_pair(sqlite3 *db, const char *sql, int64_t id, const char *key,
-    int64_t *a, int64_t *b, char *err, size_t errlen)
+row_of(sqlite3 *db, const char *sql, int64_t id, const char *key,
+    sqlite3_stmt **st, char *err, size_t errlen)
 {
-	sqlite3_stmt *st = db_prepare(db, sql, err, errlen);
-	int rc;
-
-	if (!st)
+	if (!(*st = db_prepare(db, sql, err, errlen)))
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	db_bind_text(st, 2, key);
-	if ((rc = step_one(db, st, err, errlen)) == 1) {
-		*a = sqlite3_column_int64(st, 0);
-		*b = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	sqlite3_bind_int64(*st, 1, id);
+	if (key)
+		db_bind_text(*st, 2, key);
+	return step_one(db, *st, err, errlen);
 }
 
 int
 query_census_project_totals(sqlite3 *db, int64_t id, const char *project,
-    int64_t *files, int64_t *bytes, char *err, size_t errlen)
+    int64_t *files, i128 *bytes, char *err, size_t errlen)
 {
-	*files = *bytes = 0;
-	return int_pair(db, "SELECT files, bytes FROM v_project WHERE"
-	    " snapshot_id = ? AND project = ?", id, project, files, bytes, err,
-	    errlen) < 0 ? -1 : 0;
+	sqlite3_stmt *st;
+	int rc = row_of(db, "SELECT files, bytes FROM v_project WHERE"
+	    " snapshot_id = ? AND project = ?", id, project, &st, err, errlen);
+
+	*files = 0;
+	*bytes = 0;
+	if (rc == 1) {
+		*files = sqlite3_column_int64(st, 0);
+		if (col_total(st, 1, id, I128_MAX, bytes, err, errlen) < 0)
+			rc = -1;
+	}
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
 }
 
 int
@@ -279,24 +333,32 @@ query_census_hist(sqlite3 *db, int64_t id, const char *project,
 			return -1;
 		}
 		h->has[slot] = 1;
-		h->lo[slot] = sqlite3_column_int64(st, 1);
-		h->hi[slot] = sqlite3_column_int64(st, 2);
 		h->files[slot] = sqlite3_column_int64(st, 3);
-		h->bytes[slot] = sqlite3_column_int64(st, 4);
+		if (col_exact(st, 1, id, &h->lo[slot], err, errlen) < 0 ||
+		    col_exact(st, 2, id, &h->hi[slot], err, errlen) < 0 ||
+		    col_total(st, 4, id, CENSUS_BUCKET_MAX, &h->bytes[slot],
+		    err, errlen) < 0)
+			break;
 		rows++;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : rows;
 }
 
 int
-query_census_extent(sqlite3 *db, int64_t id, const char *metric,
-    int64_t *min, int64_t *max, char *err, size_t errlen)
+query_census_extent(sqlite3 *db, int64_t id, const char *metric, i128 *min,
+    i128 *max, char *err, size_t errlen)
 {
-	return int_pair(db, "SELECT min, max FROM hist_extent WHERE"
-	    " snapshot_id = ? AND metric = ?", id, metric, min, max, err,
-	    errlen);
+	sqlite3_stmt *st;
+	int rc = row_of(db, "SELECT min, max FROM hist_extent WHERE"
+	    " snapshot_id = ? AND metric = ?", id, metric, &st, err, errlen);
+
+	if (rc == 1 && (col_exact(st, 0, id, min, err, errlen) < 0 ||
+	    col_exact(st, 1, id, max, err, errlen) < 0))
+		rc = -1;
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static int
@@ -311,7 +373,7 @@ excluded(const char *name, const char *const *exclude, size_t n)
 int
 query_census_project_extent(sqlite3 *db, int64_t id, const char *metric,
     const char *project, const char *const *exclude, size_t nexclude,
-    int64_t *min, int64_t *max, char *err, size_t errlen)
+    i128 *min, i128 *max, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT project, min, max FROM"
 	    " project_extent WHERE snapshot_id = ?1 AND metric = ?2 AND"
@@ -325,17 +387,19 @@ query_census_project_extent(sqlite3 *db, int64_t id, const char *metric,
 	db_bind_text(st, 3, project);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
-		int64_t lo = sqlite3_column_int64(st, 1);
-		int64_t hi = sqlite3_column_int64(st, 2);
+		i128 lo, hi;
 		if (!name || excluded(name, exclude, nexclude))
 			continue;
+		if (col_exact(st, 1, id, &lo, err, errlen) < 0 ||
+		    col_exact(st, 2, id, &hi, err, errlen) < 0)
+			break;
 		if (!found || lo < *min)
 			*min = lo;
 		if (!found || hi > *max)
 			*max = hi;
 		found = 1;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : found;
 }
@@ -344,14 +408,10 @@ int
 query_census_has_project_extent(sqlite3 *db, int64_t id, char *err,
     size_t errlen)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM project_extent"
-	    " WHERE snapshot_id = ? LIMIT 1", err, errlen);
-	int rc;
+	sqlite3_stmt *st;
+	int rc = row_of(db, "SELECT 1 FROM project_extent WHERE snapshot_id = ?"
+	    " LIMIT 1", id, NULL, &st, err, errlen);
 
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	rc = step_one(db, st, err, errlen);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -360,14 +420,11 @@ int
 query_census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
     size_t errlen)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT max_depth FROM dir_scope"
-	    " WHERE snapshot_id = ?", err, errlen);
-	int rc;
+	sqlite3_stmt *st;
+	int rc = row_of(db, "SELECT max_depth FROM dir_scope WHERE"
+	    " snapshot_id = ?", id, NULL, &st, err, errlen);
 
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	if ((rc = step_one(db, st, err, errlen)) == 1)
+	if (rc == 1)
 		*depth = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 :
 		    sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -432,11 +489,18 @@ query_census_top(sqlite3 *db, int64_t id, const char *kind,
 			cap = cap ? 2 * cap : 32;
 			*out = xrealloc(*out, cap * sizeof **out);
 		}
-		(*out)[*n].value = sqlite3_column_int64(st, 0);
-		(*out)[(*n)++].path = col_dup(st, 1);
+		(*out)[*n].path = col_dup(st, 1);
+		if (col_total(st, 0, id, I128_MAX, &(*out)[(*n)++].value, err,
+		    errlen) < 0)
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (rc < 0) {
+		query_census_top_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 

@@ -44,6 +44,11 @@ print_number(FILE *f, const struct cell *c)
 	case CK_REAL:
 		print_real(f, c->v.r);
 		return 1;
+	case CK_WIDE: {
+		char buf[I128_STRLEN];
+		fputs(i128_str(*c->v.w, buf), f);
+		return 1;
+	}
 	default:
 		return 0;
 	}

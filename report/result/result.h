@@ -13,7 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum cell_kind { CK_NULL = 0, CK_INT, CK_UINT, CK_REAL, CK_TEXT };
+#include "i128.h"
+
+/* CK_WIDE: an integer beyond int64_t (a byte total past 2^63 - 1), held
+ * out of line so that every other cell stays small. */
+enum cell_kind { CK_NULL = 0, CK_INT, CK_UINT, CK_REAL, CK_TEXT, CK_WIDE };
 
 struct cell {
 	enum cell_kind kind;
@@ -22,6 +26,7 @@ struct cell {
 		uint64_t u;
 		double r;
 		char *s;
+		i128 *w;
 	} v;
 };
 
@@ -124,6 +129,8 @@ int result_table_index(const struct result *r, const char *key);
 size_t result_row(struct rtable *t);
 void result_set_int(struct rtable *t, size_t row, int col, int64_t v);
 void result_set_uint(struct rtable *t, size_t row, int col, uint64_t v);
+/* An exact integer of up to 128 bits: CK_INT when it fits, else CK_WIDE. */
+void result_set_wide(struct rtable *t, size_t row, int col, i128 v);
 void result_set_real(struct rtable *t, size_t row, int col, double v);
 void result_set_text(struct rtable *t, size_t row, int col, const char *s);
 const struct cell *result_cell(const struct rtable *t, size_t row, int col);

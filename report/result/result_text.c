@@ -93,6 +93,10 @@ result_text_cell(const struct rtable *t, size_t row, int col, char *buf,
 		if (c->fmt == CF_PLAIN)
 			return human_real(cl->v.r, c->decimals, buf, len);
 		return result_text_value(c, cl->v.r, buf, len);
+	case CK_WIDE:
+		if (c->fmt == CF_PLAIN)
+			return human_wide(*cl->v.w, buf, len);
+		return result_text_value(c, (double)*cl->v.w, buf, len);
 	}
 	return "n/a";
 }
