@@ -11,8 +11,15 @@ SAN      ?=
 CFLAGS_BASE := -std=c11 -O2 -Wall -Wextra -Werror -g -D_GNU_SOURCE \
                -DIOCENSUS_VERSION='"$(VERSION)"' -Ilib -I$(BUILD) \
                -MMD -MP
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libarchive 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CONFIG   ?= pkg-config
+INSTALL_DEPS ?= scripts/install-deps
+# pkg-config runs when a recipe first needs its answer, once, never while
+# make reads this file: on a fresh machine the libraries appear only when
+# scripts/install-deps has run (make demo, make check), after the parse.
+# once(VAR,ARGS): VAR's value is pkg-config ARGS, asked on first use.
+once = $(eval $1 := $$(shell $$(PKG_CONFIG) $2 2>/dev/null))$($1)
+PKG_CFLAGS  = $(call once,PKG_CFLAGS,--cflags $(PKGS) libarchive)
+PKG_LIBS    = $(call once,PKG_LIBS,--libs $(PKGS))
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
@@ -22,12 +29,13 @@ DEBUG    ?= $(SAN)
 ifneq ($(DEBUG),1)
 DBGFLAGS := -DNDEBUG
 endif
-CFLAGS_ALL := $(CFLAGS_BASE) $(DBGFLAGS) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
+CFLAGS_ALL  = $(CFLAGS_BASE) $(DBGFLAGS) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
 # The front end also reads and writes archives.
-REPORT_LIBS := $(shell pkg-config --libs libarchive 2>/dev/null)
+REPORT_LIBS = $(call once,REPORT_LIBS,--libs libarchive)
 # The daemon links only what it uses: every mapped library costs resident memory.
-IOSTATMON_LIBS := -Wl,--as-needed $(shell pkg-config --libs blkid zlib 2>/dev/null) $(SANFLAGS)
+IOSTATMON_LIBS = -Wl,--as-needed $(call once,IOSTATMON_PKG,--libs blkid zlib) \
+    $(SANFLAGS)
 
 LIB_SRC    := $(wildcard lib/*.c)
 FSSCAN_SRC := $(wildcard fsscan/*.c)
@@ -58,7 +66,7 @@ endif
 all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN)
 
 deps:
-	@scripts/install-deps
+	@$(INSTALL_DEPS)
 
 $(BUILD)/libiocensus.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -103,8 +111,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a $(PROG_OBJ) $(REPORT_LIB
 # FUSE test helper: a passthrough file system with a fixed per-operation delay.
 $(BUILD)/tests/delayfs: tests/helpers/delayfs.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_BASE) $(shell pkg-config --cflags fuse3) -o $@ $< \
-	    $(shell pkg-config --libs fuse3) -lpthread
+	$(CC) $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags fuse3) -o $@ $< \
+	    $(shell $(PKG_CONFIG) --libs fuse3) -lpthread
 
 check: deps
 	@$(MAKE) --no-print-directory all BUILD=build
@@ -114,8 +122,12 @@ check: deps
 test: all
 	@tests/run $(BUILD)
 
-demo: deps all
-	@scripts/demo
+# After deps, a make of its own builds: nothing of the build may start
+# before the packages are there (make -j runs prerequisites side by side).
+DEMO_SCRIPT ?= scripts/demo
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(DEMO_SCRIPT)
 
 # The I/O benchmark's log generator (scripts/bench/iocensus_gen.c), built
 # for `make bench` only.
@@ -126,7 +138,8 @@ $(BENCH_GEN): $(BENCH_GEN_SRC) $(wildcard scripts/bench/iocensus_*.h) $(BUILD)/l
 	$(CC) $(CFLAGS_ALL) -Iscripts/bench -o $@ $(BENCH_GEN_SRC) \
 	    $(BUILD)/libiocensus.a $(LDLIBS_ALL)
 
-bench: deps all $(HELPER_BIN) $(BENCH_GEN)
+bench: deps
+	@$(MAKE) --no-print-directory all $(BENCH_GEN)
 	@scripts/bench/run
 
 # Bounded libFuzzer runs of the log reader, repair and diskstats parser
