@@ -36,6 +36,7 @@ HONOURED = {
                               "--buckets"],
     "burst": PRINT + WINDOW + ["--burst-c", "--host-peak"],
     "devices": PRINT + WINDOW,
+    "metrics": ["--db", "-h, --help", "--out"],
     "report": ["--db", "-h, --help"] + WINDOW + [
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",
         "--host-peak", "--target", "--out", "--bundle"],

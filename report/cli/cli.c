@@ -77,7 +77,8 @@ static const struct optdoc optdocs[] = {
 	  "progress line on stderr (default: when a TTY)" },
 	{ { "quiet", 0, NULL, O_QUIET }, CO_PROGRESS, NULL,
 	  "no progress line" },
-	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE.html", "report file" },
+	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE", "the file to write "
+	  "(report: HTML; metrics: replaced atomically, default stdout)" },
 	{ { "bundle", 1, NULL, O_BUNDLE }, CO_BUNDLE, "FILE.tar.gz",
 	  "also write the CSV and JSON of every table" },
 	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },

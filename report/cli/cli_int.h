@@ -6,6 +6,7 @@
  *   cli_annotate.c  --annotate FILE
  *   cli_report.c    `iocensus report`: every analysis the database has
  *                   data for, written as the HTML page (and the bundle)
+ *   cli_metrics.c   `iocensus metrics`: the Prometheus textfile
  */
 #ifndef IOCENSUS_CLI_INT_H
 #define IOCENSUS_CLI_INT_H
@@ -45,5 +46,11 @@ int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
 int cli_report_write(sqlite3 *db, const struct an_opts *o, double target,
     const char *html_path, const char *bundle_path, char *err,
     size_t errlen);
+
+/* The census metrics (an_metrics) in the Prometheus text format, to
+ * path (replaced atomically) or, path NULL, to standard output. 0, or -1
+ * with err. */
+int cli_metrics_write(sqlite3 *db, const struct an_opts *o,
+    const char *path, char *err, size_t errlen);
 
 #endif

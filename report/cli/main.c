@@ -77,7 +77,9 @@ static const struct command commands[] = {
 	  CO_PRINT | CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, an_burst },
 	{ "devices", "", "per-device and per-host tables, imbalance",
 	  CO_PRINT | CO_WINDOW, 0, an_devices },
-	/* It writes files, not a result: no --format or --table. */
+	/* These write a file format of their own: no --format or --table. */
+	{ "metrics", "", "census metrics for Prometheus (node_exporter "
+	  "textfile)", CO_OUT, 0, NULL },
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_EVERY | CO_ANNOTATE |
 	  CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT | CO_BUNDLE, 0,
@@ -259,6 +261,19 @@ run_report(struct cli *a, sqlite3 *db)
 	return 0;
 }
 
+static int
+run_metrics(struct cli *a, sqlite3 *db)
+{
+	char err[1024];
+
+	if (cli_metrics_write(db, &a->an, a->out, err, sizeof err) == 0)
+		return 0;
+	if (usage_error(a, err))
+		return CLI_EXIT_USAGE;
+	fprintf(stderr, "iocensus metrics: %s\n", err);
+	return CLI_EXIT_FATAL;
+}
+
 /* The pairs after the first (diff A B A2 B2 ...), each read as the
  * first one is: ids[2k], ids[2k + 1]. 0 or -1 (reported). */
 static int
@@ -299,6 +314,8 @@ run_command(struct cli *a, sqlite3 *db)
 		return run_ingest(a, db);
 	if (!strcmp(a->cmd->name, "report"))
 		return run_report(a, db);
+	if (!strcmp(a->cmd->name, "metrics"))
+		return run_metrics(a, db);
 	return run_analysis(a, db);
 }
 

@@ -14,6 +14,7 @@
 #include "fmt.h"
 #include "human.h"
 #include "render.h"
+#include "render_int.h"
 #include "xalloc.h"
 
 /* The shortest %.Ng (N = 15..17) that reads back as v. */
@@ -30,9 +31,8 @@ print_real(FILE *f, double v)
 	fputs(buf, f);
 }
 
-/* A numeric cell as CSV/JSON text; 0 if the cell is not numeric. */
-static int
-print_number(FILE *f, const struct cell *c)
+int
+render_number(FILE *f, const struct cell *c)
 {
 	switch (c->kind) {
 	case CK_INT:
@@ -67,7 +67,7 @@ render_table_csv(FILE *f, const struct rtable *t)
 			if (cl->kind == CK_TEXT)
 				fmt_csv_str(f, cl->v.s);
 			else
-				print_number(f, cl);
+				render_number(f, cl);
 		}
 		putc('\n', f);
 	}
@@ -120,7 +120,7 @@ table_json(FILE *f, const struct rtable *t, int ind)
 			fputs(": ", f);
 			if (cl->kind == CK_TEXT)
 				fmt_json_str(f, cl->v.s);
-			else if (!print_number(f, cl))
+			else if (!render_number(f, cl))
 				fputs("null", f);
 		}
 		putc('}', f);
