@@ -3,6 +3,8 @@
 #   make check      build, run every test, then rerun the suite under ASan+UBSan
 #   make demo       scan /usr into demo/iocensus.db and print a summary
 #   make bench      benchmarks (results go to docs/PERFORMANCE.md by hand)
+#   make install    programs, man pages, systemd unit, logrotate and cron
+#                   files under DESTDIR and PREFIX (default /usr/local)
 VERSION  := 0.1.0
 CC       ?= cc
 PKGS     := blkid sqlite3 zlib mount
@@ -54,7 +56,7 @@ REPORT_LIB := $(BUILD)/libreport.a
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_BIN := $(BUILD)/tests/delayfs
 
-.PHONY: all check test test-asan demo bench clean deps fuzz
+.PHONY: all check test test-asan demo bench clean deps fuzz install uninstall
 PROGRAMS := $(BUILD)/fsscan
 ifneq ($(wildcard iostatmon/main.c),)
 PROGRAMS += $(BUILD)/iostatmon
@@ -146,6 +148,40 @@ bench: deps
 # (FUZZ_SECONDS each, default 60); not part of make check.
 fuzz: deps
 	@scripts/fuzz
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the programs, their man
+# pages, iostatmon's systemd unit and logrotate note, and the cron file of
+# the nightly census. The unit and the cron file name the programs where
+# they are installed ($(BINDIR)), not where they were built.
+PREFIX         ?= /usr/local
+DESTDIR        ?=
+BINDIR         ?= $(PREFIX)/bin
+MANDIR         ?= $(PREFIX)/share/man
+SYSCONFDIR     ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+INSTALL        ?= install
+INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
+    $(MANDIR)/man1/fsscan.1 $(MANDIR)/man1/iocensus.1 \
+    $(MANDIR)/man8/iostatmon.8 $(SYSTEMDUNITDIR)/iostatmon.service \
+    $(SYSCONFDIR)/logrotate.d/iostatmon $(SYSCONFDIR)/cron.d/iocensus
+# @BINDIR@ in the unit and the cron file: where the programs now are.
+subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
+    chmod 644 $2.tmp && mv $2.tmp $2
+
+install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus
+	$(INSTALL) -d $(addprefix $(DESTDIR),$(BINDIR) $(MANDIR)/man1 \
+	    $(MANDIR)/man8 $(SYSTEMDUNITDIR) $(SYSCONFDIR)/logrotate.d \
+	    $(SYSCONFDIR)/cron.d)
+	$(INSTALL) -m 755 $^ $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 docs/fsscan.1 docs/iocensus.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 docs/iostatmon.8 $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 644 scripts/iostatmon.logrotate \
+	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/iostatmon
+	$(call subst_bindir,scripts/iostatmon.service,$(DESTDIR)$(SYSTEMDUNITDIR)/iostatmon.service)
+	$(call subst_bindir,scripts/iocensus.cron,$(DESTDIR)$(SYSCONFDIR)/cron.d/iocensus)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
 	rm -rf build build-asan build-fuzz demo
