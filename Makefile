@@ -44,7 +44,7 @@ FSSCAN_SRC := $(wildcard fsscan/*.c)
 IOSTATMON_SRC := $(wildcard iostatmon/*.c)
 REPORT_SRC := $(wildcard report/*/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
-SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql
+SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql sql/dash.sql
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sql_embed.o
 FSSCAN_OBJ := $(FSSCAN_SRC:%.c=$(BUILD)/obj/%.o)
