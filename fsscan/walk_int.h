@@ -55,6 +55,9 @@ struct worker {
 	struct dnode **later;		/* children held until the fd closes */
 	size_t nlater, caplater;
 	_Atomic uint64_t entries;
+	/* c.bytes and c.nerrors as of the last directory, for the
+	 * progress line (c itself is this thread's alone). */
+	_Atomic uint64_t bytes_seen, errors_seen;
 	unsigned seed;
 };
 

@@ -76,7 +76,7 @@ static const struct optdoc optdocs[] = {
 	{ { "progress", 0, NULL, O_PROGRESS }, CO_PROGRESS, NULL,
 	  "progress line on stderr (default: when a TTY)" },
 	{ { "quiet", 0, NULL, O_QUIET }, CO_PROGRESS, NULL,
-	  "no progress line" },
+	  "no progress line, and no row per log (the totals only)" },
 	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE", "the file to write "
 	  "(report: HTML; metrics: replaced atomically, default stdout)" },
 	{ { "bundle", 1, NULL, O_BUNDLE }, CO_BUNDLE, "FILE.tar.gz",
@@ -343,6 +343,7 @@ set_common(struct cli *a, const char *name, int o, const char *v)
 	case O_PROGRESS:
 	case O_QUIET:
 		a->progress = o == O_PROGRESS;
+		a->quiet = o == O_QUIET;
 		return 0;
 	}
 	return 1;
@@ -392,11 +393,30 @@ prefix_matches(const char *s, size_t len)
 /* What getopt_long rejected (opterr is 0: every message is ours). c is
  * '?' (unknown, ambiguous, or a value given to a flag) or ':' (no value
  * for an option that needs one); arg is the word of argv it read. */
+/* The option of this command that an unknown --WORD was meant to be. */
+static const char *
+meant_option(const char *word, size_t len, unsigned allowed)
+{
+	const char *names[NOPTS];
+	char w[64];
+	size_t n = 0;
+
+	if (len >= sizeof w)
+		return NULL;
+	memcpy(w, word, len);
+	w[len] = '\0';
+	for (size_t i = 0; i < NOPTS; i++)
+		if (!optdocs[i].mask || (optdocs[i].mask & allowed))
+			names[n++] = optdocs[i].opt.name;
+	return cli_suggest(w, names, n);
+}
+
 static int
-getopt_error(const char *name, int c, const char *arg)
+getopt_error(const char *name, int c, const char *arg, unsigned allowed)
 {
 	const struct optdoc *d = optopt ? doc_of(optopt) : NULL;
 	size_t len = strcspn(arg, "=");
+	const char *meant;
 
 	if (c == ':' && d)
 		fprintf(stderr, "iocensus %s: --%s needs a value (%s)\n", name,
@@ -411,6 +431,10 @@ getopt_error(const char *name, int c, const char *arg)
 	    prefix_matches(arg + 2, len - 2) > 1)
 		fprintf(stderr, "iocensus %s: ambiguous option '%.*s'\n", name,
 		    (int)len, arg);
+	else if (strncmp(arg, "--", 2) == 0 &&
+	    (meant = meant_option(arg + 2, len - 2, allowed)) != NULL)
+		fprintf(stderr, "iocensus %s: unknown option '%.*s'; did you "
+		    "mean '--%s'?\n", name, (int)len, arg, meant);
 	else
 		fprintf(stderr, "iocensus %s: unknown option '%.*s'\n", name,
 		    (int)len, arg);
@@ -437,7 +461,7 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 		const struct optdoc *d = doc_of(c);
 
 		if (c == '?' || c == ':')
-			return getopt_error(name, c, argv[optind - 1]);
+			return getopt_error(name, c, argv[optind - 1], allowed);
 		if (d->opt.val == O_HELP) {
 			help(stdout, name, argspec, allowed);
 			return 1;

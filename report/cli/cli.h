@@ -44,6 +44,7 @@ struct cli {
 	size_t nann;
 	double target;
 	int threads, progress;
+	int quiet;			/* --quiet given */
 	const char *out, *bundle;
 	char **args;			/* positional arguments */
 	int nargs;

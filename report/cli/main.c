@@ -113,6 +113,22 @@ find_command(const char *name)
 	return NULL;
 }
 
+/* An unknown command: the one meant, if a typo away, else the list. */
+static void
+unknown_command(const char *name)
+{
+	const char *names[NCOMMANDS], *meant;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	meant = cli_suggest(name, names, NCOMMANDS);
+	fmt_diag(stderr, "iocensus", "unknown command '%s'%s%s%s", name,
+	    meant ? "; did you mean '" : "", meant ? meant : "",
+	    meant ? "'?" : "");
+	if (!meant)
+		usage(stderr);
+}
+
 static int
 check_args(const struct command *c, int nargs)
 {
@@ -170,14 +186,24 @@ finish_output(const char *cmd)
 	return 0;
 }
 
+/* --table KEY named no table of the result: say which there are. */
+static void
+no_such_table(const struct cli *a, const struct result *r)
+{
+	fprintf(stderr, "iocensus %s: --table %s: no such table; %s has",
+	    a->cmd->name, a->table, a->cmd->name);
+	for (size_t i = 0; i < r->ntable; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", r->table[i].key);
+	fputs(r->ntable ? "\n" : " none\n", stderr);
+}
+
 static int
 print_result(const struct cli *a, struct result *r)
 {
 	int rc = 0;
 
 	if (render_result(stdout, r, a->format, a->table) < 0) {
-		fprintf(stderr, "iocensus %s: --table %s: no such table\n",
-		    a->cmd->name, a->table);
+		no_such_table(a, r);
 		rc = CLI_EXIT_USAGE;
 	}
 	result_free(r);
@@ -201,6 +227,10 @@ run_ingest(struct cli *a, sqlite3 *db)
 		    db_default_path(a->db), err);
 		return CLI_EXIT_FATAL;
 	}
+	/* --quiet: the table format names the per-log table instead of
+	 * printing it; --table sources, CSV and JSON still give it. */
+	if (a->quiet && result_table_index(r, "sources") >= 0)
+		r->table[result_table_index(r, "sources")].detail = 1;
 	rc = print_result(a, r);
 	return rc ? rc : status;
 }
@@ -341,8 +371,7 @@ main(int argc, char **argv)
 	}
 	cli_init(&a, find_command(argv[1]));
 	if (!a.cmd) {
-		fprintf(stderr, "iocensus: unknown command '%s'\n", argv[1]);
-		usage(stderr);
+		unknown_command(argv[1]);
 		return CLI_EXIT_USAGE;
 	}
 	rc = cli_parse(&a, a.cmd->name, a.cmd->args, a.cmd->opts, argc - 1,

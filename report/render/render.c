@@ -83,11 +83,28 @@ json_str_or_null(FILE *f, const char *s)
 }
 
 /* The unit of the exact values: a share is a fraction (0.25), whatever
- * unit its column shows people (25 %). */
+ * unit its column shows people (25 %); a time is unix seconds, a
+ * duration seconds and a size bytes, also where the column names none. */
 static const char *
 machine_unit(const struct rcol *c)
 {
-	return c->fmt == CF_PCT ? "fraction" : c->unit;
+	if (c->fmt == CF_PCT)
+		return "fraction";
+	if (c->unit)
+		return c->unit;
+	switch (c->fmt) {
+	case CF_DATE:
+	case CF_TIME:
+		return "unix seconds";
+	case CF_DURATION:
+		return "s";
+	case CF_BYTES:
+		return "bytes";
+	case CF_MINUTES:
+		return "min";
+	default:
+		return NULL;
+	}
 }
 
 /* One table object; ind: the indentation of its opening line. */
@@ -285,8 +302,8 @@ render_detail_pointer(FILE *f, const struct rtable *t)
 {
 	putc('\n', f);
 	print_term_line(f, t->title);
-	fprintf(f, "(%zu rows: add --table %s, or --format csv or json)\n",
-	    t->nrow, t->key);
+	fprintf(f, "(%zu row%s: add --table %s, or --format csv or json)\n",
+	    t->nrow, t->nrow == 1 ? "" : "s", t->key);
 }
 
 int

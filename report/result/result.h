@@ -34,7 +34,10 @@ enum col_fmt {
 	CF_TIME,	/* int unix seconds: 2010-03-31 14:05 (UTC) */
 	CF_PCT,		/* real fraction: 0.9812 prints 98.12 with decimals 2 */
 	CF_BYTES,	/* int bytes: 1.5 GiB style, binary units */
-	CF_DURATION	/* int seconds: 19 h 0 min */
+	CF_DURATION,	/* int seconds: 19 h 0 min */
+	CF_MINUTES,	/* int or real minutes, shown as a duration:
+			   300 reads 5 h 0 min, as CF_DURATION does */
+	CF_BOOL		/* int 0 or 1: no, yes */
 };
 
 struct rcol {
@@ -140,7 +143,9 @@ void result_span(struct rfigure *f, double x0, double x1, const char *label);
 /* The unit a human header shows for column c, or NULL: "%" for shares;
  * none where the cells carry their own unit (bytes, durations, times),
  * but "per day" for a rate such as "B/day" unless the title says so;
- * else the column's unit. */
+ * none where the title already names what a count counts ("Files",
+ * files; "Valid minutes", min; "Idle hours", h); else the column's
+ * unit. */
 const char *result_text_unit(const struct rcol *c, char *buf, size_t len);
 
 /* A numeric value in a column's human format (axes, legends). */
