@@ -89,6 +89,8 @@ void pool_done(struct walker *g);
 /* dnode.c */
 struct dnode *dnode_new(struct dnode *parent, const char *name, size_t len);
 char *dnode_path(const struct dnode *d, const char *name, size_t namelen);
+/* d's path below ROOT, "a/b/c" (its components, ROOT's excluded). */
+char *dnode_relpath(const struct dnode *d);
 void dnode_release(struct walker *g, struct dnode *d);
 
 /* visit.c */
