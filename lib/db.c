@@ -210,12 +210,11 @@ install_dash(sqlite3 *db, char *err, size_t errlen)
 	int n = 0;
 
 	if (pragma_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN"
-	    " ('io_host_hour_host', 'v_io_dev_hour', 'v_io_host_minute')",
-	    &n) < 0) {
+	    " ('v_io_dev_hour', 'v_io_host_minute')", &n) < 0) {
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
-	if (n == 3)
+	if (n == 2)
 		return 0;
 	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
 		return -1;
