@@ -59,6 +59,10 @@ struct rtable {
 				   points, an hour-by-server grid): the table
 				   format names the table instead of printing
 				   it, unless asked for it with --table */
+	int grouped;		/* the first column names a group of
+				   consecutive rows (a section of the
+				   summary): the HTML page shows it once, as
+				   a heading over its rows */
 };
 
 enum fig_kind {
@@ -86,6 +90,10 @@ struct rfigure {
 	int xtime;		/* x is unix seconds: date tick labels */
 	int stacked;		/* FIG_LINE: y series stacked as areas */
 	unsigned markers;	/* bit k: a marker at each point of ycol[k] */
+	unsigned band;		/* bit k: ycol[k] and ycol[k + 1] are the
+				   low and high edges of a shaded band (a
+				   confidence band), named in the legend by
+				   ycol[k]'s title up to its last comma */
 	char *xlabel, *ylabel;	/* with units */
 	size_t nspan;
 	struct rspan *span;
