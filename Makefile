@@ -55,6 +55,8 @@ PROG_OBJ   := $(filter-out %/main.o,$(FSSCAN_OBJ) $(IOSTATMON_OBJ))
 REPORT_LIB := $(BUILD)/libreport.a
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_BIN := $(BUILD)/tests/delayfs
+BENCH_GEN     := $(BUILD)/bench/iocensus_gen
+BENCH_GEN_SRC := $(wildcard scripts/bench/iocensus_*.c)
 
 .PHONY: all check test test-asan demo bench clean deps fuzz install uninstall
 PROGRAMS := $(BUILD)/fsscan
@@ -65,7 +67,7 @@ ifneq ($(wildcard report/cli/main.c),)
 PROGRAMS += $(BUILD)/iocensus
 endif
 
-all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN)
+all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_GEN)
 
 deps:
 	@$(INSTALL_DEPS)
@@ -131,17 +133,15 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(DEMO_SCRIPT)
 
-# The I/O benchmark's log generator (scripts/bench/iocensus_gen.c), built
-# for `make bench` only.
-BENCH_GEN     := $(BUILD)/bench/iocensus_gen
-BENCH_GEN_SRC := $(wildcard scripts/bench/iocensus_*.c)
+# The I/O benchmark's log generator (scripts/bench/iocensus_gen.c): make
+# bench's study-sized logs, and the demo's generated fortnight.
 $(BENCH_GEN): $(BENCH_GEN_SRC) $(wildcard scripts/bench/iocensus_*.h) $(BUILD)/libiocensus.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Iscripts/bench -o $@ $(BENCH_GEN_SRC) \
 	    $(BUILD)/libiocensus.a $(LDLIBS_ALL)
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BENCH_GEN)
+	@$(MAKE) --no-print-directory all
 	@scripts/bench/run
 
 # Bounded libFuzzer runs of the log reader, repair and diskstats parser

@@ -39,7 +39,7 @@ HONOURED = {
     "metrics": ["--db", "-h, --help", "--out"],
     "report": ["--db", "-h, --help"] + WINDOW + [
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",
-        "--host-peak", "--target", "--out", "--bundle"],
+        "--host-peak", "--target", "--out", "--bundle", "--title"],
 }
 
 

@@ -19,7 +19,7 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
-	O_BUNDLE, O_HELP };
+	O_BUNDLE, O_TITLE, O_HELP };
 
 struct optdoc {
 	struct option opt;
@@ -81,6 +81,8 @@ static const struct optdoc optdocs[] = {
 	  "(report: HTML; metrics: replaced atomically, default stdout)" },
 	{ { "bundle", 1, NULL, O_BUNDLE }, CO_BUNDLE, "FILE.tar.gz",
 	  "also write the CSV and JSON of every table" },
+	{ { "title", 1, NULL, O_TITLE }, CO_TITLE, "TEXT",
+	  "the page's heading (default: iocensus report)" },
 	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },
 };
 #define NOPTS (sizeof optdocs / sizeof optdocs[0])
@@ -318,6 +320,9 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_BUNDLE:
 		a->bundle = v;
+		return 0;
+	case O_TITLE:
+		a->title = v;
 		return 0;
 	}
 	return 1;

@@ -82,7 +82,8 @@ static const struct command commands[] = {
 	  "textfile)", CO_OUT, 0, NULL },
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_EVERY | CO_ANNOTATE |
-	  CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT | CO_BUNDLE, 0,
+	  CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT | CO_BUNDLE |
+	  CO_TITLE, 0,
 	  NULL },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -281,8 +282,8 @@ run_report(struct cli *a, sqlite3 *db)
 		    "required\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (cli_report_write(db, &a->an, a->target, a->out, a->bundle, err,
-	    sizeof err) < 0) {
+	if (cli_report_write(db, &a->an, a->target, a->title, a->out,
+	    a->bundle, err, sizeof err) < 0) {
 		if (usage_error(a, err))
 			return CLI_EXIT_USAGE;
 		fprintf(stderr, "iocensus report: %s\n", err);
