@@ -117,9 +117,23 @@ def check_tree(dest):
     ok("@BINDIR@" not in unit, "no placeholder left in the unit")
 
 
+def check_readme(text):
+    """The README's cron example is the installed file's, line for line
+    (PATH aside, which names where make install put the programs)."""
+    readme = open(os.path.join(TOP, "README.md")).read()
+    block = readme[readme.index("/etc/cron.d/iocensus"):]
+    block = block[block.index("```\n") + 4:]
+    block = block[:block.index("```")]
+    lines = [l for l in block.splitlines() if l.strip()]
+    missing = [l for l in lines if l not in text.splitlines()]
+    ok(lines and not missing, "the README's cron example is the installed "
+       "cron file's", missing)
+
+
 def check_cron(dest, tmp):
     with open(dest + "/etc/cron.d/iocensus") as f:
         text = f.read()
+    check_readme(text)
     env, jobs, errors = parse_cron(text)
     eq(errors, [], "the cron file parses as /etc/cron.d")
     ok(len(jobs) >= 1 and all(u == "root" for u, _ in jobs),
