@@ -6,6 +6,7 @@
  * incomplete, or not at all).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include "db.h"
 #include "fsident.h"
 #include "fsstats.h"
+#include "human.h"
 #include "project.h"
 #include "snapshot.h"
 #include "walk.h"
@@ -135,6 +137,21 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* getopt rejected the word arg of argv: say so as fsscan, not as the
+ * path the program was started by. */
+static void
+option_error(const char *arg)
+{
+	if (!strncmp(arg, "--", 2))
+		fprintf(stderr, "fsscan: unknown option '%.*s'\n",
+		    (int)strcspn(arg, "="), arg);
+	else if (optopt)
+		fprintf(stderr, "fsscan: unknown option '-%c'\n", optopt);
+	else
+		fprintf(stderr, "fsscan: unknown option '%s'\n", arg);
+	fputs("fsscan: `fsscan --help` lists the options\n", stderr);
+}
+
 /* Returns 0 to run, 1 after --help/--version, -1 on a usage error. */
 static int
 parse_args(int argc, char **argv, struct args *a)
@@ -146,7 +163,8 @@ parse_args(int argc, char **argv, struct args *a)
 	a->max_fds = 1024;
 	a->topn = 20;
 	a->progress = isatty(STDERR_FILENO);
-	while ((c = getopt_long(argc, argv, "j:vhV", longopts, NULL)) != -1) {
+	opterr = 0;		/* getopt would start with argv[0], a path */
+	while ((c = getopt_long(argc, argv, ":j:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_DB: a->db = optarg; break;
 		case O_FS: a->fs = optarg; break;
@@ -204,7 +222,13 @@ parse_args(int argc, char **argv, struct args *a)
 		case 'v': a->verbose = 1; break;
 		case 'h': usage(stdout); return 1;
 		case 'V': printf("fsscan (iocensus) %s\n", IOCENSUS_VERSION); return 1;
-		default: usage(stderr); return -1;
+		case ':':
+			fprintf(stderr, "fsscan: %s needs a value\n",
+			    argv[optind - 1]);
+			return -1;
+		default:
+			option_error(argv[optind - 1]);
+			return -1;
 		}
 	}
 	if (optind != argc - 1) {
@@ -344,17 +368,43 @@ csv_commit(struct csv_out *c)
 	return -1;
 }
 
+/* "fsscan: snapshot 12 complete: 1,234,567 files, 45,678 dirs, 12.3 GiB
+ * (13,207,024,435 bytes), 0 errors, 1 min 12 s, 23,456 entries/s". */
 static void
 summary(int64_t id, const struct walk_result *r, const char *status)
 {
-	char bytes[I128_STRLEN];
+	char f[32], d[32], h[32], b[64], e[32], t[32], rate[32];
 
-	fprintf(stderr, "fsscan: snapshot %lld %s: %llu files, %llu dirs, "
-	    "%s bytes, %llu errors, %.1f s (%.0f entries/s)\n",
-	    (long long)id, status, (unsigned long long)r->c.files,
-	    (unsigned long long)r->c.dirs, i128_str((i128)r->c.bytes, bytes),
-	    (unsigned long long)r->c.nerrors, r->seconds,
-	    r->seconds > 0 ? (double)r->entries / r->seconds : 0.0);
+	fprintf(stderr, "fsscan: snapshot %lld %s: %s files, %s dirs, %s (%s "
+	    "bytes), %s error%s, %s, %s entries/s\n", (long long)id, status,
+	    human_uint(r->c.files, f, sizeof f),
+	    human_uint(r->c.dirs, d, sizeof d),
+	    human_bytes((double)r->c.bytes, 1, h, sizeof h),
+	    human_wide((i128)r->c.bytes, b, sizeof b),
+	    human_uint(r->c.nerrors, e, sizeof e),
+	    r->c.nerrors == 1 ? "" : "s",
+	    human_duration((int64_t)(r->seconds + 0.5), t, sizeof t),
+	    human_uint(r->seconds > 0 ? (uint64_t)((double)r->entries /
+	    r->seconds) : r->entries, rate, sizeof rate));
+}
+
+/* The used inodes of the file system when ROOT is its root: there they
+ * are a fair estimate of the entries a scan will meet. 0 otherwise, or
+ * when the kernel cannot say. */
+static uint64_t
+inodes_used(const char *root)
+{
+	struct statx sx;
+	struct statvfs sv;
+
+	if (statx(AT_FDCWD, root, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+	    STATX_INO, &sx) < 0 ||
+	    !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+	    !(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) ||
+	    statvfs(root, &sv) < 0 || sv.f_files == 0 ||
+	    sv.f_ffree > sv.f_files)
+		return 0;
+	return (uint64_t)(sv.f_files - sv.f_ffree);
 }
 
 /* ROOT must be a real directory: fsscan never follows symlinks. */
@@ -425,6 +475,7 @@ scan(struct args *a, char *cmdline)
 	    .excludes = a->excludes, .nexcludes = a->nexcludes,
 	    .max_fds = fd_budget(a->max_fds), .max_rate = a->max_rate,
 	    .topn = a->topn, .now = m.now_ref, .progress = a->progress,
+	    .inodes_used = a->progress ? inodes_used(a->root) : 0,
 	    .symlink_targets = a->links, .stat_cached = a->stat_cached,
 	    .rules = rules, .stop = &stop_flag };
 	sigaction(SIGINT, &sa, NULL);

@@ -276,6 +276,34 @@ fail:
 }
 
 /*
+ * The dashboard views (sql/dash.sql) on a database that lacks them: one
+ * made before they existed. Every statement there is IF NOT EXISTS, so
+ * two writers racing here both succeed; nothing is written when they are
+ * all there.
+ */
+static int
+install_dash(sqlite3 *db, char *err, size_t errlen)
+{
+	int n = 0;
+
+	if (pragma_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+	    " ('v_io_dev_hour', 'v_io_host_minute')", &n) < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (n == 2)
+		return 0;
+	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	if (db_exec(db, iocensus_sql_dash, err, errlen) < 0 ||
+	    db_exec(db, "COMMIT", err, errlen) < 0) {
+		db_exec(db, "ROLLBACK", NULL, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * SQLite gives some names a meaning of their own: ":memory:" (and "")
  * is a private in-memory database, and a "file:" name is a URI whose
  * parameters can make it one ("file:x?mode=memory") or open another file.
@@ -486,6 +514,11 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 	}
 	if (db_exec(db, "PRAGMA foreign_keys=ON", msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: %s", path, msg);
+		goto fail;
+	}
+	if (install_dash(db, msg, sizeof msg) < 0) {
+		snprintf(err, errlen, "%s: cannot install the dashboard views: "
+		    "%s", path, msg);
 		goto fail;
 	}
 	return db;

@@ -67,11 +67,15 @@ an_files_facts_table(struct result *r, const struct dist *d)
 		[X_SNAP] = { "snapshot", "Snapshot", NULL, CF_PLAIN, 0 },
 		[X_FILES] = { "files", "Files", "files", CF_PLAIN, 0 },
 		[X_BYTES] = { "bytes", "Bytes", "bytes", CF_BYTES, 0 },
-		[X_PLO] = { "popular_lo", "Most files: from", d->age ? "days" :
-		    "bytes", d->age ? CF_PLAIN : CF_BYTES, 0 },
-		[X_PHI] = { "popular_hi", "below", d->age ? "days" : "bytes",
+		/* The bucket holding the most files, in words a reader
+		 * takes in at once. */
+		[X_PLO] = { "popular_lo", d->age ? "Most common ages, from" :
+		    "Most common sizes, from", d->age ? "days" : "bytes",
 		    d->age ? CF_PLAIN : CF_BYTES, 0 },
-		[X_PFILES] = { "popular_files", "files", "files", CF_PLAIN, 0 },
+		[X_PHI] = { "popular_hi", "to under", d->age ? "days" : "bytes",
+		    d->age ? CF_PLAIN : CF_BYTES, 0 },
+		[X_PFILES] = { "popular_files", d->age ? "Files of those ages" :
+		    "Files of those sizes", "files", CF_PLAIN, 0 },
 		[X_UNRES] = { "unresolved_share", "Project unresolved", "%",
 		    CF_PCT, 2 },
 	};

@@ -190,5 +190,6 @@ an_growth_figure(struct result *r, const struct points *p,
 	fig->ycol[5] = G_TARGET;
 	fig->ny = 6;
 	fig->markers = 1u << 0;
+	fig->band = 1u << 3;		/* G_BLO to G_BHI, shaded */
 	fig->xtime = 1;
 }

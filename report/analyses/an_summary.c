@@ -76,6 +76,7 @@ derived_table(struct result *sum, const char *key, const char *title,
     int with_section)
 {
 	struct rcol_spec spec[24];
+	struct rtable *t;
 	size_t n = 0;
 
 	if (with_section)
@@ -89,7 +90,9 @@ derived_table(struct result *sum, const char *key, const char *title,
 			    s->col[c].title, s->col[c].unit, s->col[c].fmt,
 			    s->col[c].decimals };
 	}
-	return result_table(sum, key, title, spec, n);
+	t = result_table(sum, key, title, spec, n);
+	t->grouped = with_section;
+	return t;
 }
 
 /* Copy row `row` of a source into a new row of d, column by key. */

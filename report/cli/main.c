@@ -77,10 +77,13 @@ static const struct command commands[] = {
 	  CO_PRINT | CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, an_burst },
 	{ "devices", "", "per-device and per-host tables, imbalance",
 	  CO_PRINT | CO_WINDOW, 0, an_devices },
-	/* It writes files, not a result: no --format or --table. */
+	/* These write a file format of their own: no --format or --table. */
+	{ "metrics", "", "census metrics for Prometheus (node_exporter "
+	  "textfile)", CO_OUT, 0, NULL },
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_EVERY | CO_ANNOTATE |
-	  CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT | CO_BUNDLE, 0,
+	  CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT | CO_BUNDLE |
+	  CO_TITLE, 0,
 	  NULL },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -109,6 +112,22 @@ find_command(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* An unknown command: the one meant, if a typo away, else the list. */
+static void
+unknown_command(const char *name)
+{
+	const char *names[NCOMMANDS], *meant;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	meant = cli_suggest(name, names, NCOMMANDS);
+	fmt_diag(stderr, "iocensus", "unknown command '%s'%s%s%s", name,
+	    meant ? "; did you mean '" : "", meant ? meant : "",
+	    meant ? "'?" : "");
+	if (!meant)
+		usage(stderr);
 }
 
 static int
@@ -168,14 +187,24 @@ finish_output(const char *cmd)
 	return 0;
 }
 
+/* --table KEY named no table of the result: say which there are. */
+static void
+no_such_table(const struct cli *a, const struct result *r)
+{
+	fprintf(stderr, "iocensus %s: --table %s: no such table; %s has",
+	    a->cmd->name, a->table, a->cmd->name);
+	for (size_t i = 0; i < r->ntable; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", r->table[i].key);
+	fputs(r->ntable ? "\n" : " none\n", stderr);
+}
+
 static int
 print_result(const struct cli *a, struct result *r)
 {
 	int rc = 0;
 
 	if (render_result(stdout, r, a->format, a->table) < 0) {
-		fprintf(stderr, "iocensus %s: --table %s: no such table\n",
-		    a->cmd->name, a->table);
+		no_such_table(a, r);
 		rc = CLI_EXIT_USAGE;
 	}
 	result_free(r);
@@ -199,6 +228,10 @@ run_ingest(struct cli *a, sqlite3 *db)
 		    db_default_path(a->db), err);
 		return CLI_EXIT_FATAL;
 	}
+	/* --quiet: the table format names the per-log table instead of
+	 * printing it; --table sources, CSV and JSON still give it. */
+	if (a->quiet && result_table_index(r, "sources") >= 0)
+		r->table[result_table_index(r, "sources")].detail = 1;
 	rc = print_result(a, r);
 	return rc ? rc : status;
 }
@@ -249,14 +282,27 @@ run_report(struct cli *a, sqlite3 *db)
 		    "required\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (cli_report_write(db, &a->an, a->target, a->out, a->bundle, err,
-	    sizeof err) < 0) {
+	if (cli_report_write(db, &a->an, a->target, a->title, a->out,
+	    a->bundle, err, sizeof err) < 0) {
 		if (usage_error(a, err))
 			return CLI_EXIT_USAGE;
 		fprintf(stderr, "iocensus report: %s\n", err);
 		return CLI_EXIT_FATAL;
 	}
 	return 0;
+}
+
+static int
+run_metrics(struct cli *a, sqlite3 *db)
+{
+	char err[1024];
+
+	if (cli_metrics_write(db, &a->an, a->out, err, sizeof err) == 0)
+		return 0;
+	if (usage_error(a, err))
+		return CLI_EXIT_USAGE;
+	fprintf(stderr, "iocensus metrics: %s\n", err);
+	return CLI_EXIT_FATAL;
 }
 
 /* The pairs after the first (diff A B A2 B2 ...), each read as the
@@ -299,6 +345,8 @@ run_command(struct cli *a, sqlite3 *db)
 		return run_ingest(a, db);
 	if (!strcmp(a->cmd->name, "report"))
 		return run_report(a, db);
+	if (!strcmp(a->cmd->name, "metrics"))
+		return run_metrics(a, db);
 	return run_analysis(a, db);
 }
 
@@ -324,8 +372,7 @@ main(int argc, char **argv)
 	}
 	cli_init(&a, find_command(argv[1]));
 	if (!a.cmd) {
-		fprintf(stderr, "iocensus: unknown command '%s'\n", argv[1]);
-		usage(stderr);
+		unknown_command(argv[1]);
 		return CLI_EXIT_USAGE;
 	}
 	rc = cli_parse(&a, a.cmd->name, a.cmd->args, a.cmd->opts, argc - 1,

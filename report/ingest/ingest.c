@@ -336,9 +336,10 @@ closing_notes(struct run *u, int rc)
 		result_note(u->r, "%" PRIu64 " symbolic links not followed.",
 		    u->links);
 	}
-	result_note(u->r, "%" PRIu64 " device-samples read from %" PRIu64
-	    " logs, %" PRIu64 " of them new.", u->samples, u->sources,
-	    u->new_samples);
+	result_note(u->r, "%" PRIu64 " device-sample%s read from %" PRIu64
+	    " log%s, %" PRIu64 " of them new.", u->samples,
+	    u->samples == 1 ? "" : "s", u->sources, u->sources == 1 ? "" :
+	    "s", u->new_samples);
 	if (rc == 1)
 		result_note(u->r, "Stopped by a signal: the sources listed "
 		    "were loaded; hours not yet rolled up stay recorded and "

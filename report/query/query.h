@@ -153,6 +153,29 @@ int query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
 int query_census_latest_complete(sqlite3 *db, int64_t *id, char *err,
     size_t errlen);
 void query_census_snap_clear(struct snap *s);
+
+/* Per file system, sorted by name (byte order): its latest snapshot of
+ * any status and its latest complete one (by start time, then id; 0 when
+ * it has none). 0, or -1 with err. */
+struct fs_latest {
+	char *fs;
+	int64_t latest, complete;
+};
+int query_census_fs_latest(sqlite3 *db, struct fs_latest **out, size_t *n,
+    char *err, size_t errlen);
+void query_census_fs_latest_free(struct fs_latest *l, size_t n);
+
+/* A snapshot's capacity, statvfs(ROOT) at the scan: the fs_* columns of
+ * v_snapshot (bytes = f_blocks, free = f_bfree, avail = f_bavail, times
+ * f_frsize; f_files, f_ffree), each absent where NULL. known is 0 when
+ * the database has no such columns (it records no capacity). 0, or -1
+ * with err. */
+struct capacity {
+	int known;
+	struct nint bytes, free_bytes, avail_bytes, inodes, free_inodes;
+};
+int query_census_capacity(sqlite3 *db, int64_t id, struct capacity *c,
+    char *err, size_t errlen);
 void query_census_snaps_free(struct snap *s, size_t n);
 
 /* Totals of one group of a snapshot: a project, a user or group id, or a

@@ -183,6 +183,104 @@ query_census_latest_complete(sqlite3 *db, int64_t *id, char *err, size_t errlen)
 	return rc;
 }
 
+int
+query_census_fs_latest(sqlite3 *db, struct fs_latest **out, size_t *n,
+    char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT fs,"
+	    " (SELECT id FROM v_snapshot b WHERE b.fs = a.fs"
+	    "  ORDER BY started_at DESC, id DESC LIMIT 1),"
+	    " (SELECT id FROM v_snapshot b WHERE b.fs = a.fs AND complete"
+	    "  ORDER BY started_at DESC, id DESC LIMIT 1)"
+	    " FROM (SELECT DISTINCT fs FROM v_snapshot) a"
+	    " ORDER BY CAST(fs AS BLOB)", err, errlen);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct fs_latest *l;
+
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*out = xrealloc(*out, cap * sizeof **out);
+		}
+		l = &(*out)[(*n)++];
+		l->fs = col_dup(st, 0);
+		l->latest = sqlite3_column_int64(st, 1);
+		l->complete = sqlite3_column_int64(st, 2);
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void
+query_census_fs_latest_free(struct fs_latest *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(l[i].fs);
+	free(l);
+}
+
+/* The capacity columns, as v_snapshot names them. */
+static const char *const cap_cols[] = { "fs_bytes", "fs_free_bytes",
+    "fs_avail_bytes", "fs_inodes", "fs_free_inodes" };
+#define NCAP (sizeof cap_cols / sizeof *cap_cols)
+
+/* Whether v_snapshot has every capacity column: 1, 0, -1 error. A
+ * database written before fsscan recorded capacity has none. */
+static int
+has_capacity(sqlite3 *db, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM"
+	    " pragma_table_info('v_snapshot')", err, errlen);
+	unsigned seen = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		for (size_t i = 0; name && i < NCAP; i++)
+			if (!strcmp(name, cap_cols[i]))
+				seen |= 1u << i;
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : seen == (1u << NCAP) - 1;
+}
+
+int
+query_census_capacity(sqlite3 *db, int64_t id, struct capacity *c,
+    char *err, size_t errlen)
+{
+	struct nint *v[NCAP] = { &c->bytes, &c->free_bytes, &c->avail_bytes,
+	    &c->inodes, &c->free_inodes };
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	if ((rc = has_capacity(db, err, errlen)) <= 0)
+		return rc;
+	c->known = 1;
+	st = db_prepare(db, "SELECT fs_bytes, fs_free_bytes, fs_avail_bytes,"
+	    " fs_inodes, fs_free_inodes FROM v_snapshot WHERE id = ?", err,
+	    errlen);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if ((rc = step_one(db, st, err, errlen)) == 1)
+		for (size_t i = 0; i < NCAP; i++)
+			*v[i] = col_nint(st, (int)i);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
 void
 query_census_snap_clear(struct snap *s)
 {

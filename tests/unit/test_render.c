@@ -141,14 +141,14 @@ test_formats(void)
 	    "Project a,b.\n"
 	    "\n"
 	    "Summary\n"
-	    "Name   Files (files)  Mean (MiB/s)  Share (%)             Start         Day    Bytes     Longest\n"
-	    "-----  -------------  ------------  ---------  ----------------  ----------  -------  ----------\n"
-	    "alpha      1,234,567      1,984.50       98.1  2010-03-01 14:05  2010-03-31  1.5 GiB  19 h 0 min\n"
-	    "b,\"c\"             -5          0.10       30.0               n/a         n/a    512 B  1 min 30 s\n"
+	    "Name       Files  Mean (MiB/s)  Share (%)             Start         Day    Bytes     Longest\n"
+	    "-----  ---------  ------------  ---------  ----------------  ----------  -------  ----------\n"
+	    "alpha  1,234,567      1,984.50       98.1  2010-03-01 14:05  2010-03-31  1.5 GiB  19 h 0 min\n"
+	    "b,\"c\"         -5          0.10       30.0               n/a         n/a    512 B  1 min 30 s\n"
 	    "\n"
 	    "Nothing\n"
-	    "Name  Files (files)\n"
-	    "----  -------------\n"
+	    "Name  Files\n"
+	    "----  -----\n"
 	    "(no rows)\n", "table: aligned, n/a, human formats");
 	s = capture(r, FMT_CSV, "nosuch", &rc);
 	is_i64(rc, -1, "unknown --table key is an error");
