@@ -3,34 +3,51 @@
 #   make check      build, run every test, then rerun the suite under ASan+UBSan
 #   make demo       scan /usr into demo/iocensus.db and print a summary
 #   make bench      benchmarks (results go to docs/PERFORMANCE.md by hand)
+#   make install    programs, man pages, systemd unit, logrotate and cron
+#                   files under DESTDIR and PREFIX (default /usr/local)
 VERSION  := 0.1.0
 CC       ?= cc
 PKGS     := blkid sqlite3 zlib mount
 BUILD    ?= build
 SAN      ?=
 CFLAGS_BASE := -std=c11 -O2 -Wall -Wextra -Werror -g -D_GNU_SOURCE \
-               -DIOCENSUS_VERSION='"$(VERSION)"' -Ilib -I$(BUILD)
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libarchive 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+               -DIOCENSUS_VERSION='"$(VERSION)"' -Ilib -I$(BUILD) \
+               -MMD -MP
+PKG_CONFIG   ?= pkg-config
+INSTALL_DEPS ?= scripts/install-deps
+# pkg-config runs when a recipe first needs its answer, once, never while
+# make reads this file: on a fresh machine the libraries appear only when
+# scripts/install-deps has run (make demo, make check), after the parse.
+# once(VAR,ARGS): VAR's value is pkg-config ARGS, asked on first use.
+once = $(eval $1 := $$(shell $$(PKG_CONFIG) $2 2>/dev/null))$($1)
+PKG_CFLAGS  = $(call once,PKG_CFLAGS,--cflags $(PKGS) libarchive)
+PKG_LIBS    = $(call once,PKG_LIBS,--libs $(PKGS))
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 # fsscan-mpi's own dlclose (fsscan/mpi_lsan.c) must bind Open MPI's calls.
 MPI_SANLINK := -Wl,--export-dynamic-symbol=dlclose
 endif
-CFLAGS_ALL := $(CFLAGS_BASE) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
+# The numbered invariants of docs/ARCHITECTURE.md are assert()ed in debug
+# builds; the sanitizer build of `make check` is one.
+DEBUG    ?= $(SAN)
+ifneq ($(DEBUG),1)
+DBGFLAGS := -DNDEBUG
+endif
+CFLAGS_ALL  = $(CFLAGS_BASE) $(DBGFLAGS) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
 # The front end also reads and writes archives.
-REPORT_LIBS := $(shell pkg-config --libs libarchive 2>/dev/null)
+REPORT_LIBS = $(call once,REPORT_LIBS,--libs libarchive)
 # The daemon links only what it uses: every mapped library costs resident memory.
-IOSTATMON_LIBS := -Wl,--as-needed $(shell pkg-config --libs blkid zlib 2>/dev/null) $(SANFLAGS)
+IOSTATMON_LIBS = -Wl,--as-needed $(call once,IOSTATMON_PKG,--libs blkid zlib) \
+    $(SANFLAGS)
 
 LIB_SRC    := $(wildcard lib/*.c)
 FSSCAN_SRC := $(filter-out fsscan/mpi_%.c,$(wildcard fsscan/*.c))
 MPI_SRC    := $(wildcard fsscan/mpi_*.c)
 IOSTATMON_SRC := $(wildcard iostatmon/*.c)
-REPORT_SRC := $(wildcard report/*.c)
+REPORT_SRC := $(wildcard report/*/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
-SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql
+SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql sql/dash.sql
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sql_embed.o
 FSSCAN_OBJ := $(FSSCAN_SRC:%.c=$(BUILD)/obj/%.o)
@@ -43,20 +60,23 @@ PROG_OBJ   := $(filter-out %/main.o,$(FSSCAN_OBJ) $(IOSTATMON_OBJ))
 REPORT_LIB := $(BUILD)/libreport.a
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_BIN := $(BUILD)/tests/delayfs
+BENCH_GEN     := $(BUILD)/bench/iocensus_gen
+BENCH_GEN_SRC := $(wildcard scripts/bench/iocensus_*.c)
 
-.PHONY: all check test test-asan demo bench clean deps fuzz mpi
+.PHONY: all check test test-asan demo bench clean deps fuzz install uninstall \
+    mpi
 PROGRAMS := $(BUILD)/fsscan
 ifneq ($(wildcard iostatmon/main.c),)
 PROGRAMS += $(BUILD)/iostatmon
 endif
-ifneq ($(wildcard report/main.c),)
+ifneq ($(wildcard report/cli/main.c),)
 PROGRAMS += $(BUILD)/iocensus
 endif
 
-all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN) mpi
+all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_GEN) mpi
 
 deps:
-	@scripts/install-deps
+	@$(INSTALL_DEPS)
 
 $(BUILD)/libiocensus.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -75,7 +95,7 @@ mpi: $(FSSCAN_OBJ) $(BUILD)/libiocensus.a
 		    "(scripts/install-deps installs Open MPI)"; \
 	fi
 
-$(BUILD)/obj/fsscan/mpi_%.o: fsscan/mpi_%.c $(wildcard lib/*.h fsscan/*.h) | $(BUILD)/sql_embed.h
+$(BUILD)/obj/fsscan/mpi_%.o: fsscan/mpi_%.c | $(BUILD)/sql_embed.h
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS_ALL) -c -o $@ $<
 
@@ -89,7 +109,11 @@ $(BUILD)/iostatmon: $(IOSTATMON_OBJ) $(BUILD)/libiocensus.a
 $(BUILD)/iocensus: $(REPORT_OBJ) $(BUILD)/libiocensus.a
 	$(CC) -o $@ $(REPORT_OBJ) $(BUILD)/libiocensus.a $(REPORT_LIBS) $(LDLIBS_ALL)
 
-$(BUILD)/obj/%.o: %.c $(wildcard lib/*.h fsscan/*.h iostatmon/*.h report/*.h) | $(BUILD)/sql_embed.h
+# report/ rooms include each other as "room/room.h".
+$(REPORT_OBJ): CFLAGS_ALL += -Ireport
+
+# -MMD -MP: each object depends on exactly the headers it includes.
+$(BUILD)/obj/%.o: %.c | $(BUILD)/sql_embed.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
@@ -115,8 +139,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a $(PROG_OBJ) $(REPORT_LIB
 # FUSE test helper: a passthrough file system with a fixed per-operation delay.
 $(BUILD)/tests/delayfs: tests/helpers/delayfs.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_BASE) $(shell pkg-config --cflags fuse3) -o $@ $< \
-	    $(shell pkg-config --libs fuse3) -lpthread
+	$(CC) $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags fuse3) -o $@ $< \
+	    $(shell $(PKG_CONFIG) --libs fuse3) -lpthread
 
 check: deps
 	@$(MAKE) --no-print-directory all BUILD=build
@@ -126,19 +150,22 @@ check: deps
 test: all
 	@tests/run $(BUILD)
 
-demo: deps all
-	@scripts/demo
+# After deps, a make of its own builds: nothing of the build may start
+# before the packages are there (make -j runs prerequisites side by side).
+DEMO_SCRIPT ?= scripts/demo
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(DEMO_SCRIPT)
 
-# The I/O benchmark's log generator (scripts/bench/iocensus_gen.c), built
-# for `make bench` only.
-BENCH_GEN     := $(BUILD)/bench/iocensus_gen
-BENCH_GEN_SRC := $(wildcard scripts/bench/iocensus_*.c)
+# The I/O benchmark's log generator (scripts/bench/iocensus_gen.c): make
+# bench's study-sized logs, and the demo's generated fortnight.
 $(BENCH_GEN): $(BENCH_GEN_SRC) $(wildcard scripts/bench/iocensus_*.h) $(BUILD)/libiocensus.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Iscripts/bench -o $@ $(BENCH_GEN_SRC) \
 	    $(BUILD)/libiocensus.a $(LDLIBS_ALL)
 
-bench: deps all $(HELPER_BIN) $(BENCH_GEN)
+bench: deps
+	@$(MAKE) --no-print-directory all
 	@scripts/bench/run
 
 # Bounded libFuzzer runs of the log reader, repair and diskstats parser
@@ -146,5 +173,41 @@ bench: deps all $(HELPER_BIN) $(BENCH_GEN)
 fuzz: deps
 	@scripts/fuzz
 
+# make install [PREFIX=/usr/local] [DESTDIR=]: the programs, their man
+# pages, iostatmon's systemd unit and logrotate note, and the cron file of
+# the nightly census. The unit and the cron file name the programs where
+# they are installed ($(BINDIR)), not where they were built.
+PREFIX         ?= /usr/local
+DESTDIR        ?=
+BINDIR         ?= $(PREFIX)/bin
+MANDIR         ?= $(PREFIX)/share/man
+SYSCONFDIR     ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+INSTALL        ?= install
+INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
+    $(MANDIR)/man1/fsscan.1 $(MANDIR)/man1/iocensus.1 \
+    $(MANDIR)/man8/iostatmon.8 $(SYSTEMDUNITDIR)/iostatmon.service \
+    $(SYSCONFDIR)/logrotate.d/iostatmon $(SYSCONFDIR)/cron.d/iocensus
+# @BINDIR@ in the unit and the cron file: where the programs now are.
+subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
+    chmod 644 $2.tmp && mv $2.tmp $2
+
+install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus
+	$(INSTALL) -d $(addprefix $(DESTDIR),$(BINDIR) $(MANDIR)/man1 \
+	    $(MANDIR)/man8 $(SYSTEMDUNITDIR) $(SYSCONFDIR)/logrotate.d \
+	    $(SYSCONFDIR)/cron.d)
+	$(INSTALL) -m 755 $^ $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 docs/fsscan.1 docs/iocensus.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 docs/iostatmon.8 $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 644 scripts/iostatmon.logrotate \
+	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/iostatmon
+	$(call subst_bindir,scripts/iostatmon.service,$(DESTDIR)$(SYSTEMDUNITDIR)/iostatmon.service)
+	$(call subst_bindir,scripts/iocensus.cron,$(DESTDIR)$(SYSCONFDIR)/cron.d/iocensus)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
 clean:
 	rm -rf build build-asan build-fuzz demo
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

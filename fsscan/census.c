@@ -8,27 +8,18 @@
 
 #include "xalloc.h"
 
-const enum hist_scheme fh_scheme[FH_COUNT] = {
-	[FH_FILE_SIZE] = HS_SIZE,
-	[FH_CAPACITY] = HS_BLOCKS,
-	[FH_POS_OVERHEAD] = HS_SIZE,
-	[FH_NEG_OVERHEAD] = HS_SIZE,
-	[FH_DIR_ENTRIES] = HS_COUNT,
-	[FH_DIR_SIZE] = HS_SIZE,
-	[FH_NAME_LEN] = HS_LINEAR8,
-	[FH_LINK_COUNT] = HS_COUNT,
-	[FH_SYMLINK_LEN] = HS_LINEAR8,
-	[FH_MTIME] = HS_AGE,
-	[FH_CTIME] = HS_AGE,
-	[FH_ATIME] = HS_AGE,
-};
-
 void
 census_init(struct census *c, int topn)
 {
 	memset(c, 0, sizeof *c);
 	c->top_files.cap = topn;
 	c->top_dirs.cap = topn;
+}
+
+u128
+census_entries(const struct census *c)
+{
+	return (u128)c->files + c->dirs + c->symlinks + c->others;
 }
 
 static void
@@ -328,7 +319,7 @@ census_merge(struct census *dst, struct census *src)
 	dst->symlink_abs += src->symlink_abs;
 	dst->mounts_skipped += src->mounts_skipped;
 	dst->excluded += src->excluded;
-	for (int i = 0; i < FH_COUNT; i++)
+	for (int i = 0; i < METRIC_COUNT; i++)
 		hist_merge(&dst->h[i], &src->h[i]);
 	for (size_t p = 0; p < src->nproj; p++) {
 		struct proj_stats *s = &src->proj[p], *d;

@@ -12,35 +12,19 @@
 #include <sys/types.h>
 
 #include "hist.h"
+#include "metric.h"
 
-/* The fsstats histograms. Each age histogram serves both fsstats tables:
- * "(files)" uses n and v (sum of ages), "(KB)" uses w (bytes) and vw. */
-enum fh_id {
-	FH_FILE_SIZE,		/* HS_SIZE, value st_size */
-	FH_CAPACITY,		/* HS_BLOCKS, value st_blocks */
-	FH_POS_OVERHEAD,	/* slot by st_size, value 512*blocks - size >= 0 */
-	FH_NEG_OVERHEAD,	/* slot by st_size, value size - 512*blocks > 0 */
-	FH_DIR_ENTRIES,		/* HS_COUNT, value names in the directory */
-	FH_DIR_SIZE,		/* HS_SIZE, value directory st_size */
-	FH_NAME_LEN,		/* HS_LINEAR8, value strlen(name) */
-	FH_LINK_COUNT,		/* HS_COUNT, value st_nlink */
-	FH_SYMLINK_LEN,		/* HS_LINEAR8, value symlink st_size */
-	FH_MTIME,		/* HS_AGE, value now - mtime, weight st_size */
-	FH_CTIME,		/* HS_AGE, value now - ctime, weight st_size */
-	FH_ATIME,		/* HS_AGE, value now - atime, weight st_size */
-	FH_COUNT
-};
-
-extern const enum hist_scheme fh_scheme[FH_COUNT];
-
-/* Totals for one owner, project or directory. */
+/* Totals for one owner, project or directory. Bytes are 128-bit: a few
+ * sparse files of 2^63 - 1 bytes pass 2^64 (hist.h gives the bounds). */
 struct acct {
-	uint64_t files, dirs, bytes, alloc;
+	uint64_t files, dirs;
+	u128 bytes, alloc;
 };
 
 struct proj_stats {
 	struct acct a;
-	uint64_t entries;			/* everything attributed, any type */
+	uint64_t entries;			/* everything attributed,
+	    any type */
 	struct phist size, atime, mtime, ctime;	/* regular files only */
 };
 
@@ -66,12 +50,13 @@ struct errstat {
 
 struct census {
 	/* v_snapshot totals: regular files counted once per inode */
-	uint64_t files, dirs, symlinks, others, bytes, alloc;
+	uint64_t files, dirs, symlinks, others;
+	u128 bytes, alloc;
 	/* fsstats scalars */
-	uint64_t all_size, all_blocks;	/* every counted entry, roots included */
+	u128 all_size, all_blocks;	/* every counted entry, roots included */
 	uint64_t hardlink_dups, snapshot_dirs, symlink_rel, symlink_abs;
 	uint64_t mounts_skipped, excluded;
-	struct hist h[FH_COUNT];
+	struct hist h[METRIC_COUNT];
 
 	struct proj_stats *proj;	/* indexed by project id */
 	size_t nproj;
@@ -84,7 +69,17 @@ struct census {
 	uint64_t nerrors;
 };
 
+/*
+ * Every sum is exact in 128 bits (192 for value * weight) while a scan
+ * counts fewer than 2^54 entries, 57 years at 10^7 entries per second:
+ * each entry adds less than 2^73 (hist.h). The snapshot writer refuses
+ * a census beyond that rather than store a total that could have wrapped.
+ */
+#define CENSUS_MAX_ENTRIES ((u128)1 << 54)
+
 void census_init(struct census *c, int topn);
+/* Entries counted: files, directories, symlinks and others. */
+u128 census_entries(const struct census *c);
 void census_free(struct census *c);
 /* Add src into dst; src is left empty but valid (its paths move to dst). */
 void census_merge(struct census *dst, struct census *src);

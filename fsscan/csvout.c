@@ -12,15 +12,17 @@
 #include "fsstats.h"
 
 int
-csvout_open(struct csv_out *c, const char *path)
+csvout_open(struct csv_out *c, const char *prog, const char *path)
 {
+	c->prog = prog;
 	c->path = path;
-	if (snprintf(c->tmp, sizeof c->tmp, "%s.tmp", path) >= (int)sizeof c->tmp) {
-		fprintf(stderr, "fsscan: %s: name too long\n", path);
+	if (snprintf(c->tmp, sizeof c->tmp, "%s.tmp", path) >=
+	    (int)sizeof c->tmp) {
+		fprintf(stderr, "%s: %s: name too long\n", prog, path);
 		return -1;
 	}
 	if (!(c->f = fopen(c->tmp, "w"))) {
-		fprintf(stderr, "fsscan: %s: %s\n", c->tmp, strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", prog, c->tmp, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -47,8 +49,12 @@ csvout_write(struct csv_out *c, const struct census *cs, int interrupted,
 
 	if (statvfs(root, &sv) == 0) {
 		info.have_statvfs = 1;
-		info.fs_total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
-		info.fs_used_bytes = (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
+		/* 64-bit counts times the fragment size: exact in 128 bits,
+		 * and a free count above the total (a confused server) shows
+		 * as negative use rather than as a wrapped one. */
+		info.fs_total_bytes = (i128)sv.f_blocks * sv.f_frsize;
+		info.fs_used_bytes = ((i128)sv.f_blocks - sv.f_bfree) *
+		    sv.f_frsize;
 	}
 	rc = fsstats_write(c->f, cs, &info);
 	if (rc == 0 && fsync(fileno(c->f)) != 0)
@@ -57,7 +63,8 @@ csvout_write(struct csv_out *c, const struct census *cs, int interrupted,
 		rc = -1;
 	c->f = NULL;
 	if (rc < 0)
-		fprintf(stderr, "fsscan: %s: %s\n", c->tmp, strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", c->prog, c->tmp,
+		    strerror(errno));
 	return rc;
 }
 
@@ -66,6 +73,6 @@ csvout_commit(struct csv_out *c)
 {
 	if (rename(c->tmp, c->path) == 0)
 		return 0;
-	fprintf(stderr, "fsscan: %s: %s\n", c->path, strerror(errno));
+	fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, strerror(errno));
 	return -1;
 }

@@ -12,13 +12,14 @@
 #include "census.h"
 
 struct csv_out {
+	const char *prog;		/* names the program in messages */
 	const char *path;
 	char tmp[PATH_MAX];
 	FILE *f;
 };
 
 /* Each returns 0, or -1 with a message on stderr. */
-int csvout_open(struct csv_out *c, const char *path);
+int csvout_open(struct csv_out *c, const char *prog, const char *path);
 int csvout_write(struct csv_out *c, const struct census *cs, int interrupted,
     const char *root, int links);
 int csvout_commit(struct csv_out *c);

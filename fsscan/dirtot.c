@@ -24,7 +24,9 @@ dirtot_new(struct dirtot *parent, const char *name, size_t namelen,
 	t->seq = atomic_fetch_add_explicit(seq, 1, memory_order_relaxed);
 	t->rank = -1;
 	t->depth = parent ? parent->depth + 1 : 0;
-	atomic_init(&t->max_mtime, DIRTOT_NO_MTIME);
+	/* the identity of max, not a marker: any_mtime says whether there
+	 * is a time */
+	atomic_init(&t->max_mtime, INT64_MIN);
 	memcpy(t->name, name, namelen);
 	t->namelen = namelen;
 	return t;
@@ -39,7 +41,7 @@ dirtot_stub(struct dirtot *parent, int rank, uint64_t seq)
 	t->seq = seq;
 	t->rank = rank;
 	t->depth = parent ? parent->depth + 1 : 0;
-	atomic_init(&t->max_mtime, DIRTOT_NO_MTIME);
+	atomic_init(&t->max_mtime, INT64_MIN);
 	return t;
 }
 
@@ -61,15 +63,38 @@ dirlocal_mtime(struct dirlocal *l, int64_t mtime)
 	l->any = 1;
 }
 
+/* Concurrent adds are exact: every add that wraps the low half sees the
+ * old value it wrapped from, so each carry is counted once. */
+static void
+u128_add(struct dirtot_u128 *x, u128 v)
+{
+	uint64_t lo = (uint64_t)v, hi = (uint64_t)(v >> 64);
+	uint64_t old = atomic_fetch_add_explicit(&x->lo, lo,
+	    memory_order_relaxed);
+
+	hi += old + lo < old;
+	if (hi)
+		atomic_fetch_add_explicit(&x->hi, hi, memory_order_relaxed);
+}
+
+static u128
+u128_get(const struct dirtot_u128 *x)
+{
+	return (u128)atomic_load_explicit(&x->hi, memory_order_relaxed) << 64 |
+	    atomic_load_explicit(&x->lo, memory_order_relaxed);
+}
+
 void
 dirtot_add(struct dirtot *t, const struct dirlocal *l)
 {
 	atomic_fetch_add_explicit(&t->files, l->files, memory_order_relaxed);
 	atomic_fetch_add_explicit(&t->dirs, l->dirs, memory_order_relaxed);
-	atomic_fetch_add_explicit(&t->bytes, l->bytes, memory_order_relaxed);
-	atomic_fetch_add_explicit(&t->alloc, l->alloc, memory_order_relaxed);
-	if (l->any)
+	u128_add(&t->bytes, l->bytes);
+	u128_add(&t->alloc, l->alloc);
+	if (l->any) {
 		max_store(&t->max_mtime, l->max_mtime);
+		atomic_store_explicit(&t->any_mtime, 1, memory_order_relaxed);
+	}
 }
 
 void
@@ -77,10 +102,10 @@ dirtot_get(const struct dirtot *t, struct dirlocal *l)
 {
 	l->files = t->files;
 	l->dirs = t->dirs;
-	l->bytes = t->bytes;
-	l->alloc = t->alloc;
+	l->bytes = u128_get(&t->bytes);
+	l->alloc = u128_get(&t->alloc);
 	l->max_mtime = t->max_mtime;
-	l->any = l->max_mtime != DIRTOT_NO_MTIME;
+	l->any = t->any_mtime;
 }
 
 void

@@ -20,19 +20,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "i128.h"
+
+/* A 128-bit total that threads add to without a lock: the low half with
+ * an atomic add, and each carry out of it into the high half. */
+struct dirtot_u128 {
+	_Atomic uint64_t lo, hi;
+};
+
 struct dirtot {
 	struct dirtot *parent;
 	uint64_t seq;			/* dense per scan, ROOT 0 */
 	int rank;			/* -1: this process's own node; else a
 					   stand-in for node seq of that rank */
 	int depth;
-	_Atomic uint64_t files, dirs, bytes, alloc;
-	_Atomic int64_t max_mtime;	/* DIRTOT_NO_MTIME: nothing yet */
+	_Atomic uint64_t files, dirs;
+	struct dirtot_u128 bytes, alloc;
+	_Atomic int64_t max_mtime;
+	_Atomic int any_mtime;		/* max_mtime holds a time: INT64_MIN
+					   is one too */
 	size_t namelen;
 	char name[];			/* own name, "." for ROOT */
 };
-
-#define DIRTOT_NO_MTIME INT64_MIN
 
 struct dirtot_list {
 	struct dirtot **v;
@@ -41,7 +50,8 @@ struct dirtot_list {
 
 /* Direct content of one directory, gathered without atomics. */
 struct dirlocal {
-	uint64_t files, dirs, bytes, alloc;
+	uint64_t files, dirs;
+	u128 bytes, alloc;
 	int64_t max_mtime;
 	int any;
 };
@@ -54,7 +64,8 @@ struct dirtot *dirtot_new(struct dirtot *parent, const char *name,
  * is added to it belongs to that node and to each of its ancestors. */
 struct dirtot *dirtot_stub(struct dirtot *parent, int rank, uint64_t seq);
 void dirtot_add(struct dirtot *t, const struct dirlocal *l);
-/* What has been added to t, as a dirlocal. */
+/* What has been added to t, as a dirlocal (exact once every thread's
+ * adds are done). */
 void dirtot_get(const struct dirtot *t, struct dirlocal *l);
 void dirlocal_mtime(struct dirlocal *l, int64_t mtime);
 void dirtot_list_push(struct dirtot_list *l, struct dirtot *t);

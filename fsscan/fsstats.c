@@ -26,31 +26,35 @@
 struct table {
 	const char *name;
 	const char *unit;
-	enum fh_id fh;
+	enum metric_id fh;
 	int by_kb;	/* "(KB)" age table: count = w (bytes), val = vw */
 	int64_t div;	/* base units per printed unit of the value */
 };
 
 static const struct table first_tables[] = {
-	{ "file size",			"KB",	 FH_FILE_SIZE,	  0, KB },
-	{ "capacity used",		"KB",	 FH_CAPACITY,	  0, 2 },
-	{ "positive overhead",		"KB",	 FH_POS_OVERHEAD, 0, KB },
-	{ "negative overhead",		"KB",	 FH_NEG_OVERHEAD, 0, KB },
-	{ "directory size (entries)",	"ents",	 FH_DIR_ENTRIES,  0, 1 },
-	{ "directory size",		"KB",	 FH_DIR_SIZE,	  0, KB },
-	{ "filename length",		"chars", FH_NAME_LEN,	  0, 1 },
-	{ "link count",			"links", FH_LINK_COUNT,	  0, 1 },
-	{ "symlink target length",	"chars", FH_SYMLINK_LEN,  0, 1 },
+	{ "file size",			"KB",	 METRIC_SIZE,	  0, KB },
+	{ "capacity used",		"KB",	 METRIC_CAPACITY,	  0,
+	    2 },
+	{ "positive overhead",		"KB",	 METRIC_POS_OVERHEAD, 0, KB },
+	{ "negative overhead",		"KB",	 METRIC_NEG_OVERHEAD, 0, KB },
+	{ "directory size (entries)",	"ents",	 METRIC_DIR_ENTRIES,  0, 1 },
+	{ "directory size",		"KB",	 METRIC_DIR_SIZE,	  0,
+	    KB },
+	{ "filename length",		"chars", METRIC_NAME_LEN,	  0,
+	    1 },
+	{ "link count",			"links", METRIC_LINK_COUNT,	  0,
+	    1 },
+	{ "symlink target length",	"chars", METRIC_SYMLINK_LEN,  0, 1 },
 };
 
 /* After the two symlink percentage lines. */
 static const struct table age_tables[] = {
-	{ "mtime (files)",	"days", FH_MTIME, 0, DAY },
-	{ "mtime (KB)",		"days", FH_MTIME, 1, DAY },
-	{ "ctime (files)",	"days", FH_CTIME, 0, DAY },
-	{ "ctime (KB)",		"days", FH_CTIME, 1, DAY },
-	{ "atime (files)",	"days", FH_ATIME, 0, DAY },
-	{ "atime (KB)",		"days", FH_ATIME, 1, DAY },
+	{ "mtime (files)",	"days", METRIC_MTIME, 0, DAY },
+	{ "mtime (KB)",		"days", METRIC_MTIME, 1, DAY },
+	{ "ctime (files)",	"days", METRIC_CTIME, 0, DAY },
+	{ "ctime (KB)",		"days", METRIC_CTIME, 1, DAY },
+	{ "atime (files)",	"days", METRIC_ATIME, 0, DAY },
+	{ "atime (KB)",		"days", METRIC_ATIME, 1, DAY },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -129,6 +133,18 @@ put_scalars(struct out *o, const struct census *c,
 	put(o, "\n");
 }
 
+/* Slot i's val: the sum of values, or for a "(KB)" table of value x
+ * bytes, both as 192-bit sums. */
+static struct hist_vw
+val_at(const struct hist *h, const struct table *t, int i)
+{
+	u128 v = (u128)h->v[i];
+	struct hist_vw x = { { (uint64_t)v, (uint64_t)(v >> 64),
+	    h->v[i] < 0 ? UINT64_MAX : 0 } };
+
+	return t->by_kb ? h->vw[i] : x;
+}
+
 /*
  * One histogram. For a "(files)" table the count column is items and the
  * val column the sum of values; for a "(KB)" age table the count column is
@@ -137,22 +153,24 @@ put_scalars(struct out *o, const struct census *c,
  * row first, overflow row last, as fsstats does. Percentages of val are 0
  * when the val total is 0; fsstats guards its ordinary rows the same way
  * (its under-min and overflow rows would die dividing by zero instead).
+ * Counts, minima, maxima and bounds are exact integers, however large.
  */
 static void
 put_table(struct out *o, const struct hist *h, const struct table *t)
 {
-	enum hist_scheme scheme = fh_scheme[t->fh];
-	const uint64_t *cnt = t->by_kb ? h->w : h->n;
-	const i128 *val = t->by_kb ? h->vw : h->v;
-	uint64_t cdiv = t->by_kb ? KB : 1;
+	enum hist_scheme scheme = metric_def[t->fh].scheme;
+	u128 cdiv = t->by_kb ? KB : 1;
 	double vdiv = (double)t->div * (double)cdiv;
-	uint64_t ntot = 0, ncum = 0;
-	i128 vtot = 0, vcum = 0;
-	int64_t min = 0, max = 0;
+	u128 cnt[HIST_NB], ntot = 0, ncum = 0;
+	struct hist_vw vtot = { { 0, 0, 0 } }, vcum = { { 0, 0, 0 } };
+	i128 min = 0, max = 0;
+	char a[I128_STRLEN], b[I128_STRLEN], c[I128_STRLEN];
 
 	for (int i = 0; i < HIST_NB; i++) {
+		struct hist_vw v = val_at(h, t, i);
+		cnt[i] = t->by_kb ? h->w[i] : h->n[i];
 		ntot += cnt[i];
-		vtot += val[i];
+		hist_vw_add(&vtot, &v);
 	}
 	/* fsstats sets min/max on every add, even of a zero weight. */
 	if (hist_total(h) > 0) {
@@ -160,33 +178,36 @@ put_table(struct out *o, const struct hist *h, const struct table *t)
 		max = h->max / t->div;
 	}
 	double count = (double)ntot / (double)cdiv;
-	double total = (double)vtot / vdiv;
+	double total = hist_vw_double(&vtot) / vdiv;
+	int any_val = (vtot.limb[0] | vtot.limb[1] | vtot.limb[2]) != 0;
 
 	put(o, "histogram,%s\n", t->name);
-	put(o, "count,%" PRIu64 ",items\n", ntot / cdiv);
+	put(o, "count,%s,items\n", i128_str((i128)(ntot / cdiv), a));
 	put(o, "average,%f,%s\n", ntot > 0 ? total / count : 0.0, t->unit);
-	put(o, "min,%" PRId64 ",%s\n", min, t->unit);
-	put(o, "max,%" PRId64 ",%s\n", max, t->unit);
+	put(o, "min,%s,%s\n", i128_str(min, a), t->unit);
+	put(o, "max,%s,%s\n", i128_str(max, a), t->unit);
 	put(o, "bucket min,bucket max,count,percent,cumulative pct,"
 	    "val count,percent,cumulative pct\n");
 	for (int i = 0; i < HIST_NB; i++) {
-		int64_t lo, hi;
+		struct hist_vw v = val_at(h, t, i);
+		i128 lo, hi;
 		double x, y, ypct = 0, ycum = 0;
 
 		if (cnt[i] == 0)
 			continue;
 		ncum += cnt[i];
-		vcum += val[i];
+		hist_vw_add(&vcum, &v);
 		x = (double)cnt[i] / (double)cdiv;
-		y = (double)val[i] / vdiv;
-		if (vtot != 0) {
+		y = hist_vw_double(&v) / vdiv;
+		if (any_val) {
 			ypct = y / total;
-			ycum = ((double)vcum / vdiv) / total;
+			ycum = (hist_vw_double(&vcum) / vdiv) / total;
 		}
 		hist_bounds_fsstats(scheme, i, &lo, &hi);
-		put(o, "%" PRId64 ",%" PRId64 ",%" PRIu64 ",%f,%f,%f,%f,%f\n",
-		    lo, hi, cnt[i] / cdiv, x / count,
-		    ((double)ncum / (double)cdiv) / count, y, ypct, ycum);
+		put(o, "%s,%s,%s,%f,%f,%f,%f,%f\n", i128_str(lo, a),
+		    i128_str(hi, b), i128_str((i128)(cnt[i] / cdiv), c),
+		    x / count, ((double)ncum / (double)cdiv) / count, y, ypct,
+		    ycum);
 	}
 	put(o, "\n");
 }
@@ -195,7 +216,7 @@ put_table(struct out *o, const struct hist *h, const struct table *t)
 static void
 put_symlink_pct(struct out *o, const struct census *c)
 {
-	uint64_t n = hist_total(&c->h[FH_SYMLINK_LEN]);
+	uint64_t n = hist_total(&c->h[METRIC_SYMLINK_LEN]);
 	double rel_pct = 0, abs_pct = 0;
 
 	if (n > 0) {
@@ -221,7 +242,7 @@ fsstats_write(FILE *f, const struct census *c, const struct fsstats_info *x)
 	    x->complete ? 1 : 0, x->errors);
 	/* readlink updates atime, so targets are read only on request; say
 	 * so rather than let 0% pass for a measurement. */
-	if (!x->symlink_targets && hist_total(&c->h[FH_SYMLINK_LEN]) > 0)
+	if (!x->symlink_targets && hist_total(&c->h[METRIC_SYMLINK_LEN]) > 0)
 		put(&o, "#Comment: fsscan symlink targets not read "
 		    "(--symlink-targets): symlink target pct are not measured\n");
 	put(&o, "\n");

@@ -71,7 +71,9 @@ find_or_add(struct hltab *t, uint64_t dev, uint64_t ino, int *added)
 	return e;
 }
 
-/* Is (pino, name) a smaller owner key than the entry's? */
+/* Is (pino, name) a smaller owner key than the entry's? The owner of an
+ * inode is the smallest key of its links, whatever order threads meet
+ * them in (invariant 2). */
 static int
 owner_less(uint64_t pino, const char *name, size_t len, const struct hl_ent *e)
 {

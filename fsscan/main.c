@@ -47,7 +47,7 @@ scan(struct args *a, char *cmdline)
 	sigaction(SIGTERM, &sa, NULL);
 	db_set_stop_flag(&stop_flag);
 
-	if (a->csv && csvout_open(&csv, a->csv) < 0) {
+	if (a->csv && csvout_open(&csv, "fsscan", a->csv) < 0) {
 		rc = EXIT_FATAL;
 		goto out;
 	}
@@ -86,10 +86,10 @@ main(int argc, char **argv)
 	char *cmdline;
 	int rc;
 
-	rc = cli_parse(argc, argv, "fsscan", &a);
+	rc = args_parse(argc, argv, "fsscan", &a);
 	if (rc != 0)
 		return rc > 0 ? 0 : EXIT_USAGE;
-	cmdline = cli_command_line(argc, argv);
+	cmdline = args_command_line(argc, argv);
 	rc = scan(&a, cmdline);
 	free(cmdline);
 	return rc;

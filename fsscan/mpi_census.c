@@ -1,10 +1,10 @@
 /*
  * mpi_census: every rank's census, summed on rank 0.
  *
- * The fixed part (the counters and the twelve fsstats histograms, whose
- * value sums are 128-bit) is reduced with MPI_Reduce under an operation of
- * our own that adds exactly what census_merge adds: hist_merge in 128-bit
- * arithmetic, extremes by min and max.
+ * The fixed part (the counters, the 128-bit byte totals and the fsstats
+ * histograms, whose sums are 128-bit and 192-bit) is reduced with
+ * MPI_Reduce under an operation of our own that adds exactly what
+ * census_merge adds: hist_merge's exact sums, extremes by min and max.
  *
  * The keyed part (projects, owners, top-N lists, errors) has a size of
  * its own on each rank, and projects are known by name only (each rank
@@ -13,11 +13,12 @@
  * log2(ranks) steps, so rank 0 never holds more than two of them.
  *
  *   keyed   varint projects, per project: str name, varint rule bits,
- *           files dirs bytes alloc entries, 4 x phist (66 n, 66 w,
- *           zigzag min max, varint count); per owner kind: varint n, n x
- *           (id files dirs bytes alloc); per top-N list: varint n, n x
- *           (key, str path); varint errnos, per errno: err count paths,
- *           str path...
+ *           acct entries, 4 x phist (66 n, 66 wide w, zigzag wide min
+ *           max, varint count); per owner kind: varint n, n x (id acct);
+ *           per top-N list: varint n, n x (key, str path); varint
+ *           errnos, per errno: err count paths, str path...
+ *   acct    varint files dirs, wide bytes alloc
+ *   wide    a 128-bit integer as two varints, low half first (mpi_int.h)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,37 +26,47 @@
 #include "mpi_int.h"
 #include "xalloc.h"
 
-/* The census counters that add, in one list. */
-#define SCALARS(X) X(files) X(dirs) X(symlinks) X(others) X(bytes) \
-	X(alloc) X(all_size) X(all_blocks) X(hardlink_dups) X(snapshot_dirs) \
-	X(symlink_rel) X(symlink_abs) X(mounts_skipped) X(excluded)
+/* The census counters that add, in two lists: 64-bit counts, and the
+ * 128-bit byte totals. */
+#define SCALARS(X) X(files) X(dirs) X(symlinks) X(others) \
+	X(hardlink_dups) X(snapshot_dirs) X(symlink_rel) X(symlink_abs) \
+	X(mounts_skipped) X(excluded)
+#define WIDE(X) X(bytes) X(alloc) X(all_size) X(all_blocks)
 #define COUNT_ONE(f) + 1
 #define NSCALAR (0 SCALARS(COUNT_ONE))
+#define NWIDE (0 WIDE(COUNT_ONE))
 
 struct fixed {
 	uint64_t v[NSCALAR];
-	struct hist h[FH_COUNT];
+	u128 w[NWIDE];
+	struct hist h[METRIC_COUNT];
 };
 
 static void
 fixed_get(const struct census *c, struct fixed *f)
 {
-	int k = 0;
+	int k = 0, m = 0;
 
 #define GET(x) f->v[k++] = c->x;
+#define GETW(x) f->w[m++] = c->x;
 	SCALARS(GET)
+	WIDE(GETW)
 #undef GET
+#undef GETW
 	memcpy(f->h, c->h, sizeof f->h);
 }
 
 static void
 fixed_put(const struct fixed *f, struct census *c)
 {
-	int k = 0;
+	int k = 0, m = 0;
 
 #define PUT(x) c->x = f->v[k++];
+#define PUTW(x) c->x = f->w[m++];
 	SCALARS(PUT)
+	WIDE(PUTW)
 #undef PUT
+#undef PUTW
 	memcpy(c->h, f->h, sizeof c->h);
 }
 
@@ -71,7 +82,9 @@ fixed_op(void *in, void *inout, int *len, MPI_Datatype *type)
 		memcpy(b, (char *)inout + (size_t)i * sizeof *b, sizeof *b);
 		for (int k = 0; k < NSCALAR; k++)
 			b->v[k] += a->v[k];
-		for (int k = 0; k < FH_COUNT; k++)
+		for (int k = 0; k < NWIDE; k++)
+			b->w[k] += a->w[k];
+		for (int k = 0; k < METRIC_COUNT; k++)
 			hist_merge(&b->h[k], &a->h[k]);
 		memcpy((char *)inout + (size_t)i * sizeof *b, b, sizeof *b);
 	}
@@ -107,8 +120,8 @@ put_acct(struct iobuf *b, const struct acct *a)
 {
 	iobuf_varint(b, a->files);
 	iobuf_varint(b, a->dirs);
-	iobuf_varint(b, a->bytes);
-	iobuf_varint(b, a->alloc);
+	mpi_put_u128(b, a->bytes);
+	mpi_put_u128(b, a->alloc);
 }
 
 static void
@@ -116,8 +129,8 @@ get_acct(struct cursor *c, struct acct *a)
 {
 	a->files = cursor_varint(c);
 	a->dirs = cursor_varint(c);
-	a->bytes = cursor_varint(c);
-	a->alloc = cursor_varint(c);
+	a->bytes = mpi_get_u128(c);
+	a->alloc = mpi_get_u128(c);
 }
 
 static void
@@ -126,9 +139,9 @@ put_phist(struct iobuf *b, const struct phist *h)
 	for (int i = 0; i < HIST_NB; i++)
 		iobuf_varint(b, h->n[i]);
 	for (int i = 0; i < HIST_NB; i++)
-		iobuf_varint(b, h->w[i]);
-	iobuf_varint(b, zigzag(h->min));
-	iobuf_varint(b, zigzag(h->max));
+		mpi_put_u128(b, h->w[i]);
+	mpi_put_u128(b, zigzag128(h->min));
+	mpi_put_u128(b, zigzag128(h->max));
 	iobuf_varint(b, h->count);
 }
 
@@ -138,9 +151,9 @@ get_phist(struct cursor *c, struct phist *h)
 	for (int i = 0; i < HIST_NB; i++)
 		h->n[i] = cursor_varint(c);
 	for (int i = 0; i < HIST_NB; i++)
-		h->w[i] = cursor_varint(c);
-	h->min = unzigzag(cursor_varint(c));
-	h->max = unzigzag(cursor_varint(c));
+		h->w[i] = mpi_get_u128(c);
+	h->min = unzigzag128(mpi_get_u128(c));
+	h->max = unzigzag128(mpi_get_u128(c));
 	h->count = cursor_varint(c);
 }
 
@@ -222,7 +235,7 @@ get_topn(struct cursor *c, struct topn *t, char **buf, size_t *cap)
 
 	for (uint64_t i = 0; i < n && !c->err; i++) {
 		uint64_t key = cursor_varint(c);
-		topn_offer(t, key, xstrdup(mpi_str(c, buf, cap, NULL)));
+		topn_offer(t, key, xstrdup(mpi_comm_str(c, buf, cap, NULL)));
 	}
 }
 
@@ -237,7 +250,8 @@ get_errors(struct cursor *c, struct census *t, char **buf, size_t *cap)
 		uint64_t np = cursor_varint_max(c, ERR_PATHS, "too many paths");
 
 		for (uint64_t k = 0; k < np && !c->err; k++)
-			census_error(t, err, xstrdup(mpi_str(c, buf, cap, NULL)));
+			census_error(t, err, xstrdup(mpi_comm_str(c, buf,
+			    cap, NULL)));
 		if (count < np)
 			cursor_fail(c, "fewer errors than paths");
 		else
@@ -254,7 +268,8 @@ unpack_keyed(struct cursor *c, struct census *t, struct project_rules *rules)
 	uint64_t np = cursor_varint(c);
 
 	for (uint64_t i = 0; i < np && !c->err; i++) {
-		int32_t id = project_id(rules, mpi_str(c, &buf, &cap, NULL));
+		int32_t id = project_id(rules, mpi_comm_str(c, &buf, &cap,
+		    NULL));
 		struct proj_stats *ps = census_proj(t, id);
 		project_add_sources(rules, id, (uint32_t)cursor_varint(c));
 		get_acct(c, &ps->a);
@@ -282,7 +297,8 @@ merge_tree(const struct mpi_job *j, struct census *c,
 		if (j->rank & step) {
 			b.len = 0;
 			pack_keyed(c, rules, &b);
-			mpi_send_buf(&b, j->rank - step, TAG_MERGE, j->comm);
+			mpi_comm_send_buf(&b, j->rank - step, TAG_MERGE,
+			    j->comm);
 			break;
 		}
 		if (j->rank + step < j->n) {
@@ -290,12 +306,13 @@ merge_tree(const struct mpi_job *j, struct census *c,
 			struct cursor cur;
 
 			census_init(&t, c->top_files.cap);
-			mpi_recv_buf(&b, j->rank + step, TAG_MERGE, j->comm);
+			mpi_comm_recv_buf(&b, j->rank + step, TAG_MERGE,
+			    j->comm);
 			cur = (struct cursor){ b.p, b.p + b.len, NULL };
 			unpack_keyed(&cur, &t, rules);
 			if (cur.err || cur.p != cur.end)
-				mpi_fail("census of another rank", cur.err ?
-				    cur.err : "trailing bytes");
+				mpi_comm_fail("census of another rank",
+				    cur.err ? cur.err : "trailing bytes");
 			census_merge(c, &t);
 			census_free(&t);
 		}

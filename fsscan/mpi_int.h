@@ -9,9 +9,10 @@
  *                 ancestors, which the receiver rebuilds as stand-ins
  *   mpi_xchg.c    all-to-all exchange of records in bounded rounds
  *   mpi_links.c   hard links: each inode resolved by an owner rank
- *   mpi_dirs.c    subtree totals across ranks; rows streamed to rank 0
+ *   mpi_dirs.c    subtree totals across ranks
+ *   mpi_rows.c    every rank's v_dir rows streamed to rank 0
  *   mpi_census.c  the census reduced to rank 0
- *   mpi_wait.c    waiting for MPI without spinning a core
+ *   mpi_comm.c    messages between ranks without spinning a core
  *
  * Every MPI call is made by the main thread of a rank (MPI_THREAD_FUNNELED);
  * walker threads never call MPI.
@@ -37,6 +38,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "i128.h"
 #include "iobuf.h"
 #include "snapshot.h"
 #include "walk_int.h"
@@ -47,7 +49,8 @@ enum mpi_tag {
 	TAG_NOWORK,		/* nothing to give: empty */
 	TAG_TOKEN,		/* termination token: its color */
 	TAG_DONE,		/* rank 0: the walk is over */
-	TAG_PROG,		/* entries so far, to rank 0; ~0 is the last */
+	TAG_PROG,		/* entries, errors, bytes so far, to rank 0;
+				   entries ~0: the last */
 	TAG_XCHG,		/* mpi_xchg rounds */
 	TAG_ROWS_REQ,		/* rank 0: send (1) more rows, or stop (0) */
 	TAG_ROWS,		/* a batch of v_dir rows */
@@ -78,6 +81,13 @@ mpi_dev_in(const struct mpi_job *j, uint64_t dev)
 	return dev == j->canon_dev ? j->root_dev : dev;
 }
 
+/* The rank that holds node t: its own, or the one a stand-in is for. */
+static inline int
+mpi_rank_of(const struct mpi_job *j, const struct dirtot *t)
+{
+	return t->rank < 0 ? j->rank : t->rank;
+}
+
 static inline uint64_t
 zigzag(int64_t v)
 {
@@ -90,18 +100,46 @@ unzigzag(uint64_t v)
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
+static inline u128
+zigzag128(i128 v)
+{
+	return ((u128)v << 1) ^ (u128)(v >> 127);
+}
+
+static inline i128
+unzigzag128(u128 v)
+{
+	return (i128)(v >> 1) ^ -(i128)(v & 1);
+}
+
+/* A 128-bit total on the wire: two varints, the low half first (one
+ * byte for the high half of any total below 2^64). */
+static inline void
+mpi_put_u128(struct iobuf *b, u128 v)
+{
+	iobuf_varint(b, (uint64_t)v);
+	iobuf_varint(b, (uint64_t)(v >> 64));
+}
+
+static inline u128
+mpi_get_u128(struct cursor *c)
+{
+	u128 lo = cursor_varint(c);
+
+	return (u128)cursor_varint(c) << 64 | lo;
+}
+
+/* mpi_comm.c */
 /* A string from the wire, copied NUL-terminated into a buffer of cap bytes
  * (names are at most 255 bytes, paths much longer: cap grows). */
-char *mpi_str(struct cursor *c, char **buf, size_t *cap, size_t *len);
-
-/* mpi_wait.c */
-void mpi_wait(MPI_Request *req);
-void mpi_recv(void *buf, int n, int src, int tag, MPI_Comm comm);
+char *mpi_comm_str(struct cursor *c, char **buf, size_t *cap, size_t *len);
+void mpi_comm_wait(MPI_Request *req);
+void mpi_comm_recv(void *buf, int n, int src, int tag, MPI_Comm comm);
 /* Receive a message of any length from src with tag into b (replaced). */
-void mpi_recv_buf(struct iobuf *b, int src, int tag, MPI_Comm comm);
-void mpi_send_buf(const struct iobuf *b, int dst, int tag, MPI_Comm comm);
-void mpi_sleep_us(long us);
-void mpi_fail(const char *what, const char *why);
+void mpi_comm_recv_buf(struct iobuf *b, int src, int tag, MPI_Comm comm);
+void mpi_comm_send_buf(const struct iobuf *b, int dst, int tag, MPI_Comm comm);
+void mpi_comm_nap(long us);
+void mpi_comm_fail(const char *what, const char *why);
 
 /* mpi_item.c */
 void mpi_item_pack(const struct mpi_job *j, struct walker *g,
@@ -127,9 +165,13 @@ void mpi_xchg(const struct mpi_job *j, const struct xchg_ops *ops);
 void mpi_links(const struct mpi_job *j, struct walk_result *r, int64_t now);
 
 /* mpi_dirs.c: sum the subtrees across ranks (returns, on rank 0, every
- * rank's count of nodes); then rank 0 reads every rank's rows through
- * src while the others serve them until mpi_rows_end. */
+ * rank's count of nodes); a node's totals on the wire. */
 uint64_t *mpi_dirs_rollup(const struct mpi_job *j, struct walk_result *r);
+void mpi_dirs_put_tot(struct iobuf *b, const struct dirlocal *l);
+void mpi_dirs_get_tot(struct cursor *c, struct dirlocal *l);
+
+/* mpi_rows.c: rank 0 reads every rank's rows through src while the
+ * others serve them until mpi_rows_end. */
 struct mpi_rows;
 struct mpi_rows *mpi_rows_new(const struct mpi_job *j,
     const struct walk_result *r, const uint64_t *counts,

@@ -137,25 +137,6 @@ mpi_item_pack(const struct mpi_job *j, struct walker *g,
 	free(cur.v);
 }
 
-char *
-mpi_str(struct cursor *c, char **buf, size_t *cap, size_t *len)
-{
-	uint64_t n = cursor_varint(c);
-	const uint8_t *p = cursor_bytes(c, n);
-
-	if (!p)
-		n = 0;
-	if (n + 1 > *cap) {
-		*cap = n + 1;
-		*buf = xrealloc(*buf, *cap);
-	}
-	memcpy(*buf, p ? (const char *)p : "", n);
-	(*buf)[n] = 0;
-	if (len)
-		*len = n;
-	return *buf;
-}
-
 static uint8_t
 get_byte(struct cursor *c)
 {
@@ -187,8 +168,8 @@ get_state(struct cursor *c, struct project_rules *rules,
 	for (int i = 0; i < PROJECT_MAX_RULES; i++) {
 		p->match[i] = -1;
 		if (cursor_varint(c))
-			p->match[i] = project_id(rules, mpi_str(c, buf, cap,
-			    NULL));
+			p->match[i] = project_id(rules, mpi_comm_str(c, buf,
+			    cap, NULL));
 	}
 	p->projid = (uint32_t)cursor_varint(c);
 	p->projinherit = get_byte(c);
@@ -200,7 +181,7 @@ get_ancestor(const struct mpi_job *j, struct walker *g, struct cursor *c,
     struct dnode *parent, char **buf, size_t *cap)
 {
 	size_t len;
-	const char *name = mpi_str(c, buf, cap, &len);
+	const char *name = mpi_comm_str(c, buf, cap, &len);
 	struct dnode *a = dnode_new(parent, name, len);
 	uint64_t rank, seq;
 
@@ -222,7 +203,7 @@ get_item(const struct mpi_job *j, struct cursor *c, struct dnode *parent,
     char **buf, size_t *cap)
 {
 	size_t len;
-	const char *name = mpi_str(c, buf, cap, &len);
+	const char *name = mpi_comm_str(c, buf, cap, &len);
 	struct dnode *d = dnode_new(parent, name, len);
 
 	d->dev = mpi_dev_in(j, cursor_varint(c));
@@ -275,7 +256,7 @@ mpi_item_unpack(const struct mpi_job *j, struct walker *g, const uint8_t *p,
 		chain_push(&items, get_item(j, &c, parent, &buf, &cap));
 	}
 	if (c.err || c.p != c.end)
-		mpi_fail("directories from another rank", c.err ? c.err :
+		mpi_comm_fail("directories from another rank", c.err ? c.err :
 		    "trailing bytes");
 	for (size_t i = 0; i < made.n; i++)
 		dnode_release(g, made.v[i]);

@@ -54,7 +54,7 @@ get_path(struct links *l, struct cursor *c)
 
 	if (!has || !*has)
 		return NULL;
-	return xstrdup(mpi_str(c, &l->buf, &l->cap, NULL));
+	return xstrdup(mpi_comm_str(c, &l->buf, &l->cap, NULL));
 }
 
 static size_t
@@ -96,7 +96,7 @@ unpack_seen(void *arg, int src, struct cursor *c)
 	uint64_t dev = cursor_varint(c), ino = cursor_varint(c);
 	uint64_t links = cursor_varint(c), pino = cursor_varint(c);
 	size_t len;
-	char *name = xstrdup(mpi_str(c, &l->buf, &l->cap, &len));
+	char *name = xstrdup(mpi_comm_str(c, &l->buf, &l->cap, &len));
 
 	/* The name may hold no NUL, so len is its length. */
 	hl_add(&l->own, dev, ino, links, pino, name, len, &f, get_path(l, c));

@@ -61,7 +61,7 @@ parse(const struct mpi_job *j, int argc, char **argv, struct args *a)
 		dup2(null, STDERR_FILENO);
 		close(null);
 	}
-	rc = cli_parse(argc, argv, PROG, a);
+	rc = args_parse(argc, argv, PROG, a);
 	for (int i = 0; i < 2; i++) {
 		if (keep[i] >= 0) {
 			fflush(i ? stderr : stdout);
@@ -89,7 +89,7 @@ open_out(struct out *o, const struct args *a, struct scan *s)
 		fprintf(stderr, PROG ": %s: %s\n", db_default_path(a->db), err);
 		return EXIT_FATAL;
 	}
-	if (a->csv && csvout_open(&o->csv, a->csv) < 0)
+	if (a->csv && csvout_open(&o->csv, PROG, a->csv) < 0)
 		return EXIT_FATAL;
 	if (snapshot_begin(o->db, &s->m, &o->id, err, sizeof err) < 0) {
 		fprintf(stderr, PROG ": %s: %s%s\n", db_default_path(a->db), err,
@@ -247,7 +247,7 @@ main(int argc, char **argv)
 
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	if (provided < MPI_THREAD_FUNNELED)
-		mpi_fail("MPI", "this MPI library cannot run threads");
+		mpi_comm_fail("MPI", "this MPI library cannot run threads");
 	MPI_Comm_dup(MPI_COMM_WORLD, &j.comm);
 	MPI_Comm_rank(j.comm, &j.rank);
 	MPI_Comm_size(j.comm, &j.n);
@@ -258,7 +258,7 @@ main(int argc, char **argv)
 	j.seed = (unsigned)j.rank * 2654435761u + 12345;
 	rc = parse(&j, argc, argv, &a);
 	if (rc == 0) {
-		cmdline = cli_command_line(argc, argv);
+		cmdline = args_command_line(argc, argv);
 		rc = run(&j, &a, cmdline, share);
 		free(cmdline);
 	} else {

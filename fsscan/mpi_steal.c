@@ -17,9 +17,10 @@
  * (invariant 3). Rank 0 says so to every rank, each drains the requests
  * still in flight, and a barrier closes the walk.
  *
- * Progress: with --progress, every rank sends rank 0 its count of entries
- * four times a second, and rank 0's progress line (once a second) shows
- * the job's total.
+ * Progress: with --progress, every rank sends rank 0 its entries, errors
+ * and bytes so far four times a second (three 64-bit words, the bytes as
+ * a double's bits: they only show), and rank 0's progress line (once a
+ * second) shows the job's totals.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +46,10 @@ struct steal {
 	MPI_Request work_req;		/* a batch being sent */
 	struct iobuf work, in;
 	struct dnode *give[MAX_GIVE];
-	uint64_t *seen;			/* rank 0: entries per rank */
+	struct walk_sofar *seen;	/* rank 0: each rank's counts */
 	int lasts;			/* rank 0: last counts received */
 	MPI_Request prog_req;
-	uint64_t prog_val, prog_ns;
+	uint64_t prog_val[3], prog_ns;
 };
 
 static void
@@ -73,7 +74,8 @@ answer(struct steal *s, int src)
 	s->work.len = 0;
 	mpi_item_pack(s->j, g, s->give, n, &s->work);
 	if (s->work.oom || s->work.len > (size_t)INT32_MAX)
-		mpi_fail("directories for another rank", "batch too large");
+		mpi_comm_fail("directories for another rank",
+		    "batch too large");
 	MPI_Isend(s->work.p, (int)s->work.len, MPI_BYTE, src, TAG_WORK,
 	    s->j->comm, &s->work_req);
 	/* invariant 1: packed, so no longer ours */
@@ -93,11 +95,11 @@ receive_work(struct steal *s, const MPI_Status *st)
 	MPI_Get_count(st, MPI_BYTE, &n);
 	s->in.len = 0;
 	if (iobuf_reserve(&s->in, (size_t)n + 1) < 0)
-		mpi_fail("directories from another rank", "out of memory");
+		mpi_comm_fail("directories from another rank", "out of memory");
 	MPI_Recv(s->in.p, n, MPI_BYTE, st->MPI_SOURCE, TAG_WORK, s->j->comm,
 	    MPI_STATUS_IGNORE);
 	if (s->done)
-		mpi_fail("directories from another rank", "after the end");
+		mpi_comm_fail("directories from another rank", "after the end");
 	s->j->st.items_in += mpi_item_unpack(s->j, s->g, s->in.p, (size_t)n);
 	s->j->st.steals++;
 	s->outstanding = 0;
@@ -106,18 +108,28 @@ receive_work(struct steal *s, const MPI_Status *st)
 static void
 receive_progress(struct steal *s, const MPI_Status *st)
 {
-	uint64_t v, sum = 0;
+	struct walk_sofar sum = { 0 }, *r = &s->seen[st->MPI_SOURCE];
+	uint64_t v[3];
 
-	MPI_Recv(&v, 1, MPI_UINT64_T, st->MPI_SOURCE, TAG_PROG, s->j->comm,
+	MPI_Recv(v, 3, MPI_UINT64_T, st->MPI_SOURCE, TAG_PROG, s->j->comm,
 	    MPI_STATUS_IGNORE);
-	if (v == PROG_LAST) {
+	if (v[0] == PROG_LAST) {
 		s->lasts++;
 		return;
 	}
-	s->seen[st->MPI_SOURCE] = v;
-	for (int i = 1; i < s->j->n; i++)
-		sum += s->seen[i];
-	atomic_store_explicit(&s->g->remote_entries, sum,
+	r->entries = v[0];
+	r->errors = v[1];
+	memcpy(&r->bytes, &v[2], sizeof r->bytes);
+	for (int i = 1; i < s->j->n; i++) {
+		sum.entries += s->seen[i].entries;
+		sum.errors += s->seen[i].errors;
+		sum.bytes += s->seen[i].bytes;
+	}
+	atomic_store_explicit(&s->g->remote_entries, sum.entries,
+	    memory_order_relaxed);
+	atomic_store_explicit(&s->g->remote_errors, sum.errors,
+	    memory_order_relaxed);
+	atomic_store_explicit(&s->g->remote_bytes, sum.bytes,
 	    memory_order_relaxed);
 }
 
@@ -159,7 +171,7 @@ poll_one(struct steal *s)
 		receive_progress(s, &st);
 		break;
 	default:
-		mpi_fail("walk", "unexpected message");
+		mpi_comm_fail("walk", "unexpected message");
 	}
 	return 1;
 }
@@ -205,23 +217,27 @@ send_progress(struct steal *s, int last)
 		return;
 	if (s->prog_req != MPI_REQUEST_NULL) {
 		if (last)
-			mpi_wait(&s->prog_req);
+			mpi_comm_wait(&s->prog_req);
 		else
 			MPI_Test(&s->prog_req, &flag, MPI_STATUS_IGNORE);
 	}
 	if (!flag || (!last && now - s->prog_ns < PROG_NS))
 		return;
 	s->prog_ns = now;
-	s->prog_val = 0;
-	for (int i = 0; i < s->g->nw; i++)
-		s->prog_val += atomic_load_explicit(&s->g->w[i].entries,
-		    memory_order_relaxed);
-	if (last)
-		s->prog_val = PROG_LAST;
-	MPI_Isend(&s->prog_val, 1, MPI_UINT64_T, 0, TAG_PROG, s->j->comm,
+	if (last) {
+		s->prog_val[0] = PROG_LAST;
+	} else {
+		struct walk_sofar so;
+
+		walk_so_far(s->g, &so);
+		s->prog_val[0] = so.entries;
+		s->prog_val[1] = so.errors;
+		memcpy(&s->prog_val[2], &so.bytes, sizeof so.bytes);
+	}
+	MPI_Isend(s->prog_val, 3, MPI_UINT64_T, 0, TAG_PROG, s->j->comm,
 	    &s->prog_req);
 	if (last)
-		mpi_wait(&s->prog_req);
+		mpi_comm_wait(&s->prog_req);
 }
 
 static void
@@ -231,7 +247,7 @@ nap(long *us, int busy)
 		*us = POLL_MIN_US;
 		return;
 	}
-	mpi_sleep_us(*us);
+	mpi_comm_nap(*us);
 	if (*us < POLL_MAX_US)
 		*us *= 2;
 }
@@ -279,7 +295,7 @@ drain(struct steal *s)
 	while (s->outstanding)
 		nap(&us, poll_one(s));
 	if (s->work_req != MPI_REQUEST_NULL)
-		mpi_wait(&s->work_req);
+		mpi_comm_wait(&s->work_req);
 	send_progress(s, 1);
 	MPI_Ibarrier(j->comm, &bar);
 	for (;;) {

@@ -30,7 +30,7 @@ mpi_xchg(const struct mpi_job *j, const struct xchg_ops *ops)
 		send.len = 0;
 		for (int i = 0; i < n; i++) {
 			if (out[i].oom)
-				mpi_fail("exchange", "out of memory");
+				mpi_comm_fail("exchange", "out of memory");
 			sd[i] = (int)stot;
 			sc[i] = (int)out[i].len;
 			iobuf_add(&send, out[i].p, out[i].len);
@@ -42,10 +42,10 @@ mpi_xchg(const struct mpi_job *j, const struct xchg_ops *ops)
 			rtot += (size_t)rc[i];
 		}
 		if (rtot > (size_t)INT32_MAX)
-			mpi_fail("exchange", "round over 2 GiB");
+			mpi_comm_fail("exchange", "round over 2 GiB");
 		recv.len = 0;
 		if (iobuf_reserve(&recv, rtot + 1) < 0 || send.oom)
-			mpi_fail("exchange", "out of memory");
+			mpi_comm_fail("exchange", "out of memory");
 		MPI_Alltoallv(send.p, sc, sd, MPI_BYTE, recv.p, rc, rd, MPI_BYTE,
 		    j->comm);
 		for (int i = 0; i < n; i++) {
@@ -54,7 +54,7 @@ mpi_xchg(const struct mpi_job *j, const struct xchg_ops *ops)
 			while (c.p < c.end && !c.err)
 				ops->unpack(ops->arg, i, &c);
 			if (c.err)
-				mpi_fail("exchange", c.err);
+				mpi_comm_fail("exchange", c.err);
 		}
 		MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_LOR, j->comm);
 	} while (any);

@@ -4,13 +4,16 @@
 #include "scan.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "db.h"
+#include "human.h"
 
 /* ROOT must be a real directory: fsscan never follows symlinks. */
 static int
@@ -31,6 +34,25 @@ check_root(const char *prog, const char *root, struct stat *st)
 		return -1;
 	}
 	return 0;
+}
+
+/* The used inodes of the file system when ROOT is its root: there they
+ * are a fair estimate of the entries a scan will meet. 0 otherwise, or
+ * when the kernel cannot say. */
+static uint64_t
+inodes_used(const char *root)
+{
+	struct statx sx;
+	struct statvfs sv;
+
+	if (statx(AT_FDCWD, root, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+	    STATX_INO, &sx) < 0 ||
+	    !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+	    !(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) ||
+	    statvfs(root, &sv) < 0 || sv.f_files == 0 ||
+	    sv.f_ffree > sv.f_files)
+		return 0;
+	return (uint64_t)(sv.f_files - sv.f_ffree);
 }
 
 int
@@ -60,13 +82,14 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 	    .label = s->fi.label[0] ? s->fi.label : NULL,
 	    .mntopts = s->fi.options, .options = cmdline,
 	    .started = time(NULL), .threads = a->threads ? a->threads :
-	    cli_default_threads(s->fi.fstype, share), .dirs_depth = a->dirs };
+	    args_default_threads(s->fi.fstype, share), .dirs_depth = a->dirs };
 	s->m.now_ref = a->have_now ? a->now : s->m.started;
 	s->o = (struct walk_opts){ .root = a->root, .threads = s->m.threads,
 	    .dirs_depth = a->dirs, .cross_mounts = a->cross,
 	    .excludes = a->excludes, .nexcludes = a->nexcludes,
-	    .max_fds = cli_fd_budget(a->max_fds), .max_rate = a->max_rate,
+	    .max_fds = args_fd_budget(a->max_fds), .max_rate = a->max_rate,
 	    .topn = a->topn, .now = s->m.now_ref, .progress = a->progress,
+	    .prog = prog, .inodes_used = a->progress ? inodes_used(a->root) : 0,
 	    .symlink_targets = a->links, .stat_cached = a->stat_cached,
 	    .rules = s->rules, .stop = stop };
 	return 0;
@@ -108,14 +131,24 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 	return rc;
 }
 
+/* "fsscan: snapshot 12 complete: 1,234,567 files, 45,678 dirs, 12.3 GiB
+ * (13,207,024,435 bytes), 0 errors, 1 min 12 s, 23,456 entries/s". */
 void
 scan_summary(const struct scan *s, int64_t id, const struct walk_result *r,
     uint64_t entries)
 {
-	fprintf(stderr, "%s: snapshot %lld %s: %llu files, %llu dirs, "
-	    "%llu bytes, %llu errors, %.1f s (%.0f entries/s)\n", s->prog,
-	    (long long)id, r->interrupted ? "interrupted" : "complete",
-	    (unsigned long long)r->c.files, (unsigned long long)r->c.dirs,
-	    (unsigned long long)r->c.bytes, (unsigned long long)r->c.nerrors,
-	    r->seconds, r->seconds > 0 ? (double)entries / r->seconds : 0.0);
+	char f[32], d[32], h[32], b[64], e[32], t[32], rate[32];
+
+	fprintf(stderr, "%s: snapshot %lld %s: %s files, %s dirs, %s (%s "
+	    "bytes), %s error%s, %s, %s entries/s\n", s->prog, (long long)id,
+	    r->interrupted ? "interrupted" : "complete",
+	    human_uint(r->c.files, f, sizeof f),
+	    human_uint(r->c.dirs, d, sizeof d),
+	    human_bytes((double)r->c.bytes, 1, h, sizeof h),
+	    human_wide((i128)r->c.bytes, b, sizeof b),
+	    human_uint(r->c.nerrors, e, sizeof e),
+	    r->c.nerrors == 1 ? "" : "s",
+	    human_duration((int64_t)(r->seconds + 0.5), t, sizeof t),
+	    human_uint(r->seconds > 0 ? (uint64_t)((double)entries /
+	    r->seconds) : entries, rate, sizeof rate));
 }

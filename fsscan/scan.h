@@ -12,7 +12,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "args.h"
 #include "csvout.h"
 #include "fsident.h"
 #include "project.h"

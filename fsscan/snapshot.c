@@ -4,6 +4,7 @@
  */
 #include "snapshot.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,6 @@
 
 #include "db.h"
 #include "idname.h"
-
-static const char *const fh_name[FH_COUNT] = {
-	[FH_FILE_SIZE] = "size", [FH_CAPACITY] = "capacity",
-	[FH_POS_OVERHEAD] = "pos_overhead", [FH_NEG_OVERHEAD] = "neg_overhead",
-	[FH_DIR_ENTRIES] = "dir_entries", [FH_DIR_SIZE] = "dir_size",
-	[FH_NAME_LEN] = "name_len", [FH_LINK_COUNT] = "link_count",
-	[FH_SYMLINK_LEN] = "symlink_len", [FH_MTIME] = "mtime",
-	[FH_CTIME] = "ctime", [FH_ATIME] = "atime",
-};
 
 /* A statement and the error context of one write. */
 struct w {
@@ -121,16 +113,22 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
     const char *status)
 {
 	const struct census *c = &r->c;
-	sqlite3_stmt *st = prep(w,
+	sqlite3_stmt *st;
+
+	/* invariant 1: complete only after the whole walk, with every row of
+	 * the snapshot in this one transaction */
+	assert(strcmp(status, "complete") != 0 || !r->interrupted);
+	assert(!sqlite3_get_autocommit(w->db));
+	st = prep(w,
 	    "UPDATE snapshot SET status=?, finished_at=?, files=?, dirs=?,"
-	    " symlinks=?, others=?, bytes=?, alloc_bytes=?, all_size=?,"
-	    " all_blocks=?, hardlink_dups=?, snapshot_dirs=?, symlink_rel=?,"
-	    " symlink_abs=?, mounts_skipped=?, excluded=?, errors=?,"
+	    " symlinks=?, others=?, hardlink_dups=?, snapshot_dirs=?,"
+	    " symlink_rel=?, symlink_abs=?, mounts_skipped=?, excluded=?,"
+	    " errors=?, bytes=?, alloc_bytes=?, all_size=?, all_blocks=?,"
 	    " entries_per_s=? WHERE id=?");
-	uint64_t v[] = { c->files, c->dirs, c->symlinks, c->others, c->bytes,
-	    c->alloc, c->all_size, c->all_blocks, c->hardlink_dups,
-	    c->snapshot_dirs, c->symlink_rel, c->symlink_abs,
-	    c->mounts_skipped, c->excluded, c->nerrors };
+	uint64_t v[] = { c->files, c->dirs, c->symlinks, c->others,
+	    c->hardlink_dups, c->snapshot_dirs, c->symlink_rel,
+	    c->symlink_abs, c->mounts_skipped, c->excluded, c->nerrors };
+	u128 b[] = { c->bytes, c->alloc, c->all_size, c->all_blocks };
 	int i = 1, rc;
 
 	if (!st)
@@ -139,6 +137,8 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 	sqlite3_bind_int64(st, i++, (int64_t)time(NULL));
 	for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 		sqlite3_bind_int64(st, i++, (int64_t)v[k]);
+	for (size_t k = 0; k < sizeof b / sizeof *b; k++)
+		db_bind_i128(st, i++, (i128)b[k]);
 	sqlite3_bind_double(st, i++, r->seconds > 0 ?
 	    (double)r->entries / r->seconds : 0.0);
 	sqlite3_bind_int64(st, i, id);
@@ -147,13 +147,15 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 	return rc;
 }
 
+/* Counts stay far below 2^63; bytes are 128-bit (below 2^127 within
+ * CENSUS_MAX_ENTRIES entries) and go in as exact text beyond 2^63 - 1. */
 static int
 bind_acct(sqlite3_stmt *st, int i, const struct acct *a)
 {
 	sqlite3_bind_int64(st, i, (int64_t)a->files);
 	sqlite3_bind_int64(st, i + 1, (int64_t)a->dirs);
-	sqlite3_bind_int64(st, i + 2, (int64_t)a->bytes);
-	sqlite3_bind_int64(st, i + 3, (int64_t)a->alloc);
+	db_bind_i128(st, i + 2, (i128)a->bytes);
+	db_bind_i128(st, i + 3, (i128)a->alloc);
 	return i + 4;
 }
 
@@ -161,12 +163,12 @@ bind_acct(sqlite3_stmt *st, int i, const struct acct *a)
 static int
 write_hist_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
     const char *metric, enum hist_scheme s, const uint64_t *n,
-    const uint64_t *wt, const i128 *v, const i128 *vw)
+    const u128 *wt, const i128 *v, const struct hist_vw *vw)
 {
-	char b1[41], b2[41];
+	char b1[I128_STRLEN], b2[HIST_VW_STRLEN];
 
 	for (int slot = 0; slot < HIST_NB; slot++) {
-		int64_t lo, hi;
+		i128 lo, hi;
 		if (!n[slot])
 			continue;
 		hist_bounds_base(s, slot, &lo, &hi);
@@ -174,12 +176,12 @@ write_hist_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
 		db_bind_text(st, 2, proj);
 		db_bind_text(st, 3, metric);
 		sqlite3_bind_int(st, 4, slot);
-		sqlite3_bind_int64(st, 5, lo);
-		sqlite3_bind_int64(st, 6, hi);
+		db_bind_i128(st, 5, lo);
+		db_bind_i128(st, 6, hi);
 		sqlite3_bind_int64(st, 7, (int64_t)n[slot]);
-		sqlite3_bind_int64(st, 8, (int64_t)wt[slot]);
+		db_bind_i128(st, 8, (i128)wt[slot]);
 		db_bind_text(st, 9, v ? i128_str(v[slot], b1) : NULL);
-		db_bind_text(st, 10, vw ? i128_str(vw[slot], b2) : NULL);
+		db_bind_text(st, 10, vw ? hist_vw_str(&vw[slot], b2) : NULL);
 		if (done(w, st) < 0)
 			return -1;
 	}
@@ -196,8 +198,8 @@ write_project_extent(struct w *w, sqlite3_stmt *st, int64_t id,
 	sqlite3_bind_int64(st, 1, id);
 	db_bind_text(st, 2, proj);
 	db_bind_text(st, 3, metric);
-	sqlite3_bind_int64(st, 4, h->min);
-	sqlite3_bind_int64(st, 5, h->max);
+	db_bind_i128(st, 4, h->min);
+	db_bind_i128(st, 5, h->max);
 	return done(w, st);
 }
 
@@ -215,35 +217,37 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 
 	if (!st || !ex || !px)
 		goto out;
-	for (int i = 0; i < FH_COUNT; i++) {
+	for (int i = 0; i < METRIC_COUNT; i++) {
 		const struct hist *h = &c->h[i];
 		/* Overhead rows are chosen by size, so their bounds are sizes. */
-		if (write_hist_rows(w, st, id, NULL, fh_name[i], fh_scheme[i],
-		    h->n, h->w, h->v, h->vw) < 0)
+		if (write_hist_rows(w, st, id, NULL, metric_def[i].name,
+		    metric_def[i].scheme, h->n, h->w, h->v, h->vw) < 0)
 			goto out;
 		if (!hist_total(h))
 			continue;
 		sqlite3_bind_int64(ex, 1, id);
-		db_bind_text(ex, 2, fh_name[i]);
-		sqlite3_bind_int64(ex, 3, h->min);
-		sqlite3_bind_int64(ex, 4, h->max);
+		db_bind_text(ex, 2, metric_def[i].name);
+		db_bind_i128(ex, 3, h->min);
+		db_bind_i128(ex, 4, h->max);
 		if (done(w, ex) < 0)
 			goto out;
 	}
 	for (size_t p = 0; p < c->nproj; p++) {
 		const struct proj_stats *ps = &c->proj[p];
 		const char *name = project_name(rules, (int32_t)p);
-		const struct phist *ph[4] = { &ps->size, &ps->atime, &ps->mtime,
-		    &ps->ctime };
-		const char *m[4] = { "size", "atime", "mtime", "ctime" };
+		/* In the order of metric_file[]. */
+		const struct phist *ph[METRIC_NFILE] = { &ps->size, &ps->atime,
+		    &ps->mtime, &ps->ctime };
 		if (!ps->entries)
 			continue;
-		for (int k = 0; k < 4; k++)
-			if (write_hist_rows(w, st, id, name, m[k],
-			    k ? HS_AGE : HS_SIZE, ph[k]->n, ph[k]->w, NULL,
-			    NULL) < 0 || write_project_extent(w, px, id, name,
-			    m[k], ph[k]) < 0)
+		for (int k = 0; k < METRIC_NFILE; k++) {
+			const struct metric_def *m = &metric_def[metric_file[k]];
+			if (write_hist_rows(w, st, id, name, m->name, m->scheme,
+			    ph[k]->n, ph[k]->w, NULL, NULL) < 0 ||
+			    write_project_extent(w, px, id, name, m->name,
+			    ph[k]) < 0)
 				goto out;
+		}
 	}
 	rc = 0;
 out:
@@ -433,7 +437,7 @@ write_top(struct w *w, sqlite3_stmt *st, int64_t id, const char *kind,
 		sqlite3_bind_int64(st, 1, id);
 		db_bind_text(st, 2, kind);
 		sqlite3_bind_int(st, 3, i + 1);
-		sqlite3_bind_int64(st, 4, (int64_t)t->e[i].key);
+		db_bind_i128(st, 4, t->e[i].key);
 		db_bind_blobtext(st, 5, t->e[i].path, strlen(t->e[i].path));
 		if (done(w, st) < 0)
 			return -1;
@@ -464,7 +468,8 @@ write_errors(struct w *w, int64_t id, const struct census *c)
 			sqlite3_bind_int64(p, 1, id);
 			sqlite3_bind_int(p, 2, s->err);
 			sqlite3_bind_int(p, 3, k + 1);
-			db_bind_blobtext(p, 4, s->paths[k], strlen(s->paths[k]));
+			db_bind_blobtext(p, 4, s->paths[k],
+			    strlen(s->paths[k]));
 			if (done(w, p) < 0)
 				goto out;
 		}
@@ -486,6 +491,13 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	struct dir_source own = { list_next, &ls };
 	sqlite3_stmt *top;
 
+	/* Sums are exact only below CENSUS_MAX_ENTRIES (census.h). */
+	if (census_entries(&r->c) >= CENSUS_MAX_ENTRIES) {
+		snprintf(err, errlen, "the scan counted 2^54 entries or more:"
+		    " its byte totals could exceed 2^127, so it is not"
+		    " recorded");
+		return -1;
+	}
 	if (db_begin(db) < 0) {
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		return -1;

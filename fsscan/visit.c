@@ -6,6 +6,7 @@
  * directory order (which is what network file systems' statahead expects).
  * Every stat is relative to the directory fd: no path is ever resolved.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -261,8 +262,8 @@ add_entry(struct worker *w, struct dnode *d, int fd, const char *name,
 {
 	const struct walk_opts *o = w->g->o;
 	mode_t m = sx->stx_mode;
-	int32_t proj = project_of(o->rules, &d->proj, &w->pc, sx->stx_uid,
-	    sx->stx_gid);
+	int32_t proj = project_of(o->rules, &d->proj, &w->pc, name,
+	    sx->stx_uid, sx->stx_gid);
 
 	if (S_ISREG(m)) {
 		struct hl_file f = {
@@ -312,7 +313,8 @@ read_chunk(struct worker *w, struct dnode *d, int fd, long n,
 		for (long off = 0; off < n;) {
 			struct dirent64 *de = (struct dirent64 *)(w->buf + off);
 			const char *name = de->d_name;
-			int is_dir = de->d_type == DT_DIR || de->d_type == DT_UNKNOWN;
+			int is_dir = de->d_type == DT_DIR ||
+			    de->d_type == DT_UNKNOWN;
 			size_t len;
 
 			off += de->d_reclen;
@@ -335,11 +337,13 @@ read_chunk(struct worker *w, struct dnode *d, int fd, long n,
 					w->c.mounts_skipped++;
 					continue;
 				}
-				hist_add(&w->c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)len, 0);
+				hist_add(&w->c.h[METRIC_NAME_LEN], HS_LINEAR8,
+				    (int64_t)len, 0);
 				add_subdir(w, d, name, len, &sx, publish_now);
 				continue;
 			}
-			hist_add(&w->c.h[FH_NAME_LEN], HS_LINEAR8, (int64_t)len, 0);
+			hist_add(&w->c.h[METRIC_NAME_LEN], HS_LINEAR8,
+			    (int64_t)len, 0);
 			add_entry(w, d, fd, name, len, &sx, dl);
 		}
 	}
@@ -353,14 +357,20 @@ enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
 
 	if (d->parent) {
 		if (o->dirs_depth < 0 || d->depth <= o->dirs_depth) {
-			d->acct = dirtot_new(d->parent->acct, d->name, d->namelen,
-			    &w->g->dir_seq);
+			d->acct = dirtot_new(d->parent->acct, d->name,
+			    d->namelen, &w->g->dir_seq);
 			dirtot_list_push(&w->dirs, d->acct);
 		} else {
 			d->acct = d->parent->acct;
 		}
+		/* The one path built here: a project directory of depth:N,
+		 * N > 1, is named by it (invariant 4's exception). */
+		char *rel = project_wants_path(o->rules, d->depth) ?
+		    dnode_relpath(d) : NULL;
+
 		project_dir(o->rules, &d->parent->proj, &d->proj, d->name,
-		    d->depth, fd, d->uid, d->gid);
+		    rel, d->depth, fd, d->uid, d->gid);
+		free(rel);
 	}
 	account_dir(&w->c, d, dl);
 	if (d->no_read)
@@ -398,6 +408,9 @@ visit_dir(struct worker *w, struct dnode *d)
 		if (!keep)
 			atomic_fetch_sub(&g->open_fds, 1);
 		d->fd_budgeted = keep;
+		/* invariant 3: d->fd is set before any child exists, and an fd
+		 * over the budget is never published (children reopen it) */
+		assert(atomic_load(&d->refs) == 1 && d->fd == -1);
 		if (keep)
 			d->fd = fd;
 	}
@@ -412,10 +425,11 @@ visit_dir(struct worker *w, struct dnode *d)
 	if (*g->o->stop)
 		atomic_store(&g->interrupted, 1);
 	if (fd >= 0) {
-		hist_add(&w->c.h[FH_DIR_ENTRIES], HS_COUNT, (int64_t)names, 0);
-		hist_add(&w->c.h[FH_DIR_SIZE], HS_SIZE, (int64_t)d->size, 0);
+		hist_add(&w->c.h[METRIC_DIR_ENTRIES], HS_COUNT, names, 0);
+		hist_add(&w->c.h[METRIC_DIR_SIZE], HS_SIZE, d->size, 0);
 		if (topn_wants(&w->c.top_dirs, names))
-			topn_offer(&w->c.top_dirs, names, dnode_path(d, NULL, 0));
+			topn_offer(&w->c.top_dirs, names, dnode_path(d, NULL,
+			    0));
 	}
 	dirtot_add(d->acct, &dl);
 	if (fd >= 0 && !keep) {

@@ -31,6 +31,11 @@ struct walk_opts {
 	int topn;
 	int64_t now;			/* reference time for ages */
 	int progress;			/* progress line on stderr */
+	const char *prog;		/* names the program in it (NULL:
+					   "fsscan") */
+	uint64_t inodes_used;		/* the file system's used inodes when
+					   ROOT is its root (the progress
+					   line's denominator); 0 unknown */
 	int symlink_targets;		/* readlink for the rel/abs split */
 	int stat_cached;		/* AT_STATX_DONT_SYNC: trust cached attrs */
 	struct project_rules *rules;

@@ -63,6 +63,11 @@ struct worker {
 	struct dnode *slot[FD_SLOTS];
 	int slot_fd[FD_SLOTS];
 	_Atomic uint64_t entries;
+	/* c.bytes and c.nerrors as of the last directory, for the
+	 * progress line (c itself is this thread's alone); the bytes as a
+	 * double, which only shows them and never wraps. */
+	_Atomic double bytes_seen;
+	_Atomic uint64_t errors_seen;
 	unsigned seed;
 };
 
@@ -75,7 +80,9 @@ struct walker {
 	int fed;			/* items also come from elsewhere (MPI):
 					   no pending item is not the end */
 	_Atomic int over;		/* the feeder says the walk is over */
-	_Atomic uint64_t remote_entries;	/* other ranks', for progress */
+	/* Other ranks' entries, bytes and errors, for rank 0's progress. */
+	_Atomic uint64_t remote_entries, remote_errors;
+	_Atomic double remote_bytes;
 	struct dirtot_list stubs;	/* stand-ins for other ranks' nodes */
 	int feed;			/* the deque the next batch goes to */
 	uint64_t start_ns;
@@ -105,6 +112,13 @@ void walk_go(struct walker *g, void (*drive)(struct walker *, void *),
 void walk_collect(struct walker *g, struct walk_result *r);
 void walk_links(struct walk_result *r, int64_t now);
 void walk_finish(struct walk_result *r);
+/* This process's entries, bytes and errors so far (its threads'), for a
+ * progress line. */
+struct walk_sofar {
+	uint64_t entries, errors;
+	double bytes;
+};
+void walk_so_far(const struct walker *g, struct walk_sofar *s);
 
 /* pool.c: queue d; the next item for w (its own newest, else half of a
  * victim's oldest), or NULL; 0 when the walk is over, else 1 after a short
@@ -126,6 +140,8 @@ void pool_end(struct walker *g);
 /* dnode.c */
 struct dnode *dnode_new(struct dnode *parent, const char *name, size_t len);
 char *dnode_path(const struct dnode *d, const char *name, size_t namelen);
+/* d's path below ROOT, "a/b/c" (its components, ROOT's excluded). */
+char *dnode_relpath(const struct dnode *d);
 void dnode_release(struct walker *g, struct dnode *d);
 
 /* visit.c */

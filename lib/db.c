@@ -7,6 +7,7 @@
  */
 #include "db.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "db_int.h"
+#include "metric.h"
 #include "sql_embed.h"
 
 #define BUSY_SLEEP_MS 20
@@ -97,7 +98,8 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
 	int rc;
 
 	for (waited = 0;; waited += BUSY_SLEEP_MS) {
-		rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+		rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL,
+		    NULL);
 		if ((rc & 0xff) != SQLITE_BUSY)
 			break;
 		if ((stop_flag && *stop_flag) || waited >= DB_BUSY_MS)
@@ -117,12 +119,234 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
  * I/O tables (sql/io.sql): a version-2 database loses its io_dev_hour
  * (recreated with the columns of version 3) and has every hour with
  * samples marked dirty, so the next ingest rebuilds them all and the
- * analyses say they are stale until then. Version 4 stores directory rows
- * as parent and name instead of a path: older rows are converted
- * (dbupgrade.c), and v_dir shows the same paths as before. */
+ * analyses say they are stale until then. Version 4 holds exact totals
+ * (below). Version 5 stores directory rows as parent and name instead of
+ * a path: older rows are converted (dir_rows, below), their totals copied
+ * as they are (exact text included), and v_dir shows the same paths as
+ * before. Version 6 adds scan_rank, which the schema creates. */
 static const char iocensus_io_from2[] = "DROP TABLE IF EXISTS io_dev_hour;";
 static const char iocensus_io_dirty_all[] =
     "INSERT OR IGNORE INTO io_dirty (t0) SELECT DISTINCT t0 FROM io_chunk;";
+
+/*
+ * Version 4 keeps totals beyond INT64_MAX as exact decimal text, in
+ * columns without a type (sql/schema.sql); SQLite cannot change a
+ * column's type in place, so a table with such a column is rebuilt: it is
+ * renamed (legacy_alter_table leaves the other tables' references to its
+ * name alone), created anew by the schema, filled from the old one (the
+ * columns and their order are those of version 1) and dropped. The views
+ * over these tables and hist's index go first and come back with the
+ * schema. Foreign keys are off meanwhile (open_rw), so dropping the old
+ * snapshot table deletes nothing. Existing values are copied as they are.
+ * dir is not among them: version 5 changes its rows' shape, and
+ * dir_rows moves them into the new table, exact columns included.
+ */
+static const char *const exact_tables[] = { "snapshot", "project", "owner",
+    "hist", "hist_extent", "project_extent", "top" };
+#define N_EXACT (sizeof exact_tables / sizeof *exact_tables)
+static const char iocensus_exact_drop[] = "PRAGMA legacy_alter_table=ON;"
+    " DROP VIEW IF EXISTS v_snapshot; DROP VIEW IF EXISTS v_project;"
+    " DROP VIEW IF EXISTS v_hist; DROP VIEW IF EXISTS v_dir;"
+    " DROP INDEX IF EXISTS hist_key;";
+
+static int
+table_exists(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
+	    " type = 'table' AND name = ?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* Before the schema runs: move the old tables aside; moved[i] says which
+ * existed (a version-1 database lacks the later ones). */
+static int
+exact_move_aside(sqlite3 *db, int moved[N_EXACT], char *err, size_t errlen)
+{
+	char sql[128];
+
+	if (db_exec(db, iocensus_exact_drop, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < N_EXACT; i++) {
+		if ((moved[i] = table_exists(db, exact_tables[i])) < 0) {
+			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+			return -1;
+		}
+		snprintf(sql, sizeof sql, "ALTER TABLE \"%s\" RENAME TO"
+		    " \"%s_v3\"", exact_tables[i], exact_tables[i]);
+		if (moved[i] && db_exec(db, sql, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* After the schema has created the new tables: fill them, drop the old. */
+static int
+exact_fill(sqlite3 *db, const int moved[N_EXACT], char *err, size_t errlen)
+{
+	char sql[256];
+
+	for (size_t i = 0; i < N_EXACT; i++) {
+		const char *t = exact_tables[i];
+		snprintf(sql, sizeof sql, "INSERT INTO \"%s\" SELECT * FROM"
+		    " \"%s_v3\"; DROP TABLE \"%s_v3\";", t, t, t);
+		if (moved[i] && db_exec(db, sql, err, errlen) < 0)
+			return -1;
+	}
+	return db_exec(db, "PRAGMA legacy_alter_table=OFF", err, errlen);
+}
+
+/*
+ * Version 5 stores a directory row as its parent's row and its own name;
+ * older databases hold paths. Before the schema runs, dir_aside moves
+ * such a table aside as dir_paths (v_dir, which reads it, is dropped and
+ * recreated by the views); after, dir_rows makes one row per old row, the
+ * path split into its parent's row and its own name, and drops
+ * dir_paths. A row whose parent has no row keeps its whole path as its
+ * name and no parent, so v_dir shows it as before. Paths are split in C,
+ * byte by byte: SQL's text functions count characters, and names need
+ * not be UTF-8. Totals are copied as values, so a version-4 total held as
+ * exact decimal text stays that text.
+ */
+
+/* Does table dir have a column named path? */
+static int
+dir_has_path(sqlite3 *db, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT count(*) FROM"
+	    " pragma_table_info('dir') WHERE name = 'path'", err, errlen);
+	int n = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	else
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* 1 when dir was moved aside, 0 when it has no paths, -1 on an error. */
+static int
+dir_aside(sqlite3 *db, char *err, size_t errlen)
+{
+	int n = dir_has_path(db, err, errlen);
+
+	if (n <= 0)
+		return n;
+	if (db_exec(db, "DROP VIEW IF EXISTS v_dir;"
+	    " ALTER TABLE dir RENAME TO dir_paths;", err, errlen) < 0)
+		return -1;
+	return 1;
+}
+
+/* The new id of the row of (snap, path), or 0 when there is none. */
+static int64_t
+dir_lookup(sqlite3_stmt *find, int64_t snap, const char *path, size_t len)
+{
+	int64_t id = 0;
+
+	sqlite3_bind_int64(find, 1, snap);
+	db_bind_blobtext(find, 2, path, len);
+	if (sqlite3_step(find) == SQLITE_ROW)
+		id = sqlite3_column_int64(find, 0);
+	sqlite3_reset(find);
+	return id;
+}
+
+/* Insert the row read by sel (snapshot_id, path, depth, totals...) and
+ * remember its new id; 0 or -1. */
+static int
+dir_convert_row(sqlite3_stmt *sel, sqlite3_stmt *find, sqlite3_stmt *ins,
+    sqlite3_stmt *map)
+{
+	int64_t snap = sqlite3_column_int64(sel, 0);
+	const char *path = (const char *)sqlite3_column_blob(sel, 1);
+	size_t len = (size_t)sqlite3_column_bytes(sel, 1);
+	int depth = sqlite3_column_int(sel, 2);
+	const char *name = path, *slash;
+	int64_t parent = 0;
+
+	if (!path)
+		path = name = "";
+	if (depth > 0) {
+		slash = memrchr(path, '/', len);
+		if (slash)
+			parent = dir_lookup(find, snap, path,
+			    (size_t)(slash - path));
+		else
+			parent = dir_lookup(find, snap, ".", 1);
+		if (parent)
+			name = slash ? slash + 1 : path;
+	}
+	sqlite3_bind_int64(ins, 1, snap);
+	if (parent)
+		sqlite3_bind_int64(ins, 2, parent);
+	else
+		sqlite3_bind_null(ins, 2);
+	db_bind_blobtext(ins, 3, name, len - (size_t)(name - path));
+	for (int i = 2; i < 8; i++)
+		sqlite3_bind_value(ins, i + 2, sqlite3_column_value(sel, i));
+	if (db_step_done(ins) < 0)
+		return -1;
+	sqlite3_bind_int64(map, 1, snap);
+	db_bind_blobtext(map, 2, path, len);
+	sqlite3_bind_int64(map, 3, sqlite3_last_insert_rowid(
+	    sqlite3_db_handle(ins)));
+	return db_step_done(map);
+}
+
+static int
+dir_rows(sqlite3 *db, char *err, size_t errlen)
+{
+	sqlite3_stmt *sel = NULL, *find = NULL, *ins = NULL, *map = NULL;
+	int rc = -1, step;
+
+	if (db_exec(db, "CREATE TEMP TABLE dir_paths_id (snapshot_id"
+	    " INTEGER, path TEXT, id INTEGER, PRIMARY KEY (snapshot_id, path))"
+	    " WITHOUT ROWID", err, errlen) < 0)
+		return -1;
+	/* Parents sort before their children: they are less deep. */
+	sel = db_prepare(db, "SELECT snapshot_id, path, depth, files, dirs,"
+	    " bytes, alloc_bytes, max_mtime FROM dir_paths"
+	    " ORDER BY snapshot_id, depth", err, errlen);
+	find = db_prepare(db, "SELECT id FROM dir_paths_id WHERE"
+	    " snapshot_id = ? AND path = ?", err, errlen);
+	ins = db_prepare(db, "INSERT INTO dir (snapshot_id, parent, name,"
+	    " depth, files, dirs, bytes, alloc_bytes, max_mtime)"
+	    " VALUES (?,?,?,?,?,?,?,?,?)", err, errlen);
+	map = db_prepare(db, "INSERT OR IGNORE INTO dir_paths_id"
+	    " VALUES (?,?,?)", err, errlen);
+	if (!sel || !find || !ins || !map)
+		goto out;
+	while ((step = sqlite3_step(sel)) == SQLITE_ROW)
+		if (dir_convert_row(sel, find, ins, map) < 0)
+			break;
+	if (step != SQLITE_DONE) {
+		snprintf(err, errlen, "converting dir rows: %s",
+		    sqlite3_errmsg(db));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(find);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(map);
+	if (db_exec(db, "DROP TABLE temp.dir_paths_id", rc < 0 ? NULL : err,
+	    errlen) < 0)
+		rc = -1;
+	if (rc == 0 && db_exec(db, "DROP TABLE dir_paths", err, errlen) < 0)
+		rc = -1;
+	return rc;
+}
 
 /* v_io enumerates a chunk's samples by joining io_slot (0..3599). */
 static const char iocensus_io_slots[] =
@@ -130,11 +354,36 @@ static const char iocensus_io_slots[] =
     "(SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 3599) "
     "SELECT i FROM k;";
 
+/* The stable views, with the metric names of lib/metric.c put in. */
+static int
+install_views(sqlite3 *db, char *err, size_t errlen)
+{
+	static const char mark[] = "@FILE_METRICS@";
+	const char *at = strstr(iocensus_sql_views, mark);
+	char list[128];
+	char *sql;
+	int rc;
+
+	/* Exactly one marker: the file metrics of v_hist. */
+	assert(at != NULL && strstr(at + 1, mark) == NULL);
+	metric_sql_list(list, sizeof list);
+	sql = sqlite3_mprintf("%.*s%s%s", (int)(at - iocensus_sql_views),
+	    iocensus_sql_views, list, at + sizeof mark - 1);
+	if (sql == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = db_exec(db, sql, err, errlen);
+	sqlite3_free(sql);
+	return rc;
+}
+
 static int
 install_schema(sqlite3 *db, char *err, size_t errlen)
 {
 	char sql[128];
-	int version = 0, appid = 0, tables = 0, dirs_old;
+	int version = 0, appid = 0, tables = 0, moved[N_EXACT] = { 0 };
+	int rebuild, dirs_old;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
 		return -1;
@@ -143,8 +392,9 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 	    pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
 	    pragma_int(db, "SELECT count(*) FROM sqlite_master", &tables) < 0)
 		goto fail_msg;
-	/* Someone else's SQLite database: never add our tables to it. */
-	if (appid != DB_APPLICATION_ID && tables > 0) {
+	/* Someone else's SQLite database, made while we waited: never add
+	 * our tables to it. */
+	if (appid != DB_APPLICATION_ID && (appid != 0 || tables > 0)) {
 		snprintf(err, errlen, "not an iocensus database (it already "
 		    "holds tables of its own)");
 		goto fail;
@@ -153,17 +403,20 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		snprintf(sql, sizeof sql,
 		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
-		if ((dirs_old = dbupgrade_dir_aside(db, err, errlen)) < 0)
+		rebuild = version >= 1 && version < 4;
+		if ((dirs_old = dir_aside(db, err, errlen)) < 0)
 			goto fail;
 		if ((version == 2 &&
 		    db_exec(db, iocensus_io_from2, err, errlen) < 0) ||
+		    (rebuild && exact_move_aside(db, moved, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
-		    (dirs_old && dbupgrade_dir_rows(db, err, errlen) < 0) ||
+		    (rebuild && exact_fill(db, moved, err, errlen) < 0) ||
+		    (dirs_old && dir_rows(db, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
 		    (version == 2 &&
 		    db_exec(db, iocensus_io_dirty_all, err, errlen) < 0) ||
 		    db_exec(db, iocensus_io_slots, err, errlen) < 0 ||
-		    db_exec(db, iocensus_sql_views, err, errlen) < 0 ||
+		    install_views(db, err, errlen) < 0 ||
 		    db_exec(db, sql, err, errlen) < 0)
 			goto fail;
 	}
@@ -178,35 +431,175 @@ fail:
 }
 
 /*
- * SQLite takes some files too short for its header for an empty database
- * and writes a new one over them. Refuse a regular file that is neither
- * empty nor starts with the SQLite header, before SQLite opens it.
+ * The dashboard views (sql/dash.sql) on a database that lacks them: one
+ * made before they existed. Every statement there is IF NOT EXISTS, so
+ * two writers racing here both succeed; nothing is written when they are
+ * all there.
  */
 static int
-check_header(const char *path, char *err, size_t errlen)
+install_dash(sqlite3 *db, char *err, size_t errlen)
+{
+	int n = 0;
+
+	if (pragma_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+	    " ('v_io_dev_hour', 'v_io_host_minute')", &n) < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (n == 2)
+		return 0;
+	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	if (db_exec(db, iocensus_sql_dash, err, errlen) < 0 ||
+	    db_exec(db, "COMMIT", err, errlen) < 0) {
+		db_exec(db, "ROLLBACK", NULL, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * SQLite gives some names a meaning of their own: ":memory:" (and "")
+ * is a private in-memory database, and a "file:" name is a URI whose
+ * parameters can make it one ("file:x?mode=memory") or open another file.
+ * A scan into either would report success and store nothing.
+ */
+static int
+check_name(const char *path, char *err, size_t errlen)
+{
+	if (*path && strcmp(path, ":memory:") != 0 &&
+	    strncmp(path, "file:", 5) != 0)
+		return 0;
+	snprintf(err, errlen, "'%s': not a database file name: SQLite takes "
+	    "it for %s; give a path (./%s for a file of that name)", path,
+	    strncmp(path, "file:", 5) == 0 ? "a URI" : "a database in memory",
+	    *path ? path : "NAME");
+	return -1;
+}
+
+enum ident { ID_NEW, ID_EMPTY, ID_OURS };
+
+/* What the identity fields say: the census, at a version this program
+ * reads; an SQLite file with no schema ever (nothing to refuse); or
+ * another program's database, refused. */
+static int
+classify(const char *path, uint32_t appid, uint32_t version, int schema,
+    enum ident *id, char *err, size_t errlen)
+{
+	if (appid == DB_APPLICATION_ID && version > DB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: schema version %u is newer than this "
+		    "program supports (%d); upgrade iocensus", path, version,
+		    DB_SCHEMA_VERSION);
+		return -1;
+	}
+	if (appid != DB_APPLICATION_ID && (appid || version || schema)) {
+		snprintf(err, errlen, "%s: not an iocensus database "
+		    "(application_id 0x%08x, user_version %u%s): left untouched",
+		    path, appid, version, schema ? ", a schema of its own" : "");
+		return -1;
+	}
+	*id = appid == DB_APPLICATION_ID ? ID_OURS : ID_EMPTY;
+	return 0;
+}
+
+static uint32_t
+be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A WAL that holds frames: the database's header may be older than them. */
+static int
+wal_pending(const char *path)
+{
+	char wal[4096];
+	struct stat st;
+
+	if (snprintf(wal, sizeof wal, "%s-wal", path) >= (int)sizeof wal)
+		return 1;	/* cannot tell: ask SQLite */
+	return stat(wal, &st) == 0 && st.st_size > 0;
+}
+
+/* Identity through SQLite, read-only, for a database whose header may be
+ * stale. A read-only connection never writes the database file. */
+static int
+identity_sqlite(const char *path, enum ident *id, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int appid = 0, version = 0, objects = 0, rc = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
+		sqlite3_busy_handler(db, on_busy, NULL);
+		if (pragma_int(db, "PRAGMA application_id", &appid) == 0 &&
+		    pragma_int(db, "PRAGMA user_version", &version) == 0 &&
+		    pragma_int(db, "SELECT count(*) FROM sqlite_master",
+		    &objects) == 0)
+			rc = 0;
+	}
+	if (rc < 0)
+		snprintf(err, errlen, "%s: not a usable database: %s", path,
+		    db ? sqlite3_errmsg(db) : "out of memory");
+	else
+		rc = classify(path, (uint32_t)appid, (uint32_t)version,
+		    objects > 0, id, err, errlen);
+	sqlite3_close(db);
+	return rc;
+}
+
+/*
+ * What the file at path is, decided before anything writes to it: a
+ * read-write connection would (SQLite switches a database to WAL, and
+ * checkpoints a WAL into the file when its last connection closes), and
+ * even a read-only one leaves -wal and -shm files behind. So the 100-byte
+ * database header is read directly (application id at offset 68, user
+ * version at 60, schema cookie at 40: https://sqlite.org/fileformat.html);
+ * only a WAL database whose WAL holds frames, which its header may not
+ * show yet, is asked through a read-only SQLite connection.
+ *
+ * New: absent or 0 bytes. Refused: a file that does not start with the
+ * SQLite header (SQLite would take some such files for an empty database
+ * and write over them), a truncated header, another program's database.
+ */
+static int
+check_identity(const char *path, enum ident *id, char *err, size_t errlen)
 {
 	static const char magic[16] = "SQLite format 3";
-	char buf[sizeof magic];
+	unsigned char h[100];
 	struct stat st;
 	ssize_t n = 0;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
+	*id = ID_NEW;
 	if (fd < 0)
 		return 0;	/* missing (created), or SQLite says why */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		do
-			n = pread(fd, buf, sizeof buf, 0);
-		while (n < 0 && errno == EINTR);
-		if (n >= 0 && ((size_t)n < sizeof buf ||
-		    memcmp(buf, magic, sizeof magic) != 0)) {
-			snprintf(err, errlen, "%s: not a usable database: it "
-			    "does not start with the SQLite header", path);
-			close(fd);
-			return -1;
-		}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return 0;
 	}
+	do
+		n = pread(fd, h, sizeof h, 0);
+	while (n < 0 && errno == EINTR);
 	close(fd);
-	return 0;
+	if (n < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((size_t)n < sizeof magic || memcmp(h, magic, sizeof magic) != 0) {
+		snprintf(err, errlen, "%s: not a usable database: it does not "
+		    "start with the SQLite header", path);
+		return -1;
+	}
+	if ((size_t)n < sizeof h) {
+		snprintf(err, errlen, "%s: not a usable database: its SQLite "
+		    "header is cut short (%zd bytes)", path, n);
+		return -1;
+	}
+	if ((h[18] == 2 || h[19] == 2) && wal_pending(path))
+		return identity_sqlite(path, id, err, errlen);
+	return classify(path, be32(h + 68), be32(h + 60), be32(h + 40) != 0,
+	    id, err, errlen);
 }
 
 /* create: make a new database (fsscan, ingest); otherwise the file must
@@ -216,9 +609,10 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	char msg[512];
-	int version = 0, appid = 0;
+	enum ident id;
+	int version = 0;
 
-	if (check_header(path, err, errlen) < 0)
+	if (check_name(path, err, errlen) < 0)
 		return NULL;
 	/* Say which of the two a writer lacks, before SQLite fails with "attempt
 	 * to write a readonly database" (and leaves a -wal and -shm behind). */
@@ -228,9 +622,21 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 		return NULL;
 	}
 	if (create && !dir_writable(path)) {
-		snprintf(err, errlen, "%s: cannot write in its directory, where "
+		snprintf(err, errlen,
+		    "%s: cannot write in its directory, where "
 		    "SQLite keeps the -wal and -shm files: %s", path,
 		    strerror(errno));
+		return NULL;
+	}
+	if (check_identity(path, &id, err, errlen) < 0)
+		return NULL;
+	if (!create && id != ID_OURS) {
+		if (access(path, F_OK) < 0)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		else
+			snprintf(err, errlen, "%s: not an iocensus database (it "
+			    "holds no census; fsscan or iocensus ingest creates "
+			    "one)", path);
 		return NULL;
 	}
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
@@ -243,37 +649,31 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 	}
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_handler(db, on_busy, NULL);
-	if (pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
-	    pragma_int(db, "PRAGMA user_version", &version) < 0) {
+	if (pragma_int(db, "PRAGMA user_version", &version) < 0) {
 		snprintf(err, errlen, "%s: not a usable database: %s", path,
 		    sqlite3_errmsg(db));
 		goto fail;
 	}
-	if (appid != 0 && appid != DB_APPLICATION_ID) {
-		snprintf(err, errlen, "%s: not an iocensus database "
-		    "(application_id 0x%08x)", path, (unsigned)appid);
-		goto fail;
-	}
-	if (version > DB_SCHEMA_VERSION) {
-		snprintf(err, errlen, "%s: schema version %d is newer than this "
-		    "program supports (%d); upgrade iocensus", path, version,
-		    DB_SCHEMA_VERSION);
-		goto fail;
-	}
-	if (!create && appid == 0 && version == 0) {
-		snprintf(err, errlen, "%s: not an iocensus database (it holds no "
-		    "census; fsscan or iocensus ingest creates one)", path);
-		goto fail;
-	}
+	/* Foreign keys stay off until the schema is installed: an upgrade
+	 * rebuilds tables that others reference (install_schema). */
 	if (set_wal(db, msg, sizeof msg) < 0 ||
-	    db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-	    msg, sizeof msg) < 0) {
+	    db_exec(db, "PRAGMA synchronous=NORMAL", msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: %s", path, msg);
 		goto fail;
 	}
 	if (version < DB_SCHEMA_VERSION &&
 	    install_schema(db, msg, sizeof msg) < 0) {
-		snprintf(err, errlen, "%s: cannot install schema: %s", path, msg);
+		snprintf(err, errlen, "%s: cannot install schema: %s", path,
+		    msg);
+		goto fail;
+	}
+	if (db_exec(db, "PRAGMA foreign_keys=ON", msg, sizeof msg) < 0) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		goto fail;
+	}
+	if (install_dash(db, msg, sizeof msg) < 0) {
+		snprintf(err, errlen, "%s: cannot install the dashboard views: "
+		    "%s", path, msg);
 		goto fail;
 	}
 	return db;
@@ -321,7 +721,42 @@ db_bind_text(sqlite3_stmt *st, int i, const char *s)
 int
 db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len)
 {
-	return sqlite3_bind_text64(st, i, s, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	return sqlite3_bind_text64(st, i, s, len, SQLITE_TRANSIENT,
+	    SQLITE_UTF8);
+}
+
+int
+db_bind_i128(sqlite3_stmt *st, int i, i128 v)
+{
+	char buf[I128_STRLEN];
+
+	if (i128_fits64(v))
+		return sqlite3_bind_int64(st, i, (int64_t)v);
+	return sqlite3_bind_text(st, i, i128_str(v, buf), -1,
+	    SQLITE_TRANSIENT);
+}
+
+int
+db_column_i128(sqlite3_stmt *st, int i, i128 *v)
+{
+	const char *s;
+	i128 x;
+
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER:
+		*v = sqlite3_column_int64(st, i);
+		return 0;
+	case SQLITE_TEXT:
+		s = (const char *)sqlite3_column_text(st, i);
+		/* The text must be all of the value: no NUL inside it. */
+		if (!s || strlen(s) != (size_t)sqlite3_column_bytes(st, i) ||
+		    i128_parse(s, &x) < 0)
+			return -1;
+		*v = x;
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 int
@@ -396,8 +831,18 @@ open_immutable(const char *path, char *err, size_t errlen)
 sqlite3 *
 db_open_read(const char *path, int *immutable, char *err, size_t errlen)
 {
+	*immutable = 0;
+	if (check_name(path, err, errlen) < 0)
+		return NULL;
 	*immutable = !(access(path, W_OK) == 0 && dir_writable(path));
 	if (!*immutable)
 		return open_rw(path, 0, err, errlen);
 	return open_immutable(path, err, errlen);
+}
+
+int
+db_sqlerr(sqlite3 *db, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(db));
+	return -1;
 }

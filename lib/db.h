@@ -11,11 +11,14 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#define DB_SCHEMA_VERSION 5	/* 2: I/O samples (sql/io.sql); 3: the
+#include "i128.h"
+
+#define DB_SCHEMA_VERSION 6	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
-				   per-project extremes, dir_scope; 4: dir
-				   rows as parent and name, not paths;
-				   5: scan_rank */
+				   per-project extremes, dir_scope; 4:
+				   totals beyond INT64_MAX as exact text;
+				   5: dir rows as parent and name, not
+				   paths; 6: scan_rank */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 
@@ -46,13 +49,25 @@ int db_commit(sqlite3 *db);
 void db_rollback(sqlite3 *db);
 
 /* Prepare or report; returns NULL with the message in err. */
-sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql, char *err, size_t errlen);
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql, char *err,
+    size_t errlen);
 
 /* Bind helpers: index is 1-based like sqlite3_bind_*. A NULL text binds NULL. */
 int db_bind_text(sqlite3_stmt *st, int i, const char *s);
 int db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len);
 
+/* An exact integer of up to 128 bits: an INTEGER when it fits in 64
+ * bits, else its decimal text (docs/census-db.md, "Exact totals"). The
+ * column must have no type, so that SQLite keeps the text as it is. */
+int db_bind_i128(sqlite3_stmt *st, int i, i128 v);
+/* Read such a column: 0, or -1 when it holds anything but an INTEGER or
+ * the decimal text of an integer within 128 bits (NULL included). */
+int db_column_i128(sqlite3_stmt *st, int i, i128 *v);
+
 /* Step a statement that returns no rows, then reset it; 0 or -1. */
 int db_step_done(sqlite3_stmt *st);
+
+/* err = "what: " and SQLite's message for db; returns -1. */
+int db_sqlerr(sqlite3 *db, const char *what, char *err, size_t errlen);
 
 #endif

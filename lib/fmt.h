@@ -7,6 +7,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/* Errors are carried as text. A message that starts with FMT_USAGE was
+ * caused by the request itself (an unknown snapshot id, a --host that
+ * matches nothing): the command line turns it into exit status 2. */
+#define FMT_USAGE "usage: "
+
 /* The --format of every command that prints tables. */
 enum fmt_kind { FMT_TABLE, FMT_CSV, FMT_JSON };
 
@@ -26,6 +31,14 @@ void fmt_json_str(FILE *f, const char *s);
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if the byte at s
  * does not start one (invalid, overlong, surrogate, truncated). */
 int fmt_utf8_len(const char *s);
+
+/* Prometheus text exposition format: a label value (between the quotes
+ * the caller writes) and a HELP text. The format escapes a backslash as
+ * \\ and a newline as \n, and in a label value a quote as \"; it allows
+ * UTF-8 only, so a byte that is not valid UTF-8 is written as the text
+ * \xNN, as the tables show it. */
+void fmt_prom_label(FILE *f, const char *s);
+void fmt_prom_help(FILE *f, const char *s);
 
 /* HTML text or a quoted attribute value: & < > " ' become entities; a
  * control character or a byte that is not valid UTF-8 becomes the visible

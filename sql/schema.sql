@@ -2,6 +2,11 @@
 -- Tables are private; the views in views.sql are the stable interface.
 -- Each table has one writer: fsscan writes snapshots and everything keyed
 -- by snapshot_id. Sizes are bytes, times are unix seconds.
+--
+-- Columns marked "exact" have no type: they hold an INTEGER, or beyond
+-- the signed 64-bit range the exact decimal TEXT (lib/db.h
+-- db_bind_i128; docs/census-db.md, "Exact totals"). A typed INTEGER
+-- column would turn such text into an approximate REAL.
 
 CREATE TABLE IF NOT EXISTS snapshot (
   id            INTEGER PRIMARY KEY,
@@ -20,9 +25,9 @@ CREATE TABLE IF NOT EXISTS snapshot (
   status        TEXT NOT NULL CHECK (status IN
                   ('running', 'complete', 'interrupted', 'failed')),
   files         INTEGER, dirs INTEGER, symlinks INTEGER, others INTEGER,
-  bytes         INTEGER, alloc_bytes INTEGER,
-  all_size      INTEGER,           -- fsstats: st_size of every counted entry
-  all_blocks    INTEGER,           -- fsstats: st_blocks of every counted entry
+  bytes, alloc_bytes,              -- exact
+  all_size,                        -- exact; fsstats: st_size of every counted entry
+  all_blocks,                      -- exact; fsstats: st_blocks of every counted entry
   hardlink_dups INTEGER, snapshot_dirs INTEGER,
   symlink_rel   INTEGER, symlink_abs INTEGER,
   mounts_skipped INTEGER, excluded INTEGER,
@@ -38,7 +43,7 @@ CREATE TABLE IF NOT EXISTS project (
   name        TEXT NOT NULL,
   source      TEXT NOT NULL,       -- rule(s) that attributed it: depth:1, projid, ...
   files INTEGER NOT NULL, dirs INTEGER NOT NULL,
-  bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
+  bytes NOT NULL, alloc_bytes NOT NULL,                 -- exact
   PRIMARY KEY (snapshot_id, name)
 ) WITHOUT ROWID;
 
@@ -48,7 +53,7 @@ CREATE TABLE IF NOT EXISTS owner (
   id          INTEGER NOT NULL,
   name        TEXT,                -- NULL when the id has no name here
   files INTEGER NOT NULL, dirs INTEGER NOT NULL,
-  bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
+  bytes NOT NULL, alloc_bytes NOT NULL,                 -- exact
   PRIMARY KEY (snapshot_id, kind, id)
 ) WITHOUT ROWID;
 
@@ -62,8 +67,8 @@ CREATE TABLE IF NOT EXISTS hist (
   project     TEXT,
   metric      TEXT NOT NULL,
   slot        INTEGER NOT NULL,
-  lo INTEGER NOT NULL, hi INTEGER NOT NULL,
-  n  INTEGER NOT NULL, w INTEGER NOT NULL,
+  lo NOT NULL, hi NOT NULL,        -- exact
+  n  INTEGER NOT NULL, w NOT NULL, -- w exact
   v  TEXT, vw TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS hist_key
@@ -71,7 +76,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS hist_key
 
 CREATE TABLE IF NOT EXISTS hist_extent (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
-  metric TEXT NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,
+  metric TEXT NOT NULL, min NOT NULL, max NOT NULL,   -- exact
   PRIMARY KEY (snapshot_id, metric)
 ) WITHOUT ROWID;
 
@@ -82,7 +87,7 @@ CREATE TABLE IF NOT EXISTS hist_extent (
 CREATE TABLE IF NOT EXISTS project_extent (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
   project TEXT NOT NULL,
-  metric TEXT NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,
+  metric TEXT NOT NULL, min NOT NULL, max NOT NULL,   -- exact
   PRIMARY KEY (snapshot_id, project, metric)
 ) WITHOUT ROWID;
 
@@ -99,7 +104,7 @@ CREATE TABLE IF NOT EXISTS dir (
   name        TEXT NOT NULL,       -- the bytes the file system returned
   depth INTEGER NOT NULL,          -- below ROOT, ROOT is 0
   files INTEGER NOT NULL, dirs INTEGER NOT NULL,
-  bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
+  bytes NOT NULL, alloc_bytes NOT NULL,                 -- exact
   max_mtime INTEGER
 );
 CREATE INDEX IF NOT EXISTS dir_depth ON dir (snapshot_id, depth);
@@ -132,7 +137,7 @@ CREATE TABLE IF NOT EXISTS top (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
   kind TEXT NOT NULL CHECK (kind IN ('file', 'dir')),
   rank INTEGER NOT NULL,
-  value INTEGER NOT NULL,          -- file: st_size; dir: entries
+  value NOT NULL,                  -- exact; file: st_size; dir: entries
   path TEXT NOT NULL,
   PRIMARY KEY (snapshot_id, kind, rank)
 ) WITHOUT ROWID;

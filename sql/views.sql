@@ -1,5 +1,7 @@
 -- Stable views: the public interface of the census database.
 -- Created with the schema; a schema upgrade recreates them.
+-- The marker in v_hist's IN list becomes the file metrics of lib/metric.c
+-- ('size', 'atime', 'mtime', 'ctime'); lib/db.c puts them in.
 
 CREATE VIEW IF NOT EXISTS v_snapshot AS
   SELECT id, fs, root, started_at, finished_at,
@@ -16,7 +18,7 @@ CREATE VIEW IF NOT EXISTS v_project AS
 CREATE VIEW IF NOT EXISTS v_hist AS
   SELECT snapshot_id, project, metric, lo, hi, n AS files, w AS bytes
   FROM hist
-  WHERE metric IN ('size', 'atime', 'mtime', 'ctime');
+  WHERE metric IN (@FILE_METRICS@);
 
 
 -- v_dir: a row's path is the names of its ancestors below ROOT and its

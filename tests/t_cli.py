@@ -36,9 +36,10 @@ HONOURED = {
                               "--buckets"],
     "burst": PRINT + WINDOW + ["--burst-c", "--host-peak"],
     "devices": PRINT + WINDOW,
+    "metrics": ["--db", "-h, --help", "--out"],
     "report": ["--db", "-h, --help"] + WINDOW + [
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",
-        "--host-peak", "--target", "--out", "--bundle"],
+        "--host-peak", "--target", "--out", "--bundle", "--title"],
 }
 
 

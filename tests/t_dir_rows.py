@@ -245,8 +245,8 @@ def upgrade(tmp):
        err)
     con = sqlite3.connect(db)
     con.text_factory = bytes
-    eq(con.execute("PRAGMA user_version").fetchone()[0], 5,
-       "upgrade: now schema 5")
+    eq(con.execute("PRAGMA user_version").fetchone()[0], 6,
+       "upgrade: now schema 6")
     after = [r for r in vdir_rows(con) if r[0] <= 2]
     eq(after, sorted(rows + [orphan]), "upgrade: v_dir rows as before, the"
        " row without a parent row included")
@@ -254,7 +254,7 @@ def upgrade(tmp):
     ok(b"path" not in cols and b"parent" in cols,
        "upgrade: dir holds parent and name", repr(cols))
     eq(con.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE"
-                   " 'dir_v3%'").fetchone()[0], 0, "upgrade: old table gone")
+                   " 'dir_paths%'").fetchone()[0], 0, "upgrade: old table gone")
     eq(con.execute("SELECT count(*) FROM v_dir WHERE snapshot_id = 3")
        .fetchone()[0], 1 + sum(1 for e in os.scandir(root)
                                if e.is_dir(follow_symlinks=False)),

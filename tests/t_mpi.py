@@ -11,6 +11,9 @@ Skipped, with the reason printed, only when mpirun is not installed
     fsstats CSV (but its comment line) identical to fsscan's;
   * the larger tree of t_oracle (600 directories, 300 hard-link groups, a
     3000-entry directory) with 2 and 7 ranks, identical to fsscan's;
+  * two sparse files of 2^63 - 1 bytes in each of the directories the
+    ranks share out, with 2 and 4 ranks: v_snapshot, v_project and v_dir
+    bytes beyond 2^64 exact, as fsscan's and the oracle's;
   * a tree with paths longer than PATH_MAX and hard links between deep and
     shallow directories, against the fd-based walker of tests/lib/reltree;
   * a project chain (depth:2 then user) with 4 ranks;
@@ -263,6 +266,63 @@ def unreadable(tmp, mnt, now):
            "%d" % walk.errors)
 
 
+def wide(v):
+    """A stored exact integer (INTEGER, or TEXT beyond 64 bits) as an int."""
+    return int(v) if isinstance(v, (bytes, str)) else v
+
+
+def sparse_totals(tmp, mnt, now):
+    """Two sparse files of 2^63 - 1 bytes in each of 24 directories, which
+    the ranks share out: every rank that walks holds totals past 2^64 (a
+    directory's, its project's, its owner's, a bucket's), which travel
+    between ranks (the census, subtree contributions, rows), and the job's
+    pass 2^68; fsscan-mpi must store fsscan's and the oracle's exact
+    values."""
+    root = os.path.join(mnt, "sparse")
+    for k in range(24):
+        d = os.path.join(root, "p", "d%02d" % k)
+        os.makedirs(d)
+        for f in range(3):
+            with open(os.path.join(d, "f%d" % f), "wb") as fh:
+                fh.write(b"z" * (k + f))
+        for f in range(2):
+            with open(os.path.join(d, "big%d" % f), "wb") as fh:
+                fh.truncate((1 << 63) - 1)
+    model = oracle.Model(oracle.Walk(root, read_targets=False), now,
+                         ["depth:1"], "all")
+    want = {"snapshot": (model.snapshot()["bytes"],
+                         model.snapshot()["alloc_bytes"]),
+            "project": {k: v[2:] for k, v in model.projects().items()},
+            "dir": {k: v[3:5] for k, v in model.dirs().items()}}
+    ok(want["snapshot"][0] > 1 << 64 and want["project"][b"p"][0] > 1 << 64,
+       "sparse: the tree's totals pass 2^64", repr(want["snapshot"]))
+    args = ["--dirs", "all", "-j", "1", "--max-rate", "400"]
+    runs = [(0, scan(0, tmp, root, now, args))]
+    runs += [(n, scan(n, tmp, root, now, args)) for n in (2, 4)]
+    for n, s in runs:
+        label = "sparse, " + ("fsscan" if n == 0 else "%d ranks" % n)
+        if not ok(s.ok and s.rc == 0, label + ": scan", s.err[-300:]):
+            continue
+        got = {"snapshot": (wide(s.snap["bytes"]),
+                            wide(s.snap["alloc_bytes"])),
+               "project": {k: tuple(map(wide, v[2:]))
+                           for k, v in s.projects.items()},
+               "dir": {k: tuple(map(wide, v[3:5]))
+                       for k, v in s.vdir.items()}}
+        for what in ("snapshot", "project", "dir"):
+            eq(got[what], want[what], label + ": exact %s bytes as the"
+               " oracle's" % what)
+        ok(isinstance(s.snap["bytes"], bytes),
+           label + ": v_snapshot.bytes beyond 2^63 - 1 is exact TEXT",
+           repr(s.snap["bytes"]))
+        if n:
+            ent = [r[0] for r in rows(s.db, "SELECT entries FROM scan_rank"
+                                      " WHERE snapshot_id=?", (s.id,))]
+            ok(sum(1 for e in ent if e) >= 2, label + ": the walk was"
+               " spread over the ranks", repr(ent))
+            same_as_serial(label, s, runs[0][1])
+
+
 # ---- the scripts and examples of the docs ------------------------------
 
 SRUN = """#!/bin/sh
@@ -421,11 +481,22 @@ def speed(tmp, root, now):
        "%.2f s vs %.2f s" % (w4, w1))
 
 
+PROGRESS = re.compile(r"fsscan-mpi: ([\d,]+) entries( \(~\d+% of [\d,]+ "
+                      r"inodes in use\))?, [\d.]+ (B|KiB|MiB), [\d,]+ "
+                      r"errors?, [\d,]+/s, ")
+
+
 def progress(tmp, root, now, total):
     s = scan(4, tmp, root, now, ["-j", "1", "--progress"], csv=False)
-    counts = [int(x) for x in re.findall(r"fsscan: (\d+) entries", s.err)]
+    lines = [l for l in s.err.replace("\r", "\n").split("\n")
+             if " entries" in l and "snapshot" not in l]
+    counts = [int(m.group(1).replace(",", "")) for m in
+              map(PROGRESS.match, lines) if m]
     own = rows(s.db, "SELECT entries FROM scan_rank WHERE snapshot_id=? AND"
                " rank=0", (s.id,)) if s.ok else []
+    ok(lines and len(counts) == len(lines),
+       "--progress: fsscan's line (entries, bytes, errors, rate), as"
+       " fsscan-mpi", lines[:2])
     ok(counts and own and max(counts) > own[0][0] and max(counts) <= total,
        "--progress: rank 0 counts the whole job (%s of %d; rank 0 alone %s)"
        % (counts[-1:], total, own), s.err[-300:])
@@ -531,6 +602,7 @@ def main():
     try:
         now = int(time.time()) + 3 * DAY + 12345
         info = oracle_trees(tmp, mnt, now)
+        sparse_totals(tmp, mnt, now)
         deep_tree(tmp, mnt, now)
         unreadable(tmp, mnt, now)
         if os.path.exists("/dev/fuse") and os.access(DELAYFS, os.X_OK):

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyses.h"
+#include "analyses/analyses.h"
+#include "cli/cli_int.h"
 #include "tap.h"
 
 static char path[64];
@@ -31,7 +32,7 @@ good(void)
 	    "  2010-02-01T09:00 2010-02-05T10:00Z   data lost  \n"
 	    "2010-03-10 06:00 2010-03-10 18:00:30 unplanned 10:00 outage\n"
 	    "@1267401600 1267405200 x\n");
-	if (!ok_why(annotations_load(path, &a, &n, err, sizeof err) == 0, err,
+	if (!ok_why(cli_annotate_load(path, &a, &n, err, sizeof err) == 0, err,
 	    "annotations load"))
 		return;
 	is_i64((int64_t)n, 4, "four windows");
@@ -45,7 +46,7 @@ good(void)
 	is_i64(a[2].to, 1268179200 + 18 * 3600 + 30, "TO with seconds");
 	is_str(a[2].label, "unplanned 10:00 outage", "label keeps inner words");
 	is_i64(a[3].to, 1267405200, "unix seconds");
-	annotations_free(a, n);
+	an_annotate_free(a, n);
 }
 
 static void
@@ -57,7 +58,7 @@ bad(const char *text, const char *want, const char *name)
 
 	write_file(text);
 	snprintf(full, sizeof full, "%s:%s", path, want);
-	ok(annotations_load(path, &a, &n, err, sizeof err) == -1,
+	ok(cli_annotate_load(path, &a, &n, err, sizeof err) == -1,
 	    "%s rejected", name);
 	is_str(err, full, "%s message", name);
 }
@@ -78,7 +79,7 @@ series10(struct minute_series *s)
 static const char *
 text_cell(const struct rtable *t, size_t row, int col)
 {
-	const struct cell *c = rt_cell(t, row, col);
+	const struct cell *c = result_cell(t, row, col);
 
 	return c->kind == CK_TEXT ? c->v.s : "(not text)";
 }
@@ -86,7 +87,7 @@ text_cell(const struct rtable *t, size_t row, int col)
 static uint64_t
 uint_cell(const struct rtable *t, size_t row, int col)
 {
-	const struct cell *c = rt_cell(t, row, col);
+	const struct cell *c = result_cell(t, row, col);
 
 	return c->kind == CK_UINT ? c->v.u : 999;
 }
@@ -110,13 +111,13 @@ placed(void)
 	char **mark;
 
 	series10(&s);
-	annotations_table(r, &s, a, 5);
+	an_annotate_table(r, &s, a, 5);
 	t = &r->table[0];
 	is_str(t->key, "annotations", "table key");
 	is_i64((int64_t)t->nrow, 5, "a row per window");
 	for (size_t i = 0; i < 5 && i < t->nrow; i++) {
-		is_i64(rt_cell(t, i, 0)->v.i, a[i].from, "%s: from", a[i].label);
-		is_i64(rt_cell(t, i, 1)->v.i, a[i].to, "%s: to", a[i].label);
+		is_i64(result_cell(t, i, 0)->v.i, a[i].from, "%s: from", a[i].label);
+		is_i64(result_cell(t, i, 1)->v.i, a[i].to, "%s: to", a[i].label);
 		is_str(text_cell(t, i, 2), a[i].label, "%s: label", a[i].label);
 		ok(uint_cell(t, i, 3) == want[i][0] &&
 		    uint_cell(t, i, 4) == want[i][1] &&
@@ -127,18 +128,18 @@ placed(void)
 		    (unsigned long long)want[i][2]);
 	}
 	/* Buckets of 5 minutes: [0, 5) and [5, 10). */
-	mark = annotations_mark(&s, 300, 2, a, 5);
+	mark = an_annotate_mark(&s, 300, 2, a, 5);
 	is_str(mark[0] ? mark[0] : "(none)", "m2-4; one second",
 	    "first bucket: its windows in file order");
 	is_str(mark[1] ? mark[1] : "(none)", "to the end; edge",
 	    "second bucket");
-	annotations_marks_free(mark, 2);
+	an_annotate_marks_free(mark, 2);
 	/* Hours: one bucket, labelled by 00:00, holding the ten minutes. */
-	mark = annotations_mark(&s, 3600, 1, a + 3, 1);
+	mark = an_annotate_mark(&s, 3600, 1, a + 3, 1);
 	ok(mark[0] == NULL, "a window before the series marks nothing");
-	annotations_marks_free(mark, 1);
+	an_annotate_marks_free(mark, 1);
 	result_free(r);
-	minute_series_free(&s);
+	query_minutes_free(&s);
 }
 
 static void
@@ -183,7 +184,7 @@ main(void)
 	bad("yesterday 2010-03-02 x\n", "1: bad FROM time", "bad FROM");
 	bad("2010-03-01 2010-13-02 x\n", "1: bad TO time", "bad month");
 	unlink(path);
-	ok(annotations_load(path, &a, &n, err, sizeof err) == -1 &&
+	ok(cli_annotate_load(path, &a, &n, err, sizeof err) == -1 &&
 	    strstr(err, "No such file") != NULL, "missing file: %s", err);
 	placed();
 	defaults();

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyses.h"
+#include "analyses/analyses.h"
 #include "db.h"
 #include "tap.h"
 

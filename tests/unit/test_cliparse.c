@@ -1,7 +1,7 @@
 /* cliparse: option value parsers against hand-computed values. */
 #include <stdint.h>
 
-#include "cliparse.h"
+#include "cli/cli_int.h"
 #include "tap.h"
 
 static void
@@ -9,7 +9,7 @@ time_ok(const char *s, int64_t want)
 {
 	int64_t got = -12345;
 
-	if (ok(parse_time(s, &got) == 0, "time %s parses", s))
+	if (ok(cli_value_time(s, &got) == 0, "time %s parses", s))
 		is_i64(got, want, "time %s", s);
 }
 
@@ -18,7 +18,7 @@ time_bad(const char *s)
 {
 	int64_t got;
 
-	ok(parse_time(s, &got) == -1, "time \"%s\" rejected", s);
+	ok(cli_value_time(s, &got) == -1, "time \"%s\" rejected", s);
 }
 
 static void
@@ -26,7 +26,7 @@ dur_ok(const char *s, int64_t want)
 {
 	int64_t got = -1;
 
-	if (ok(parse_duration(s, &got) == 0, "duration %s parses", s))
+	if (ok(cli_value_duration(s, &got) == 0, "duration %s parses", s))
 		is_i64(got, want, "duration %s", s);
 }
 
@@ -35,7 +35,7 @@ dur_bad(const char *s)
 {
 	int64_t got;
 
-	ok(parse_duration(s, &got) == -1, "duration \"%s\" rejected", s);
+	ok(cli_value_duration(s, &got) == -1, "duration \"%s\" rejected", s);
 }
 
 static void
@@ -43,7 +43,7 @@ size_ok(const char *s, uint64_t want)
 {
 	uint64_t got = 7;
 
-	if (ok(parse_size(s, &got) == 0, "size %s parses", s))
+	if (ok(cli_value_size(s, &got) == 0, "size %s parses", s))
 		is_u64(got, want, "size %s", s);
 }
 
@@ -52,7 +52,7 @@ size_bad(const char *s)
 {
 	uint64_t got;
 
-	ok(parse_size(s, &got) == -1, "size \"%s\" rejected", s);
+	ok(cli_value_size(s, &got) == -1, "size \"%s\" rejected", s);
 }
 
 static void
@@ -60,7 +60,7 @@ count_ok(const char *s, double want)
 {
 	double got = -1;
 
-	if (ok(parse_count(s, &got) == 0, "count %s parses", s))
+	if (ok(cli_value_count(s, &got) == 0, "count %s parses", s))
 		ok_why(got == want, "value differs", "count %s = %.17g", s,
 		    want);
 }
@@ -70,7 +70,7 @@ count_bad(const char *s)
 {
 	double got;
 
-	ok(parse_count(s, &got) == -1, "count \"%s\" rejected", s);
+	ok(cli_value_count(s, &got) == -1, "count \"%s\" rejected", s);
 }
 
 static void
@@ -196,20 +196,20 @@ lists(void)
 	int64_t d[8];
 	uint64_t z[3];
 
-	is_i64(parse_duration_list("1m,10m,1h,2h,4h,8h,1d", d, 8), 7,
+	is_i64(cli_value_durations("1m,10m,1h,2h,4h,8h,1d", d, 8), 7,
 	    "duration list count");
 	is_i64(d[0], 60, "duration list first");
 	is_i64(d[6], 86400, "duration list last");
-	is_i64(parse_duration_list("90", d, 8), 1, "single item list");
-	is_i64(parse_duration_list("", d, 8), -1, "empty list rejected");
-	is_i64(parse_duration_list("1m,", d, 8), -1, "trailing comma rejected");
-	is_i64(parse_duration_list(",1m", d, 8), -1, "leading comma rejected");
-	is_i64(parse_duration_list("1m,,2m", d, 8), -1, "empty item rejected");
-	is_i64(parse_duration_list("1m,x", d, 8), -1, "bad item rejected");
-	is_i64(parse_size_list("0,128K,1M", z, 3), 3, "size list count");
+	is_i64(cli_value_durations("90", d, 8), 1, "single item list");
+	is_i64(cli_value_durations("", d, 8), -1, "empty list rejected");
+	is_i64(cli_value_durations("1m,", d, 8), -1, "trailing comma rejected");
+	is_i64(cli_value_durations(",1m", d, 8), -1, "leading comma rejected");
+	is_i64(cli_value_durations("1m,,2m", d, 8), -1, "empty item rejected");
+	is_i64(cli_value_durations("1m,x", d, 8), -1, "bad item rejected");
+	is_i64(cli_value_sizes("0,128K,1M", z, 3), 3, "size list count");
 	is_u64(z[1], 131072, "size list 128K");
 	is_u64(z[2], 1048576, "size list 1M");
-	is_i64(parse_size_list("0,128K,1M,2M", z, 3), -1,
+	is_i64(cli_value_sizes("0,128K,1M,2M", z, 3), -1,
 	    "size list longer than max rejected");
 }
 

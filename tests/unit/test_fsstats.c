@@ -105,7 +105,7 @@ check_line(const char *prefix, const char *want, const char *what)
 static void
 add_file_size(int64_t s)
 {
-	hist_add(&cen.h[FH_FILE_SIZE], HS_SIZE, s, (uint64_t)s);
+	hist_add(&cen.h[METRIC_SIZE], HS_SIZE, s, (uint64_t)s);
 }
 
 /* Reference §4: four files of 100, 3000, 10000 and 700000 bytes. */
@@ -205,7 +205,7 @@ test_empty_file(void)
 }
 
 static void
-add_age(enum fh_id fh, int64_t age, uint64_t bytes)
+add_age(enum metric_id fh, int64_t age, uint64_t bytes)
 {
 	hist_add(&cen.h[fh], HS_AGE, age, bytes);
 }
@@ -220,10 +220,10 @@ static void
 test_future_ages(void)
 {
 	reset();
-	add_age(FH_MTIME, -43200, 2048);
-	add_age(FH_MTIME, 0, 0);
-	add_age(FH_MTIME, 3 * DAY, 1024);
-	add_age(FH_MTIME, 10 * DAY, 4096);
+	add_age(METRIC_MTIME, -43200, 2048);
+	add_age(METRIC_MTIME, 0, 0);
+	add_age(METRIC_MTIME, 3 * DAY, 1024);
+	add_age(METRIC_MTIME, 10 * DAY, 4096);
 	check_section("mtime (files)",
 	    "histogram,mtime (files)\n"
 	    "count,4,items\n"
@@ -250,8 +250,8 @@ test_future_ages(void)
 
 	/* ctime: only empty files. The (KB) table has no KB at all: count 0,
 	 * average 0, no rows, but min/max of the ages. */
-	add_age(FH_CTIME, 5 * DAY, 0);
-	add_age(FH_CTIME, 40 * DAY, 0);
+	add_age(METRIC_CTIME, 5 * DAY, 0);
+	add_age(METRIC_CTIME, 40 * DAY, 0);
 	check_section("ctime (files)",
 	    "histogram,ctime (files)\n"
 	    "count,2,items\n"
@@ -276,8 +276,8 @@ test_future_ages(void)
 	 * passes 1. KB columns truncate: 0.5 KB prints as count 0.
 	 * Days: (-129600 + 100) / 86400 = -1.498843; KB x days:
 	 * (-129600 * 512 + 100) / 88473600 = -0.749999. */
-	add_age(FH_ATIME, -129600, 512);
-	add_age(FH_ATIME, 100, 1);
+	add_age(METRIC_ATIME, -129600, 512);
+	add_age(METRIC_ATIME, 100, 1);
 	check_section("atime (files)",
 	    "histogram,atime (files)\n"
 	    "count,2,items\n"
@@ -309,8 +309,8 @@ static void
 test_sign_edges(void)
 {
 	reset();
-	add_age(FH_MTIME, -2 * DAY, 0);
-	add_age(FH_MTIME, 0, 0);
+	add_age(METRIC_MTIME, -2 * DAY, 0);
+	add_age(METRIC_MTIME, 0, 0);
 	check_section("mtime (files)",
 	    "histogram,mtime (files)\n"
 	    "count,2,items\n"
@@ -325,8 +325,8 @@ test_sign_edges(void)
 	/* Ages of -1 and +1 day sum to 0: fsstats would die dividing by
 	 * zero in its under-min row; fsscan prints 0 like other rows. */
 	reset();
-	add_age(FH_MTIME, -DAY, 0);
-	add_age(FH_MTIME, DAY, 0);
+	add_age(METRIC_MTIME, -DAY, 0);
+	add_age(METRIC_MTIME, DAY, 0);
 	check_section("mtime (files)",
 	    "histogram,mtime (files)\n"
 	    "count,2,items\n"
@@ -344,10 +344,10 @@ static void
 test_linear_overflow(void)
 {
 	reset();
-	hist_add(&cen.h[FH_NAME_LEN], HS_LINEAR8, 3, 0);
-	hist_add(&cen.h[FH_NAME_LEN], HS_LINEAR8, 10, 0);
-	hist_add(&cen.h[FH_NAME_LEN], HS_LINEAR8, 200, 0);
-	hist_add(&cen.h[FH_NAME_LEN], HS_LINEAR8, 130, 0);
+	hist_add(&cen.h[METRIC_NAME_LEN], HS_LINEAR8, 3, 0);
+	hist_add(&cen.h[METRIC_NAME_LEN], HS_LINEAR8, 10, 0);
+	hist_add(&cen.h[METRIC_NAME_LEN], HS_LINEAR8, 200, 0);
+	hist_add(&cen.h[METRIC_NAME_LEN], HS_LINEAR8, 130, 0);
 	check_section("filename length",
 	    "histogram,filename length\n"
 	    "count,4,items\n"
@@ -369,7 +369,7 @@ test_other_tables(void)
 
 	reset();
 	for (size_t i = 0; i < 6; i++)
-		hist_add(&cen.h[FH_DIR_ENTRIES], HS_COUNT, ents[i], 0);
+		hist_add(&cen.h[METRIC_DIR_ENTRIES], HS_COUNT, ents[i], 0);
 	check_section("directory size (entries)",
 	    "histogram,directory size (entries)\n"
 	    "count,6,items\n"
@@ -383,10 +383,10 @@ test_other_tables(void)
 	    "64,127,1,0.166667,1.000000,100.000000,0.869565,1.000000\n"
 	    "\n");
 
-	hist_add(&cen.h[FH_LINK_COUNT], HS_COUNT, 1, 0);
-	hist_add(&cen.h[FH_LINK_COUNT], HS_COUNT, 1, 0);
-	hist_add(&cen.h[FH_LINK_COUNT], HS_COUNT, 2, 0);
-	hist_add(&cen.h[FH_LINK_COUNT], HS_COUNT, 3, 0);
+	hist_add(&cen.h[METRIC_LINK_COUNT], HS_COUNT, 1, 0);
+	hist_add(&cen.h[METRIC_LINK_COUNT], HS_COUNT, 1, 0);
+	hist_add(&cen.h[METRIC_LINK_COUNT], HS_COUNT, 2, 0);
+	hist_add(&cen.h[METRIC_LINK_COUNT], HS_COUNT, 3, 0);
 	check_section("link count",
 	    "histogram,link count\n"
 	    "count,4,items\n"
@@ -399,9 +399,9 @@ test_other_tables(void)
 	    "\n");
 
 	/* 1, 8 and 9 blocks: 0.5, 4 and 4.5 KB. */
-	hist_add(&cen.h[FH_CAPACITY], HS_BLOCKS, 1, 0);
-	hist_add(&cen.h[FH_CAPACITY], HS_BLOCKS, 8, 0);
-	hist_add(&cen.h[FH_CAPACITY], HS_BLOCKS, 9, 0);
+	hist_add(&cen.h[METRIC_CAPACITY], HS_BLOCKS, 1, 0);
+	hist_add(&cen.h[METRIC_CAPACITY], HS_BLOCKS, 8, 0);
+	hist_add(&cen.h[METRIC_CAPACITY], HS_BLOCKS, 9, 0);
 	check_section("capacity used",
 	    "histogram,capacity used\n"
 	    "count,3,items\n"
@@ -415,8 +415,8 @@ test_other_tables(void)
 
 	/* Overhead rows go by size: 100 bytes in 8 blocks (3996 bytes over,
 	 * row [0,2)), 5000 bytes in 16 blocks (3192 over, row [4,8)). */
-	hist_add_slot(&cen.h[FH_POS_OVERHEAD], hist_slot(HS_SIZE, 100), 3996, 0);
-	hist_add_slot(&cen.h[FH_POS_OVERHEAD], hist_slot(HS_SIZE, 5000), 3192, 0);
+	hist_add_slot(&cen.h[METRIC_POS_OVERHEAD], hist_slot(HS_SIZE, 100), 3996, 0);
+	hist_add_slot(&cen.h[METRIC_POS_OVERHEAD], hist_slot(HS_SIZE, 5000), 3192, 0);
 	check_section("positive overhead",
 	    "histogram,positive overhead\n"
 	    "count,2,items\n"
@@ -429,7 +429,7 @@ test_other_tables(void)
 	    "\n");
 
 	/* A sparse 1 MiB file with no blocks: 1024 KB under, row [1024,2048). */
-	hist_add_slot(&cen.h[FH_NEG_OVERHEAD], hist_slot(HS_SIZE, 1048576),
+	hist_add_slot(&cen.h[METRIC_NEG_OVERHEAD], hist_slot(HS_SIZE, 1048576),
 	    1048576, 0);
 	check_section("negative overhead",
 	    "histogram,negative overhead\n"
@@ -442,8 +442,8 @@ test_other_tables(void)
 	    "\n");
 
 	/* Directory sizes 4096 and 12288 bytes: 4 and 12 KB. */
-	hist_add(&cen.h[FH_DIR_SIZE], HS_SIZE, 4096, 0);
-	hist_add(&cen.h[FH_DIR_SIZE], HS_SIZE, 12288, 0);
+	hist_add(&cen.h[METRIC_DIR_SIZE], HS_SIZE, 4096, 0);
+	hist_add(&cen.h[METRIC_DIR_SIZE], HS_SIZE, 12288, 0);
 	check_section("directory size",
 	    "histogram,directory size\n"
 	    "count,2,items\n"
@@ -542,7 +542,7 @@ test_symlinks(void)
 
 	reset();
 	for (int i = 0; i < 3; i++)
-		hist_add(&cen.h[FH_SYMLINK_LEN], HS_LINEAR8, 9 + i, 0);
+		hist_add(&cen.h[METRIC_SYMLINK_LEN], HS_LINEAR8, 9 + i, 0);
 	cen.symlink_rel = 2;
 	cen.symlink_abs = 1;
 	csv = render();
@@ -559,7 +559,7 @@ test_symlinks(void)
 	    "symlink pct lines: after a blank line, none before mtime");
 	free(csv);
 	/* An unreadable link counts in the histogram only: sum below 1. */
-	hist_add(&cen.h[FH_SYMLINK_LEN], HS_LINEAR8, 5, 0);
+	hist_add(&cen.h[METRIC_SYMLINK_LEN], HS_LINEAR8, 5, 0);
 	cen.symlink_rel = 1;
 	cen.symlink_abs = 2;
 	check_line("relative symlink", "relative symlink target pct,0.250000",

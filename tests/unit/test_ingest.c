@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "ingest.h"
-#include "iochunk.h"
+#include "ingest/ingest.h"
+#include "chunk/chunk.h"
 #include "iolog.h"
 #include "tap.h"
 
@@ -98,7 +98,7 @@ cell(const struct result *r, const char *table, const char *col)
 		return NULL;
 	for (size_t c = 0; c < r->table[t].ncol; c++)
 		if (!strcmp(r->table[t].col[c].key, col))
-			return rt_cell(&r->table[t], 0, (int)c);
+			return result_cell(&r->table[t], 0, (int)c);
 	return NULL;
 }
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "iochunk.h"
+#include "chunk/chunk.h"
 #include "tap.h"
 
 static struct iochunk a, b, c;
@@ -21,11 +21,11 @@ check_bytes(const uint64_t *v, size_t n, const char *want, size_t wantlen,
 {
 	char out[64 * 9];
 	uint64_t back[64];
-	size_t len = r127_encode(v, n, out);
+	size_t len = chunk_r127_encode(v, n, out);
 	int same = len == wantlen && memcmp(out, want, len) == 0;
 
 	ok(same, "r127 bytes: %s", name);
-	ok(r127_decode(out, len, n, back) == 0 &&
+	ok(chunk_r127_decode(out, len, n, back) == 0 &&
 	    memcmp(back, v, n * sizeof *v) == 0, "r127 round trip: %s", name);
 }
 
@@ -63,10 +63,10 @@ test_r127_random(void)
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			v[i] = (x >> (64 - bits)) % (R127_MAX + 1);
 		}
-		size_t len = r127_encode(v, n, out);
+		size_t len = chunk_r127_encode(v, n, out);
 		for (size_t i = 0; i < len; i++)
 			bad += out[i] < 1;	/* signed char: 128+ is < 0 */
-		if (r127_decode(out, len, n, back) != 0 ||
+		if (chunk_r127_decode(out, len, n, back) != 0 ||
 		    memcmp(back, v, n * sizeof *v) != 0)
 			bad++;
 	}
@@ -78,14 +78,14 @@ test_r127_corrupt(void)
 {
 	uint64_t v[4];
 
-	ok(r127_decode("\x01\x02\x03", 3, 2, v) == -1, "length not n * width");
-	ok(r127_decode("\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01", 10, 1, v)
+	ok(chunk_r127_decode("\x01\x02\x03", 3, 2, v) == -1, "length not n * width");
+	ok(chunk_r127_decode("\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01", 10, 1, v)
 	    == -1, "width 10");
-	ok(r127_decode("\x01\x00", 2, 2, v) == -1, "byte 0");
-	ok(r127_decode("\x01\x80", 2, 2, v) == -1, "byte 128");
-	ok(r127_decode("\x01", 1, 0, v) == -1, "bytes for no values");
+	ok(chunk_r127_decode("\x01\x00", 2, 2, v) == -1, "byte 0");
+	ok(chunk_r127_decode("\x01\x80", 2, 2, v) == -1, "byte 128");
+	ok(chunk_r127_decode("\x01", 1, 0, v) == -1, "bytes for no values");
 	v[0] = v[1] = 7;
-	ok(r127_decode(NULL, 0, 2, v) == 0 && v[0] == 0 && v[1] == 0,
+	ok(chunk_r127_decode(NULL, 0, 2, v) == 0 && v[0] == 0 && v[1] == 0,
 	    "empty means all zero");
 }
 
@@ -114,7 +114,7 @@ same_chunk(const struct iochunk *x, const struct iochunk *y)
 	return x->n == y->n && memcmp(x->s, y->s, x->n * sizeof x->s[0]) == 0;
 }
 
-/* Store ch as the only chunk, read it back with iochunk_from_row, and
+/* Store ch as the only chunk, read it back with chunk_from_row, and
  * compare v_io's rows with the samples. */
 static void
 roundtrip(sqlite3 *db, const struct iochunk *ch, const char *name)
@@ -129,14 +129,14 @@ roundtrip(sqlite3 *db, const struct iochunk *ch, const char *name)
 	    IOCHUNK_SELECT_COLS ") VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
 	    "?9, ?10, ?11, ?12, ?13, ?14)", err, sizeof err);
 	sqlite3_bind_int64(ins, 1, ch->t0);
-	ok(iochunk_bind(ins, 2, ch, &scratch) == 0 && db_step_done(ins) == 0,
+	ok(chunk_bind(ins, 2, ch, &scratch) == 0 && db_step_done(ins) == 0,
 	    "%s: stored", name);
 	sqlite3_finalize(ins);
 	sel = db_prepare(db, "SELECT t0, " IOCHUNK_SELECT_COLS
 	    " FROM io_chunk", err, sizeof err);
 	c.t0 = ch->t0;
 	ok(sqlite3_step(sel) == SQLITE_ROW &&
-	    iochunk_from_row(sel, 1, &c, err, sizeof err) == 0 &&
+	    chunk_from_row(sel, 1, &c, err, sizeof err) == 0 &&
 	    same_chunk(&c, ch), "%s: read back %s", name, err);
 	sqlite3_finalize(sel);
 	/* v_io finds value i with substr() at a BLOB's byte offset: a
@@ -219,7 +219,7 @@ test_rows(sqlite3 *db)
 	    err, sizeof err);
 	c.t0 = a.t0;
 	ok(sqlite3_step(st) == SQLITE_ROW &&
-	    iochunk_from_row(st, 1, &c, err, sizeof err) == -1 &&
+	    chunk_from_row(st, 1, &c, err, sizeof err) == -1 &&
 	    strstr(err, "rd_ios") != NULL, "corrupt column refused: %s", err);
 	sqlite3_finalize(st);
 	db_exec(db, "UPDATE io_chunk SET rd_ios = NULL, t1_ms = 3599000",
@@ -227,14 +227,14 @@ test_rows(sqlite3 *db)
 	st = db_prepare(db, "SELECT t0, " IOCHUNK_SELECT_COLS " FROM io_chunk",
 	    err, sizeof err);
 	ok(sqlite3_step(st) == SQLITE_ROW &&
-	    iochunk_from_row(st, 1, &c, err, sizeof err) == -1,
+	    chunk_from_row(st, 1, &c, err, sizeof err) == -1,
 	    "samples outside the hour refused: %s", err);
 	sqlite3_finalize(st);
 	a.s[3].v[IOF_IO_MS] = R127_MAX + 1;
 	st = db_prepare(db, "INSERT INTO io_chunk (dev_id, t0, "
 	    IOCHUNK_SELECT_COLS ") VALUES (1, 5, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
 	    " ?, ?, ?)", err, sizeof err);
-	ok(iochunk_bind(st, 1, &a, &scratch) == -1, "value past R127_MAX "
+	ok(chunk_bind(st, 1, &a, &scratch) == -1, "value past R127_MAX "
 	    "refused by bind");
 	sqlite3_finalize(st);
 }
@@ -293,14 +293,14 @@ test_merge(void)
 	set(&a, ta, 3, 0);
 	set(&b, tb, 4, 0);
 	b.s[2].v[IOF_WR_IOS] = 1;		/* 5000 differs: a conflict */
-	added = iochunk_merge(&a, b.s, b.n, &dups, &conf);
+	added = chunk_merge(&a, b.s, b.n, &dups, &conf);
 	is_u64(added, 2, "merge: 0 and 9000 added");
 	is_u64(dups, 2, "merge: 3000, 5000 duplicates");
 	is_u64(conf, 1, "merge: 5000 conflicts");
 	ok(a.n == 5 && a.s[0].t_ms == 0 && a.s[1].t_ms == 1000 &&
 	    a.s[2].t_ms == 3000 && a.s[3].t_ms == 5000 && a.s[4].t_ms == 9000 &&
 	    a.s[3].v[IOF_WR_IOS] == 0, "merge: sorted union, stored one kept");
-	added = iochunk_merge(&a, b.s, b.n, &dups, &conf);
+	added = chunk_merge(&a, b.s, b.n, &dups, &conf);
 	ok(added == 0 && a.n == 5, "merge: again adds nothing");
 
 	/* A union over IOCHUNK_MAX keeps the earliest, in either order. */
@@ -308,15 +308,15 @@ test_merge(void)
 	fill(&b, 0, 2000, 500, 1000, 0);
 	c = b;
 	dups = conf = 0;
-	iochunk_merge(&a, c.s, c.n, &dups, &conf);
+	chunk_merge(&a, c.s, c.n, &dups, &conf);
 	fill(&c, 0, 3000, 0, 1000, 0);
-	iochunk_merge(&b, c.s, c.n, &dups, &conf);
+	chunk_merge(&b, c.s, c.n, &dups, &conf);
 	ok(a.n == IOCHUNK_MAX && same_chunk(&a, &b) &&
 	    a.s[IOCHUNK_MAX - 1].t_ms == 1799500, "merge: a full hour keeps "
 	    "the earliest %d samples, whatever the order", IOCHUNK_MAX);
 	c.n = 0;
 	fill(&b, 0, 10, 0, 1000, 0);
-	ok(iochunk_merge(&c, b.s, b.n, &dups, &conf) == 10 &&
+	ok(chunk_merge(&c, b.s, b.n, &dups, &conf) == 10 &&
 	    same_chunk(&c, &b),
 	    "merge into an empty chunk copies");
 }

@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "iochunk.h"
-#include "ioseries.h"
-#include "rollup.h"
+#include "chunk/chunk.h"
+#include "query/query.h"
+#include "rollup/rollup.h"
 #include "tap.h"
 
 #define T0 INT64_C(1262304000)		/* 2010-01-01 00:00 UTC */
@@ -54,7 +54,7 @@ dump(int argc, char **argv)
 		return 3;
 	}
 	if (strcmp(argv[1], "rollup") == 0) {
-		rc = io_rollup_dirty(db, NULL, err, sizeof err);
+		rc = rollup_run(db, NULL, err, sizeof err);
 		goto out;
 	}
 	if (argc < 5) {
@@ -69,7 +69,7 @@ dump(int argc, char **argv)
 	if (strcmp(argv[1], "minutes") == 0) {
 		struct minute_series s;
 
-		if ((rc = io_load_minutes(db, &w, &s, err, sizeof err)) == 0) {
+		if ((rc = query_minutes_load(db, &w, &s, err, sizeof err)) == 0) {
 			printf("n %zu t0 %" PRId64 " hosts %zu devices %zu\n",
 			    s.n, s.t0, s.nhost, s.ndev);
 			for (size_t i = 0; i < s.n; i++)
@@ -77,25 +77,25 @@ dump(int argc, char **argv)
 				    " %" PRIu64 "\n", s.t0 + 60 * (int64_t)i,
 				    state_name[s.state[i]], s.rd[i], s.wr[i],
 				    s.ios[i]);
-			minute_series_free(&s);
+			query_minutes_free(&s);
 		}
 	} else if (strcmp(argv[1], "hosts") == 0 ||
 	    strcmp(argv[1], "scan") == 0) {
 		struct host_list hl;
 
-		if ((rc = io_load_hosts(db, &w, &hl, err, sizeof err)) == 0) {
+		if ((rc = query_hosts_load(db, &w, &hl, err, sizeof err)) == 0) {
 			for (size_t i = 0; i < hl.n; i++)
 				printf("host %s\n", hl.name[i]);
 			if (argv[1][0] == 's')
-				rc = io_scan_host_minutes(db, &w, &hl,
+				rc = query_scan_host_minutes(db, &w, &hl,
 				    dump_minute, NULL, err, sizeof err);
-			host_list_free(&hl);
+			query_hosts_free(&hl);
 		}
 	} else if (strcmp(argv[1], "devstats") == 0) {
 		struct dev_stat *d;
 		size_t n;
 
-		if ((rc = io_load_dev_stats(db, &w, &d, &n, err,
+		if ((rc = query_devstats_load(db, &w, &d, &n, err,
 		    sizeof err)) == 0) {
 			for (size_t i = 0; i < n; i++)
 				printf("%s %s %" PRIu64 " %" PRIu64 " %" PRIu64
@@ -108,7 +108,7 @@ dump(int argc, char **argv)
 				    d[i].wr_ios, d[i].oth_ios, d[i].rd_ms,
 				    d[i].wr_ms, d[i].io_ms, d[i].peak_bytes,
 				    d[i].peak_ios, d[i].peak_t);
-			dev_stats_free(d, n);
+			query_devstats_free(d, n);
 		}
 	} else {
 		rc = -1;
@@ -158,7 +158,7 @@ put_chunk(sqlite3 *db, int64_t dev, const char *name,
 	    "?9, ?10, ?11, ?12, ?13, ?14, ?15)", -1, &st, NULL);
 	sqlite3_bind_int64(st, 1, dev);
 	sqlite3_bind_int64(st, 2, c.t0);
-	ok(iochunk_bind(st, 3, &c, &scratch) == 0 &&
+	ok(chunk_bind(st, 3, &c, &scratch) == 0 &&
 	    sqlite3_step(st) == SQLITE_DONE, "chunk %" PRId64 " of %s stored",
 	    c.t0, name);
 	sqlite3_finalize(st);
@@ -238,10 +238,10 @@ fixture(const char *path)
 	put_device(db, 1, 2, "sdb", sdb, 1);
 	put_device(db, 2, 3, "sdc", sdc, 1);
 	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-	ok(io_dirty_hours(db) == 1, "one dirty hour before the roll-up");
-	ok(io_rollup_dirty(db, NULL, err, sizeof err) == 0, "roll-up: %s",
+	ok(rollup_dirty_hours(db) == 1, "one dirty hour before the roll-up");
+	ok(rollup_run(db, NULL, err, sizeof err) == 0, "roll-up: %s",
 	    err);
-	ok(io_dirty_hours(db) == 0, "no dirty hour after the roll-up");
+	ok(rollup_dirty_hours(db) == 0, "no dirty hour after the roll-up");
 	return db;
 }
 
@@ -256,7 +256,7 @@ check_all(sqlite3 *db)
 	struct minute_series s;
 	char err[512];
 
-	ok(io_load_minutes(db, &w, &s, err, sizeof err) == 0, "load all");
+	ok(query_minutes_load(db, &w, &s, err, sizeof err) == 0, "load all");
 	is_i64(s.t0, T0, "window starts at the first expected minute");
 	is_i64((int64_t)s.n, 8, "8 calendar minutes");
 	is_i64((int64_t)s.nhost, 2, "2 hosts");
@@ -268,7 +268,7 @@ check_all(sqlite3 *db)
 		is_i64((int64_t)s.ios[i], (int64_t)ios[i], "ios of minute %zu",
 		    i);
 	}
-	minute_series_free(&s);
+	query_minutes_free(&s);
 }
 
 static int64_t
@@ -350,19 +350,19 @@ check_filters(sqlite3 *db)
 	size_t n;
 	char err[512];
 
-	ok(io_load_minutes(db, &w, &s, err, sizeof err) == 0 && s.n == 5 &&
+	ok(query_minutes_load(db, &w, &s, err, sizeof err) == 0 && s.n == 5 &&
 	    s.t0 == T0 + 180 && s.state[0] == MIN_COMPLETE && s.wr[0] == 2048 &&
 	    s.ios[0] == 1 && s.nhost == 1 && s.ndev == 1 &&
 	    s.state[1] == MIN_MISSING && s.state[4] == MIN_MISSING,
 	    "host b: its one minute complete, then missing to the end");
-	minute_series_free(&s);
+	query_minutes_free(&s);
 	w = (struct io_window){ .from = T0 + 60, .to = T0 + 150 };
-	ok(io_load_minutes(db, &w, &s, err, sizeof err) == 0 && s.n == 1 &&
+	ok(query_minutes_load(db, &w, &s, err, sizeof err) == 0 && s.n == 1 &&
 	    s.t0 == T0 + 60 && s.state[0] == MIN_COMPLETE && s.rd[0] == 5627,
 	    "window rounded down to minutes");
-	minute_series_free(&s);
+	query_minutes_free(&s);
 	w = (struct io_window){ .from = T0 + 60, .to = T0 + 180 };
-	ok(io_load_dev_stats(db, &w, &d, &n, err, sizeof err) == 0, "dev stats");
+	ok(query_devstats_load(db, &w, &d, &n, err, sizeof err) == 0, "dev stats");
 	ok(n == 2 && !strcmp(d[0].device, "sda") && !strcmp(d[1].device,
 	    "sdb"), "devices expected in the window, by name");
 	if (n == 2) {
@@ -380,7 +380,7 @@ check_filters(sqlite3 *db)
 		is_i64((int64_t)d[1].oth_ios, 4, "sdb: other requests");
 		is_i64((int64_t)d[1].peak_ios, 7, "sdb: peak requests");
 	}
-	dev_stats_free(d, n);
+	query_devstats_free(d, n);
 }
 
 /* Stopped: nothing changes and the hour stays dirty. Inside the caller's
@@ -393,16 +393,16 @@ check_rerun(sqlite3 *db)
 
 	sqlite3_exec(db, "INSERT INTO io_dirty VALUES (1262304000)", NULL, NULL,
 	    NULL);
-	ok(io_rollup_dirty(db, &stop, err, sizeof err) < 0 &&
+	ok(rollup_run(db, &stop, err, sizeof err) < 0 &&
 	    strstr(err, "interrupted") != NULL, "a stopped roll-up fails");
-	ok(io_dirty_hours(db) == 1, "a stopped roll-up leaves the hour dirty");
+	ok(rollup_dirty_hours(db) == 1, "a stopped roll-up leaves the hour dirty");
 	check_all(db);
 	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-	ok(io_rollup_dirty(db, NULL, err, sizeof err) == 0,
+	ok(rollup_run(db, NULL, err, sizeof err) == 0,
 	    "roll-up inside a transaction: %s", err);
 	ok(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK,
 	    "the caller commits");
-	ok(io_dirty_hours(db) == 0, "no dirty hour after it");
+	ok(rollup_dirty_hours(db) == 0, "no dirty hour after it");
 	check_all(db);
 	check_tables(db);
 }
@@ -434,7 +434,7 @@ check_edge_stats(sqlite3 *db, int64_t from, int64_t to, int64_t samples,
 	size_t n = 0;
 	char err[512] = "";
 
-	ok(io_load_dev_stats(db, &w, &d, &n, err, sizeof err) == 0 && n == 1,
+	ok(query_devstats_load(db, &w, &d, &n, err, sizeof err) == 0 && n == 1,
 	    "%s: one device %s", what, err);
 	if (n == 1) {
 		is_i64((int64_t)d[0].samples, samples, "%s: samples", what);
@@ -442,7 +442,7 @@ check_edge_stats(sqlite3 *db, int64_t from, int64_t to, int64_t samples,
 		is_i64((int64_t)d[0].rd_ios, rd_bytes / 512, "%s: reads", what);
 		is_i64((int64_t)d[0].minutes, minutes, "%s: minutes", what);
 	}
-	dev_stats_free(d, n);
+	query_devstats_free(d, n);
 }
 
 static void
@@ -459,14 +459,14 @@ check_hour_edge(const char *dir)
 	sqlite3_exec(db, "INSERT INTO io_host VALUES (1, 'a'); INSERT INTO "
 	    "io_dirty VALUES (1262304000)", NULL, NULL, NULL);
 	put_device(db, 1, 1, "sdd", sdd, 1);
-	ok(io_rollup_dirty(db, NULL, err, sizeof err) == 0, "edge: roll-up %s",
+	ok(rollup_run(db, NULL, err, sizeof err) == 0, "edge: roll-up %s",
 	    err);
 	is_i64(one(db, "SELECT samples * 10000 + rd_bytes FROM io_dev_hour "
 	    "WHERE t0 = 1262304000"), 10512, "edge: hour 0 holds 1 sample");
 	put_chunk(db, 1, "sdd", sdd + 1, 2);
 	sqlite3_exec(db, "UPDATE io_dev SET last_ms = 1262307660000; INSERT "
 	    "INTO io_dirty VALUES (1262307600)", NULL, NULL, NULL);
-	ok(io_rollup_dirty(db, NULL, err, sizeof err) == 0, "edge: roll-up "
+	ok(rollup_run(db, NULL, err, sizeof err) == 0, "edge: roll-up "
 	    "of the next chunk %s", err);
 	is_i64(one(db, "SELECT count(*) FROM io_chunk"), 2, "edge: 2 chunks");
 	is_i64(one(db, "SELECT samples FROM io_dev_hour WHERE t0 = "

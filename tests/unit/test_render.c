@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "fmt.h"
-#include "humanfmt.h"
-#include "render.h"
+#include "human.h"
+#include "render/render.h"
+#include "render/render_int.h"
 #include "tap.h"
 
 #define EVIL "<script>alert(1)</script> \"q\" 'a'\nx\xff"
@@ -35,23 +36,23 @@ fixture(void)
 	result_note(r, "Coverage: %d of %d calendar minutes complete.", 3, 4);
 	result_note(r, "Project %s.", "a,b");
 	t = result_table(r, "summary", "Summary", cols, 8);
-	row = rt_row(t);
-	rt_text(t, row, 0, "alpha");
-	rt_int(t, row, 1, 1234567);
-	rt_real(t, row, 2, 1984.5);
-	rt_real(t, row, 3, 0.98123);
-	rt_int(t, row, 4, 1267401600 + 14 * 3600 + 5 * 60);	/* 2010-03-01 14:05 */
-	rt_int(t, row, 5, 1270000000);				/* 2010-03-31 */
-	rt_uint(t, row, 6, 1610612736);				/* 1.5 GiB */
-	rt_int(t, row, 7, 19 * 3600);
-	row = rt_row(t);
-	rt_text(t, row, 0, "b,\"c\"");
-	rt_int(t, row, 1, -5);
-	rt_real(t, row, 2, 0.1);
+	row = result_row(t);
+	result_set_text(t, row, 0, "alpha");
+	result_set_int(t, row, 1, 1234567);
+	result_set_real(t, row, 2, 1984.5);
+	result_set_real(t, row, 3, 0.98123);
+	result_set_int(t, row, 4, 1267401600 + 14 * 3600 + 5 * 60);	/* 2010-03-01 14:05 */
+	result_set_int(t, row, 5, 1270000000);				/* 2010-03-31 */
+	result_set_uint(t, row, 6, 1610612736);				/* 1.5 GiB */
+	result_set_int(t, row, 7, 19 * 3600);
+	row = result_row(t);
+	result_set_text(t, row, 0, "b,\"c\"");
+	result_set_int(t, row, 1, -5);
+	result_set_real(t, row, 2, 0.1);
 	/* t, day stay NULL */
-	rt_int(t, row, 6, 512);
-	rt_real(t, row, 3, 0.30000000000000004);	/* 0.1 + 0.2: 17 digits */
-	rt_int(t, row, 7, 90);
+	result_set_int(t, row, 6, 512);
+	result_set_real(t, row, 3, 0.30000000000000004);	/* 0.1 + 0.2: 17 digits */
+	result_set_int(t, row, 7, 90);
 	t = result_table(r, "empty", "Nothing", cols, 2);
 	return r;
 }
@@ -140,14 +141,14 @@ test_formats(void)
 	    "Project a,b.\n"
 	    "\n"
 	    "Summary\n"
-	    "Name   Files (files)  Mean (MiB/s)  Share (%)             Start         Day    Bytes     Longest\n"
-	    "-----  -------------  ------------  ---------  ----------------  ----------  -------  ----------\n"
-	    "alpha      1,234,567      1,984.50       98.1  2010-03-01 14:05  2010-03-31  1.5 GiB  19 h 0 min\n"
-	    "b,\"c\"             -5          0.10       30.0               n/a         n/a    512 B  1 min 30 s\n"
+	    "Name       Files  Mean (MiB/s)  Share (%)             Start         Day    Bytes     Longest\n"
+	    "-----  ---------  ------------  ---------  ----------------  ----------  -------  ----------\n"
+	    "alpha  1,234,567      1,984.50       98.1  2010-03-01 14:05  2010-03-31  1.5 GiB  19 h 0 min\n"
+	    "b,\"c\"         -5          0.10       30.0               n/a         n/a    512 B  1 min 30 s\n"
 	    "\n"
 	    "Nothing\n"
-	    "Name  Files (files)\n"
-	    "----  -------------\n"
+	    "Name  Files\n"
+	    "----  -----\n"
 	    "(no rows)\n", "table: aligned, n/a, human formats");
 	s = capture(r, FMT_CSV, "nosuch", &rc);
 	is_i64(rc, -1, "unknown --table key is an error");
@@ -215,7 +216,7 @@ test_human_unit(void)
 	char b[64];
 
 	for (size_t i = 0; i < sizeof u / sizeof *u; i++) {
-		const char *got = human_unit(&u[i].c, b, sizeof b);
+		const char *got = result_text_unit(&u[i].c, b, sizeof b);
 
 		is_str(got ? got : "(none)", u[i].want ? u[i].want : "(none)",
 		    "human unit: %s (%s)", u[i].c.title, u[i].c.unit ?
@@ -244,7 +245,7 @@ test_escaping(void)
 	char *s;
 	int rc;
 
-	rt_text(t, rt_row(t), 0, EVIL);
+	result_set_text(t, result_row(t), 0, EVIL);
 	s = escaped(fmt_html_str, EVIL);
 	is_str(s, "&lt;script&gt;alert(1)&lt;/script&gt; &quot;q&quot; "
 	    "&#39;a&#39;\\x0ax\\xff", "html: markup, quotes, newline, bad byte");
@@ -264,7 +265,7 @@ test_escaping(void)
 	ok(strstr(s, "'a'\\x0ax\\xff\n") && !strchr(s, '\xff'),
 	    "table: newline and bad byte shown as \\xNN");
 	free(s);
-	rt_text(t, rt_row(t), 0, "b\\xff");
+	result_set_text(t, result_row(t), 0, "b\\xff");
 	s = capture(r, FMT_TABLE, NULL, &rc);
 	ok(strstr(s, "b\\\\xff") != NULL, "table: a backslash is doubled");
 	free(s);
@@ -312,13 +313,13 @@ test_html(void)
 
 	parts[0] = fixture();
 	result_note(parts[0], "Name: %s", EVIL);
-	rt_text(&parts[0]->table[0], 0, 0, EVIL);
+	result_set_text(&parts[0]->table[0], 0, 0, EVIL);
 	fig = result_figure(parts[0], "f", FIG_LINE, 0, EVIL, EVIL, EVIL, EVIL);
 	fig->xcol = 1, fig->ycol[0] = 2, fig->ny = 1;
-	rfig_span(fig, 0, 1, EVIL);
+	result_span(fig, 0, 1, EVIL);
 	parts[1] = result_new("cdf", "Throughput CDF");
 	result_note(parts[1], "No I/O data in the window.");
-	rc = html_write(f, parts, 2, "Report " EVIL, "iocensus test");
+	rc = render_html(f, parts, 2, "Report " EVIL, "iocensus test");
 	fclose(f);
 	is_i64(rc, 0, "html: status");
 	ok(!strncmp(buf, "<!DOCTYPE html>\n", 16) && strstr(buf, "</html>\n"),
@@ -364,11 +365,11 @@ wide_table(struct result *r, const char *key, size_t ncol, size_t nrow)
 	}
 	t = result_table(r, key, key, cols, ncol);
 	for (size_t i = 0; i < nrow; i++) {
-		size_t row = rt_row(t);
+		size_t row = result_row(t);
 
-		rt_text(t, row, 0, "h000");
+		result_set_text(t, row, 0, "h000");
 		for (size_t c = 1; c < ncol; c++)
-			rt_real(t, row, (int)c, 1234567.125);
+			result_set_real(t, row, (int)c, 1234567.125);
 	}
 	return t;
 }
@@ -422,9 +423,47 @@ test_html_layout(void)
 	result_free(r);
 }
 
+/* Integers past 64 bits: exact digits in CSV and JSON, binary units or
+ * grouped digits for people, a double for plots; a value that fits is an
+ * ordinary integer cell. */
+static void
+test_wide(void)
+{
+	static const struct rcol_spec cols[] = {
+		{ "bytes", "Bytes", "bytes", CF_BYTES, 0 },
+		{ "n", "N", NULL, CF_PLAIN, 0 },
+	};
+	/* 3 * (2^63 - 1) = 27670116110564327421 = 24 EiB - 3 B */
+	i128 big = 3 * (i128)INT64_MAX;
+	struct result *r = result_new("files", "Files");
+	struct rtable *t = result_table(r, "t", "T", cols, 2);
+	size_t row = result_row(t);
+	char buf[128];
+
+	result_set_wide(t, row, 0, big);
+	result_set_wide(t, row, 1, -big);
+	row = result_row(t);
+	result_set_wide(t, row, 0, 7);
+	result_set_wide(t, row, 1, INT64_MIN);
+	ok(result_cell(t, 0, 0)->kind == CK_WIDE && result_cell(t, 1, 0)->kind ==
+	    CK_INT && result_cell(t, 1, 1)->kind == CK_INT,
+	    "wide cells only where 64 bits do not hold the value");
+	ok(result_num(t, 0, 0) == 27670116110564327421.0, "wide cell as a double");
+	is_str(result_text_cell(t, 0, 0, buf, sizeof buf), "24.0 EiB",
+	    "wide bytes for people");
+	is_str(result_text_cell(t, 0, 1, buf, sizeof buf),
+	    "-27,670,116,110,564,327,421", "wide integer, grouped");
+	check_render(r, FMT_CSV, "t", "bytes,n\n"
+	    "27670116110564327421,-27670116110564327421\n"
+	    "7,-9223372036854775808\n", "wide cells in CSV: exact");
+	result_set_text(t, 0, 0, "replaced");	/* frees the wide value */
+	result_free(r);
+}
+
 int
 main(void)
 {
+	test_wide();
 	test_formats();
 	test_human();
 	test_human_unit();

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "render/render.h"
+#include "render/render_int.h"
 #include "tap.h"
 
 #define EVIL "<script>alert(1)</script> \"q\" 'a'\nx\xff"
@@ -61,11 +62,11 @@ test_svg_line(void)
 	char *s, *d, *again;
 
 	for (int i = 0; i < 7; i++) {
-		size_t row = rt_row(t);
+		size_t row = result_row(t);
 
-		rt_int(t, row, 0, i);
+		result_set_int(t, row, 0, i);
 		if (yv[i] >= 0)
-			rt_int(t, row, 1, yv[i]);
+			result_set_int(t, row, 1, yv[i]);
 	}
 	fig = result_figure(r, "f", FIG_LINE, 0, "Line " EVIL, "cap",
 	    "X " EVIL, "Y (MiB/s)");
@@ -114,17 +115,17 @@ test_svg_stacked_span(void)
 	char *s, *d;
 
 	for (int i = 0; i < 4; i++) {
-		size_t row = rt_row(t);
+		size_t row = result_row(t);
 
-		rt_int(t, row, 0, i);
-		rt_int(t, row, 1, rd[i]);
+		result_set_int(t, row, 0, i);
+		result_set_int(t, row, 1, rd[i]);
 		if (wr[i] >= 0)
-			rt_int(t, row, 2, wr[i]);
+			result_set_int(t, row, 2, wr[i]);
 	}
 	fig = result_figure(r, "f", FIG_LINE, 0, "Stacked", NULL, "t", "y");
 	fig->xcol = 0, fig->ycol[0] = 1, fig->ycol[1] = 2, fig->ny = 2;
 	fig->stacked = 1;
-	rfig_span(fig, 1, 2, "maint <b>");
+	result_span(fig, 1, 2, "maint <b>");
 	s = svg_of(r, 0);
 	d = data_group(s);
 	/* x 0..3 over 84..942 (286 px per unit); sums up to 3 over 266..42
@@ -161,11 +162,11 @@ test_svg_time_window(void)
 	char *s;
 
 	for (int i = 0; i < 3; i++) {
-		size_t row = rt_row(t);
+		size_t row = result_row(t);
 
-		rt_int(t, row, 0, 1267401600 + 60 * i);
+		result_set_int(t, row, 0, 1267401600 + 60 * i);
 		if (i == 1)
-			rt_real(t, row, 1, 5);
+			result_set_real(t, row, 1, 5);
 	}
 	fig = result_figure(r, "tp", FIG_LINE, 0, "TP", NULL, "Time", "Y");
 	fig->xcol = 0, fig->ycol[0] = 1, fig->ny = 1, fig->xtime = 1;
@@ -193,10 +194,10 @@ test_svg_step_log(void)
 	char *s, *d;
 
 	for (int i = 0; i < 3; i++) {
-		size_t row = rt_row(t);
+		size_t row = result_row(t);
 
-		rt_uint(t, row, 0, i ? 1024ull << (10 * i) : 0);
-		rt_real(t, row, 1, 0.25 * (i + 1));
+		result_set_uint(t, row, 0, i ? 1024ull << (10 * i) : 0);
+		result_set_real(t, row, 1, 0.25 * (i + 1));
 	}
 	fig = result_figure(r, "cdf", FIG_STEP, 0, "CDF", NULL, "Size",
 	    "Share");
@@ -239,11 +240,11 @@ test_svg_heat(void)
 	char *s, *d;
 
 	for (size_t i = 0; i < 6; i++) {
-		size_t row = rt_row(t);
+		size_t row = result_row(t);
 
-		rt_text(t, row, 0, rows[i].h);
-		rt_int(t, row, 1, 1267401600 + rows[i].t);
-		rt_text(t, row, 2, rows[i].c);
+		result_set_text(t, row, 0, rows[i].h);
+		result_set_int(t, row, 1, 1267401600 + rows[i].t);
+		result_set_text(t, row, 2, rows[i].c);
 	}
 	fig = result_figure(r, "heat", FIG_HEAT, 0, "Load classes", NULL,
 	    "Server", "Hour (UTC)");
@@ -254,16 +255,18 @@ test_svg_heat(void)
 	is_i64((int64_t)count(d, "<rect "), 5, "svg heat: equal adjacent "
 	    "cells merged (a: idle idle | high | idle; b: low | low)");
 	/* Lane 0 is b (first row). The label column fits b's 29 code
-	 * points (6.82 px each at 11 px) and 16 px: the grid starts at
-	 * 213.8; 4 hours over 213.8..942: 182.05 px each. */
-	ok(strstr(d, "<rect x=\"213.8\" y=\"50.0\" width=\"364.1\" "
-	    "height=\"15.0\" fill=\"#f1eef6\"><title>a: idle, 2010-03-01 "
+	 * points (8.06 px each at 13 px) and 16 px: the grid starts at
+	 * 249.74; 4 hours over 249.74..942: 173.065 px each. Lanes are
+	 * 20 px: lane 1 starts at 34 + 20. */
+	ok(strstr(d, "<rect x=\"249.7\" y=\"54.0\" width=\"346.1\" "
+	    "height=\"19.0\" fill=\"#f1eef6\"><title>a: idle, 2010-03-01 "
 	    "00:00 to 2010-03-01 02:00</title></rect>") != NULL,
 	    "svg heat: the merged run spans two hours");
-	ok(strstr(s, "<text x=\"208.8\" y=\"46.0\" text-anchor=\"end\">"
+	ok(strstr(s, "<g class=\"ticks\" fill=\"#333333\" font-size=\"13\">\n"
+	    "<text x=\"244.7\" y=\"48.0\" text-anchor=\"end\">"
 	    "b&lt;img src=x onerror=alert(1)&gt;</text>") != NULL,
-	    "svg heat: a label that fits is shown whole");
-	ok(strstr(s, "<text x=\"208.8\" y=\"28.0\" text-anchor=\"end\" "
+	    "svg heat: a label that fits is shown whole, at 13 px");
+	ok(strstr(s, "<text x=\"244.7\" y=\"28.0\" text-anchor=\"end\" "
 	    "font-weight=\"bold\">Server</text>") && !strstr(s, "rotate("),
 	    "svg heat: the lanes' title heads the label column, unrotated");
 	ok(!strstr(s, "<img") && strstr(s, "b&lt;img src=x onerror=alert(1)&gt;"),
@@ -290,12 +293,12 @@ test_svg_bars_time(void)
 	char *s, *d;
 
 	for (int i = 0; i < 3; i++) {
-		size_t row = rt_row(t);
+		size_t row = result_row(t);
 
-		rt_int(t, row, 0, 1267401600 + 86400 * i);
-		rt_int(t, row, 1, (int64_t)(i + 1) << 40);
+		result_set_int(t, row, 0, 1267401600 + 86400 * i);
+		result_set_int(t, row, 1, (int64_t)(i + 1) << 40);
 		if (i != 1)
-			rt_int(t, row, 2, 1ll << 39);
+			result_set_int(t, row, 2, 1ll << 39);
 	}
 	fig = result_figure(r, "bars", FIG_BARS, 0, "Per day", NULL, "Day",
 	    "Bytes");
@@ -358,17 +361,17 @@ test_svg_spans_over_gaps(void)
 	char *s, *l;
 
 	for (int i = 0; i < 7; i++) {
-		size_t row = rt_row(t);
+		size_t row = result_row(t);
 
-		rt_int(t, row, 0, i);
+		result_set_int(t, row, 0, i);
 		if (yv[i] >= 0)
-			rt_int(t, row, 1, yv[i]);
+			result_set_int(t, row, 1, yv[i]);
 	}
 	fig = result_figure(r, "f", FIG_LINE, 0, "Spans", NULL, "t", "y");
 	fig->xcol = 0, fig->ycol[0] = 1, fig->ny = 1;
-	rfig_span(fig, 2, 3, "outage over missing data");
-	rfig_span(fig, 5.5, 6, "Scheduled maintenance: Lustre OSS firmware");
-	rfig_span(fig, 5, 6, "second window ending at the edge");
+	result_span(fig, 2, 3, "outage over missing data");
+	result_span(fig, 5.5, 6, "Scheduled maintenance: Lustre OSS firmware");
+	result_span(fig, 5, 6, "second window ending at the edge");
 	s = svg_of(r, 0);
 	gap = strstr(s, "<title>no data</title>");
 	span = strstr(s, "<g class=\"span\"");
@@ -415,11 +418,11 @@ test_svg_legend_markers(void)
 	struct result *r = result_new("growth", "G");
 	struct rtable *t = result_table(r, "points", "P", cols, 4);
 	struct rfigure *fig;
-	size_t row = rt_row(t);
+	size_t row = result_row(t);
 	char *s, *d;
 
-	rt_int(t, row, 0, 1267401600 + 8 * 3600 + 48 * 60);
-	rt_int(t, row, 1, 55);
+	result_set_int(t, row, 0, 1267401600 + 8 * 3600 + 48 * 60);
+	result_set_int(t, row, 1, 55);
 	fig = result_figure(r, "growth", FIG_LINE, 0, "One snapshot", NULL,
 	    "date (UTC)", "files");
 	fig->xcol = 0, fig->ycol[0] = 1, fig->ycol[1] = 2, fig->ny = 2;
@@ -437,10 +440,10 @@ test_svg_legend_markers(void)
 	    strstr(s, ">18:00</text>"), "svg one x value: a day of ticks");
 	free(d);
 	free(s);
-	row = rt_row(t);
-	rt_int(t, row, 0, 1267401600 + 86400);
-	rt_int(t, row, 1, 65);
-	rt_int(t, row, 2, 64);
+	row = result_row(t);
+	result_set_int(t, row, 0, 1267401600 + 86400);
+	result_set_int(t, row, 1, 65);
+	result_set_int(t, row, 2, 64);
 	fig = &r->fig[0];
 	fig->markers = 1u << 0;
 	s = svg_of(r, 0);
@@ -455,8 +458,8 @@ test_svg_legend_markers(void)
 	fig = result_figure(r, "share", FIG_LINE, 0, "Share", NULL, "t",
 	    "cumulative share");
 	fig->xcol = 0, fig->ycol[0] = 3, fig->ny = 1;
-	rt_real(t, 0, 3, 0.5);
-	rt_real(t, 1, 3, 1.0);
+	result_set_real(t, 0, 3, 0.5);
+	result_set_real(t, 1, 3, 1.0);
 	s = svg_of(r, 1);
 	ok(strstr(s, ">cumulative share (%)</text>") &&
 	    strstr(s, ">100</text>"),
@@ -480,11 +483,11 @@ heat_labels(const char *const *host, size_t n, char **svg)
 	char *l;
 
 	for (size_t i = 0; i < n; i++) {
-		size_t row = rt_row(t);
+		size_t row = result_row(t);
 
-		rt_text(t, row, 0, host[i]);
-		rt_int(t, row, 1, 1267401600);
-		rt_text(t, row, 2, "low");
+		result_set_text(t, row, 0, host[i]);
+		result_set_int(t, row, 1, 1267401600);
+		result_set_text(t, row, 2, "low");
 	}
 	fig = result_figure(r, "heat", FIG_HEAT, 0, "Load classes", NULL,
 	    "server", "UTC hour");
@@ -526,8 +529,8 @@ test_svg_heat_long_names(void)
 	    "oss-storage-node-02.example.org\n"
 	    "oss-storage-node-03.example.org\n",
 	    "svg heat: similar names stay distinct");
-	/* The label column fits 40 code points: 272.8 px and 16. */
-	ok(strstr(s, "<rect class=\"frame\" x=\"288.8\"") != NULL,
+	/* The label column fits 40 code points: 322.4 px and 16. */
+	ok(strstr(s, "<rect class=\"frame\" x=\"338.4\"") != NULL,
 	    "svg heat: the label column fits the longest label");
 	free(l);
 	free(s);

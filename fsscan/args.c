@@ -1,0 +1,257 @@
+/*
+ * args: the command line of fsscan and fsscan-mpi, which take the same
+ * options (docs/fsscan.1).
+ */
+#include "args.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+void
+args_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+"usage: %s [OPTIONS] ROOT\n"
+"Walk ROOT in parallel and record a census snapshot in the database.\n"
+"\n"
+"  --db PATH             census database (default $IOCENSUS_DB, else ./iocensus.db)\n"
+"  --fs NAME             file-system name for the snapshot (default: ROOT)\n"
+"  -j, --threads N       walker threads (default: from CPUs and fs type)\n"
+"  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
+"                        repeatable, first match wins (default depth:1)\n"
+"  --now EPOCH           reference time for ages (default: scan start)\n"
+"  --dirs DEPTH|all      subtree totals down to DEPTH (default 3)\n"
+"  --fsstats-csv FILE    also write the fsstats 1.4.5 CSV\n"
+"  --exclude GLOB        skip entries whose name matches (repeatable)\n"
+"  --cross-mounts        descend into other file systems\n"
+"  --max-fds N           directory fds held open at once (default 1024)\n"
+"  --max-rate N          at most N stat calls per second (default unlimited)\n"
+"  --top N               largest files and directories to keep (default 20)\n"
+"  --symlink-targets     read symlink targets for the relative/absolute split\n"
+"                        (readlink updates the link's atime)\n"
+"  --stat-cached         accept cached attributes (AT_STATX_DONT_SYNC): one\n"
+"                        round trip less per entry on NFS, FUSE, Lustre\n"
+"  --progress, --quiet   progress line on stderr (default: when it is a TTY)\n"
+"  -v, --verbose         print a summary when done\n"
+"  -h, --help            this help\n"
+"  -V, --version         version\n"
+"\n"
+"Exit status: 0 complete, 1 complete with unreadable entries, 2 usage error,\n"
+"3 aborted or fatal.\n", prog);
+}
+
+static int
+parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+bad_value(const char *prog, const char *opt, const char *val)
+{
+	fprintf(stderr, "%s: invalid value for %s: '%s'\n", prog, opt, val);
+	return -1;
+}
+
+enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
+    O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED };
+
+static const struct option longopts[] = {
+	{ "db", required_argument, NULL, O_DB },
+	{ "fs", required_argument, NULL, O_FS },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "project", required_argument, NULL, O_PROJECT },
+	{ "now", required_argument, NULL, O_NOW },
+	{ "dirs", required_argument, NULL, O_DIRS },
+	{ "fsstats-csv", required_argument, NULL, O_CSV },
+	{ "exclude", required_argument, NULL, O_EXCLUDE },
+	{ "cross-mounts", no_argument, NULL, O_CROSS },
+	{ "max-fds", required_argument, NULL, O_MAXFDS },
+	{ "max-rate", required_argument, NULL, O_MAXRATE },
+	{ "top", required_argument, NULL, O_TOP },
+	{ "symlink-targets", no_argument, NULL, O_LINKS },
+	{ "stat-cached", no_argument, NULL, O_CACHED },
+	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* getopt rejected the word arg of argv: say so as prog, not as the path
+ * the program was started by. */
+static void
+option_error(const char *prog, const char *arg)
+{
+	if (!strncmp(arg, "--", 2))
+		fprintf(stderr, "%s: unknown option '%.*s'\n", prog,
+		    (int)strcspn(arg, "="), arg);
+	else if (optopt)
+		fprintf(stderr, "%s: unknown option '-%c'\n", prog, optopt);
+	else
+		fprintf(stderr, "%s: unknown option '%s'\n", prog, arg);
+	fprintf(stderr, "%s: `%s --help` lists the options\n", prog, prog);
+}
+
+int
+args_parse(int argc, char **argv, const char *prog, struct args *a)
+{
+	uint64_t v;
+	int c;
+
+	a->dirs = 3;
+	a->max_fds = 1024;
+	a->topn = 20;
+	a->progress = isatty(STDERR_FILENO);
+	opterr = 0;		/* getopt would start with argv[0], a path */
+	while ((c = getopt_long(argc, argv, ":j:vhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_DB: a->db = optarg; break;
+		case O_FS: a->fs = optarg; break;
+		case 'j':
+			if (parse_u64(optarg, 1024, &v) < 0 || v == 0)
+				return bad_value(prog, "--threads", optarg);
+			a->threads = (int)v;
+			break;
+		case O_PROJECT:
+		case O_EXCLUDE: {
+			int *n = c == O_PROJECT ? &a->nprojects : &a->nexcludes;
+			const char **l = c == O_PROJECT ? a->projects : a->excludes;
+			if (*n == ARGS_MAX_LIST)
+				return bad_value(prog, argv[optind - 2], optarg);
+			l[(*n)++] = optarg;
+			break;
+		}
+		case O_NOW: {
+			char *end;
+			errno = 0;
+			a->now = strtoll(optarg, &end, 10);
+			if (errno || !*optarg || *end)
+				return bad_value(prog, "--now", optarg);
+			a->have_now = 1;
+			break;
+		}
+		case O_DIRS:
+			if (strcmp(optarg, "all") == 0)
+				a->dirs = -1;
+			else if (parse_u64(optarg, INT_MAX, &v) < 0)
+				return bad_value(prog, "--dirs", optarg);
+			else
+				a->dirs = (int)v;
+			break;
+		case O_CSV: a->csv = optarg; break;
+		case O_CROSS: a->cross = 1; break;
+		case O_MAXFDS:
+			if (parse_u64(optarg, 1 << 20, &v) < 0 || v == 0)
+				return bad_value(prog, "--max-fds", optarg);
+			a->max_fds = (int)v;
+			break;
+		case O_MAXRATE:
+			if (parse_u64(optarg, UINT64_MAX / 2, &a->max_rate) < 0)
+				return bad_value(prog, "--max-rate", optarg);
+			break;
+		case O_TOP:
+			if (parse_u64(optarg, 100000, &v) < 0)
+				return bad_value(prog, "--top", optarg);
+			a->topn = (int)v;
+			break;
+		case O_LINKS: a->links = 1; break;
+		case O_CACHED: a->stat_cached = 1; break;
+		case O_PROGRESS: a->progress = 1; break;
+		case O_QUIET: a->progress = 0; break;
+		case 'v': a->verbose = 1; break;
+		case 'h': args_usage(stdout, prog); return 1;
+		case 'V': printf("%s (iocensus) %s\n", prog, IOCENSUS_VERSION);
+			return 1;
+		case ':':
+			fprintf(stderr, "%s: %s needs a value\n", prog,
+			    argv[optind - 1]);
+			return -1;
+		default:
+			option_error(prog, argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n", prog, optind == argc ?
+		    "missing ROOT" : "only one ROOT may be given");
+		args_usage(stderr, prog);
+		return -1;
+	}
+	a->root = argv[optind];
+	return 0;
+}
+
+/* Network and FUSE file systems are latency-bound: many threads overlap
+ * round trips. Local ones are bound by kernel CPU time, which the
+ * processes of one node (MPI ranks: share) divide between them. */
+int
+args_default_threads(const char *fstype, int share)
+{
+	static const char *const remote[] = { "nfs", "nfs4", "lustre", "gpfs",
+	    "cifs", "smb3", "beegfs", "ceph", "glusterfs", "9p", "panfs",
+	    "fuse", "afs", "pvfs2", "orangefs", NULL };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (int i = 0; remote[i]; i++)
+		if (strncmp(fstype, remote[i], strlen(remote[i])) == 0)
+			return 32;
+	if (share > 1)
+		cpus /= share;
+	if (cpus < 1)
+		cpus = 1;
+	return cpus > 8 ? 8 : (int)cpus;
+}
+
+/* Keep a margin below RLIMIT_NOFILE for the database and the CSV. */
+int
+args_fd_budget(int wanted)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)wanted + 64 > rl.rlim_cur)
+			wanted = rl.rlim_cur > 80 ? (int)rl.rlim_cur - 64 : 16;
+	}
+	return wanted;
+}
+
+char *
+args_command_line(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = xcalloc(1, len);
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}

@@ -1,0 +1,530 @@
+/*
+ * cli: option parsing for every iocensus command (cli.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_int.h"
+
+/* 2^40 MiB/s is an exbibyte per second: anything above is a typo. The
+ * bound also keeps the exact compares of coverage.c in 128 bits. */
+#define MAX_PEAK_MIB_S 1099511627776ull	/* 2^40 */
+
+enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
+	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
+	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
+	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
+	O_BUNDLE, O_TITLE, O_HELP };
+
+struct optdoc {
+	struct option opt;
+	unsigned mask;		/* 0: every command */
+	const char *arg, *help;
+};
+
+static const struct optdoc optdocs[] = {
+	{ { "db", 1, NULL, O_DB }, 0, "PATH",
+	  "census database (default $IOCENSUS_DB, else ./iocensus.db)" },
+	{ { "format", 1, NULL, O_FORMAT }, CO_FORMAT, "FMT", "table, csv or "
+	  "json (default table)" },
+	{ { "table", 1, NULL, O_TABLE }, CO_TABLE, "KEY",
+	  "print only this table" },
+	{ { "from", 1, NULL, O_FROM }, CO_FROM, "TIME",
+	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds)" },
+	{ { "to", 1, NULL, O_TO }, CO_TO, "TIME", "window end (exclusive)" },
+	{ { "host", 1, NULL, O_HOST }, CO_HOST, "GLOB",
+	  "only these servers (repeatable)" },
+	{ { "every", 1, NULL, O_EVERY }, CO_EVERY, "1m|1h|1d",
+	  "bucket width (default 1h)" },
+	{ { "annotate", 1, NULL, O_ANNOTATE }, CO_ANNOTATE, "FILE",
+	  "maintenance windows, lines \"FROM TO LABEL\": tabled and "
+	  "shaded" },
+	{ { "peak", 1, NULL, O_PEAK }, CO_PEAK, "MIB_S",
+	  "provisioned aggregate bandwidth (default: observed peak)" },
+	{ { "threshold", 1, NULL, O_THRESHOLD }, CO_THRESHOLD, "PCT",
+	  "idle below PCT % of peak (default 5)" },
+	{ { "strict", 0, NULL, O_STRICT }, CO_STRICT, NULL,
+	  "idle means no request completed on any device" },
+	{ { "buckets", 1, NULL, O_BUCKETS }, CO_BUCKETS, "LIST",
+	  "idle duration classes (default 1m,10m,1h,2h,4h,8h,24h)" },
+	{ { "burst-c", 1, NULL, O_BURST_C }, CO_BURST_C, "LIST",
+	  "activity thresholds per minute (default 0,128K,1M)" },
+	{ { "host-peak", 1, NULL, O_HOST_PEAK }, CO_HOST_PEAK, "MIB_S",
+	  "per-server peak for load classes (default: observed)" },
+	{ { "by", 1, NULL, O_BY }, CO_BY, "KEY",
+	  "diff: project|user|group|dir; files: size|atime|mtime|ctime" },
+	{ { "depth", 1, NULL, O_DEPTH }, CO_DEPTH, "N",
+	  "diff --by dir: directory depth (default 1)" },
+	{ { "fs", 1, NULL, O_FS }, CO_FS, "NAME", "file system" },
+	{ { "project", 1, NULL, O_PROJECT }, CO_PROJECT, "NAME",
+	  "only this project" },
+	{ { "target", 1, NULL, O_TARGET }, CO_TARGET, "N",
+	  "growth target (1e9, 1000M, ...)" },
+	{ { "metric", 1, NULL, O_METRIC }, CO_METRIC, "files|bytes",
+	  "what to project (default files)" },
+	{ { "snapshot", 1, NULL, O_SNAPSHOT }, CO_SNAPSHOT, "ID",
+	  "snapshot (default: the latest complete one)" },
+	{ { "exclude-project", 1, NULL, O_EXCLUDE }, CO_EXCLUDE, "NAME",
+	  "leave this project out (repeatable)" },
+	{ { "threads", 1, NULL, O_THREADS }, CO_THREADS, "N",
+	  "log decoding threads (default: CPUs)" },
+	{ { "progress", 0, NULL, O_PROGRESS }, CO_PROGRESS, NULL,
+	  "progress line on stderr (default: when a TTY)" },
+	{ { "quiet", 0, NULL, O_QUIET }, CO_PROGRESS, NULL,
+	  "no progress line, and no row per log (the totals only)" },
+	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE", "the file to write "
+	  "(report: HTML; metrics: replaced atomically, default stdout)" },
+	{ { "bundle", 1, NULL, O_BUNDLE }, CO_BUNDLE, "FILE.tar.gz",
+	  "also write the CSV and JSON of every table" },
+	{ { "title", 1, NULL, O_TITLE }, CO_TITLE, "TEXT",
+	  "the page's heading (default: iocensus report)" },
+	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },
+};
+#define NOPTS (sizeof optdocs / sizeof optdocs[0])
+
+/* The short forms of long options. */
+static const struct {
+	char c;
+	int val;
+} shortopts[] = { { 'h', O_HELP }, { 'j', O_THREADS } };
+#define NSHORT (sizeof shortopts / sizeof shortopts[0])
+
+/* The short form of a long option, or 0. */
+static char
+short_of(int val)
+{
+	for (size_t i = 0; i < NSHORT; i++)
+		if (shortopts[i].val == val)
+			return shortopts[i].c;
+	return 0;
+}
+
+void
+cli_init(struct cli *a, const struct command *cmd)
+{
+	memset(a, 0, sizeof *a);
+	a->cmd = cmd;
+	a->format = FMT_TABLE;
+	a->progress = isatty(STDERR_FILENO);
+	an_opts_init(&a->an);
+}
+
+static void
+help(FILE *f, const char *name, const char *argspec, unsigned allowed)
+{
+	fprintf(f, "usage: iocensus %s [OPTIONS]%s%s\n\n", name,
+	    *argspec ? " " : "", argspec);
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct optdoc *d = &optdocs[i];
+		char lhs[64], c = short_of(d->opt.val);
+
+		if (d->mask && !(d->mask & allowed))
+			continue;
+		/* "-j, --threads N", "    --db PATH" */
+		snprintf(lhs, sizeof lhs, "%c%c%s--%s%s%s", c ? '-' : ' ',
+		    c ? c : ' ', c ? ", " : "  ", d->opt.name,
+		    d->arg ? " " : "", d->arg ? d->arg : "");
+		fprintf(f, "  %-30s %s\n", lhs, d->help);
+	}
+}
+
+static int
+bad(const char *name, const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "iocensus %s: --%s %s: expected %s\n", name, opt, val,
+	    want);
+	return -1;
+}
+
+static int
+set_every(struct cli *a, const char *name, const char *v)
+{
+	int64_t s;
+
+	if (cli_value_duration(v, &s) < 0 || (s != 60 && s != 3600 &&
+	    s != 86400))
+		return bad(name, "every", v, "1m, 1h or 1d");
+	a->an.every = s;
+	return 0;
+}
+
+/* A snapshot id: a positive decimal integer, nothing else. */
+static int
+parse_id(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (*s < '1' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+add_list(const char **list, size_t *n, const char *v)
+{
+	if (*n >= CLI_MAX_LIST)
+		return -1;
+	list[(*n)++] = v;
+	return 0;
+}
+
+static int
+set_annotations(struct cli *a, const char *name, const char *path)
+{
+	char err[512];
+
+	an_annotate_free(a->ann, a->nann);
+	a->ann = NULL;
+	a->nann = 0;
+	if (cli_annotate_load(path, &a->ann, &a->nann, err, sizeof err) < 0) {
+		fprintf(stderr, "iocensus %s: --annotate: %s\n", name, err);
+		return -1;
+	}
+	a->an.ann = a->ann;
+	a->an.nann = a->nann;
+	return 0;
+}
+
+/* The last second of 9999-12-31: ISO dates end there, and bounding unix
+ * seconds as well keeps every window length far from overflow. */
+#define MAX_TIME 253402300799
+
+/* A --from or --to time. 0, or -1. */
+static int
+set_time(const char *v, int64_t *t)
+{
+	return cli_value_time(v, t) < 0 || *t > MAX_TIME ? -1 : 0;
+}
+
+/* The value options of the I/O analyses. 0, or -1 (reported). */
+static int
+set_io(struct cli *a, const char *name, int o, const char *v)
+{
+	int n;
+	struct xdec x;
+
+	switch (o) {
+	case O_FROM:
+		return set_time(v, &a->an.win.from) < 0 ?
+		    bad(name, "from", v, "a UTC time in the years 0 to 9999") :
+		    0;
+	case O_TO:
+		return set_time(v, &a->an.win.to) < 0 ?
+		    bad(name, "to", v, "a UTC time in the years 0 to 9999") : 0;
+	case O_HOST:
+		return add_list(a->hosts, &a->an.win.nhosts, v) < 0 ?
+		    bad(name, "host", v, "at most 64 patterns") : 0;
+	case O_EVERY:
+		return set_every(a, name, v);
+	case O_PEAK:
+	case O_HOST_PEAK:
+		if (an_xdec_parse(v, &x) < 0 || x.n == 0 ||
+		    x.n > MAX_PEAK_MIB_S * an_xdec_pow10(x.k))
+			return bad(name, o == O_PEAK ? "peak" : "host-peak", v,
+			    "a bandwidth in MiB/s above 0 and at most 2^40, "
+			    "at most 6 decimals");
+		*(o == O_PEAK ? &a->an.peak : &a->an.host_peak) = x;
+		return 0;
+	case O_THRESHOLD:
+		if (an_xdec_parse(v, &x) < 0 || x.n == 0 ||
+		    x.n > 100 * an_xdec_pow10(x.k))
+			return bad(name, "threshold", v, "a percentage in "
+			    "(0, 100], at most 6 decimals");
+		a->an.threshold_pct = x;
+		return 0;
+	case O_BUCKETS:
+		n = cli_value_durations(v, a->edges, CLI_MAX_LIST);
+		if (n < 1 || a->edges[0] <= 0)
+			return bad(name, "buckets", v, "ascending durations "
+			    "above 0");
+		for (int i = 1; i < n; i++)
+			if (a->edges[i] <= a->edges[i - 1])
+				return bad(name, "buckets", v,
+				    "ascending durations");
+		a->an.idle_edges = a->edges;
+		a->an.nidle_edges = (size_t)n;
+		return 0;
+	case O_BURST_C:
+		n = cli_value_sizes(v, a->burst_c, CLI_MAX_LIST);
+		if (n < 1)
+			return bad(name, "burst-c", v, "a list of sizes");
+		a->an.burst_c = a->burst_c;
+		a->an.nburst_c = (size_t)n;
+		return 0;
+	case O_ANNOTATE:
+		return set_annotations(a, name, v);
+	}
+	return 1;
+}
+
+/* The options of the census analyses, ingest and report. */
+static int
+set_other(struct cli *a, const char *name, int o, const char *v)
+{
+	double d;
+	int64_t id;
+
+	switch (o) {
+	case O_BY:
+		a->an.by = v;
+		return 0;
+	case O_DEPTH:
+		if (cli_value_count(v, &d) < 0 || d < 1 || d > 1000 ||
+		    d != (int)d)
+			return bad(name, "depth", v, "a depth of 1 or more");
+		a->an.dir_depth = (int)d;
+		return 0;
+	case O_FS:
+		a->an.fs = v;
+		return 0;
+	case O_PROJECT:
+		a->an.project = v;
+		return 0;
+	case O_TARGET:
+		if (cli_value_count(v, &d) < 0 || d <= 0)
+			return bad(name, "target", v, "a positive number");
+		a->an.target = a->target = d;
+		return 0;
+	case O_METRIC:
+		if (strcmp(v, "files") && strcmp(v, "bytes"))
+			return bad(name, "metric", v, "files or bytes");
+		a->an.metric_bytes = !strcmp(v, "bytes");
+		return 0;
+	case O_SNAPSHOT:
+		if (parse_id(v, &id) < 0)
+			return bad(name, "snapshot", v, "a snapshot id");
+		a->an.snapshot = id;
+		return 0;
+	case O_EXCLUDE:
+		return add_list(a->excludes, &a->an.nexclude, v) < 0 ?
+		    bad(name, "exclude-project", v, "at most 64") : 0;
+	case O_THREADS:
+		if (cli_value_count(v, &d) < 0 || d < 1 || d > 256 ||
+		    d != (int)d)
+			return bad(name, "threads", v, "1 to 256");
+		a->threads = (int)d;
+		return 0;
+	case O_OUT:
+		a->out = v;
+		return 0;
+	case O_BUNDLE:
+		a->bundle = v;
+		return 0;
+	case O_TITLE:
+		a->title = v;
+		return 0;
+	}
+	return 1;
+}
+
+static int
+set_common(struct cli *a, const char *name, int o, const char *v)
+{
+	switch (o) {
+	case O_DB:
+		a->db = v;
+		return 0;
+	case O_FORMAT:
+		if (fmt_parse_kind(v, &a->format) < 0)
+			return bad(name, "format", v, "table, csv or json");
+		return 0;
+	case O_TABLE:
+		a->table = v;
+		return 0;
+	case O_STRICT:
+		a->an.strict = 1;
+		return 0;
+	case O_PROGRESS:
+	case O_QUIET:
+		a->progress = o == O_PROGRESS;
+		a->quiet = o == O_QUIET;
+		return 0;
+	}
+	return 1;
+}
+
+/* The option getopt_long returned: a long option's val or a short
+ * option's letter. */
+static const struct optdoc *
+doc_of(int val)
+{
+	for (size_t i = 0; i < NSHORT; i++)
+		if (shortopts[i].c == val)
+			val = shortopts[i].val;
+	for (size_t i = 0; i < NOPTS; i++)
+		if (optdocs[i].opt.val == val)
+			return &optdocs[i];
+	return NULL;
+}
+
+/* ":hj:" from the tables: the leading ':' tells a missing value from an
+ * unknown option. */
+static void
+short_string(char *buf)
+{
+	size_t n = 0;
+
+	buf[n++] = ':';
+	for (size_t i = 0; i < NSHORT; i++) {
+		buf[n++] = shortopts[i].c;
+		if (doc_of(shortopts[i].val)->opt.has_arg)
+			buf[n++] = ':';
+	}
+	buf[n] = '\0';
+}
+
+/* How many long options start with the first len bytes of s? */
+static int
+prefix_matches(const char *s, size_t len)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < NOPTS; i++)
+		n += strncmp(optdocs[i].opt.name, s, len) == 0;
+	return n;
+}
+
+/* What getopt_long rejected (opterr is 0: every message is ours). c is
+ * '?' (unknown, ambiguous, or a value given to a flag) or ':' (no value
+ * for an option that needs one); arg is the word of argv it read. */
+/* The option of this command that an unknown --WORD was meant to be. */
+static const char *
+meant_option(const char *word, size_t len, unsigned allowed)
+{
+	const char *names[NOPTS];
+	char w[64];
+	size_t n = 0;
+
+	if (len >= sizeof w)
+		return NULL;
+	memcpy(w, word, len);
+	w[len] = '\0';
+	for (size_t i = 0; i < NOPTS; i++)
+		if (!optdocs[i].mask || (optdocs[i].mask & allowed))
+			names[n++] = optdocs[i].opt.name;
+	return cli_suggest(w, names, n);
+}
+
+static int
+getopt_error(const char *name, int c, const char *arg, unsigned allowed)
+{
+	const struct optdoc *d = optopt ? doc_of(optopt) : NULL;
+	size_t len = strcspn(arg, "=");
+	const char *meant;
+
+	if (c == ':' && d)
+		fprintf(stderr, "iocensus %s: --%s needs a value (%s)\n", name,
+		    d->opt.name, d->arg);
+	else if (d && d->opt.val == optopt)
+		fprintf(stderr, "iocensus %s: --%s takes no value\n", name,
+		    d->opt.name);
+	else if (optopt)
+		fprintf(stderr, "iocensus %s: unknown option '-%c'\n", name,
+		    optopt);
+	else if (strncmp(arg, "--", 2) == 0 &&
+	    prefix_matches(arg + 2, len - 2) > 1)
+		fprintf(stderr, "iocensus %s: ambiguous option '%.*s'\n", name,
+		    (int)len, arg);
+	else if (strncmp(arg, "--", 2) == 0 &&
+	    (meant = meant_option(arg + 2, len - 2, allowed)) != NULL)
+		fprintf(stderr, "iocensus %s: unknown option '%.*s'; did you "
+		    "mean '--%s'?\n", name, (int)len, arg, meant);
+	else
+		fprintf(stderr, "iocensus %s: unknown option '%.*s'\n", name,
+		    (int)len, arg);
+	fprintf(stderr, "iocensus %s: `iocensus %s --help` lists its "
+	    "options\n", name, name);
+	return -1;
+}
+
+int
+cli_parse(struct cli *a, const char *name, const char *argspec,
+    unsigned allowed, int argc, char **argv)
+{
+	struct option longopts[NOPTS + 1];
+	char shorts[2 * NSHORT + 2];
+	int c, rc;
+
+	for (size_t i = 0; i < NOPTS; i++)
+		longopts[i] = optdocs[i].opt;
+	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
+	short_string(shorts);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+		const struct optdoc *d = doc_of(c);
+
+		if (c == '?' || c == ':')
+			return getopt_error(name, c, argv[optind - 1], allowed);
+		if (d->opt.val == O_HELP) {
+			help(stdout, name, argspec, allowed);
+			return 1;
+		}
+		if (d->mask && !(d->mask & allowed)) {
+			fprintf(stderr, "iocensus %s: --%s does not apply "
+			    "to this command\n", name, d->opt.name);
+			return -1;
+		}
+		rc = set_common(a, name, d->opt.val, optarg);
+		if (rc == 1)
+			rc = set_io(a, name, d->opt.val, optarg);
+		if (rc == 1)
+			rc = set_other(a, name, d->opt.val, optarg);
+		if (rc < 0)
+			return -1;
+	}
+	a->an.win.hosts = a->hosts;
+	a->an.exclude = a->excludes;
+	if (a->an.win.from && a->an.win.to && a->an.win.to <= a->an.win.from) {
+		fprintf(stderr, "iocensus %s: --to must be after --from\n",
+		    name);
+		return -1;
+	}
+	a->args = argv + optind;
+	a->nargs = argc - optind;
+	return 0;
+}
+
+int
+cli_command_args(struct cli *a, const char *name)
+{
+	if (strcmp(name, "diff"))
+		return 0;
+	for (int i = 0; i < 2 && i < a->nargs; i++) {
+		int64_t id;
+
+		if (parse_id(a->args[i], &id) < 0) {
+			fprintf(stderr, "iocensus diff: %s: expected a "
+			    "snapshot id\n", a->args[i]);
+			return -1;
+		}
+		*(i ? &a->an.snap_b : &a->an.snap_a) = id;
+	}
+	return 0;
+}
+
+int
+cli_error_is_usage(const char *err)
+{
+	return !strncmp(err, FMT_USAGE, strlen(FMT_USAGE));
+}
+
+void
+cli_free(struct cli *a)
+{
+	an_annotate_free(a->ann, a->nann);
+	a->ann = NULL;
+	a->nann = 0;
+}
+

@@ -1,0 +1,65 @@
+/*
+ * cli_int: what the pieces of the command line share. Private to cli/.
+ *
+ *   cli_value.c     option values, parsed strictly (trailing junk,
+ *                   overflow and empty strings are errors)
+ *   cli_annotate.c  --annotate FILE
+ *   cli_report.c    `iocensus report`: every analysis the database has
+ *                   data for, written as the HTML page (and the bundle)
+ *   cli_metrics.c   `iocensus metrics`: the Prometheus textfile
+ *   cli_suggest.c   "did you mean ...?"
+ */
+#ifndef IOCENSUS_CLI_INT_H
+#define IOCENSUS_CLI_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "analyses/analyses.h"
+
+/* A time in UTC: unix seconds ("1264982400", "@1264982400"), or ISO 8601
+ * "2010-02-01", "2010-02-01T09:00", "2010-02-01 09:00:00", optional "Z".
+ * 0 or -1. */
+int cli_value_time(const char *s, int64_t *out);
+/* A duration: "90" (seconds), "90s", "10m", "1h", "2d", "1w". 0 or -1. */
+int cli_value_duration(const char *s, int64_t *out);
+/* A size: "0", "131072", "128K", "128KiB", "1M", "1MiB", "1G" (binary
+ * units). 0 or -1. */
+int cli_value_size(const char *s, uint64_t *out);
+/* A number: "1e9", "1000000000", "95.7M" (decimal suffixes K M G T for
+ * counts). 0 or -1. */
+int cli_value_count(const char *s, double *out);
+/* Comma-separated lists of the above. Returns the count, or -1. */
+int cli_value_durations(const char *s, int64_t *out, int max);
+int cli_value_sizes(const char *s, uint64_t *out, int max);
+
+/* Parse --annotate FILE: lines "FROM TO LABEL..." (times as accepted by
+ * cli_value_time), '#' comments and blank lines ignored. 0, or -1 with
+ * "FILE:LINE: why" in err; free with an_annotate_free. */
+int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
+    char *err, size_t errlen);
+
+/* o: the window, peak and thresholds given on the command line (others
+ * default). target: growth target; 0 picks the next power of ten above
+ * each file system's latest file count. title: the page's heading, NULL
+ * for "iocensus report". 0, or -1 with err. */
+int cli_report_write(sqlite3 *db, const struct an_opts *o, double target,
+    const char *title, const char *html_path, const char *bundle_path,
+    char *err, size_t errlen);
+
+/* The candidate word most likely meant: the only one it starts (at least
+ * 2 letters typed), else the only one within one edit (two for words of
+ * 5 letters or more: an insertion, a deletion, a substitution or two
+ * neighbours swapped); NULL when none or several. */
+const char *cli_suggest(const char *word, const char *const *cand,
+    size_t n);
+
+/* The census metrics (an_metrics) in the Prometheus text format, to
+ * path (replaced atomically) or, path NULL, to standard output. 0, or -1
+ * with err. */
+int cli_metrics_write(sqlite3 *db, const struct an_opts *o,
+    const char *path, char *err, size_t errlen);
+
+#endif

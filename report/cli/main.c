@@ -1,0 +1,404 @@
+/*
+ * iocensus: the analysis front end. See docs/iocensus.1.
+ *
+ * One table of options serves every command; each command lists the
+ * options it takes, so `iocensus cdf --by size` is a usage error naming
+ * the command, not a silently ignored flag.
+ *
+ * Exit status: 0 success; 1 ingest skipped something (damage, unreadable
+ * input: everything readable was loaded); 2 usage error (including an
+ * unknown snapshot id); 3 fatal (database, output, interrupted ingest).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyses/analyses.h"
+#include "cli.h"
+#include "db.h"
+#include "fmt.h"
+#include "ingest/ingest.h"
+#include "query/query.h"
+#include "render/render.h"
+#include "cli_int.h"
+#include "xalloc.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+typedef struct result *(*analysis_fn)(sqlite3 *, const struct an_opts *,
+    char *, size_t);
+
+struct command {
+	const char *name;
+	const char *args;	/* positional arguments, for usage */
+	const char *what;
+	unsigned opts;		/* CO_* options it takes */
+	int nargs;		/* -1: any number; -2: pairs, at least one */
+	analysis_fn fn;
+};
+
+#define CO_WINDOW (CO_FROM | CO_TO | CO_HOST)
+/* Every command but report prints a result: in a format, or one table. */
+#define CO_PRINT (CO_FORMAT | CO_TABLE)
+
+static const struct command commands[] = {
+	/* With no PATH, ingest only finishes the roll-ups that an
+	 * interrupted one left (the analyses' "stale" note asks for it). */
+	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
+	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS, -1, NULL },
+	{ "snapshots", "", "list snapshots", CO_PRINT, 0, an_snapshots },
+	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
+	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, an_diff },
+	{ "growth", "", "project file count (or bytes) to a target",
+	  CO_PRINT | CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0,
+	  an_growth },
+	{ "files", "", "file size and age distributions and CDFs",
+	  CO_PRINT | CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0,
+	  an_files },
+	{ "throughput", "", "aggregate read/write throughput over time",
+	  CO_PRINT | CO_WINDOW | CO_EVERY | CO_ANNOTATE, 0, an_throughput },
+	{ "cdf", "", "CDF of one-minute aggregate throughput",
+	  CO_PRINT | CO_WINDOW | CO_PEAK, 0, an_cdf },
+	{ "idle", "", "idle-period table",
+	  CO_PRINT | CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_STRICT |
+	  CO_BUCKETS, 0, an_idle },
+	{ "burst", "", "I/O intensity, burstiness, parallelism; load classes",
+	  CO_PRINT | CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, an_burst },
+	{ "devices", "", "per-device and per-host tables, imbalance",
+	  CO_PRINT | CO_WINDOW, 0, an_devices },
+	/* These write a file format of their own: no --format or --table. */
+	{ "metrics", "", "census metrics for Prometheus (node_exporter "
+	  "textfile)", CO_OUT, 0, NULL },
+	{ "report", "", "write the HTML report (and a bundle)",
+	  CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_EVERY | CO_ANNOTATE |
+	  CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT | CO_BUNDLE |
+	  CO_TITLE, 0,
+	  NULL },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void
+usage(FILE *f)
+{
+	fputs("usage: iocensus COMMAND [OPTIONS] [ARGS]\n"
+	    "Analyse the census database: snapshots from fsscan, I/O samples "
+	    "from iostatmon.\n\ncommands:\n", f);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-11s %-8s %s\n", commands[i].name,
+		    commands[i].args, commands[i].what);
+	fputs("\n`iocensus COMMAND --help` lists a command's options. Every "
+	    "command takes\n--db PATH (default $IOCENSUS_DB, else "
+	    "./iocensus.db); every command but report\ntakes --format "
+	    "table|csv|json and --table KEY.\n"
+	    "Exit status: 0 success; 1 ingest skipped damaged or unreadable "
+	    "input;\n2 usage error; 3 fatal error.\n", f);
+}
+
+static const struct command *
+find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* An unknown command: the one meant, if a typo away, else the list. */
+static void
+unknown_command(const char *name)
+{
+	const char *names[NCOMMANDS], *meant;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	meant = cli_suggest(name, names, NCOMMANDS);
+	fmt_diag(stderr, "iocensus", "unknown command '%s'%s%s%s", name,
+	    meant ? "; did you mean '" : "", meant ? meant : "",
+	    meant ? "'?" : "");
+	if (!meant)
+		usage(stderr);
+}
+
+static int
+check_args(const struct command *c, int nargs)
+{
+	if (c->nargs == -1 || nargs == c->nargs ||
+	    (c->nargs == -2 && nargs >= 2 && nargs % 2 == 0))
+		return 0;
+	if (c->nargs == -2) {
+		fprintf(stderr, "iocensus %s: expected snapshot ids in pairs:"
+		    " A B [A2 B2 ...]\n", c->name);
+		return -1;
+	}
+	fprintf(stderr, "iocensus %s: expected %s%s\n", c->name,
+	    c->nargs ? "arguments " : "no arguments",
+	    c->nargs ? c->args : "");
+	return -1;
+}
+
+/* Open the database: ingest creates it; every other command needs it,
+ * and only reads it (so it may belong to another user). */
+static sqlite3 *
+open_db(const struct command *c, const char *path)
+{
+	char err[1024];
+	sqlite3 *db;
+	int immutable = 0;
+
+	if (strcmp(c->name, "ingest") && access(path, F_OK) < 0) {
+		fprintf(stderr, "iocensus %s: %s: %s (create it with fsscan "
+		    "or iocensus ingest)\n", c->name, path, strerror(errno));
+		return NULL;
+	}
+	db_set_stop_flag(&stop_flag);
+	if (!strcmp(c->name, "ingest"))
+		db = db_open(path, err, sizeof err);
+	else
+		db = db_open_read(path, &immutable, err, sizeof err);
+	if (!db)
+		fprintf(stderr, "iocensus %s: %s\n", c->name, err);
+	else if (immutable)
+		fprintf(stderr, "iocensus %s: note: %s is opened read-only, "
+		    "without locking (this user cannot write it or its "
+		    "directory): results may be inconsistent while another "
+		    "process writes it\n", c->name, path);
+	return db;
+}
+
+static int
+finish_output(const char *cmd)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "iocensus %s: writing the output: %s\n", cmd,
+		    strerror(errno));
+		return CLI_EXIT_FATAL;
+	}
+	return 0;
+}
+
+/* --table KEY named no table of the result: say which there are. */
+static void
+no_such_table(const struct cli *a, const struct result *r)
+{
+	fprintf(stderr, "iocensus %s: --table %s: no such table; %s has",
+	    a->cmd->name, a->table, a->cmd->name);
+	for (size_t i = 0; i < r->ntable; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", r->table[i].key);
+	fputs(r->ntable ? "\n" : " none\n", stderr);
+}
+
+static int
+print_result(const struct cli *a, struct result *r)
+{
+	int rc = 0;
+
+	if (render_result(stdout, r, a->format, a->table) < 0) {
+		no_such_table(a, r);
+		rc = CLI_EXIT_USAGE;
+	}
+	result_free(r);
+	return rc ? rc : finish_output(a->cmd->name);
+}
+
+static int
+run_ingest(struct cli *a, sqlite3 *db)
+{
+	struct ingest_opts io = {
+		.threads = a->threads, .progress = a->progress,
+		.stop = &stop_flag,
+	};
+	char err[1024];
+	int status = 0, rc;
+	struct result *r = ingest_run(db, a->args, (size_t)a->nargs, &io,
+	    &status, err, sizeof err);
+
+	if (!r) {
+		fmt_diag(stderr, "iocensus ingest", "%s: %s",
+		    db_default_path(a->db), err);
+		return CLI_EXIT_FATAL;
+	}
+	/* --quiet: the table format names the per-log table instead of
+	 * printing it; --table sources, CSV and JSON still give it. */
+	if (a->quiet && result_table_index(r, "sources") >= 0)
+		r->table[result_table_index(r, "sources")].detail = 1;
+	rc = print_result(a, r);
+	return rc ? rc : status;
+}
+
+/* An analysis failed because of the request (FMT_USAGE): say why. 1 if
+ * so, 0 if the error is another kind. */
+static int
+usage_error(const struct cli *a, const char *err)
+{
+	if (!cli_error_is_usage(err))
+		return 0;
+	fprintf(stderr, "iocensus %s: %s\n", a->cmd->name,
+	    err + strlen(FMT_USAGE));
+	return 1;
+}
+
+/* A question about the database failed: the request's fault (exit 2),
+ * or the database's (exit 3, naming it). */
+static int
+query_failed(const struct cli *a, const char *err)
+{
+	if (usage_error(a, err))
+		return CLI_EXIT_USAGE;
+	fprintf(stderr, "iocensus %s: %s: %s\n", a->cmd->name,
+	    db_default_path(a->db), err);
+	return CLI_EXIT_FATAL;
+}
+
+/* Every --host pattern names a known host (query_hosts_check): before any
+ * work, so that the report does not compute its census part first. */
+static int
+check_hosts(const struct cli *a, sqlite3 *db)
+{
+	char err[1024];
+
+	if (query_hosts_check(db, &a->an.win, err, sizeof err) == 0)
+		return 0;
+	return query_failed(a, err);
+}
+
+static int
+run_report(struct cli *a, sqlite3 *db)
+{
+	char err[1024];
+
+	if (!a->out) {
+		fprintf(stderr, "iocensus report: --out FILE.html is "
+		    "required\n");
+		return CLI_EXIT_USAGE;
+	}
+	if (cli_report_write(db, &a->an, a->target, a->title, a->out,
+	    a->bundle, err, sizeof err) < 0) {
+		if (usage_error(a, err))
+			return CLI_EXIT_USAGE;
+		fprintf(stderr, "iocensus report: %s\n", err);
+		return CLI_EXIT_FATAL;
+	}
+	return 0;
+}
+
+static int
+run_metrics(struct cli *a, sqlite3 *db)
+{
+	char err[1024];
+
+	if (cli_metrics_write(db, &a->an, a->out, err, sizeof err) == 0)
+		return 0;
+	if (usage_error(a, err))
+		return CLI_EXIT_USAGE;
+	fprintf(stderr, "iocensus metrics: %s\n", err);
+	return CLI_EXIT_FATAL;
+}
+
+/* The pairs after the first (diff A B A2 B2 ...), each read as the
+ * first one is: ids[2k], ids[2k + 1]. 0 or -1 (reported). */
+static int
+more_pairs(struct cli *a, int64_t *ids)
+{
+	struct cli one = *a;
+
+	for (int i = 2; i + 1 < a->nargs; i += 2) {
+		one.args = a->args + i;
+		one.nargs = 2;
+		if (cli_command_args(&one, a->cmd->name) < 0)
+			return -1;
+		ids[i - 2] = one.an.snap_a;
+		ids[i - 1] = one.an.snap_b;
+	}
+	a->an.pairs = ids;
+	a->an.npairs = (size_t)(a->nargs - 2) / 2;
+	return 0;
+}
+
+static int
+run_analysis(struct cli *a, sqlite3 *db)
+{
+	char err[1024] = "";
+	struct result *r = a->cmd->fn(db, &a->an, err, sizeof err);
+
+	return r ? print_result(a, r) : query_failed(a, err);
+}
+
+static int
+run_command(struct cli *a, sqlite3 *db)
+{
+	int rc = check_hosts(a, db);
+
+	if (rc != 0)
+		return rc;
+	if (!strcmp(a->cmd->name, "ingest"))
+		return run_ingest(a, db);
+	if (!strcmp(a->cmd->name, "report"))
+		return run_report(a, db);
+	if (!strcmp(a->cmd->name, "metrics"))
+		return run_metrics(a, db);
+	return run_analysis(a, db);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli a;
+	int64_t *pairs;
+	sqlite3 *db;
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("iocensus %s\n", IOCENSUS_VERSION);
+		return 0;
+	}
+	cli_init(&a, find_command(argv[1]));
+	if (!a.cmd) {
+		unknown_command(argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	rc = cli_parse(&a, a.cmd->name, a.cmd->args, a.cmd->opts, argc - 1,
+	    argv + 1);
+	if (rc != 0 || check_args(a.cmd, a.nargs) < 0) {
+		cli_free(&a);
+		return rc > 0 ? 0 : CLI_EXIT_USAGE;
+	}
+	pairs = xcalloc((size_t)a.nargs + 1, sizeof *pairs);
+	if (cli_command_args(&a, a.cmd->name) < 0 || (a.cmd->nargs == -2 &&
+	    more_pairs(&a, pairs) < 0)) {
+		free(pairs);
+		cli_free(&a);
+		return CLI_EXIT_USAGE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	db = open_db(a.cmd, db_default_path(a.db));
+	if (!db) {
+		free(pairs);
+		cli_free(&a);
+		return CLI_EXIT_FATAL;
+	}
+	rc = run_command(&a, db);
+	db_close(db);
+	free(pairs);
+	cli_free(&a);
+	return rc;
+}

@@ -1,0 +1,402 @@
+/*
+ * ingest_archive: the members of an archive as sources. A file is an
+ * archive when libarchive recognises its content (tar, cpio, zip, ...
+ * under gzip, zstd, xz, ...), whatever its name. Regular members are read
+ * into memory one by one and named ARCHIVE:MEMBER; nothing is extracted
+ * to disk; a member that is an archive itself is walked the same way.
+ * A damaged archive is a source of its own (SRC_DAMAGE) after the members
+ * that could be read.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ingest_gunzip_int.h"
+#include "ingest_int.h"
+#include "iolog.h"
+#include "xalloc.h"
+
+#define ARCHIVE_BLOCK 65536
+#define MEMBER_PREALLOC_MAX (INT64_C(256) << 20)
+#define NEST_MAX 4		/* levels of archives around an archive */
+#define SNIFF_LEN 512		/* bytes that tell whether to read a member */
+
+/* libarchive's "not an archive" errno (ARCHIVE_ERRNO_FILE_FORMAT, from a
+ * header it does not install). */
+#ifdef EFTYPE
+#define NOT_AN_ARCHIVE EFTYPE
+#else
+#define NOT_AN_ARCHIVE EILSEQ
+#endif
+
+static struct archive *
+archive_reader(void)
+{
+	struct archive *a = archive_read_new();
+
+	archive_read_support_filter_all(a);
+	/* Every real archive format, but not "raw" (any file) or "empty"
+	 * (an empty file), nor mtree (plain text can look like it). */
+	archive_read_support_format_tar(a);
+	archive_read_support_format_cpio(a);
+	archive_read_support_format_zip(a);
+	archive_read_support_format_7zip(a);
+	archive_read_support_format_ar(a);
+	archive_read_support_format_iso9660(a);
+	archive_read_support_format_xar(a);
+	archive_read_support_format_rar(a);
+	archive_read_support_format_rar5(a);
+	archive_read_support_format_cab(a);
+	archive_read_support_format_lha(a);
+	archive_read_support_format_warc(a);
+	return a;
+}
+
+/* An archive being read: its input, and its damage source, made on
+ * first use and emitted after the members that could be read. */
+struct arch_in {
+	const char *name;
+	int fd;			/* -1: in memory */
+	struct gunzip *gz;	/* gzip inflated by us, or NULL */
+	struct src *dmg;
+	int gz_told;		/* gz's damage is in dmg */
+};
+
+/* Open a on fd, or on buf[0 .. len) when fd < 0; gzip is inflated by
+ * ingest_gunzip so that damage in it costs only what follows it. */
+static int
+arch_open(struct archive *a, struct arch_in *in, const void *buf, size_t len)
+{
+	if (in->fd >= 0 ? ingest_gunzip_is_gzip_fd(in->fd) :
+	    ingest_gunzip_is_gzip_mem(buf, len)) {
+		in->gz = in->fd >= 0 ? ingest_gunzip_fd(in->fd) : ingest_gunzip_mem(buf, len);
+		return ingest_gunzip_open(a, in->gz);
+	}
+	if (in->fd >= 0)
+		return archive_read_open_fd(a, in->fd, ARCHIVE_BLOCK);
+	return archive_read_open_memory(a, buf, len);
+}
+
+static const char *
+arch_gz_damage(const struct arch_in *in, uint64_t *off)
+{
+	return in->gz ? ingest_gunzip_damage(in->gz, off) : NULL;
+}
+
+static void
+arch_add_damage(struct arch_in *in, uint64_t off, const char *why)
+{
+	if (in->dmg == NULL)
+		in->dmg = ingest_item_new(in->name, SRC_DAMAGE, 0);
+	ingest_item_damage(in->dmg, off, why, 0);
+}
+
+/* Record why libarchive stopped, and where (compressed bytes consumed,
+ * or the file's end when it cannot say). When the gzip stream under it
+ * was damaged, that is the cause, reported once with its own offset. */
+static void
+add_archive_damage(struct arch_in *in, struct archive *a,
+    const char *member)
+{
+	const char *why = archive_error_string(a);
+	char buf[1024];
+	int64_t off = in->gz ? (int64_t)ingest_gunzip_consumed(in->gz) :
+	    archive_filter_bytes(a, -1);
+	uint64_t gz_off;
+	const char *gz_why = arch_gz_damage(in, &gz_off);
+	struct stat st;
+
+	if (gz_why) {
+		if (!in->gz_told)
+			arch_add_damage(in, gz_off, gz_why);
+		in->gz_told = 1;
+		return;
+	}
+	if (off < 0)
+		off = in->fd >= 0 && fstat(in->fd, &st) == 0 ?
+		    (int64_t)st.st_size : 0;
+	if (!why)
+		why = "unreadable archive";
+	if (member) {
+		snprintf(buf, sizeof buf, "member %s: %s", member, why);
+		why = buf;
+	}
+	arch_add_damage(in, (uint64_t)off, why);
+}
+
+/* A member's source: "ARCHIVE:MEMBER". */
+static struct src *
+member_src(const char *archive_name, struct archive_entry *e,
+    enum src_kind kind)
+{
+	const char *member = archive_entry_pathname(e);
+	size_t nlen;
+	char *name;
+	struct src *s;
+
+	if (member == NULL)
+		member = "";
+	nlen = strlen(archive_name) + strlen(member) + 2;
+	name = xmalloc(nlen);
+	snprintf(name, nlen, "%s:%s", archive_name, member);
+	s = ingest_item_new(name, kind, 0);
+	free(name);
+	return s;
+}
+
+/* Place a block of the member at off; a hole before it (a sparse
+ * member) reads as zeros. */
+static void
+member_put(struct src *s, size_t *cap, size_t off, const void *blk,
+    size_t n)
+{
+	if (off + n > *cap) {
+		while (*cap < off + n)
+			*cap *= 2;
+		s->buf = xrealloc(s->buf, *cap);
+	}
+	if (off > s->len)
+		memset(s->buf + s->len, 0, off - s->len);
+	memcpy(s->buf + off, blk, n);
+	if (off + n > s->len)
+		s->len = off + n;
+}
+
+/* Could a member starting with p[0 .. len) be a log or an archive of
+ * them? Logs are gzip; archives are compressed, zip, 7z, cpio or ustar.
+ * Anything else (a core dump, a data file) is skipped unread rather than
+ * held in memory whole. */
+static int
+worth_reading(const uint8_t *p, size_t len)
+{
+	static const struct {
+		size_t at, n;
+		const char *magic;
+	} m[] = {
+		{ 0, 2, "\x1f\x8b" }, { 0, 4, "\x28\xb5\x2f\xfd" },
+		{ 0, 6, "\xfd" "7zXZ\0" }, { 0, 3, "BZh" },
+		{ 0, 4, "\x04\x22\x4d\x18" }, { 0, 4, "PK\x03\x04" },
+		{ 0, 6, "7z\xbc\xaf\x27\x1c" }, { 0, 4, "0707" },
+		{ 257, 5, "ustar" },
+	};
+
+	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+		if (len >= m[i].at + m[i].n &&
+		    memcmp(p + m[i].at, m[i].magic, m[i].n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Pass over the rest of a member that is not read. A zip member carries
+ * its own CRC, which libarchive checks only when the data is read: so a
+ * zip member is read through (and a bad CRC is damage, 1), anything else
+ * skipped (-1 if that fails). */
+static int
+skip_member(struct archive *a)
+{
+	const void *blk;
+	size_t n;
+	la_int64_t off;
+	int r;
+
+	if ((archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) !=
+	    ARCHIVE_FORMAT_ZIP)
+		return archive_read_data_skip(a) == ARCHIVE_OK ? 0 : -1;
+	while ((r = archive_read_data_block(a, &blk, &n, &off)) == ARCHIVE_OK)
+		;
+	return r == ARCHIVE_EOF ? 0 : r == ARCHIVE_WARN ? 1 : -1;
+}
+
+/* One member into memory, block by block: when the archive fails inside
+ * it, what was read is still handed on (archive_read_data would drop the
+ * last partial buffer), and -1 is returned. A member that cannot be a log
+ * or an archive is handed on as SRC_SKIP once its first bytes say so; 1
+ * when it turns out damaged (the archive goes on). */
+static int
+read_member(struct archive *a, struct archive_entry *e,
+    const char *archive_name, struct src **out)
+{
+	int64_t size = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
+	/* The header's size, unless absurd (a damaged header must not make
+	 * us allocate it: the buffer grows with what is actually read). */
+	size_t cap = size > 0 && size < MEMBER_PREALLOC_MAX ? (size_t)size + 1 :
+	    65536;
+	struct src *s = member_src(archive_name, e, SRC_LOG);
+	const void *blk;
+	size_t n;
+	la_int64_t off;
+	int r, rc = 0, sniffed = 0;
+
+	s->buf = xmalloc(cap);
+	while ((r = archive_read_data_block(a, &blk, &n,
+	    &off)) != ARCHIVE_EOF) {
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+			rc = -1;
+			break;
+		}
+		if (r == ARCHIVE_WARN)	/* a zip member's bad CRC or size: */
+			rc = 1;		/* damage, and the archive goes on */
+		if (n == 0)
+			continue;
+		if (off < 0 ||
+		    (uint64_t)off > s->len + (uint64_t)MEMBER_PREALLOC_MAX) {
+			rc = -1;
+			break;
+		}
+		member_put(s, &cap, (size_t)off, blk, n);
+		if (sniffed || s->len < SNIFF_LEN)
+			continue;
+		sniffed = 1;
+		if (!worth_reading(s->buf, s->len)) {
+			s->kind = SRC_SKIP;
+			free(s->buf);
+			s->buf = NULL;
+			s->len = 0;
+			rc = skip_member(a);
+			break;
+		}
+	}
+	*out = s;
+	return rc;
+}
+
+static void walk_members(struct walker *, struct archive *,
+    struct archive_entry *, int, struct arch_in *, int);
+
+/* A member that is itself an archive (a tarball of per-server tarballs)
+ * is walked in memory, its members named OUTER:INNER:MEMBER, down to
+ * NEST_MAX levels. 1 when s was an archive (and is freed), else 0. */
+static int
+walk_nested(struct walker *k, struct src *s, int depth)
+{
+	struct arch_in in = { .name = s->name, .fd = -1 };
+	struct archive *a;
+	struct archive_entry *e = NULL;
+	int r;
+
+	/* A member that starts like a log is not probed as an archive,
+	 * which a damaged log could fail. */
+	if (s->len == 0 ||
+	    ingest_sniff(s->buf, s->len, 0, s->name) == IOLOG_LOG)
+		return 0;
+	a = archive_reader();
+	r = arch_open(a, &in, s->buf, s->len);
+	if (r == ARCHIVE_OK)
+		r = archive_read_next_header(a, &e);
+	if (r < ARCHIVE_WARN || r == ARCHIVE_EOF) {	/* not an archive (or
+						 * an empty one): the decoder says */
+		archive_read_free(a);
+		ingest_gunzip_free(in.gz);
+		return 0;
+	}
+	if (depth >= NEST_MAX) {	/* said, not taken for "not a log" */
+		archive_read_free(a);
+		ingest_gunzip_free(in.gz);
+		free(s->buf);
+		s->buf = NULL;
+		s->len = 0;
+		ingest_item_error(s,
+		    "%s: an archive inside %d levels of archives: not "
+		    "read (at most %d)", s->name, depth + 1, NEST_MAX);
+		ingest_item_emit(k, s);
+		return 1;
+	}
+	walk_members(k, a, e, r, &in, depth + 1);
+	archive_read_free(a);
+	ingest_gunzip_free(in.gz);
+	ingest_item_free(s);
+	return 1;
+}
+
+/* The members of an archive whose first header was read into e. A
+ * damaged header (ARCHIVE_RETRY) is recorded once per run of them while
+ * libarchive looks for the next good header, so the members after it
+ * still load; the damage is emitted after the members. */
+static void
+walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
+    int r, struct arch_in *in, int depth)
+{
+	const char *name = in->name, *gz_why;
+	struct src *m;
+	uint64_t gz_off;
+	int bad;
+	int64_t pos = -1;	/* uncompressed offset of the last RETRY */
+
+	for (; r != ARCHIVE_EOF && !k->stopped;
+	    r = archive_read_next_header(a, &e)) {
+		if (r == ARCHIVE_RETRY) {
+			if (pos < 0)
+				add_archive_damage(in, a, NULL);
+			else if (archive_filter_bytes(a, 0) <= pos)
+				break;		/* no progress: give up */
+			pos = archive_filter_bytes(a, 0);
+			continue;
+		}
+		pos = -1;
+		if (r < ARCHIVE_WARN) {
+			add_archive_damage(in, a, NULL);
+			break;
+		}
+		if (archive_entry_filetype(e) == AE_IFLNK) {
+			ingest_item_emit(k, member_src(name, e, SRC_LINK));
+			continue;
+		}
+		if (archive_entry_filetype(e) != AE_IFREG ||
+		    archive_entry_hardlink(e) != NULL)
+			continue;
+		bad = read_member(a, e, name, &m);
+		m->cut = bad < 0;
+		if (bad || !walk_nested(k, m, depth))
+			ingest_item_emit(k, m);
+		if (bad) {
+			add_archive_damage(in, a, bad > 0 ?
+			    archive_entry_pathname(e) : NULL);
+			if (bad < 0)
+				break;
+		}
+	}
+	/* A gzip stream cut at a member boundary ends the tar quietly, and
+	 * one cut after the tar's end is not read by libarchive at all. */
+	if (in->gz && r == ARCHIVE_EOF)
+		ingest_gunzip_finish(in->gz);
+	gz_why = arch_gz_damage(in, &gz_off);
+	if (gz_why && !in->gz_told && !k->stopped) {
+		arch_add_damage(in, gz_off, gz_why);
+		in->gz_told = 1;
+	}
+	if (in->dmg)
+		ingest_item_emit(k, in->dmg);
+	in->dmg = NULL;
+}
+
+int
+ingest_archive_walk(struct walker *k, int fd, const char *name, int maybe_log)
+{
+	struct arch_in in = { .name = name, .fd = fd };
+	struct archive *a = archive_reader();
+	struct archive_entry *e = NULL;
+	uint64_t gz_off;
+	int r = arch_open(a, &in, NULL, 0);
+
+	if (r == ARCHIVE_OK)
+		r = archive_read_next_header(a, &e);
+	/* Not an archive, unless what is not recognised is a gzip stream
+	 * that broke off before its first header: a damaged archive, when
+	 * it cannot be a damaged log. */
+	if (r < ARCHIVE_WARN && archive_errno(a) == NOT_AN_ARCHIVE &&
+	    (maybe_log || arch_gz_damage(&in, &gz_off) == NULL)) {
+		archive_read_free(a);
+		ingest_gunzip_free(in.gz);
+		return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
+	}
+	walk_members(k, a, e, r, &in, 0);	/* a first header that is cut
+						 * short or corrupt is damage */
+	archive_read_free(a);
+	ingest_gunzip_free(in.gz);
+	return 1;
+}

@@ -1,0 +1,216 @@
+/*
+ * ingest_gunzip: inflate a gzip stream (one member or several, as gzip
+ * writes them) for libarchive; see ingest_gunzip.h.
+ *
+ * Like gzip(1), bytes after a complete member that do not start another
+ * member are trailing garbage and end the stream quietly. A stream that
+ * ends inside a member, bad deflate data, a bad CRC or length, or a read
+ * error end it as damage, at the compressed offset inflate had reached.
+ */
+#include "ingest_gunzip_int.h"
+
+#include <archive.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "xalloc.h"
+
+#define GZ_IN 65536
+#define GZ_OUT 65536
+
+struct gunzip {
+	int fd;			/* -1: reading mem */
+	const uint8_t *mem;
+	size_t memlen;
+	z_stream zs;
+	int zinit;
+	int between;		/* before a member's header */
+	int done;
+	uint64_t read;		/* compressed bytes taken from the input */
+	uint8_t in[GZ_IN];
+	uint8_t out[GZ_OUT];
+	char why[160];		/* damage; "" if none */
+	uint64_t why_off;
+};
+
+int
+ingest_gunzip_is_gzip_mem(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+int
+ingest_gunzip_is_gzip_fd(int fd)
+{
+	uint8_t m[2];
+
+	return pread(fd, m, 2, 0) == 2 && ingest_gunzip_is_gzip_mem(m, 2);
+}
+
+static struct gunzip *
+gunzip_new(int fd, const void *mem, size_t len)
+{
+	struct gunzip *g = xcalloc(1, sizeof *g);
+
+	g->fd = fd;
+	g->mem = mem;
+	g->memlen = len;
+	g->between = 1;
+	/* 16 + 15: a gzip header and trailer around a full deflate window */
+	if (inflateInit2(&g->zs, 16 + MAX_WBITS) == Z_OK)
+		g->zinit = 1;
+	else
+		g->done = 1;
+	return g;
+}
+
+struct gunzip *ingest_gunzip_fd(int fd) { return gunzip_new(fd, NULL, 0); }
+struct gunzip *ingest_gunzip_mem(const void *buf, size_t len)
+{
+	return gunzip_new(-1, buf, len);
+}
+
+uint64_t
+ingest_gunzip_consumed(const struct gunzip *g)
+{
+	return g->read - g->zs.avail_in;
+}
+
+const char *
+ingest_gunzip_damage(const struct gunzip *g, uint64_t *offset)
+{
+	if (g->why[0] == '\0')
+		return NULL;
+	*offset = g->why_off;
+	return g->why;
+}
+
+static void
+damage(struct gunzip *g, const char *why)
+{
+	snprintf(g->why, sizeof g->why, "%s", why);
+	g->why_off = ingest_gunzip_consumed(g);
+	g->done = 1;
+}
+
+/* Append input after what inflate has not consumed yet: 1 some, 0 at
+ * the end of the input, -1 a read error (damage recorded). */
+static int
+fill(struct gunzip *g)
+{
+	ssize_t n;
+
+	if (g->fd < 0) {
+		/* the rest of the buffer at once (it outlives the feed) */
+		uint64_t at = ingest_gunzip_consumed(g), rest = g->memlen - at;
+
+		if (rest == g->zs.avail_in)
+			return 0;
+		g->zs.next_in = (Bytef *)(uintptr_t)(g->mem + at);
+		g->zs.avail_in = (uInt)(rest > UINT32_MAX ? UINT32_MAX : rest);
+		g->read = at + g->zs.avail_in;
+		return 1;
+	}
+	if (g->zs.avail_in > 0)
+		memmove(g->in, g->zs.next_in, g->zs.avail_in);
+	g->zs.next_in = g->in;
+	do
+		n = read(g->fd, g->in + g->zs.avail_in, GZ_IN - g->zs.avail_in);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		char why[128];
+
+		snprintf(why, sizeof why, "read error: %s", strerror(errno));
+		damage(g, why);
+		return -1;
+	}
+	g->zs.avail_in += (uInt)n;
+	g->read += (uint64_t)n;
+	return n > 0;
+}
+
+/* Between members: start the next one, or end quietly when the input is
+ * over or holds no further member (trailing garbage, as gzip(1) says). */
+static int
+next_member(struct gunzip *g)
+{
+	while (g->zs.avail_in < 2) {
+		int r = fill(g);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+	}
+	if (!ingest_gunzip_is_gzip_mem(g->zs.next_in, g->zs.avail_in)) {
+		g->done = 1;
+		return -1;
+	}
+	inflateReset(&g->zs);
+	g->between = 0;
+	return 0;
+}
+
+/* libarchive's read callback: whatever inflate produces, at least one
+ * byte unless the stream is over. */
+static la_ssize_t
+gz_read(struct archive *a, void *cd, const void **buf)
+{
+	struct gunzip *g = cd;
+	int r;
+
+	(void)a;
+	*buf = g->out;
+	g->zs.next_out = g->out;
+	g->zs.avail_out = GZ_OUT;
+	while (g->zs.avail_out == GZ_OUT && !g->done) {
+		if (g->between && next_member(g) < 0)
+			break;
+		if (g->zs.avail_in == 0) {
+			r = fill(g);
+			if (r < 0)
+				break;
+			if (r == 0) {
+				damage(g, "truncated gzip input");
+				break;
+			}
+		}
+		r = inflate(&g->zs, Z_NO_FLUSH);
+		if (r == Z_STREAM_END)
+			g->between = 1;
+		else if (r != Z_OK && r != Z_BUF_ERROR)
+			damage(g, g->zs.msg ? g->zs.msg : "bad gzip data");
+	}
+	return (la_ssize_t)(GZ_OUT - g->zs.avail_out);
+}
+
+void
+ingest_gunzip_finish(struct gunzip *g)
+{
+	const void *buf;
+
+	while (gz_read(NULL, g, &buf) > 0)
+		;
+}
+
+int
+ingest_gunzip_open(struct archive *a, struct gunzip *g)
+{
+	return archive_read_open(a, g, NULL, gz_read, NULL);
+}
+
+void
+ingest_gunzip_free(struct gunzip *g)
+{
+	if (g == NULL)
+		return;
+	if (g->zinit)
+		inflateEnd(&g->zs);
+	free(g);
+}

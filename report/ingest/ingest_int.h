@@ -1,0 +1,178 @@
+/*
+ * ingest_int: what the parts of `iocensus ingest` hand each other.
+ *
+ *   ingest_src.c    paths, directories, archives -> struct src items
+ *                   (ingest_archive.c members, ingest_gunzip.c inflating)
+ *   ingest_pipe.c   decoder threads, results back in input order
+ *   ingest_read.c   a log file's bytes into memory (decoders)
+ *   ingest_log.c    a log's bytes -> per-device sample arrays (decoders)
+ *   ingest_prep.c   sample arrays -> encoded hour chunks (decoders)
+ *   ingest_store.c  one source -> io_* tables, one transaction (writer)
+ *   ingest.c        the driver: messages, result tables, roll-up
+ */
+#ifndef IOCENSUS_INGEST_INT_H
+#define IOCENSUS_INGEST_INT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "diskstats.h"
+#include "chunk/chunk.h"
+#include "iolog.h"
+
+enum src_kind {
+	SRC_LOG,	/* a log to decode and store */
+	SRC_SKIP,	/* inside a directory or archive: not a log */
+	SRC_LINK,	/* inside a directory: a symlink, not followed */
+	SRC_ERROR,	/* unreadable: `error` says why (errno text) */
+	SRC_DAMAGE	/* a damaged archive: dmg[] says where */
+};
+
+struct src_damage {
+	uint64_t offset;	/* compressed byte offset */
+	char *reason;
+	int truncated;		/* the log just ends: a note only */
+};
+
+struct src_host {
+	char name[256];
+	uint32_t interval_ms;	/* largest header interval seen */
+};
+
+/* One hour of a device's samples, s[first .. first + n), as the chunk
+ * row the writer inserts when the device has no stored chunk that hour
+ * (the usual case); `encoded` is 0 when the hour needs the writer's
+ * general path anyway (more than IOCHUNK_MAX samples, or a value r127
+ * cannot hold). The row's bytes are in src.enc. */
+struct src_chunk {
+	int64_t t0;
+	size_t first, n;
+	int encoded;
+	struct iochunk_enc enc;
+};
+
+/* One device's samples, sorted by t_ms and without duplicates once the
+ * decoder is done, and grouped into hours by ingest_prep_src(). */
+struct src_dev {
+	size_t host;		/* index into src.host */
+	char name[DS_NAME_MAX];
+	struct io_sample *s;
+	size_t n, cap;
+	int64_t first_ms, last_ms;	/* interval start / end extremes */
+	struct src_chunk *ch;
+	size_t nch;
+};
+
+struct src {
+	char *name;		/* path, or ARCHIVE:MEMBER */
+	enum src_kind kind;
+	int named;		/* given on the command line */
+	/* input: a file to read (fd >= 0) or bytes; the decoder frees both */
+	int fd;
+	uint8_t *buf;
+	size_t len;
+	char *error;
+	/* decoded */
+	struct src_host *host;
+	size_t nhost;
+	struct src_dev *dev;
+	size_t ndev;
+	char *enc;		/* encoded chunk columns (src_chunk.enc) */
+	struct src_damage *dmg;
+	size_t ndmg;
+	uint64_t samples;	/* device-samples read (state OK) */
+	uint64_t dups, conflicts;	/* repeated t_ms inside the source */
+	uint64_t dropped;	/* values r127 cannot hold */
+	uint64_t overflow;	/* samples past IOCHUNK_MAX in an hour */
+	int damaged;		/* damage that is not a truncated tail */
+	/* An archive member the archive breaks off inside: that it ends
+	 * inside a frame is the archive's damage, reported there. */
+	int cut;
+};
+
+struct src *ingest_item_new(const char *name, enum src_kind kind, int named);
+void ingest_item_error(struct src *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void ingest_item_damage(struct src *s, uint64_t offset, const char *reason,
+    int truncated);
+void ingest_item_free(struct src *s);
+
+/* ingest_src.c: walk the paths in order, handing every item to emit
+ * (which returns -1 to stop the walk). Never follows symlinks below a
+ * named directory; archives are read with libarchive, member by member,
+ * into memory. */
+struct src_walk {
+	int (*emit)(void *ctx, struct src *s);
+	void *ctx;
+	volatile sig_atomic_t *stop;
+};
+void ingest_src_walk(char *const *paths, size_t npaths, struct src_walk *w);
+
+/* The walk in progress (ingest_src.c, ingest_archive.c). */
+struct walker {
+	struct src_walk *w;
+	int stopped;
+};
+/* Hand s on (taken over); 0, or -1 once the walk must stop. */
+int ingest_item_emit(struct walker *k, struct src *s);
+/* Read fd as an archive if libarchive recognises it: 1 done (its members
+ * handed on, or the archive reported as damaged), 0 not an archive (fd
+ * rewound), -1 the rewind failed. maybe_log: gzip that breaks before an
+ * archive header is not an archive (a decoder reports its damage). */
+int ingest_archive_walk(struct walker *k, int fd, const char *name,
+    int maybe_log);
+/* What a file or member starting with buf[0 .. len) is (iolog_sniff),
+ * a damaged or odd gzip file named *.iolog.gz counting as a log. */
+enum iolog_kind ingest_sniff(const uint8_t *buf, size_t len, int more,
+    const char *name);
+
+/* ingest_read.c: s->fd's bytes into s->buf, s->len; 0, or -1 with errno
+ * (ENOMEM when the file does not fit: this source only). */
+int ingest_read_file(struct src *s);
+
+/* ingest_log.c: read the item's input and decode it (thread-safe). */
+void ingest_log_decode(struct src *s);
+
+/* ingest_prep.c: group each device's samples into hours and encode each
+ * hour's chunk row, so that the writer mostly just inserts (thread-safe;
+ * after ingest_log_decode). */
+void ingest_prep_src(struct src *s);
+/* The hour (unix seconds) of the chunk holding a sample ending at t_ms. */
+int64_t ingest_prep_hour(int64_t t_ms);
+
+/* ingest_pipe.c: items decoded by nworkers threads, handed back in the
+ * order they were put. put blocks while `cap` items are in flight; it
+ * returns -1 once the pipe is aborted. get returns NULL after close and
+ * the last item. */
+struct pipe;
+struct pipe *ingest_pipe_new(size_t nworkers, size_t cap);
+int ingest_pipe_put(struct pipe *p, struct src *s);
+void ingest_pipe_close(struct pipe *p);
+struct src *ingest_pipe_get(struct pipe *p);
+void ingest_pipe_abort(struct pipe *p);
+/* Join the workers, free what is left. */
+void ingest_pipe_free(struct pipe *p);
+
+/* ingest_store.c: the writer. */
+struct store;
+struct store_stats {
+	uint64_t new_samples, dups, conflicts, overflow;
+};
+struct store *ingest_store_open(sqlite3 *db, char *err, size_t errlen);
+/* Store one SRC_LOG source in one transaction. 0 done, 1 stopped (rolled
+ * back), -1 fatal with err. Device ids touched go to ingest_store_devices(). */
+int ingest_store_source(struct store *st, const struct src *s,
+    struct store_stats *out, volatile sig_atomic_t *stop, char *err,
+    size_t errlen);
+/* Record archive damage (no source row). 0 or -1 with err. */
+int ingest_store_damage(struct store *st, const struct src *s, char *err,
+    size_t errlen);
+/* Distinct hosts and devices stored through st so far. */
+size_t ingest_store_hosts(const struct store *st);
+size_t ingest_store_devices(const struct store *st);
+void ingest_store_close(struct store *st);
+
+#endif

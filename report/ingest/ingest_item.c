@@ -1,0 +1,89 @@
+/*
+ * ingest_item: a source on its way from the walker through a decoder to
+ * the writer (struct src, ingest_int.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "ingest_int.h"
+#include "xalloc.h"
+
+struct src *
+ingest_item_new(const char *name, enum src_kind kind, int named)
+{
+	struct src *s = xcalloc(1, sizeof *s);
+
+	s->name = xstrdup(name);
+	s->kind = kind;
+	s->named = named;
+	s->fd = -1;
+	return s;
+}
+
+void
+ingest_item_error(struct src *s, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	free(s->error);
+	s->error = xstrdup(buf);
+	s->kind = SRC_ERROR;
+}
+
+void
+ingest_item_damage(struct src *s, uint64_t offset, const char *reason,
+    int truncated)
+{
+	struct src_damage *d;
+
+	s->dmg = xrealloc(s->dmg, (s->ndmg + 1) * sizeof *s->dmg);
+	d = &s->dmg[s->ndmg++];
+	d->offset = offset;
+	d->reason = xstrdup(reason ? reason : "unknown");
+	d->truncated = truncated;
+	if (!truncated)
+		s->damaged = 1;
+}
+
+void
+ingest_item_free(struct src *s)
+{
+	if (s == NULL)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	for (size_t i = 0; i < s->ndev; i++) {
+		free(s->dev[i].s);
+		free(s->dev[i].ch);
+	}
+	free(s->enc);
+	for (size_t i = 0; i < s->ndmg; i++)
+		free(s->dmg[i].reason);
+	free(s->dev);
+	free(s->dmg);
+	free(s->host);
+	free(s->buf);
+	free(s->error);
+	free(s->name);
+	free(s);
+}
+
+int
+ingest_item_emit(struct walker *k, struct src *s)
+{
+	if (!k->stopped && k->w->stop && *k->w->stop)
+		k->stopped = 1;
+	if (k->stopped) {
+		ingest_item_free(s);
+		return -1;
+	}
+	if (k->w->emit(k->w->ctx, s) < 0)
+		k->stopped = 1;
+	return k->stopped ? -1 : 0;
+}

@@ -1,0 +1,273 @@
+/*
+ * query: the loaders between the database and the analyses: rows of the
+ * census and I/O tables become plain structs. Loading computes no
+ * statistic; a value missing in the database stays missing here.
+ *
+ *  - query_minutes.c, query_scan.c, query_devstats.c (with query_sel.c):
+ *    the I/O minutes, host minutes and device totals of a window;
+ *  - query_hosts.c: the hosts of a window, and the --host check;
+ *  - query_census.c: snapshots, groups, histograms, extremes, top lists.
+ */
+#ifndef IOCENSUS_QUERY_H
+#define IOCENSUS_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "hist.h"
+
+/*
+ * I/O minutes (query_minutes.c, query_scan.c, query_devstats.c): the
+ * minute-level data that the I/O analyses read, loaded from the derived
+ * tables of sql/io.sql. Loading never computes a statistic; it only hands
+ * over what ingest stored, minute by minute.
+ *
+ * Minutes are UTC-aligned, half-open [t, t + 60) and labelled by t. A
+ * minute is COMPLETE when every device expected in it has a value for it,
+ * MISSING when some expected device has none, NONE when no device was
+ * expected at all (before the first or after the last data). Values of
+ * a minute that is not COMPLETE are 0 and must never be used as values.
+ */
+
+enum minute_state { MIN_NONE = 0, MIN_MISSING = 1, MIN_COMPLETE = 2 };
+
+/* The time window and hosts of a question. from/to: unix seconds, UTC,
+ * [from, to); 0 means "from the first data" / "to the end of the last".
+ * hosts: glob patterns (lib/globlist); none means every host. */
+struct io_window {
+	int64_t from, to;
+	const char *const *hosts;
+	size_t nhosts;
+};
+
+/* Aggregate over the selected hosts' devices, one entry per calendar
+ * minute of the window. */
+struct minute_series {
+	int64_t t0;		/* start of minute 0 (a multiple of 60) */
+	size_t n;		/* calendar minutes */
+	uint8_t *state;		/* enum minute_state */
+	uint64_t *rd, *wr;	/* bytes read / written in the minute */
+	uint64_t *ios;		/* requests completed (reads, writes,
+				   discards, flushes) */
+	size_t nhost, ndev;	/* hosts and devices with data in the window */
+};
+
+/* A window's minutes are held in memory, 25 bytes each (zeroed pages: only
+ * minutes with data become resident). 200 years, at most 2.5 GiB, is the
+ * most one question loads: beyond any real data, short of exhausting
+ * memory on a mistyped year. */
+#define IO_MAX_MINUTES 105192000
+
+/* Load the window. With no host filter this reads io_minute; with one it
+ * sums the matching hosts' io_host_hour rows (a minute is COMPLETE when
+ * every selected host that expected devices in it is complete). An empty
+ * database or window gives n == 0 (not an error); a window longer than
+ * IO_MAX_MINUTES is a usage error (FMT_USAGE). 0, or -1 with err. */
+int query_minutes_load(sqlite3 *db, const struct io_window *w,
+    struct minute_series *s, char *err, size_t errlen);
+void query_minutes_free(struct minute_series *s);
+
+/* Hosts with data in the window (and matching its patterns), by name. */
+struct host_list {
+	size_t n;
+	char **name;
+};
+int query_hosts_load(sqlite3 *db, const struct io_window *w,
+    struct host_list *hl, char *err, size_t errlen);
+void query_hosts_free(struct host_list *hl);
+
+/* One calendar minute across the hosts of a host_list (index = position
+ * in the list). */
+struct host_minute {
+	int64_t t;
+	size_t nhost;
+	const uint8_t *state;		/* enum minute_state, per host */
+	const uint64_t *rd, *wr, *ios;	/* per host; 0 unless COMPLETE */
+};
+typedef int (*host_minute_fn)(const struct host_minute *m, void *arg);
+
+/* Call fn for every calendar minute of the window, in time order (the
+ * window as query_minutes_load resolves it). Memory: one hour of the hosts
+ * at a time. fn returning non-zero stops the scan (returned as is). */
+int query_scan_host_minutes(sqlite3 *db, const struct io_window *w,
+    const struct host_list *hl, host_minute_fn fn, void *arg, char *err,
+    size_t errlen);
+
+/* Per-device totals over the window, from io_dev_hour (whole hours) and
+ * io_chunk (the partial hours at the window's edges), sorted by host then
+ * device, for the selected devices expected somewhere in the window. Sums
+ * are over the device's valid minutes in [from, to) (the values of its
+ * samples split over minutes as the minute series are): a gap, a sample
+ * across a reset or a gap, and time outside the window add nothing. */
+struct dev_stat {
+	char *host, *device;
+	uint64_t minutes;		/* valid minutes: 60 s covered each */
+	uint64_t samples;		/* bridged samples ending in them */
+	uint64_t rd_bytes, wr_bytes, ios, rd_ios, wr_ios, oth_ios, rd_ms,
+	    wr_ms, io_ms;		/* ios: requests of every kind */
+	uint64_t peak_bytes, peak_ios;	/* busiest valid minute */
+	int64_t peak_t;			/* its start; -1 if no valid minute */
+};
+int query_devstats_load(sqlite3 *db, const struct io_window *w,
+    struct dev_stat **out, size_t *n, char *err, size_t errlen);
+void query_devstats_free(struct dev_stat *d, size_t n);
+
+/*
+ * Census (query_census.c): what the snapshot analyses read from the census
+ * database, loaded through the stable views (v_snapshot, v_project, v_hist,
+ * v_dir) and the owner, hist_extent, project_extent and dir_scope tables,
+ * every value bound. Loading computes nothing; a column that is NULL in the
+ * database stays "absent" here.
+ *
+ * Byte totals, bucket bounds and extremes are exact 128-bit integers (the
+ * database holds one beyond INT64_MAX as decimal text). A total that is
+ * negative or not an exact integer is an error ("census database: ..."),
+ * never a number.
+ */
+
+/* An integer that may be missing (NULL in the database). */
+struct nint {
+	i128 v;
+	int has;
+};
+
+struct snap {
+	int64_t id;
+	char *fs, *root, *status;	/* status: running, complete, ... */
+	char *mount_opts;		/* NULL when unknown */
+	int64_t started_at, now_ref;
+	struct nint finished_at;
+	int complete;
+	struct nint files, dirs, bytes, alloc, errors;
+};
+
+/* All snapshots, ordered by id. 0, or -1 with err. */
+int query_census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
+    size_t errlen);
+/* One snapshot: 1 found, 0 no such id, -1 error. */
+int query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
+    size_t errlen);
+/* The latest complete snapshot (by start time, then id): 1, 0 none, -1. */
+int query_census_latest_complete(sqlite3 *db, int64_t *id, char *err,
+    size_t errlen);
+void query_census_snap_clear(struct snap *s);
+
+/* Per file system, sorted by name (byte order): its latest snapshot of
+ * any status and its latest complete one (by start time, then id; 0 when
+ * it has none). 0, or -1 with err. */
+struct fs_latest {
+	char *fs;
+	int64_t latest, complete;
+};
+int query_census_fs_latest(sqlite3 *db, struct fs_latest **out, size_t *n,
+    char *err, size_t errlen);
+void query_census_fs_latest_free(struct fs_latest *l, size_t n);
+
+/* A snapshot's capacity, statvfs(ROOT) at the scan: the fs_* columns of
+ * v_snapshot (bytes = f_blocks, free = f_bfree, avail = f_bavail, times
+ * f_frsize; f_files, f_ffree), each absent where NULL. known is 0 when
+ * the database has no such columns (it records no capacity). 0, or -1
+ * with err. */
+struct capacity {
+	int known;
+	struct nint bytes, free_bytes, avail_bytes, inodes, free_inodes;
+};
+int query_census_capacity(sqlite3 *db, int64_t id, struct capacity *c,
+    char *err, size_t errlen);
+void query_census_snaps_free(struct snap *s, size_t n);
+
+/* Totals of one group of a snapshot: a project, a user or group id, or a
+ * directory subtree. key identifies it across snapshots (project name,
+ * decimal id, path); name is what a reader sees (the user name when
+ * known, else the id). */
+struct gtot {
+	char *key, *name;
+	int64_t files;
+	i128 bytes, alloc;
+};
+
+enum group_by { BY_PROJECT, BY_USER, BY_GROUP, BY_DIR };
+
+/* Groups of a snapshot sorted by key (strcmp); dir: entries of v_dir at
+ * depth `depth`. 0, or -1 with err. */
+int query_census_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
+    struct gtot **out, size_t *n, char *err, size_t errlen);
+void query_census_gtots_free(struct gtot *g, size_t n);
+
+/* Files and bytes of one project in a snapshot; a project absent from
+ * the snapshot has none (fsscan writes every project that has entries).
+ * 0, or -1 with err. */
+int query_census_project_totals(sqlite3 *db, int64_t id, const char *project,
+    int64_t *files, i128 *bytes, char *err, size_t errlen);
+
+/* One histogram of v_hist, by lib/hist.h slot: has[slot] when the row
+ * exists, lo/hi as stored, files and bytes. A bucket's bytes are below
+ * CENSUS_BUCKET_MAX (fsscan writes less than 2^118, hist.h), so the sum
+ * of a histogram's buckets cannot overflow. */
+#define CENSUS_BUCKET_MAX ((i128)1 << 120)
+struct chist {
+	int has[HIST_NB];
+	i128 lo[HIST_NB], hi[HIST_NB];
+	int64_t files[HIST_NB];
+	i128 bytes[HIST_NB];
+};
+
+/* project NULL: the whole file system. Returns the number of rows, or
+ * -1 with err. */
+int query_census_hist(sqlite3 *db, int64_t id, const char *project,
+    const char *metric, struct chist *h, char *err, size_t errlen);
+/* Smallest and largest value of a whole-file-system metric (bytes,
+ * seconds): 1, 0 when unknown, -1 error. */
+int query_census_extent(sqlite3 *db, int64_t id, const char *metric,
+    i128 *min, i128 *max, char *err, size_t errlen);
+/* The same over the files of some projects: project alone, or (project
+ * NULL) every project but the excluded ones. 1 known, 0 when no project
+ * in the selection has extremes (none of its files, or a snapshot older
+ * than schema 3, which kept them for the whole file system only), -1
+ * error. */
+int query_census_project_extent(sqlite3 *db, int64_t id, const char *metric,
+    const char *project, const char *const *exclude, size_t nexclude,
+    i128 *min, i128 *max, char *err, size_t errlen);
+/* Whether the snapshot holds per-project extremes: 1, 0, -1 error. */
+int query_census_has_project_extent(sqlite3 *db, int64_t id, char *err,
+    size_t errlen);
+
+/* How deep v_dir goes (fsscan --dirs): 1 with *depth (-1: every depth),
+ * 0 when the snapshot does not say (older than schema 3), -1 error. */
+int query_census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
+    size_t errlen);
+
+/* The largest files (kind "file", value = bytes) or the directories with
+ * the most entries (kind "dir") that fsscan kept (--top), by rank; paths
+ * as fsscan wrote them (under the root), bytes as stored. 0, or -1 with err. */
+struct top_entry {
+	i128 value;
+	char *path;
+};
+int query_census_top(sqlite3 *db, int64_t id, const char *kind,
+    struct top_entry **out, size_t *n, char *err, size_t errlen);
+void query_census_top_free(struct top_entry *t, size_t n);
+
+/* Distinct project names in the snapshots of file system fs (NULL: of
+ * every file system), sorted. 0, or -1 with err. */
+int query_census_fs_projects(sqlite3 *db, const char *fs, char ***names,
+    size_t *n, char *err, size_t errlen);
+void query_census_names_free(char **names, size_t n);
+
+/*
+ * Hosts (query_hosts.c): the --host patterns of a question, checked against
+ * the hosts the database knows. A pattern that matches none is a typo, not an
+ * empty window: the command line makes it a usage error (exit 2) instead of
+ * printing "No I/O data in the window".
+ */
+
+/* 0 when every pattern of w matches some host (any time, not only in
+ * w's window); else -1 with err = FMT_USAGE "--host P matches no host;
+ * hosts: a, b, ..." (at most 10 names, then how many more), or a
+ * database error. */
+int query_hosts_check(sqlite3 *db, const struct io_window *w, char *err,
+    size_t errlen);
+
+#endif

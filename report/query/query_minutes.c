@@ -1,0 +1,191 @@
+/*
+ * query_minutes: the minutes of a question's window from io_minute (all
+ * hosts) or io_host_hour (a host filter). Bulk reads only: one statement
+ * per load, never one per minute.
+ */
+#include "query.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "chunk/chunk.h"
+#include "db.h"
+#include "query_int.h"
+#include "xalloc.h"
+
+int
+query_minutes_hour_values(sqlite3_stmt *st, int col, uint64_t v[60], char *err,
+    size_t errlen)
+{
+	const char *s = sqlite3_column_blob(st, col);
+	size_t len = s ? (size_t)sqlite3_column_bytes(st, col) : 0;
+
+	if (chunk_r127_decode(s, len, 60, v) == 0)
+		return 0;
+	snprintf(err, errlen, "io_host_hour of %lld: a minute column is not "
+	    "r127 of 60 values", (long long)sqlite3_column_int64(st, 1));
+	return -1;
+}
+
+static int
+minutes_all(sqlite3 *db, struct minute_series *s, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (query_sel_prepare(db,
+	    "SELECT t, expected, valid, rd_bytes, wr_bytes, ios "
+	    "FROM io_minute WHERE t >= ?1 AND t < ?2", &st, err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, s->t0);
+	sqlite3_bind_int64(st, 2, s->t0 + 60 * (int64_t)s->n);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		size_t i = (size_t)((sqlite3_column_int64(st, 0) - s->t0) / 60);
+
+		if (sqlite3_column_int64(st, 1) != sqlite3_column_int64(st,
+		    2)) {
+			s->state[i] = MIN_MISSING;
+			continue;
+		}
+		s->state[i] = MIN_COMPLETE;
+		s->rd[i] = (uint64_t)sqlite3_column_int64(st, 3);
+		s->wr[i] = (uint64_t)sqlite3_column_int64(st, 4);
+		s->ios[i] = (uint64_t)sqlite3_column_int64(st, 5);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_sqlerr(db, "reading I/O minutes", err,
+	    errlen);
+}
+
+/* One io_host_hour row into the per-minute host counts and sums. */
+static int
+add_host_hour(sqlite3_stmt *st, struct minute_series *s, uint32_t *exp,
+    uint32_t *comp, char *err, size_t errlen)
+{
+	int64_t t0 = sqlite3_column_int64(st, 1);
+	uint64_t e = (uint64_t)sqlite3_column_int64(st, 2);
+	uint64_t c = (uint64_t)sqlite3_column_int64(st, 3);
+	uint64_t rd[60], wr[60], ios[60];
+	int decoded = 0;
+
+	for (int i = 0; i < 60; i++) {
+		int64_t t = t0 + 60 * i;
+		size_t k;
+
+		if (!(e >> i & 1) || t < s->t0 ||
+		    t >= s->t0 + 60 * (int64_t)s->n)
+			continue;
+		k = (size_t)((t - s->t0) / 60);
+		exp[k]++;
+		if (!(c >> i & 1))
+			continue;
+		if (!decoded++ && (query_minutes_hour_values(st, 4, rd, err,
+		    errlen) < 0 ||
+		    query_minutes_hour_values(st, 5, wr, err, errlen) < 0 ||
+		    query_minutes_hour_values(st, 6, ios, err, errlen) < 0))
+			return -1;
+		comp[k]++;
+		s->rd[k] += rd[i];
+		s->wr[k] += wr[i];
+		s->ios[k] += ios[i];
+	}
+	return 0;
+}
+
+/* A host filter: complete when every selected host expected is complete. */
+static int
+minutes_hosts(sqlite3 *db, const struct io_sel *sel, struct minute_series *s,
+    char *err, size_t errlen)
+{
+	uint32_t *exp = xcalloc(s->n, sizeof *exp);
+	uint32_t *comp = xcalloc(s->n, sizeof *comp);
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (query_sel_prepare(db,
+	    "SELECT host_id, t0, expected, complete, rd, wr, ios "
+	    "FROM io_host_hour WHERE t0 >= ?1 AND t0 < ?2", &st, err,
+	    errlen) < 0)
+		goto out;
+	sqlite3_bind_int64(st, 1, floor_div64(s->t0, 3600) * 3600);
+	sqlite3_bind_int64(st, 2, s->t0 + 60 * (int64_t)s->n);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (query_sel_index(sel, sqlite3_column_int64(st, 0)) >= 0 &&
+		    add_host_hour(st, s, exp, comp, err, errlen) < 0)
+			break;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		rc = rc == SQLITE_ROW ? -1 : db_sqlerr(db,
+		    "reading I/O minutes", err, errlen);
+		goto out;
+	}
+	rc = 0;
+	for (size_t k = 0; k < s->n; k++) {
+		s->state[k] = exp[k] == 0 ? MIN_NONE : comp[k] == exp[k] ?
+		    MIN_COMPLETE : MIN_MISSING;
+		if (s->state[k] != MIN_COMPLETE)
+			s->rd[k] = s->wr[k] = s->ios[k] = 0;
+	}
+out:
+	free(exp);
+	free(comp);
+	return rc;
+}
+
+int
+query_minutes_load(sqlite3 *db, const struct io_window *w,
+    struct minute_series *s, char *err, size_t errlen)
+{
+	struct io_sel sel;
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	if (query_sel_resolve(db, w, &sel, err, errlen) < 0) {
+		query_sel_free(&sel);
+		return -1;
+	}
+	if ((sel.to - sel.from) / 60 > IO_MAX_MINUTES) {
+		snprintf(err, errlen, FMT_USAGE "the window holds %lld minutes;"
+		    " at most %d (200 years) are analysed at once: narrow"
+		    " --from/--to", (long long)((sel.to - sel.from) / 60),
+		    IO_MAX_MINUTES);
+		query_sel_free(&sel);
+		return -1;
+	}
+	s->t0 = sel.from;
+	s->n = (size_t)((sel.to - sel.from) / 60);
+	if (s->n) {
+		s->state = xcalloc(s->n, sizeof *s->state);
+		s->rd = xcalloc(s->n, sizeof *s->rd);
+		s->wr = xcalloc(s->n, sizeof *s->wr);
+		s->ios = xcalloc(s->n, sizeof *s->ios);
+	}
+	rc = s->n == 0 ? 0 : sel.all ? minutes_all(db, s, err, errlen) :
+	    minutes_hosts(db, &sel, s, err, errlen);
+	if (rc == 0)
+		rc = query_sel_count(db, &sel, &s->nhost, &s->ndev, err,
+		    errlen);
+	query_sel_free(&sel);
+	if (rc < 0)
+		query_minutes_free(s);
+#ifndef NDEBUG
+	/* invariant 7: a minute that is not complete carries no value */
+	for (size_t i = 0; rc == 0 && i < s->n; i++)
+		assert(s->state[i] == MIN_COMPLETE || (s->rd[i] == 0 &&
+		    s->wr[i] == 0 && s->ios[i] == 0));
+#endif
+	return rc;
+}
+
+void
+query_minutes_free(struct minute_series *s)
+{
+	free(s->state);
+	free(s->rd);
+	free(s->wr);
+	free(s->ios);
+	memset(s, 0, sizeof *s);
+}

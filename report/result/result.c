@@ -1,0 +1,265 @@
+/*
+ * result: the analysis result model (result.h). Builders copy their
+ * arguments, so an analysis may pass stack buffers.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+#include "xalloc.h"
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+struct result *
+result_new(const char *command, const char *title)
+{
+	struct result *r = xcalloc(1, sizeof *r);
+
+	r->command = xstrdup(command);
+	r->title = xstrdup(title);
+	return r;
+}
+
+static void
+table_free(struct rtable *t)
+{
+	for (size_t i = 0; i < t->nrow * t->ncol; i++)
+		if (t->cell[i].kind == CK_TEXT)
+			free(t->cell[i].v.s);
+		else if (t->cell[i].kind == CK_WIDE)
+			free(t->cell[i].v.w);
+	for (size_t c = 0; c < t->ncol; c++) {
+		free(t->col[c].key);
+		free(t->col[c].title);
+		free(t->col[c].unit);
+	}
+	free(t->cell);
+	free(t->col);
+	free(t->key);
+	free(t->title);
+}
+
+static void
+figure_free(struct rfigure *f)
+{
+	for (size_t i = 0; i < f->nspan; i++)
+		free(f->span[i].label);
+	free(f->span);
+	free(f->key);
+	free(f->title);
+	free(f->caption);
+	free(f->xlabel);
+	free(f->ylabel);
+}
+
+void
+result_free(struct result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nnote; i++)
+		free(r->note[i]);
+	for (size_t i = 0; i < r->ntable; i++)
+		table_free(&r->table[i]);
+	for (size_t i = 0; i < r->nfig; i++)
+		figure_free(&r->fig[i]);
+	free(r->note);
+	free(r->table);
+	free(r->fig);
+	free(r->command);
+	free(r->title);
+	free(r);
+}
+
+void
+result_note(struct result *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	r->note = xrealloc(r->note, (r->nnote + 1) * sizeof *r->note);
+	r->note[r->nnote++] = s;
+}
+
+struct rtable *
+result_table(struct result *r, const char *key, const char *title,
+    const struct rcol_spec *cols, size_t ncol)
+{
+	struct rtable *t;
+
+	r->table = xrealloc(r->table, (r->ntable + 1) * sizeof *r->table);
+	t = &r->table[r->ntable++];
+	memset(t, 0, sizeof *t);
+	t->key = xstrdup(key);
+	t->title = xstrdup(title);
+	t->ncol = ncol;
+	t->col = xcalloc(ncol, sizeof *t->col);
+	for (size_t c = 0; c < ncol; c++) {
+		t->col[c].key = xstrdup(cols[c].key);
+		t->col[c].title = xstrdup(cols[c].title ? cols[c].title :
+		    cols[c].key);
+		t->col[c].unit = dup_or_null(cols[c].unit);
+		t->col[c].fmt = cols[c].fmt;
+		t->col[c].decimals = cols[c].decimals;
+	}
+	return t;
+}
+
+int
+result_table_index(const struct result *r, const char *key)
+{
+	for (size_t i = 0; i < r->ntable; i++)
+		if (!strcmp(r->table[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+size_t
+result_row(struct rtable *t)
+{
+	if (t->nrow == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->cell = xrealloc(t->cell, t->cap * t->ncol * sizeof *t->cell);
+	}
+	memset(&t->cell[t->nrow * t->ncol], 0, t->ncol * sizeof *t->cell);
+	return t->nrow++;
+}
+
+static struct cell *
+slot(struct rtable *t, size_t row, int col)
+{
+	struct cell *c = &t->cell[row * t->ncol + (size_t)col];
+
+	if (c->kind == CK_TEXT)
+		free(c->v.s);
+	else if (c->kind == CK_WIDE)
+		free(c->v.w);
+	c->kind = CK_NULL;
+	return c;
+}
+
+void
+result_set_int(struct rtable *t, size_t row, int col, int64_t v)
+{
+	struct cell *c = slot(t, row, col);
+
+	c->kind = CK_INT;
+	c->v.i = v;
+}
+
+void
+result_set_uint(struct rtable *t, size_t row, int col, uint64_t v)
+{
+	struct cell *c = slot(t, row, col);
+
+	c->kind = CK_UINT;
+	c->v.u = v;
+}
+
+void
+result_set_wide(struct rtable *t, size_t row, int col, i128 v)
+{
+	struct cell *c;
+
+	if (i128_fits64(v)) {
+		result_set_int(t, row, col, (int64_t)v);
+		return;
+	}
+	c = slot(t, row, col);
+	c->kind = CK_WIDE;
+	c->v.w = xmalloc(sizeof *c->v.w);
+	*c->v.w = v;
+}
+
+/* A non-finite real is not a value: it is stored as missing. */
+void
+result_set_real(struct rtable *t, size_t row, int col, double v)
+{
+	struct cell *c = slot(t, row, col);
+
+	if (isfinite(v)) {
+		c->kind = CK_REAL;
+		c->v.r = v;
+	}
+}
+
+void
+result_set_text(struct rtable *t, size_t row, int col, const char *s)
+{
+	struct cell *c = slot(t, row, col);
+
+	if (s) {
+		c->kind = CK_TEXT;
+		c->v.s = xstrdup(s);
+	}
+}
+
+const struct cell *
+result_cell(const struct rtable *t, size_t row, int col)
+{
+	return &t->cell[row * t->ncol + (size_t)col];
+}
+
+double
+result_num(const struct rtable *t, size_t row, int col)
+{
+	const struct cell *c = result_cell(t, row, col);
+
+	switch (c->kind) {
+	case CK_INT:
+		return (double)c->v.i;
+	case CK_UINT:
+		return (double)c->v.u;
+	case CK_REAL:
+		return c->v.r;
+	case CK_WIDE:
+		return (double)*c->v.w;
+	default:
+		return NAN;
+	}
+}
+
+struct rfigure *
+result_figure(struct result *r, const char *key, enum fig_kind kind,
+    size_t table, const char *title, const char *caption, const char *xlabel,
+    const char *ylabel)
+{
+	struct rfigure *f;
+
+	r->fig = xrealloc(r->fig, (r->nfig + 1) * sizeof *r->fig);
+	f = &r->fig[r->nfig++];
+	memset(f, 0, sizeof *f);
+	f->key = xstrdup(key);
+	f->kind = kind;
+	f->table = table;
+	f->title = xstrdup(title);
+	f->caption = dup_or_null(caption);
+	f->xlabel = dup_or_null(xlabel);
+	f->ylabel = dup_or_null(ylabel);
+	return f;
+}
+
+void
+result_span(struct rfigure *f, double x0, double x1, const char *label)
+{
+	f->span = xrealloc(f->span, (f->nspan + 1) * sizeof *f->span);
+	f->span[f->nspan].x0 = x0;
+	f->span[f->nspan].x1 = x1;
+	f->span[f->nspan].label = dup_or_null(label);
+	f->nspan++;
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""t_layout: the layout rules of docs/ARCHITECTURE.md ("Rooms"), checked on
+the built objects (nm) and the sources, so that a change that breaks one
+fails here instead of in review.
+
+ 1. No two object files use each other's symbols, directly or in a circle
+    (lib/, fsscan/, iostatmon/ and report/).
+ 2. Every report/ room ROOM has one public header ROOM/ROOM.h; its other
+    headers end in _int.h, and no file outside the room includes them
+    (unit tests may).
+ 3. A function with external linkage in report/ROOM/FILE.c starts with
+    FILE (Redis style); one another room uses starts with the room's
+    prefix and is declared in ROOM/ROOM.h.
+ 4. Rooms depend on each other only downwards, as the table below (and
+    ARCHITECTURE.md's module map) says.
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import tap  # noqa: E402
+
+TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+BUILD = os.environ.get("BUILD", os.path.join(TOP, "build"))
+
+# room: (prefix of its public names, rooms it may use). lib/ is below all.
+ROOMS = {
+    "cli": ("cli_", {"analyses", "render", "ingest", "rollup", "query",
+                     "result"}),
+    "render": ("render_", {"result"}),
+    "analyses": ("an_", {"query", "rollup", "chunk", "result"}),
+    "query": ("query_", {"chunk"}),
+    "ingest": ("ingest_", {"rollup", "chunk", "result"}),
+    "rollup": ("rollup_", {"chunk"}),
+    "chunk": ("chunk_", set()),
+    "result": ("result_", set()),
+}
+
+
+def check(name, cond, why):
+    tap.ok(cond, name, why)
+
+
+def objects():
+    out = []
+    for d, _, files in os.walk(os.path.join(BUILD, "obj")):
+        for f in files:
+            if f.endswith(".o") and f != "sql_embed.o":
+                out.append(os.path.join(d, f))
+    return sorted(out)
+
+
+def unit(o):
+    """report/analyses/an_cdf for BUILD/obj/report/analyses/an_cdf.o"""
+    return os.path.relpath(o, os.path.join(BUILD, "obj"))[:-2]
+
+
+def symbols(objs):
+    defs, uses = {}, {}
+    for o in objs:
+        u = unit(o)
+        uses[u] = set()
+        nm = subprocess.run(["nm", o], capture_output=True, text=True,
+                            check=True).stdout
+        for line in nm.splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] in "TDBRC":
+                defs.setdefault(p[2], u)
+            elif len(p) == 2 and p[0] == "U":
+                uses[u].add(p[1])
+    return defs, uses
+
+
+def cycles(graph):
+    """Strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def room_of(u):
+    p = u.split("/")
+    return p[1] if p[0] == "report" and len(p) == 3 else None
+
+
+def public_decls(room):
+    with open(os.path.join(TOP, "report", room, room + ".h")) as f:
+        return set(re.findall(r"\b(\w+)\s*\(", f.read()))
+
+
+def main():
+    objs = objects()
+    if not any(unit(o).startswith("report/") for o in objs):
+        check("objects", False, "no report/ objects under %s: build first" % BUILD)
+        return
+    defs, uses = symbols(objs)
+    graph = {u: {defs[s] for s in uses[u] if s in defs and defs[s] != u}
+             for u in uses}
+
+    # 1. no import circles between files
+    circ = cycles(graph)
+    check("no file imports another in a circle", not circ,
+              "; ".join(" <-> ".join(c) for c in circ))
+
+    # 2. one public header per room; private headers stay inside
+    rooms = sorted(d for d in os.listdir(os.path.join(TOP, "report"))
+                   if os.path.isdir(os.path.join(TOP, "report", d)))
+    check("report/ rooms are the documented ones",
+              rooms == sorted(ROOMS), "found %s" % rooms)
+    for r in rooms:
+        hdrs = [f for f in os.listdir(os.path.join(TOP, "report", r))
+                if f.endswith(".h")]
+        odd = [h for h in hdrs if h != r + ".h" and not h.endswith("_int.h")]
+        check("report/%s: one public header %s.h, the rest _int.h"
+                  % (r, r), (r + ".h") in hdrs and not odd, "odd: %s" % odd)
+    bad = []
+    for d in ("report", "lib", "fsscan", "iostatmon"):
+        for root, _, files in os.walk(os.path.join(TOP, d)):
+            for f in files:
+                if not f.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(root, f)
+                src = os.path.relpath(path, TOP)
+                with open(path) as fh:
+                    for inc in re.findall(r'#include "(\w+)/(\w+\.h)"',
+                                          fh.read()):
+                        if inc[1] != inc[0] + ".h":
+                            bad.append("%s includes %s/%s" % (src, *inc))
+    check("no file includes another room's private header", not bad,
+              "; ".join(bad))
+
+    # 3. names
+    misnamed, unexported = [], []
+    for u in sorted(uses):
+        r = room_of(u)
+        if r is None:
+            continue
+        base = os.path.basename(u)
+        for s, du in defs.items():
+            if du == u and s != "main" and not s.startswith(base):
+                misnamed.append("%s: %s" % (u, s))
+    for u in sorted(uses):
+        ru = room_of(u)
+        for s in uses[u]:
+            d = defs.get(s)
+            rd = room_of(d) if d else None
+            if rd is None or rd == ru:
+                continue
+            if not s.startswith(ROOMS[rd][0]) or s not in public_decls(rd):
+                unexported.append("%s uses %s of %s" % (u, s, d))
+    check("report/ functions start with their file's name",
+              not misnamed, "; ".join(misnamed))
+    check("rooms use only each other's public, prefixed names",
+              not unexported, "; ".join(sorted(set(unexported))))
+
+    # 4. room dependencies run one way
+    rgraph, wrong = {}, []
+    for u, vs in graph.items():
+        ru = room_of(u)
+        if ru is None:
+            if u.startswith("lib/") and any(not v.startswith("lib/")
+                                            for v in vs):
+                wrong.append("%s uses a program's code" % u)
+            continue
+        for v in vs:
+            rv = room_of(v)
+            if rv is None or rv == ru:
+                if not (v.startswith("lib/") or rv == ru):
+                    wrong.append("%s uses %s" % (u, v))
+                continue
+            rgraph.setdefault(ru, set()).add(rv)
+            if rv not in ROOMS[ru][1]:
+                wrong.append("%s (%s) uses %s (%s)" % (u, ru, v, rv))
+    check("rooms depend downwards only", not wrong,
+              "; ".join(sorted(set(wrong))))
+    check("no room imports another in a circle", not cycles(rgraph),
+              str(cycles(rgraph)))
+    for prog in ("fsscan", "iostatmon"):
+        other = [u + " uses " + v for u, vs in graph.items()
+                 if u.startswith(prog + "/") for v in vs
+                 if not (v.startswith("lib/") or v.startswith(prog + "/"))]
+        check("%s uses only itself and lib/" % prog, not other,
+                  "; ".join(other))
+
+
+if __name__ == "__main__":
+    main()
+    tap.done()
