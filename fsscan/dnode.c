@@ -18,6 +18,7 @@ dnode_new(struct dnode *parent, const char *name, size_t len)
 	d->namelen = len;
 	d->parent = parent;
 	d->fd = -1;
+	atomic_init(&d->shared_fd, -1);
 	atomic_init(&d->refs, 1);
 	if (parent) {
 		d->depth = parent->depth + 1;
@@ -91,10 +92,15 @@ dnode_release(struct walker *g, struct dnode *d)
 {
 	while (d && atomic_fetch_sub(&d->refs, 1) == 1) {
 		struct dnode *p = d->parent;
+		int sfd = atomic_load(&d->shared_fd);
 		if (d->fd >= 0 && p) {
 			close(d->fd);
 			if (d->fd_budgeted)
 				atomic_fetch_sub(&g->open_fds, 1);
+		}
+		if (sfd >= 0) {
+			close(sfd);
+			atomic_fetch_sub(&g->open_fds, 1);
 		}
 		free(d);
 		d = p;

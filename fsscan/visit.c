@@ -79,12 +79,18 @@ same_dir(int fd, const struct dnode *d)
 	return 0;
 }
 
-/* The fd of p when it is open: its own, or one in the thread's slots. */
+/* The fd of p when it is open: its own, the one a child shared, or one
+ * in the thread's slots. */
 static int
 fd_of(const struct worker *w, const struct dnode *p)
 {
+	int fd;
+
 	if (p->fd >= 0)
 		return p->fd;
+	if ((fd = atomic_load_explicit(&p->shared_fd,
+	    memory_order_acquire)) >= 0)
+		return fd;
 	for (int i = 0; i < FD_SLOTS; i++)
 		if (w->slot[i] == p)
 			return w->slot_fd[i];
@@ -132,9 +138,37 @@ slot_put(struct worker *w, struct dnode *d, int fd)
 	return 0;
 }
 
-/* Open d when its parent's fd was closed for the fd budget: walk up to
- * the nearest open ancestor and back down, keeping the parent's fd in a
- * slot when there is one. The fd returned is temporary. */
+/*
+ * Share *fd, p reopened by one of its children, with all of them: p's
+ * shared_fd, within the fd budget. Another child may have shared its own
+ * first: then *fd is closed and becomes that one. 0 when *fd is p's
+ * shared fd now, -1 when the budget is full (*fd stays the caller's).
+ */
+static int
+share_fd(struct worker *w, struct dnode *p, int *fd)
+{
+	struct walker *g = w->g;
+	int none = -1;
+
+	assert(*fd >= 0 && p->fd < 0);	/* invariant 3: p has no fd */
+	if (atomic_fetch_add(&g->open_fds, 1) >= g->o->max_fds) {
+		atomic_fetch_sub(&g->open_fds, 1);
+		return -1;
+	}
+	if (!atomic_compare_exchange_strong_explicit(&p->shared_fd, &none,
+	    *fd, memory_order_acq_rel, memory_order_acquire)) {
+		close(*fd);
+		atomic_fetch_sub(&g->open_fds, 1);
+		*fd = none;
+	}
+	return 0;
+}
+
+/* Open d when its parent has no fd (closed for the fd budget, or a
+ * stand-in for another rank's directory): walk up to the nearest open
+ * ancestor and back down, sharing each ancestor's fd with its other
+ * children, or keeping the parent's in a slot past the budget. The fd
+ * returned is temporary. */
 static int
 reopen(struct worker *w, struct dnode *d)
 {
@@ -143,7 +177,8 @@ reopen(struct worker *w, struct dnode *d)
 
 	if (pfd < 0) {
 		pfd = reopen(w, d->parent);
-		if (pfd >= 0 && slot_put(w, d->parent, pfd) < 0)
+		if (pfd >= 0 && share_fd(w, d->parent, &pfd) < 0 &&
+		    slot_put(w, d->parent, pfd) < 0)
 			tmp = pfd;
 	}
 	if (pfd < 0)

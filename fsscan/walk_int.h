@@ -19,12 +19,19 @@
  * opened and is constant while any child exists: either it stays open until
  * the last child is released, or (over the fd budget) it is closed before
  * the children are published, and they reopen it through their ancestors.
+ * A directory without an fd (closed for the budget, or a stand-in for an
+ * ancestor of items from another rank, never visited) gets shared_fd from
+ * the first child that reopens it, when the budget has room: set once,
+ * from -1 to an open fd, read by any child, closed only when the node is
+ * freed. So the children of one directory, whichever thread takes them,
+ * reopen their ancestors once.
  */
 struct dnode {
 	struct dnode *parent;
 	_Atomic int refs;
 	int fd;
 	int fd_budgeted;
+	_Atomic int shared_fd;		/* budgeted; -1 until a child shares */
 	uint64_t dev, ino;		/* identity, checked after openat */
 	uint64_t size, blocks;		/* the directory's own stat */
 	int64_t mtime;
