@@ -265,7 +265,6 @@ main(int argc, char **argv)
 		rc = rc > 0 ? 0 : EXIT_USAGE;
 	}
 	MPI_Comm_free(&j.comm);
-	if (getenv("FSSCAN_SMAPS")) { char cmd[512]; snprintf(cmd, sizeof cmd, "awk '/^[0-9a-f]/{name=$6} /^Rss/{rss[name]+=$2} END{for(n in rss) if (rss[n]>150) print rss[n], n}' /proc/%d/smaps | sort -rn | head -30 > /tmp/smaps.%d; grep VmHWM /proc/%d/status >> /tmp/smaps.%d", getpid(), j.rank, getpid(), j.rank); if (system(cmd)) {} }
 	MPI_Finalize();
 	return rc;
 }

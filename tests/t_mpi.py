@@ -215,8 +215,9 @@ def deep_tree(tmp, mnt, now):
         fd = nfd
         if level % 17 == 16:
             reltree.mkfile(fd, "bottom%d" % level, data=b"b" * 3000)
-    os.link("top", "deep-link", src_dir_fd=reltree.opendir(root),
-            dst_dir_fd=fd)
+    rfd = reltree.opendir(root)
+    os.link("top", "deep-link", src_dir_fd=rfd, dst_dir_fd=fd)
+    os.close(rfd)
     os.close(fd)
     want = reltree.census(root)
     ok(max(len(p) for p in want.dir) > 4096 and want.hardlink_dups >= 1,
@@ -611,7 +612,8 @@ def main():
             ok(True, "delayfs cases skipped: no /dev/fuse or no delayfs")
     finally:
         gentree.cleanup(info)
-        subprocess.run(["umount", mnt])
+        ok(subprocess.run(["umount", mnt]).returncode == 0,
+           "the tmpfs unmounts: nothing left open in it")
         shutil.rmtree(tmp, ignore_errors=True)
     done()
 
