@@ -3,8 +3,9 @@
 #   make check      build, run every test, then rerun the suite under ASan+UBSan
 #   make demo       scan /usr into demo/iocensus.db and print a summary
 #   make bench      benchmarks (results go to docs/PERFORMANCE.md by hand)
-#   make install    programs, man pages, systemd unit, logrotate and cron
-#                   files under DESTDIR and PREFIX (default /usr/local)
+#   make install    programs (fsscan-mpi when built), man pages, systemd
+#                   unit, logrotate and cron files under DESTDIR and
+#                   PREFIX (default /usr/local)
 VERSION  := 0.1.0
 CC       ?= cc
 PKGS     := blkid sqlite3 zlib mount
@@ -185,6 +186,7 @@ SYSCONFDIR     ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 INSTALL        ?= install
 INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
+    $(BINDIR)/fsscan-mpi $(MANDIR)/man1/fsscan-mpi.1 \
     $(MANDIR)/man1/fsscan.1 $(MANDIR)/man1/iocensus.1 \
     $(MANDIR)/man8/iostatmon.8 $(SYSTEMDUNITDIR)/iostatmon.service \
     $(SYSCONFDIR)/logrotate.d/iostatmon $(SYSCONFDIR)/cron.d/iocensus
@@ -192,12 +194,17 @@ INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
 subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
     chmod 644 $2.tmp && mv $2.tmp $2
 
-install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus
+# fsscan-mpi and its page too, when it was built (an MPI compiler found).
+install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus mpi
 	$(INSTALL) -d $(addprefix $(DESTDIR),$(BINDIR) $(MANDIR)/man1 \
 	    $(MANDIR)/man8 $(SYSTEMDUNITDIR) $(SYSCONFDIR)/logrotate.d \
 	    $(SYSCONFDIR)/cron.d)
-	$(INSTALL) -m 755 $^ $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 755 $(filter-out mpi,$^) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 docs/fsscan.1 docs/iocensus.1 $(DESTDIR)$(MANDIR)/man1/
+	if [ -x $(BUILD)/fsscan-mpi ]; then \
+		$(INSTALL) -m 755 $(BUILD)/fsscan-mpi $(DESTDIR)$(BINDIR)/ && \
+		$(INSTALL) -m 644 docs/fsscan-mpi.1 $(DESTDIR)$(MANDIR)/man1/; \
+	fi
 	$(INSTALL) -m 644 docs/iostatmon.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 644 scripts/iostatmon.logrotate \
 	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/iostatmon

@@ -2,8 +2,9 @@
 """t_install: `make install` with PREFIX and DESTDIR, and the installed
 tree as an operator finds it.
 
-- Every file lands under DESTDIR + PREFIX (or /etc), with its mode; the
-  programs run from there (--version), the man pages are the docs'.
+- Every file lands under DESTDIR + PREFIX (or /etc), with its mode (and
+  fsscan-mpi with its page when it was built); the programs run from
+  there (--version), the man pages are the docs'.
 - The systemd unit and the cron file name the installed programs
   (PREFIX/bin), not the build directory.
 - The cron file is in /etc/cron.d format, read here as cron reads it:
@@ -47,6 +48,14 @@ FILES = {
     "/etc/logrotate.d/iostatmon": 0o644,
     "/etc/cron.d/iocensus": 0o644,
 }
+
+# fsscan-mpi is built, and installed, where an MPI compiler is found.
+MPI_FILES = {
+    PREFIX + "/bin/fsscan-mpi": 0o755,
+    PREFIX + "/share/man/man1/fsscan-mpi.1": 0o644,
+}
+if os.path.exists(os.path.join(BUILD, "fsscan-mpi")):
+    FILES.update(MPI_FILES)
 
 CRON_FIELD = re.compile(r"^(\*|\d+(-\d+)?)(/\d+)?(,(\*|\d+(-\d+)?)(/\d+)?)*$")
 
@@ -104,8 +113,11 @@ def check_tree(dest):
                            capture_output=True, text=True)
         ok(p.returncode == 0 and "0." in p.stdout,
            "installed %s runs" % prog, p.stderr)
-    for page, src in (("man1/fsscan.1", "docs/fsscan.1"),
-                      ("man8/iostatmon.8", "docs/iostatmon.8")):
+    pages = [("man1/fsscan.1", "docs/fsscan.1"),
+             ("man8/iostatmon.8", "docs/iostatmon.8")]
+    if PREFIX + "/bin/fsscan-mpi" in FILES:
+        pages.append(("man1/fsscan-mpi.1", "docs/fsscan-mpi.1"))
+    for page, src in pages:
         with open(dest + PREFIX + "/share/man/" + page, "rb") as a, \
                 open(os.path.join(TOP, src), "rb") as b:
             ok(a.read() == b.read(), "man page %s is %s" % (page, src))
