@@ -70,7 +70,7 @@ scan(struct args *a, char *cmdline)
 	memcpy(rs.host, s.host, sizeof rs.host - 1);	/* NUL-terminated */
 	rc = scan_record(&s, a, db, id, &csv, &r, &parts);
 	if (a->verbose || a->progress)
-		scan_summary(&s, id, &r, r.entries);
+		scan_summary(&s, id, &r, r.entries, rc);
 	walk_result_free(&r);
 out:
 	csvout_discard(&csv);

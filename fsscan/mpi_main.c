@@ -188,7 +188,7 @@ finish(struct mpi_job *j, struct scan *s, const struct args *a,
 	rc = scan_record(s, a, o->db, o->id, &o->csv, r, &parts);
 	mpi_rows_end(rows);
 	if (a->verbose || a->progress)
-		scan_summary(s, o->id, r, r->entries);
+		scan_summary(s, o->id, r, r->entries, rc);
 	free(counts);
 	free(ranks);
 	return rc;

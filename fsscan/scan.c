@@ -132,16 +132,19 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 }
 
 /* "fsscan: snapshot 12 complete: 1,234,567 files, 45,678 dirs, 12.3 GiB
- * (13,207,024,435 bytes), 0 errors, 1 min 12 s, 23,456 entries/s". */
+ * (13,207,024,435 bytes), 0 errors, 1 min 12 s, 23,456 entries/s". A
+ * walk that finished but could not be recorded (rc: scan_record's) is
+ * "failed", as the snapshot's status says. */
 void
 scan_summary(const struct scan *s, int64_t id, const struct walk_result *r,
-    uint64_t entries)
+    uint64_t entries, int rc)
 {
 	char f[32], d[32], h[32], b[64], e[32], t[32], rate[32];
 
 	fprintf(stderr, "%s: snapshot %lld %s: %s files, %s dirs, %s (%s "
 	    "bytes), %s error%s, %s, %s entries/s\n", s->prog, (long long)id,
-	    r->interrupted ? "interrupted" : "complete",
+	    r->interrupted ? "interrupted" : rc == EXIT_FATAL ? "failed" :
+	    "complete",
 	    human_uint(r->c.files, f, sizeof f),
 	    human_uint(r->c.dirs, d, sizeof d),
 	    human_bytes((double)r->c.bytes, 1, h, sizeof h),

@@ -43,7 +43,8 @@ void scan_free(struct scan *s);
 int scan_record(struct scan *s, const struct args *a, sqlite3 *db,
     int64_t id, struct csv_out *csv, const struct walk_result *r,
     const struct snap_parts *parts);
+/* The -v line; rc is scan_record's status. */
 void scan_summary(const struct scan *s, int64_t id,
-    const struct walk_result *r, uint64_t entries);
+    const struct walk_result *r, uint64_t entries, int rc);
 
 #endif

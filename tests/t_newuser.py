@@ -9,7 +9,9 @@
 - fsscan's messages start with "fsscan:", whatever path it was started
   by (getopt would print argv[0]).
 - fsscan -v: the summary with thousands separators, bytes in binary units
-  and exact, errors; the numbers are find's. The progress line on a file
+  and exact, errors; the numbers are find's. A walk whose snapshot could
+  not be recorded (its CSV cannot take its place) is "failed" there, as
+  in the database. The progress line on a file
   system's root gives the share of the inodes statvfs says are used
   (os.statvfs here).
 - Headers say a unit only where the title does not (no "Files (files)"),
@@ -141,6 +143,17 @@ def check_fsscan(tmp):
                                               nbytes))
     ok(rc == 0 and err.startswith(want), "the -v summary: " + want, err)
     ok(re.search(r", [\d,]+ entries/s\n$", err), "... and the rate", err)
+    taken = os.path.join(tmp, "csv-is-a-directory")
+    os.mkdir(taken)
+    rc, out, err = run(FSSCAN, "--db", db, "-v", "--quiet", "--fsstats-csv",
+                       taken, root)
+    last = err.splitlines()[-1] if err else ""
+    ok(rc == 3 and last.startswith("fsscan: snapshot 2 failed: "),
+       "a snapshot that cannot be recorded: the summary says failed",
+       "rc=%d %s" % (rc, err))
+    got = subprocess.run(["sqlite3", db, "SELECT status FROM snapshot WHERE"
+                          " id = 2"], capture_output=True, text=True).stdout
+    eq(got.strip(), "failed", "... as the database does")
 
     # The progress line, on the root of a file system of our own.
     mnt = os.path.join(tmp, "mnt")
