@@ -649,4 +649,5 @@ def main():
     done()
 
 
-main()
+if __name__ == "__main__":
+    main()

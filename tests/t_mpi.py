@@ -14,6 +14,8 @@ Skipped, with the reason printed, only when mpirun is not installed
   * two sparse files of 2^63 - 1 bytes in each of the directories the
     ranks share out, with 2 and 4 ranks: v_snapshot, v_project and v_dir
     bytes beyond 2^64 exact, as fsscan's and the oracle's;
+  * copies of t_exact's tree of sizes and times at every integer limit,
+    --now at both ends of time_t, 3 ranks: as fsscan's;
   * a tree with paths longer than PATH_MAX and hard links between deep and
     shallow directories, against the fd-based walker of tests/lib/reltree;
   * a project chain (depth:2 then user) with 4 ranks;
@@ -324,6 +326,28 @@ def sparse_totals(tmp, mnt, now):
             same_as_serial(label, s, runs[0][1])
 
 
+def limits(tmp, mnt, now):
+    """Six copies of t_exact's tree (sizes and times at every integer
+    limit), each a project, with --now at an ordinary time and at both
+    ends of time_t, 3 ranks: the ranks that walk a copy send its extremes
+    (ages of 65 bits), its histograms and its 192-bit sums to the others,
+    and the snapshot comes out as fsscan's."""
+    import t_exact
+    root = os.path.join(mnt, "limits")
+    for k in range(6):
+        os.makedirs(os.path.join(root, "c%d" % k))
+        t_exact.build_tree(os.path.join(root, "c%d" % k), now)
+    for ref, label in ((now, "now"), (t_exact.I64_MAX, "INT64_MAX"),
+                       (t_exact.I64_MIN, "INT64_MIN")):
+        args = ["--dirs", "all", "-j", "2", "--max-rate", "600"]
+        serial = scan(0, tmp, root, ref, args)
+        m = scan(3, tmp, root, ref, args)
+        label = "limits, --now %s, 3 ranks" % label
+        if ok(m.ok and m.rc == 0 and serial.ok and serial.rc == 0,
+              label + ": scans", m.err[-300:] + serial.err[-300:]):
+            same_as_serial(label, m, serial)
+
+
 # ---- the scripts and examples of the docs ------------------------------
 
 SRUN = """#!/bin/sh
@@ -604,6 +628,7 @@ def main():
         now = int(time.time()) + 3 * DAY + 12345
         info = oracle_trees(tmp, mnt, now)
         sparse_totals(tmp, mnt, now)
+        limits(tmp, mnt, now)
         deep_tree(tmp, mnt, now)
         unreadable(tmp, mnt, now)
         if os.path.exists("/dev/fuse") and os.access(DELAYFS, os.X_OK):
