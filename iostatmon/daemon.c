@@ -38,6 +38,7 @@ setup_signals(struct daemon *d, char *err, size_t len)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is EFBIG: backlog */
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (d->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
 		snprintf(err, len, "signalfd: %s", strerror(errno));

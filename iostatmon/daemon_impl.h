@@ -61,5 +61,7 @@ void daemon_decide(struct daemon *d, const char *why);
 void daemon_rotate(struct daemon *d, int64_t day);
 /* Close the file (a complete member) and open it again. 0 or -1. */
 int daemon_reopen(struct daemon *d);
+/* Say what iolog_writer_open's repaired (1 or 2) means for path. */
+void daemon_repaired(const char *path, int repaired, const char *err);
 
 #endif

@@ -90,6 +90,20 @@ daemon_start(struct daemon *d, char *err, size_t len)
 	return 0;
 }
 
+void
+daemon_repaired(const char *path, int repaired, const char *err)
+{
+	if (repaired == 1)
+		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
+		    "cut after its last whole record and sealed, in place\n",
+		    path);
+	else if (repaired == 2)
+		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
+		    "found; it is cut and sealed, in place, as soon as the file "
+		    "can be written (%s); samples wait in memory until then\n",
+		    path, err);
+}
+
 /* Open the file of day as a new writer. */
 static struct iolog_writer *
 open_day(struct daemon *d, int64_t day, char *path, size_t pathlen)
@@ -108,9 +122,7 @@ open_day(struct daemon *d, int64_t day, char *path, size_t pathlen)
 		fprintf(stderr, "iostatmon: %s\n", err);
 		return NULL;
 	}
-	if (repaired)
-		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
-		    "removed before appending\n", path);
+	daemon_repaired(path, repaired, err);
 	iolog_writer_set_backlog_max(w, d->o->backlog_max);
 	return w;
 }

@@ -7,7 +7,9 @@ fixture's counters (32-bit ms wraps included); sd_notify messages on an
 abstract AF_UNIX datagram socket (READY, STATUS, WATCHDOG, RELOADING,
 STOPPING); the pidfile; SIGHUP reopening without losing an interval;
 devices leaving and coming back; retention; usage and fatal exit codes;
-running unprivileged; a full disk (ENOSPC on a small tmpfs, when root).
+running unprivileged; a full disk (ENOSPC on a small tmpfs, when root);
+a restart on a full disk after a kill (the torn tail repaired in place,
+never copied).
 """
 import os
 import re
@@ -271,6 +273,86 @@ def disk_full(tmp, mnt):
     eq(sda_t, samples[1:], "disk full: no sample lost")
 
 
+def test_restart_full_disk(tmp):
+    """Killed, then restarted on a full disk holding a log larger than the
+    free space: the torn tail is repaired in place (nothing copied),
+    sampling goes on into memory, and everything reaches the log once
+    there is room."""
+    mnt = os.path.join(tmp, "full")
+    os.makedirs(mnt)
+    if os.geteuid() != 0 or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt],
+            capture_output=True).returncode != 0:
+        ok(True, "restart on a full disk # skip: cannot mount a small tmpfs")
+        return
+    try:
+        restart_full_disk(tmp, mnt)
+    finally:
+        if subprocess.run(["umount", mnt], capture_output=True).returncode:
+            subprocess.run(["umount", "-l", mnt], capture_output=True)
+
+
+def restart_full_disk(tmp, mnt):
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r8"), 0.1)
+    root.start()
+    logdir = os.path.join(mnt, "log")
+    first = Daemon(common(root, logdir, "0.1"))
+    second = None
+    try:
+        ok(first.wait_written(40), "full restart: first run samples")
+        first.p.send_signal(signal.SIGKILL)
+        first.finish()
+        log = logs(logdir)[0]
+        before = os.stat(log)
+        filler = os.path.join(mnt, "filler")
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while os.write(fd, b"\0" * 4096) > 0:
+                pass
+        except OSError:
+            pass
+        os.close(fd)
+        st = os.statvfs(mnt)
+        free = st.f_bavail * st.f_frsize
+        ok(free < before.st_size, "full restart: the log (%d bytes) is "
+           "larger than the free space (%d bytes)" % (before.st_size, free))
+        second = Daemon(common(root, logdir, "0.1"))
+        ok(wait_for(lambda: len(second.lines) > 0 and
+                    any("torn tail" in ln for ln in second.lines), 20),
+           "full restart: the torn tail is found", "\n".join(second.lines))
+        n = len(second.lines)
+        ok(wait_for(lambda: len([ln for ln in second.lines[n:]
+                                 if SAMPLE.match(ln)]) >= 5, 20),
+           "full restart: sampling goes on", "exit %r: %s" % (
+               second.p.poll(), "\n".join(second.lines[-4:])))
+        ok(not [f for f in os.listdir(logdir) if "repair" in f] and
+           os.stat(log).st_ino == before.st_ino,
+           "full restart: repaired in place (same inode, no copy)")
+        os.unlink(filler)
+        ok(wait_for(lambda: len([ln for ln in second.lines[n:]
+                                 if ln.startswith("iostatmon: sample ") and
+                                 "written to" in ln]) >= 3, 20),
+           "full restart: samples are written once there is room")
+        second.p.send_signal(signal.SIGTERM)
+        eq(second.finish(), 0, "full restart: SIGTERM exits 0")
+    finally:
+        for d in (first, second):
+            if d is not None and d.p.poll() is None:
+                d.p.kill()
+                d.finish()
+        root.stop()
+    files = logs(logdir)
+    ok(gzip_ok(files), "full restart: the log passes gzip -t")
+    rows, err, st = fakeproc.dump(BIN, files)
+    eq(st, 0, "full restart: dump exits 0")
+    n, problems = fakeproc.check_rows(rows)
+    eq(problems, [], "full restart: every delta right")
+    got = {fakeproc.t_ns(r["t"]) for r in rows if r["device"] == "sda"}
+    mine = [int(m.group(1)) for m in map(SAMPLE.match, second.lines) if m]
+    lost = [t for t in first.written()[1:] + mine[1:] if t not in got]
+    eq(lost, [], "full restart: every sample of both runs is in the log")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_iostatmon_daemon.")
     os.chmod(tmp, 0o755)
@@ -282,6 +364,7 @@ def main():
         test_restart_flags(tmp)
         test_unprivileged(tmp)
         test_disk_full(tmp)
+        test_restart_full_disk(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()
