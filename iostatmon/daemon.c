@@ -103,7 +103,7 @@ write_result(struct daemon *d, int rc, int saved_errno)
 	if (rc < 0) {
 		if (iolog_writer_needs_header(d->w))
 			d->lost = 1;
-		if (!d->write_trouble) {
+		if (!d->write_trouble && !d->file_trouble) {
 			snprintf(d->problem, sizeof d->problem, "%s: cannot "
 			    "write: %s", d->path, strerror(saved_errno));
 			fprintf(stderr, "iostatmon: %s; sampling goes on, up to "
@@ -140,7 +140,7 @@ static int
 take_sample(struct daemon *d, uint64_t boundary, uint64_t missed)
 {
 	struct iolog_clock c;
-	int rc, e;
+	int rc, e, kept;
 
 	if (read_counters(d, &c) < 0) {
 		d->pending |= IOLOG_GAP;
@@ -150,12 +150,17 @@ take_sample(struct daemon *d, uint64_t boundary, uint64_t missed)
 	c.flags = sample_flags(d, &c, boundary);
 	if (d->s == NULL && daemon_first(d, &c) < 0)
 		return -1;
+	/* before a rotation, so that what waits for a deleted log reaches
+	 * its new file before the day's file is finished */
+	if (daemon_logcheck(d) < 0)
+		return -1;
 	if (devices_changed(&d->set, &d->t))
 		daemon_decide(d, "the set of devices changed");
 	daemon_rotate(d, logfile_day(c.realtime_ns));
 	errno = 0;
 	rc = sampler_feed(d->s, &d->t, &d->set, &c);
 	e = errno;
+	kept = rc == 0 && daemon_logcheck_after(d);
 	write_result(d, rc, e);
 	if (rc == 0 && c.monotonic_ns - d->synced_ns >= SYNC_NS) {
 		/* what a power loss can take: at most a minute */
@@ -168,7 +173,8 @@ take_sample(struct daemon *d, uint64_t boundary, uint64_t missed)
 	d->have_prev = 1;
 	if (d->o->verbose)
 		fprintf(stderr, "iostatmon: sample %" PRIu64 " %s %s\n",
-		    c.realtime_ns, rc == 0 ? "written to" : "held for", d->path);
+		    c.realtime_ns, kept ? "written to" : rc == 0 ? "lost in" :
+		    "held for", d->path);
 	send_status(d, &c);
 	return 0;
 }
@@ -246,6 +252,8 @@ loop(struct daemon *d)
 			if (r == 1 && take_sample(d, boundary, missed) == 0 &&
 			    d->o->count && ++d->samples >= d->o->count)
 				return 0;
+			if (d->fatal)
+				return EXIT_FATAL;
 		}
 		if (wd)
 			notify_send(d->nfy, "WATCHDOG=1");

@@ -9,7 +9,8 @@ STOPPING); the pidfile; SIGHUP reopening without losing an interval;
 devices leaving and coming back; retention; usage and fatal exit codes;
 running unprivileged; a full disk (ENOSPC on a small tmpfs, when root);
 a restart on a full disk after a kill (the torn tail repaired in place,
-never copied).
+never copied); today's log deleted, its directory removed, or not
+recreatable for a while (a new log, nothing reported written lost).
 """
 import os
 import re
@@ -273,6 +274,130 @@ def disk_full(tmp, mnt):
     eq(sda_t, samples[1:], "disk full: no sample lost")
 
 
+def after(d, pattern):
+    """Samples the daemon reported (written or held) after its first
+    stderr line containing pattern, and whether there was one."""
+    idx = next((i for i, ln in enumerate(d.lines) if pattern in ln), None)
+    if idx is None:
+        return False, []
+    return True, [int(m.group(1)) for m in map(SAMPLE.match,
+                                               d.lines[idx + 1:]) if m]
+
+
+def deleted_run(tmp, name, remove, restore=None, notify=None):
+    """Run the daemon, remove its log (remove(logdir)), let it sample on
+    (restore(logdir) then, when given), stop it. Returns (daemon, exit
+    status, log dir)."""
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r-" + name), 0.2)
+    root.start()
+    logdir = os.path.join(tmp, name, "log")
+    os.makedirs(logdir)
+    env = {"NOTIFY_SOCKET": notify.env} if notify else None
+    d = Daemon(common(root, logdir, "0.2"), env=env)
+    try:
+        ok(d.wait_written(3), "%s: sampling" % name)
+        remove(logdir)
+        ok(wait_for(lambda: any(" was deleted while open" in ln
+                                for ln in d.lines), 20),
+           "%s: the deletion is noticed and said" % name,
+           "\n".join(d.lines[-5:]))
+        n = len(d.lines)
+        ok(wait_for(lambda: len([ln for ln in d.lines[n:]
+                                 if SAMPLE.match(ln)]) >= 4, 20),
+           "%s: sampling goes on" % name)
+        if restore:
+            restore(logdir)
+            ok(wait_for(lambda: any("writing to a new log" in ln
+                                    for ln in d.lines[n:]), 20),
+               "%s: a new log once the directory can be made" % name)
+            m = len(d.lines)
+            wait_for(lambda: len([ln for ln in d.lines[m:]
+                                  if SAMPLE.match(ln)]) >= 2, 20)
+        d.p.send_signal(signal.SIGTERM)
+        rc = d.finish()
+    finally:
+        if d.p.poll() is None:
+            d.p.kill()
+            d.finish()
+        root.stop()
+    return d, rc, logdir
+
+
+def check_new_log(name, d, rc, logdir):
+    eq(rc, 0, "%s: exit 0, nothing lost" % name)
+    seen, want = after(d, " was deleted while open")
+    files = logs(logdir)
+    ok(len(files) == 1 and gzip_ok(files), "%s: a new, whole log" % name,
+       repr(files))
+    rows, err, st = fakeproc.dump(BIN, files)
+    n, problems = fakeproc.check_rows(rows)
+    eq(problems, [], "%s: every delta in the new log right" % name)
+    got = sorted(fakeproc.t_ns(r["t"]) for r in rows if r["device"] == "sda")
+    ok(seen and len(want) >= 4, "%s: samples after the deletion" % name)
+    eq(got, want, "%s: every sample reported after the deletion is in the "
+       "new log, the first interval too" % name)
+
+
+def test_log_deleted(tmp):
+    """rm of today's log while the daemon writes it."""
+    def rm(logdir):
+        for f in logs(logdir):
+            os.unlink(f)
+    d, rc, logdir = deleted_run(tmp, "deleted", rm)
+    check_new_log("log deleted", d, rc, logdir)
+
+
+def test_logdir_removed(tmp):
+    """rm -rf of the log directory: recreated, with its lock file, which
+    the daemon holds again."""
+    second = []
+
+    def rm_and_race(logdir):
+        shutil.rmtree(logdir)
+        wait_for(lambda: os.path.exists(logdir), 20)
+        time.sleep(0.5)
+        second.append(subprocess.run(
+            [BIN, "--proc", os.path.join(tmp, "r-removed", "proc"), "-o",
+             logdir, "--host", "testhost", "-i", "0.2", "-c", "1",
+             "--all-devices"], capture_output=True, text=True, timeout=30))
+    d, rc, logdir = deleted_run(tmp, "removed", rm_and_race)
+    ok(second and second[0].returncode == 3 and
+       "another iostatmon" in second[0].stderr,
+       "log directory removed: a second daemon on the recreated directory "
+       "is refused", second and second[0].stderr)
+    check_new_log("log directory removed", d, rc, logdir)
+    ok(any("log directory recreated" in ln for ln in d.lines),
+       "log directory removed: recreation said")
+    ok(os.path.exists(os.path.join(logdir, ".iostatmon-testhost.lock")),
+       "log directory removed: the lock file is back")
+
+
+def test_logdir_unmakeable(tmp):
+    """The directory's parent goes too: samples wait in memory, said in
+    STATUS, until the directory can be made again."""
+    nt = Notify()
+    parent = []
+
+    def rm(logdir):
+        parent.append(os.path.dirname(logdir))
+        shutil.rmtree(parent[0])
+
+    def restore(logdir):
+        ok(any("STATUS=" in k and "cannot open for appending" in k
+               for k in nt.keys()),
+           "unmakeable directory: the problem is in sd_notify STATUS",
+           repr([k for k in nt.keys() if "STATUS" in k][-2:]))
+        os.makedirs(parent[0])
+    d, rc, logdir = deleted_run(tmp, "gone", rm, restore, nt)
+    nt.close()
+    check_new_log("directory not makeable for a while", d, rc, logdir)
+    eq(sum("cannot open for appending" in ln for ln in d.lines), 1,
+       "unmakeable directory: reported once")
+    ok(any(m and m.group(2) == "held for" for m in map(SAMPLE.match,
+                                                       d.lines)),
+       "unmakeable directory: samples were held in memory")
+
+
 def test_restart_full_disk(tmp):
     """Killed, then restarted on a full disk holding a log larger than the
     free space: the torn tail is repaired in place (nothing copied),
@@ -365,6 +490,9 @@ def main():
         test_unprivileged(tmp)
         test_disk_full(tmp)
         test_restart_full_disk(tmp)
+        test_log_deleted(tmp)
+        test_logdir_removed(tmp)
+        test_logdir_unmakeable(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()
