@@ -38,7 +38,8 @@ usage(FILE *f)
 "\n"
 "  -i, --interval SEC    sample every SEC seconds, aligned to wall-clock\n"
 "                        multiples (default 60; 0.1 and up, whole ms)\n"
-"  -c, --count N         stop after N samples (default: run until signalled)\n"
+"  -c, --count N         stop after N samples, N >= 1 (default: run until\n"
+"                        signalled)\n"
 "  -o, --log-dir DIR     daily logs go here (default " DEFAULT_LOG_DIR ")\n"
 "      --host NAME       host name in the logs (default: gethostname)\n"
 "      --retain DAYS     delete this host's logs older than DAYS days\n"
@@ -186,7 +187,12 @@ take_option(struct args *a, int c, const char *arg)
 
 	switch (c) {
 	case 'i': return parse_interval(arg, &a->d.interval_ns);
-	case 'c': return parse_u64("--count", arg, UINT64_MAX, &a->d.count);
+	case 'c':
+		if (parse_u64("--count", arg, UINT64_MAX, &a->d.count) < 0)
+			return -1;
+		if (a->d.count == 0)	/* 0 is "never" inside: not a count */
+			return bad("--count", arg, "want at least 1 sample");
+		return 0;
 	case 'o': a->d.log_dir = arg; return 0;
 	case OPT_HOST:
 		if (arg[0] == '\0' || strlen(arg) >= sizeof a->host)

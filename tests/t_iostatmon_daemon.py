@@ -168,12 +168,21 @@ def test_usage(tmp):
             (["-i", "abc"], 2, "interval not a number"),
             (["-i", "1.0005"], 2, "interval not whole ms"),
             (["-c", "-1"], 2, "negative count"),
+            (["-c", "0", "-o", os.path.join(tmp, "log0")], 2,
+             "count 0 (it would never stop)"),
             (["--bogus"], 2, "unknown option"),
             (["extra"], 2, "stray argument"),
             (["--proc", os.path.join(tmp, "nonexistent"), "-o",
               os.path.join(tmp, "log4"), "-c", "1"], 3, "missing --proc")]:
-        p = subprocess.run([BIN] + args, capture_output=True, text=True)
+        try:
+            p = subprocess.run([BIN] + args, capture_output=True, text=True,
+                               timeout=30)
+        except subprocess.TimeoutExpired as e:
+            p = subprocess.CompletedProcess(args, None, "", str(e))
         eq(p.returncode, want, "exit %d: %s" % (want, what))
+        if args[:2] == ["-c", "0"]:
+            ok(p.stderr.startswith("iostatmon: --count 0: "),
+               "count 0: the message says why", p.stderr)
         if want == 3:
             ok("nonexistent/diskstats" in p.stderr and
                "No such file" in p.stderr,
