@@ -52,24 +52,29 @@ static int
 read_counters(struct daemon *d, struct iolog_clock *c)
 {
 	char err[PATH_MAX + 128];
-	ssize_t n;
+	int rc;
 
 	memset(c, 0, sizeof *c);
 	c->realtime_ns = tick_now(CLOCK_REALTIME);
 	c->boottime_ns = tick_now(CLOCK_BOOTTIME);
 	c->monotonic_ns = tick_now(CLOCK_MONOTONIC);
-	n = dsread_read(&d->ds, err, sizeof err);
+	rc = dsread_table(&d->ds, &d->t, err, sizeof err);
 	c->read_ns = tick_now(CLOCK_MONOTONIC) - c->monotonic_ns;
-	if (n < 0) {
+	if (rc < 0) {
 		if (!d->read_trouble)
-			fprintf(stderr, "iostatmon: %s\n", err);
+			fprintf(stderr, "iostatmon: %s%s\n", err, d->s ? "; the "
+			    "samples are missing until it is readable again" :
+			    "");
 		d->read_trouble = 1;
 		return -1;
 	}
 	if (d->read_trouble)
 		fprintf(stderr, "iostatmon: %s: readable again\n", d->ds.path);
 	d->read_trouble = 0;
-	ds_parse_all(d->ds.buf, (size_t)n, &d->t);
+	if (d->t.bad && !d->bad_lines)
+		fprintf(stderr, "iostatmon: %s: %zu lines are not diskstats "
+		    "lines, skipped\n", d->ds.path, d->t.bad);
+	d->bad_lines = d->t.bad > 0;
 	return 0;
 }
 

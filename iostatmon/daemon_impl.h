@@ -40,6 +40,7 @@ struct daemon {
 	uint64_t synced_ns;		/* CLOCK_MONOTONIC of the last fdatasync */
 	int ready;			/* READY=1 sent */
 	int read_trouble, write_trouble, rotate_trouble, decide_trouble;
+	int bad_lines;			/* the last read had malformed lines */
 	int file_trouble;		/* no log open: it was deleted, and a new
 					 * one cannot be opened yet */
 	int lost;			/* some samples could not be kept */

@@ -29,7 +29,8 @@
  * daemon's. Existing files are never appended to.
  *
  * Exit status: 0 imported; 1 imported, but malformed input was skipped;
- * 2 usage error; 3 fatal (the capture or a log cannot be opened or written).
+ * 2 usage error; 3 fatal (the capture cannot be read or holds no sample
+ * at all, or a log cannot be opened or written).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -333,9 +334,10 @@ import_cmd(int argc, char **argv)
 		free(im.set.d[i].reason);
 	free(im.set.d);
 	if (status != EXIT_FATAL && st.blocks == 0) {
-		fprintf(stderr, "iostatmon import: %s: no sample found\n",
-		    im.raw);
-		status = EXIT_SKIPPED;
+		fprintf(stderr, "iostatmon import: %s: no sample found (a "
+		    "sample is a \"T <unix-seconds>\" line followed by "
+		    "diskstats lines); nothing imported\n", im.raw);
+		status = EXIT_FATAL;
 	}
 	return status;
 }

@@ -9,7 +9,7 @@ STOPPING); the pidfile; SIGHUP reopening without losing an interval;
 devices leaving and coming back; retention; usage and fatal exit codes;
 running unprivileged; a full disk (ENOSPC on a small tmpfs, when root);
 a restart on a full disk after a kill (the torn tail repaired in place,
-never copied); today's log deleted, its directory removed, or not
+never copied); an empty or foreign diskstats; today's log deleted, its directory removed, or not
 recreatable for a while (a new log, nothing reported written lost).
 """
 import os
@@ -192,6 +192,47 @@ def test_usage(tmp):
        "--version", p.stdout)
     p = subprocess.run([BIN, "--help"], capture_output=True, text=True)
     ok(p.returncode == 0 and "--interval" in p.stdout, "--help")
+
+
+def test_diskstats_unusable(tmp):
+    """An empty diskstats, or one with no diskstats line, at start-up: a
+    fatal error that says so. While running: said once, those samples
+    missing, the next flagged as a gap, sampling on when it is good again."""
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r9"), 0.2)
+    for text, what in (("", "empty"), ("garbage\n", "not a diskstats file")):
+        root._write("proc/diskstats", text)
+        p = subprocess.run([BIN] + common(root, os.path.join(tmp, "log9"),
+                                          "0.2") + ["-c", "1"],
+                           capture_output=True, text=True, timeout=30)
+        eq(p.returncode, 3, "%s diskstats at start-up: exit 3" % what)
+        ok("r9/proc/diskstats: " + what in p.stderr,
+           "%s diskstats at start-up: said, naming the file" % what,
+           p.stderr)
+    root.publish(10)
+    logdir = os.path.join(tmp, "log10")
+    d = Daemon(common(root, logdir, "0.2"))
+    try:
+        ok(d.wait_written(2), "diskstats goes bad: sampling first")
+        root._write("proc/diskstats", "garbage\n")
+        bad = lambda: any("not a diskstats file" in ln for ln in d.lines)  # noqa
+        ok(wait_for(bad, 20), "diskstats goes bad: said")
+        time.sleep(0.6)
+        root.publish(11)
+        again = lambda: any("readable again" in ln for ln in d.lines)  # noqa
+        ok(wait_for(again, 20), "diskstats good again: said")
+        n = len(d.written())
+        ok(d.wait_written(n + 2), "diskstats good again: sampling goes on")
+        d.p.send_signal(signal.SIGTERM)
+        eq(d.finish(), 0, "diskstats bad for a while: exit 0")
+    finally:
+        if d.p.poll() is None:
+            d.p.kill()
+            d.finish()
+    eq(sum("not a diskstats file" in ln for ln in d.lines), 1,
+       "diskstats bad for a while: said once")
+    frames = [f for p in logs(logdir) for f in fakeproc.frame_clocks(p)]
+    ok(any(f[1] == "S" and f[4] & 2 for f in frames),
+       "the sample after the bad reads is flagged as a gap")
 
 
 def test_unprivileged(tmp):
@@ -496,6 +537,7 @@ def main():
         test_hup_and_churn(tmp)
         test_retention(tmp)
         test_restart_flags(tmp)
+        test_diskstats_unusable(tmp)
         test_unprivileged(tmp)
         test_disk_full(tmp)
         test_restart_full_disk(tmp)

@@ -140,8 +140,24 @@ def test_fixture(tmp):
 
     rc, out, err = run("--proc", os.path.join(tmp, "nowhere"))
     eq((rc, out), (3, ""), "missing diskstats: exit 3")
-    ok("nowhere/diskstats: No such file or directory" in err,
+    ok(err.startswith("iostatmon devices: ") and "nowhere/diskstats: " in err
+       and "No such file or directory" in err,
        "missing diskstats: message names file and errno", err)
+    empty = os.path.join(tmp, "empty")
+    os.makedirs(os.path.join(empty, "proc", "self"))
+    for name, text in (("self/mountinfo", ""), ("swaps", "Filename\n")):
+        with open(os.path.join(empty, "proc", name), "w") as f:
+            f.write(text)
+    for text, what in (("", "empty"), ("no diskstats here\n1 2\n",
+                                        "not a diskstats file")):
+        with open(os.path.join(empty, "proc", "diskstats"), "w") as f:
+            f.write(text)
+        rc, out, err = run("--proc", os.path.join(empty, "proc"), "--sys",
+                           os.path.join(tmp, "main", "sys"))
+        eq((rc, out), (3, ""), "%s diskstats: exit 3" % what)
+        ok(err.startswith("iostatmon devices: ") and
+           "empty/proc/diskstats: " + what in err,
+           "%s diskstats: said, naming the file" % what, err)
     os.unlink(os.path.join(tmp, "main", "proc", "self", "mountinfo"))
     rc, out, err = run(*roots)
     eq(rc, 3, "missing mountinfo: exit 3")

@@ -498,6 +498,15 @@ def main():
     eq(rc, 3, "import of a missing capture exits 3")
     rc, _, _ = run("import", write("n.raw", ""), "--out", os.path.join(TMP, "y.gz"))
     eq(rc, 2, "import without --host is a usage error")
+    for text, what in (("", "an empty capture"),
+                       ("8 0 sda 1 2 3 4\nnot a line\n", "a capture without a T line"),
+                       ("T 1700000000\ngarbage\nT 1700000060\n", "a capture without a diskstats line")):
+        out = os.path.join(TMP, "none.gz")
+        rc, _, err = run("import", write("none.raw", text), "--host", "h", "--out", out)
+        eq(rc, 3, "import of %s exits 3" % what)
+        ok("none.raw: no sample found" in err and "nothing imported" in err,
+           "import of %s: said" % what, err)
+        ok(not os.path.exists(out), "import of %s writes no log" % what)
     subprocess.run(["rm", "-rf", TMP])
     done()
 
