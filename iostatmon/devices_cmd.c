@@ -1,8 +1,9 @@
 /*
  * devices_cmd: `iostatmon devices`, every device of /proc/diskstats with
- * the decision of devices.c and its reason, one line each:
+ * the decision of devices.c and its reason, one line each under a header:
  *
- *	sda      8:0   excluded   holds / via sda2
+ *	device  maj:min  decision   reason
+ *	sda     8:0      excluded   holds / via sda2
  *
  * libblkid probing (fstype, uuid, label in --format json) only runs on the
  * real /proc and /sys: with --proc or --sys the names describe a tree that
@@ -54,7 +55,7 @@ decision(const struct dev_info *d)
 static void
 print_table(const struct dev_set *s)
 {
-	int wname = 0, wnum = 0, len;
+	int wname = (int)strlen("device"), wnum = (int)strlen("maj:min"), len;
 	char num[32];
 	size_t k;
 
@@ -65,6 +66,8 @@ print_table(const struct dev_set *s)
 		    s->d[k].minor);
 		wnum = len > wnum ? len : wnum;
 	}
+	printf("%-*s  %-*s  %-9s  %s\n", wname, "device", wnum, "maj:min",
+	    "decision", "reason");
 	for (k = 0; k < s->n; k++) {
 		snprintf(num, sizeof num, "%u:%u", s->d[k].major, s->d[k].minor);
 		printf("%-*s  %-*s  %-9s  %s\n", wname, s->d[k].name, wnum, num,

@@ -258,15 +258,25 @@ parse_args(struct args *a, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	static const struct {
+		const char *name, *prog;
+		int (*run)(int, char **);
+	} cmds[] = {
+		{ "devices", "iostatmon devices", devices_cmd },
+		{ "dump", "iostatmon dump", dump_cmd },
+		{ "import", "iostatmon import", import_cmd },
+	};
 	struct args a;
 	int r;
 
-	if (argc > 1 && strcmp(argv[1], "devices") == 0)
-		return devices_cmd(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "dump") == 0)
-		return dump_cmd(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "import") == 0)
-		return import_cmd(argc - 1, argv + 1);
+	/* getopt names argv[0] in its messages: the program, not its path */
+	for (size_t i = 0; argc > 1 && i < sizeof cmds / sizeof cmds[0]; i++)
+		if (strcmp(argv[1], cmds[i].name) == 0) {
+			argv[1] = (char *)cmds[i].prog;
+			return cmds[i].run(argc - 1, argv + 1);
+		}
+	if (argc > 0)
+		argv[0] = (char *)"iostatmon";
 	r = parse_args(&a, argc, argv);
 	if (r != 0)
 		return r > 0 ? 0 : EXIT_USAGE;

@@ -187,6 +187,16 @@ def test_usage(tmp):
             ok("nonexistent/diskstats" in p.stderr and
                "No such file" in p.stderr,
                "fatal message names the file and errno", p.stderr)
+    for cmd, prefix in (([], "iostatmon: "),
+                        (["devices"], "iostatmon devices: "),
+                        (["dump"], "iostatmon dump: "),
+                        (["import"], "iostatmon import: ")):
+        p = subprocess.run([BIN] + cmd + ["--bogus"], capture_output=True,
+                           text=True, timeout=30)
+        ok(os.path.isabs(BIN) and p.returncode == 2 and
+           p.stderr.startswith(prefix + "unrecognized option '--bogus'"),
+           "a message of %s starts with %r, not the binary's path" % (
+               " ".join(["iostatmon"] + cmd), prefix), p.stderr)
     p = subprocess.run([BIN, "--version"], capture_output=True, text=True)
     ok(p.returncode == 0 and p.stdout.startswith("iostatmon "),
        "--version", p.stdout)

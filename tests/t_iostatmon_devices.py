@@ -66,10 +66,17 @@ def run(*args):
     return p.returncode, p.stdout, p.stderr
 
 
+HEADER = ["device", "maj:min", "decision", "reason"]
+
+
 def table(out):
-    """name -> (maj:min, decision, reason); order as a list too."""
+    """name -> (maj:min, decision, reason); order as a list too. The first
+    line must be the column header."""
     rows, order = {}, []
-    for line in out.splitlines():
+    lines = out.splitlines()
+    eq(lines[:1] and lines[0].split(), HEADER, "table: a header line names "
+       "the columns")
+    for line in lines[1:]:
         f = line.split(None, 3)
         rows[f[0]] = tuple(f[1:])
         order.append(f[0])
