@@ -26,7 +26,8 @@
  * is imported: a bad or non-increasing T line skips its whole block, a line
  * that is not a diskstats line (or repeats a name in its block) is dropped.
  * Output: --out FILE, or one file per UTC day in LOGDIR named like the
- * daemon's. Existing files are never appended to.
+ * daemon's (LOGDIR and its missing parents are created, mode 0755 less the
+ * umask). Existing files are never appended to.
  *
  * Exit status: 0 imported; 1 imported, but malformed input was skipped;
  * 2 usage error; 3 fatal (the capture cannot be read or holds no sample
@@ -44,6 +45,7 @@
 #include "import_raw.h"
 #include "logfiles.h"
 #include "globlist.h"
+#include "mkdirs.h"
 #include "sampler.h"
 #include "xalloc.h"
 
@@ -78,6 +80,7 @@ usage(FILE *f)
 "\n"
 "  --host NAME           the server the capture comes from (required)\n"
 "  -o, --log-dir DIR     write iostatmon-HOST-YYYYMMDD.iolog.gz per UTC day\n"
+"                        (DIR and its missing parents are created)\n"
 "  --out FILE            write one file\n"
 "  --include GLOB        keep only devices whose name matches (repeatable)\n"
 "  --exclude GLOB        drop devices whose name matches (repeatable)\n"
@@ -140,6 +143,10 @@ writer_for(struct import *im, uint64_t t)
 	else if (logfile_path(path, sizeof path, im->dir, im->host, day) < 0) {
 		fprintf(stderr, "iostatmon import: %s: path too long\n",
 		    im->dir);
+		return -1;
+	} else if (mkdirs(im->dir, 0755) < 0) {
+		fprintf(stderr, "iostatmon import: %s: cannot create the "
+		    "directory: %s\n", im->dir, strerror(errno));
 		return -1;
 	}
 	if (!(im->w = open_log(path)))

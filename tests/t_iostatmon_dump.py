@@ -11,6 +11,7 @@ import gzip
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -195,6 +196,33 @@ def check_logdir():
     rc, _, err = run("import", raw, "--host", "srv-1", "-o", d)
     eq(rc, 3, "import refuses to append to an existing log (exit 3)")
     ok("exists" in err, "the refusal says the file exists", err)
+
+
+def check_logdir_created():
+    """-o DIR: DIR and its missing parents are created, mode 0755 less the
+    umask; a parent that is a file is an error that says so."""
+    c = Capture(seed=6, t0=1700000000)
+    c.add("sda", 8, 0, 20)
+    for _ in range(3):
+        c.sample(60, active=1.0)
+    raw = write("mk.raw", c.text())
+    d = os.path.join(TMP, "made", "deep", "logs")
+    p = subprocess.run([BIN, "import", raw, "--host", "h", "-o", d],
+                       capture_output=True, text=True, timeout=60,
+                       preexec_fn=lambda: os.umask(0o027))
+    eq((p.returncode, p.stderr), (0, ""), "import -o a missing DIR: exit 0")
+    modes = [stat.S_IMODE(os.stat(x).st_mode) if os.path.isdir(x) else None
+             for x in (os.path.join(TMP, "made"),
+                       os.path.join(TMP, "made", "deep"), d)]
+    eq(modes, [0o750] * 3, "import -o: DIR and its parents made, 0755 less "
+       "the umask")
+    eq(os.listdir(d) if os.path.isdir(d) else None,
+       ["iostatmon-h-20231114.iolog.gz"], "import -o: the "
+       "log is in the new DIR")
+    rc, _, err = run("import", raw, "--host", "h", "-o",
+                     os.path.join(raw, "logs"))
+    ok(rc == 3 and "mk.raw/logs: cannot create the directory: Not a "
+       "directory" in err, "import -o under a file: exit 3, said", err)
 
 
 def check_select_and_time():
@@ -489,6 +517,7 @@ def main():
     check_long32()
     check_malformed()
     check_logdir()
+    check_logdir_created()
     check_select_and_time()
     check_iostat_hand()
     check_clocks()
