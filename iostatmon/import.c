@@ -19,8 +19,11 @@
  * a 32-bit kernel), created is the first T.
  *
  * Devices: a capture has no sysfs, so the topology that excludes local disks
- * is unknown. Every device is kept; --include GLOB keeps only the names
- * matching some include, --exclude GLOB drops matching names (exclude wins).
+ * is unknown. Devices that never hold data by their number and name (loop,
+ * ram, zram, nbd, optical, floppy, 0:0: devices_never_data(), the rule live
+ * sampling applies) are left out unless --all-devices; every other device
+ * is kept. --include GLOB keeps only the names matching some include,
+ * --exclude GLOB drops matching names (exclude wins).
  *
  * Malformed input is reported with file and line and skipped, and the rest
  * is imported: a bad or non-increasing T line skips its whole block, a line
@@ -42,6 +45,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "devices.h"
 #include "import_raw.h"
 #include "logfiles.h"
 #include "globlist.h"
@@ -59,6 +63,7 @@ struct import {
 	const char *raw, *host, *dir, *out;
 	const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
 	size_t ninclude, nexclude;
+	int all_devices;		/* keep loop, ram, zram... too */
 	uint64_t interval_ns;		/* 0: guess from the capture */
 	int long_bits;
 	struct iolog_header h;
@@ -84,6 +89,8 @@ usage(FILE *f)
 "  --out FILE            write one file\n"
 "  --include GLOB        keep only devices whose name matches (repeatable)\n"
 "  --exclude GLOB        drop devices whose name matches (repeatable)\n"
+"  --all-devices         keep loop, ram, zram, nbd, optical and floppy\n"
+"                        devices too (left out by default, as live)\n"
 "  -i, --interval SEC    nominal interval (default: the usual T difference)\n"
 "  --long-bits 32|64     the capturing kernel's long width (default 64)\n"
 "  -h, --help            this help\n", f);
@@ -162,15 +169,16 @@ writer_for(struct import *im, uint64_t t)
 }
 
 static int
-selected(const struct import *im, const char *name, char *why, size_t len)
+selected(const struct import *im, const struct ds_line *l, char *why,
+    size_t len)
 {
 	const char *g;
 
-	if ((g = glob_match(im->exclude, im->nexclude, name)) != NULL) {
+	if ((g = glob_match(im->exclude, im->nexclude, l->name)) != NULL) {
 		snprintf(why, len, "excluded: matches --exclude %s", g);
 		return 0;
 	}
-	if ((g = glob_match(im->include, im->ninclude, name)) != NULL) {
+	if ((g = glob_match(im->include, im->ninclude, l->name)) != NULL) {
 		snprintf(why, len, "imported: matches --include %s", g);
 		return 1;
 	}
@@ -178,7 +186,13 @@ selected(const struct import *im, const char *name, char *why, size_t len)
 		snprintf(why, len, "excluded: matches no --include");
 		return 0;
 	}
-	snprintf(why, len, "imported: every device of a raw capture is kept");
+	if (!im->all_devices &&
+	    (g = devices_never_data(l->major, l->minor, l->name)) != NULL) {
+		snprintf(why, len, "excluded: %s", g);
+		return 0;
+	}
+	snprintf(why, len, "imported: a raw capture has no sysfs to tell "
+	    "local disks from data disks");
 	return 1;
 }
 
@@ -205,7 +219,7 @@ build_set(struct import *im, const struct ds_table *t)
 		memcpy(d->name, t->dev[i].name, sizeof d->name);
 		d->major = t->dev[i].major;
 		d->minor = t->dev[i].minor;
-		d->monitored = selected(im, d->name, why, sizeof why);
+		d->monitored = selected(im, &t->dev[i], why, sizeof why);
 		d->reason = xstrdup(why);
 	}
 }
@@ -245,6 +259,7 @@ parse_args(struct import *im, int argc, char **argv)
 		{ "out", required_argument, NULL, 'O' },
 		{ "include", required_argument, NULL, 'n' },
 		{ "exclude", required_argument, NULL, 'x' },
+		{ "all-devices", no_argument, NULL, 'A' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "long-bits", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -258,6 +273,7 @@ parse_args(struct import *im, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "ho:i:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'H': im->host = optarg; break;
+		case 'A': im->all_devices = 1; break;
 		case 'o': im->dir = optarg; break;
 		case 'O': im->out = optarg; break;
 		case 'n':

@@ -225,6 +225,35 @@ def check_logdir_created():
        "directory" in err, "import -o under a file: exit 3, said", err)
 
 
+def check_never_data():
+    """A capture has no sysfs, but loop, ram and zram devices (and the rest
+    of the classes live sampling leaves out by number and name) are left
+    out as live; --all-devices keeps them; --include still picks any."""
+    c = Capture(seed=8)
+    for name, major, minor in (("sda", 8, 0), ("loop0", 7, 0), ("ram0", 1, 0),
+                               ("zram0", 252, 0), ("nbd0", 43, 0),
+                               ("sr0", 11, 0), ("nvme0c0n1", 0, 0),
+                               ("sdb", 8, 16)):
+        c.add(name, major, minor, 20)
+    for _ in range(4):
+        c.sample(60, active=1.0)
+    want = c.expected_rows("h1")
+
+    def only(names):
+        return [r for r in want if r[1] in names]
+    for opts, names, what in (
+            ((), {"sda", "sdb"}, "by default, only the data disks"),
+            (("--all-devices",), {r[1] for r in want}, "--all-devices: all"),
+            (("--include", "loop*"), {"loop0"}, "--include loop*: loop0")):
+        rc, err, log = import_dump(c.text(), "never", *opts)
+        eq((rc, err), (0, ""), "import %s: exit 0" % " ".join(opts))
+        rc, out, _ = run("dump", log)
+        rows = csv_rows(out)[1]
+        eq(rows, only(names), "import %s" % what)
+        if os.path.exists(log):
+            os.unlink(log)
+
+
 def check_select_and_time():
     c = Capture(seed=2)
     for i, n in enumerate(("sda", "sda1", "sdb", "dm-0")):
@@ -518,6 +547,7 @@ def main():
     check_malformed()
     check_logdir()
     check_logdir_created()
+    check_never_data()
     check_select_and_time()
     check_iostat_hand()
     check_clocks()
