@@ -224,20 +224,15 @@ def test_diskstats_unusable(tmp):
     try:
         ok(d.wait_written(2), "diskstats goes bad: sampling first")
         root._write("proc/diskstats", "garbage\n")
-        bad = lambda: any("not a diskstats file" in ln for ln in d.lines)  # noqa
-        ok(wait_for(bad, 20), "diskstats goes bad: said")
+        ok(d.said("not a diskstats file"), "diskstats goes bad: said")
         time.sleep(0.6)
         root.publish(11)
-        again = lambda: any("readable again" in ln for ln in d.lines)  # noqa
-        ok(wait_for(again, 20), "diskstats good again: said")
+        ok(d.said("readable again"), "diskstats good again: said")
         n = len(d.written())
         ok(d.wait_written(n + 2), "diskstats good again: sampling goes on")
-        d.p.send_signal(signal.SIGTERM)
-        eq(d.finish(), 0, "diskstats bad for a while: exit 0")
+        eq(d.stop(), 0, "diskstats bad for a while: exit 0")
     finally:
-        if d.p.poll() is None:
-            d.p.kill()
-            d.finish()
+        d.reap()
     eq(sum("not a diskstats file" in ln for ln in d.lines), 1,
        "diskstats bad for a while: said once")
     frames = [f for p in logs(logdir) for f in fakeproc.frame_clocks(p)]
@@ -272,21 +267,39 @@ def test_unprivileged(tmp):
 SAMPLE = re.compile(r"^iostatmon: sample (\d+) (written to|held for) ")
 
 
-def test_disk_full(tmp):
-    """ENOSPC on a small tmpfs: sampling goes on, one report per episode,
-    the backlog reaches the file when space comes back."""
-    mnt = os.path.join(tmp, "small")
+def on_small_tmpfs(tmp, name, size, what, run):
+    """run(tmp, mnt) on a tmpfs of size mounted at tmp/name (as root)."""
+    mnt = os.path.join(tmp, name)
     os.makedirs(mnt)
     if os.geteuid() != 0 or subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
+            ["mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mnt],
             capture_output=True).returncode != 0:
-        ok(True, "disk full # skip: cannot mount a small tmpfs")
+        ok(True, "%s # skip: cannot mount a small tmpfs" % what)
         return
     try:
-        disk_full(tmp, mnt)
+        run(tmp, mnt)
     finally:
         if subprocess.run(["umount", mnt], capture_output=True).returncode:
             subprocess.run(["umount", "-l", mnt], capture_output=True)
+
+
+def fill(mnt):
+    """Fill the file system of mnt; the filler's path."""
+    filler = os.path.join(mnt, "filler")
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        while os.write(fd, b"\0" * 4096) > 0:
+            pass
+    except OSError:
+        pass
+    os.close(fd)
+    return filler
+
+
+def test_disk_full(tmp):
+    """ENOSPC on a small tmpfs: sampling goes on, one report per episode,
+    the backlog reaches the file when space comes back."""
+    on_small_tmpfs(tmp, "small", "64k", "disk full", disk_full)
 
 
 def disk_full(tmp, mnt):
@@ -296,14 +309,7 @@ def disk_full(tmp, mnt):
     d = Daemon(common(root, logdir, "0.2"))
     try:
         ok(d.wait_written(2), "disk full: sampling")
-        filler = os.path.join(mnt, "filler")
-        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            while os.write(fd, b"\0" * 4096) > 0:
-                pass
-        except OSError:
-            pass
-        os.close(fd)
+        filler = fill(mnt)
         full = lambda: any("No space left" in ln for ln in d.lines)  # noqa
         ok(wait_for(full, 40), "disk full: ENOSPC reported")
         n = len(d.lines)
@@ -357,8 +363,7 @@ def deleted_run(tmp, name, remove, restore=None, notify=None):
     try:
         ok(d.wait_written(3), "%s: sampling" % name)
         remove(logdir)
-        ok(wait_for(lambda: any(" was deleted while open" in ln
-                                for ln in d.lines), 20),
+        ok(d.said(" was deleted while open"),
            "%s: the deletion is noticed and said" % name,
            "\n".join(d.lines[-5:]))
         n = len(d.lines)
@@ -367,18 +372,14 @@ def deleted_run(tmp, name, remove, restore=None, notify=None):
            "%s: sampling goes on" % name)
         if restore:
             restore(logdir)
-            ok(wait_for(lambda: any("writing to a new log" in ln
-                                    for ln in d.lines[n:]), 20),
+            ok(d.said("writing to a new log", since=n),
                "%s: a new log once the directory can be made" % name)
             m = len(d.lines)
             wait_for(lambda: len([ln for ln in d.lines[m:]
                                   if SAMPLE.match(ln)]) >= 2, 20)
-        d.p.send_signal(signal.SIGTERM)
-        rc = d.finish()
+        rc = d.stop()
     finally:
-        if d.p.poll() is None:
-            d.p.kill()
-            d.finish()
+        d.reap()
         root.stop()
     return d, rc, logdir
 
@@ -463,18 +464,8 @@ def test_restart_full_disk(tmp):
     free space: the torn tail is repaired in place (nothing copied),
     sampling goes on into memory, and everything reaches the log once
     there is room."""
-    mnt = os.path.join(tmp, "full")
-    os.makedirs(mnt)
-    if os.geteuid() != 0 or subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt],
-            capture_output=True).returncode != 0:
-        ok(True, "restart on a full disk # skip: cannot mount a small tmpfs")
-        return
-    try:
-        restart_full_disk(tmp, mnt)
-    finally:
-        if subprocess.run(["umount", mnt], capture_output=True).returncode:
-            subprocess.run(["umount", "-l", mnt], capture_output=True)
+    on_small_tmpfs(tmp, "full", "256k", "restart on a full disk",
+                   restart_full_disk)
 
 
 def restart_full_disk(tmp, mnt):
@@ -489,22 +480,14 @@ def restart_full_disk(tmp, mnt):
         first.finish()
         log = logs(logdir)[0]
         before = os.stat(log)
-        filler = os.path.join(mnt, "filler")
-        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            while os.write(fd, b"\0" * 4096) > 0:
-                pass
-        except OSError:
-            pass
-        os.close(fd)
+        filler = fill(mnt)
         st = os.statvfs(mnt)
         free = st.f_bavail * st.f_frsize
         ok(free < before.st_size, "full restart: the log (%d bytes) is "
            "larger than the free space (%d bytes)" % (before.st_size, free))
         second = Daemon(common(root, logdir, "0.1"))
-        ok(wait_for(lambda: len(second.lines) > 0 and
-                    any("torn tail" in ln for ln in second.lines), 20),
-           "full restart: the torn tail is found", "\n".join(second.lines))
+        ok(second.said("torn tail"), "full restart: the torn tail is found",
+           "\n".join(second.lines))
         n = len(second.lines)
         ok(wait_for(lambda: len([ln for ln in second.lines[n:]
                                  if SAMPLE.match(ln)]) >= 5, 20),
@@ -518,13 +501,11 @@ def restart_full_disk(tmp, mnt):
                                  if ln.startswith("iostatmon: sample ") and
                                  "written to" in ln]) >= 3, 20),
            "full restart: samples are written once there is room")
-        second.p.send_signal(signal.SIGTERM)
-        eq(second.finish(), 0, "full restart: SIGTERM exits 0")
+        eq(second.stop(), 0, "full restart: SIGTERM exits 0")
     finally:
         for d in (first, second):
-            if d is not None and d.p.poll() is None:
-                d.p.kill()
-                d.finish()
+            if d is not None:
+                d.reap()
         root.stop()
     files = logs(logdir)
     ok(gzip_ok(files), "full restart: the log passes gzip -t")

@@ -66,18 +66,23 @@ def fixture():
     return c
 
 
-def ours(c, tmp):
+def dumped(c, tmp, what, parse_float=float):
+    """The capture through import and dump --iostat --format json: rows."""
     raw = os.path.join(tmp, "fixture.raw")
     log = os.path.join(tmp, "fixture.iolog.gz")
     with open(raw, "w") as f:
         f.write(c.text())
     p = subprocess.run([BIN, "import", raw, "--host", "h", "--out", log],
                        capture_output=True, text=True)
-    eq(p.returncode, 0, "import of the fixture exits 0")
+    eq(p.returncode, 0, "import of the %s exits 0" % what)
     p = subprocess.run([BIN, "dump", "--iostat", "--format", "json", log],
                        capture_output=True, text=True)
-    eq(p.returncode, 0, "dump --iostat --format json exits 0")
-    rows = json.loads(p.stdout)
+    eq(p.returncode, 0, "dump --iostat --format json of the %s exits 0" % what)
+    return json.loads(p.stdout, parse_float=parse_float)
+
+
+def ours(c, tmp):
+    rows = dumped(c, tmp, "fixture")
     t0 = c.blocks[0][0]
     return {(int(r["t"]) - t0, r["device"]): r for r in rows}
 
@@ -218,17 +223,8 @@ def exact_main(tmp):
     c = exact_fixture()
     tmp = os.path.join(tmp, "exact")
     os.mkdir(tmp)
-    raw = os.path.join(tmp, "exact.raw")
-    log = os.path.join(tmp, "exact.iolog.gz")
-    with open(raw, "w") as f:
-        f.write(c.text())
-    p = subprocess.run([BIN, "import", raw, "--host", "h", "--out", log],
-                       capture_output=True, text=True)
-    eq(p.returncode, 0, "exact: import exits 0")
-    p = subprocess.run([BIN, "dump", "--iostat", "--format", "json", log],
-                       capture_output=True, text=True)
     mine = {(str(r["t"]), r["device"]): r
-            for r in json.loads(p.stdout, parse_float=str)}
+            for r in dumped(c, tmp, "half-cent capture", parse_float=str)}
     uptime = os.path.join(tmp, "uptime")
     open(uptime, "w").close()
     reports = replay(c, tmp, uptime, len(c.blocks), parse_float=str)

@@ -6,19 +6,8 @@
  * attached to a new file, nothing reported written lost.
  */
 #include <signal.h>
-#include <sys/resource.h>
 
 #include "iolog_fixture.h"
-
-static void
-set_fsize(rlim_t n)
-{
-	struct rlimit rl;
-
-	getrlimit(RLIMIT_FSIZE, &rl);
-	rl.rlim_cur = n;
-	setrlimit(RLIMIT_FSIZE, &rl);
-}
 
 static void
 write_file(const char *path, const uint8_t *buf, size_t len)
@@ -87,12 +76,12 @@ test_repair_full(void)
 	stat(fx.path, &st0);
 
 	/* Nothing is printed while the limit holds: it holds for stdout too. */
-	set_fsize(0);				/* not one byte more */
+	fx_fsize(0);				/* not one byte more */
 	w = iolog_writer_open(fx.path, &repaired, err, sizeof err);
 	if (w != NULL)
 		fx_member(&fx, w, 2, 3);
 	backlog = w != NULL ? iolog_writer_backlog(w) : 0;
-	set_fsize(RLIM_INFINITY);
+	fx_fsize(RLIM_INFINITY);
 	ok_why(w != NULL, err, "a torn log on a full disk opens");
 	if (w == NULL)
 		return;
@@ -133,9 +122,9 @@ test_deleted_in_memory(void)
 	w = iolog_writer_open(fx.path, NULL, err, sizeof err);
 	ok(iolog_writer_at_path(w, fx.path) == FDPATH_SAME, "at_path: the "
 	    "open file");
-	set_fsize(0);
+	fx_fsize(0);
 	fx_member(&fx, w, 2, 2);
-	set_fsize(RLIM_INFINITY);
+	fx_fsize(RLIM_INFINITY);
 	unlink(fx.path);
 	ok(iolog_writer_at_path(w, fx.path) == FDPATH_DELETED, "at_path: "
 	    "deleted");
@@ -176,9 +165,9 @@ test_deleted_on_disk(void)
 	fx_init(&gone, 23);
 	w = iolog_writer_open(gone.path, NULL, err, sizeof err);
 	fx_member(&gone, w, 2, 2);
-	set_fsize(1);
+	fx_fsize(1);
 	fx_values(&gone, w, 2, 3);
-	set_fsize(RLIM_INFINITY);
+	fx_fsize(RLIM_INFINITY);
 	unlink(gone.path);
 	dropped = iolog_writer_detach(w, ENOENT);
 	ok(dropped > 0 && iolog_writer_needs_header(w), "detach from a "
