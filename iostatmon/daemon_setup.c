@@ -264,6 +264,10 @@ daemon_rotate(struct daemon *d, int64_t day)
 int
 daemon_reopen(struct daemon *d)
 {
+	/* No file open (its directory is gone): closing would drop what
+	 * waits in memory; daemon_logcheck opens one before the next sample. */
+	if (d->file_trouble)
+		return 0;
 	if (iolog_writer_close(d->w) < 0) {
 		fprintf(stderr, "iostatmon: %s: cannot finish: %s\n", d->path,
 		    strerror(errno));
@@ -273,7 +277,7 @@ daemon_reopen(struct daemon *d)
 	if (d->w == NULL)
 		return -1;
 	daemon_new_member(d);
-	d->write_trouble = d->file_trouble = 0;
+	d->write_trouble = 0;
 	d->problem[0] = '\0';
 	return 0;
 }

@@ -352,7 +352,7 @@ def after(d, pattern):
 
 def deleted_run(tmp, name, remove, restore=None, notify=None):
     """Run the daemon, remove its log (remove(logdir)), let it sample on
-    (restore(logdir) then, when given), stop it. Returns (daemon, exit
+    (restore(logdir, daemon) then, when given), stop it. Returns (daemon, exit
     status, log dir)."""
     root = fakeproc.FakeRoot(os.path.join(tmp, "r-" + name), 0.2)
     root.start()
@@ -371,7 +371,7 @@ def deleted_run(tmp, name, remove, restore=None, notify=None):
                                  if SAMPLE.match(ln)]) >= 4, 20),
            "%s: sampling goes on" % name)
         if restore:
-            restore(logdir)
+            restore(logdir, d)
             ok(d.said("writing to a new log", since=n),
                "%s: a new log once the directory can be made" % name)
             m = len(d.lines)
@@ -443,11 +443,15 @@ def test_logdir_unmakeable(tmp):
         parent.append(os.path.dirname(logdir))
         shutil.rmtree(parent[0])
 
-    def restore(logdir):
+    def restore(logdir, d):
         ok(any("STATUS=" in k and "cannot open for appending" in k
                for k in nt.keys()),
            "unmakeable directory: the problem is in sd_notify STATUS",
            repr([k for k in nt.keys() if "STATUS" in k][-2:]))
+        n = len(d.lines)
+        d.p.send_signal(signal.SIGHUP)
+        ok(d.said("SIGHUP: sampling", since=n) and d.p.poll() is None,
+           "unmakeable directory: SIGHUP meanwhile keeps it running")
         os.makedirs(parent[0])
     d, rc, logdir = deleted_run(tmp, "gone", rm, restore, nt)
     nt.close()
