@@ -23,6 +23,10 @@
 #include "rollup/rollup.h"
 
 #define MAX_THREADS 64
+/* Archive members held in memory, in flight at once (one at least):
+ * with the one the walker is reading (ingest_archive.c's MEMBER_MAX),
+ * what any archive costs stays far below 256 MiB. */
+#define PIPE_BYTES ((size_t)64 << 20)
 #define PROGRESS_NS 500000000LL
 
 enum { C_SOURCE, C_HOST, C_SAMPLES, C_NEW, C_DUPS, C_CONFLICTS, C_DAMAGE,
@@ -284,7 +288,7 @@ load_all(struct run *u, char *const *paths, size_t npaths, char *err,
 	struct src *s;
 	int rc = 0;
 
-	w.pipe = ingest_pipe_new(n, 2 * n + 2);
+	w.pipe = ingest_pipe_new(n, 2 * n + 2, PIPE_BYTES);
 	if (w.pipe == NULL || pthread_create(&w.th, NULL, walker_main, &w)) {
 		snprintf(err, errlen, "cannot start threads");
 		ingest_pipe_free(w.pipe);

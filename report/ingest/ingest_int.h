@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <archive.h>
 #include <sqlite3.h>
 
 #include "diskstats.h"
@@ -129,8 +130,73 @@ int ingest_archive_walk(struct walker *k, int fd, const char *name,
 enum iolog_kind ingest_sniff(const uint8_t *buf, size_t len, int more,
     const char *name);
 
-/* ingest_read.c: s->fd's bytes into s->buf, s->len; 0, or -1 with errno
- * (ENOMEM when the file does not fit: this source only). */
+/* ingest_member.c: the regular member an archive is at, as a stream
+ * (holes of a sparse member read as zeros). Its first bytes are read
+ * ahead and kept; while `keep` is set, everything handed out is kept
+ * too (at most MEMBER_KEEP_MAX bytes; past it the member is `lost`: it
+ * cannot be handed out again). */
+#define MEMBER_KEEP_MAX ((size_t)16 << 20)
+struct member {
+	struct archive *a;
+	uint8_t *buf;		/* kept bytes, from the member's start */
+	size_t len, cap;
+	size_t at;		/* kept bytes handed out so far */
+	int keep, lost;
+	const uint8_t *blk;	/* the rest of the block last read */
+	size_t blklen;
+	uint64_t hole;		/* zeros before blk */
+	int64_t pos;		/* bytes of the member taken so far */
+	int eof;
+	int rc;			/* 1: the archive warned (a zip member's bad
+				 * CRC or size), -1: it failed inside */
+	uint64_t held_at;	/* MEMBER_OVER: where reading stopped */
+};
+enum member_end {
+	MEMBER_WHOLE,		/* held to its end */
+	MEMBER_OVER,		/* more than the limit: the rest is not read */
+	MEMBER_BROKEN,		/* the archive fails inside it */
+	MEMBER_NOMEM,		/* memory could not be had */
+	MEMBER_LOST		/* its start was not kept */
+};
+void ingest_member_init(struct member *m, struct archive *a);
+/* Read ahead until `want` bytes are kept, or the member ends. 0, or -1
+ * when the archive fails inside it or they cannot be kept. */
+int ingest_member_ahead(struct member *m, size_t want);
+/* Nothing more to read (after ingest_member_ahead). */
+int ingest_member_ended(const struct member *m);
+/* libarchive's read callback over the member: the kept bytes, then the
+ * rest (an archive inside an archive, walked as it is read). */
+la_ssize_t ingest_member_read(struct archive *a, void *m, const void **buf);
+/* Keep nothing more (it was an archive); what was kept goes once the
+ * reader has moved past it. */
+void ingest_member_unkept(struct member *m);
+/* The whole member into s->buf (ingest_read.c: zero runs held as a
+ * count), at most max bytes: the kept bytes, then the rest. */
+enum member_end ingest_member_hold(struct member *m, struct src *s,
+    uint64_t size_hint, size_t max);
+void ingest_member_free(struct member *m);
+
+/* ingest_read.c: a log's bytes gathered into s->buf, s->len, a run of
+ * zeros longer than 64 KiB held as a count (written out only when data
+ * follows it), at most `max` bytes stored. */
+struct hold {
+	size_t cap;		/* bytes allocated at s->buf */
+	size_t run;		/* zeros at the end of the stored bytes */
+	uint64_t held;		/* zeros after them, counted, not stored */
+	size_t max;
+};
+/* Start with room for size_hint bytes (0: unknown). 0, or -1 (ENOMEM). */
+int ingest_read_start(struct src *s, struct hold *h, uint64_t size_hint,
+    size_t max);
+/* Append n bytes, or n zeros (a hole). 0, or -1 with errno: ENOMEM, or
+ * EFBIG when the bytes would pass h->max (those before it are stored). */
+int ingest_read_add(struct src *s, struct hold *h, const void *p, size_t n);
+int ingest_read_zeros(struct src *s, struct hold *h, uint64_t n);
+/* Bytes taken so far, the held zeros included. */
+uint64_t ingest_read_pos(const struct src *s, const struct hold *h);
+/* s->fd's bytes into s->buf, s->len (no limit: a file's size is its own);
+ * 0, or -1 with errno (ENOMEM when the file does not fit: this source
+ * only). */
 int ingest_read_file(struct src *s);
 
 /* ingest_log.c: read the item's input and decode it (thread-safe). */
@@ -144,11 +210,12 @@ void ingest_prep_src(struct src *s);
 int64_t ingest_prep_hour(int64_t t_ms);
 
 /* ingest_pipe.c: items decoded by nworkers threads, handed back in the
- * order they were put. put blocks while `cap` items are in flight; it
- * returns -1 once the pipe is aborted. get returns NULL after close and
- * the last item. */
+ * order they were put. put blocks while `cap` items are in flight, or
+ * while items holding bytes in memory are and the item's would bring
+ * them past max_bytes; it returns -1 once the pipe is aborted. get
+ * returns NULL after close and the last item. */
 struct pipe;
-struct pipe *ingest_pipe_new(size_t nworkers, size_t cap);
+struct pipe *ingest_pipe_new(size_t nworkers, size_t cap, size_t max_bytes);
 int ingest_pipe_put(struct pipe *p, struct src *s);
 void ingest_pipe_close(struct pipe *p);
 struct src *ingest_pipe_get(struct pipe *p);
