@@ -4,7 +4,9 @@
  *   ingest_src.c    paths, directories, archives -> struct src items
  *                   (ingest_archive.c members, ingest_gunzip.c inflating)
  *   ingest_pipe.c   decoder threads, results back in input order
- *   ingest_read.c   a log file's bytes into memory (decoders)
+ *   ingest_read.c   a log's bytes into memory, zero runs counted
+ *   ingest_member.c an archive member as a stream (ingest_archive.c)
+ *   ingest_quar.c   samples with implausible times set apart
  *   ingest_log.c    a log's bytes -> per-device sample arrays (decoders)
  *   ingest_prep.c   sample arrays -> encoded hour chunks (decoders)
  *   ingest_store.c  one source -> io_* tables, one transaction (writer)
@@ -62,6 +64,8 @@ struct src_dev {
 	char name[DS_NAME_MAX];
 	struct io_sample *s;
 	size_t n, cap;
+	struct io_sample *q;	/* quarantined: implausible times */
+	size_t nq;
 	int64_t first_ms, last_ms;	/* interval start / end extremes */
 	struct src_chunk *ch;
 	size_t nch;
@@ -88,6 +92,10 @@ struct src {
 	uint64_t dups, conflicts;	/* repeated t_ms inside the source */
 	uint64_t dropped;	/* values r127 cannot hold */
 	uint64_t overflow;	/* samples past IOCHUNK_MAX in an hour */
+	/* Plausible sample times, unix ms: an interval starting before
+	 * ok_from_ms or ending after ok_to_ms is quarantined. */
+	int64_t ok_from_ms, ok_to_ms;
+	uint64_t quarantined;	/* samples quarantined */
 	int damaged;		/* damage that is not a truncated tail */
 	/* An archive member the archive breaks off inside: that it ends
 	 * inside a frame is the archive's damage, reported there. */
@@ -202,6 +210,17 @@ int ingest_read_file(struct src *s);
 /* ingest_log.c: read the item's input and decode it (thread-safe). */
 void ingest_log_decode(struct src *s);
 
+/* ingest_quar.c: samples with implausible times. split: move those of
+ * d (sorted, unique) to d->q, both sorted (decoders). */
+void ingest_quar_split(struct src *s, struct src_dev *d);
+/* A host's quarantined samples in a source: how many, the first and
+ * last end (unix ms); n == 0 for none. */
+struct quar_host {
+	uint64_t n;
+	int64_t first_ms, last_ms;
+};
+void ingest_quar_host(const struct src *s, size_t host, struct quar_host *q);
+
 /* ingest_prep.c: group each device's samples into hours and encode each
  * hour's chunk row, so that the writer mostly just inserts (thread-safe;
  * after ingest_log_decode). */
@@ -227,6 +246,7 @@ void ingest_pipe_free(struct pipe *p);
 struct store;
 struct store_stats {
 	uint64_t new_samples, dups, conflicts, overflow;
+	uint64_t released;	/* left io_quarantine: plausible now */
 };
 struct store *ingest_store_open(sqlite3 *db, char *err, size_t errlen);
 /* Store one SRC_LOG source in one transaction. 0 done, 1 stopped (rolled

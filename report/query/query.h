@@ -6,6 +6,7 @@
  *  - query_minutes.c, query_scan.c, query_devstats.c (with query_sel.c):
  *    the I/O minutes, host minutes and device totals of a window;
  *  - query_hosts.c: the hosts of a window, and the --host check;
+ *  - query_quar.c: the quarantined samples, per host;
  *  - query_census.c: snapshots, groups, histograms, extremes, top lists.
  */
 #ifndef IOCENSUS_QUERY_H
@@ -113,6 +114,24 @@ struct dev_stat {
 int query_devstats_load(sqlite3 *db, const struct io_window *w,
     struct dev_stat **out, size_t *n, char *err, size_t errlen);
 void query_devstats_free(struct dev_stat *d, size_t n);
+
+/*
+ * Quarantine (query_quar.c): the samples ingest set apart because their
+ * times cannot be real, per host by name: how many, the first and last
+ * end (unix seconds). No analysis reads them.
+ */
+struct quar_entry {
+	char *host;
+	uint64_t samples;
+	int64_t first, last;
+};
+struct quar_list {
+	size_t n;
+	struct quar_entry *e;
+};
+int query_quar_hosts(sqlite3 *db, struct quar_list *q, char *err,
+    size_t errlen);
+void query_quar_free(struct quar_list *q);
 
 /*
  * Census (query_census.c): what the snapshot analyses read from the census
