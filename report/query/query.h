@@ -35,8 +35,12 @@
 enum minute_state { MIN_NONE = 0, MIN_MISSING = 1, MIN_COMPLETE = 2 };
 
 /* The time window and hosts of a question. from/to: unix seconds, UTC,
- * [from, to); 0 means "from the first data" / "to the end of the last".
+ * [from, to); 0 means "from the first data" / "to the end of the last",
+ * except that a start from the data is at most IO_DEFAULT_DAYS before
+ * the end: the window a question gets without --from never passes the
+ * limits below, however long the time its data claims to span.
  * hosts: glob patterns (lib/globlist); none means every host. */
+#define IO_DEFAULT_DAYS 366
 struct io_window {
 	int64_t from, to;
 	const char *const *hosts;
@@ -53,6 +57,8 @@ struct minute_series {
 	uint64_t *ios;		/* requests completed (reads, writes,
 				   discards, flushes) */
 	size_t nhost, ndev;	/* hosts and devices with data in the window */
+	int cut;		/* the start was cut to IO_DEFAULT_DAYS ... */
+	int64_t data_from;	/* ... from where the data starts */
 };
 
 /* A window's minutes are held in memory, 25 bytes each (zeroed pages: only

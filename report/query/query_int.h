@@ -24,6 +24,8 @@ struct io_sel {
 	long *pos;		/* pos[host id] = index, or -1 */
 	int64_t maxid;
 	int64_t from, to;
+	int cut;		/* from was cut to IO_DEFAULT_DAYS ... */
+	int64_t data_from;	/* ... from where the data starts */
 };
 
 /* SQL: the devices (d) expected somewhere in [?1, ?2) unix ms, from their

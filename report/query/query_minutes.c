@@ -194,6 +194,8 @@ query_minutes_load(sqlite3 *db, const struct io_window *w,
 		return -1;
 	}
 	s->t0 = sel.from;
+	s->cut = sel.cut;
+	s->data_from = sel.data_from;
 	s->n = (size_t)((sel.to - sel.from) / 60);
 	if (s->n) {
 		s->state = xcalloc(s->n, sizeof *s->state);

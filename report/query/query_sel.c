@@ -190,6 +190,11 @@ query_sel_resolve(sqlite3 *db, const struct io_window *w, struct io_sel *s,
 	s->to = w->to ? floor_div64(w->to, 60) * 60 : b;
 	if (s->to <= s->from)
 		s->to = s->from;
+	if (!w->from && s->to - s->from > IO_DEFAULT_DAYS * 86400LL) {
+		s->cut = 1;
+		s->data_from = s->from;
+		s->from = s->to - IO_DEFAULT_DAYS * 86400LL;
+	}
 	return 0;
 }
 
