@@ -2,10 +2,14 @@
 
 The command runs under a fresh Python process, so that RUSAGE_CHILDREN
 there sees it alone (ru_maxrss is the largest of the children waited for).
+Both run in a session of their own: on a timeout the whole session is
+killed, so no command outlives its test.
 
     from peakrss import run_peak
     rc, out, err, kib = run_peak([ioc, "ingest", "--db", db, path])
 """
+import os
+import signal
 import subprocess
 import sys
 
@@ -18,10 +22,18 @@ _PROBE = ("import resource, subprocess, sys\n"
 
 
 def run_peak(cmd, timeout=600, env=None):
-    """(exit status, stdout, stderr, peak RSS in KiB) of cmd."""
-    r = subprocess.run([sys.executable, "-c", _PROBE] + [str(c) for c in cmd],
-                       capture_output=True, text=True, timeout=timeout,
-                       env=env)
-    first, _, out = r.stdout.partition("\n")
+    """(exit status, stdout, stderr, peak RSS in KiB) of cmd; raises
+    subprocess.TimeoutExpired (the command killed) after timeout s."""
+    p = subprocess.Popen([sys.executable, "-c", _PROBE] +
+                         [str(c) for c in cmd], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise
+    first, _, out = out.partition("\n")
     rc, kib = (int(x) for x in first.split())
-    return rc, out, r.stderr, kib
+    return rc, out, err, kib
