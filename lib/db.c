@@ -119,8 +119,21 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
  * I/O tables (sql/io.sql): a version-2 database loses its io_dev_hour
  * (recreated with the columns of version 3) and has every hour with
  * samples marked dirty, so the next ingest rebuilds them all and the
- * analyses say they are stale until then. */
+ * analyses say they are stale until then. Version 5 added io_quarantine
+ * and keeps derived rows only where some device has a value (a minute or
+ * hour in which every expected device is missing has none): an older
+ * database loses those rows, in the same transaction, and nothing else
+ * changes (the analyses read the same minutes). */
 static const char iocensus_io_from2[] = "DROP TABLE IF EXISTS io_dev_hour;";
+static const char iocensus_io_sparse[] =
+    "DELETE FROM io_minute WHERE valid = 0;"
+    "DELETE FROM io_host_hour WHERE NOT EXISTS (SELECT 1 FROM io_dev d "
+    "JOIN io_dev_hour x ON x.dev_id = d.id AND x.t0 = io_host_hour.t0 "
+    "WHERE d.host_id = io_host_hour.host_id);"
+    "DELETE FROM io_hour WHERE NOT EXISTS (SELECT 1 FROM io_minute m "
+    "WHERE m.t >= io_hour.t AND m.t < io_hour.t + 3600);"
+    "DELETE FROM io_day WHERE NOT EXISTS (SELECT 1 FROM io_hour h "
+    "WHERE h.t >= io_day.t AND h.t < io_day.t + 86400);";
 static const char iocensus_io_dirty_all[] =
     "INSERT OR IGNORE INTO io_dirty (t0) SELECT DISTINCT t0 FROM io_chunk;";
 
@@ -260,6 +273,8 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
 		    (version == 2 &&
 		    db_exec(db, iocensus_io_dirty_all, err, errlen) < 0) ||
+		    (version >= 2 &&
+		    db_exec(db, iocensus_io_sparse, err, errlen) < 0) ||
 		    db_exec(db, iocensus_io_slots, err, errlen) < 0 ||
 		    install_views(db, err, errlen) < 0 ||
 		    db_exec(db, sql, err, errlen) < 0)

@@ -13,10 +13,12 @@
 
 #include "i128.h"
 
-#define DB_SCHEMA_VERSION 4	/* 2: I/O samples (sql/io.sql); 3: the
+#define DB_SCHEMA_VERSION 5	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
 				   per-project extremes, dir_scope; 4:
-				   totals beyond INT64_MAX as exact text */
+				   totals beyond INT64_MAX as exact text;
+				   5: io_quarantine, roll-up rows only
+				   where a device has a value */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 

@@ -25,7 +25,7 @@ IOCENSUS = os.path.join(os.environ["BUILD"], "iocensus")
 PRINT = ["--db", "--format", "--table", "-h, --help"]
 WINDOW = ["--from", "--to", "--host"]
 HONOURED = {
-    "ingest": PRINT + ["-j, --threads", "--progress", "--quiet"],
+    "ingest": PRINT + ["-j, --threads", "--now", "--progress", "--quiet"],
     "snapshots": PRINT,
     "diff": PRINT + ["--by", "--depth"],
     "growth": PRINT + ["--fs", "--project", "--target", "--metric"],

@@ -522,8 +522,8 @@ def upgrade(tmp, root, now):
                        "--dirs", "all", root)
     ok(rc == 0, "upgrade: fsscan into the schema-3 database: exit 0", err)
     c = sqlite3.connect(db)
-    eq(c.execute("PRAGMA user_version").fetchone()[0], 4,
-       "upgrade: now schema 4")
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 5,
+       "upgrade: now schema 5")
     eq(c.execute("SELECT group_concat(name) FROM pragma_table_info('dir')"
                  " WHERE name IN ('bytes', 'alloc_bytes') AND type = ''"
                  ).fetchone()[0], "bytes,alloc_bytes",

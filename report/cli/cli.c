@@ -19,7 +19,7 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
-	O_BUNDLE, O_TITLE, O_HELP };
+	O_BUNDLE, O_TITLE, O_NOW, O_HELP };
 
 struct optdoc {
 	struct option opt;
@@ -73,6 +73,9 @@ static const struct optdoc optdocs[] = {
 	  "leave this project out (repeatable)" },
 	{ { "threads", 1, NULL, O_THREADS }, CO_THREADS, "N",
 	  "log decoding threads (default: CPUs)" },
+	{ { "now", 1, NULL, O_NOW }, CO_NOW, "TIME",
+	  "the ingest's time: samples before 2003 or more than a day "
+	  "after it are quarantined (default: now)" },
 	{ { "progress", 0, NULL, O_PROGRESS }, CO_PROGRESS, NULL,
 	  "progress line on stderr (default: when a TTY)" },
 	{ { "quiet", 0, NULL, O_QUIET }, CO_PROGRESS, NULL,
@@ -317,6 +320,12 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_OUT:
 		a->out = v;
+		return 0;
+	case O_NOW:
+		if (set_time(v, &a->now) < 0)
+			return bad(name, "now", v, "a UTC time in the years 0 "
+			    "to 9999");
+		a->has_now = 1;
 		return 0;
 	case O_BUNDLE:
 		a->bundle = v;

@@ -13,6 +13,7 @@
  * snapshots, a database without any), a note saying what it needs; the
  * summary says when there are no snapshots or no I/O samples at all.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,33 @@ census_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 	return 0;
 }
 
+/* Hosts whose samples were quarantined, at most this many by name. */
+#define QUAR_HOSTS 10
+
+/* What ingest set apart (wrong clocks): said, since no section shows it. */
+static int
+quarantine_notes(sqlite3 *db, struct result *notes, char *err,
+    size_t errlen)
+{
+	struct quar_list q;
+	char a[32], b[32];
+
+	if (query_quar_hosts(db, &q, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < q.n && i < QUAR_HOSTS; i++)
+		result_note(notes, "Quarantined, not analysed: %" PRIu64
+		    " device-samples of host %s, times %s to %s UTC (before "
+		    "2003, or later than their ingest plus a day: a wrong "
+		    "clock); v_io_quarantine lists them.", q.e[i].samples,
+		    q.e[i].host, human_date(q.e[i].first, 1, a, sizeof a),
+		    human_date(q.e[i].last, 1, b, sizeof b));
+	if (q.n > QUAR_HOSTS)
+		result_note(notes, "Quarantined, not analysed: samples of %zu "
+		    "more hosts (v_io_quarantine).", q.n - QUAR_HOSTS);
+	query_quar_free(&q);
+	return 0;
+}
+
 static int
 io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
     struct result *notes, char *err, size_t errlen)
@@ -276,6 +304,8 @@ io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 		    "holds no iostatmon data (iocensus ingest loads it), so "
 		    "the I/O sections are empty.");
 	query_hosts_free(&hl);
+	if (quarantine_notes(db, notes, err, errlen) < 0)
+		return -1;
 
 	if (c.every <= 0)
 		c.every = 3600;

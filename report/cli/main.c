@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyses/analyses.h"
@@ -56,7 +57,8 @@ static const struct command commands[] = {
 	/* With no PATH, ingest only finishes the roll-ups that an
 	 * interrupted one left (the analyses' "stale" note asks for it). */
 	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
-	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS, -1, NULL },
+	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS | CO_NOW, -1,
+	  NULL },
 	{ "snapshots", "", "list snapshots", CO_PRINT, 0, an_snapshots },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
 	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, an_diff },
@@ -216,6 +218,7 @@ run_ingest(struct cli *a, sqlite3 *db)
 {
 	struct ingest_opts io = {
 		.threads = a->threads, .progress = a->progress,
+		.now = a->has_now ? a->now : (int64_t)time(NULL),
 		.stop = &stop_flag,
 	};
 	char err[1024];

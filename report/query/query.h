@@ -6,6 +6,7 @@
  *  - query_minutes.c, query_scan.c, query_devstats.c (with query_sel.c):
  *    the I/O minutes, host minutes and device totals of a window;
  *  - query_hosts.c: the hosts of a window, and the --host check;
+ *  - query_quar.c: the quarantined samples, per host;
  *  - query_census.c: snapshots, groups, histograms, extremes, top lists.
  */
 #ifndef IOCENSUS_QUERY_H
@@ -34,8 +35,12 @@
 enum minute_state { MIN_NONE = 0, MIN_MISSING = 1, MIN_COMPLETE = 2 };
 
 /* The time window and hosts of a question. from/to: unix seconds, UTC,
- * [from, to); 0 means "from the first data" / "to the end of the last".
+ * [from, to); 0 means "from the first data" / "to the end of the last",
+ * except that a start from the data is at most IO_DEFAULT_DAYS before
+ * the end: the window a question gets without --from never passes the
+ * limits below, however long the time its data claims to span.
  * hosts: glob patterns (lib/globlist); none means every host. */
+#define IO_DEFAULT_DAYS 366
 struct io_window {
 	int64_t from, to;
 	const char *const *hosts;
@@ -52,6 +57,8 @@ struct minute_series {
 	uint64_t *ios;		/* requests completed (reads, writes,
 				   discards, flushes) */
 	size_t nhost, ndev;	/* hosts and devices with data in the window */
+	int cut;		/* the start was cut to IO_DEFAULT_DAYS ... */
+	int64_t data_from;	/* ... from where the data starts */
 };
 
 /* A window's minutes are held in memory, 25 bytes each (zeroed pages: only
@@ -113,6 +120,24 @@ struct dev_stat {
 int query_devstats_load(sqlite3 *db, const struct io_window *w,
     struct dev_stat **out, size_t *n, char *err, size_t errlen);
 void query_devstats_free(struct dev_stat *d, size_t n);
+
+/*
+ * Quarantine (query_quar.c): the samples ingest set apart because their
+ * times cannot be real, per host by name: how many, the first and last
+ * end (unix seconds). No analysis reads them.
+ */
+struct quar_entry {
+	char *host;
+	uint64_t samples;
+	int64_t first, last;
+};
+struct quar_list {
+	size_t n;
+	struct quar_entry *e;
+};
+int query_quar_hosts(sqlite3 *db, struct quar_list *q, char *err,
+    size_t errlen);
+void query_quar_free(struct quar_list *q);
 
 /*
  * Census (query_census.c): what the snapshot analyses read from the census
