@@ -18,10 +18,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include "db.h"
 #include "fsident.h"
 #include "fsstats.h"
+#include "limits.h"
 #include "project.h"
+#include "quota.h"
 #include "snapshot.h"
 #include "walk.h"
 #include "xalloc.h"
@@ -41,7 +45,7 @@ on_signal(int sig)
 }
 
 struct args {
-	const char *db, *fs, *csv, *root;
+	const char *db, *fs, *csv, *root, *limits;
 	const char *projects[MAX_LIST];
 	int nprojects;
 	const char *excludes[MAX_LIST];
@@ -49,8 +53,8 @@ struct args {
 	int threads, dirs, cross, max_fds, topn, progress, verbose, links;
 	int stat_cached;
 	uint64_t max_rate;
-	int64_t now;
-	int have_now;
+	int64_t now, as_of;
+	int have_now, have_as_of;
 };
 
 static void
@@ -66,6 +70,9 @@ usage(FILE *f)
 "  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
 "                        repeatable, first match wins (default depth:1)\n"
 "  --now EPOCH           reference time for ages (default: scan start)\n"
+"  --as-of EPOCH         date a scan of a file-system snapshot: the snapshot's\n"
+"                        time and the age reference (capacity is not read)\n"
+"  --limits FILE         CSV project,bytes,inodes: each project's limit\n"
 "  --dirs DEPTH|all      subtree totals down to DEPTH (default 3)\n"
 "  --fsstats-csv FILE    also write the fsstats 1.4.5 CSV\n"
 "  --exclude GLOB        skip entries whose name matches (repeatable)\n"
@@ -110,7 +117,8 @@ bad_value(const char *opt, const char *val)
 }
 
 enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
-    O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED };
+    O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED,
+    O_ASOF, O_LIMITS };
 
 static const struct option longopts[] = {
 	{ "db", required_argument, NULL, O_DB },
@@ -118,6 +126,8 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, 'j' },
 	{ "project", required_argument, NULL, O_PROJECT },
 	{ "now", required_argument, NULL, O_NOW },
+	{ "as-of", required_argument, NULL, O_ASOF },
+	{ "limits", required_argument, NULL, O_LIMITS },
 	{ "dirs", required_argument, NULL, O_DIRS },
 	{ "fsstats-csv", required_argument, NULL, O_CSV },
 	{ "exclude", required_argument, NULL, O_EXCLUDE },
@@ -134,6 +144,27 @@ static const struct option longopts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --as-of dates the past: a future time is a mistake, and --now would
+ * contradict it (it is the age reference too). */
+static int
+check_as_of(const struct args *a)
+{
+	if (!a->have_as_of)
+		return 0;
+	if (a->have_now) {
+		fprintf(stderr, "fsscan: --as-of is also the reference time for"
+		    " ages: give --as-of or --now, not both\n");
+		return -1;
+	}
+	if (a->as_of > (int64_t)time(NULL)) {
+		fprintf(stderr, "fsscan: --as-of %lld is in the future: it dates"
+		    " a file-system snapshot already taken\n",
+		    (long long)a->as_of);
+		return -1;
+	}
+	return 0;
+}
 
 /* Returns 0 to run, 1 after --help/--version, -1 on a usage error. */
 static int
@@ -164,15 +195,19 @@ parse_args(int argc, char **argv, struct args *a)
 			l[(*n)++] = optarg;
 			break;
 		}
-		case O_NOW: {
+		case O_NOW:
+		case O_ASOF: {
 			char *end;
+			int64_t *t = c == O_NOW ? &a->now : &a->as_of;
 			errno = 0;
-			a->now = strtoll(optarg, &end, 10);
+			*t = strtoll(optarg, &end, 10);
 			if (errno || !*optarg || *end)
-				return bad_value("--now", optarg);
-			a->have_now = 1;
+				return bad_value(c == O_NOW ? "--now" :
+				    "--as-of", optarg);
+			*(c == O_NOW ? &a->have_now : &a->have_as_of) = 1;
 			break;
 		}
+		case O_LIMITS: a->limits = optarg; break;
 		case O_DIRS:
 			if (strcmp(optarg, "all") == 0)
 				a->dirs = -1;
@@ -214,7 +249,7 @@ parse_args(int argc, char **argv, struct args *a)
 		return -1;
 	}
 	a->root = argv[optind];
-	return 0;
+	return check_as_of(a);
 }
 
 /* Network and FUSE file systems are latency-bound: many threads overlap
@@ -306,19 +341,20 @@ csv_discard(struct csv_out *c)
 	c->f = NULL;
 }
 
+/* fsstats prints "Filesystem used" as total - f_bavail * f_frsize (with
+ * Filesys::Statvfs): the blocks reserved for root count as used. */
 static int
-csv_write(struct csv_out *c, const struct walk_result *r, const char *root,
-    int links)
+csv_write(struct csv_out *c, const struct walk_result *r,
+    const struct fs_capacity *cap, int links)
 {
 	struct fsstats_info info = { .complete = !r->interrupted,
 	    .errors = r->c.nerrors, .symlink_targets = links };
-	struct statvfs sv;
 	int rc;
 
-	if (statvfs(root, &sv) == 0) {
+	if (cap) {
 		info.have_statvfs = 1;
-		info.fs_total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
-		info.fs_used_bytes = (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
+		info.fs_total_bytes = cap->bytes;
+		info.fs_used_bytes = cap->bytes - cap->avail_bytes;
 	}
 	rc = fsstats_write(c->f, &r->c, &info);
 	if (rc == 0 && fsync(fileno(c->f)) != 0)
@@ -349,6 +385,54 @@ summary(int64_t id, const struct walk_result *r, const char *status)
 	    (unsigned long long)r->c.dirs, (unsigned long long)r->c.bytes,
 	    (unsigned long long)r->c.nerrors, r->seconds,
 	    r->seconds > 0 ? (double)r->entries / r->seconds : 0.0);
+}
+
+/* statvfs(ROOT) in bytes and inodes: 0, or -1 when it fails or a value
+ * does not fit 64 bits. */
+static int
+read_capacity(const char *root, struct fs_capacity *cap)
+{
+	struct statvfs sv;
+	unsigned __int128 fr;
+
+	if (statvfs(root, &sv) < 0)
+		return -1;
+	fr = sv.f_frsize ? sv.f_frsize : sv.f_bsize;
+	if ((unsigned __int128)sv.f_blocks * fr > UINT64_MAX ||
+	    sv.f_bfree > sv.f_blocks || sv.f_bavail > sv.f_blocks ||
+	    sv.f_ffree > sv.f_files)
+		return -1;
+	cap->bytes = (uint64_t)(sv.f_blocks * fr);
+	cap->free_bytes = (uint64_t)(sv.f_bfree * fr);
+	cap->avail_bytes = (uint64_t)(sv.f_bavail * fr);
+	cap->inodes = sv.f_files;
+	cap->free_inodes = sv.f_ffree;
+	return 0;
+}
+
+/* The project quotas of the projects a projid rule named, for those the
+ * limits file does not list. Quotas off, unsupported or not permitted
+ * give none: the limits are then simply not known. */
+static void
+read_quotas(const char *root, const char *dev,
+    const struct project_rules *rules, struct limits *l)
+{
+	uint32_t *ids;
+	int32_t *projs;
+	size_t n = project_projids(rules, &ids, &projs);
+	int fd = n ? open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC) : -1;
+
+	for (size_t i = 0; fd >= 0 && i < n; i++) {
+		struct limit x = { .project = (char *)project_name(rules,
+		    projs[i]) };
+		if (quota_project(fd, dev, ids[i], &x) == 1)
+			limits_add(l, &x);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(ids);
+	free(projs);
 }
 
 /* ROOT must be a real directory: fsscan never follows symlinks. */
@@ -382,6 +466,9 @@ scan(struct args *a, char *cmdline)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct stat st;
 	struct csv_out csv = { 0 };
+	struct limits limits = { 0 };
+	struct fs_capacity cap;
+	struct snap_extra x = { .limits = &limits };
 	char err[1024] = "", root_abs[PATH_MAX], host[256] = "";
 	const char *status;
 	sqlite3 *db;
@@ -392,15 +479,23 @@ scan(struct args *a, char *cmdline)
 		return EXIT_USAGE;
 	if (!realpath(a->root, root_abs))
 		snprintf(root_abs, sizeof root_abs, "%s", a->root);
+	if (a->limits && limits_load(a->limits, &limits, err,
+	    sizeof err) < 0) {
+		fprintf(stderr, "fsscan: --limits: %s\n", err);
+		limits_free(&limits);
+		return EXIT_USAGE;
+	}
 	rules = project_rules_new(a->nprojects ? a->projects : NULL,
 	    a->nprojects, root_abs, err, sizeof err);
 	if (!rules) {
 		fprintf(stderr, "fsscan: --project: %s\n", err);
+		limits_free(&limits);
 		return EXIT_USAGE;
 	}
 	if (!(db = db_open(db_default_path(a->db), err, sizeof err))) {
 		fprintf(stderr, "fsscan: %s\n", err);
 		project_rules_free(rules);
+		limits_free(&limits);
 		return EXIT_FATAL;
 	}
 	fsident_get(st.st_dev, root_abs, &fi);
@@ -409,10 +504,12 @@ scan(struct args *a, char *cmdline)
 	    .root_abs = root_abs, .host = host, .fstype = fi.fstype,
 	    .source = fi.source, .uuid = fi.uuid[0] ? fi.uuid : NULL,
 	    .label = fi.label[0] ? fi.label : NULL, .mntopts = fi.options,
-	    .options = cmdline, .started = time(NULL),
+	    .options = cmdline, .scanned = time(NULL),
 	    .threads = a->threads ? a->threads : default_threads(fi.fstype),
 	    .dirs_depth = a->dirs };
+	m.started = a->have_as_of ? a->as_of : m.scanned;
 	m.now_ref = a->have_now ? a->now : m.started;
+	x.shift = m.started - m.scanned;
 
 	o = (struct walk_opts){ .root = a->root, .threads = m.threads,
 	    .dirs_depth = a->dirs, .cross_mounts = a->cross,
@@ -443,10 +540,14 @@ scan(struct args *a, char *cmdline)
 	}
 	status = r.interrupted ? "interrupted" : "complete";
 	rc = r.interrupted ? EXIT_FATAL : r.c.nerrors ? EXIT_PARTIAL : 0;
-	if (a->csv && csv_write(&csv, &r, a->root, a->links) < 0) {
+	/* A file-system snapshot's statvfs is today's file system's. */
+	if (!a->have_as_of && read_capacity(a->root, &cap) == 0)
+		x.cap = &cap;
+	read_quotas(a->root, fi.source, rules, &limits);
+	if (a->csv && csv_write(&csv, &r, x.cap, a->links) < 0) {
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
-	} else if (snapshot_finish(db, id, &r, rules, status, err,
+	} else if (snapshot_finish(db, id, &r, rules, status, &x, err,
 	    sizeof err) < 0) {
 		fprintf(stderr, "fsscan: %s: cannot record snapshot: %s\n",
 		    db_default_path(a->db), err);
@@ -466,6 +567,7 @@ out:
 	csv_discard(&csv);
 	db_close(db);
 	project_rules_free(rules);
+	limits_free(&limits);
 	return rc;
 }
 

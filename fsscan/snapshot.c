@@ -62,8 +62,8 @@ insert_snapshot(struct w *w, const struct snap_meta *m, int64_t *id)
 	sqlite3_stmt *st = prep(w,
 	    "INSERT INTO snapshot (fs, root, root_abs, host, fstype, fs_source,"
 	    " fs_uuid, fs_label, mount_opts, started_at, now_ref, status,"
-	    " threads, options, version)"
-	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?)");
+	    " threads, options, version, scanned_at)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?)");
 	int rc;
 
 	if (!st)
@@ -82,6 +82,7 @@ insert_snapshot(struct w *w, const struct snap_meta *m, int64_t *id)
 	sqlite3_bind_int(st, 12, m->threads);
 	db_bind_text(st, 13, m->options);
 	db_bind_text(st, 14, IOCENSUS_VERSION);
+	sqlite3_bind_int64(st, 15, m->scanned);
 	rc = done(w, st);
 	*id = sqlite3_last_insert_rowid(w->db);
 	sqlite3_finalize(st);
@@ -108,10 +109,23 @@ snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,
 	return 0;
 }
 
+/* A capacity value, NULL beyond what SQLite's integers hold. */
+static void
+bind_cap(sqlite3_stmt *st, int i, const struct fs_capacity *cap,
+    uint64_t v)
+{
+	if (cap && v <= INT64_MAX)
+		sqlite3_bind_int64(st, i, (int64_t)v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
 static int
 write_totals(struct w *w, int64_t id, const struct walk_result *r,
-    const char *status)
+    const char *status, const struct snap_extra *x)
 {
+	const struct fs_capacity *cap = x->cap, none = { 0 };
+	const struct fs_capacity *cv = cap ? cap : &none;
 	const struct census *c = &r->c;
 	sqlite3_stmt *st;
 
@@ -124,7 +138,8 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 	    " symlinks=?, others=?, bytes=?, alloc_bytes=?, all_size=?,"
 	    " all_blocks=?, hardlink_dups=?, snapshot_dirs=?, symlink_rel=?,"
 	    " symlink_abs=?, mounts_skipped=?, excluded=?, errors=?,"
-	    " entries_per_s=? WHERE id=?");
+	    " entries_per_s=?, fs_bytes=?, fs_free_bytes=?, fs_avail_bytes=?,"
+	    " fs_inodes=?, fs_free_inodes=? WHERE id=?");
 	uint64_t v[] = { c->files, c->dirs, c->symlinks, c->others, c->bytes,
 	    c->alloc, c->all_size, c->all_blocks, c->hardlink_dups,
 	    c->snapshot_dirs, c->symlink_rel, c->symlink_abs,
@@ -134,11 +149,16 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 	if (!st)
 		return -1;
 	db_bind_text(st, i++, status);
-	sqlite3_bind_int64(st, i++, (int64_t)time(NULL));
+	sqlite3_bind_int64(st, i++, (int64_t)time(NULL) + x->shift);
 	for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 		sqlite3_bind_int64(st, i++, (int64_t)v[k]);
 	sqlite3_bind_double(st, i++, r->seconds > 0 ?
 	    (double)r->entries / r->seconds : 0.0);
+	bind_cap(st, i++, cap, cv->bytes);
+	bind_cap(st, i++, cap, cv->free_bytes);
+	bind_cap(st, i++, cap, cv->avail_bytes);
+	bind_cap(st, i++, cap, cv->inodes);
+	bind_cap(st, i++, cap, cv->free_inodes);
 	sqlite3_bind_int64(st, i, id);
 	rc = done(w, st);
 	sqlite3_finalize(st);
@@ -258,7 +278,8 @@ write_projects(struct w *w, int64_t id, const struct census *c,
     const struct project_rules *rules)
 {
 	sqlite3_stmt *st = prep(w, "INSERT INTO project (snapshot_id, name,"
-	    " source, files, dirs, bytes, alloc_bytes) VALUES (?,?,?,?,?,?,?)");
+	    " source, files, dirs, bytes, alloc_bytes, entries)"
+	    " VALUES (?,?,?,?,?,?,?,?)");
 	char src[512];
 	int rc = 0;
 
@@ -272,6 +293,7 @@ write_projects(struct w *w, int64_t id, const struct census *c,
 		db_bind_text(st, 2, project_name(rules, (int32_t)p));
 		db_bind_text(st, 3, src);
 		bind_acct(st, 4, &c->proj[p].a);
+		sqlite3_bind_int64(st, 8, (int64_t)c->proj[p].entries);
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);
@@ -347,6 +369,40 @@ write_top(struct w *w, sqlite3_stmt *st, int64_t id, const char *kind,
 	return 0;
 }
 
+static void
+bind_limit(sqlite3_stmt *st, int i, int has, int64_t v)
+{
+	if (has)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int
+write_limits(struct w *w, int64_t id, const struct limits *l)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (!l || l->n == 0)
+		return 0;
+	st = prep(w, "INSERT INTO project_limit (snapshot_id, project, bytes,"
+	    " inodes, source) VALUES (?,?,?,?,?)");
+	if (!st)
+		return -1;
+	for (size_t i = 0; i < l->n && rc == 0; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		db_bind_blobtext(st, 2, l->v[i].project,
+		    strlen(l->v[i].project));
+		bind_limit(st, 3, l->v[i].has_bytes, l->v[i].bytes);
+		bind_limit(st, 4, l->v[i].has_inodes, l->v[i].inodes);
+		db_bind_text(st, 5, l->v[i].source);
+		rc = done(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int
 write_errors(struct w *w, int64_t id, const struct census *c)
 {
@@ -385,8 +441,8 @@ out:
 
 int
 snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
-    const struct project_rules *rules, const char *status, char *err,
-    size_t errlen)
+    const struct project_rules *rules, const char *status,
+    const struct snap_extra *x, char *err, size_t errlen)
 {
 	struct w w = { db, err, errlen };
 	sqlite3_stmt *top;
@@ -405,7 +461,8 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	    write_top(&w, top, id, "file", &r->c.top_files) < 0 ||
 	    write_top(&w, top, id, "dir", &r->c.top_dirs) < 0 ||
 	    write_errors(&w, id, &r->c) < 0 ||
-	    write_totals(&w, id, r, status) < 0 || db_commit(db) < 0) {
+	    write_limits(&w, id, x->limits) < 0 ||
+	    write_totals(&w, id, r, status, x) < 0 || db_commit(db) < 0) {
 		if (!err[0])
 			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		sqlite3_finalize(top);

@@ -121,6 +121,51 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
  * samples marked dirty, so the next ingest rebuilds them all and the
  * analyses say they are stale until then. */
 static const char iocensus_io_from2[] = "DROP TABLE IF EXISTS io_dev_hour;";
+
+/* Version 4 added columns to tables every older version has: NULL in the
+ * rows written before (their capacity, scan time and project entries are
+ * unknown), while CREATE TABLE gives a new database all of them. The new
+ * project_limit table and views come from the schema as usual. */
+static const char *const census_cols4[][2] = {
+	{ "snapshot", "fs_bytes" }, { "snapshot", "fs_free_bytes" },
+	{ "snapshot", "fs_avail_bytes" }, { "snapshot", "fs_inodes" },
+	{ "snapshot", "fs_free_inodes" }, { "snapshot", "scanned_at" },
+	{ "project", "entries" },
+};
+
+/* Add an INTEGER column unless the table has it. 0, or -1 with err. */
+static int
+add_column(sqlite3 *db, const char *table, const char *col, char *err,
+    size_t errlen)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info(%Q)"
+	    " WHERE name = %Q", table, col);
+	int have = 0, rc;
+
+	rc = sql ? pragma_int(db, sql, &have) : -1;
+	sqlite3_free(sql);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (have)
+		return 0;
+	sql = sqlite3_mprintf("ALTER TABLE %s ADD COLUMN %s INTEGER", table,
+	    col);
+	rc = sql ? db_exec(db, sql, err, errlen) : -1;
+	sqlite3_free(sql);
+	return rc;
+}
+
+static int
+census_from3(sqlite3 *db, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof census_cols4 / sizeof *census_cols4; i++)
+		if (add_column(db, census_cols4[i][0], census_cols4[i][1], err,
+		    errlen) < 0)
+			return -1;
+	return 0;
+}
 static const char iocensus_io_dirty_all[] =
     "INSERT OR IGNORE INTO io_dirty (t0) SELECT DISTINCT t0 FROM io_chunk;";
 
@@ -179,6 +224,8 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
 		if ((version == 2 &&
 		    db_exec(db, iocensus_io_from2, err, errlen) < 0) ||
+		    (version >= 1 && version < 4 &&
+		    census_from3(db, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
 		    (version == 2 &&

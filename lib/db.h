@@ -11,9 +11,11 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#define DB_SCHEMA_VERSION 3	/* 2: I/O samples (sql/io.sql); 3: the
+#define DB_SCHEMA_VERSION 4	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
-				   per-project extremes, dir_scope */
+				   per-project extremes, dir_scope; 4:
+				   capacity (statvfs) and scan time of a
+				   snapshot, project entries, limits */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 
