@@ -132,10 +132,14 @@ struct snap {
 	int64_t id;
 	char *fs, *root, *status;	/* status: running, complete, ... */
 	char *mount_opts;		/* NULL when unknown */
-	int64_t started_at, now_ref;
-	struct nint finished_at;
+	int64_t started_at, now_ref;	/* started_at: the snapshot's time
+					   (fsscan --as-of sets it) */
+	struct nint finished_at, scanned_at;	/* scanned_at: when the walk
+					   really started (schema 4) */
 	int complete;
 	struct nint files, dirs, bytes, alloc, errors;
+	/* statvfs(ROOT) at the scan (v_snapshot's fs_* columns) */
+	struct nint fs_bytes, fs_free, fs_avail, fs_inodes, fs_ifree;
 };
 
 /* All snapshots, ordered by id. 0, or -1 with err. */
@@ -143,9 +147,6 @@ int query_census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
     size_t errlen);
 /* One snapshot: 1 found, 0 no such id, -1 error. */
 int query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
-    size_t errlen);
-/* The latest complete snapshot (by start time, then id): 1, 0 none, -1. */
-int query_census_latest_complete(sqlite3 *db, int64_t *id, char *err,
     size_t errlen);
 void query_census_snap_clear(struct snap *s);
 void query_census_snaps_free(struct snap *s, size_t n);
@@ -216,6 +217,38 @@ struct top_entry {
 int query_census_top(sqlite3 *db, int64_t id, const char *kind,
     struct top_entry **out, size_t *n, char *err, size_t errlen);
 void query_census_top_free(struct top_entry *t, size_t n);
+
+/* A project in a snapshot of one file system, with its limit (v_limit).
+ * found = 0: the project has no row in that snapshot (nothing attributed
+ * to it then: files, dirs, bytes and alloc are 0). */
+struct prow {
+	int64_t snapshot_id;
+	size_t name;			/* index into the loader's names */
+	int found;
+	int64_t files, dirs, bytes, alloc;
+	struct nint entries;		/* inodes; NULL before schema 4 */
+	struct nint limit_bytes, limit_inodes;
+};
+
+/* Rows of file system fs: with project, one per snapshot of fs (by id),
+ * found or not; without (NULL), every project row of fs's complete
+ * snapshots started before `to` (0: any), by name then snapshot id.
+ * names[] holds the project names (sorted, byte order). 0, or -1. */
+int query_census_project_rows(sqlite3 *db, const char *fs,
+    const char *project, int64_t to, struct prow **rows, size_t *n,
+    char ***names, size_t *nnames, char *err, size_t errlen);
+
+/* The directories of a snapshot with the largest subtree totals (v_dir,
+ * depth 1 or more), bytes descending then path: at most max of them.
+ * value is bytes; files and depth too. 0, or -1 with err. */
+struct dir_entry {
+	char *path;
+	int depth;
+	int64_t files, bytes, alloc;
+};
+int query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
+    struct dir_entry **out, size_t *n, char *err, size_t errlen);
+void query_census_dirs_free(struct dir_entry *d, size_t n);
 
 /* Distinct project names in the snapshots of file system fs (NULL: of
  * every file system), sorted. 0, or -1 with err. */

@@ -57,8 +57,9 @@ step_one(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
 
 #define SNAP_COLS "SELECT s.id, s.fs, s.root, s.started_at, s.finished_at," \
     " s.complete, s.files, s.dirs, s.bytes, s.alloc_bytes, s.errors," \
-    " t.status, t.mount_opts, t.now_ref FROM v_snapshot s" \
-    " JOIN snapshot t ON t.id = s.id"
+    " t.status, t.mount_opts, t.now_ref, t.scanned_at, s.fs_bytes," \
+    " s.fs_free_bytes, s.fs_avail_bytes, s.fs_inodes, s.fs_free_inodes" \
+    " FROM v_snapshot s JOIN snapshot t ON t.id = s.id"
 
 static void
 snap_read(sqlite3_stmt *st, struct snap *s)
@@ -78,6 +79,12 @@ snap_read(sqlite3_stmt *st, struct snap *s)
 	s->status = col_dup(st, 11);
 	s->mount_opts = col_dup(st, 12);
 	s->now_ref = sqlite3_column_int64(st, 13);
+	s->scanned_at = col_nint(st, 14);
+	s->fs_bytes = col_nint(st, 15);
+	s->fs_free = col_nint(st, 16);
+	s->fs_avail = col_nint(st, 17);
+	s->fs_inodes = col_nint(st, 18);
+	s->fs_ifree = col_nint(st, 19);
 }
 
 int
@@ -118,21 +125,6 @@ query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
 	sqlite3_bind_int64(st, 1, id);
 	if ((rc = step_one(db, st, err, errlen)) == 1)
 		snap_read(st, out);
-	sqlite3_finalize(st);
-	return rc;
-}
-
-int
-query_census_latest_complete(sqlite3 *db, int64_t *id, char *err, size_t errlen)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM v_snapshot WHERE"
-	    " complete ORDER BY started_at DESC, id DESC LIMIT 1", err, errlen);
-	int rc;
-
-	if (!st)
-		return -1;
-	if ((rc = step_one(db, st, err, errlen)) == 1)
-		*id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -372,6 +364,121 @@ query_census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
 		    sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* Both forms read: snapshot id, name, found, files, dirs, bytes, alloc,
+ * entries, limit bytes, limit inodes. */
+static const char project_one_sql[] =
+    "SELECT s.id, ?2, p.files IS NOT NULL, p.files, p.dirs, p.bytes,"
+    " p.alloc_bytes, p.entries, l.bytes, l.inodes FROM v_snapshot s"
+    " LEFT JOIN project p ON p.snapshot_id = s.id AND p.name = ?2"
+    " LEFT JOIN project_limit l ON l.snapshot_id = s.id AND l.project = ?2"
+    " WHERE s.fs = ?1 ORDER BY s.id";
+static const char project_all_sql[] =
+    "SELECT p.snapshot_id, p.name, 1, p.files, p.dirs, p.bytes,"
+    " p.alloc_bytes, p.entries, l.bytes, l.inodes FROM v_snapshot s"
+    " JOIN project p ON p.snapshot_id = s.id"
+    " LEFT JOIN project_limit l ON l.snapshot_id = p.snapshot_id"
+    " AND l.project = p.name"
+    " WHERE s.fs = ?1 AND s.complete AND (?3 = 0 OR s.started_at < ?3)"
+    " ORDER BY p.name, p.snapshot_id";
+
+/* Row name's index: the last name, or a new one (rows come by name). */
+static size_t
+name_index(sqlite3_stmt *st, char ***names, size_t *n, size_t *cap)
+{
+	const char *s = (const char *)sqlite3_column_text(st, 1);
+	size_t len = (size_t)sqlite3_column_bytes(st, 1);
+
+	if (*n && strlen((*names)[*n - 1]) == len &&
+	    memcmp((*names)[*n - 1], s, len) == 0)
+		return *n - 1;
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*names = xrealloc(*names, *cap * sizeof **names);
+	}
+	(*names)[*n] = col_dup(st, 1);
+	return (*n)++;
+}
+
+int
+query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
+    int64_t to, struct prow **rows, size_t *n, char ***names,
+    size_t *nnames, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, project ? project_one_sql :
+	    project_all_sql, err, errlen);
+	size_t cap = 0, ncap = 0;
+	int rc;
+
+	*rows = NULL;
+	*names = NULL;
+	*n = *nnames = 0;
+	if (!st)
+		return -1;
+	db_bind_text(st, 1, fs);
+	if (project)
+		db_bind_text(st, 2, project);
+	else
+		sqlite3_bind_int64(st, 3, to);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct prow *r;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			*rows = xrealloc(*rows, cap * sizeof **rows);
+		}
+		r = &(*rows)[(*n)++];
+		r->snapshot_id = sqlite3_column_int64(st, 0);
+		r->name = name_index(st, names, nnames, &ncap);
+		r->found = sqlite3_column_int(st, 2);
+		r->files = sqlite3_column_int64(st, 3);
+		r->dirs = sqlite3_column_int64(st, 4);
+		r->bytes = sqlite3_column_int64(st, 5);
+		r->alloc = sqlite3_column_int64(st, 6);
+		r->entries = r->found ? col_nint(st, 7) : (struct nint){ 0,
+		    1 };
+		r->limit_bytes = col_nint(st, 8);
+		r->limit_inodes = col_nint(st, 9);
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
+    struct dir_entry **out, size_t *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT path, depth, files, bytes,"
+	    " alloc_bytes FROM v_dir WHERE snapshot_id = ?1 AND depth >= 1"
+	    " ORDER BY bytes DESC, path LIMIT ?2", err, errlen);
+	int rc;
+
+	*out = xcalloc(max + 1, sizeof **out);
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, (int64_t)max);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
+		struct dir_entry *d = &(*out)[(*n)++];
+		d->path = col_dup(st, 0);
+		d->depth = sqlite3_column_int(st, 1);
+		d->files = sqlite3_column_int64(st, 2);
+		d->bytes = sqlite3_column_int64(st, 3);
+		d->alloc = sqlite3_column_int64(st, 4);
+	}
+	rc = rc == SQLITE_ROW ? 0 : step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void
+query_census_dirs_free(struct dir_entry *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(d[i].path);
+	free(d);
 }
 
 int

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fmt.h"
 #include "render.h"
@@ -265,6 +266,62 @@ stacked_areas(FILE *f, const struct rtable *t, const struct rfigure *fig,
 	}
 }
 
+/* Series k is an edge of the figure's shaded band. */
+static int
+band_edge(const struct rfigure *fig, int k)
+{
+	return fig->band > 0 && (k == fig->band - 1 || k == fig->band);
+}
+
+/* Both edges of the band can be placed at row r. */
+static int
+band_row(const struct rtable *t, const struct rfigure *fig,
+    const struct axis *x, const struct axis *y, size_t r)
+{
+	return !isnan(svg_axis_px(x, result_num(t, r, fig->xcol))) &&
+	    !isnan(svg_axis_px(y, result_num(t, r, fig->ycol[fig->band - 1])))
+	    && !isnan(svg_axis_px(y, result_num(t, r,
+	    fig->ycol[fig->band])));
+}
+
+/* The band between its low and high edges, shaded over each run of rows
+ * where both have a value: one polygon, high edge forwards, low edge
+ * back. */
+static void
+band_area(FILE *f, const struct rtable *t, const struct rfigure *fig,
+    const struct axis *x, const struct axis *y)
+{
+	for (size_t a = 0; a < t->nrow;) {
+		size_t b = a;
+
+		while (b < t->nrow && band_row(t, fig, x, y, b))
+			b++;
+		if (b - a >= 2) {
+			fprintf(f, "<polygon class=\"band\" fill=\"%s\" "
+			    "fill-opacity=\"0.25\" points=\"",
+			    svg_draw_color((size_t)fig->band - 1));
+			for (size_t r = a; r < b; r++) {
+				svg_draw_num(f, svg_axis_px(x, result_num(t, r,
+				    fig->xcol)));
+				putc(',', f);
+				svg_draw_num(f, svg_axis_px(y, result_num(t, r,
+				    fig->ycol[fig->band])));
+				putc(' ', f);
+			}
+			for (size_t r = b; r-- > a;) {
+				svg_draw_num(f, svg_axis_px(x, result_num(t, r,
+				    fig->xcol)));
+				putc(',', f);
+				svg_draw_num(f, svg_axis_px(y, result_num(t, r,
+				    fig->ycol[fig->band - 1])));
+				putc(r > a ? ' ' : '"', f);
+			}
+			fputs("/>\n", f);
+		}
+		a = b > a ? b : a + 1;
+	}
+}
+
 /* Series k has a point the axes can place (stacked: a whole row). */
 static int
 series_drawn(const struct rtable *t, const struct rfigure *fig,
@@ -303,7 +360,7 @@ svg_xy_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	const char *label[10], *color[10];
 	double xr[2], yr[2], bottom = SVG_H - SVG_BOTTOM;
 	struct axis x, y;
-	char ytitle[256];
+	char ytitle[256], band[64];
 	size_t n = 0;
 
 	if (!extents(t, fig, xr, yr)) {
@@ -329,11 +386,14 @@ svg_xy_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	svg_axis_draw(f, &x, &y, fig->xlabel, svg_axis_title(fig->ylabel,
 	    &t->col[fig->ycol[0]], ytitle, sizeof ytitle));
 	fputs("<g class=\"data\">\n", f);
+	if (fig->band > 0 && fig->band < fig->ny)
+		band_area(f, t, fig, &x, &y);
 	if (fig->stacked && fig->kind == FIG_LINE)
 		stacked_areas(f, t, fig, &x, &y);
 	else
 		for (int k = 0; k < fig->ny; k++)
-			series_line(f, t, fig, &x, &y, k);
+			if (!band_edge(fig, k))
+				series_line(f, t, fig, &x, &y, k);
 	/* A figure of one x value is made of points: mark them all. */
 	for (int k = 0; k < fig->ny; k++)
 		if ((fig->markers & (1u << k)) || xr[0] == xr[1])
@@ -342,10 +402,20 @@ svg_xy_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	span_labels(f, fig, &x, &y);
 	/* The legend names what is drawn: a series without a point (a fit
 	 * that needs more snapshots) is not listed. */
-	for (int k = 0; k < fig->ny; k++)
-		if (series_drawn(t, fig, &x, &y, k))
-			label[n] = t->col[fig->ycol[k]].title,
-			    color[n++] = svg_draw_color((size_t)k);
+	for (int k = 0; k < fig->ny; k++) {
+		const char *title = t->col[fig->ycol[k]].title;
+
+		if (!series_drawn(t, fig, &x, &y, k) || (band_edge(fig, k) &&
+		    k == fig->band))
+			continue;
+		/* The band is one entry: its low edge's title up to ",". */
+		if (band_edge(fig, k)) {
+			snprintf(band, sizeof band, "%.*s",
+			    (int)strcspn(title, ","), title);
+			title = band;
+		}
+		label[n] = title, color[n++] = svg_draw_color((size_t)k);
+	}
 	svg_draw_legend(f, SVG_LEFT, label, color, n);
 	svg_frame_close(f);
 }

@@ -83,6 +83,9 @@ struct rfigure {
 	int xtime;		/* x is unix seconds: date tick labels */
 	int stacked;		/* FIG_LINE: y series stacked as areas */
 	unsigned markers;	/* bit k: a marker at each point of ycol[k] */
+	int band;		/* > 0: ycol[band - 1] and ycol[band] are the
+				   low and high edges of a shaded area (a
+				   prediction band), drawn as one */
 	char *xlabel, *ylabel;	/* with units */
 	size_t nspan;
 	struct rspan *span;
