@@ -187,12 +187,17 @@ an_fit_t_cdf(double t, double df)
 double
 an_fit_t_quantile(double p, double df)
 {
+	/* Thousands of fits of one question share their degrees of freedom:
+	 * the last quantile is kept (one thread asks). */
+	static double last_p, last_df, last_q;
 	double lo = 0, hi = 1;
 
 	if (!(p > 0 && p < 1 && df > 0))
 		return NAN;
 	if (p < 0.5)
 		return -an_fit_t_quantile(1 - p, df);
+	if (p == last_p && df == last_df)
+		return last_q;
 	while (an_fit_t_cdf(hi, df) < p && hi < 1e300)
 		hi *= 2;
 	/* Halve until the bracket no longer shrinks: full double precision. */
@@ -205,5 +210,6 @@ an_fit_t_quantile(double p, double df)
 		else
 			hi = mid;
 	}
-	return lo + (hi - lo) / 2;
+	last_p = p, last_df = df;
+	return last_q = lo + (hi - lo) / 2;
 }

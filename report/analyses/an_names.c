@@ -66,10 +66,13 @@ an_names_check_project(sqlite3 *db, const char *project, const char *fs,
 {
 	char **names;
 	size_t n;
-	int found = 0;
+	int found;
 
 	if (!project)
 		return 0;
+	if ((found = query_census_project_known(db, fs, project, err,
+	    errlen)) != 0)
+		return found < 0 ? -1 : 0;
 	if (query_census_fs_projects(db, fs, &names, &n, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < n && !found; i++)

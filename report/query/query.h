@@ -232,8 +232,8 @@ struct prow {
 
 /* Rows of file system fs: with project, one per snapshot of fs (by id),
  * found or not; without (NULL), every project row of fs's complete
- * snapshots started before `to` (0: any), by name then snapshot id.
- * names[] holds the project names (sorted, byte order). 0, or -1. */
+ * snapshots started before `to` (0: any), by name then snapshot id, and
+ * names[] sorted (byte order). 0, or -1. */
 int query_census_project_rows(sqlite3 *db, const char *fs,
     const char *project, int64_t to, struct prow **rows, size_t *n,
     char ***names, size_t *nnames, char *err, size_t errlen);
@@ -249,6 +249,11 @@ struct dir_entry {
 int query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
     struct dir_entry **out, size_t *n, char *err, size_t errlen);
 void query_census_dirs_free(struct dir_entry *d, size_t n);
+
+/* Whether project is in some snapshot of file system fs (NULL: of any):
+ * 1, 0, or -1 with err. */
+int query_census_project_known(sqlite3 *db, const char *fs,
+    const char *project, char *err, size_t errlen);
 
 /* Distinct project names in the snapshots of file system fs (NULL: of
  * every file system), sorted. 0, or -1 with err. */

@@ -374,31 +374,120 @@ static const char project_one_sql[] =
     " LEFT JOIN project p ON p.snapshot_id = s.id AND p.name = ?2"
     " LEFT JOIN project_limit l ON l.snapshot_id = s.id AND l.project = ?2"
     " WHERE s.fs = ?1 ORDER BY s.id";
+/* In the primary key's order (snapshot, then name): SQLite sorting by
+ * name instead would cost more than the whole scan. */
 static const char project_all_sql[] =
     "SELECT p.snapshot_id, p.name, 1, p.files, p.dirs, p.bytes,"
     " p.alloc_bytes, p.entries, l.bytes, l.inodes FROM v_snapshot s"
     " JOIN project p ON p.snapshot_id = s.id"
     " LEFT JOIN project_limit l ON l.snapshot_id = p.snapshot_id"
     " AND l.project = p.name"
-    " WHERE s.fs = ?1 AND s.complete AND (?3 = 0 OR s.started_at < ?3)"
-    " ORDER BY p.name, p.snapshot_id";
+    " WHERE s.fs = ?1 AND s.complete AND (?3 = 0 OR s.started_at < ?3)";
 
-/* Row name's index: the last name, or a new one (rows come by name). */
+/* The names seen so far, found through an open-addressing table of their
+ * indexes (a file system has its projects in every snapshot). */
+struct nameset {
+	char **name;
+	size_t n, cap;
+	size_t *slot;		/* index + 1; 0: empty */
+	size_t nslot;
+};
+
+static uint64_t
+name_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static void
+nameset_grow(struct nameset *ns)
+{
+	size_t nslot = ns->nslot ? 2 * ns->nslot : 1024;
+
+	free(ns->slot);
+	ns->slot = xcalloc(nslot, sizeof *ns->slot);
+	ns->nslot = nslot;
+	for (size_t i = 0; i < ns->n; i++) {
+		size_t h = name_hash(ns->name[i], strlen(ns->name[i])) &
+		    (nslot - 1);
+		while (ns->slot[h])
+			h = (h + 1) & (nslot - 1);
+		ns->slot[h] = i + 1;
+	}
+}
+
+/* The index of the row's name (column 1), added when new. */
 static size_t
-name_index(sqlite3_stmt *st, char ***names, size_t *n, size_t *cap)
+name_index(sqlite3_stmt *st, struct nameset *ns)
 {
 	const char *s = (const char *)sqlite3_column_text(st, 1);
-	size_t len = (size_t)sqlite3_column_bytes(st, 1);
+	size_t len = (size_t)sqlite3_column_bytes(st, 1), h;
 
-	if (*n && strlen((*names)[*n - 1]) == len &&
-	    memcmp((*names)[*n - 1], s, len) == 0)
-		return *n - 1;
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		*names = xrealloc(*names, *cap * sizeof **names);
+	if (2 * (ns->n + 1) > ns->nslot)
+		nameset_grow(ns);
+	for (h = name_hash(s, len) & (ns->nslot - 1); ns->slot[h];
+	    h = (h + 1) & (ns->nslot - 1)) {
+		const char *x = ns->name[ns->slot[h] - 1];
+		if (strlen(x) == len && memcmp(x, s, len) == 0)
+			return ns->slot[h] - 1;
 	}
-	(*names)[*n] = col_dup(st, 1);
-	return (*n)++;
+	if (ns->n == ns->cap) {
+		ns->cap = ns->cap ? 2 * ns->cap : 64;
+		ns->name = xrealloc(ns->name, ns->cap * sizeof *ns->name);
+	}
+	ns->name[ns->n] = col_dup(st, 1);
+	ns->slot[h] = ns->n + 1;
+	return ns->n++;
+}
+
+static const char *const *sort_names;
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(sort_names[*(const size_t *)a],
+	    sort_names[*(const size_t *)b]);
+}
+
+/* Names sorted (byte order), and rows grouped by name in snapshot order:
+ * a counting sort on the names' ranks keeps the scan's snapshot order. */
+static void
+group_by_name(struct nameset *ns, struct prow **rows, size_t n)
+{
+	size_t *order = xcalloc(ns->n + 1, sizeof *order);
+	size_t *rank = xcalloc(ns->n + 1, sizeof *rank);
+	size_t *start = xcalloc(ns->n + 2, sizeof *start);
+	char **sorted = xcalloc(ns->n + 1, sizeof *sorted);
+	struct prow *out = xcalloc(n + 1, sizeof *out);
+
+	for (size_t i = 0; i < ns->n; i++)
+		order[i] = i;
+	sort_names = (const char *const *)ns->name;
+	qsort(order, ns->n, sizeof *order, by_name);
+	for (size_t i = 0; i < ns->n; i++) {
+		rank[order[i]] = i;
+		sorted[i] = ns->name[order[i]];
+	}
+	for (size_t i = 0; i < n; i++)
+		start[rank[(*rows)[i].name] + 1]++;
+	for (size_t i = 0; i < ns->n; i++)
+		start[i + 1] += start[i];
+	for (size_t i = 0; i < n; i++) {
+		size_t r = rank[(*rows)[i].name];
+		out[start[r]] = (*rows)[i];
+		out[start[r]++].name = r;
+	}
+	free(ns->name);
+	ns->name = sorted;
+	free(*rows);
+	*rows = out;
+	free(order);
+	free(rank);
+	free(start);
 }
 
 int
@@ -408,7 +497,8 @@ query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
 {
 	sqlite3_stmt *st = db_prepare(db, project ? project_one_sql :
 	    project_all_sql, err, errlen);
-	size_t cap = 0, ncap = 0;
+	struct nameset ns = { 0 };
+	size_t cap = 0;
 	int rc;
 
 	*rows = NULL;
@@ -429,7 +519,7 @@ query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
 		}
 		r = &(*rows)[(*n)++];
 		r->snapshot_id = sqlite3_column_int64(st, 0);
-		r->name = name_index(st, names, nnames, &ncap);
+		r->name = name_index(st, &ns);
 		r->found = sqlite3_column_int(st, 2);
 		r->files = sqlite3_column_int64(st, 3);
 		r->dirs = sqlite3_column_int64(st, 4);
@@ -442,6 +532,11 @@ query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
 	}
 	rc = step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (!project && ns.n > 1)
+		group_by_name(&ns, rows, *n);
+	free(ns.slot);
+	*names = ns.name;
+	*nnames = ns.n;
 	return rc;
 }
 
@@ -479,6 +574,25 @@ query_census_dirs_free(struct dir_entry *d, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(d[i].path);
 	free(d);
+}
+
+int
+query_census_project_known(sqlite3 *db, const char *fs, const char *project,
+    char *err, size_t errlen)
+{
+	/* One primary-key look-up per snapshot, not a scan of every name. */
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM snapshot s JOIN"
+	    " project p ON p.snapshot_id = s.id AND p.name = ?2"
+	    " WHERE ?1 IS NULL OR s.fs = ?1 LIMIT 1", err, errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	db_bind_text(st, 1, fs);
+	db_bind_text(st, 2, project);
+	rc = step_one(db, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
 }
 
 int
