@@ -109,15 +109,22 @@ snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,
 	return 0;
 }
 
+/* A value that may be unknown: NULL when it is. */
+static void
+bind_opt(sqlite3_stmt *st, int i, int has, int64_t v)
+{
+	if (has)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
 /* A capacity value, NULL beyond what SQLite's integers hold. */
 static void
 bind_cap(sqlite3_stmt *st, int i, const struct fs_capacity *cap,
     uint64_t v)
 {
-	if (cap && v <= INT64_MAX)
-		sqlite3_bind_int64(st, i, (int64_t)v);
-	else
-		sqlite3_bind_null(st, i);
+	bind_opt(st, i, cap && v <= INT64_MAX, (int64_t)v);
 }
 
 static int
@@ -369,15 +376,6 @@ write_top(struct w *w, sqlite3_stmt *st, int64_t id, const char *kind,
 	return 0;
 }
 
-static void
-bind_limit(sqlite3_stmt *st, int i, int has, int64_t v)
-{
-	if (has)
-		sqlite3_bind_int64(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 static int
 write_limits(struct w *w, int64_t id, const struct limits *l)
 {
@@ -394,8 +392,8 @@ write_limits(struct w *w, int64_t id, const struct limits *l)
 		sqlite3_bind_int64(st, 1, id);
 		db_bind_blobtext(st, 2, l->v[i].project,
 		    strlen(l->v[i].project));
-		bind_limit(st, 3, l->v[i].has_bytes, l->v[i].bytes);
-		bind_limit(st, 4, l->v[i].has_inodes, l->v[i].inodes);
+		bind_opt(st, 3, l->v[i].has_bytes, l->v[i].bytes);
+		bind_opt(st, 4, l->v[i].has_inodes, l->v[i].inodes);
 		db_bind_text(st, 5, l->v[i].source);
 		rc = done(w, st);
 	}

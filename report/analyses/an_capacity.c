@@ -209,22 +209,17 @@ note_window(struct result *r, const struct an_opts *o)
 struct result *
 an_capacity(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 {
-	struct snap *s;
-	const char **names, *fs = NULL;
+	struct snap *s = NULL;
+	const char **names;
 	struct result *r = NULL;
 	struct rtable *t[3];
-	size_t n, nfs;
+	size_t n = 0;
+	long nfs;
 	int rc;
 
-	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)
-		return NULL;
-	names = xcalloc(n + 1, sizeof *names);
-	if ((rc = an_names_choose_fs(s, n, o->fs, 0, &fs, err, errlen)) < 0)
+	if ((nfs = an_names_fs_list(db, o->fs, &s, &n, &names, err,
+	    errlen)) < 0)
 		goto out;
-	nfs = rc == 1 ? 1 : an_points_fs_names(s, n, names);
-	if (rc == 1)
-		names[0] = fs;
-	an_points_sort(s, n);	/* names: in id order; points: in time */
 	r = result_new("capacity", "Capacity");
 	note_window(r, o);
 	t[0] = result_table(r, "filesystems", "Capacity per file system",
@@ -233,7 +228,7 @@ an_capacity(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	t[2] = an_capacity_proj_growers(r);
 	if (nfs == 0)
 		result_note(r, "No snapshots in the database.");
-	for (size_t i = 0; i < nfs; i++) {
+	for (long i = 0; i < nfs; i++) {
 		struct cap_fs c = { .fs = names[i], .s = s, .n = n,
 		    .from = o->win.from, .to = o->win.to };
 		/* result_table may move the tables: take them anew */

@@ -79,22 +79,6 @@ struct cproj {
 	struct proj m;
 };
 
-/* The row of snapshot id among a project's rows [a, b), or NULL. */
-static const struct prow *
-find(const struct prow *rows, size_t a, size_t b, int64_t id)
-{
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		if (rows[mid].snapshot_id == id)
-			return &rows[mid];
-		if (rows[mid].snapshot_id < id)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return NULL;
-}
-
 static double
 ratio(int64_t part, struct nint whole)
 {
@@ -118,7 +102,7 @@ model(struct cproj *c, const struct cap_fs *f, const struct prow *rows,
 	c->p.fs = f->fs;
 	for (size_t k = 0; k < f->nkeep; k++) {
 		const struct snap *s = &f->s[f->keep[k]];
-		const struct prow *r = find(rows, a, b, s->id);
+		const struct prow *r = an_growth_pts_row(rows, a, b, s->id);
 		struct prow none = { .entries = { 0, 1 } };
 		int64_t v, cap;
 
@@ -235,7 +219,7 @@ an_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
 
 		for (b = a; b < nrows && rows[b].name == rows[a].name; b++)
 			;
-		if (!(l = find(rows, a, b, last->id)))
+		if (!(l = an_growth_pts_row(rows, a, b, last->id)))
 			continue;	/* not in the latest point */
 		x = &c[nc++];
 		x->name = names[rows[a].name];
@@ -244,7 +228,7 @@ an_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
 		x->pctb = ratio(l->alloc, l->limit_bytes);
 		x->pcti = l->entries.has ? ratio(l->entries.v,
 		    l->limit_inodes) : NAN;
-		r0 = find(rows, a, b, first->id);
+		r0 = an_growth_pts_row(rows, a, b, first->id);
 		x->d_used = l->alloc - (r0 ? r0->alloc : 0);
 		x->bpd = days > 0 ? (double)x->d_used / days : NAN;
 		model(x, f, rows, a, b);

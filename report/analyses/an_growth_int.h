@@ -66,6 +66,10 @@ struct gfit {
  * r is not NULL): 1 known, 0 unknown; *cap -1 when unknown. */
 int an_growth_pts_value(const struct snap *s, const struct prow *r,
     enum an_metric m, int64_t *v, int64_t *cap);
+/* The row of snapshot id among rows[a, b) (sorted by snapshot id), or
+ * NULL. */
+const struct prow *an_growth_pts_row(const struct prow *rows, size_t a,
+    size_t b, int64_t id);
 /* Fill p (p->fs set) from sorted s: o->metric of the file system or of
  * o->project, fitted on the snapshots started before o->win.to. 0, or -1
  * with err. */

@@ -103,20 +103,17 @@ an_growth_pts_free(struct points *p)
 	p->n = p->nrescan = p->nmissing = 0;
 }
 
-/* The project's row of snapshot id among rows (by snapshot id), or NULL. */
-static const struct prow *
-row_of(const struct prow *rows, size_t n, int64_t id)
+const struct prow *
+an_growth_pts_row(const struct prow *rows, size_t a, size_t b, int64_t id)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
 		if (rows[mid].snapshot_id == id)
 			return &rows[mid];
 		if (rows[mid].snapshot_id < id)
-			lo = mid + 1;
+			a = mid + 1;
 		else
-			hi = mid;
+			b = mid;
 	}
 	return NULL;
 }
@@ -138,8 +135,8 @@ an_growth_pts_load(sqlite3 *db, const struct an_opts *o,
 		goto out;
 	for (size_t i = 0; i < k; i++) {
 		const struct snap *x = &s[keep[i]];
-		const struct prow *r = o->project ? row_of(rows, nrows, x->id) :
-		    NULL;
+		const struct prow *r = o->project ? an_growth_pts_row(rows, 0,
+		    nrows, x->id) : NULL;
 		int64_t v, cap;
 
 		if ((o->project && !r) || !an_growth_pts_value(x, r, o->metric,

@@ -60,6 +60,27 @@ an_names_choose_fs(const struct snap *s, size_t n, const char *want,
 	return -1;
 }
 
+long
+an_names_fs_list(sqlite3 *db, const char *want, struct snap **s, size_t *n,
+    const char ***names, char *err, size_t errlen)
+{
+	const char *fs = NULL;
+	long k;
+	int rc;
+
+	*names = NULL;
+	if (query_census_snapshots(db, s, n, err, errlen) < 0)
+		return -1;
+	*names = xcalloc(*n + 1, sizeof **names);
+	if ((rc = an_names_choose_fs(*s, *n, want, 0, &fs, err, errlen)) < 0)
+		return -1;
+	k = rc == 1 ? 1 : (long)an_points_fs_names(*s, *n, *names);
+	if (rc == 1)
+		(*names)[0] = fs;
+	an_points_sort(*s, *n);	/* names: in id order; points: in time */
+	return k;
+}
+
 int
 an_names_check_project(sqlite3 *db, const char *project, const char *fs,
     char *err, size_t errlen)

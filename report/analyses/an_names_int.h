@@ -19,6 +19,14 @@
 int an_names_choose_fs(const struct snap *s, size_t n, const char *want,
     int all, const char **fs, char *err, size_t errlen);
 
+/* The snapshots (*s, sorted by start time) and the file systems a
+ * question covers (*names, pointing into *s: --fs want, else every one in
+ * the order of its first id). Returns how many file systems, or -1 with
+ * err (a usage error for a --fs that names none). Free *names, and *s
+ * with query_census_snaps_free. */
+long an_names_fs_list(sqlite3 *db, const char *want, struct snap **s,
+    size_t *n, const char ***names, char *err, size_t errlen);
+
 /* project (NULL: none to check) must be in some snapshot of file system
  * fs (NULL: of any). 0, or -1 with a usage error listing the projects. */
 int an_names_check_project(sqlite3 *db, const char *project, const char *fs,

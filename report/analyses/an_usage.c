@@ -158,13 +158,13 @@ an_usage(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	static const char *const by_name[] = { [BY_PROJECT] = "project",
 	    [BY_USER] = "user", [BY_GROUP] = "group" };
 	enum group_by by = BY_PROJECT;
-	struct snap *s;
-	const char **names, *fs = NULL;
+	struct snap *s = NULL;
+	const char **names;
 	struct result *r = NULL;
 	struct rtable *t;
-	size_t n, nfs;
+	size_t n = 0;
+	long nfs;
 	char title[64];
-	int rc;
 
 	for (int i = 0; o->by && i <= BY_GROUP; i++)
 		if (!strcmp(o->by, by_name[i]))
@@ -174,15 +174,9 @@ an_usage(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		    " user or group", o->by);
 		return NULL;
 	}
-	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)
-		return NULL;
-	names = xcalloc(n + 1, sizeof *names);
-	if ((rc = an_names_choose_fs(s, n, o->fs, 0, &fs, err, errlen)) < 0)
+	if ((nfs = an_names_fs_list(db, o->fs, &s, &n, &names, err,
+	    errlen)) < 0)
 		goto out;
-	nfs = rc == 1 ? 1 : an_points_fs_names(s, n, names);
-	if (rc == 1)
-		names[0] = fs;
-	an_points_sort(s, n);	/* names: in id order; points: in time */
 	snprintf(title, sizeof title, "Usage by %s", by_name[by]);
 	r = result_new("usage", title);
 	result_note(r, "Files, bytes (sum of st_size) and allocated bytes of"
@@ -194,7 +188,7 @@ an_usage(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	t = result_table(r, "usage", title, cols, sizeof cols / sizeof *cols);
 	if (nfs == 0)
 		result_note(r, "No snapshots in the database.");
-	for (size_t i = 0; i < nfs; i++)
+	for (long i = 0; i < nfs; i++)
 		if (fs_rows(r, t, db, by, s, n, names[i], o->win.to, err,
 		    errlen) < 0) {
 			result_free(r);

