@@ -302,6 +302,25 @@ def check_targets(tmp):
     rc, res, err = run(db, "growth", "--fs", "gpfs", "--metric", "used")
     eq([r["target"] for r in rows(res, "projection")], [float(last)] * 2,
        "--metric used without --target: 100% of used + avail")
+    # A second file system: --fs all sums the lines, and the capacities.
+    pts = {"gpfs": [], "nfs": []}
+    for sid, (t, u) in enumerate(((0, 2), (30, 3), (60, 4)), 1):
+        pts["gpfs"].append((sid, ts("2027-01-01") + t * DAY, u * GIB))
+    for d, used in ((5, 1), (35, 1.5), (50, 2.5)):
+        s = snapgen.Snapshot("nfs", ts("2027-01-01") + d * DAY, totals=(
+            10, int(used * GIB), int(used * GIB)), capacity=(
+            4 * GIB, 4 * GIB - int(used * GIB), 4 * GIB - int(used * GIB),
+            1000, 900))
+        snapgen.insert(db, s)
+        pts["nfs"].append((s.id, s.started_at, int(used * GIB)))
+    rc, res, err = run(db, "growth", "--metric", "used")
+    want = oracle.growth_sum(list(pts.items()), last + 4 * GIB)
+    got = rows(res, "projection")
+    ok(rc == 0 and len(got) == 1 and close(got[0]["crossing"],
+       want["projection"][0]["crossing"]) and got[0]["target"] ==
+       last + 4 * GIB, "--metric used over every file system: the sum of"
+       " the lines to the sum of the capacities", "%r %r" % (
+           got, want["projection"]))
 
 
 # ---- 3. usage and limits ---------------------------------------------------

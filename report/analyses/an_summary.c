@@ -305,13 +305,16 @@ capacity_notes(struct result *sum, const struct rtable *t)
 static void
 growth_notes(struct result *sum, const struct rtable *t)
 {
-	char a[256], b[64], c[64], d[64], e[64], range[160] = "";
+	char a[256], b[64], c[64], d[64], e[64], w[200], range[300] = "";
 
 	for (size_t r = 0; t && r < t->nrow; r++) {
 		cell(t, r, "section", a, sizeof a);
 		cell(t, r, "model", b, sizeof b);
+		cell(t, r, "why", w, sizeof w);
 		if (strcmp(cell(t, r, "state", c, sizeof c), "projected")) {
-			result_note(sum, "%s: %s model: %s.", a, b, c);
+			result_note(sum, "%s: %s model: %s%s%s%s.", a, b, c,
+			    strcmp(w, "n/a") ? " (" : "", strcmp(w, "n/a") ? w :
+			    "", strcmp(w, "n/a") ? ")" : "");
 			continue;
 		}
 		cell(t, r, "crossing_lo", d, sizeof d);
@@ -319,6 +322,11 @@ growth_notes(struct result *sum, const struct rtable *t)
 		if (strcmp(d, "n/a") && strcmp(e, "n/a"))
 			snprintf(range, sizeof range, " (95%% range %s to %s)",
 			    d, e);
+		else if (strcmp(d, "n/a"))
+			snprintf(range, sizeof range, " (earliest at 95%%: %s;"
+			    " %s)", d, w);
+		else if (strcmp(w, "n/a"))
+			snprintf(range, sizeof range, " (%s)", w);
 		else
 			range[0] = 0;
 		result_note(sum, "%s: the %s model reaches the target on %s%s.",
@@ -426,7 +434,7 @@ an_summary(struct result *const *parts, size_t nparts)
 	    "files_old", "bytes_old", "oldest_days", "future_files" };
 	static const char *const growth[] = { "model", "n", "slope_per_day",
 	    "crossing", "crossing_lo", "crossing_hi", "state",
-	    "doubling_days" };
+	    "doubling_days", "why" };
 	static const char *const groups[] = { "name", "d_files",
 	    "share_new_files", "d_bytes", "share_new_bytes" };
 	static const char *const io[] = { "n", "calendar_minutes",
@@ -456,7 +464,7 @@ an_summary(struct result *const *parts, size_t nparts)
 	select_rows(sum, parts, nparts, "files", "facts", "edge_days", "ages",
 	    "File ages", ages, 6, 1, NULL);
 	select_rows(sum, parts, nparts, "growth", "projection", "state",
-	    "growth", "Projected dates", growth, 8, 1, NULL);
+	    "growth", "Projected dates", growth, 9, 1, NULL);
 	select_rows(sum, parts, nparts, "diff", "groups", "name", "busiest",
 	    "Busiest projects (most new files; only projects that gained"
 	    " files)", groups, 5, 1, busiest);
