@@ -378,8 +378,11 @@ def check_growth():
     rc, out, err = run(IOC, "growth", "--db", db, "--fs", "same",
                        "--target", "1000", "--format", "json")
     notes = " ".join(json.loads(out)["notes"])
-    ok("same start time" in notes and "every value > 0" not in notes,
-       "growth, snapshots at one time: says why no trend", notes)
+    # Two snapshots at one time are a rescan: one point, and it says so.
+    ok("a rescan counts as one point" in notes and "a trend needs two"
+       " snapshots a day or more apart" in notes and
+       "every value > 0" not in notes,
+       "growth, snapshots at one time: one point, says why no trend", notes)
     rc, out, err = run(IOC, "diff", "--db", db, "4", "3", "--format", "json")
     doc = json.loads(out)
     ok(any("taken before A" in n for n in doc["notes"]),
