@@ -15,6 +15,10 @@
 #define PRJQUOTA 2
 #endif
 #define QUOTA_BLOCK 1024	/* QIF_DQBLKSIZE */
+/* QCMD(Q_GETQUOTA, PRJQUOTA), shifted as unsigned: the macro shifts the
+ * int 0x800007 into the sign bit, which is undefined. */
+#define GETQUOTA_PRJ ((int)(((unsigned)Q_GETQUOTA << SUBCMDSHIFT) | \
+	(PRJQUOTA & SUBCMDMASK)))
 
 static long
 getquota(int fd, const char *dev, uint32_t projid, struct dqblk *dq)
@@ -23,13 +27,13 @@ getquota(int fd, const char *dev, uint32_t projid, struct dqblk *dq)
 
 	errno = ENOSYS;
 #ifdef SYS_quotactl_fd
-	rc = syscall(SYS_quotactl_fd, fd, QCMD(Q_GETQUOTA, PRJQUOTA),
+	rc = syscall(SYS_quotactl_fd, fd, GETQUOTA_PRJ,
 	    (int)projid, dq);
 #else
 	(void)fd;
 #endif
 	if (rc < 0 && errno == ENOSYS && dev && dev[0] == '/')
-		rc = quotactl(QCMD(Q_GETQUOTA, PRJQUOTA), dev, (int)projid,
+		rc = quotactl(GETQUOTA_PRJ, dev, (int)projid,
 		    (caddr_t)dq);
 	return rc;
 }
