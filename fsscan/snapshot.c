@@ -47,10 +47,7 @@ write_dir_scope(struct w *w, int64_t id, int depth)
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	if (depth >= 0)
-		sqlite3_bind_int(st, 2, depth);
-	else
-		sqlite3_bind_null(st, 2);
+	db_bind_opt(st, 2, depth >= 0, depth);
 	rc = done(w, st);
 	sqlite3_finalize(st);
 	return rc;
@@ -109,22 +106,12 @@ snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,
 	return 0;
 }
 
-/* A value that may be unknown: NULL when it is. */
-static void
-bind_opt(sqlite3_stmt *st, int i, int has, int64_t v)
-{
-	if (has)
-		sqlite3_bind_int64(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 /* A capacity value, NULL beyond what SQLite's integers hold. */
 static void
 bind_cap(sqlite3_stmt *st, int i, const struct fs_capacity *cap,
     uint64_t v)
 {
-	bind_opt(st, i, cap && v <= INT64_MAX, (int64_t)v);
+	db_bind_opt(st, i, cap && v <= INT64_MAX, (int64_t)v);
 }
 
 static int
@@ -350,10 +337,7 @@ write_dirs(struct w *w, int64_t id, const struct dirtot_list *l)
 		db_bind_blobtext(st, 2, t->path, strlen(t->path));
 		sqlite3_bind_int(st, 3, t->depth);
 		bind_acct(st, 4, &a);
-		if (t->has_mtime)
-			sqlite3_bind_int64(st, 8, t->max_mtime);
-		else
-			sqlite3_bind_null(st, 8);
+		db_bind_opt(st, 8, t->has_mtime, t->max_mtime);
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);
@@ -392,8 +376,8 @@ write_limits(struct w *w, int64_t id, const struct limits *l)
 		sqlite3_bind_int64(st, 1, id);
 		db_bind_blobtext(st, 2, l->v[i].project,
 		    strlen(l->v[i].project));
-		bind_opt(st, 3, l->v[i].has_bytes, l->v[i].bytes);
-		bind_opt(st, 4, l->v[i].has_inodes, l->v[i].inodes);
+		db_bind_opt(st, 3, l->v[i].has_bytes, l->v[i].bytes);
+		db_bind_opt(st, 4, l->v[i].has_inodes, l->v[i].inodes);
 		db_bind_text(st, 5, l->v[i].source);
 		rc = done(w, st);
 	}

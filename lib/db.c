@@ -398,6 +398,12 @@ db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len)
 }
 
 int
+db_bind_opt(sqlite3_stmt *st, int i, int has, int64_t v)
+{
+	return has ? sqlite3_bind_int64(st, i, v) : sqlite3_bind_null(st, i);
+}
+
+int
 db_step_done(sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);

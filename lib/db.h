@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define DB_SCHEMA_VERSION 4	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
@@ -52,6 +53,8 @@ sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql, char *err,
 /* Bind helpers: index is 1-based like sqlite3_bind_*. A NULL text binds NULL. */
 int db_bind_text(sqlite3_stmt *st, int i, const char *s);
 int db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len);
+/* An integer that may be unknown: NULL unless has. */
+int db_bind_opt(sqlite3_stmt *st, int i, int has, int64_t v);
 
 /* Step a statement that returns no rows, then reset it; 0 or -1. */
 int db_step_done(sqlite3_stmt *st);
