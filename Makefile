@@ -3,6 +3,8 @@
 #   make check      build, run every test, then rerun the suite under ASan+UBSan
 #   make demo       scan /usr into demo/iocensus.db and print a summary
 #   make bench      benchmarks (results go to docs/PERFORMANCE.md by hand)
+#   make install    programs, man pages, systemd unit, logrotate and cron
+#                   files under DESTDIR and PREFIX (default /usr/local)
 VERSION  := 0.1.0
 CC       ?= cc
 PKGS     := blkid sqlite3 zlib mount
@@ -11,8 +13,15 @@ SAN      ?=
 CFLAGS_BASE := -std=c11 -O2 -Wall -Wextra -Werror -g -D_GNU_SOURCE \
                -DIOCENSUS_VERSION='"$(VERSION)"' -Ilib -I$(BUILD) \
                -MMD -MP
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libarchive 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CONFIG   ?= pkg-config
+INSTALL_DEPS ?= scripts/install-deps
+# pkg-config runs when a recipe first needs its answer, once, never while
+# make reads this file: on a fresh machine the libraries appear only when
+# scripts/install-deps has run (make demo, make check), after the parse.
+# once(VAR,ARGS): VAR's value is pkg-config ARGS, asked on first use.
+once = $(eval $1 := $$(shell $$(PKG_CONFIG) $2 2>/dev/null))$($1)
+PKG_CFLAGS  = $(call once,PKG_CFLAGS,--cflags $(PKGS) libarchive)
+PKG_LIBS    = $(call once,PKG_LIBS,--libs $(PKGS))
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
@@ -22,19 +31,20 @@ DEBUG    ?= $(SAN)
 ifneq ($(DEBUG),1)
 DBGFLAGS := -DNDEBUG
 endif
-CFLAGS_ALL := $(CFLAGS_BASE) $(DBGFLAGS) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
+CFLAGS_ALL  = $(CFLAGS_BASE) $(DBGFLAGS) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
 # The front end also reads and writes archives.
-REPORT_LIBS := $(shell pkg-config --libs libarchive 2>/dev/null)
+REPORT_LIBS = $(call once,REPORT_LIBS,--libs libarchive)
 # The daemon links only what it uses: every mapped library costs resident memory.
-IOSTATMON_LIBS := -Wl,--as-needed $(shell pkg-config --libs blkid zlib 2>/dev/null) $(SANFLAGS)
+IOSTATMON_LIBS = -Wl,--as-needed $(call once,IOSTATMON_PKG,--libs blkid zlib) \
+    $(SANFLAGS)
 
 LIB_SRC    := $(wildcard lib/*.c)
 FSSCAN_SRC := $(wildcard fsscan/*.c)
 IOSTATMON_SRC := $(wildcard iostatmon/*.c)
 REPORT_SRC := $(wildcard report/*/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
-SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql
+SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql sql/dash.sql
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sql_embed.o
 FSSCAN_OBJ := $(FSSCAN_SRC:%.c=$(BUILD)/obj/%.o)
@@ -45,8 +55,10 @@ PROG_OBJ   := $(filter-out %/main.o,$(FSSCAN_OBJ) $(IOSTATMON_OBJ))
 REPORT_LIB := $(BUILD)/libreport.a
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_BIN := $(BUILD)/tests/delayfs
+BENCH_GEN     := $(BUILD)/bench/iocensus_gen
+BENCH_GEN_SRC := $(wildcard scripts/bench/iocensus_*.c)
 
-.PHONY: all check test test-asan demo bench clean deps fuzz
+.PHONY: all check test test-asan demo bench clean deps fuzz install uninstall
 PROGRAMS := $(BUILD)/fsscan
 ifneq ($(wildcard iostatmon/main.c),)
 PROGRAMS += $(BUILD)/iostatmon
@@ -55,10 +67,10 @@ ifneq ($(wildcard report/cli/main.c),)
 PROGRAMS += $(BUILD)/iocensus
 endif
 
-all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN)
+all: $(PROGRAMS) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_GEN)
 
 deps:
-	@scripts/install-deps
+	@$(INSTALL_DEPS)
 
 $(BUILD)/libiocensus.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -103,8 +115,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a $(PROG_OBJ) $(REPORT_LIB
 # FUSE test helper: a passthrough file system with a fixed per-operation delay.
 $(BUILD)/tests/delayfs: tests/helpers/delayfs.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_BASE) $(shell pkg-config --cflags fuse3) -o $@ $< \
-	    $(shell pkg-config --libs fuse3) -lpthread
+	$(CC) $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags fuse3) -o $@ $< \
+	    $(shell $(PKG_CONFIG) --libs fuse3) -lpthread
 
 check: deps
 	@$(MAKE) --no-print-directory all BUILD=build
@@ -114,25 +126,62 @@ check: deps
 test: all
 	@tests/run $(BUILD)
 
-demo: deps all
-	@scripts/demo
+# After deps, a make of its own builds: nothing of the build may start
+# before the packages are there (make -j runs prerequisites side by side).
+DEMO_SCRIPT ?= scripts/demo
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(DEMO_SCRIPT)
 
-# The I/O benchmark's log generator (scripts/bench/iocensus_gen.c), built
-# for `make bench` only.
-BENCH_GEN     := $(BUILD)/bench/iocensus_gen
-BENCH_GEN_SRC := $(wildcard scripts/bench/iocensus_*.c)
+# The I/O benchmark's log generator (scripts/bench/iocensus_gen.c): make
+# bench's study-sized logs, and the demo's generated fortnight.
 $(BENCH_GEN): $(BENCH_GEN_SRC) $(wildcard scripts/bench/iocensus_*.h) $(BUILD)/libiocensus.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Iscripts/bench -o $@ $(BENCH_GEN_SRC) \
 	    $(BUILD)/libiocensus.a $(LDLIBS_ALL)
 
-bench: deps all $(HELPER_BIN) $(BENCH_GEN)
+bench: deps
+	@$(MAKE) --no-print-directory all
 	@scripts/bench/run
 
 # Bounded libFuzzer runs of the log reader, repair and diskstats parser
 # (FUZZ_SECONDS each, default 60); not part of make check.
 fuzz: deps
 	@scripts/fuzz
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the programs, their man
+# pages, iostatmon's systemd unit and logrotate note, and the cron file of
+# the nightly census. The unit and the cron file name the programs where
+# they are installed ($(BINDIR)), not where they were built.
+PREFIX         ?= /usr/local
+DESTDIR        ?=
+BINDIR         ?= $(PREFIX)/bin
+MANDIR         ?= $(PREFIX)/share/man
+SYSCONFDIR     ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+INSTALL        ?= install
+INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
+    $(MANDIR)/man1/fsscan.1 $(MANDIR)/man1/iocensus.1 \
+    $(MANDIR)/man8/iostatmon.8 $(SYSTEMDUNITDIR)/iostatmon.service \
+    $(SYSCONFDIR)/logrotate.d/iostatmon $(SYSCONFDIR)/cron.d/iocensus
+# @BINDIR@ in the unit and the cron file: where the programs now are.
+subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
+    chmod 644 $2.tmp && mv $2.tmp $2
+
+install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus
+	$(INSTALL) -d $(addprefix $(DESTDIR),$(BINDIR) $(MANDIR)/man1 \
+	    $(MANDIR)/man8 $(SYSTEMDUNITDIR) $(SYSCONFDIR)/logrotate.d \
+	    $(SYSCONFDIR)/cron.d)
+	$(INSTALL) -m 755 $^ $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 docs/fsscan.1 docs/iocensus.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 docs/iostatmon.8 $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 644 scripts/iostatmon.logrotate \
+	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/iostatmon
+	$(call subst_bindir,scripts/iostatmon.service,$(DESTDIR)$(SYSTEMDUNITDIR)/iostatmon.service)
+	$(call subst_bindir,scripts/iocensus.cron,$(DESTDIR)$(SYSCONFDIR)/cron.d/iocensus)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
 	rm -rf build build-asan build-fuzz demo

@@ -5,19 +5,24 @@
  */
 #include "walk_int.h"
 
+/* Bytes of st_blocks: 512 * a 64-bit count needs 73 bits. */
+static u128
+blocks_bytes(uint64_t blocks)
+{
+	return (u128)blocks * 512;
+}
+
 /* fsstats' overhead rows are chosen by the entry's size. */
 static void
 add_overhead(struct census *c, uint64_t size, uint64_t blocks)
 {
-	uint64_t cap = blocks * 512;
-	int slot = hist_slot(HS_SIZE, (int64_t)size);
+	u128 cap = blocks_bytes(blocks);
+	int slot = hist_slot(HS_SIZE, size);
 
 	if (cap >= size)
-		hist_add_slot(&c->h[METRIC_POS_OVERHEAD], slot,
-		    (int64_t)(cap - size), 0);
+		hist_add_slot(&c->h[METRIC_POS_OVERHEAD], slot, (i128)(cap - size), 0);
 	else
-		hist_add_slot(&c->h[METRIC_NEG_OVERHEAD], slot,
-		    (int64_t)(size - cap), 0);
+		hist_add_slot(&c->h[METRIC_NEG_OVERHEAD], slot, (i128)(size - cap), 0);
 }
 
 static void
@@ -25,6 +30,15 @@ add_totals(struct census *c, uint64_t size, uint64_t blocks)
 {
 	c->all_size += size;
 	c->all_blocks += blocks;
+}
+
+/* An age in seconds: any two 64-bit times differ by less than 2^64, which
+ * 128 bits hold exactly (a time near either end of time_t, or --now at
+ * either limit, would overflow int64_t). */
+static i128
+age(int64_t now, int64_t t)
+{
+	return (i128)now - t;
 }
 
 void
@@ -35,16 +49,17 @@ account_file(struct census *c, int64_t now, const struct hl_file *f,
 	struct proj_stats *ps = census_proj(c, f->proj);
 	struct acct *u = idmap_get(&c->users, f->uid);
 	struct acct *g = idmap_get(&c->groups, f->gid);
-	uint64_t alloc = f->blocks * 512;
-	int64_t size = (int64_t)f->size;
-	int64_t amt[3] = { now - f->atime, now - f->mtime, now - f->ctime };
+	u128 alloc = blocks_bytes(f->blocks);
+	uint64_t size = f->size;
+	i128 amt[3] = { age(now, f->atime), age(now, f->mtime),
+	    age(now, f->ctime) };
 
 	c->files++;
 	c->bytes += f->size;
 	c->alloc += alloc;
 	add_totals(c, f->size, f->blocks);
 	hist_add(&c->h[METRIC_SIZE], HS_SIZE, size, f->size);
-	hist_add(&c->h[METRIC_CAPACITY], HS_BLOCKS, (int64_t)f->blocks, 0);
+	hist_add(&c->h[METRIC_CAPACITY], HS_BLOCKS, f->blocks, 0);
 	hist_add(&c->h[METRIC_LINK_COUNT], HS_COUNT, f->nlink, 0);
 	hist_add(&c->h[METRIC_ATIME], HS_AGE, amt[0], f->size);
 	hist_add(&c->h[METRIC_MTIME], HS_AGE, amt[1], f->size);
@@ -103,7 +118,7 @@ account_symlink(struct census *c, int32_t proj, uint64_t size,
 	c->symlinks++;
 	add_totals(c, size, blocks);
 	add_overhead(c, size, blocks);
-	hist_add(&c->h[METRIC_SYMLINK_LEN], HS_LINEAR8, (int64_t)size, 0);
+	hist_add(&c->h[METRIC_SYMLINK_LEN], HS_LINEAR8, size, 0);
 	if (target_abs > 0)
 		c->symlink_abs++;
 	else if (target_abs == 0)

@@ -16,6 +16,12 @@ census_init(struct census *c, int topn)
 	c->top_dirs.cap = topn;
 }
 
+u128
+census_entries(const struct census *c)
+{
+	return (u128)c->files + c->dirs + c->symlinks + c->others;
+}
+
 static void
 topn_free(struct topn *t)
 {

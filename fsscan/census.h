@@ -14,9 +14,11 @@
 #include "hist.h"
 #include "metric.h"
 
-/* Totals for one owner, project or directory. */
+/* Totals for one owner, project or directory. Bytes are 128-bit: a few
+ * sparse files of 2^63 - 1 bytes pass 2^64 (hist.h gives the bounds). */
 struct acct {
-	uint64_t files, dirs, bytes, alloc;
+	uint64_t files, dirs;
+	u128 bytes, alloc;
 };
 
 struct proj_stats {
@@ -48,10 +50,10 @@ struct errstat {
 
 struct census {
 	/* v_snapshot totals: regular files counted once per inode */
-	uint64_t files, dirs, symlinks, others, bytes, alloc;
+	uint64_t files, dirs, symlinks, others;
+	u128 bytes, alloc;
 	/* fsstats scalars */
-	uint64_t all_size, all_blocks;	/* every counted entry,
-	    roots included */
+	u128 all_size, all_blocks;	/* every counted entry, roots included */
 	uint64_t hardlink_dups, snapshot_dirs, symlink_rel, symlink_abs;
 	uint64_t mounts_skipped, excluded;
 	struct hist h[METRIC_COUNT];
@@ -67,7 +69,17 @@ struct census {
 	uint64_t nerrors;
 };
 
+/*
+ * Every sum is exact in 128 bits (192 for value * weight) while a scan
+ * counts fewer than 2^54 entries, 57 years at 10^7 entries per second:
+ * each entry adds less than 2^73 (hist.h). The snapshot writer refuses
+ * a census beyond that rather than store a total that could have wrapped.
+ */
+#define CENSUS_MAX_ENTRIES ((u128)1 << 54)
+
 void census_init(struct census *c, int topn);
+/* Entries counted: files, directories, symlinks and others. */
+u128 census_entries(const struct census *c);
 void census_free(struct census *c);
 /* Add src into dst; src is left empty but valid (its paths move to dst). */
 void census_merge(struct census *dst, struct census *src);

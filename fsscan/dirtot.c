@@ -54,15 +54,38 @@ dirlocal_mtime(struct dirlocal *l, int64_t mtime)
 	l->any = 1;
 }
 
+/* Concurrent adds are exact: every add that wraps the low half sees the
+ * old value it wrapped from, so each carry is counted once. */
+static void
+u128_add(struct dirtot_u128 *x, u128 v)
+{
+	uint64_t lo = (uint64_t)v, hi = (uint64_t)(v >> 64);
+	uint64_t old = atomic_fetch_add_explicit(&x->lo, lo,
+	    memory_order_relaxed);
+
+	hi += old + lo < old;
+	if (hi)
+		atomic_fetch_add_explicit(&x->hi, hi, memory_order_relaxed);
+}
+
+u128
+dirtot_u128_get(const struct dirtot_u128 *x)
+{
+	return (u128)atomic_load_explicit(&x->hi, memory_order_relaxed) << 64 |
+	    atomic_load_explicit(&x->lo, memory_order_relaxed);
+}
+
 void
 dirtot_add(struct dirtot *t, const struct dirlocal *l)
 {
 	atomic_fetch_add_explicit(&t->files, l->files, memory_order_relaxed);
 	atomic_fetch_add_explicit(&t->dirs, l->dirs, memory_order_relaxed);
-	atomic_fetch_add_explicit(&t->bytes, l->bytes, memory_order_relaxed);
-	atomic_fetch_add_explicit(&t->alloc, l->alloc, memory_order_relaxed);
-	if (l->any)
+	u128_add(&t->bytes, l->bytes);
+	u128_add(&t->alloc, l->alloc);
+	if (l->any) {
 		max_store(&t->max_mtime, l->max_mtime);
+		atomic_store_explicit(&t->any_mtime, 1, memory_order_relaxed);
+	}
 }
 
 void
@@ -110,9 +133,10 @@ dirtot_finish(struct dirtot_list *l)
 		struct dirtot *t = l->v[i];
 		struct dirlocal sum = {
 			.files = t->files, .dirs = t->dirs,
-			.bytes = t->bytes, .alloc = t->alloc,
+			.bytes = dirtot_u128_get(&t->bytes),
+			.alloc = dirtot_u128_get(&t->alloc),
 			.max_mtime = t->max_mtime,
-			.any = t->max_mtime != MTIME_NONE,
+			.any = t->any_mtime,
 		};
 		t->has_mtime = sum.any;
 		if (t->parent)

@@ -65,6 +65,27 @@ dnode_path(const struct dnode *d, const char *name, size_t namelen)
 	return buf;
 }
 
+char *
+dnode_relpath(const struct dnode *d)
+{
+	size_t len = 0;
+	const struct dnode *p;
+	char *buf, *end;
+
+	for (p = d; p->parent; p = p->parent)
+		len += p->namelen + (p != d);
+	buf = xmalloc(len + 1);
+	end = buf + len;
+	*end = 0;
+	for (p = d; p->parent; p = p->parent) {
+		if (p != d)
+			*--end = '/';
+		end -= p->namelen;
+		memcpy(end, p->name, p->namelen);
+	}
+	return buf;
+}
+
 void
 dnode_release(struct walker *g, struct dnode *d)
 {

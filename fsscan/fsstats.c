@@ -133,6 +133,18 @@ put_scalars(struct out *o, const struct census *c,
 	put(o, "\n");
 }
 
+/* Slot i's val: the sum of values, or for a "(KB)" table of value x
+ * bytes, both as 192-bit sums. */
+static struct hist_vw
+val_at(const struct hist *h, const struct table *t, int i)
+{
+	u128 v = (u128)h->v[i];
+	struct hist_vw x = { { (uint64_t)v, (uint64_t)(v >> 64),
+	    h->v[i] < 0 ? UINT64_MAX : 0 } };
+
+	return t->by_kb ? h->vw[i] : x;
+}
+
 /*
  * One histogram. For a "(files)" table the count column is items and the
  * val column the sum of values; for a "(KB)" age table the count column is
@@ -141,22 +153,24 @@ put_scalars(struct out *o, const struct census *c,
  * row first, overflow row last, as fsstats does. Percentages of val are 0
  * when the val total is 0; fsstats guards its ordinary rows the same way
  * (its under-min and overflow rows would die dividing by zero instead).
+ * Counts, minima, maxima and bounds are exact integers, however large.
  */
 static void
 put_table(struct out *o, const struct hist *h, const struct table *t)
 {
 	enum hist_scheme scheme = metric_def[t->fh].scheme;
-	const uint64_t *cnt = t->by_kb ? h->w : h->n;
-	const i128 *val = t->by_kb ? h->vw : h->v;
-	uint64_t cdiv = t->by_kb ? KB : 1;
+	u128 cdiv = t->by_kb ? KB : 1;
 	double vdiv = (double)t->div * (double)cdiv;
-	uint64_t ntot = 0, ncum = 0;
-	i128 vtot = 0, vcum = 0;
-	int64_t min = 0, max = 0;
+	u128 cnt[HIST_NB], ntot = 0, ncum = 0;
+	struct hist_vw vtot = { { 0, 0, 0 } }, vcum = { { 0, 0, 0 } };
+	i128 min = 0, max = 0;
+	char a[I128_STRLEN], b[I128_STRLEN], c[I128_STRLEN];
 
 	for (int i = 0; i < HIST_NB; i++) {
+		struct hist_vw v = val_at(h, t, i);
+		cnt[i] = t->by_kb ? h->w[i] : h->n[i];
 		ntot += cnt[i];
-		vtot += val[i];
+		hist_vw_add(&vtot, &v);
 	}
 	/* fsstats sets min/max on every add, even of a zero weight. */
 	if (hist_total(h) > 0) {
@@ -164,33 +178,36 @@ put_table(struct out *o, const struct hist *h, const struct table *t)
 		max = h->max / t->div;
 	}
 	double count = (double)ntot / (double)cdiv;
-	double total = (double)vtot / vdiv;
+	double total = hist_vw_double(&vtot) / vdiv;
+	int any_val = (vtot.limb[0] | vtot.limb[1] | vtot.limb[2]) != 0;
 
 	put(o, "histogram,%s\n", t->name);
-	put(o, "count,%" PRIu64 ",items\n", ntot / cdiv);
+	put(o, "count,%s,items\n", i128_str((i128)(ntot / cdiv), a));
 	put(o, "average,%f,%s\n", ntot > 0 ? total / count : 0.0, t->unit);
-	put(o, "min,%" PRId64 ",%s\n", min, t->unit);
-	put(o, "max,%" PRId64 ",%s\n", max, t->unit);
+	put(o, "min,%s,%s\n", i128_str(min, a), t->unit);
+	put(o, "max,%s,%s\n", i128_str(max, a), t->unit);
 	put(o, "bucket min,bucket max,count,percent,cumulative pct,"
 	    "val count,percent,cumulative pct\n");
 	for (int i = 0; i < HIST_NB; i++) {
-		int64_t lo, hi;
+		struct hist_vw v = val_at(h, t, i);
+		i128 lo, hi;
 		double x, y, ypct = 0, ycum = 0;
 
 		if (cnt[i] == 0)
 			continue;
 		ncum += cnt[i];
-		vcum += val[i];
+		hist_vw_add(&vcum, &v);
 		x = (double)cnt[i] / (double)cdiv;
-		y = (double)val[i] / vdiv;
-		if (vtot != 0) {
+		y = hist_vw_double(&v) / vdiv;
+		if (any_val) {
 			ypct = y / total;
-			ycum = ((double)vcum / vdiv) / total;
+			ycum = (hist_vw_double(&vcum) / vdiv) / total;
 		}
 		hist_bounds_fsstats(scheme, i, &lo, &hi);
-		put(o, "%" PRId64 ",%" PRId64 ",%" PRIu64 ",%f,%f,%f,%f,%f\n",
-		    lo, hi, cnt[i] / cdiv, x / count,
-		    ((double)ncum / (double)cdiv) / count, y, ypct, ycum);
+		put(o, "%s,%s,%s,%f,%f,%f,%f,%f\n", i128_str(lo, a),
+		    i128_str(hi, b), i128_str((i128)(cnt[i] / cdiv), c),
+		    x / count, ((double)ncum / (double)cdiv) / count, y, ypct,
+		    ycum);
 	}
 	put(o, "\n");
 }

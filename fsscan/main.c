@@ -6,6 +6,7 @@
  * incomplete, or not at all).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include "db.h"
 #include "fsident.h"
 #include "fsstats.h"
+#include "human.h"
 #include "limits.h"
 #include "project.h"
 #include "quota.h"
@@ -166,6 +168,21 @@ check_as_of(const struct args *a)
 	return 0;
 }
 
+/* getopt rejected the word arg of argv: say so as fsscan, not as the
+ * path the program was started by. */
+static void
+option_error(const char *arg)
+{
+	if (!strncmp(arg, "--", 2))
+		fprintf(stderr, "fsscan: unknown option '%.*s'\n",
+		    (int)strcspn(arg, "="), arg);
+	else if (optopt)
+		fprintf(stderr, "fsscan: unknown option '-%c'\n", optopt);
+	else
+		fprintf(stderr, "fsscan: unknown option '%s'\n", arg);
+	fputs("fsscan: `fsscan --help` lists the options\n", stderr);
+}
+
 /* Returns 0 to run, 1 after --help/--version, -1 on a usage error. */
 static int
 parse_args(int argc, char **argv, struct args *a)
@@ -177,7 +194,8 @@ parse_args(int argc, char **argv, struct args *a)
 	a->max_fds = 1024;
 	a->topn = 20;
 	a->progress = isatty(STDERR_FILENO);
-	while ((c = getopt_long(argc, argv, "j:vhV", longopts, NULL)) != -1) {
+	opterr = 0;		/* getopt would start with argv[0], a path */
+	while ((c = getopt_long(argc, argv, ":j:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_DB: a->db = optarg; break;
 		case O_FS: a->fs = optarg; break;
@@ -239,7 +257,13 @@ parse_args(int argc, char **argv, struct args *a)
 		case 'v': a->verbose = 1; break;
 		case 'h': usage(stdout); return 1;
 		case 'V': printf("fsscan (iocensus) %s\n", IOCENSUS_VERSION); return 1;
-		default: usage(stderr); return -1;
+		case ':':
+			fprintf(stderr, "fsscan: %s needs a value\n",
+			    argv[optind - 1]);
+			return -1;
+		default:
+			option_error(argv[optind - 1]);
+			return -1;
 		}
 	}
 	if (optind != argc - 1) {
@@ -342,7 +366,9 @@ csv_discard(struct csv_out *c)
 }
 
 /* fsstats prints "Filesystem used" as total - f_bavail * f_frsize (with
- * Filesys::Statvfs): the blocks reserved for root count as used. */
+ * Filesys::Statvfs): the blocks reserved for root count as used. Exact,
+ * and a server that says more is available than there is shows as
+ * negative use rather than as a wrapped one. */
 static int
 csv_write(struct csv_out *c, const struct walk_result *r,
     const struct fs_capacity *cap, int links)
@@ -376,38 +402,75 @@ csv_commit(struct csv_out *c)
 	return -1;
 }
 
+/* "fsscan: snapshot 12 complete: 1,234,567 files, 45,678 dirs, 12.3 GiB
+ * (13,207,024,435 bytes), 0 errors, 1 min 12 s, 23,456 entries/s". */
 static void
 summary(int64_t id, const struct walk_result *r, const char *status)
 {
-	fprintf(stderr, "fsscan: snapshot %lld %s: %llu files, %llu dirs, "
-	    "%llu bytes, %llu errors, %.1f s (%.0f entries/s)\n",
-	    (long long)id, status, (unsigned long long)r->c.files,
-	    (unsigned long long)r->c.dirs, (unsigned long long)r->c.bytes,
-	    (unsigned long long)r->c.nerrors, r->seconds,
-	    r->seconds > 0 ? (double)r->entries / r->seconds : 0.0);
+	char f[32], d[32], h[32], b[64], e[32], t[32], rate[32];
+
+	fprintf(stderr, "fsscan: snapshot %lld %s: %s files, %s dirs, %s (%s "
+	    "bytes), %s error%s, %s, %s entries/s\n", (long long)id, status,
+	    human_uint(r->c.files, f, sizeof f),
+	    human_uint(r->c.dirs, d, sizeof d),
+	    human_bytes((double)r->c.bytes, 1, h, sizeof h),
+	    human_wide((i128)r->c.bytes, b, sizeof b),
+	    human_uint(r->c.nerrors, e, sizeof e),
+	    r->c.nerrors == 1 ? "" : "s",
+	    human_duration((int64_t)(r->seconds + 0.5), t, sizeof t),
+	    human_uint(r->seconds > 0 ? (uint64_t)((double)r->entries /
+	    r->seconds) : r->entries, rate, sizeof rate));
 }
 
-/* statvfs(ROOT) in bytes and inodes: 0, or -1 when it fails or a value
- * does not fit 64 bits. */
+/* statvfs(ROOT) in bytes and inodes, exact: 0, or -1 when it fails (or
+ * names a fragment size so large that the products pass 2^127). */
 static int
 read_capacity(const char *root, struct fs_capacity *cap)
 {
 	struct statvfs sv;
-	unsigned __int128 fr;
+	i128 fr;
 
 	if (statvfs(root, &sv) < 0)
 		return -1;
 	fr = sv.f_frsize ? sv.f_frsize : sv.f_bsize;
-	if ((unsigned __int128)sv.f_blocks * fr > UINT64_MAX ||
-	    sv.f_bfree > sv.f_blocks || sv.f_bavail > sv.f_blocks ||
-	    sv.f_ffree > sv.f_files)
+	if (__builtin_mul_overflow((i128)sv.f_blocks, fr, &cap->bytes) ||
+	    __builtin_mul_overflow((i128)sv.f_bfree, fr, &cap->free_bytes) ||
+	    __builtin_mul_overflow((i128)sv.f_bavail, fr, &cap->avail_bytes))
 		return -1;
-	cap->bytes = (uint64_t)(sv.f_blocks * fr);
-	cap->free_bytes = (uint64_t)(sv.f_bfree * fr);
-	cap->avail_bytes = (uint64_t)(sv.f_bavail * fr);
 	cap->inodes = sv.f_files;
 	cap->free_inodes = sv.f_ffree;
 	return 0;
+}
+
+/* Whether a capacity can be recorded: a server that reports more free
+ * than in all (it happens on confused network file systems) gives shares
+ * that mean nothing, so the snapshot records its capacity as unknown; so
+ * does one beyond what the census holds (DB_CAPACITY_MAX, 2^120 bytes). */
+static int
+capacity_sane(const struct fs_capacity *cap)
+{
+	return cap->bytes <= DB_CAPACITY_MAX &&
+	    cap->free_bytes <= cap->bytes &&
+	    cap->avail_bytes <= cap->bytes && cap->free_inodes <= cap->inodes;
+}
+
+/* The used inodes of the file system when ROOT is its root: there they
+ * are a fair estimate of the entries a scan will meet. 0 otherwise, or
+ * when the kernel cannot say. */
+static uint64_t
+inodes_used(const char *root)
+{
+	struct statx sx;
+	struct fs_capacity cap;
+
+	if (statx(AT_FDCWD, root, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+	    STATX_INO, &sx) < 0 ||
+	    !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+	    !(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) ||
+	    read_capacity(root, &cap) < 0 || cap.inodes == 0 ||
+	    !capacity_sane(&cap))
+		return 0;
+	return (uint64_t)(cap.inodes - cap.free_inodes);
 }
 
 /* The project quotas of the projects a projid rule named, for those the
@@ -469,6 +532,7 @@ scan(struct args *a, char *cmdline)
 	struct limits limits = { 0 };
 	struct fs_capacity cap;
 	struct snap_extra x = { .limits = &limits };
+	int have_cap;
 	char err[1024] = "", root_abs[PATH_MAX], host[256] = "";
 	const char *status;
 	sqlite3 *db;
@@ -509,13 +573,15 @@ scan(struct args *a, char *cmdline)
 	    .dirs_depth = a->dirs };
 	m.started = a->have_as_of ? a->as_of : m.scanned;
 	m.now_ref = a->have_now ? a->now : m.started;
-	x.shift = m.started - m.scanned;
+	x.started = m.started;
+	x.scanned = m.scanned;
 
 	o = (struct walk_opts){ .root = a->root, .threads = m.threads,
 	    .dirs_depth = a->dirs, .cross_mounts = a->cross,
 	    .excludes = a->excludes, .nexcludes = a->nexcludes,
 	    .max_fds = fd_budget(a->max_fds), .max_rate = a->max_rate,
 	    .topn = a->topn, .now = m.now_ref, .progress = a->progress,
+	    .inodes_used = a->progress ? inodes_used(a->root) : 0,
 	    .symlink_targets = a->links, .stat_cached = a->stat_cached,
 	    .rules = rules, .stop = &stop_flag };
 	sigaction(SIGINT, &sa, NULL);
@@ -541,10 +607,11 @@ scan(struct args *a, char *cmdline)
 	status = r.interrupted ? "interrupted" : "complete";
 	rc = r.interrupted ? EXIT_FATAL : r.c.nerrors ? EXIT_PARTIAL : 0;
 	/* A file-system snapshot's statvfs is today's file system's. */
-	if (!a->have_as_of && read_capacity(a->root, &cap) == 0)
-		x.cap = &cap;
+	have_cap = !a->have_as_of && read_capacity(a->root, &cap) == 0;
+	x.cap = have_cap && capacity_sane(&cap) ? &cap : NULL;
 	read_quotas(a->root, fi.source, rules, &limits);
-	if (a->csv && csv_write(&csv, &r, x.cap, a->links) < 0) {
+	if (a->csv && csv_write(&csv, &r, have_cap ? &cap : NULL,
+	    a->links) < 0) {
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
 	} else if (snapshot_finish(db, id, &r, rules, status, &x, err,

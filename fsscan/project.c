@@ -78,8 +78,8 @@ dir_self(struct project_rules *r, const struct proj_dir *parent,
 /* Fill d for a directory; parent is NULL for ROOT. */
 static void
 dir_state(struct project_rules *r, const struct proj_dir *parent,
-    struct proj_dir *out, const char *name, int depth, int fd, uid_t uid,
-    gid_t gid)
+    struct proj_dir *out, const char *name, const char *relpath, int depth,
+    int fd, uid_t uid, gid_t gid)
 {
 	struct proj_dir d;
 
@@ -103,8 +103,11 @@ dir_state(struct project_rules *r, const struct proj_dir *parent,
 				    d.projid);
 			break;
 		case R_DEPTH:
+			/* Below depth 1 the path, not the name: distinct
+			 * directories stay distinct projects. */
 			if (depth == ru->depth)
-				d.match[i] = proj_intern(r, name);
+				d.match[i] = proj_intern(r, depth > 1 && relpath ?
+				    relpath : name);
 			else if (depth > ru->depth)
 				d.match[i] = inherited;
 			break;
@@ -125,20 +128,42 @@ void
 project_root(struct project_rules *r, struct proj_dir *out, int fd,
     uid_t uid, gid_t gid)
 {
-	dir_state(r, NULL, out, "", 0, fd, uid, gid);
+	dir_state(r, NULL, out, "", NULL, 0, fd, uid, gid);
 }
 
 void
 project_dir(struct project_rules *r, const struct proj_dir *parent,
-    struct proj_dir *out, const char *name, int depth, int fd,
-    uid_t uid, gid_t gid)
+    struct proj_dir *out, const char *name, const char *relpath, int depth,
+    int fd, uid_t uid, gid_t gid)
 {
-	dir_state(r, parent, out, name, depth, fd, uid, gid);
+	dir_state(r, parent, out, name, relpath, depth, fd, uid, gid);
+}
+
+int
+project_wants_path(const struct project_rules *r, int depth)
+{
+	for (int i = 0; depth > 1 && i < r->nrules; i++)
+		if (r->rule[i].kind == R_DEPTH && r->rule[i].depth == depth)
+			return 1;
+	return 0;
+}
+
+/* A map rule's project for a file that a map line names itself: the
+ * longest prefix there is. -1 when no line names it. */
+static int32_t
+map_file(struct project_rules *r, const struct proj_dir *d, int mapi,
+    const char *name)
+{
+	const struct mnode *n = d->map_node;
+
+	if (n == NULL || n->nkids == 0)
+		return -1;
+	return mnode_id(r, mnode_child(n, name), mapi);
 }
 
 int32_t
 project_of(struct project_rules *r, const struct proj_dir *d,
-    struct project_cache *c, uid_t uid, gid_t gid)
+    struct project_cache *c, const char *name, uid_t uid, gid_t gid)
 {
 	for (int i = 0; i < r->nrules; i++) {
 		int32_t p;
@@ -150,6 +175,12 @@ project_of(struct project_rules *r, const struct proj_dir *d,
 		case R_GIDMAP:
 		case R_GROUP:
 			p = proj_cache_get(r, c, i, (uint32_t)gid);
+			break;
+		case R_MAP:
+			if ((p = map_file(r, d, r->rule[i].mapi, name)) < 0)
+				p = d->match[i];
+			if (p >= 0)
+				proj_mark(r, i, p);
 			break;
 		default:
 			p = d->match[i];

@@ -11,13 +11,17 @@
  *                 else the decimal ID. $IOCENSUS_PROJID_FILE, when set,
  *                 replaces /etc/projid and must exist. A line that is not
  *                 NAME:ID is an error; for a repeated ID the first wins.
- *   depth:N       the N-th directory component below ROOT (ROOT is depth
- *                 0): a directory at depth N names the project, everything
- *                 below it inherits it; entries above depth N (including
- *                 files directly in ROOT for N=1) do not match.
+ *   depth:N       the directory N components below ROOT (ROOT is depth
+ *                 0) names the project, everything below it inherits it;
+ *                 entries above depth N (including files directly in
+ *                 ROOT for N=1) do not match. The name is the directory's
+ *                 path below ROOT ("proj/climate" for N=2), so that two
+ *                 directories of the same name never merge; for N=1 that
+ *                 is its name.
  *   map:FILE      lines "PATH-PREFIX PROJECT"; PATH-PREFIX is absolute or
  *                 relative to ROOT, matched at component boundaries, the
- *                 longest prefix wins. '#' starts a comment.
+ *                 longest prefix wins: a prefix that names a file applies
+ *                 to that file. '#' starts a comment.
  *                 Fields are separated by blanks, and a '#' starting a
  *                 field starts the comment. An absolute prefix outside
  *                 ROOT is ignored (one map may cover several file
@@ -46,6 +50,11 @@
 
 #define PROJECT_NONE 0
 #define PROJECT_MAX_RULES 8
+/* Bounds of a map, gidmap or projid file: a larger file, a longer line
+ * (newline excluded) or a NUL byte is an error, not a reason to fill
+ * memory (map:/dev/zero). */
+#define PROJECT_FILE_MAX (64 << 20)
+#define PROJECT_LINE_MAX 65536
 
 struct project_rules;	/* parsed chain plus the shared name registry */
 
@@ -70,10 +79,15 @@ void project_root(struct project_rules *r, struct proj_dir *out, int fd,
     uid_t uid, gid_t gid);
 /* State of a directory named name at depth (>= 1) below parent. fd is its
  * open fd, or -1 when it could not be opened (projid then does not match).
- * Sets out->self using uid/gid for the owner rules. */
+ * relpath: its path below ROOT when project_wants_path(r, depth), else
+ * NULL. Sets out->self using uid/gid for the owner rules. */
 void project_dir(struct project_rules *r, const struct proj_dir *parent,
-    struct proj_dir *out, const char *name, int depth, int fd,
-    uid_t uid, gid_t gid);
+    struct proj_dir *out, const char *name, const char *relpath, int depth,
+    int fd, uid_t uid, gid_t gid);
+/* Whether a directory at depth names a project by its path below ROOT
+ * (a depth:N rule with N = depth > 1): the walker builds that path only
+ * for those directories. */
+int project_wants_path(const struct project_rules *r, int depth);
 
 /* Per-thread cache for owner rules; zero-initialise, free at the end.
  * One cache serves one struct project_rules. */
@@ -83,9 +97,10 @@ struct project_cache {
 };
 void project_cache_free(struct project_cache *c);
 
-/* Project of a non-directory entry in a directory with state d. */
+/* Project of a non-directory entry named name in a directory with state
+ * d. */
 int32_t project_of(struct project_rules *r, const struct proj_dir *d,
-    struct project_cache *c, uid_t uid, gid_t gid);
+    struct project_cache *c, const char *name, uid_t uid, gid_t gid);
 
 /* Registry, valid after the walk: names and the rules that matched. */
 int32_t project_count(const struct project_rules *r);

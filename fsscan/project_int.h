@@ -120,6 +120,7 @@ struct parse {
 	char *rootcopy;		/* root_abs, split into root */
 	struct comps root;	/* components of root_abs */
 	struct comps pc;	/* scratch */
+	size_t projid_cap;	/* room in r->projnames */
 	char *err;
 	size_t errlen;
 };

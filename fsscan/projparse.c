@@ -4,12 +4,15 @@
  * lines go to projmap.c). Errors name the rule, file and line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "project_int.h"
 #include "xalloc.h"
@@ -77,46 +80,119 @@ idnames_free(struct idname *v, size_t n)
 	free(v);
 }
 
-/* Read FILE line by line, calling fn on the fields of each non-blank
- * line; fields must number exactly two. */
-typedef int (*line_fn)(struct parse *, const struct rule *, char *,
+/*
+ * Read a rule file line by line, calling fn on each line (without its
+ * newline). Every read is checked: a read that fails, or that ends
+ * before the size a regular file had when opened, is an error, and the
+ * line it cut is never used. The file and each line are bounded
+ * (project.h), so a wrong name (map:/dev/zero) fails instead of filling
+ * memory. Errors start with `what` (the rule, or "projid").
+ */
+typedef int (*line_fn)(struct parse *, void *, char *, int);
+
+static int
+read_lines(struct parse *ps, const char *what, const char *file, int fd,
+    line_fn fn, void *arg)
+{
+	struct stat st;
+	char *line = xmalloc(PROJECT_LINE_MAX + 1), chunk[65536];
+	size_t len = 0, total = 0;
+	int lineno = 1, rc = 0;
+	ssize_t n;
+
+	if (fstat(fd, &st) < 0)
+		st.st_mode = 0;
+	while (rc == 0 && (n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			projerr_set(ps->err, ps->errlen, "%s: reading %s: %s "
+			    "(after %zu bytes)", what, file, strerror(errno),
+			    total);
+			rc = -1;
+			break;
+		}
+		if ((total += (size_t)n) > PROJECT_FILE_MAX) {
+			projerr_set(ps->err, ps->errlen, "%s: %s is larger than"
+			    " %d MiB, the limit of a rule file", what, file,
+			    PROJECT_FILE_MAX >> 20);
+			rc = -1;
+			break;
+		}
+		for (ssize_t i = 0; i < n && rc == 0; i++) {
+			if (chunk[i] == '\n') {
+				line[len] = '\0';
+				rc = fn(ps, arg, line, lineno++);
+				len = 0;
+			} else if (chunk[i] == '\0') {
+				projerr_set(ps->err, ps->errlen, "%s: %s line %d:"
+				    " holds a NUL byte", what, file, lineno);
+				rc = -1;
+			} else if (len == PROJECT_LINE_MAX) {
+				projerr_set(ps->err, ps->errlen, "%s: %s line %d:"
+				    " longer than %d bytes, the limit of a line",
+				    what, file, lineno, PROJECT_LINE_MAX);
+				rc = -1;
+			} else {
+				line[len++] = chunk[i];
+			}
+		}
+	}
+	if (rc == 0 && S_ISREG(st.st_mode) && total < (size_t)st.st_size) {
+		projerr_set(ps->err, ps->errlen, "%s: reading %s: it ended after"
+		    " %zu of its %lld bytes", what, file, total,
+		    (long long)st.st_size);
+		rc = -1;
+	}
+	if (rc == 0 && len > 0) {	/* a last line without a newline */
+		line[len] = '\0';
+		rc = fn(ps, arg, line, lineno);
+	}
+	free(line);
+	return rc;
+}
+
+/* A "KEY VALUE" file of one rule: fields must number exactly two. */
+typedef int (*pair_fn)(struct parse *, const struct rule *, char *,
     const char *, int);
+
+struct pairs {
+	const struct rule *ru;
+	const char *expect;
+	pair_fn fn;
+};
+
+static int
+pair_line(struct parse *ps, void *arg, char *line, int lineno)
+{
+	const struct pairs *p = arg;
+	char *f[2];
+	int n = split_fields(line, f, 2);
+
+	if (n == 0)
+		return 0;
+	if (n != 2) {
+		projerr_set(ps->err, ps->errlen, "%s line %d: expected '%s'",
+		    p->ru->spec, lineno, p->expect);
+		return -1;
+	}
+	return p->fn(ps, p->ru, f[0], f[1], lineno);
+}
 
 static int
 read_pairs(struct parse *ps, const struct rule *ru, const char *file,
-    const char *expect, line_fn fn)
+    const char *expect, pair_fn fn)
 {
-	FILE *fp = fopen(file, "r");
-	char *buf = NULL, *f[2];
-	size_t cap = 0;
-	int line = 0, rc = 0;
+	struct pairs p = { ru, expect, fn };
+	int fd = open(file, O_RDONLY | O_CLOEXEC), rc;
 
-	if (fp == NULL) {
+	if (fd < 0) {
 		projerr_set(ps->err, ps->errlen, "%s: cannot open %s: %s",
 		    ru->spec, file, strerror(errno));
 		return -1;
 	}
-	while (rc == 0 && getline(&buf, &cap, fp) >= 0) {
-		int n = split_fields(buf, f, 2);
-		line++;
-		if (n == 0)
-			continue;
-		if (n != 2) {
-			projerr_set(ps->err, ps->errlen,
-			    "%s line %d: expected '%s'", ru->spec, line,
-			    expect);
-			rc = -1;
-			break;
-		}
-		rc = fn(ps, ru, f[0], f[1], line);
-	}
-	if (rc == 0 && ferror(fp)) {
-		projerr_set(ps->err, ps->errlen, "%s: reading %s: %s",
-		    ru->spec, file, strerror(errno));
-		rc = -1;
-	}
-	free(buf);
-	fclose(fp);
+	rc = read_lines(ps, ru->spec, file, fd, pair_line, &p);
+	close(fd);
 	return rc;
 }
 
@@ -156,43 +232,34 @@ gidmap_finish(struct parse *ps, struct rule *ru)
 	return 0;
 }
 
-/* Append the "name:id" lines of fp to r->projnames; '#' comments. */
+/* One "name:id" line of the projid file into r->projnames; '#'
+ * comments. */
 static int
-projid_read(struct parse *ps, FILE *fp, const char *file)
+projid_line(struct parse *ps, void *arg, char *line, int lineno)
 {
 	struct project_rules *r = ps->r;
-	char *buf = NULL;
-	size_t cap = 0, alloc = 0;
-	int line = 0, rc = 0;
+	const char *file = arg;
+	char *f[1], *colon;
+	uint32_t id;
+	int n = split_fields(line, f, 1);
 
-	while (getline(&buf, &cap, fp) >= 0) {
-		char *f[1], *colon;
-		uint32_t id;
-
-		line++;
-		int n = split_fields(buf, f, 1);
-		if (n == 0)
-			continue;
-		colon = n == 1 ? strchr(f[0], ':') : NULL;
-		if (colon == NULL || colon == f[0] ||
-		    parse_u32(colon + 1, &id) < 0) {
-			projerr_set(ps->err, ps->errlen,
-			    "projid: %s line %d: expected 'NAME:ID'", file,
-			    line);
-			rc = -1;
-			break;
-		}
-		*colon = '\0';
-		if (r->nprojnames == alloc) {
-			alloc = alloc ? alloc * 2 : 16;
-			r->projnames = xrealloc(r->projnames,
-			    alloc * sizeof *r->projnames);
-		}
-		r->projnames[r->nprojnames++] =
-		    (struct idname){ id, line, xstrdup(f[0]) };
+	if (n == 0)
+		return 0;
+	colon = n == 1 ? strchr(f[0], ':') : NULL;
+	if (colon == NULL || colon == f[0] || parse_u32(colon + 1, &id) < 0) {
+		projerr_set(ps->err, ps->errlen,
+		    "projid: %s line %d: expected 'NAME:ID'", file, lineno);
+		return -1;
 	}
-	free(buf);
-	return rc;
+	*colon = '\0';
+	if (r->nprojnames == ps->projid_cap) {
+		ps->projid_cap = ps->projid_cap ? ps->projid_cap * 2 : 16;
+		r->projnames = xrealloc(r->projnames,
+		    ps->projid_cap * sizeof *r->projnames);
+	}
+	r->projnames[r->nprojnames++] =
+	    (struct idname){ id, lineno, xstrdup(f[0]) };
+	return 0;
 }
 
 /* Sort by id; for a repeated ID the first line wins, as in xfs_quota. */
@@ -219,21 +286,20 @@ load_projid(struct parse *ps)
 {
 	const char *file = getenv(PROJID_ENV);
 	int explicit = file && *file;
-	FILE *fp;
-	int rc;
+	int fd, rc;
 
 	if (!explicit)
 		file = PROJID_FILE;
-	fp = fopen(file, "r");
-	if (fp == NULL) {
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		if (errno == ENOENT && !explicit)
 			return 0;
 		projerr_set(ps->err, ps->errlen, "projid: cannot open %s: %s",
 		    file, strerror(errno));
 		return -1;
 	}
-	rc = projid_read(ps, fp, file);
-	fclose(fp);
+	rc = read_lines(ps, "projid", file, fd, projid_line, (void *)file);
+	close(fd);
 	if (rc == 0)
 		projid_dedup(ps->r);
 	return rc;

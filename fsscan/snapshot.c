@@ -106,12 +106,17 @@ snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,
 	return 0;
 }
 
-/* A capacity value, NULL beyond what SQLite's integers hold. */
-static void
-bind_cap(sqlite3_stmt *st, int i, const struct fs_capacity *cap,
-    uint64_t v)
+/* When the scan finished on the snapshot's clock: --as-of dates the start
+ * in the past, and the walk took as long as it really did (never less
+ * than nothing, whatever the clock did meanwhile). started <= scanned, so
+ * the sum is at most the time now. */
+static int64_t
+finished_at(const struct snap_extra *x)
 {
-	db_bind_opt(st, i, cap && v <= INT64_MAX, (int64_t)v);
+	int64_t now = (int64_t)time(NULL);
+
+	return now > x->scanned ? x->started + (now - x->scanned) :
+	    x->started;
 }
 
 static int
@@ -120,6 +125,8 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 {
 	const struct fs_capacity *cap = x->cap, none = { 0 };
 	const struct fs_capacity *cv = cap ? cap : &none;
+	i128 capv[] = { cv->bytes, cv->free_bytes, cv->avail_bytes,
+	    cv->inodes, cv->free_inodes };
 	const struct census *c = &r->c;
 	sqlite3_stmt *st;
 
@@ -129,43 +136,45 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 	assert(!sqlite3_get_autocommit(w->db));
 	st = prep(w,
 	    "UPDATE snapshot SET status=?, finished_at=?, files=?, dirs=?,"
-	    " symlinks=?, others=?, bytes=?, alloc_bytes=?, all_size=?,"
-	    " all_blocks=?, hardlink_dups=?, snapshot_dirs=?, symlink_rel=?,"
-	    " symlink_abs=?, mounts_skipped=?, excluded=?, errors=?,"
+	    " symlinks=?, others=?, hardlink_dups=?, snapshot_dirs=?,"
+	    " symlink_rel=?, symlink_abs=?, mounts_skipped=?, excluded=?,"
+	    " errors=?, bytes=?, alloc_bytes=?, all_size=?, all_blocks=?,"
 	    " entries_per_s=?, fs_bytes=?, fs_free_bytes=?, fs_avail_bytes=?,"
 	    " fs_inodes=?, fs_free_inodes=? WHERE id=?");
-	uint64_t v[] = { c->files, c->dirs, c->symlinks, c->others, c->bytes,
-	    c->alloc, c->all_size, c->all_blocks, c->hardlink_dups,
-	    c->snapshot_dirs, c->symlink_rel, c->symlink_abs,
-	    c->mounts_skipped, c->excluded, c->nerrors };
+	uint64_t v[] = { c->files, c->dirs, c->symlinks, c->others,
+	    c->hardlink_dups, c->snapshot_dirs, c->symlink_rel,
+	    c->symlink_abs, c->mounts_skipped, c->excluded, c->nerrors };
+	u128 b[] = { c->bytes, c->alloc, c->all_size, c->all_blocks };
 	int i = 1, rc;
 
 	if (!st)
 		return -1;
 	db_bind_text(st, i++, status);
-	sqlite3_bind_int64(st, i++, (int64_t)time(NULL) + x->shift);
+	sqlite3_bind_int64(st, i++, finished_at(x));
 	for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 		sqlite3_bind_int64(st, i++, (int64_t)v[k]);
+	for (size_t k = 0; k < sizeof b / sizeof *b; k++)
+		db_bind_i128(st, i++, (i128)b[k]);
 	sqlite3_bind_double(st, i++, r->seconds > 0 ?
 	    (double)r->entries / r->seconds : 0.0);
-	bind_cap(st, i++, cap, cv->bytes);
-	bind_cap(st, i++, cap, cv->free_bytes);
-	bind_cap(st, i++, cap, cv->avail_bytes);
-	bind_cap(st, i++, cap, cv->inodes);
-	bind_cap(st, i++, cap, cv->free_inodes);
+	/* Capacity is exact too (a product of 64-bit counts): NULL unknown. */
+	for (size_t k = 0; k < sizeof capv / sizeof *capv; k++)
+		db_bind_opt(st, i++, cap != NULL, capv[k]);
 	sqlite3_bind_int64(st, i, id);
 	rc = done(w, st);
 	sqlite3_finalize(st);
 	return rc;
 }
 
+/* Counts stay far below 2^63; bytes are 128-bit (below 2^127 within
+ * CENSUS_MAX_ENTRIES entries) and go in as exact text beyond 2^63 - 1. */
 static int
 bind_acct(sqlite3_stmt *st, int i, const struct acct *a)
 {
 	sqlite3_bind_int64(st, i, (int64_t)a->files);
 	sqlite3_bind_int64(st, i + 1, (int64_t)a->dirs);
-	sqlite3_bind_int64(st, i + 2, (int64_t)a->bytes);
-	sqlite3_bind_int64(st, i + 3, (int64_t)a->alloc);
+	db_bind_i128(st, i + 2, (i128)a->bytes);
+	db_bind_i128(st, i + 3, (i128)a->alloc);
 	return i + 4;
 }
 
@@ -173,12 +182,12 @@ bind_acct(sqlite3_stmt *st, int i, const struct acct *a)
 static int
 write_hist_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
     const char *metric, enum hist_scheme s, const uint64_t *n,
-    const uint64_t *wt, const i128 *v, const i128 *vw)
+    const u128 *wt, const i128 *v, const struct hist_vw *vw)
 {
-	char b1[41], b2[41];
+	char b1[I128_STRLEN], b2[HIST_VW_STRLEN];
 
 	for (int slot = 0; slot < HIST_NB; slot++) {
-		int64_t lo, hi;
+		i128 lo, hi;
 		if (!n[slot])
 			continue;
 		hist_bounds_base(s, slot, &lo, &hi);
@@ -186,12 +195,12 @@ write_hist_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
 		db_bind_text(st, 2, proj);
 		db_bind_text(st, 3, metric);
 		sqlite3_bind_int(st, 4, slot);
-		sqlite3_bind_int64(st, 5, lo);
-		sqlite3_bind_int64(st, 6, hi);
+		db_bind_i128(st, 5, lo);
+		db_bind_i128(st, 6, hi);
 		sqlite3_bind_int64(st, 7, (int64_t)n[slot]);
-		sqlite3_bind_int64(st, 8, (int64_t)wt[slot]);
+		db_bind_i128(st, 8, (i128)wt[slot]);
 		db_bind_text(st, 9, v ? i128_str(v[slot], b1) : NULL);
-		db_bind_text(st, 10, vw ? i128_str(vw[slot], b2) : NULL);
+		db_bind_text(st, 10, vw ? hist_vw_str(&vw[slot], b2) : NULL);
 		if (done(w, st) < 0)
 			return -1;
 	}
@@ -208,8 +217,8 @@ write_project_extent(struct w *w, sqlite3_stmt *st, int64_t id,
 	sqlite3_bind_int64(st, 1, id);
 	db_bind_text(st, 2, proj);
 	db_bind_text(st, 3, metric);
-	sqlite3_bind_int64(st, 4, h->min);
-	sqlite3_bind_int64(st, 5, h->max);
+	db_bind_i128(st, 4, h->min);
+	db_bind_i128(st, 5, h->max);
 	return done(w, st);
 }
 
@@ -237,8 +246,8 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 			continue;
 		sqlite3_bind_int64(ex, 1, id);
 		db_bind_text(ex, 2, metric_def[i].name);
-		sqlite3_bind_int64(ex, 3, h->min);
-		sqlite3_bind_int64(ex, 4, h->max);
+		db_bind_i128(ex, 3, h->min);
+		db_bind_i128(ex, 4, h->max);
 		if (done(w, ex) < 0)
 			goto out;
 	}
@@ -332,7 +341,8 @@ write_dirs(struct w *w, int64_t id, const struct dirtot_list *l)
 		return -1;
 	for (size_t i = 0; i < l->len && rc == 0; i++) {
 		const struct dirtot *t = l->v[i];
-		struct acct a = { t->files, t->dirs, t->bytes, t->alloc };
+		struct acct a = { t->files, t->dirs,
+		    dirtot_u128_get(&t->bytes), dirtot_u128_get(&t->alloc) };
 		sqlite3_bind_int64(st, 1, id);
 		db_bind_blobtext(st, 2, t->path, strlen(t->path));
 		sqlite3_bind_int(st, 3, t->depth);
@@ -352,7 +362,7 @@ write_top(struct w *w, sqlite3_stmt *st, int64_t id, const char *kind,
 		sqlite3_bind_int64(st, 1, id);
 		db_bind_text(st, 2, kind);
 		sqlite3_bind_int(st, 3, i + 1);
-		sqlite3_bind_int64(st, 4, (int64_t)t->e[i].key);
+		db_bind_i128(st, 4, t->e[i].key);
 		db_bind_blobtext(st, 5, t->e[i].path, strlen(t->e[i].path));
 		if (done(w, st) < 0)
 			return -1;
@@ -429,6 +439,13 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	struct w w = { db, err, errlen };
 	sqlite3_stmt *top;
 
+	/* Sums are exact only below CENSUS_MAX_ENTRIES (census.h). */
+	if (census_entries(&r->c) >= CENSUS_MAX_ENTRIES) {
+		snprintf(err, errlen, "the scan counted 2^54 entries or more:"
+		    " its byte totals could exceed 2^127, so it is not"
+		    " recorded");
+		return -1;
+	}
 	if (db_begin(db) < 0) {
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		return -1;

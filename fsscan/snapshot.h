@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+#include "i128.h"
 #include "limits.h"
 #include "project.h"
 #include "walk.h"
@@ -28,17 +29,18 @@ struct snap_meta {
 };
 
 /* statvfs(ROOT) at the scan, in bytes and inodes: f_blocks, f_bfree and
- * f_bavail times f_frsize, f_files, f_ffree. */
+ * f_bavail times f_frsize, f_files, f_ffree; exact (64-bit counts times
+ * the fragment size need up to 128 bits). */
 struct fs_capacity {
-	uint64_t bytes, free_bytes, avail_bytes, inodes, free_inodes;
+	i128 bytes, free_bytes, avail_bytes, inodes, free_inodes;
 };
 
 /* What a scan adds to its rows. */
 struct snap_extra {
 	const struct fs_capacity *cap;	/* NULL: unknown (NULL columns) */
 	const struct limits *limits;	/* NULL: none */
-	int64_t shift;			/* snapshot time minus real time
-					   (--as-of), for finished_at */
+	int64_t started, scanned;	/* snap_meta's: finished_at is started
+					   plus the walk's real duration */
 };
 
 int snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,

@@ -204,8 +204,8 @@ add_entry(struct worker *w, struct dnode *d, int fd, const char *name,
 {
 	const struct walk_opts *o = w->g->o;
 	mode_t m = sx->stx_mode;
-	int32_t proj = project_of(o->rules, &d->proj, &w->pc, sx->stx_uid,
-	    sx->stx_gid);
+	int32_t proj = project_of(o->rules, &d->proj, &w->pc, name,
+	    sx->stx_uid, sx->stx_gid);
 
 	if (S_ISREG(m)) {
 		struct hl_file f = {
@@ -305,8 +305,14 @@ enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
 		} else {
 			d->acct = d->parent->acct;
 		}
+		/* The one path built here: a project directory of depth:N,
+		 * N > 1, is named by it (invariant 4's exception). */
+		char *rel = project_wants_path(o->rules, d->depth) ?
+		    dnode_relpath(d) : NULL;
+
 		project_dir(o->rules, &d->parent->proj, &d->proj, d->name,
-		    d->depth, fd, d->uid, d->gid);
+		    rel, d->depth, fd, d->uid, d->gid);
+		free(rel);
 	}
 	account_dir(&w->c, d, dl);
 	if (d->no_read)
@@ -361,10 +367,8 @@ visit_dir(struct worker *w, struct dnode *d)
 	if (*g->o->stop)
 		atomic_store(&g->interrupted, 1);
 	if (fd >= 0) {
-		hist_add(&w->c.h[METRIC_DIR_ENTRIES], HS_COUNT, (int64_t)names,
-		    0);
-		hist_add(&w->c.h[METRIC_DIR_SIZE], HS_SIZE, (int64_t)d->size,
-		    0);
+		hist_add(&w->c.h[METRIC_DIR_ENTRIES], HS_COUNT, names, 0);
+		hist_add(&w->c.h[METRIC_DIR_SIZE], HS_SIZE, d->size, 0);
 		if (topn_wants(&w->c.top_dirs, names))
 			topn_offer(&w->c.top_dirs, names, dnode_path(d, NULL,
 			    0));

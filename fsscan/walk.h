@@ -30,6 +30,9 @@ struct walk_opts {
 	int topn;
 	int64_t now;			/* reference time for ages */
 	int progress;			/* progress line on stderr */
+	uint64_t inodes_used;		/* the file system's used inodes when
+					   ROOT is its root (the progress
+					   line's denominator); 0 unknown */
 	int symlink_targets;		/* readlink for the rel/abs split */
 	int stat_cached;		/* AT_STATX_DONT_SYNC: trust cached attrs */
 	struct project_rules *rules;

@@ -55,6 +55,9 @@ struct worker {
 	struct dnode **later;		/* children held until the fd closes */
 	size_t nlater, caplater;
 	_Atomic uint64_t entries;
+	/* c.bytes and c.nerrors as of the last directory, for the
+	 * progress line (c itself is this thread's alone). */
+	_Atomic uint64_t bytes_seen, errors_seen;
 	unsigned seed;
 };
 
@@ -86,6 +89,8 @@ void pool_done(struct walker *g);
 /* dnode.c */
 struct dnode *dnode_new(struct dnode *parent, const char *name, size_t len);
 char *dnode_path(const struct dnode *d, const char *name, size_t namelen);
+/* d's path below ROOT, "a/b/c" (its components, ROOT's excluded). */
+char *dnode_relpath(const struct dnode *d);
 void dnode_release(struct walker *g, struct dnode *d);
 
 /* visit.c */

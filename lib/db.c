@@ -119,24 +119,162 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
  * I/O tables (sql/io.sql): a version-2 database loses its io_dev_hour
  * (recreated with the columns of version 3) and has every hour with
  * samples marked dirty, so the next ingest rebuilds them all and the
- * analyses say they are stale until then. */
+ * analyses say they are stale until then. Version 5 added io_quarantine
+ * and keeps derived rows only where some device has a value (a minute or
+ * hour in which every expected device is missing has none): an older
+ * database loses those rows, in the same transaction, and nothing else
+ * changes (the analyses read the same minutes). Versions 4 and 6 changed
+ * the census tables: see exact_tables and census_cols6 below. */
 static const char iocensus_io_from2[] = "DROP TABLE IF EXISTS io_dev_hour;";
+static const char iocensus_io_sparse[] =
+    "DELETE FROM io_minute WHERE valid = 0;"
+    "DELETE FROM io_host_hour WHERE NOT EXISTS (SELECT 1 FROM io_dev d "
+    "JOIN io_dev_hour x ON x.dev_id = d.id AND x.t0 = io_host_hour.t0 "
+    "WHERE d.host_id = io_host_hour.host_id);"
+    "DELETE FROM io_hour WHERE NOT EXISTS (SELECT 1 FROM io_minute m "
+    "WHERE m.t >= io_hour.t AND m.t < io_hour.t + 3600);"
+    "DELETE FROM io_day WHERE NOT EXISTS (SELECT 1 FROM io_hour h "
+    "WHERE h.t >= io_day.t AND h.t < io_day.t + 86400);";
+static const char iocensus_io_dirty_all[] =
+    "INSERT OR IGNORE INTO io_dirty (t0) SELECT DISTINCT t0 FROM io_chunk;";
 
-/* Version 4 added columns to tables every older version has: NULL in the
- * rows written before (their capacity, scan time and project entries are
- * unknown), while CREATE TABLE gives a new database all of them. The new
- * project_limit table and views come from the schema as usual. */
-static const char *const census_cols4[][2] = {
-	{ "snapshot", "fs_bytes" }, { "snapshot", "fs_free_bytes" },
-	{ "snapshot", "fs_avail_bytes" }, { "snapshot", "fs_inodes" },
-	{ "snapshot", "fs_free_inodes" }, { "snapshot", "scanned_at" },
-	{ "project", "entries" },
+/*
+ * Version 4 keeps totals beyond INT64_MAX as exact decimal text, in
+ * columns without a type (sql/schema.sql); SQLite cannot change a
+ * column's type in place, so a table with such a column is rebuilt: it is
+ * renamed (legacy_alter_table leaves the other tables' references to its
+ * name alone), created anew by the schema, filled from the old one
+ * (column by column: the new one may have more) and dropped. The views
+ * over these tables and hist's index go first and come back with the
+ * schema. Foreign keys are off meanwhile (open_rw), so dropping the old
+ * snapshot table deletes nothing. Existing values are copied as they are.
+ */
+static const char *const exact_tables[] = { "snapshot", "project", "owner",
+    "hist", "hist_extent", "project_extent", "dir", "top" };
+#define N_EXACT (sizeof exact_tables / sizeof *exact_tables)
+static const char iocensus_exact_drop[] = "PRAGMA legacy_alter_table=ON;"
+    " DROP VIEW IF EXISTS v_snapshot; DROP VIEW IF EXISTS v_project;"
+    " DROP VIEW IF EXISTS v_hist; DROP VIEW IF EXISTS v_dir;"
+    " DROP INDEX IF EXISTS hist_key;";
+
+static int
+table_exists(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
+	    " type = 'table' AND name = ?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* Before the schema runs: move the old tables aside; moved[i] says which
+ * existed (a version-1 database lacks the later ones). */
+static int
+exact_move_aside(sqlite3 *db, int moved[N_EXACT], char *err, size_t errlen)
+{
+	char sql[128];
+
+	if (db_exec(db, iocensus_exact_drop, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < N_EXACT; i++) {
+		if ((moved[i] = table_exists(db, exact_tables[i])) < 0) {
+			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+			return -1;
+		}
+		snprintf(sql, sizeof sql, "ALTER TABLE \"%s\" RENAME TO"
+		    " \"%s_v3\"", exact_tables[i], exact_tables[i]);
+		if (moved[i] && db_exec(db, sql, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The columns of table t, quoted, comma-separated, in their order; NULL
+ * with err on error. sqlite3_free() it. */
+static char *
+column_list(sqlite3 *db, const char *t, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	sqlite3_str *s = sqlite3_str_new(db);
+	int n = 0, rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?)"
+	    " ORDER BY cid", -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		sqlite3_free(sqlite3_str_finish(s));
+		return NULL;
+	}
+	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		sqlite3_str_appendf(s, "%s\"%w\"", n++ ? ", " : "",
+		    (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE || n == 0 || sqlite3_str_errcode(s)) {
+		snprintf(err, errlen, "%s: cannot list its columns", t);
+		sqlite3_free(sqlite3_str_finish(s));
+		return NULL;
+	}
+	return sqlite3_str_finish(s);
+}
+
+/* After the schema has created the new tables: fill them, drop the old.
+ * The old columns are named: a new table has more of them (version 6's),
+ * which the old rows do not know (NULL). */
+static int
+exact_fill(sqlite3 *db, const int moved[N_EXACT], char *err, size_t errlen)
+{
+	for (size_t i = 0; i < N_EXACT; i++) {
+		const char *t = exact_tables[i];
+		char old[64], *cols, *sql;
+		int rc;
+
+		if (!moved[i])
+			continue;
+		snprintf(old, sizeof old, "%s_v3", t);
+		if (!(cols = column_list(db, old, err, errlen)))
+			return -1;
+		sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s) SELECT %s FROM"
+		    " \"%w\"; DROP TABLE \"%w\";", t, cols, cols, old, old);
+		sqlite3_free(cols);
+		rc = sql ? db_exec(db, sql, err, errlen) : -1;
+		if (!sql)
+			snprintf(err, errlen, "out of memory");
+		sqlite3_free(sql);
+		if (rc < 0)
+			return -1;
+	}
+	return db_exec(db, "PRAGMA legacy_alter_table=OFF", err, errlen);
+}
+
+/*
+ * Version 6 added columns to tables every older version has: capacity
+ * (statvfs at the scan; exact, so without a type) and the real scan time
+ * of a snapshot, and the entries of a project. The rows written before
+ * have NULL there: unknown. A version 1-3 database gets them from the
+ * schema, which creates its rebuilt tables anew (exact_fill copies the old
+ * columns by name); a version 4 or 5 one through ALTER TABLE, which
+ * leaves every row where it is. The new project_limit table and the views
+ * come from the schema as usual.
+ */
+static const struct {
+	const char *table, *col, *type;
+} census_cols6[] = {
+	{ "snapshot", "fs_bytes", "" }, { "snapshot", "fs_free_bytes", "" },
+	{ "snapshot", "fs_avail_bytes", "" }, { "snapshot", "fs_inodes", "" },
+	{ "snapshot", "fs_free_inodes", "" },
+	{ "snapshot", "scanned_at", "INTEGER" },
+	{ "project", "entries", "INTEGER" },
 };
 
-/* Add an INTEGER column unless the table has it. 0, or -1 with err. */
+/* Add a column unless the table has it. 0, or -1 with err. */
 static int
-add_column(sqlite3 *db, const char *table, const char *col, char *err,
-    size_t errlen)
+add_column(sqlite3 *db, const char *table, const char *col,
+    const char *type, char *err, size_t errlen)
 {
 	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info(%Q)"
 	    " WHERE name = %Q", table, col);
@@ -150,24 +288,22 @@ add_column(sqlite3 *db, const char *table, const char *col, char *err,
 	}
 	if (have)
 		return 0;
-	sql = sqlite3_mprintf("ALTER TABLE %s ADD COLUMN %s INTEGER", table,
-	    col);
+	sql = sqlite3_mprintf("ALTER TABLE \"%w\" ADD COLUMN \"%w\" %s", table,
+	    col, type);
 	rc = sql ? db_exec(db, sql, err, errlen) : -1;
 	sqlite3_free(sql);
 	return rc;
 }
 
 static int
-census_from3(sqlite3 *db, char *err, size_t errlen)
+census_from5(sqlite3 *db, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < sizeof census_cols4 / sizeof *census_cols4; i++)
-		if (add_column(db, census_cols4[i][0], census_cols4[i][1], err,
-		    errlen) < 0)
+	for (size_t i = 0; i < sizeof census_cols6 / sizeof *census_cols6; i++)
+		if (add_column(db, census_cols6[i].table, census_cols6[i].col,
+		    census_cols6[i].type, err, errlen) < 0)
 			return -1;
 	return 0;
 }
-static const char iocensus_io_dirty_all[] =
-    "INSERT OR IGNORE INTO io_dirty (t0) SELECT DISTINCT t0 FROM io_chunk;";
 
 /* v_io enumerates a chunk's samples by joining io_slot (0..3599). */
 static const char iocensus_io_slots[] =
@@ -203,7 +339,8 @@ static int
 install_schema(sqlite3 *db, char *err, size_t errlen)
 {
 	char sql[128];
-	int version = 0, appid = 0, tables = 0;
+	int version = 0, appid = 0, tables = 0, moved[N_EXACT] = { 0 };
+	int rebuild;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
 		return -1;
@@ -212,8 +349,9 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 	    pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
 	    pragma_int(db, "SELECT count(*) FROM sqlite_master", &tables) < 0)
 		goto fail_msg;
-	/* Someone else's SQLite database: never add our tables to it. */
-	if (appid != DB_APPLICATION_ID && tables > 0) {
+	/* Someone else's SQLite database, made while we waited: never add
+	 * our tables to it. */
+	if (appid != DB_APPLICATION_ID && (appid != 0 || tables > 0)) {
 		snprintf(err, errlen, "not an iocensus database (it already "
 		    "holds tables of its own)");
 		goto fail;
@@ -222,14 +360,18 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		snprintf(sql, sizeof sql,
 		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
+		rebuild = version >= 1 && version < 4;
 		if ((version == 2 &&
 		    db_exec(db, iocensus_io_from2, err, errlen) < 0) ||
-		    (version >= 1 && version < 4 &&
-		    census_from3(db, err, errlen) < 0) ||
+		    (rebuild && exact_move_aside(db, moved, err, errlen) < 0) ||
+		    (version >= 4 && census_from5(db, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
+		    (rebuild && exact_fill(db, moved, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
 		    (version == 2 &&
 		    db_exec(db, iocensus_io_dirty_all, err, errlen) < 0) ||
+		    (version >= 2 &&
+		    db_exec(db, iocensus_io_sparse, err, errlen) < 0) ||
 		    db_exec(db, iocensus_io_slots, err, errlen) < 0 ||
 		    install_views(db, err, errlen) < 0 ||
 		    db_exec(db, sql, err, errlen) < 0)
@@ -246,35 +388,175 @@ fail:
 }
 
 /*
- * SQLite takes some files too short for its header for an empty database
- * and writes a new one over them. Refuse a regular file that is neither
- * empty nor starts with the SQLite header, before SQLite opens it.
+ * The dashboard views (sql/dash.sql) on a database that lacks them: one
+ * made before they existed. Every statement there is IF NOT EXISTS, so
+ * two writers racing here both succeed; nothing is written when they are
+ * all there.
  */
 static int
-check_header(const char *path, char *err, size_t errlen)
+install_dash(sqlite3 *db, char *err, size_t errlen)
+{
+	int n = 0;
+
+	if (pragma_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+	    " ('v_io_dev_hour', 'v_io_host_minute')", &n) < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (n == 2)
+		return 0;
+	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	if (db_exec(db, iocensus_sql_dash, err, errlen) < 0 ||
+	    db_exec(db, "COMMIT", err, errlen) < 0) {
+		db_exec(db, "ROLLBACK", NULL, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * SQLite gives some names a meaning of their own: ":memory:" (and "")
+ * is a private in-memory database, and a "file:" name is a URI whose
+ * parameters can make it one ("file:x?mode=memory") or open another file.
+ * A scan into either would report success and store nothing.
+ */
+static int
+check_name(const char *path, char *err, size_t errlen)
+{
+	if (*path && strcmp(path, ":memory:") != 0 &&
+	    strncmp(path, "file:", 5) != 0)
+		return 0;
+	snprintf(err, errlen, "'%s': not a database file name: SQLite takes "
+	    "it for %s; give a path (./%s for a file of that name)", path,
+	    strncmp(path, "file:", 5) == 0 ? "a URI" : "a database in memory",
+	    *path ? path : "NAME");
+	return -1;
+}
+
+enum ident { ID_NEW, ID_EMPTY, ID_OURS };
+
+/* What the identity fields say: the census, at a version this program
+ * reads; an SQLite file with no schema ever (nothing to refuse); or
+ * another program's database, refused. */
+static int
+classify(const char *path, uint32_t appid, uint32_t version, int schema,
+    enum ident *id, char *err, size_t errlen)
+{
+	if (appid == DB_APPLICATION_ID && version > DB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: schema version %u is newer than this "
+		    "program supports (%d); upgrade iocensus", path, version,
+		    DB_SCHEMA_VERSION);
+		return -1;
+	}
+	if (appid != DB_APPLICATION_ID && (appid || version || schema)) {
+		snprintf(err, errlen, "%s: not an iocensus database "
+		    "(application_id 0x%08x, user_version %u%s): left untouched",
+		    path, appid, version, schema ? ", a schema of its own" : "");
+		return -1;
+	}
+	*id = appid == DB_APPLICATION_ID ? ID_OURS : ID_EMPTY;
+	return 0;
+}
+
+static uint32_t
+be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A WAL that holds frames: the database's header may be older than them. */
+static int
+wal_pending(const char *path)
+{
+	char wal[4096];
+	struct stat st;
+
+	if (snprintf(wal, sizeof wal, "%s-wal", path) >= (int)sizeof wal)
+		return 1;	/* cannot tell: ask SQLite */
+	return stat(wal, &st) == 0 && st.st_size > 0;
+}
+
+/* Identity through SQLite, read-only, for a database whose header may be
+ * stale. A read-only connection never writes the database file. */
+static int
+identity_sqlite(const char *path, enum ident *id, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int appid = 0, version = 0, objects = 0, rc = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
+		sqlite3_busy_handler(db, on_busy, NULL);
+		if (pragma_int(db, "PRAGMA application_id", &appid) == 0 &&
+		    pragma_int(db, "PRAGMA user_version", &version) == 0 &&
+		    pragma_int(db, "SELECT count(*) FROM sqlite_master",
+		    &objects) == 0)
+			rc = 0;
+	}
+	if (rc < 0)
+		snprintf(err, errlen, "%s: not a usable database: %s", path,
+		    db ? sqlite3_errmsg(db) : "out of memory");
+	else
+		rc = classify(path, (uint32_t)appid, (uint32_t)version,
+		    objects > 0, id, err, errlen);
+	sqlite3_close(db);
+	return rc;
+}
+
+/*
+ * What the file at path is, decided before anything writes to it: a
+ * read-write connection would (SQLite switches a database to WAL, and
+ * checkpoints a WAL into the file when its last connection closes), and
+ * even a read-only one leaves -wal and -shm files behind. So the 100-byte
+ * database header is read directly (application id at offset 68, user
+ * version at 60, schema cookie at 40: https://sqlite.org/fileformat.html);
+ * only a WAL database whose WAL holds frames, which its header may not
+ * show yet, is asked through a read-only SQLite connection.
+ *
+ * New: absent or 0 bytes. Refused: a file that does not start with the
+ * SQLite header (SQLite would take some such files for an empty database
+ * and write over them), a truncated header, another program's database.
+ */
+static int
+check_identity(const char *path, enum ident *id, char *err, size_t errlen)
 {
 	static const char magic[16] = "SQLite format 3";
-	char buf[sizeof magic];
+	unsigned char h[100];
 	struct stat st;
 	ssize_t n = 0;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
+	*id = ID_NEW;
 	if (fd < 0)
 		return 0;	/* missing (created), or SQLite says why */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		do
-			n = pread(fd, buf, sizeof buf, 0);
-		while (n < 0 && errno == EINTR);
-		if (n >= 0 && ((size_t)n < sizeof buf ||
-		    memcmp(buf, magic, sizeof magic) != 0)) {
-			snprintf(err, errlen, "%s: not a usable database: it "
-			    "does not start with the SQLite header", path);
-			close(fd);
-			return -1;
-		}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return 0;
 	}
+	do
+		n = pread(fd, h, sizeof h, 0);
+	while (n < 0 && errno == EINTR);
 	close(fd);
-	return 0;
+	if (n < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((size_t)n < sizeof magic || memcmp(h, magic, sizeof magic) != 0) {
+		snprintf(err, errlen, "%s: not a usable database: it does not "
+		    "start with the SQLite header", path);
+		return -1;
+	}
+	if ((size_t)n < sizeof h) {
+		snprintf(err, errlen, "%s: not a usable database: its SQLite "
+		    "header is cut short (%zd bytes)", path, n);
+		return -1;
+	}
+	if ((h[18] == 2 || h[19] == 2) && wal_pending(path))
+		return identity_sqlite(path, id, err, errlen);
+	return classify(path, be32(h + 68), be32(h + 60), be32(h + 40) != 0,
+	    id, err, errlen);
 }
 
 /* create: make a new database (fsscan, ingest); otherwise the file must
@@ -284,9 +566,10 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	char msg[512];
-	int version = 0, appid = 0;
+	enum ident id;
+	int version = 0;
 
-	if (check_header(path, err, errlen) < 0)
+	if (check_name(path, err, errlen) < 0)
 		return NULL;
 	/* Say which of the two a writer lacks, before SQLite fails with "attempt
 	 * to write a readonly database" (and leaves a -wal and -shm behind). */
@@ -302,6 +585,17 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 		    strerror(errno));
 		return NULL;
 	}
+	if (check_identity(path, &id, err, errlen) < 0)
+		return NULL;
+	if (!create && id != ID_OURS) {
+		if (access(path, F_OK) < 0)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		else
+			snprintf(err, errlen, "%s: not an iocensus database (it "
+			    "holds no census; fsscan or iocensus ingest creates "
+			    "one)", path);
+		return NULL;
+	}
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
 	    (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX,
 	    NULL) != SQLITE_OK) {
@@ -312,33 +606,15 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 	}
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_handler(db, on_busy, NULL);
-	if (pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
-	    pragma_int(db, "PRAGMA user_version", &version) < 0) {
+	if (pragma_int(db, "PRAGMA user_version", &version) < 0) {
 		snprintf(err, errlen, "%s: not a usable database: %s", path,
 		    sqlite3_errmsg(db));
 		goto fail;
 	}
-	if (appid != 0 && appid != DB_APPLICATION_ID) {
-		snprintf(err, errlen, "%s: not an iocensus database "
-		    "(application_id 0x%08x)", path, (unsigned)appid);
-		goto fail;
-	}
-	if (version > DB_SCHEMA_VERSION) {
-		snprintf(err, errlen,
-		    "%s: schema version %d is newer than this "
-		    "program supports (%d); upgrade iocensus", path, version,
-		    DB_SCHEMA_VERSION);
-		goto fail;
-	}
-	if (!create && appid == 0 && version == 0) {
-		snprintf(err, errlen,
-		    "%s: not an iocensus database (it holds no "
-		    "census; fsscan or iocensus ingest creates one)", path);
-		goto fail;
-	}
+	/* Foreign keys stay off until the schema is installed: an upgrade
+	 * rebuilds tables that others reference (install_schema). */
 	if (set_wal(db, msg, sizeof msg) < 0 ||
-	    db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-	    msg, sizeof msg) < 0) {
+	    db_exec(db, "PRAGMA synchronous=NORMAL", msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: %s", path, msg);
 		goto fail;
 	}
@@ -346,6 +622,15 @@ open_rw(const char *path, int create, char *err, size_t errlen)
 	    install_schema(db, msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: cannot install schema: %s", path,
 		    msg);
+		goto fail;
+	}
+	if (db_exec(db, "PRAGMA foreign_keys=ON", msg, sizeof msg) < 0) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		goto fail;
+	}
+	if (install_dash(db, msg, sizeof msg) < 0) {
+		snprintf(err, errlen, "%s: cannot install the dashboard views: "
+		    "%s", path, msg);
 		goto fail;
 	}
 	return db;
@@ -398,9 +683,43 @@ db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len)
 }
 
 int
-db_bind_opt(sqlite3_stmt *st, int i, int has, int64_t v)
+db_bind_i128(sqlite3_stmt *st, int i, i128 v)
 {
-	return has ? sqlite3_bind_int64(st, i, v) : sqlite3_bind_null(st, i);
+	char buf[I128_STRLEN];
+
+	if (i128_fits64(v))
+		return sqlite3_bind_int64(st, i, (int64_t)v);
+	return sqlite3_bind_text(st, i, i128_str(v, buf), -1,
+	    SQLITE_TRANSIENT);
+}
+
+int
+db_bind_opt(sqlite3_stmt *st, int i, int has, i128 v)
+{
+	return has ? db_bind_i128(st, i, v) : sqlite3_bind_null(st, i);
+}
+
+int
+db_column_i128(sqlite3_stmt *st, int i, i128 *v)
+{
+	const char *s;
+	i128 x;
+
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER:
+		*v = sqlite3_column_int64(st, i);
+		return 0;
+	case SQLITE_TEXT:
+		s = (const char *)sqlite3_column_text(st, i);
+		/* The text must be all of the value: no NUL inside it. */
+		if (!s || strlen(s) != (size_t)sqlite3_column_bytes(st, i) ||
+		    i128_parse(s, &x) < 0)
+			return -1;
+		*v = x;
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 int
@@ -475,6 +794,9 @@ open_immutable(const char *path, char *err, size_t errlen)
 sqlite3 *
 db_open_read(const char *path, int *immutable, char *err, size_t errlen)
 {
+	*immutable = 0;
+	if (check_name(path, err, errlen) < 0)
+		return NULL;
 	*immutable = !(access(path, W_OK) == 0 && dir_writable(path));
 	if (!*immutable)
 		return open_rw(path, 0, err, errlen);

@@ -90,6 +90,42 @@ fmt_json_str(FILE *f, const char *s)
 	putc('"', f);
 }
 
+/* The exposition format's escapes; in_label: a quote too. */
+static void
+prom_str(FILE *f, const char *s, int in_label)
+{
+	while (*s) {
+		int n = fmt_utf8_len(s);
+
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else if (*s == '"' && in_label)
+			fputs("\\\"", f);
+		else if (n == 0)	/* the text \xNN, its backslash escaped */
+			fprintf(f, "\\\\x%02x", (unsigned char)*s);
+		else {
+			fwrite(s, 1, (size_t)n, f);
+			s += n;
+			continue;
+		}
+		s++;
+	}
+}
+
+void
+fmt_prom_label(FILE *f, const char *s)
+{
+	prom_str(f, s, 1);
+}
+
+void
+fmt_prom_help(FILE *f, const char *s)
+{
+	prom_str(f, s, 0);
+}
+
 /* Escape for HTML text and quoted attribute values alike. Invalid UTF-8
  * bytes and control characters are shown as \xNN text, so the page stays
  * valid UTF-8 and a name's odd bytes remain visible; a backslash is shown

@@ -32,6 +32,14 @@ void fmt_json_str(FILE *f, const char *s);
  * does not start one (invalid, overlong, surrogate, truncated). */
 int fmt_utf8_len(const char *s);
 
+/* Prometheus text exposition format: a label value (between the quotes
+ * the caller writes) and a HELP text. The format escapes a backslash as
+ * \\ and a newline as \n, and in a label value a quote as \"; it allows
+ * UTF-8 only, so a byte that is not valid UTF-8 is written as the text
+ * \xNN, as the tables show it. */
+void fmt_prom_label(FILE *f, const char *s);
+void fmt_prom_help(FILE *f, const char *s);
+
 /* HTML text or a quoted attribute value: & < > " ' become entities; a
  * control character or a byte that is not valid UTF-8 becomes the visible
  * text \xNN, so the page is valid UTF-8 whatever the names hold. */

@@ -3,6 +3,9 @@
  */
 #include "hist.h"
 
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define DAY 86400
@@ -11,13 +14,14 @@
 static int log2_bucket(uint64_t n) { return n < 2 ? 0 : hist_lg(n); }
 
 int
-hist_slot(enum hist_scheme s, int64_t v)
+hist_slot(enum hist_scheme s, i128 v)
 {
 	uint64_t u;
 
 	if (v < 0)		/* only ages can be negative: a future time */
 		return s == HS_LINEAR8 ? 1 : HIST_UNDER;
-	u = (uint64_t)v;
+	/* Values stay below 2^64 (hist.h); a larger one goes to the top. */
+	u = v >> 64 ? UINT64_MAX : (uint64_t)v;
 	switch (s) {
 	case HS_SIZE:
 		return 1 + (u < 2048 ? 0 : hist_lg(u) - 10);
@@ -34,7 +38,7 @@ hist_slot(enum hist_scheme s, int64_t v)
 }
 
 void
-hist_add(struct hist *h, enum hist_scheme s, int64_t v, uint64_t weight)
+hist_add(struct hist *h, enum hist_scheme s, i128 v, uint64_t weight)
 {
 	hist_add_slot(h, hist_slot(s, v), v, weight);
 }
@@ -42,7 +46,7 @@ hist_add(struct hist *h, enum hist_scheme s, int64_t v, uint64_t weight)
 /* Widen [*min, *max] to hold v; count: values already held (0: none, so
  * the range is v alone). */
 static void
-extent_add(int64_t *min, int64_t *max, uint64_t count, int64_t v)
+extent_add(i128 *min, i128 *max, uint64_t count, i128 v)
 {
 	if (count == 0 || v < *min)
 		*min = v;
@@ -50,15 +54,105 @@ extent_add(int64_t *min, int64_t *max, uint64_t count, int64_t v)
 		*max = v;
 }
 
+static void
+vw_negate(struct hist_vw *x)
+{
+	int carry = 1;
+
+	for (int i = 0; i < 3; i++) {
+		x->limb[i] = ~x->limb[i] + (uint64_t)carry;
+		carry = carry && x->limb[i] == 0;
+	}
+}
+
 void
-hist_add_slot(struct hist *h, int i, int64_t v, uint64_t weight)
+hist_vw_add(struct hist_vw *dst, const struct hist_vw *src)
+{
+	u128 carry = 0;
+
+	for (int i = 0; i < 3; i++) {
+		u128 t = (u128)dst->limb[i] + src->limb[i] + carry;
+		dst->limb[i] = (uint64_t)t;
+		carry = t >> 64;
+	}
+}
+
+/* *acc += v * weight: |v| < 2^127 and weight < 2^64 make |product| <
+ * 2^191, which 192-bit two's complement holds. */
+static void
+vw_add_product(struct hist_vw *acc, i128 v, uint64_t weight)
+{
+	u128 m = v < 0 ? -(u128)v : (u128)v;
+	u128 lo = (u128)(uint64_t)m * weight;
+	u128 hi = (u128)(uint64_t)(m >> 64) * weight;
+	u128 mid = (lo >> 64) + (uint64_t)hi;
+	struct hist_vw p = { { (uint64_t)lo, (uint64_t)mid,
+	    (uint64_t)((mid >> 64) + (hi >> 64)) } };
+
+	if (v == 0 || weight == 0)
+		return;
+	if (v < 0)
+		vw_negate(&p);
+	hist_vw_add(acc, &p);
+}
+
+char *
+hist_vw_str(const struct hist_vw *x, char buf[HIST_VW_STRLEN])
+{
+	static const uint64_t e19 = 10000000000000000000ull;
+	struct hist_vw m = *x;
+	uint64_t part[4];
+	int neg = m.limb[2] >> 63, n = 0, k = 0;
+
+	if (neg)
+		vw_negate(&m);
+	/* Base 10^19 digits, least significant first, by long division. */
+	do {
+		u128 r = 0;
+		for (int i = 2; i >= 0; i--) {
+			u128 cur = r << 64 | m.limb[i];
+			m.limb[i] = (uint64_t)(cur / e19);
+			r = cur % e19;
+		}
+		part[n++] = (uint64_t)r;
+	} while (m.limb[0] | m.limb[1] | m.limb[2]);
+	if (neg)
+		buf[k++] = '-';
+	k += snprintf(buf + k, (size_t)(HIST_VW_STRLEN - k), "%" PRIu64,
+	    part[--n]);
+	while (n)
+		k += snprintf(buf + k, (size_t)(HIST_VW_STRLEN - k), "%019"
+		    PRIu64, part[--n]);
+	return buf;
+}
+
+double
+hist_vw_double(const struct hist_vw *x)
+{
+	struct hist_vw m = *x;
+	int neg = m.limb[2] >> 63;
+	double d;
+
+	if (neg)
+		vw_negate(&m);
+	/* Below 2^128 one conversion rounds once, as (double) of an i128
+	 * does; above it the low limb is far below half a unit. */
+	if (m.limb[2] == 0)
+		d = (double)((u128)m.limb[1] << 64 | m.limb[0]);
+	else
+		d = ldexp((double)((u128)m.limb[2] << 64 | m.limb[1]), 64);
+	return neg ? -d : d;
+}
+
+void
+hist_add_slot(struct hist *h, int i, i128 v, uint64_t weight)
 {
 	extent_add(&h->min, &h->max, h->count, v);
 	h->count++;
 	h->n[i]++;
 	h->w[i] += weight;
 	h->v[i] += v;
-	h->vw[i] += (i128)v * (i128)weight;
+	vw_add_product(&h->vw[i], v, weight);
 }
 
 uint64_t
@@ -79,12 +173,12 @@ hist_merge(struct hist *dst, const struct hist *src)
 		dst->n[i] += src->n[i];
 		dst->w[i] += src->w[i];
 		dst->v[i] += src->v[i];
-		dst->vw[i] += src->vw[i];
+		hist_vw_add(&dst->vw[i], &src->vw[i]);
 	}
 }
 
 void
-phist_add(struct phist *h, enum hist_scheme s, int64_t v, uint64_t weight)
+phist_add(struct phist *h, enum hist_scheme s, i128 v, uint64_t weight)
 {
 	int i = hist_slot(s, v);
 
@@ -108,37 +202,38 @@ phist_merge(struct phist *dst, const struct phist *src)
 	}
 }
 
-/* Log2 bucket b covers [lo, 2^(b+1)) where lo is 0 for b = 0, else 2^b. */
+/* Log2 bucket b covers [lo, 2^(b+1)) * unit, where lo is 0 for b = 0,
+ * else 2^b * unit; exact in 128 bits for every bucket a value below 2^64
+ * can reach. */
 static void
-log2_bounds(int b, int64_t unit, int64_t *lo, int64_t *hi)
+log2_bounds(int b, i128 unit, i128 *lo, i128 *hi)
 {
-	*lo = b == 0 ? 0 : ((int64_t)1 << b) * unit;
-	*hi = b >= 62 ? INT64_MAX : ((int64_t)1 << (b + 1)) * unit;
+	*lo = b == 0 ? 0 : ((i128)1 << b) * unit;
+	*hi = ((i128)1 << (b + 1)) * unit;
 }
 
 void
-hist_bounds_base(enum hist_scheme s, int slot, int64_t *lo, int64_t *hi)
+hist_bounds_base(enum hist_scheme s, int slot, i128 *lo, i128 *hi)
 {
 	int b = slot - 1;
 
 	if (slot == HIST_UNDER) {
-		*lo = INT64_MIN;
+		*lo = INT64_MIN;	/* marker: every negative age */
 		*hi = 0;
 		return;
 	}
 	switch (s) {
-	case HS_SIZE:
-		if (b + 11 >= 63) { *lo = (int64_t)1 << 62; *hi = INT64_MAX; return; }
-		*lo = b == 0 ? 0 : (int64_t)1 << (b + 10);
-		*hi = (int64_t)1 << (b + 11);
+	case HS_SIZE:		/* [0, 2^11), then [2^(b+10), 2^(b+11)) */
+		log2_bounds(b + 10, 1, lo, hi);
+		if (b == 0)
+			*lo = 0;
 		return;
-	case HS_BLOCKS:
-		if (b + 2 >= 63) { *lo = (int64_t)1 << 62; *hi = INT64_MAX; return; }
-		*lo = b == 0 ? 0 : (int64_t)1 << (b + 1);
-		*hi = (int64_t)1 << (b + 2);
+	case HS_BLOCKS:		/* [0, 4), then [2^(b+1), 2^(b+2)) */
+		log2_bounds(b + 1, 1, lo, hi);
+		if (b == 0)
+			*lo = 0;
 		return;
 	case HS_AGE:
-		if (b >= 46) { *lo = ((int64_t)1 << 46) * DAY; *hi = INT64_MAX; return; }
 		log2_bounds(b, DAY, lo, hi);
 		return;
 	case HS_COUNT:
@@ -146,14 +241,14 @@ hist_bounds_base(enum hist_scheme s, int slot, int64_t *lo, int64_t *hi)
 		return;
 	case HS_LINEAR8:
 		if (slot == HIST_OVER) { *lo = 128; *hi = INT64_MAX; return; }
-		*lo = 8 * (int64_t)b;
-		*hi = 8 * (int64_t)b + 8;
+		*lo = 8 * (i128)b;
+		*hi = 8 * (i128)b + 8;
 		return;
 	}
 }
 
 void
-hist_bounds_fsstats(enum hist_scheme s, int slot, int64_t *lo, int64_t *hi)
+hist_bounds_fsstats(enum hist_scheme s, int slot, i128 *lo, i128 *hi)
 {
 	int b = slot - 1;
 
@@ -174,49 +269,8 @@ hist_bounds_fsstats(enum hist_scheme s, int slot, int64_t *lo, int64_t *hi)
 		return;
 	case HS_LINEAR8:
 		if (slot == HIST_OVER) { *lo = 127; *hi = -1; return; }
-		*lo = 8 * (int64_t)b;
-		*hi = 8 * (int64_t)b + 7;
+		*lo = 8 * (i128)b;
+		*hi = 8 * (i128)b + 7;
 		return;
 	}
-}
-
-char *
-i128_str(i128 v, char buf[41])
-{
-	char tmp[41];
-	int n = 0, neg = v < 0;
-	unsigned __int128 u = neg ? -(unsigned __int128)v : (unsigned __int128)v;
-
-	do {
-		tmp[n++] = (char)('0' + (int)(u % 10));
-		u /= 10;
-	} while (u);
-	int k = 0;
-	if (neg)
-		buf[k++] = '-';
-	while (n)
-		buf[k++] = tmp[--n];
-	buf[k] = 0;
-	return buf;
-}
-
-int
-i128_parse(const char *s, i128 *out)
-{
-	unsigned __int128 u = 0;
-	int neg = 0;
-
-	if (*s == '-') {
-		neg = 1;
-		s++;
-	}
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		u = u * 10 + (unsigned)(*s - '0');
-	}
-	*out = neg ? (i128)(0 - u) : (i128)u;	/* no overflow at INT128_MIN */
-	return 0;
 }

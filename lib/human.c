@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "human.h"
+#include "i128.h"
 
 /* Insert ',' every three digits of the integer part of the number in buf
  * (an optional '-', digits, an optional fraction), in place. */
@@ -47,6 +48,15 @@ const char *
 human_uint(uint64_t v, char *buf, size_t len)
 {
 	snprintf(buf, len, "%" PRIu64, v);
+	return group_digits(buf, len);
+}
+
+const char *
+human_wide(i128 v, char *buf, size_t len)
+{
+	char t[I128_STRLEN];
+
+	snprintf(buf, len, "%s", i128_str(v, t));
 	return group_digits(buf, len);
 }
 

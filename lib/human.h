@@ -10,9 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "i128.h"
+
 /* 1234567 -> "1,234,567". */
 const char *human_int(int64_t v, char *buf, size_t len);
 const char *human_uint(uint64_t v, char *buf, size_t len);
+/* The same for a 128-bit integer; buf of 56 bytes holds any. */
+const char *human_wide(i128 v, char *buf, size_t len);
 /* A real with `decimals` places and grouped digits: "1,984.50". */
 const char *human_real(double v, int decimals, char *buf, size_t len);
 /* Binary units: "512 B", "1.5 GiB" (decimals places above 1 KiB). */

@@ -2,6 +2,11 @@
 -- Tables are private; the views in views.sql are the stable interface.
 -- Each table has one writer: fsscan writes snapshots and everything keyed
 -- by snapshot_id. Sizes are bytes, times are unix seconds.
+--
+-- Columns marked "exact" have no type: they hold an INTEGER, or beyond
+-- the signed 64-bit range the exact decimal TEXT (lib/db.h
+-- db_bind_i128; docs/census-db.md, "Exact totals"). A typed INTEGER
+-- column would turn such text into an approximate REAL.
 
 CREATE TABLE IF NOT EXISTS snapshot (
   id            INTEGER PRIMARY KEY,
@@ -20,9 +25,9 @@ CREATE TABLE IF NOT EXISTS snapshot (
   status        TEXT NOT NULL CHECK (status IN
                   ('running', 'complete', 'interrupted', 'failed')),
   files         INTEGER, dirs INTEGER, symlinks INTEGER, others INTEGER,
-  bytes         INTEGER, alloc_bytes INTEGER,
-  all_size      INTEGER,           -- fsstats: st_size of every counted entry
-  all_blocks    INTEGER,           -- fsstats: st_blocks of every counted entry
+  bytes, alloc_bytes,              -- exact
+  all_size,                        -- exact; fsstats: st_size of every counted entry
+  all_blocks,                      -- exact; fsstats: st_blocks of every counted entry
   hardlink_dups INTEGER, snapshot_dirs INTEGER,
   symlink_rel   INTEGER, symlink_abs INTEGER,
   mounts_skipped INTEGER, excluded INTEGER,
@@ -31,13 +36,14 @@ CREATE TABLE IF NOT EXISTS snapshot (
   options       TEXT,              -- the command line, for provenance
   entries_per_s REAL,
   version       TEXT,              -- fsscan version that wrote it
-  -- Schema 4. statvfs(ROOT) at the scan: f_blocks, f_bfree and f_bavail
-  -- times f_frsize, f_files, f_ffree. NULL where unknown: a scan written
-  -- before, statvfs failed, a value beyond 2^63 - 1, or --as-of (statvfs
-  -- of a file-system snapshot describes today's file system).
-  fs_bytes       INTEGER, fs_free_bytes INTEGER, fs_avail_bytes INTEGER,
-  fs_inodes      INTEGER, fs_free_inodes INTEGER,
-  -- Schema 4. When the walk really started: started_at unless --as-of
+  -- Schema 6. statvfs(ROOT) at the scan: f_blocks, f_bfree and f_bavail
+  -- times f_frsize, f_files, f_ffree; exact. NULL where unknown: a scan
+  -- written before, statvfs failed or contradicted itself (more free than
+  -- in all), or --as-of (statvfs of a file-system snapshot describes
+  -- today's file system).
+  fs_bytes, fs_free_bytes, fs_avail_bytes,                -- exact
+  fs_inodes, fs_free_inodes,                              -- exact
+  -- Schema 6. When the walk really started: started_at unless --as-of
   -- dated the scan.
   scanned_at     INTEGER
 );
@@ -47,14 +53,14 @@ CREATE TABLE IF NOT EXISTS project (
   name        TEXT NOT NULL,
   source      TEXT NOT NULL,       -- rule(s) that attributed it: depth:1, projid, ...
   files INTEGER NOT NULL, dirs INTEGER NOT NULL,
-  bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
-  entries INTEGER,                 -- schema 4: every entry attributed
+  bytes NOT NULL, alloc_bytes NOT NULL,                 -- exact
+  entries INTEGER,                 -- schema 6: every entry attributed
                                    -- (files once per inode, directories,
                                    -- symlinks, others): its inodes
   PRIMARY KEY (snapshot_id, name)
 ) WITHOUT ROWID;
 
--- Schema 4: each project's limit at the snapshot, from fsscan --limits
+-- Schema 6: each project's limit at the snapshot, from fsscan --limits
 -- FILE ('file') or the file system's project quota ('quota'): bytes and
 -- inodes, NULL when that one has no limit.
 CREATE TABLE IF NOT EXISTS project_limit (
@@ -71,7 +77,7 @@ CREATE TABLE IF NOT EXISTS owner (
   id          INTEGER NOT NULL,
   name        TEXT,                -- NULL when the id has no name here
   files INTEGER NOT NULL, dirs INTEGER NOT NULL,
-  bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
+  bytes NOT NULL, alloc_bytes NOT NULL,                 -- exact
   PRIMARY KEY (snapshot_id, kind, id)
 ) WITHOUT ROWID;
 
@@ -85,8 +91,8 @@ CREATE TABLE IF NOT EXISTS hist (
   project     TEXT,
   metric      TEXT NOT NULL,
   slot        INTEGER NOT NULL,
-  lo INTEGER NOT NULL, hi INTEGER NOT NULL,
-  n  INTEGER NOT NULL, w INTEGER NOT NULL,
+  lo NOT NULL, hi NOT NULL,        -- exact
+  n  INTEGER NOT NULL, w NOT NULL, -- w exact
   v  TEXT, vw TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS hist_key
@@ -94,7 +100,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS hist_key
 
 CREATE TABLE IF NOT EXISTS hist_extent (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
-  metric TEXT NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,
+  metric TEXT NOT NULL, min NOT NULL, max NOT NULL,   -- exact
   PRIMARY KEY (snapshot_id, metric)
 ) WITHOUT ROWID;
 
@@ -105,7 +111,7 @@ CREATE TABLE IF NOT EXISTS hist_extent (
 CREATE TABLE IF NOT EXISTS project_extent (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
   project TEXT NOT NULL,
-  metric TEXT NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,
+  metric TEXT NOT NULL, min NOT NULL, max NOT NULL,   -- exact
   PRIMARY KEY (snapshot_id, project, metric)
 ) WITHOUT ROWID;
 
@@ -114,7 +120,7 @@ CREATE TABLE IF NOT EXISTS dir (
   path  TEXT NOT NULL,             -- relative to ROOT; '.' is ROOT
   depth INTEGER NOT NULL,
   files INTEGER NOT NULL, dirs INTEGER NOT NULL,
-  bytes INTEGER NOT NULL, alloc_bytes INTEGER NOT NULL,
+  bytes NOT NULL, alloc_bytes NOT NULL,                 -- exact
   max_mtime INTEGER,
   PRIMARY KEY (snapshot_id, path)
 ) WITHOUT ROWID;
@@ -130,7 +136,7 @@ CREATE TABLE IF NOT EXISTS top (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
   kind TEXT NOT NULL CHECK (kind IN ('file', 'dir')),
   rank INTEGER NOT NULL,
-  value INTEGER NOT NULL,          -- file: st_size; dir: entries
+  value NOT NULL,                  -- exact; file: st_size; dir: entries
   path TEXT NOT NULL,
   PRIMARY KEY (snapshot_id, kind, rank)
 ) WITHOUT ROWID;

@@ -15,8 +15,10 @@ root the checks are skipped and say why):
     the real start is kept in snapshot.scanned_at, finished_at keeps the
     scan's duration, capacity is NULL and the CSV has no Filesystem
     lines; a future time, and --as-of with --now, are usage errors;
-  * a database of schema 3 is upgraded in place: its rows get NULL
-    capacity and entries, v_limit exists, user_version is 4.
+  * a database of schema 4 or 5 (exact totals, before capacity) is
+    upgraded in place by adding the columns: its rows get NULL capacity
+    and entries, the capacity columns have no type (exact), v_limit
+    exists, user_version is 6 (schema 3 and older: t_exact.py).
 """
 import os
 import shutil
@@ -190,9 +192,9 @@ def check_as_of(tmp, mnt):
        "refused --as-of scans record nothing")
 
 
-def make_schema3(db):
-    """A database as iocensus wrote it at schema 3: the columns, table and
-    view of schema 4 taken away again (tables rebuilt without them)."""
+def make_schema5(db, version):
+    """A database as iocensus wrote it at schema 4 or 5: the columns, table
+    and view of schema 6 taken away again (tables rebuilt without them)."""
     con = sqlite3.connect(db)
     con.execute("PRAGMA legacy_alter_table = ON")
     for table, drop, tail in (("snapshot", CAP_COLS + ("scanned_at",), ""),
@@ -214,27 +216,33 @@ def make_schema3(db):
         "CREATE VIEW v_snapshot AS SELECT id, fs, root, started_at,"
         " finished_at, (status = 'complete') AS complete, files, dirs,"
         " symlinks, others, bytes, alloc_bytes, errors FROM snapshot;"
-        "PRAGMA user_version = 3;")
+        "PRAGMA user_version = %d;" % version)
     con.close()
 
 
-def check_upgrade(tmp, mnt):
-    db = os.path.join(tmp, "v3.db")
+def check_upgrade(tmp, mnt, version):
+    db = os.path.join(tmp, "v%d.db" % version)
+    what = "schema %d" % version
     run(FSSCAN, "--db", db, "--quiet", mnt)
-    make_schema3(db)
+    make_schema5(db, version)
     p = run(FSSCAN, "--db", db, "--quiet", mnt)
-    ok(p.returncode == 0, "schema 3: fsscan upgrades and scans", p.stderr)
-    eq(q(db, "PRAGMA user_version"), [(4,)], "schema 3: now version 4")
+    ok(p.returncode == 0, "%s: fsscan upgrades and scans" % what, p.stderr)
+    eq(q(db, "PRAGMA user_version"), [(6,)], "%s: now version 6" % what)
+    eq(q(db, "SELECT name, type FROM pragma_table_info('snapshot') WHERE"
+         " name IN (%s) ORDER BY cid" % ", ".join("'%s'" % c for c in
+                                                   CAP_COLS)),
+       [(c, "") for c in CAP_COLS], "%s: the capacity columns are exact"
+       " (no type)" % what)
     rows = q(db, "SELECT id, %s FROM v_snapshot ORDER BY id" %
              ", ".join(CAP_COLS))
-    eq(rows[0][1:], (None,) * 5, "schema 3: the old snapshot's capacity"
-       " is NULL")
-    eq(rows[1][1:], statvfs_cols(mnt), "schema 3: the new one's is read")
+    eq(rows[0][1:], (None,) * 5, "%s: the old snapshot's capacity"
+       " is NULL" % what)
+    eq(rows[1][1:], statvfs_cols(mnt), "%s: the new one's is read" % what)
     eq(q(db, "SELECT count(*) FROM project WHERE snapshot_id = 1 AND"
          " entries IS NULL") == q(db, "SELECT count(*) FROM project WHERE"
                                   " snapshot_id = 1"), True,
-       "schema 3: old project rows have NULL entries")
-    eq(q(db, "SELECT count(*) FROM v_limit"), [(0,)], "schema 3: v_limit")
+       "%s: old project rows have NULL entries" % what)
+    eq(q(db, "SELECT count(*) FROM v_limit"), [(0,)], "%s: v_limit" % what)
 
 
 def main():
@@ -255,7 +263,8 @@ def main():
         check_capacity(tmp, mnt)
         check_limits(tmp, mnt)
         check_as_of(tmp, mnt)
-        check_upgrade(tmp, mnt)
+        check_upgrade(tmp, mnt, 4)
+        check_upgrade(tmp, mnt, 5)
     finally:
         run("umount", mnt)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -25,7 +25,7 @@ IOCENSUS = os.path.join(os.environ["BUILD"], "iocensus")
 PRINT = ["--db", "--format", "--table", "-h, --help"]
 WINDOW = ["--from", "--to", "--host"]
 HONOURED = {
-    "ingest": PRINT + ["-j, --threads", "--progress", "--quiet"],
+    "ingest": PRINT + ["-j, --threads", "--now", "--progress", "--quiet"],
     "snapshots": PRINT,
     "diff": PRINT + ["--by", "--depth"],
     "growth": PRINT + ["--fs", "--project", "--target", "--metric"],
@@ -39,9 +39,10 @@ HONOURED = {
                               "--buckets"],
     "burst": PRINT + WINDOW + ["--burst-c", "--host-peak"],
     "devices": PRINT + WINDOW,
+    "metrics": ["--db", "-h, --help", "--out"],
     "report": ["--db", "-h, --help"] + WINDOW + ["--quarter",
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",
-        "--host-peak", "--target", "--out", "--bundle"],
+        "--host-peak", "--target", "--out", "--bundle", "--title"],
 }
 
 

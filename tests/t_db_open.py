@@ -8,7 +8,14 @@
   census tables to it
 - an empty file: the analyses, which only read, refuse it and leave it
   empty; fsscan may make it a census database (touch, then scan)
+- another program's SQLite database, in rollback or WAL mode, with or
+  without an application id or tables: refused before anything writes to
+  it, so the file (and its WAL) keep every byte and their mtime, and its
+  journal mode stays what it was
+- ':memory:' and "file:" URI names, which SQLite would take for an
+  in-memory database or a URI: refused, nothing reported as stored
 """
+import hashlib
 import os
 import sqlite3
 import subprocess
@@ -41,6 +48,97 @@ def tables(db):
             "SELECT name FROM sqlite_master"))
     finally:
         con.close()
+
+
+def state(db):
+    """Bytes and mtime of a database and its WAL (absent: None)."""
+    out = []
+    for p in (db, db + "-wal", db + "-journal"):
+        try:
+            with open(p, "rb") as f:
+                out.append((p, hashlib.sha256(f.read()).hexdigest(),
+                            os.stat(p).st_mtime_ns))
+        except FileNotFoundError:
+            out.append((p, None, None))
+    return out
+
+
+def foreign(db, wal=False, appid=0, version=0, table=True):
+    """Another program's database, its mtime set in the past so that any
+    write would show."""
+    for p in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(p):
+            os.unlink(p)
+    con = sqlite3.connect(db, isolation_level=None)
+    if wal:
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA wal_autocheckpoint=0")
+    con.execute("PRAGMA application_id=%d" % appid)
+    con.execute("PRAGMA user_version=%d" % version)
+    if table:
+        con.execute("CREATE TABLE mine (a)")
+        con.execute("INSERT INTO mine VALUES (42)")
+    if not wal:
+        con.close()
+    for p in (db, db + "-wal"):
+        if os.path.exists(p):
+            os.utime(p, ns=(10 ** 18, 10 ** 18))
+    return con           # a WAL database stays open: its WAL stays full
+
+
+def untouched(commands):
+    """Every kind of foreign database stays byte for byte as it was."""
+    kinds = [("rollback", {}), ("WAL", {"wal": True}),
+             ("another application id", {"appid": 0x12345678}),
+             ("only a user_version", {"version": 7, "table": False}),
+             ("an unknown newer-looking version", {"version": 99})]
+    for name in ("fsscan", "ingest", "snapshots"):
+        for what, kw in kinds:
+            db = path("foreign-%s.db" % name)
+            con = foreign(db, **kw)
+            before = state(db)
+            rc, err = run(*commands[name](db))
+            after = state(db)
+            if con:
+                con.close()
+            eq(rc, 3, "%s into a foreign database (%s): exit 3"
+               % (name, what))
+            ok("not an iocensus database" in err, "%s, foreign (%s): says"
+               " why" % (name, what), err)
+            eq(after, before, "%s, foreign (%s): file, WAL and mtimes"
+               " untouched" % (name, what))
+            if kw.get("wal"):
+                eq(sqlite3.connect(db).execute("PRAGMA journal_mode")
+                   .fetchone()[0], "wal", "%s: the WAL database is still"
+                   " in WAL mode" % name)
+        db = path("foreign-%s.db" % name)
+        foreign(db)
+        run(*commands[name](db))
+        with open(db, "rb") as f:
+            eq(f.read(20)[18:20], b"\x01\x01", "%s: a rollback database's"
+               " header still says rollback (bytes 18-19)" % name)
+        eq(sqlite3.connect(db).execute("PRAGMA journal_mode").fetchone()[0],
+           "delete", "%s: journal_mode still delete" % name)
+
+
+def special_names(commands):
+    """Names SQLite gives a meaning of their own."""
+    cwd = os.getcwd()
+    work = path("names")
+    os.mkdir(work)
+    os.chdir(work)
+    try:
+        for name in ("fsscan", "ingest", "snapshots"):
+            for db in (":memory:", "file:x.db", "file:x.db?mode=memory",
+                       "file::memory:?cache=shared"):
+                rc, err = run(*commands[name](db))
+                eq(rc, 3, "%s --db %s: exit 3" % (name, db))
+                ok("snapshot complete" not in err and db in err,
+                   "%s --db %s: refused, naming it" % (name, db), err)
+            eq(os.listdir("."), [], "%s: no file made for those names"
+               % name)
+    finally:
+        os.chdir(cwd)
 
 
 def main():
@@ -97,6 +195,9 @@ def main():
         ok("not an iocensus database" in err and "creates one" in err,
            "%s on an empty file: says how to make one" % name, err)
         eq(os.path.getsize(db), 0, "%s on an empty file: still empty" % name)
+    untouched(commands)
+    special_names(commands)
+
     db = path("zero.db")
     rc, err = run(FSSCAN, "--db", db, tree)
     eq(rc, 0, "fsscan into an empty file: exit 0 (%s)" % err.strip())

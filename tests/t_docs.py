@@ -81,7 +81,7 @@ def last_points(cwd):
 
 
 def check_sql(cwd):
-    for doc, least in (("README.md", 3), ("docs/census-db.md", 1)):
+    for doc, least in (("README.md", 2), ("docs/census-db.md", 2)):
         ex = sql_examples(read(doc))
         ok(len(ex) >= least, "%s: its sqlite3 examples found (%d)" % (
             doc, len(ex)))

@@ -278,7 +278,7 @@ V2_DEV_HOUR = """CREATE TABLE io_dev_hour (
 
 
 def check_upgrade(tmp, src):
-    """A database of schema version 2 (made here from one of version 3:
+    """A database of schema version 2 (made here from a current one:
     no io_expect, the old io_dev_hour, and the roll-ups of the old rule,
     in which a stopped host's minutes counted as complete): an analysis
     upgrades it and says the tables are stale; the next ingest (of
@@ -301,8 +301,8 @@ def check_upgrade(tmp, src):
        "version 2: an analysis upgrades it and says it is stale",
        p.stderr + repr(notes))
     c = sqlite3.connect(db)
-    eq(c.execute("PRAGMA user_version").fetchone()[0], 4,
-       "version 2: now version 4")
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 6,
+       "version 2: now version 6")
     c.close()
     eq(ingest(db).returncode, 0, "version 2: ingest of nothing exits 0")
     compare(tables(db), want, "version 2, upgraded and rebuilt")

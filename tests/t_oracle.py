@@ -10,7 +10,8 @@ fsstats CSV with tests/lib/fsstats_oracle.py:
   * -j 1, -j 2, -j 8 give identical results;
   * --dirs 1 / 5 / all, --exclude, --cross-mounts;
   * --project chains: depth:2, group, user, depth:1 then user,
-    gidmap:FILE then depth:1, map:FILE (absolute and relative prefixes);
+    gidmap:FILE then depth:1, map:FILE (absolute and relative prefixes, a
+    line naming a file); depth:2 names projects by their path;
   * a larger tree (600 dirs, 9000 files, 300 hard-link groups, a
     3000-entry directory) with -j 1, 2, 8;
   * ROOT relative with a trailing slash, --fs, --dirs 0, ROOT that is a
@@ -284,8 +285,13 @@ def run_all(tmp, root, now, mounted):
     # project chains
     gidmap = write(os.path.join(tmp, "gidmap"),
                    "# gid project\n100 staff100\n\n65534 nobodies  # tail\n")
+    # a map line may name a file: it applies to that file alone
+    named = next(e.rel for e in walk.entries if e.kind == "f" and
+                 e.owner_link and e.st.st_nlink == 1 and
+                 e.rel.startswith(b"beta/"))
     mapf = write(os.path.join(tmp, "map"), "\n".join([
         "# prefix project",
+        "%s FILE1" % named.decode(),            # a file, inside B or B1
         "alpha A",                              # not alpha2
         "%s/beta/d1 B1" % os.path.abspath(root),  # absolute, longer
         "beta B",
@@ -317,7 +323,8 @@ def run_all(tmp, root, now, mounted):
     pm = oracle.Model(walk, now, ["map:" + mapf], 3).projects()
     ok(b"A" in pm and b"B1" in pm and b"G2" in pm and b"X" not in pm
        and b"SNAP" in pm and b"Z2" in pm
-       and pm.get(b"(none)", (0,))[0] > 0,
+       and pm.get(b"(none)", (0,))[0] > 0
+       and pm.get(b"FILE1", (0,))[0] == 1,
        "oracle: map rules exercised", repr(sorted(pm)))
 
 

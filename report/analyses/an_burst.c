@@ -99,8 +99,8 @@ static const struct rcol_spec burst_cols[] = {
 	{ "io_runs", "I/O runs", NULL, CF_PLAIN, 0 },
 	{ "noio_runs", "Quiet runs", NULL, CF_PLAIN, 0 },
 	{ "i", "I", NULL, CF_PLAIN, 3 },
-	{ "l_io", "l_IO", "min", CF_PLAIN, 2 },
-	{ "l_noio", "l_noIO", "min", CF_PLAIN, 2 },
+	{ "l_io", "l_IO", "min", CF_MINUTES, 2 },
+	{ "l_noio", "l_noIO", "min", CF_MINUTES, 2 },
 	{ "rho", "rho", NULL, CF_PLAIN, 3 },
 	{ "servers", "Servers", NULL, CF_PLAIN, 0 },
 	{ "pi", "Pi", NULL, CF_PLAIN, 3 },
@@ -160,6 +160,16 @@ burst_notes(struct result *r, size_t nserver)
 	    "1 - tanh(l_IO / l_noIO) (0 when no valid minute is quiet); "
 	    "Pi = mean share of servers above c over the I/O minutes; "
 	    "P = (|S| Pi - 1) / (|S| - 1).", nserver, nserver == 1 ? "" : "s");
+	result_note(r, "How to read them: I (I/O intensity) is the share of "
+	    "the time the servers moved more than c bytes a minute: 0.25 "
+	    "means busy a quarter of the time.");
+	result_note(r, "\u03c1 (rho, burstiness) compares the mean length "
+	    "of busy runs (l_IO) with that of quiet ones (l_noIO): near 0 the "
+	    "I/O comes in long steady runs, near 1 in short bursts between "
+	    "long quiet spells.");
+	result_note(r, "P (parallel I/O intensity) is how many servers are "
+	    "busy together while any is: 1 means all of them at once, 0 one "
+	    "server at a time.");
 	if (nserver == 1)
 		result_note(r, "With one server P is undefined.");
 }

@@ -58,16 +58,16 @@ static const struct rcol_spec fs_cols[] = {
 	[C_IWHY] = { "inodes_why", "Why no date or bound", NULL, CF_PLAIN, 0 },
 };
 
-/* part / whole as df prints it: the percentage rounded up. */
+/* part / whole as df prints it: the percentage rounded up. Capacity
+ * values are at most DB_CAPACITY_MAX (2^120), so 100 part is exact. */
 static double
-df_pct(int64_t part, int64_t whole)
+df_pct(i128 part, i128 whole)
 {
-	unsigned __int128 num = (unsigned __int128)part * 100;
+	u128 num = (u128)part * 100;
 
 	if (whole <= 0 || part < 0)
 		return NAN;
-	return (double)(num / (uint64_t)whole + (num % (uint64_t)whole != 0)) /
-	    100;
+	return (double)(num / (u128)whole + (num % (u128)whole != 0)) / 100;
 }
 
 /* The points of one metric of the file system (target: 100%). */
@@ -115,6 +115,7 @@ fs_row(struct result *r, struct rtable *t, sqlite3 *db, const struct cap_fs *c,
     char *err, size_t errlen)
 {
 	const struct snap *s = &c->s[c->keep[c->nkeep - 1]];
+	const struct capacity *cp = &s->cap;
 	size_t row = result_row(t);
 	struct points files = { 0 };
 	double bpd = NAN;
@@ -122,24 +123,23 @@ fs_row(struct result *r, struct rtable *t, sqlite3 *db, const struct cap_fs *c,
 	result_set_text(t, row, C_FS, c->fs);
 	result_set_int(t, row, C_ID, s->id);
 	result_set_int(t, row, C_T, s->started_at);
-	if (s->fs_bytes.has && s->fs_free.has && s->fs_avail.has) {
-		int64_t used = s->fs_bytes.v - s->fs_free.v;
-		result_set_int(t, row, C_SIZE, s->fs_bytes.v);
-		result_set_int(t, row, C_USED, used);
-		result_set_int(t, row, C_AVAIL, s->fs_avail.v);
+	if (cp->bytes.has && cp->free_bytes.has && cp->avail_bytes.has) {
+		i128 used = cp->bytes.v - cp->free_bytes.v;
+		result_set_wide(t, row, C_SIZE, cp->bytes.v);
+		result_set_wide(t, row, C_USED, used);
+		result_set_wide(t, row, C_AVAIL, cp->avail_bytes.v);
 		an_snapout_real(t, row, C_USEP, df_pct(used, used +
-		    s->fs_avail.v));
+		    cp->avail_bytes.v));
 	} else {
 		result_note(r, "%s: snapshot #%lld records no capacity (written"
-		    " before schema 4, or dated with --as-of).", c->fs,
+		    " before schema 6, or dated with --as-of).", c->fs,
 		    (long long)s->id);
 	}
-	if (s->fs_inodes.has && s->fs_ifree.has) {
-		int64_t iused = s->fs_inodes.v - s->fs_ifree.v;
-		result_set_int(t, row, C_INODES, s->fs_inodes.v);
-		result_set_int(t, row, C_IUSED, iused);
-		an_snapout_real(t, row, C_IUSEP, df_pct(iused,
-		    s->fs_inodes.v));
+	if (cp->inodes.has && cp->free_inodes.has) {
+		i128 iused = cp->inodes.v - cp->free_inodes.v;
+		result_set_wide(t, row, C_INODES, cp->inodes.v);
+		result_set_wide(t, row, C_IUSED, iused);
+		an_snapout_real(t, row, C_IUSEP, df_pct(iused, cp->inodes.v));
 	}
 	an_snapout_nint(t, row, C_FILES, s->files);
 	if (fs_projection(t, row, C_FULL, db, c, AN_USED, &bpd, err,

@@ -74,13 +74,13 @@ struct cproj {
 	const char *name;
 	const struct prow *last;
 	double share, pctb, pcti, bpd;
-	int64_t d_used;
+	i128 d_used;
 	struct points p;
 	struct proj m;
 };
 
 static double
-ratio(int64_t part, struct nint whole)
+ratio(i128 part, struct nint whole)
 {
 	return whole.has && whole.v > 0 ? (double)part / (double)whole.v :
 	    NAN;
@@ -104,7 +104,7 @@ model(struct cproj *c, const struct cap_fs *f, const struct prow *rows,
 		const struct snap *s = &f->s[f->keep[k]];
 		const struct prow *r = an_growth_pts_row(rows, a, b, s->id);
 		struct prow none = { .entries = { 0, 1 } };
-		int64_t v, cap;
+		i128 v, cap;
 
 		if (an_growth_pts_value(s, r ? r : &none, m, &v, &cap))
 			an_growth_pts_add(&c->p, s->id, s->started_at, v, cap);
@@ -156,8 +156,8 @@ proj_row(struct rtable *t, const char *fs, const struct cproj *c)
 	result_set_text(t, row, P_FS, fs);
 	result_set_text(t, row, P_NAME, c->name);
 	result_set_int(t, row, P_FILES, l->files);
-	result_set_int(t, row, P_BYTES, l->bytes);
-	result_set_int(t, row, P_ALLOC, l->alloc);
+	result_set_wide(t, row, P_BYTES, l->bytes);
+	result_set_wide(t, row, P_ALLOC, l->alloc);
 	an_snapout_real(t, row, P_SHARE, c->share);
 	an_snapout_nint(t, row, P_LB, l->limit_bytes);
 	an_snapout_real(t, row, P_PCTB, c->pctb);
@@ -185,12 +185,12 @@ growers(struct rtable *t, const struct cap_fs *f, struct cproj *c, size_t n)
 		size_t row = result_row(t);
 		result_set_text(t, row, G_FS, f->fs);
 		result_set_text(t, row, G_NAME, g[i]->name);
-		result_set_int(t, row, G_D, g[i]->d_used);
+		result_set_wide(t, row, G_D, g[i]->d_used);
 		an_snapout_real(t, row, G_BPD, g[i]->bpd);
 		if (total > 0)
 			result_set_real(t, row, G_SHARE, (double)g[i]->d_used /
 			    total);
-		result_set_int(t, row, G_USED, g[i]->last->alloc);
+		result_set_wide(t, row, G_USED, g[i]->last->alloc);
 	}
 	free(g);
 }

@@ -42,7 +42,7 @@ static const struct rcol_spec dev_cols[D_NCOL] = {
 	{ "host", "Host", NULL, CF_PLAIN, 0 },
 	{ "device", "Device", NULL, CF_PLAIN, 0 },
 	{ "samples", "Samples", NULL, CF_PLAIN, 0 },
-	{ "covered_s", "Covered", "s", CF_PLAIN, 0 },
+	{ "covered_s", "Covered", "s", CF_DURATION, 0 },
 	{ "minutes", "Valid minutes", "min", CF_PLAIN, 0 },
 	{ "rd_bytes", "Read", "bytes", CF_BYTES, 0 },
 	{ "wr_bytes", "Written", "bytes", CF_BYTES, 0 },

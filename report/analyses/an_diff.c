@@ -13,6 +13,9 @@
  * snapshots were not simultaneous, so the total has no common window and
  * the notes list each one (study-analyses.md 1.5). Groups of the same
  * name in several file systems are added up.
+ *
+ * Totals are exact 128-bit integers (census.h): a difference of two is
+ * exact, and a sum that would pass 2^127 - 1 is refused, never wrapped.
  */
 #include <math.h>
 #include <stdio.h>
@@ -57,10 +60,25 @@ parse_by(const char *s, enum group_by *by)
 }
 
 static struct nint
-nint_of(int64_t v)
+nint_of(i128 v)
 {
 	return (struct nint){ v, 1 };
 }
+
+/* *a += b (sub: -=); 1 when the result would not fit, *a then unchanged. */
+static int
+add_over(i128 *a, i128 b, int sub)
+{
+	i128 r;
+
+	if (sub ? __builtin_sub_overflow(*a, b, &r) :
+	    __builtin_add_overflow(*a, b, &r))
+		return 1;
+	*a = r;
+	return 0;
+}
+
+#define TOO_LARGE "totals too large to add exactly (past 2^127 - 1)"
 
 /* b - a, or missing. */
 static struct nint
@@ -224,7 +242,7 @@ group_row(struct rtable *t, const struct drow *g, const struct drow *tot)
 static void
 set_side(struct drow *d, const struct gtot *g, int b)
 {
-	int64_t v[3] = { g->files, g->bytes, g->alloc };
+	i128 v[3] = { g->files, g->bytes, g->alloc };
 
 	for (int m = 0; m < 3; m++)
 		*(b ? &d->v[m].b : &d->v[m].a) = nint_of(v[m]);
@@ -263,21 +281,25 @@ merge_groups(const struct gtot *ga, size_t na, const struct gtot *gb,
 	return m.d;
 }
 
-/* The residual of the totals over the groups, per side and metric. */
-static void
+/* The residual of the totals over the groups, per side and metric; -1
+ * when it does not fit 128 bits (groups far above their total). */
+static int
 unattributed(struct drow *u, const struct drow *d, size_t n,
     const struct drow *tot)
 {
+	int over = 0;
+
 	u->name = UNATTRIBUTED;
 	for (int m = 0; m < 3; m++) {
 		struct nint a = tot->v[m].a, b = tot->v[m].b;
 		for (size_t i = 0; i < n; i++) {
-			a.v -= d[i].v[m].a.v;
-			b.v -= d[i].v[m].b.v;
+			over |= add_over(&a.v, d[i].v[m].a.v, 1);
+			over |= add_over(&b.v, d[i].v[m].b.v, 1);
 		}
 		u->v[m].a = a;
 		u->v[m].b = b;
 	}
+	return over ? -1 : 0;
 }
 
 /* New files descending, then name: the share order wherever shares are
@@ -286,8 +308,8 @@ static int
 drow_cmp(const void *pa, const void *pb)
 {
 	const struct drow *a = pa, *b = pb;
-	int64_t da = a->v[M_FILES].b.v - a->v[M_FILES].a.v;
-	int64_t db = b->v[M_FILES].b.v - b->v[M_FILES].a.v;
+	i128 da = a->v[M_FILES].b.v - a->v[M_FILES].a.v;
+	i128 db = b->v[M_FILES].b.v - b->v[M_FILES].a.v;
 
 	if (da != db)
 		return da > db ? -1 : 1;
@@ -326,7 +348,7 @@ static void
 note_finding(struct result *r, enum group_by by, const struct drow *d,
     size_t n, const struct drow *tot)
 {
-	char a[48], b[48];
+	char a[64], b[64];
 	double sn, sb;
 
 	if (!delta(tot->v[M_FILES]).has)
@@ -334,7 +356,7 @@ note_finding(struct result *r, enum group_by by, const struct drow *d,
 	if (delta(tot->v[M_FILES]).v <= 0) {
 		result_note(r, "The number of files did not grow (net change"
 		    " %s), so shares of new files are undefined (n/a).",
-		    human_int(delta(tot->v[M_FILES]).v, a, sizeof a));
+		    human_wide(delta(tot->v[M_FILES]).v, a, sizeof a));
 		return;
 	}
 	if (n == 0)
@@ -443,20 +465,22 @@ gtot_key_cmp(const void *pa, const void *pb)
 }
 
 /* Sort and add up groups of the same key (from several file systems);
- * *n shrinks. */
-static void
+ * *n shrinks. -1 (the list still whole) when a sum does not fit. */
+static int
 gtots_sum_dups(struct gtot *g, size_t *n)
 {
 	size_t k = 0;
+	int over = 0;
 
 	if (*n == 0)
-		return;
+		return 0;
 	qsort(g, *n, sizeof *g, gtot_key_cmp);
 	for (size_t i = 1; i < *n; i++) {
 		if (strcmp(g[i].key, g[k].key) == 0) {
-			g[k].files += g[i].files;
-			g[k].bytes += g[i].bytes;
-			g[k].alloc += g[i].alloc;
+			over |= __builtin_add_overflow(g[k].files, g[i].files,
+			    &g[k].files);
+			over |= add_over(&g[k].bytes, g[i].bytes, 0);
+			over |= add_over(&g[k].alloc, g[i].alloc, 0);
 			free(g[i].key);
 			free(g[i].name);
 			continue;
@@ -464,6 +488,7 @@ gtots_sum_dups(struct gtot *g, size_t *n)
 		g[++k] = g[i];
 	}
 	*n = k + 1;
+	return over ? -1 : 0;
 }
 
 /* Append one snapshot's groups to *all. Returns how many it had, or -1. */
@@ -511,11 +536,17 @@ groups(struct result *r, sqlite3 *db, const struct an_opts *o,
 	if (nempty && note_depth(r, db, empty, nempty, o->dir_depth, err,
 	    errlen) < 0)
 		goto out;
-	gtots_sum_dups(ga, &na);
-	gtots_sum_dups(gb, &nb);
+	if ((gtots_sum_dups(ga, &na) | gtots_sum_dups(gb, &nb)) < 0) {
+		snprintf(err, errlen, "groups of the same name: " TOO_LARGE);
+		goto out;
+	}
 	d = merge_groups(ga, na, gb, nb, &n);
 	qsort(d, n, sizeof *d, drow_cmp);
-	unattributed(&d[n], d, n, tot);
+	if (unattributed(&d[n], d, n, tot) < 0) {
+		snprintf(err, errlen, "the groups' residual: " TOO_LARGE);
+		free(d);
+		goto out;
+	}
 	note_finding(r, by, d, n, tot);
 	t = result_table(r, "groups", by == BY_DIR ? "Growth per directory" :
 	    by == BY_PROJECT ? "Growth per project" : by == BY_USER ?
@@ -545,18 +576,22 @@ load_snap(sqlite3 *db, int64_t id, struct snap *s, char *err, size_t errlen)
 	return rc == 1 ? 0 : -1;
 }
 
-/* Add a pair's totals into the grand total; missing stays missing. */
-static void
+/* Add a pair's totals into the grand total; missing stays missing. -1
+ * when a sum does not fit. */
+static int
 tot_add(struct drow *t, const struct drow *p)
 {
+	int over = 0;
+
 	for (int m = 0; m < 3; m++) {
 		struct nint *x[2] = { &t->v[m].a, &t->v[m].b };
 		const struct nint y[2] = { p->v[m].a, p->v[m].b };
 		for (int k = 0; k < 2; k++) {
 			x[k]->has = x[k]->has && y[k].has;
-			x[k]->v += y[k].v;
+			over |= add_over(&x[k]->v, y[k].v, 0);
 		}
 	}
+	return over ? -1 : 0;
 }
 
 /* Load the pairs: (snap_a, snap_b), then o->pairs. A file system in two
@@ -665,7 +700,10 @@ an_diff(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		goto fail;
 	tot = p[0].tot;
 	for (size_t i = 1; i < np; i++)
-		tot_add(&tot, &p[i].tot);
+		if (tot_add(&tot, &p[i].tot) < 0) {
+			snprintf(err, errlen, "the total row: " TOO_LARGE);
+			goto fail;
+		}
 	r = result_new("diff", np > 1 ? "Growth between pairs of snapshots,"
 	    " one pair per file system" : "Growth between two snapshots");
 	for (size_t i = 0; i < np; i++)

@@ -162,7 +162,7 @@ dist_table(struct result *r, const struct dist *d, const char *metric)
 		[D_CB] = { "cum_bytes", "Cumulative bytes", "%", CF_PCT, 2 },
 	};
 	struct rtable *t;
-	int64_t cf = 0, cb = 0;
+	i128 cf = 0, cb = 0;
 	struct rfigure *fig;
 
 	if (d->age)
@@ -175,18 +175,14 @@ dist_table(struct result *r, const struct dist *d, const char *metric)
 		cf += d->files[k];
 		cb += d->bytes[k];
 		if (d->slot[k] != HIST_UNDER)
-			result_set_int(t, row, D_LO, d->lo[k]);
-		result_set_int(t, row, D_HI, d->hi[k]);
+			result_set_wide(t, row, D_LO, d->lo[k]);
+		result_set_wide(t, row, D_HI, d->hi[k]);
 		result_set_int(t, row, D_FILES, d->files[k]);
-		result_set_int(t, row, D_BYTES, d->bytes[k]);
-		an_snapout_real(t, row, D_SF, an_files_facts_frac(d->files[k],
-		    d->nfiles));
-		an_snapout_real(t, row, D_SB, an_files_facts_frac(d->bytes[k],
-		    d->nbytes));
-		an_snapout_real(t, row, D_CF, an_files_facts_frac(cf,
-		    d->nfiles));
-		an_snapout_real(t, row, D_CB, an_files_facts_frac(cb,
-		    d->nbytes));
+		result_set_wide(t, row, D_BYTES, d->bytes[k]);
+		an_snapout_real(t, row, D_SF, an_files_facts_frac(d->files[k], d->nfiles));
+		an_snapout_real(t, row, D_SB, an_files_facts_frac(d->bytes[k], d->nbytes));
+		an_snapout_real(t, row, D_CF, an_files_facts_frac(cf, d->nfiles));
+		an_snapout_real(t, row, D_CB, an_files_facts_frac(cb, d->nbytes));
 	}
 	if (d->age) {
 		snprintf(title, sizeof title, "%s age CDF by count and by"
@@ -210,30 +206,56 @@ dist_table(struct result *r, const struct dist *d, const char *metric)
 
 enum pct_at { PCT_NONE, PCT_BUCKET, PCT_FUTURE };
 
+/* x * k as a 256-bit number (high and low halves), for k < 2^64. */
+static void
+mul_small(u128 x, uint64_t k, u128 *hi, u128 *lo)
+{
+	u128 p0 = (u128)(uint64_t)x * k, p1 = (u128)(uint64_t)(x >> 64) * k;
+
+	*lo = p0 + (p1 << 64);
+	*hi = (p1 >> 64) + (*lo < p0);
+}
+
+/* Whether a * ka < t * kt, exactly, for non-negative a and t. */
+static int
+scaled_less(i128 a, uint64_t ka, i128 t, uint64_t kt)
+{
+	u128 ah, al, th, tl;
+
+	mul_small((u128)a, ka, &ah, &al);
+	mul_small((u128)t, kt, &th, &tl);
+	return ah < th || (ah == th && al < tl);
+}
+
 /* The value below which pct% of the files (or bytes) lie, interpolated
  * within the bucket holding it, and never beyond the smallest or largest
  * value scanned when those are known. *at says where it lies: nowhere
- * (no files; NAN), in a bucket, or in the future row (NAN: no age). */
+ * (no files; NAN), in a bucket, or in the future row (NAN: no age).
+ * Which bucket holds it is decided exactly, whatever the totals. */
 static double
 percentile(const struct dist *d, int pct, int by_bytes, size_t *bucket,
     enum pct_at *at)
 {
-	const int64_t *v = by_bytes ? d->bytes : d->files;
 	i128 total = by_bytes ? d->nbytes : d->nfiles, cum = 0;
-	double x;
+	double x, past;
 
 	*at = PCT_NONE;
 	for (size_t k = 0; k < d->n; k++) {
-		if (v[k] == 0 || (cum + v[k]) * 100 < pct * total) {
-			cum += v[k];
+		i128 v = by_bytes ? d->bytes[k] : d->files[k];
+		if (v == 0 || scaled_less(cum + v, 100, total, (uint64_t)pct)) {
+			cum += v;
 			continue;
 		}
 		*bucket = k;
 		*at = d->slot[k] == HIST_UNDER ? PCT_FUTURE : PCT_BUCKET;
 		if (*at == PCT_FUTURE)
 			return NAN;
-		x = (double)d->lo[k] + (double)(pct * total - 100 * cum) /
-		    (100.0 * (double)v[k]) * (double)(d->hi[k] - d->lo[k]);
+		/* pct * total - 100 * cum, as 100 * (pct * q - cum) + pct * r
+		 * with total = 100 q + r: no term overflows. */
+		past = 100.0 * (double)(pct * (total / 100) - cum) +
+		    (double)(pct * (total % 100));
+		x = (double)d->lo[k] + past / (100.0 * (double)v) *
+		    (double)(d->hi[k] - d->lo[k]);
 		if (d->has_ext) {
 			double unit = d->age ? DIST_DAY : 1;
 			x = fmin(fmax(x, (double)d->ext_min / unit),
@@ -295,8 +317,8 @@ pct_table(struct result *r, const struct dist *d)
 			if (at[b] != PCT_BUCKET)
 				continue;
 			result_set_real(t, row, b ? Q_BYTES : Q_COUNT, v);
-			result_set_int(t, row, b ? Q_BLO : Q_CLO, d->lo[k]);
-			result_set_int(t, row, b ? Q_BHI : Q_CHI, d->hi[k]);
+			result_set_wide(t, row, b ? Q_BLO : Q_CLO, d->lo[k]);
+			result_set_wide(t, row, b ? Q_BHI : Q_CHI, d->hi[k]);
 		}
 		result_set_text(t, row, Q_METHOD, pct_method(at[0], at[1], how,
 		    sizeof how));

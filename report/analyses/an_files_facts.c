@@ -15,7 +15,7 @@ static const char *const verbs[] = { NULL, "accessed", "modified",
     "changed" };
 
 double
-an_files_facts_frac(int64_t part, int64_t whole)
+an_files_facts_frac(i128 part, i128 whole)
 {
 	return whole > 0 ? (double)part / (double)whole : NAN;
 }
@@ -26,7 +26,7 @@ static void
 edge_shares(const struct dist *d, int64_t edge, int below, double *sf,
     double *sb)
 {
-	int64_t f = 0, b = 0;
+	i128 f = 0, b = 0;
 
 	for (size_t k = 0; k < d->n; k++) {
 		int past = d->slot[k] != HIST_UNDER && d->lo[k] >= edge;
@@ -67,11 +67,15 @@ an_files_facts_table(struct result *r, const struct dist *d)
 		[X_SNAP] = { "snapshot", "Snapshot", NULL, CF_PLAIN, 0 },
 		[X_FILES] = { "files", "Files", "files", CF_PLAIN, 0 },
 		[X_BYTES] = { "bytes", "Bytes", "bytes", CF_BYTES, 0 },
-		[X_PLO] = { "popular_lo", "Most files: from", d->age ? "days" :
-		    "bytes", d->age ? CF_PLAIN : CF_BYTES, 0 },
-		[X_PHI] = { "popular_hi", "below", d->age ? "days" : "bytes",
+		/* The bucket holding the most files, in words a reader
+		 * takes in at once. */
+		[X_PLO] = { "popular_lo", d->age ? "Most common ages, from" :
+		    "Most common sizes, from", d->age ? "days" : "bytes",
 		    d->age ? CF_PLAIN : CF_BYTES, 0 },
-		[X_PFILES] = { "popular_files", "files", "files", CF_PLAIN, 0 },
+		[X_PHI] = { "popular_hi", "to under", d->age ? "days" : "bytes",
+		    d->age ? CF_PLAIN : CF_BYTES, 0 },
+		[X_PFILES] = { "popular_files", d->age ? "Files of those ages" :
+		    "Files of those sizes", "files", CF_PLAIN, 0 },
 		[X_UNRES] = { "unresolved_share", "Project unresolved", "%",
 		    CF_PCT, 2 },
 	};
@@ -86,7 +90,7 @@ an_files_facts_table(struct result *r, const struct dist *d)
 static void
 note_popular(struct result *r, const struct dist *d, size_t k)
 {
-	char lo[32], hi[32];
+	char lo[64], hi[64];
 
 	char n[32];
 
@@ -95,9 +99,9 @@ note_popular(struct result *r, const struct dist *d, size_t k)
 		result_note(r, "The most popular bucket is the future one:"
 		    " %s files.", n);
 	else if (d->age)
-		result_note(r, "The most popular bucket is [%lld, %lld) days"
-		    " with %s files.", (long long)d->lo[k],
-		    (long long)d->hi[k], n);
+		result_note(r, "The most popular bucket is [%s, %s) days"
+		    " with %s files.", i128_str(d->lo[k], lo),
+		    i128_str(d->hi[k], hi), n);
 	else
 		result_note(r, "The most popular bucket is [%s, %s) with %s"
 		    " files.", human_bytes((double)d->lo[k], 0, lo, sizeof lo),
@@ -113,14 +117,14 @@ an_files_facts(struct result *r, const struct dist *d, const struct snap *s,
 	double sf[3], sb[3];
 
 	result_set_int(t, row, X_SNAP, s->id);
-	result_set_int(t, row, X_FILES, d->nfiles);
-	result_set_int(t, row, X_BYTES, d->nbytes);
+	result_set_wide(t, row, X_FILES, d->nfiles);
+	result_set_wide(t, row, X_BYTES, d->nbytes);
 	for (size_t k = 1; k < d->n; k++)
 		pop = d->files[k] > d->files[pop] ? k : pop;
 	if (d->n) {
 		if (d->slot[pop] != HIST_UNDER)
-			result_set_int(t, row, X_PLO, d->lo[pop]);
-		result_set_int(t, row, X_PHI, d->hi[pop]);
+			result_set_wide(t, row, X_PLO, d->lo[pop]);
+		result_set_wide(t, row, X_PHI, d->hi[pop]);
 		result_set_int(t, row, X_PFILES, d->files[pop]);
 	}
 	if (d->n)
@@ -131,7 +135,7 @@ an_files_facts(struct result *r, const struct dist *d, const struct snap *s,
 			result_set_real(t, row, X_MAX,
 			    (double)d->ext_max / DIST_DAY);
 		else
-			result_set_int(t, row, X_MAX, d->ext_max);
+			result_set_wide(t, row, X_MAX, d->ext_max);
 	}
 	if (!d->age) {
 		static const int64_t edges[] = { 1 << 20, 1 << 21, 1 << 27 };

@@ -17,20 +17,23 @@
 
 #define DIST_DAY 86400
 
-/* The distribution in display units: bytes, or days for ages. */
+/* The distribution in display units: bytes, or days for ages. Bytes are
+ * exact 128-bit integers: below CENSUS_BUCKET_MAX a bucket, so that the
+ * total of 66 buckets stays below 2^127. */
 struct dist {
 	size_t n;
 	int slot[HIST_NB];
-	int64_t lo[HIST_NB], hi[HIST_NB];	/* future row: lo unused */
-	int64_t files[HIST_NB], bytes[HIST_NB];
-	int64_t nfiles, nbytes;
+	i128 lo[HIST_NB], hi[HIST_NB];	/* future row: lo unused */
+	int64_t files[HIST_NB];
+	i128 bytes[HIST_NB];
+	i128 nfiles, nbytes;
 	int age;
 	/* The smallest and largest value scanned (bytes, or seconds of age):
 	 * the selection's own (ext_exact), or the whole file system's when
 	 * the snapshot kept no per-project extremes (they still bound the
 	 * selection's percentiles); has_ext = 0 when unknown. */
 	int has_ext, ext_exact;
-	int64_t ext_min, ext_max;
+	i128 ext_min, ext_max;
 };
 
 /* The name of the i-th file metric (lib/metric.h metric_file[]). */
@@ -41,7 +44,7 @@ an_files_metric(int i)
 }
 
 /* part / whole, NaN when whole is 0. */
-double an_files_facts_frac(int64_t part, int64_t whole);
+double an_files_facts_frac(i128 part, i128 whole);
 
 /* The "facts" table, empty (no snapshot) or filled: totals, the most
  * popular bucket, the largest value (when d has its exact extremes), the

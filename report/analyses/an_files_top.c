@@ -43,7 +43,7 @@ top_table(struct result *r, sqlite3 *db, const struct snap *s,
 		size_t row = result_row(t);
 
 		result_set_int(t, row, 0, (int64_t)i + 1);
-		result_set_int(t, row, 1, e[i].value);
+		result_set_wide(t, row, 1, e[i].value);
 		result_set_text(t, row, 2, e[i].path);
 	}
 	query_census_top_free(e, n);
@@ -83,8 +83,8 @@ bytes_table(struct result *r, sqlite3 *db, const struct snap *s, char *err,
 
 		snprintf(path, len, "%s/%s", s->root, d[i].path);
 		result_set_int(t, row, 0, (int64_t)i + 1);
-		result_set_int(t, row, 1, d[i].bytes);
-		result_set_int(t, row, 2, d[i].alloc);
+		result_set_wide(t, row, 1, d[i].bytes);
+		result_set_wide(t, row, 2, d[i].alloc);
 		result_set_int(t, row, 3, d[i].files);
 		result_set_int(t, row, 4, d[i].depth);
 		result_set_text(t, row, 5, path);

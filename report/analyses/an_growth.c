@@ -48,7 +48,7 @@ points_table(struct result *r, const struct points *p, enum an_metric m,
 		size_t row = result_row(t);
 		result_set_int(t, row, T_ID, p->id[i]);
 		result_set_int(t, row, T_T, p->t[i]);
-		result_set_int(t, row, T_V, p->v[i]);
+		result_set_wide(t, row, T_V, p->v[i]);
 		if (g[0].fitted)
 			result_set_real(t, row, T_LIN, an_fit_predict(&g[0].f,
 			    p->x[i]));
@@ -193,7 +193,7 @@ one_fs(const struct an_opts *o, const struct points *p)
 			result_note(r, "The target is already exceeded:"
 			    " snapshot #%lld (%s) has %s %s.",
 			    (long long)p->id[hit], human_date(p->t[hit], 0, d0,
-			    sizeof d0), human_int(p->v[hit], num, sizeof num),
+			    sizeof d0), human_wide(p->v[hit], num, sizeof num),
 			    an_growth_pts_unit(o->metric));
 		}
 	}

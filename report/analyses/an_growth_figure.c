@@ -114,7 +114,7 @@ fill_row(struct rtable *t, size_t row, const struct grow_row *w,
 
 	result_set_int(t, row, G_T, w->t);
 	if (w->point >= 0)
-		result_set_int(t, row, G_OBS, p->v[w->point]);
+		result_set_wide(t, row, G_OBS, p->v[w->point]);
 	for (int k = 0; k < 2; k++) {
 		double y;
 		if (!g[k].fitted || (has[k] && w->t > tc[k]))
@@ -195,6 +195,6 @@ an_growth_figure(struct result *r, const struct points *p,
 	fig->ycol[5] = G_TARGET;
 	fig->ny = 6;
 	fig->markers = 1u << 0;
-	fig->band = 4;		/* ycol[3] and ycol[4]: a shaded area */
+	fig->band = 1u << 3;		/* G_BLO to G_BHI, shaded */
 	fig->xtime = 1;
 }

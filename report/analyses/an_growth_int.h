@@ -9,7 +9,7 @@
  * (fsscan --as-of sets them), one per day: a snapshot that started less
  * than a day before the next one is a rescan, and the later one stands
  * for both. A snapshot without the metric (capacity unknown: written
- * before schema 4, or --as-of) is left out of that metric's points.
+ * before schema 6, or --as-of) is left out of that metric's points.
  */
 #ifndef IOCENSUS_AN_GROWTH_INT_H
 #define IOCENSUS_AN_GROWTH_INT_H
@@ -35,7 +35,9 @@
  * i (used + avail; fs_inodes; a project's limit), -1 when unknown. */
 struct points {
 	size_t n;
-	int64_t *id, *t, *v, *cap;
+	int64_t *id, *t;
+	i128 *v, *cap;		/* the metric's values and capacities,
+				   exact */
 	double *x, *y;		/* days since the first point; value */
 	const char *fs;
 	size_t nrescan;		/* complete snapshots that were rescans */
@@ -65,7 +67,7 @@ struct gfit {
 /* The value and capacity of a metric in a snapshot (a project row when
  * r is not NULL): 1 known, 0 unknown; *cap -1 when unknown. */
 int an_growth_pts_value(const struct snap *s, const struct prow *r,
-    enum an_metric m, int64_t *v, int64_t *cap);
+    enum an_metric m, i128 *v, i128 *cap);
 /* The row of snapshot id among rows[a, b) (sorted by snapshot id), or
  * NULL. */
 const struct prow *an_growth_pts_row(const struct prow *rows, size_t a,
@@ -83,8 +85,8 @@ void an_growth_pts_note(struct result *r, const struct points *p,
 /* Room for n points. */
 void an_growth_pts_alloc(struct points *p, size_t n);
 /* Append a point; x is set from the first point's time. */
-void an_growth_pts_add(struct points *p, int64_t id, int64_t t, int64_t v,
-    int64_t cap);
+void an_growth_pts_add(struct points *p, int64_t id, int64_t t, i128 v,
+    i128 cap);
 void an_growth_pts_free(struct points *p);
 /* Refuse a target whose unit does not fit the metric (a size for files,
  * a count suffix for bytes), and a missing one where there is no default.

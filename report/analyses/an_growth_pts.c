@@ -23,41 +23,37 @@ an_growth_pts_unit(enum an_metric m)
 	    "inodes";
 }
 
-/* a + b, or -1 when either is unknown. */
-static int64_t
-sum_known(struct nint a, struct nint b)
-{
-	return a.has && b.has && a.v >= 0 && b.v >= 0 ? a.v + b.v : -1;
-}
-
 int
 an_growth_pts_value(const struct snap *s, const struct prow *r,
-    enum an_metric m, int64_t *v, int64_t *cap)
+    enum an_metric m, i128 *v, i128 *cap)
 {
-	struct nint val = { 0, 0 };
+	const struct capacity *c = &s->cap;
+	struct nint val = { 0, 0 }, used = { 0, 0 };
 	int inodes = m == AN_FILES || m == AN_INODES;
 
 	if (r) {
-		struct nint c = inodes ? r->limit_inodes : r->limit_bytes;
-		*cap = c.has ? c.v : -1;
+		struct nint l = inodes ? r->limit_inodes : r->limit_bytes;
+		*cap = l.has ? l.v : -1;
 		val = m == AN_FILES ? (struct nint){ r->files, 1 } :
 		    m == AN_BYTES ? (struct nint){ r->bytes, 1 } :
 		    m == AN_INODES ? r->entries : (struct nint){ r->alloc, 1 };
 	} else {
-		int64_t used = s->fs_bytes.has && s->fs_free.has ?
-		    s->fs_bytes.v - s->fs_free.v : -1;
-		*cap = inodes ? (s->fs_inodes.has ? s->fs_inodes.v : -1) :
-		    used >= 0 ? sum_known((struct nint){ used, 1 },
-		    s->fs_avail) : -1;
+		/* Capacity values are at most DB_CAPACITY_MAX: no sum or
+		 * difference of two of them leaves 128 bits. */
+		if (c->bytes.has && c->free_bytes.has)
+			used = (struct nint){ c->bytes.v - c->free_bytes.v, 1 };
+		*cap = inodes ? (c->inodes.has ? c->inodes.v : -1) :
+		    used.has && c->avail_bytes.has ? used.v +
+		    c->avail_bytes.v : -1;
 		switch (m) {
 		case AN_FILES: val = s->files; break;
 		case AN_BYTES: val = s->bytes; break;
 		case AN_ALLOC: val = s->alloc; break;
-		case AN_USED: val = (struct nint){ used, used >= 0 }; break;
+		case AN_USED: val = used; break;
 		case AN_INODES:
-			val = s->fs_inodes.has && s->fs_ifree.has ?
-			    (struct nint){ s->fs_inodes.v - s->fs_ifree.v, 1 } :
-			    (struct nint){ 0, 0 };
+			if (c->inodes.has && c->free_inodes.has)
+				val = (struct nint){ c->inodes.v -
+				    c->free_inodes.v, 1 };
 			break;
 		}
 	}
@@ -77,8 +73,7 @@ an_growth_pts_alloc(struct points *p, size_t n)
 }
 
 void
-an_growth_pts_add(struct points *p, int64_t id, int64_t t, int64_t v,
-    int64_t cap)
+an_growth_pts_add(struct points *p, int64_t id, int64_t t, i128 v, i128 cap)
 {
 	p->id[p->n] = id;
 	p->t[p->n] = t;
@@ -98,7 +93,8 @@ an_growth_pts_free(struct points *p)
 	free(p->cap);
 	free(p->x);
 	free(p->y);
-	p->id = p->t = p->v = p->cap = NULL;
+	p->id = p->t = NULL;
+	p->v = p->cap = NULL;
 	p->x = p->y = NULL;
 	p->n = p->nrescan = p->nmissing = 0;
 }
@@ -137,7 +133,7 @@ an_growth_pts_load(sqlite3 *db, const struct an_opts *o,
 		const struct snap *x = &s[keep[i]];
 		const struct prow *r = o->project ? an_growth_pts_row(rows, 0,
 		    nrows, x->id) : NULL;
-		int64_t v, cap;
+		i128 v, cap;
 
 		if ((o->project && !r) || !an_growth_pts_value(x, r, o->metric,
 		    &v, &cap)) {
@@ -195,7 +191,7 @@ an_growth_pts_target(const struct an_opts *o, const struct points *p,
     double *t, char *why, size_t whylen)
 {
 	double pct = o->target.given ? o->target.v : 1;
-	int64_t cap;
+	i128 cap;
 
 	if (o->target.given && o->target.kind != UNITS_PERCENT) {
 		*t = o->target.v;
@@ -212,7 +208,7 @@ an_growth_pts_target(const struct an_opts *o, const struct points *p,
 		    o->metric == AN_INODES ? "inode" : "byte");
 	else
 		snprintf(why, whylen, "the latest snapshot records no capacity"
-		    " (written before schema 4, or dated with --as-of)");
+		    " (written before schema 6, or dated with --as-of)");
 	return 0;
 }
 
@@ -231,6 +227,6 @@ an_growth_pts_note(struct result *r, const struct points *p,
 		    p->fs, p->nmissing == 1 ? "s" : "", m == AN_USED ?
 		    "used space" : m == AN_INODES ? "inode count" :
 		    an_metric_name(m), m == AN_USED || m == AN_INODES ?
-		    "written before schema 4, or dated with --as-of: statvfs"
-		    " was not read" : "written before schema 4");
+		    "written before schema 6, or dated with --as-of: statvfs"
+		    " was not read" : "written before schema 6");
 }

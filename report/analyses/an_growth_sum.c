@@ -33,7 +33,7 @@ struct fsline {
 struct sumline {
 	int64_t t0;
 	double a, b, xlast;
-	int64_t latest;		/* sum of each file system's latest value */
+	i128 latest;		/* sum of each file system's latest value */
 	size_t npoints, unfitted;
 };
 
@@ -74,7 +74,8 @@ sum_target(const struct an_opts *o, const struct fsline *l, size_t nl,
 	return 1;
 }
 
-static void
+/* 0, or -1 when the latest values add up past 2^127 - 1. */
+static int
 sum_lines(struct fsline *l, size_t nl, struct sumline *t)
 {
 	int any = 0;
@@ -94,9 +95,12 @@ sum_lines(struct fsline *l, size_t nl, struct sumline *t)
 		l[i].off = (double)(p->t[0] - t->t0) / GROWTH_DAY;
 		t->a += f->ybar - f->slope * (l[i].off + f->xbar);
 		t->b += f->slope;
-		t->latest += p->v[p->n - 1];
+		if (__builtin_add_overflow(t->latest, p->v[p->n - 1],
+		    &t->latest))
+			return -1;
 		t->xlast = fmax(t->xlast, l[i].off + p->x[p->n - 1]);
 	}
+	return 0;
 }
 
 /* The total's model: its state and crossing. */
@@ -162,8 +166,8 @@ fs_table(struct result *r, const struct fsline *l, size_t nl,
 		if (p->n) {
 			result_set_int(t, row, F_FIRST, p->t[0]);
 			result_set_int(t, row, F_LAST, p->t[p->n - 1]);
-			result_set_int(t, row, F_V0, p->v[0]);
-			result_set_int(t, row, F_V1, p->v[p->n - 1]);
+			result_set_wide(t, row, F_V0, p->v[0]);
+			result_set_wide(t, row, F_V1, p->v[p->n - 1]);
 			result_set_real(t, row, F_DAYS, p->x[p->n - 1]);
 		}
 		an_snapout_real(t, row, F_SLOPE, l[i].m.slope);
@@ -199,7 +203,7 @@ points_table(struct result *r, const struct fsline *l, size_t nl,
 			result_set_text(t, row, S_FS, p->fs);
 			result_set_int(t, row, S_ID, p->id[k]);
 			result_set_int(t, row, S_T, p->t[k]);
-			result_set_int(t, row, S_V, p->v[k]);
+			result_set_wide(t, row, S_V, p->v[k]);
 			if (l[i].g.fitted)
 				result_set_real(t, row, S_LIN,
 				    an_fit_predict(&l[i].g.f,
@@ -324,7 +328,11 @@ an_growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
 	known = sum_target(o, l, nl, &target, why, sizeof why);
 	for (size_t i = 0; known && i < nl; i++)
 		an_growth_fit_model(&l[i].m, &l[i].p, target, 0, &l[i].g);
-	sum_lines(l, nl, &t);
+	if (sum_lines(l, nl, &t) < 0) {
+		snprintf(err, errlen, "the file systems' latest %s add up to"
+		    " more than 2^127 - 1: no exact total", unit);
+		goto out;
+	}
 	sum_model(&m, &t, target);
 	if (!known)
 		an_growth_fit_no_target(&m, why);
@@ -348,7 +356,7 @@ an_growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
 	if (!strcmp(m.state, "already exceeded"))
 		result_note(r, "The target is already exceeded: the latest"
 		    " snapshots of the file systems add up to %s %s.",
-		    human_int(t.latest, num, sizeof num), unit);
+		    human_wide(t.latest, num, sizeof num), unit);
 	if (!strcmp(m.state, "projected") && t.xlast > 0 &&
 	    m.xc - t.xlast > 10 * t.xlast)
 		result_note(r, "The crossing lies %.1f times the observed span"

@@ -11,7 +11,7 @@ void
 an_snapout_nint(struct rtable *t, size_t row, int col, struct nint v)
 {
 	if (v.has)
-		result_set_int(t, row, col, v.v);
+		result_set_wide(t, row, col, v.v);
 }
 
 void
@@ -25,7 +25,8 @@ int
 an_snapout_unresolved(struct result *r, sqlite3 *db, const struct snap *s,
     const char *which, double *share, char *err, size_t errlen)
 {
-	int64_t files, bytes;
+	int64_t files;
+	i128 bytes;
 	char a[32], b[32];
 
 	*share = NAN;
@@ -39,6 +40,6 @@ an_snapout_unresolved(struct result *r, sqlite3 *db, const struct snap *s,
 	result_note(r, "Files whose project could not be resolved"
 	    " (\"(none)\")%s%s: %s of %s (%.2f%%).", which ? " in " : "",
 	    which ? which : "", human_int(files, a, sizeof a),
-	    human_int(s->files.v, b, sizeof b), 100 * *share);
+	    human_int((int64_t)s->files.v, b, sizeof b), 100 * *share);
 	return 0;
 }

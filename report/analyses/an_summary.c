@@ -65,6 +65,7 @@ copy_cell(struct rtable *d, size_t drow, int dcol, const struct rtable *s,
 	case CK_UINT: result_set_uint(d, drow, dcol, c->v.u); break;
 	case CK_REAL: result_set_real(d, drow, dcol, c->v.r); break;
 	case CK_TEXT: result_set_text(d, drow, dcol, c->v.s); break;
+	case CK_WIDE: result_set_wide(d, drow, dcol, *c->v.w); break;
 	case CK_NULL: break;
 	}
 }
@@ -78,6 +79,7 @@ derived_table(struct result *sum, const char *key, const char *title,
     int with_section)
 {
 	struct rcol_spec spec[24];
+	struct rtable *t;
 	size_t n = 0;
 
 	if (with_section)
@@ -91,7 +93,9 @@ derived_table(struct result *sum, const char *key, const char *title,
 			    s->col[c].title, s->col[c].unit, s->col[c].fmt,
 			    s->col[c].decimals };
 	}
-	return result_table(sum, key, title, spec, n);
+	t = result_table(sum, key, title, spec, n);
+	t->grouped = with_section;
+	return t;
 }
 
 /* Copy row `row` of a source into a new row of d, column by key. */

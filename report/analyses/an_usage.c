@@ -39,7 +39,7 @@ static const struct rcol_spec cols[] = {
  * there is none, the change is then n/a). */
 struct urow {
 	const char *name;
-	int64_t v[3], d[3];	/* files, bytes, alloc; their changes */
+	i128 v[3], d[3];	/* files, bytes, alloc; their changes */
 	int has_prev;
 };
 
@@ -54,7 +54,7 @@ add_row(const struct gtot *prev, const struct gtot *cur, void *arg)
 {
 	struct rows *rs = arg;
 	struct urow *u = &rs->r[rs->n++];
-	int64_t c[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 };
+	i128 c[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 };
 
 	if (cur)
 		c[0] = cur->files, c[1] = cur->bytes, c[2] = cur->alloc;
@@ -78,7 +78,7 @@ urow_cmp(const void *pa, const void *pb)
 }
 
 static double
-frac(int64_t part, struct nint whole)
+frac(i128 part, struct nint whole)
 {
 	return whole.has && whole.v > 0 ? (double)part / (double)whole.v :
 	    NAN;
@@ -135,13 +135,13 @@ fs_rows(struct result *r, struct rtable *t, sqlite3 *db, enum group_by by,
 
 		result_set_text(t, row, U_FS, fs);
 		result_set_text(t, row, U_NAME, u->name);
-		result_set_int(t, row, U_FILES, u->v[0]);
-		result_set_int(t, row, U_BYTES, u->v[1]);
-		result_set_int(t, row, U_ALLOC, u->v[2]);
+		result_set_wide(t, row, U_FILES, u->v[0]);
+		result_set_wide(t, row, U_BYTES, u->v[1]);
+		result_set_wide(t, row, U_ALLOC, u->v[2]);
 		an_snapout_real(t, row, U_SF, frac(u->v[0], cur->files));
 		an_snapout_real(t, row, U_SB, frac(u->v[1], cur->bytes));
 		for (int m = 0; u->has_prev && m < 3; m++)
-			result_set_int(t, row, U_DF + m, u->d[m]);
+			result_set_wide(t, row, U_DF + m, u->d[m]);
 	}
 	rc = 0;
 out:

@@ -141,6 +141,14 @@ void an_annotate_table(struct result *r, const struct minute_series *s,
 /* census (snapshot) questions */
 struct result *an_snapshots(sqlite3 *db, const struct an_opts *o,
     char *err, size_t errlen);
+/* The census as Prometheus gauges (an_metrics.c): one table per metric
+ * family, keyed by the metric name, titled by its HELP text; the columns
+ * are the labels (fs, project), the value last. Per file system, from
+ * its latest complete snapshot; iocensus_snapshot_complete says whether
+ * its latest snapshot is that one. A capacity family (v_snapshot's fs_*
+ * columns) has a sample where that snapshot records the value. */
+struct result *an_metrics(sqlite3 *db, const struct an_opts *o,
+    char *err, size_t errlen);
 struct result *an_diff(sqlite3 *db, const struct an_opts *o, char *err,
     size_t errlen);
 struct result *an_growth(sqlite3 *db, const struct an_opts *o, char *err,

@@ -19,7 +19,7 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
-	O_BUNDLE, O_QUARTER, O_HELP };
+	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_HELP };
 
 struct optdoc {
 	struct option opt;
@@ -79,13 +79,19 @@ static const struct optdoc optdocs[] = {
 	  "leave this project out (repeatable)" },
 	{ { "threads", 1, NULL, O_THREADS }, CO_THREADS, "N",
 	  "log decoding threads (default: CPUs)" },
+	{ { "now", 1, NULL, O_NOW }, CO_NOW, "TIME",
+	  "the ingest's time: samples before 2003 or more than a day "
+	  "after it are quarantined (default: now)" },
 	{ { "progress", 0, NULL, O_PROGRESS }, CO_PROGRESS, NULL,
 	  "progress line on stderr (default: when a TTY)" },
 	{ { "quiet", 0, NULL, O_QUIET }, CO_PROGRESS, NULL,
-	  "no progress line" },
-	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE.html", "report file" },
+	  "no progress line, and no row per log (the totals only)" },
+	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE", "the file to write "
+	  "(report: HTML; metrics: replaced atomically, default stdout)" },
 	{ { "bundle", 1, NULL, O_BUNDLE }, CO_BUNDLE, "FILE.tar.gz",
 	  "also write the CSV and JSON of every table" },
+	{ { "title", 1, NULL, O_TITLE }, CO_TITLE, "TEXT",
+	  "the page's heading (default: iocensus report)" },
 	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },
 };
 #define NOPTS (sizeof optdocs / sizeof optdocs[0])
@@ -351,8 +357,17 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 	case O_OUT:
 		a->out = v;
 		return 0;
+	case O_NOW:
+		if (set_time(v, &a->now) < 0)
+			return bad(name, "now", v, "a UTC time in the years 0 "
+			    "to 9999");
+		a->has_now = 1;
+		return 0;
 	case O_BUNDLE:
 		a->bundle = v;
+		return 0;
+	case O_TITLE:
+		a->title = v;
 		return 0;
 	}
 	return 1;
@@ -378,6 +393,7 @@ set_common(struct cli *a, const char *name, int o, const char *v)
 	case O_PROGRESS:
 	case O_QUIET:
 		a->progress = o == O_PROGRESS;
+		a->quiet = o == O_QUIET;
 		return 0;
 	}
 	return 1;
@@ -427,11 +443,30 @@ prefix_matches(const char *s, size_t len)
 /* What getopt_long rejected (opterr is 0: every message is ours). c is
  * '?' (unknown, ambiguous, or a value given to a flag) or ':' (no value
  * for an option that needs one); arg is the word of argv it read. */
+/* The option of this command that an unknown --WORD was meant to be. */
+static const char *
+meant_option(const char *word, size_t len, unsigned allowed)
+{
+	const char *names[NOPTS];
+	char w[64];
+	size_t n = 0;
+
+	if (len >= sizeof w)
+		return NULL;
+	memcpy(w, word, len);
+	w[len] = '\0';
+	for (size_t i = 0; i < NOPTS; i++)
+		if (!optdocs[i].mask || (optdocs[i].mask & allowed))
+			names[n++] = optdocs[i].opt.name;
+	return cli_suggest(w, names, n);
+}
+
 static int
-getopt_error(const char *name, int c, const char *arg)
+getopt_error(const char *name, int c, const char *arg, unsigned allowed)
 {
 	const struct optdoc *d = optopt ? doc_of(optopt) : NULL;
 	size_t len = strcspn(arg, "=");
+	const char *meant;
 
 	if (c == ':' && d)
 		fprintf(stderr, "iocensus %s: --%s needs a value (%s)\n", name,
@@ -446,6 +481,10 @@ getopt_error(const char *name, int c, const char *arg)
 	    prefix_matches(arg + 2, len - 2) > 1)
 		fprintf(stderr, "iocensus %s: ambiguous option '%.*s'\n", name,
 		    (int)len, arg);
+	else if (strncmp(arg, "--", 2) == 0 &&
+	    (meant = meant_option(arg + 2, len - 2, allowed)) != NULL)
+		fprintf(stderr, "iocensus %s: unknown option '%.*s'; did you "
+		    "mean '--%s'?\n", name, (int)len, arg, meant);
 	else
 		fprintf(stderr, "iocensus %s: unknown option '%.*s'\n", name,
 		    (int)len, arg);
@@ -472,7 +511,7 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 		const struct optdoc *d = doc_of(c);
 
 		if (c == '?' || c == ':')
-			return getopt_error(name, c, argv[optind - 1]);
+			return getopt_error(name, c, argv[optind - 1], allowed);
 		if (d->opt.val == O_HELP) {
 			help(stdout, name, argspec, allowed);
 			return 1;

@@ -6,6 +6,8 @@
  *   cli_annotate.c  --annotate FILE
  *   cli_report.c    `iocensus report`: every analysis the database has
  *                   data for, written as the HTML page (and the bundle)
+ *   cli_metrics.c   `iocensus metrics`: the Prometheus textfile
+ *   cli_suggest.c   "did you mean ...?"
  */
 #ifndef IOCENSUS_CLI_INT_H
 #define IOCENSUS_CLI_INT_H
@@ -41,10 +43,24 @@ int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
 
 /* o: the window, peak and thresholds given on the command line (others
  * default). target: the file-count growth target; none given picks the
- * next power of ten above each file system's latest file count. 0, or -1
- * with err. */
+ * next power of ten above each file system's latest file count. title:
+ * the page's heading, NULL for "iocensus report". 0, or -1 with err. */
 int cli_report_write(sqlite3 *db, const struct an_opts *o,
-    const struct an_target *target, const char *html_path,
-    const char *bundle_path, char *err, size_t errlen);
+    const struct an_target *target, const char *title,
+    const char *html_path, const char *bundle_path, char *err,
+    size_t errlen);
+
+/* The candidate word most likely meant: the only one it starts (at least
+ * 2 letters typed), else the only one within one edit (two for words of
+ * 5 letters or more: an insertion, a deletion, a substitution or two
+ * neighbours swapped); NULL when none or several. */
+const char *cli_suggest(const char *word, const char *const *cand,
+    size_t n);
+
+/* The census metrics (an_metrics) in the Prometheus text format, to
+ * path (replaced atomically) or, path NULL, to standard output. 0, or -1
+ * with err. */
+int cli_metrics_write(sqlite3 *db, const struct an_opts *o,
+    const char *path, char *err, size_t errlen);
 
 #endif

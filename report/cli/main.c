@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyses/analyses.h"
@@ -56,7 +57,8 @@ static const struct command commands[] = {
 	/* With no PATH, ingest only finishes the roll-ups that an
 	 * interrupted one left (the analyses' "stale" note asks for it). */
 	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
-	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS, -1, NULL },
+	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS | CO_NOW, -1,
+	  NULL },
 	{ "snapshots", "", "list snapshots", CO_PRINT, 0, an_snapshots },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
 	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, an_diff },
@@ -82,11 +84,13 @@ static const struct command commands[] = {
 	  CO_PRINT | CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, an_burst },
 	{ "devices", "", "per-device and per-host tables, imbalance",
 	  CO_PRINT | CO_WINDOW, 0, an_devices },
-	/* It writes files, not a result: no --format or --table. */
+	/* These write a file format of their own: no --format or --table. */
+	{ "metrics", "", "census metrics for Prometheus (node_exporter "
+	  "textfile)", CO_OUT, 0, NULL },
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_QUARTER | CO_PEAK | CO_THRESHOLD | CO_EVERY |
 	  CO_ANNOTATE | CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT |
-	  CO_BUNDLE, 0, NULL },
+	  CO_BUNDLE | CO_TITLE, 0, NULL },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -114,6 +118,22 @@ find_command(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* An unknown command: the one meant, if a typo away, else the list. */
+static void
+unknown_command(const char *name)
+{
+	const char *names[NCOMMANDS], *meant;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	meant = cli_suggest(name, names, NCOMMANDS);
+	fmt_diag(stderr, "iocensus", "unknown command '%s'%s%s%s", name,
+	    meant ? "; did you mean '" : "", meant ? meant : "",
+	    meant ? "'?" : "");
+	if (!meant)
+		usage(stderr);
 }
 
 static int
@@ -173,14 +193,24 @@ finish_output(const char *cmd)
 	return 0;
 }
 
+/* --table KEY named no table of the result: say which there are. */
+static void
+no_such_table(const struct cli *a, const struct result *r)
+{
+	fprintf(stderr, "iocensus %s: --table %s: no such table; %s has",
+	    a->cmd->name, a->table, a->cmd->name);
+	for (size_t i = 0; i < r->ntable; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", r->table[i].key);
+	fputs(r->ntable ? "\n" : " none\n", stderr);
+}
+
 static int
 print_result(const struct cli *a, struct result *r)
 {
 	int rc = 0;
 
 	if (render_result(stdout, r, a->format, a->table) < 0) {
-		fprintf(stderr, "iocensus %s: --table %s: no such table\n",
-		    a->cmd->name, a->table);
+		no_such_table(a, r);
 		rc = CLI_EXIT_USAGE;
 	}
 	result_free(r);
@@ -192,6 +222,7 @@ run_ingest(struct cli *a, sqlite3 *db)
 {
 	struct ingest_opts io = {
 		.threads = a->threads, .progress = a->progress,
+		.now = a->has_now ? a->now : (int64_t)time(NULL),
 		.stop = &stop_flag,
 	};
 	char err[1024];
@@ -204,6 +235,10 @@ run_ingest(struct cli *a, sqlite3 *db)
 		    db_default_path(a->db), err);
 		return CLI_EXIT_FATAL;
 	}
+	/* --quiet: the table format names the per-log table instead of
+	 * printing it; --table sources, CSV and JSON still give it. */
+	if (a->quiet && result_table_index(r, "sources") >= 0)
+		r->table[result_table_index(r, "sources")].detail = 1;
 	rc = print_result(a, r);
 	return rc ? rc : status;
 }
@@ -254,14 +289,27 @@ run_report(struct cli *a, sqlite3 *db)
 		    "required\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (cli_report_write(db, &a->an, &a->target, a->out, a->bundle, err,
-	    sizeof err) < 0) {
+	if (cli_report_write(db, &a->an, &a->target, a->title, a->out,
+	    a->bundle, err, sizeof err) < 0) {
 		if (usage_error(a, err))
 			return CLI_EXIT_USAGE;
 		fprintf(stderr, "iocensus report: %s\n", err);
 		return CLI_EXIT_FATAL;
 	}
 	return 0;
+}
+
+static int
+run_metrics(struct cli *a, sqlite3 *db)
+{
+	char err[1024];
+
+	if (cli_metrics_write(db, &a->an, a->out, err, sizeof err) == 0)
+		return 0;
+	if (usage_error(a, err))
+		return CLI_EXIT_USAGE;
+	fprintf(stderr, "iocensus metrics: %s\n", err);
+	return CLI_EXIT_FATAL;
 }
 
 /* The pairs after the first (diff A B A2 B2 ...), each read as the
@@ -304,6 +352,8 @@ run_command(struct cli *a, sqlite3 *db)
 		return run_ingest(a, db);
 	if (!strcmp(a->cmd->name, "report"))
 		return run_report(a, db);
+	if (!strcmp(a->cmd->name, "metrics"))
+		return run_metrics(a, db);
 	return run_analysis(a, db);
 }
 
@@ -329,8 +379,7 @@ main(int argc, char **argv)
 	}
 	cli_init(&a, find_command(argv[1]));
 	if (!a.cmd) {
-		fprintf(stderr, "iocensus: unknown command '%s'\n", argv[1]);
-		usage(stderr);
+		unknown_command(argv[1]);
 		return CLI_EXIT_USAGE;
 	}
 	rc = cli_parse(&a, a.cmd->name, a.cmd->args, a.cmd->opts, argc - 1,

@@ -6,6 +6,7 @@
  *  - query_minutes.c, query_scan.c, query_devstats.c (with query_sel.c):
  *    the I/O minutes, host minutes and device totals of a window;
  *  - query_hosts.c: the hosts of a window, and the --host check;
+ *  - query_quar.c: the quarantined samples, per host;
  *  - query_census.c: snapshots, groups, histograms, extremes, top lists.
  */
 #ifndef IOCENSUS_QUERY_H
@@ -34,8 +35,12 @@
 enum minute_state { MIN_NONE = 0, MIN_MISSING = 1, MIN_COMPLETE = 2 };
 
 /* The time window and hosts of a question. from/to: unix seconds, UTC,
- * [from, to); 0 means "from the first data" / "to the end of the last".
+ * [from, to); 0 means "from the first data" / "to the end of the last",
+ * except that a start from the data is at most IO_DEFAULT_DAYS before
+ * the end: the window a question gets without --from never passes the
+ * limits below, however long the time its data claims to span.
  * hosts: glob patterns (lib/globlist); none means every host. */
+#define IO_DEFAULT_DAYS 366
 struct io_window {
 	int64_t from, to;
 	const char *const *hosts;
@@ -52,6 +57,8 @@ struct minute_series {
 	uint64_t *ios;		/* requests completed (reads, writes,
 				   discards, flushes) */
 	size_t nhost, ndev;	/* hosts and devices with data in the window */
+	int cut;		/* the start was cut to IO_DEFAULT_DAYS ... */
+	int64_t data_from;	/* ... from where the data starts */
 };
 
 /* A window's minutes are held in memory, 25 bytes each (zeroed pages: only
@@ -115,17 +122,48 @@ int query_devstats_load(sqlite3 *db, const struct io_window *w,
 void query_devstats_free(struct dev_stat *d, size_t n);
 
 /*
+ * Quarantine (query_quar.c): the samples ingest set apart because their
+ * times cannot be real, per host by name: how many, the first and last
+ * end (unix seconds). No analysis reads them.
+ */
+struct quar_entry {
+	char *host;
+	uint64_t samples;
+	int64_t first, last;
+};
+struct quar_list {
+	size_t n;
+	struct quar_entry *e;
+};
+int query_quar_hosts(sqlite3 *db, struct quar_list *q, char *err,
+    size_t errlen);
+void query_quar_free(struct quar_list *q);
+
+/*
  * Census (query_census.c): what the snapshot analyses read from the census
  * database, loaded through the stable views (v_snapshot, v_project, v_hist,
  * v_dir) and the owner, hist_extent, project_extent and dir_scope tables,
  * every value bound. Loading computes nothing; a column that is NULL in the
  * database stays "absent" here.
+ *
+ * Byte totals, bucket bounds and extremes are exact 128-bit integers (the
+ * database holds one beyond INT64_MAX as decimal text). A total that is
+ * negative or not an exact integer is an error ("census database: ..."),
+ * never a number.
  */
 
 /* An integer that may be missing (NULL in the database). */
 struct nint {
-	int64_t v;
+	i128 v;
 	int has;
+};
+
+/* A snapshot's capacity, statvfs(ROOT) at the scan: the fs_* columns of
+ * v_snapshot (bytes = f_blocks, free = f_bfree, avail = f_bavail, times
+ * f_frsize; f_files, f_ffree), exact, each absent where NULL (unknown:
+ * written before schema 6, statvfs failed, or fsscan --as-of). */
+struct capacity {
+	struct nint bytes, free_bytes, avail_bytes, inodes, free_inodes;
 };
 
 struct snap {
@@ -135,11 +173,10 @@ struct snap {
 	int64_t started_at, now_ref;	/* started_at: the snapshot's time
 					   (fsscan --as-of sets it) */
 	struct nint finished_at, scanned_at;	/* scanned_at: when the walk
-					   really started (schema 4) */
+					   really started (schema 6) */
 	int complete;
 	struct nint files, dirs, bytes, alloc, errors;
-	/* statvfs(ROOT) at the scan (v_snapshot's fs_* columns) */
-	struct nint fs_bytes, fs_free, fs_avail, fs_inodes, fs_ifree;
+	struct capacity cap;
 };
 
 /* All snapshots, ordered by id. 0, or -1 with err. */
@@ -149,6 +186,18 @@ int query_census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
 int query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
     size_t errlen);
 void query_census_snap_clear(struct snap *s);
+
+/* Per file system, sorted by name (byte order): its latest snapshot of
+ * any status and its latest complete one (by start time, then id; 0 when
+ * it has none). 0, or -1 with err. */
+struct fs_latest {
+	char *fs;
+	int64_t latest, complete;
+};
+int query_census_fs_latest(sqlite3 *db, struct fs_latest **out, size_t *n,
+    char *err, size_t errlen);
+void query_census_fs_latest_free(struct fs_latest *l, size_t n);
+
 void query_census_snaps_free(struct snap *s, size_t n);
 
 /* Totals of one group of a snapshot: a project, a user or group id, or a
@@ -157,7 +206,8 @@ void query_census_snaps_free(struct snap *s, size_t n);
  * known, else the id). */
 struct gtot {
 	char *key, *name;
-	int64_t files, bytes, alloc;
+	int64_t files;
+	i128 bytes, alloc;
 };
 
 enum group_by { BY_PROJECT, BY_USER, BY_GROUP, BY_DIR };
@@ -172,14 +222,18 @@ void query_census_gtots_free(struct gtot *g, size_t n);
  * the snapshot has none (fsscan writes every project that has entries).
  * 0, or -1 with err. */
 int query_census_project_totals(sqlite3 *db, int64_t id, const char *project,
-    int64_t *files, int64_t *bytes, char *err, size_t errlen);
+    int64_t *files, i128 *bytes, char *err, size_t errlen);
 
 /* One histogram of v_hist, by lib/hist.h slot: has[slot] when the row
- * exists, lo/hi as stored, files and bytes. */
+ * exists, lo/hi as stored, files and bytes. A bucket's bytes are below
+ * CENSUS_BUCKET_MAX (fsscan writes less than 2^118, hist.h), so the sum
+ * of a histogram's buckets cannot overflow. */
+#define CENSUS_BUCKET_MAX ((i128)1 << 120)
 struct chist {
 	int has[HIST_NB];
-	int64_t lo[HIST_NB], hi[HIST_NB];
-	int64_t files[HIST_NB], bytes[HIST_NB];
+	i128 lo[HIST_NB], hi[HIST_NB];
+	int64_t files[HIST_NB];
+	i128 bytes[HIST_NB];
 };
 
 /* project NULL: the whole file system. Returns the number of rows, or
@@ -189,7 +243,7 @@ int query_census_hist(sqlite3 *db, int64_t id, const char *project,
 /* Smallest and largest value of a whole-file-system metric (bytes,
  * seconds): 1, 0 when unknown, -1 error. */
 int query_census_extent(sqlite3 *db, int64_t id, const char *metric,
-    int64_t *min, int64_t *max, char *err, size_t errlen);
+    i128 *min, i128 *max, char *err, size_t errlen);
 /* The same over the files of some projects: project alone, or (project
  * NULL) every project but the excluded ones. 1 known, 0 when no project
  * in the selection has extremes (none of its files, or a snapshot older
@@ -197,7 +251,7 @@ int query_census_extent(sqlite3 *db, int64_t id, const char *metric,
  * error. */
 int query_census_project_extent(sqlite3 *db, int64_t id, const char *metric,
     const char *project, const char *const *exclude, size_t nexclude,
-    int64_t *min, int64_t *max, char *err, size_t errlen);
+    i128 *min, i128 *max, char *err, size_t errlen);
 /* Whether the snapshot holds per-project extremes: 1, 0, -1 error. */
 int query_census_has_project_extent(sqlite3 *db, int64_t id, char *err,
     size_t errlen);
@@ -211,7 +265,7 @@ int query_census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
  * the most entries (kind "dir") that fsscan kept (--top), by rank; paths
  * as fsscan wrote them (under the root), bytes as stored. 0, or -1 with err. */
 struct top_entry {
-	int64_t value;
+	i128 value;
 	char *path;
 };
 int query_census_top(sqlite3 *db, int64_t id, const char *kind,
@@ -225,8 +279,9 @@ struct prow {
 	int64_t snapshot_id;
 	size_t name;			/* index into the loader's names */
 	int found;
-	int64_t files, dirs, bytes, alloc;
-	struct nint entries;		/* inodes; NULL before schema 4 */
+	int64_t files, dirs;
+	i128 bytes, alloc;
+	struct nint entries;		/* inodes; NULL before schema 6 */
 	struct nint limit_bytes, limit_inodes;
 };
 
@@ -244,7 +299,8 @@ int query_census_project_rows(sqlite3 *db, const char *fs,
 struct dir_entry {
 	char *path;
 	int depth;
-	int64_t files, bytes, alloc;
+	int64_t files;
+	i128 bytes, alloc;
 };
 int query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
     struct dir_entry **out, size_t *n, char *err, size_t errlen);

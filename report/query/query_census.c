@@ -35,6 +35,51 @@ col_nint(sqlite3_stmt *st, int i)
 	return n;
 }
 
+/* An exact integer column (any sign: bounds, extremes); -1 with err when
+ * it holds anything else. */
+static int
+col_exact(sqlite3_stmt *st, int i, int64_t id, i128 *v, char *err,
+    size_t errlen)
+{
+	if (db_column_i128(st, i, v) == 0)
+		return 0;
+	snprintf(err, errlen, "census database: snapshot %" PRId64 ": %s is"
+	    " not an exact integer", id, sqlite3_column_name(st, i));
+	return -1;
+}
+
+/* A total: an exact integer in [0, max]. */
+static int
+col_total(sqlite3_stmt *st, int i, int64_t id, i128 max, i128 *v, char *err,
+    size_t errlen)
+{
+	if (col_exact(st, i, id, v, err, errlen) < 0)
+		return -1;
+	if (*v >= 0 && *v <= max)
+		return 0;
+	snprintf(err, errlen, "census database: snapshot %" PRId64 ": %s is"
+	    " out of range for a total", id, sqlite3_column_name(st, i));
+	return -1;
+}
+
+/* A total in [0, max] that may be NULL (a snapshot that never finished,
+ * a capacity not recorded). */
+static int
+col_nmax(sqlite3_stmt *st, int i, int64_t id, i128 max, struct nint *n,
+    char *err, size_t errlen)
+{
+	n->has = sqlite3_column_type(st, i) != SQLITE_NULL;
+	n->v = 0;
+	return n->has ? col_total(st, i, id, max, &n->v, err, errlen) : 0;
+}
+
+static int
+col_ntotal(sqlite3_stmt *st, int i, int64_t id, struct nint *n, char *err,
+    size_t errlen)
+{
+	return col_nmax(st, i, id, I128_MAX, n, err, errlen);
+}
+
 /* Finish a statement's rows: 0 when stepping ended cleanly. */
 static int
 step_end(sqlite3 *db, int rc, char *err, size_t errlen)
@@ -61,9 +106,12 @@ step_one(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
     " s.fs_free_bytes, s.fs_avail_bytes, s.fs_inodes, s.fs_free_inodes" \
     " FROM v_snapshot s JOIN snapshot t ON t.id = s.id"
 
-static void
-snap_read(sqlite3_stmt *st, struct snap *s)
+static int
+snap_read(sqlite3_stmt *st, struct snap *s, char *err, size_t errlen)
 {
+	struct nint *cap[] = { &s->cap.bytes, &s->cap.free_bytes,
+	    &s->cap.avail_bytes, &s->cap.inodes, &s->cap.free_inodes };
+
 	memset(s, 0, sizeof *s);
 	s->id = sqlite3_column_int64(st, 0);
 	s->fs = col_dup(st, 1);
@@ -73,18 +121,19 @@ snap_read(sqlite3_stmt *st, struct snap *s)
 	s->complete = sqlite3_column_int(st, 5) != 0;
 	s->files = col_nint(st, 6);
 	s->dirs = col_nint(st, 7);
-	s->bytes = col_nint(st, 8);
-	s->alloc = col_nint(st, 9);
 	s->errors = col_nint(st, 10);
 	s->status = col_dup(st, 11);
 	s->mount_opts = col_dup(st, 12);
 	s->now_ref = sqlite3_column_int64(st, 13);
 	s->scanned_at = col_nint(st, 14);
-	s->fs_bytes = col_nint(st, 15);
-	s->fs_free = col_nint(st, 16);
-	s->fs_avail = col_nint(st, 17);
-	s->fs_inodes = col_nint(st, 18);
-	s->fs_ifree = col_nint(st, 19);
+	if (col_ntotal(st, 8, s->id, &s->bytes, err, errlen) < 0 ||
+	    col_ntotal(st, 9, s->id, &s->alloc, err, errlen) < 0)
+		return -1;
+	for (size_t k = 0; k < sizeof cap / sizeof *cap; k++)
+		if (col_nmax(st, 15 + (int)k, s->id, DB_CAPACITY_MAX, cap[k], err,
+		    errlen) < 0)
+			return -1;
+	return 0;
 }
 
 int
@@ -105,10 +154,16 @@ query_census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
 			cap = cap ? 2 * cap : 16;
 			*out = xrealloc(*out, cap * sizeof **out);
 		}
-		snap_read(st, &(*out)[(*n)++]);
+		if (snap_read(st, &(*out)[(*n)++], err, errlen) < 0)
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (rc < 0) {
+		query_census_snaps_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 
@@ -123,10 +178,56 @@ query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	if ((rc = step_one(db, st, err, errlen)) == 1)
-		snap_read(st, out);
+	if ((rc = step_one(db, st, err, errlen)) == 1 &&
+	    snap_read(st, out, err, errlen) < 0) {
+		query_census_snap_clear(out);
+		rc = -1;
+	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int
+query_census_fs_latest(sqlite3 *db, struct fs_latest **out, size_t *n,
+    char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT fs,"
+	    " (SELECT id FROM v_snapshot b WHERE b.fs = a.fs"
+	    "  ORDER BY started_at DESC, id DESC LIMIT 1),"
+	    " (SELECT id FROM v_snapshot b WHERE b.fs = a.fs AND complete"
+	    "  ORDER BY started_at DESC, id DESC LIMIT 1)"
+	    " FROM (SELECT DISTINCT fs FROM v_snapshot) a"
+	    " ORDER BY CAST(fs AS BLOB)", err, errlen);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct fs_latest *l;
+
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*out = xrealloc(*out, cap * sizeof **out);
+		}
+		l = &(*out)[(*n)++];
+		l->fs = col_dup(st, 0);
+		l->latest = sqlite3_column_int64(st, 1);
+		l->complete = sqlite3_column_int64(st, 2);
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void
+query_census_fs_latest_free(struct fs_latest *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(l[i].fs);
+	free(l);
 }
 
 void
@@ -191,11 +292,17 @@ query_census_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
 		g->key = col_dup(st, 0);
 		g->name = col_dup(st, 1);
 		g->files = sqlite3_column_int64(st, 2);
-		g->bytes = sqlite3_column_int64(st, 3);
-		g->alloc = sqlite3_column_int64(st, 4);
+		if (col_total(st, 3, id, I128_MAX, &g->bytes, err, errlen) < 0 ||
+		    col_total(st, 4, id, I128_MAX, &g->alloc, err, errlen) < 0)
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (rc < 0) {
+		query_census_gtots_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	if (*n > 1)	/* byte order, not SQLite's collation of numbers */
 		qsort(*out, *n, sizeof **out, gtot_cmp);
 	return rc;
@@ -211,36 +318,38 @@ query_census_gtots_free(struct gtot *g, size_t n)
 	free(g);
 }
 
-/* The two integers of the row of snapshot id and key that sql selects
- * ("... WHERE snapshot_id = ? AND <key column> = ?"): 1 found, 0 none,
- * -1 error. */
+/* The row of snapshot id (and key, unless NULL, as ?2) that sql selects,
+ * stepped in *st for the caller to read and finalize: 1 found, 0 none,
+ * -1 error (*st NULL when it could not be prepared). */
 static int
-int_pair(sqlite3 *db, const char *sql, int64_t id, const char *key,
-    int64_t *a, int64_t *b, char *err, size_t errlen)
+row_of(sqlite3 *db, const char *sql, int64_t id, const char *key,
+    sqlite3_stmt **st, char *err, size_t errlen)
 {
-	sqlite3_stmt *st = db_prepare(db, sql, err, errlen);
-	int rc;
-
-	if (!st)
+	if (!(*st = db_prepare(db, sql, err, errlen)))
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	db_bind_text(st, 2, key);
-	if ((rc = step_one(db, st, err, errlen)) == 1) {
-		*a = sqlite3_column_int64(st, 0);
-		*b = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	sqlite3_bind_int64(*st, 1, id);
+	if (key)
+		db_bind_text(*st, 2, key);
+	return step_one(db, *st, err, errlen);
 }
 
 int
 query_census_project_totals(sqlite3 *db, int64_t id, const char *project,
-    int64_t *files, int64_t *bytes, char *err, size_t errlen)
+    int64_t *files, i128 *bytes, char *err, size_t errlen)
 {
-	*files = *bytes = 0;
-	return int_pair(db, "SELECT files, bytes FROM v_project WHERE"
-	    " snapshot_id = ? AND project = ?", id, project, files, bytes, err,
-	    errlen) < 0 ? -1 : 0;
+	sqlite3_stmt *st;
+	int rc = row_of(db, "SELECT files, bytes FROM v_project WHERE"
+	    " snapshot_id = ? AND project = ?", id, project, &st, err, errlen);
+
+	*files = 0;
+	*bytes = 0;
+	if (rc == 1) {
+		*files = sqlite3_column_int64(st, 0);
+		if (col_total(st, 1, id, I128_MAX, bytes, err, errlen) < 0)
+			rc = -1;
+	}
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
 }
 
 int
@@ -271,24 +380,32 @@ query_census_hist(sqlite3 *db, int64_t id, const char *project,
 			return -1;
 		}
 		h->has[slot] = 1;
-		h->lo[slot] = sqlite3_column_int64(st, 1);
-		h->hi[slot] = sqlite3_column_int64(st, 2);
 		h->files[slot] = sqlite3_column_int64(st, 3);
-		h->bytes[slot] = sqlite3_column_int64(st, 4);
+		if (col_exact(st, 1, id, &h->lo[slot], err, errlen) < 0 ||
+		    col_exact(st, 2, id, &h->hi[slot], err, errlen) < 0 ||
+		    col_total(st, 4, id, CENSUS_BUCKET_MAX, &h->bytes[slot],
+		    err, errlen) < 0)
+			break;
 		rows++;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : rows;
 }
 
 int
-query_census_extent(sqlite3 *db, int64_t id, const char *metric,
-    int64_t *min, int64_t *max, char *err, size_t errlen)
+query_census_extent(sqlite3 *db, int64_t id, const char *metric, i128 *min,
+    i128 *max, char *err, size_t errlen)
 {
-	return int_pair(db, "SELECT min, max FROM hist_extent WHERE"
-	    " snapshot_id = ? AND metric = ?", id, metric, min, max, err,
-	    errlen);
+	sqlite3_stmt *st;
+	int rc = row_of(db, "SELECT min, max FROM hist_extent WHERE"
+	    " snapshot_id = ? AND metric = ?", id, metric, &st, err, errlen);
+
+	if (rc == 1 && (col_exact(st, 0, id, min, err, errlen) < 0 ||
+	    col_exact(st, 1, id, max, err, errlen) < 0))
+		rc = -1;
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static int
@@ -303,7 +420,7 @@ excluded(const char *name, const char *const *exclude, size_t n)
 int
 query_census_project_extent(sqlite3 *db, int64_t id, const char *metric,
     const char *project, const char *const *exclude, size_t nexclude,
-    int64_t *min, int64_t *max, char *err, size_t errlen)
+    i128 *min, i128 *max, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT project, min, max FROM"
 	    " project_extent WHERE snapshot_id = ?1 AND metric = ?2 AND"
@@ -317,17 +434,19 @@ query_census_project_extent(sqlite3 *db, int64_t id, const char *metric,
 	db_bind_text(st, 3, project);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
-		int64_t lo = sqlite3_column_int64(st, 1);
-		int64_t hi = sqlite3_column_int64(st, 2);
+		i128 lo, hi;
 		if (!name || excluded(name, exclude, nexclude))
 			continue;
+		if (col_exact(st, 1, id, &lo, err, errlen) < 0 ||
+		    col_exact(st, 2, id, &hi, err, errlen) < 0)
+			break;
 		if (!found || lo < *min)
 			*min = lo;
 		if (!found || hi > *max)
 			*max = hi;
 		found = 1;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : found;
 }
@@ -336,14 +455,10 @@ int
 query_census_has_project_extent(sqlite3 *db, int64_t id, char *err,
     size_t errlen)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM project_extent"
-	    " WHERE snapshot_id = ? LIMIT 1", err, errlen);
-	int rc;
+	sqlite3_stmt *st;
+	int rc = row_of(db, "SELECT 1 FROM project_extent WHERE snapshot_id = ?"
+	    " LIMIT 1", id, NULL, &st, err, errlen);
 
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	rc = step_one(db, st, err, errlen);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -352,14 +467,11 @@ int
 query_census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
     size_t errlen)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT max_depth FROM dir_scope"
-	    " WHERE snapshot_id = ?", err, errlen);
-	int rc;
+	sqlite3_stmt *st;
+	int rc = row_of(db, "SELECT max_depth FROM dir_scope WHERE"
+	    " snapshot_id = ?", id, NULL, &st, err, errlen);
 
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	if ((rc = step_one(db, st, err, errlen)) == 1)
+	if (rc == 1)
 		*depth = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 :
 		    sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -523,16 +635,19 @@ query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
 		r->found = sqlite3_column_int(st, 2);
 		r->files = sqlite3_column_int64(st, 3);
 		r->dirs = sqlite3_column_int64(st, 4);
-		r->bytes = sqlite3_column_int64(st, 5);
-		r->alloc = sqlite3_column_int64(st, 6);
+		r->bytes = r->alloc = 0;
 		r->entries = r->found ? col_nint(st, 7) : (struct nint){ 0,
 		    1 };
 		r->limit_bytes = col_nint(st, 8);
 		r->limit_inodes = col_nint(st, 9);
+		if (r->found && (col_total(st, 5, r->snapshot_id, I128_MAX,
+		    &r->bytes, err, errlen) < 0 || col_total(st, 6,
+		    r->snapshot_id, I128_MAX, &r->alloc, err, errlen) < 0))
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
-	if (!project && ns.n > 1)
+	if (rc == 0 && !project && ns.n > 1)
 		group_by_name(&ns, rows, *n);
 	free(ns.slot);
 	*names = ns.name;
@@ -544,9 +659,15 @@ int
 query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
     struct dir_entry **out, size_t *n, char *err, size_t errlen)
 {
+	/* bytes is exact: an INTEGER, or beyond 2^63 - 1 its decimal TEXT,
+	 * which SQLite compares as text. Neither has a sign or leading zeros,
+	 * so the longer digits are the larger number, and at one length
+	 * SQLite's order (every INTEGER below any TEXT, integers by value,
+	 * texts by bytes) is the numbers' order. */
 	sqlite3_stmt *st = db_prepare(db, "SELECT path, depth, files, bytes,"
 	    " alloc_bytes FROM v_dir WHERE snapshot_id = ?1 AND depth >= 1"
-	    " ORDER BY bytes DESC, path LIMIT ?2", err, errlen);
+	    " ORDER BY length(bytes) DESC, bytes DESC, path LIMIT ?2", err,
+	    errlen);
 	int rc;
 
 	*out = xcalloc(max + 1, sizeof **out);
@@ -560,10 +681,14 @@ query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
 		d->path = col_dup(st, 0);
 		d->depth = sqlite3_column_int(st, 1);
 		d->files = sqlite3_column_int64(st, 2);
-		d->bytes = sqlite3_column_int64(st, 3);
-		d->alloc = sqlite3_column_int64(st, 4);
+		if (col_total(st, 3, id, I128_MAX, &d->bytes, err, errlen) < 0 ||
+		    col_total(st, 4, id, I128_MAX, &d->alloc, err, errlen) < 0) {
+			rc = -1;
+			break;
+		}
 	}
-	rc = rc == SQLITE_ROW ? 0 : step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? 0 : rc < 0 ? -1 : step_end(db, rc, err,
+	    errlen);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -653,11 +778,18 @@ query_census_top(sqlite3 *db, int64_t id, const char *kind,
 			cap = cap ? 2 * cap : 32;
 			*out = xrealloc(*out, cap * sizeof **out);
 		}
-		(*out)[*n].value = sqlite3_column_int64(st, 0);
-		(*out)[(*n)++].path = col_dup(st, 1);
+		(*out)[*n].path = col_dup(st, 1);
+		if (col_total(st, 0, id, I128_MAX, &(*out)[(*n)++].value, err,
+		    errlen) < 0)
+			break;
 	}
-	rc = step_end(db, rc, err, errlen);
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
+	if (rc < 0) {
+		query_census_top_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 

@@ -6,7 +6,8 @@
  * as it is; a one-row table that does not becomes a list of name and
  * value; a wider one is set smaller and tighter, and if still too wide,
  * split into stacked tables of consecutive columns, each repeating the
- * leading name columns that identify a row.
+ * leading name columns that identify a row. A grouped table's first
+ * column is a heading row over each group, not a column.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,13 +139,31 @@ sum_em(const double *w, size_t n, double pad)
 }
 
 /* A table being laid out: its shown rows and, per column, the estimated
- * width and whether its words may break anywhere. */
+ * width and whether its words may break anywhere; first: the first
+ * column laid out as a column (1 when the first names groups). */
 struct tab {
 	const struct rtable *t;
 	size_t rows;
 	double *w;
 	int *anywhere;
+	size_t first;
 };
+
+/* A grouped table's heading row, where row r starts a group. */
+static void
+group_row(FILE *f, const struct tab *b, size_t r, size_t n)
+{
+	char buf[128], prev[128];
+
+	if (!b->first || (r > 0 && !strcmp(result_text_cell(b->t, r, 0, buf,
+	    sizeof buf), result_text_cell(b->t, r - 1, 0, prev,
+	    sizeof prev))))
+		return;
+	fprintf(f, "<tr class=\"group\"><th colspan=\"%zu\" scope=\"rowgroup\">",
+	    n ? n : 1);
+	fmt_html_str(f, result_text_cell(b->t, r, 0, buf, sizeof buf));
+	fputs("</th></tr>\n", f);
+}
 
 static void
 header_cell(FILE *f, const struct rcol *col, const char *tag)
@@ -194,6 +213,7 @@ table_part(FILE *f, const struct tab *b, const size_t *col, size_t n,
 		header_cell(f, &b->t->col[col[i]], "th");
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (size_t r = 0; r < b->rows; r++) {
+		group_row(f, b, r, n);
 		fputs("<tr>", f);
 		for (size_t i = 0; i < n; i++)
 			data_cell(f, b, r, col[i]);
@@ -228,15 +248,15 @@ static void
 table_split(FILE *f, const struct tab *b)
 {
 	const struct rtable *t = b->t;
-	size_t nkey = 0, *col = xcalloc(t->ncol + 1, sizeof *col);
+	size_t nkey = b->first, *col = xcalloc(t->ncol + 1, sizeof *col);
 	size_t *end = xcalloc(t->ncol + 1, sizeof *end), nparts = 0, k;
 	double key, rest, room, done = 0, cur = 0;
 
-	while (nkey < MAX_KEYS && nkey + 1 < t->ncol &&
+	while (nkey < b->first + MAX_KEYS && nkey + 1 < t->ncol &&
 	    text_column(t, nkey, b->rows))
 		nkey++;
-	nkey = nkey ? nkey : 1;
-	key = sum_em(b->w, nkey, PAD_EM_COMPACT);
+	nkey = nkey > b->first ? nkey : b->first + 1;
+	key = sum_em(b->w + b->first, nkey - b->first, PAD_EM_COMPACT);
 	rest = sum_em(b->w + nkey, t->ncol - nkey, PAD_EM_COMPACT);
 	room = FIT_EM_COMPACT - key > 10 ? FIT_EM_COMPACT - key : 10;
 	k = (size_t)(rest / room) + 1;
@@ -257,7 +277,7 @@ table_split(FILE *f, const struct tab *b)
 	for (size_t p = 0, c = nkey; p < nparts; p++) {
 		size_t n = 0;
 
-		for (size_t i = 0; i < nkey; i++)
+		for (size_t i = b->first; i < nkey; i++)
 			col[n++] = i;
 		for (; c < end[p]; c++)
 			col[n++] = c;
@@ -270,11 +290,13 @@ table_split(FILE *f, const struct tab *b)
 static enum layout
 choose(const struct tab *b)
 {
-	if (sum_em(b->w, b->t->ncol, PAD_EM) <= FIT_EM)
+	size_t n = b->t->ncol - b->first;
+
+	if (sum_em(b->w + b->first, n, PAD_EM) <= FIT_EM)
 		return LAY_PLAIN;
 	if (b->t->nrow == 1)
 		return LAY_LIST;
-	if (sum_em(b->w, b->t->ncol, PAD_EM_COMPACT) <= FIT_EM_COMPACT)
+	if (sum_em(b->w + b->first, n, PAD_EM_COMPACT) <= FIT_EM_COMPACT)
 		return LAY_COMPACT;
 	return LAY_SPLIT;
 }
@@ -284,7 +306,8 @@ html_table(FILE *f, const struct rtable *t)
 {
 	size_t n = t->ncol + 1;
 	struct tab b = { t, t->nrow < HTML_MAX_ROWS ? t->nrow : HTML_MAX_ROWS,
-	    xcalloc(n, sizeof *b.w), xcalloc(n, sizeof *b.anywhere) };
+	    xcalloc(n, sizeof *b.w), xcalloc(n, sizeof *b.anywhere),
+	    t->grouped && t->ncol > 1 };
 	size_t *all = xcalloc(n, sizeof *all);
 	int fold = t->nrow > HTML_OPEN_ROWS;
 	enum layout lay;
@@ -304,7 +327,8 @@ html_table(FILE *f, const struct rtable *t)
 	else if (lay == LAY_SPLIT)
 		table_split(f, &b);
 	else
-		table_part(f, &b, all, t->ncol, lay == LAY_COMPACT, 0, 1);
+		table_part(f, &b, all + b.first, t->ncol - b.first,
+		    lay == LAY_COMPACT, 0, 1);
 	if (b.rows < t->nrow)
 		fprintf(f, "<p class=\"cut\">%zu of %zu rows shown; the "
 		    "bundle (--bundle) holds them all.</p>\n", b.rows, t->nrow);

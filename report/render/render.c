@@ -14,6 +14,7 @@
 #include "fmt.h"
 #include "human.h"
 #include "render.h"
+#include "render_int.h"
 #include "xalloc.h"
 
 /* The shortest %.Ng (N = 15..17) that reads back as v. */
@@ -30,9 +31,8 @@ print_real(FILE *f, double v)
 	fputs(buf, f);
 }
 
-/* A numeric cell as CSV/JSON text; 0 if the cell is not numeric. */
-static int
-print_number(FILE *f, const struct cell *c)
+int
+render_number(FILE *f, const struct cell *c)
 {
 	switch (c->kind) {
 	case CK_INT:
@@ -44,6 +44,11 @@ print_number(FILE *f, const struct cell *c)
 	case CK_REAL:
 		print_real(f, c->v.r);
 		return 1;
+	case CK_WIDE: {
+		char buf[I128_STRLEN];
+		fputs(i128_str(*c->v.w, buf), f);
+		return 1;
+	}
 	default:
 		return 0;
 	}
@@ -67,7 +72,7 @@ render_table_csv(FILE *f, const struct rtable *t)
 			if (cl->kind == CK_TEXT)
 				fmt_csv_str(f, cl->v.s);
 			else
-				print_number(f, cl);
+				render_number(f, cl);
 		}
 		putc('\n', f);
 	}
@@ -83,11 +88,28 @@ json_str_or_null(FILE *f, const char *s)
 }
 
 /* The unit of the exact values: a share is a fraction (0.25), whatever
- * unit its column shows people (25 %). */
+ * unit its column shows people (25 %); a time is unix seconds, a
+ * duration seconds and a size bytes, also where the column names none. */
 static const char *
 machine_unit(const struct rcol *c)
 {
-	return c->fmt == CF_PCT ? "fraction" : c->unit;
+	if (c->fmt == CF_PCT)
+		return "fraction";
+	if (c->unit)
+		return c->unit;
+	switch (c->fmt) {
+	case CF_DATE:
+	case CF_TIME:
+		return "unix seconds";
+	case CF_DURATION:
+		return "s";
+	case CF_BYTES:
+		return "bytes";
+	case CF_MINUTES:
+		return "min";
+	default:
+		return NULL;
+	}
 }
 
 /* One table object; ind: the indentation of its opening line. */
@@ -120,7 +142,7 @@ table_json(FILE *f, const struct rtable *t, int ind)
 			fputs(": ", f);
 			if (cl->kind == CK_TEXT)
 				fmt_json_str(f, cl->v.s);
-			else if (!print_number(f, cl))
+			else if (!render_number(f, cl))
 				fputs("null", f);
 		}
 		putc('}', f);
@@ -285,8 +307,8 @@ render_detail_pointer(FILE *f, const struct rtable *t)
 {
 	putc('\n', f);
 	print_term_line(f, t->title);
-	fprintf(f, "(%zu rows: add --table %s, or --format csv or json)\n",
-	    t->nrow, t->key);
+	fprintf(f, "(%zu row%s: add --table %s, or --format csv or json)\n",
+	    t->nrow, t->nrow == 1 ? "" : "s", t->key);
 }
 
 int

@@ -21,6 +21,14 @@ int render_result(FILE *f, const struct result *r, enum fmt_kind fmt,
 void render_table_csv(FILE *f, const struct rtable *t);
 void render_table_json(FILE *f, const struct rtable *t);
 
+/* The Prometheus text exposition format (node_exporter's textfile
+ * collector): each table of r is a gauge family named by its key, with
+ * its title as HELP text; its last column holds the values and the
+ * others are the labels, named by their keys. A row whose value is
+ * missing (NULL) has no sample, and a family without samples is left
+ * out: missing is never 0. */
+void render_prom(FILE *f, const struct result *r);
+
 /* The HTML report: a summary page first, then every result, each with
  * its notes, figures (inline SVG) and tables. meta_title heads the page,
  * generated_by names the program and version (no clock: deterministic). */

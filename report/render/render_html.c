@@ -42,6 +42,7 @@ static const char page_css[] =
 "td.na{color:#999;text-align:right}\n"
 "tbody tr:nth-child(even){background:#fafbfc}\n"
 "table.list th{background:none;font-weight:normal;padding-right:2em}\n"
+"tr.group th{background:#e8eef4;font-weight:600;padding-top:.45em}\n"
 "div.scroll{overflow-x:auto}\n"
 "details{margin:8px 0}\n"
 "summary{cursor:pointer;color:#123a5c}\n"

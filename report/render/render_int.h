@@ -8,6 +8,10 @@
 
 #include "result/result.h"
 
+/* A numeric cell as exact text (integers in full, reals as the shortest
+ * %.Ng that reads back): 1, or 0 when the cell is not numeric. */
+int render_number(FILE *f, const struct cell *c);
+
 /* One table of the HTML report, laid out to fit the page. */
 void html_table(FILE *f, const struct rtable *t);
 

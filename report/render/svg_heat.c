@@ -144,7 +144,7 @@ place_columns(const struct rtable *t, const struct rfigure *fig,
  * in the middle keeps LANE_HEAD_CP of the start. */
 #define LANE_MAX_CP	40
 #define LANE_HEAD_CP	9
-#define LANE_FONT	11.0
+#define LANE_FONT	13.0
 
 /* Bytes that every lane label starts with, and ends with, cut to whole
  * code points. c is sorted by lane: one label per run. */
@@ -224,9 +224,12 @@ static void
 lane_labels(FILE *f, const struct heat_cell *c, size_t n, char **txt,
     double x, double rh)
 {
-	size_t every = (size_t)ceil(11 / rh);
+	size_t every = (size_t)ceil((LANE_FONT + 1) / rh);
 
-	fputs("<g class=\"ticks\" fill=\"#333333\">\n", f);
+	/* Larger than the axes' 11: the servers are what a reader looks
+	 * up in this grid, and the page shows it at about its own size. */
+	fprintf(f, "<g class=\"ticks\" fill=\"#333333\" font-size=\"%g\">\n",
+	    LANE_FONT);
 	for (size_t i = 0; i < n; i++) {
 		const char *s = txt[c[i].lane];
 		double y = SVG_TOP + rh * ((double)c[i].lane + 0.5) + 4;
@@ -312,7 +315,7 @@ svg_heat_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 		lo = fmin(lo, c[i].x), hi = fmax(hi, c[i].x + step);
 	nl = assign_lanes(c, n);
 	qsort(c, n, sizeof *c, by_lane_x);
-	rh = nl <= 30 ? 16 : fmax(2, 480.0 / (double)nl);
+	rh = nl <= 30 ? 20 : fmax(2, 600.0 / (double)nl);
 	double bottom = SVG_TOP + rh * (double)nl;
 	/* The label column fits the longest shown label and the lanes'
 	 * title, which heads it (a rotated title would cross the labels of

@@ -4,6 +4,7 @@
  * spans, whose labels stay inside the plot.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,60 +267,60 @@ stacked_areas(FILE *f, const struct rtable *t, const struct rfigure *fig,
 	}
 }
 
-/* Series k is an edge of the figure's shaded band. */
+/* Whether series k is an edge of a band: 1 the low one, 2 the high. */
 static int
 band_edge(const struct rfigure *fig, int k)
 {
-	return fig->band > 0 && (k == fig->band - 1 || k == fig->band);
+	if (fig->band & (1u << k))
+		return 1;
+	return k > 0 && (fig->band & (1u << (k - 1))) ? 2 : 0;
 }
 
-/* Both edges of the band can be placed at row r. */
-static int
-band_row(const struct rtable *t, const struct rfigure *fig,
-    const struct axis *x, const struct axis *y, size_t r)
-{
-	return !isnan(svg_axis_px(x, result_num(t, r, fig->xcol))) &&
-	    !isnan(svg_axis_px(y, result_num(t, r, fig->ycol[fig->band - 1])))
-	    && !isnan(svg_axis_px(y, result_num(t, r,
-	    fig->ycol[fig->band])));
-}
-
-/* The band between its low and high edges, shaded over each run of rows
- * where both have a value: one polygon, high edge forwards, low edge
- * back. */
+/* The band between series k and k + 1, shaded over each run of rows
+ * where both edges can be placed. */
 static void
 band_area(FILE *f, const struct rtable *t, const struct rfigure *fig,
-    const struct axis *x, const struct axis *y)
+    const struct axis *x, const struct axis *y, int k)
 {
-	for (size_t a = 0; a < t->nrow;) {
-		size_t b = a;
-
-		while (b < t->nrow && band_row(t, fig, x, y, b))
-			b++;
-		if (b - a >= 2) {
-			fprintf(f, "<polygon class=\"band\" fill=\"%s\" "
-			    "fill-opacity=\"0.25\" points=\"",
-			    svg_draw_color((size_t)fig->band - 1));
-			for (size_t r = a; r < b; r++) {
-				svg_draw_num(f, svg_axis_px(x, result_num(t, r,
-				    fig->xcol)));
-				putc(',', f);
-				svg_draw_num(f, svg_axis_px(y, result_num(t, r,
-				    fig->ycol[fig->band])));
-				putc(' ', f);
-			}
-			for (size_t r = b; r-- > a;) {
-				svg_draw_num(f, svg_axis_px(x, result_num(t, r,
-				    fig->xcol)));
-				putc(',', f);
-				svg_draw_num(f, svg_axis_px(y, result_num(t, r,
-				    fig->ycol[fig->band - 1])));
-				putc(r > a ? ' ' : '"', f);
-			}
-			fputs("/>\n", f);
+	for (size_t a = 0, b; a < t->nrow; a = b > a ? b : a + 1) {
+		for (b = a; b < t->nrow; b++)
+			if (isnan(svg_axis_px(x, result_num(t, b, fig->xcol))) ||
+			    isnan(svg_axis_px(y, y_value(t, fig, b, k))) ||
+			    isnan(svg_axis_px(y, y_value(t, fig, b, k + 1))))
+				break;
+		if (b - a < 2)
+			continue;
+		fprintf(f, "<polygon fill=\"%s\" fill-opacity=\"0.22\" "
+		    "stroke=\"none\" points=\"", svg_draw_color((size_t)k));
+		for (size_t r = a; r < b; r++) {
+			svg_draw_num(f, svg_axis_px(x, result_num(t, r,
+			    fig->xcol)));
+			putc(',', f);
+			svg_draw_num(f, svg_axis_px(y, y_value(t, fig, r,
+			    k + 1)));
+			putc(' ', f);
 		}
-		a = b > a ? b : a + 1;
+		for (size_t r = b; r-- > a;) {
+			svg_draw_num(f, svg_axis_px(x, result_num(t, r,
+			    fig->xcol)));
+			putc(',', f);
+			svg_draw_num(f, svg_axis_px(y, y_value(t, fig, r, k)));
+			putc(r > a ? ' ' : '"', f);
+		}
+		fputs("/>\n", f);
 	}
+}
+
+/* A band's legend entry: its low edge's title up to the last comma
+ * ("95% band, low": "95% band"). */
+static const char *
+band_label(const char *title, char *buf, size_t len)
+{
+	const char *comma = strrchr(title, ',');
+
+	snprintf(buf, len, "%.*s", comma ? (int)(comma - title) :
+	    (int)strlen(title), title);
+	return buf;
 }
 
 /* Series k has a point the axes can place (stacked: a whole row). */
@@ -360,7 +361,7 @@ svg_xy_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	const char *label[10], *color[10];
 	double xr[2], yr[2], bottom = SVG_H - SVG_BOTTOM;
 	struct axis x, y;
-	char ytitle[256], band[64];
+	char ytitle[256], bandname[8][128];
 	size_t n = 0;
 
 	if (!extents(t, fig, xr, yr)) {
@@ -386,8 +387,9 @@ svg_xy_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	svg_axis_draw(f, &x, &y, fig->xlabel, svg_axis_title(fig->ylabel,
 	    &t->col[fig->ycol[0]], ytitle, sizeof ytitle));
 	fputs("<g class=\"data\">\n", f);
-	if (fig->band > 0 && fig->band < fig->ny)
-		band_area(f, t, fig, &x, &y);
+	for (int k = 0; k + 1 < fig->ny; k++)
+		if (band_edge(fig, k) == 1)
+			band_area(f, t, fig, &x, &y, k);
 	if (fig->stacked && fig->kind == FIG_LINE)
 		stacked_areas(f, t, fig, &x, &y);
 	else
@@ -402,20 +404,12 @@ svg_xy_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	span_labels(f, fig, &x, &y);
 	/* The legend names what is drawn: a series without a point (a fit
 	 * that needs more snapshots) is not listed. */
-	for (int k = 0; k < fig->ny; k++) {
-		const char *title = t->col[fig->ycol[k]].title;
-
-		if (!series_drawn(t, fig, &x, &y, k) || (band_edge(fig, k) &&
-		    k == fig->band))
-			continue;
-		/* The band is one entry: its low edge's title up to ",". */
-		if (band_edge(fig, k)) {
-			snprintf(band, sizeof band, "%.*s",
-			    (int)strcspn(title, ","), title);
-			title = band;
-		}
-		label[n] = title, color[n++] = svg_draw_color((size_t)k);
-	}
+	for (int k = 0; k < fig->ny && k < 8; k++)
+		if (band_edge(fig, k) != 2 && series_drawn(t, fig, &x, &y, k))
+			label[n] = band_edge(fig, k) ? band_label(
+			    t->col[fig->ycol[k]].title, bandname[k],
+			    sizeof bandname[k]) : t->col[fig->ycol[k]].title,
+			    color[n++] = svg_draw_color((size_t)k);
 	svg_draw_legend(f, SVG_LEFT, label, color, n);
 	svg_frame_close(f);
 }

@@ -33,6 +33,8 @@ table_free(struct rtable *t)
 	for (size_t i = 0; i < t->nrow * t->ncol; i++)
 		if (t->cell[i].kind == CK_TEXT)
 			free(t->cell[i].v.s);
+		else if (t->cell[i].kind == CK_WIDE)
+			free(t->cell[i].v.w);
 	for (size_t c = 0; c < t->ncol; c++) {
 		free(t->col[c].key);
 		free(t->col[c].title);
@@ -145,6 +147,8 @@ slot(struct rtable *t, size_t row, int col)
 
 	if (c->kind == CK_TEXT)
 		free(c->v.s);
+	else if (c->kind == CK_WIDE)
+		free(c->v.w);
 	c->kind = CK_NULL;
 	return c;
 }
@@ -165,6 +169,21 @@ result_set_uint(struct rtable *t, size_t row, int col, uint64_t v)
 
 	c->kind = CK_UINT;
 	c->v.u = v;
+}
+
+void
+result_set_wide(struct rtable *t, size_t row, int col, i128 v)
+{
+	struct cell *c;
+
+	if (i128_fits64(v)) {
+		result_set_int(t, row, col, (int64_t)v);
+		return;
+	}
+	c = slot(t, row, col);
+	c->kind = CK_WIDE;
+	c->v.w = xmalloc(sizeof *c->v.w);
+	*c->v.w = v;
 }
 
 /* A non-finite real is not a value: it is stored as missing. */
@@ -208,6 +227,8 @@ result_num(const struct rtable *t, size_t row, int col)
 		return (double)c->v.u;
 	case CK_REAL:
 		return c->v.r;
+	case CK_WIDE:
+		return (double)*c->v.w;
 	default:
 		return NAN;
 	}

@@ -13,7 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum cell_kind { CK_NULL = 0, CK_INT, CK_UINT, CK_REAL, CK_TEXT };
+#include "i128.h"
+
+/* CK_WIDE: an integer beyond int64_t (a byte total past 2^63 - 1), held
+ * out of line so that every other cell stays small. */
+enum cell_kind { CK_NULL = 0, CK_INT, CK_UINT, CK_REAL, CK_TEXT, CK_WIDE };
 
 struct cell {
 	enum cell_kind kind;
@@ -22,6 +26,7 @@ struct cell {
 		uint64_t u;
 		double r;
 		char *s;
+		i128 *w;
 	} v;
 };
 
@@ -34,7 +39,10 @@ enum col_fmt {
 	CF_TIME,	/* int unix seconds: 2010-03-31 14:05 (UTC) */
 	CF_PCT,		/* real fraction: 0.9812 prints 98.12 with decimals 2 */
 	CF_BYTES,	/* int bytes: 1.5 GiB style, binary units */
-	CF_DURATION	/* int seconds: 19 h 0 min */
+	CF_DURATION,	/* int seconds: 19 h 0 min */
+	CF_MINUTES,	/* int or real minutes, shown as a duration:
+			   300 reads 5 h 0 min, as CF_DURATION does */
+	CF_BOOL		/* int 0 or 1: no, yes */
 };
 
 struct rcol {
@@ -56,6 +64,10 @@ struct rtable {
 				   points, an hour-by-server grid): the table
 				   format names the table instead of printing
 				   it, unless asked for it with --table */
+	int grouped;		/* the first column names a group of
+				   consecutive rows (a section of the
+				   summary): the HTML page shows it once, as
+				   a heading over its rows */
 };
 
 enum fig_kind {
@@ -83,9 +95,10 @@ struct rfigure {
 	int xtime;		/* x is unix seconds: date tick labels */
 	int stacked;		/* FIG_LINE: y series stacked as areas */
 	unsigned markers;	/* bit k: a marker at each point of ycol[k] */
-	int band;		/* > 0: ycol[band - 1] and ycol[band] are the
-				   low and high edges of a shaded area (a
-				   prediction band), drawn as one */
+	unsigned band;		/* bit k: ycol[k] and ycol[k + 1] are the
+				   low and high edges of a shaded band (a
+				   confidence band), named in the legend by
+				   ycol[k]'s title up to its last comma */
 	char *xlabel, *ylabel;	/* with units */
 	size_t nspan;
 	struct rspan *span;
@@ -127,6 +140,8 @@ int result_table_index(const struct result *r, const char *key);
 size_t result_row(struct rtable *t);
 void result_set_int(struct rtable *t, size_t row, int col, int64_t v);
 void result_set_uint(struct rtable *t, size_t row, int col, uint64_t v);
+/* An exact integer of up to 128 bits: CK_INT when it fits, else CK_WIDE. */
+void result_set_wide(struct rtable *t, size_t row, int col, i128 v);
 void result_set_real(struct rtable *t, size_t row, int col, double v);
 void result_set_text(struct rtable *t, size_t row, int col, const char *s);
 const struct cell *result_cell(const struct rtable *t, size_t row, int col);
@@ -143,7 +158,9 @@ void result_span(struct rfigure *f, double x0, double x1, const char *label);
 /* The unit a human header shows for column c, or NULL: "%" for shares;
  * none where the cells carry their own unit (bytes, durations, times),
  * but "per day" for a rate such as "B/day" unless the title says so;
- * else the column's unit. */
+ * none where the title already names what a count counts ("Files",
+ * files; "Valid minutes", min; "Idle hours", h); else the column's
+ * unit. */
 const char *result_text_unit(const struct rcol *c, char *buf, size_t len);
 
 /* A numeric value in a column's human format (axes, legends). */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "human.h"
@@ -38,11 +39,39 @@ result_text_value(const struct rcol *c, double v, char *buf, size_t len)
 		return human_bytes(v, c->decimals, buf, len);
 	case CF_DURATION:
 		return human_duration(whole_seconds(v + 0.5), buf, len);
+	case CF_MINUTES:
+		return human_duration(whole_seconds(v * 60 + 0.5), buf, len);
+	case CF_BOOL:
+		return v != 0 ? "yes" : "no";
 	default:
 		if (v == floor(v) && fabs(v) < 9e15)
 			return human_int((int64_t)v, buf, len);
 		return human_real(v, c->decimals, buf, len);
 	}
+}
+
+/* Whether a word of the title starts with what the unit counts: the
+ * unit's last part ("device-samples": samples), abbreviations written
+ * out, without a plural s. */
+static int
+title_names_unit(const char *title, const char *unit)
+{
+	static const char *const abbr[][2] = { { "min", "minute" },
+	    { "h", "hour" }, { "s", "second" }, { "dirs", "director" } };
+	const char *u = strrchr(unit, '-') ? strrchr(unit, '-') + 1 : unit;
+	size_t n;
+
+	for (size_t i = 0; i < sizeof abbr / sizeof *abbr; i++)
+		if (!strcmp(u, abbr[i][0]))
+			u = abbr[i][1];
+	n = strlen(u);
+	if (n > 1 && u[n - 1] == 's')
+		n--;
+	for (const char *w = title; *w; w++)
+		if ((w == title || w[-1] == ' ' || w[-1] == '-') &&
+		    !strncasecmp(w, u, n))
+			return 1;
+	return 0;
 }
 
 const char *
@@ -52,7 +81,8 @@ result_text_unit(const struct rcol *c, char *buf, size_t len)
 
 	switch (c->fmt) {
 	case CF_PLAIN:
-		return c->unit;
+		return c->unit && !per && title_names_unit(c->title, c->unit) ?
+		    NULL : c->unit;
 	case CF_PCT:
 		return "%";
 	default:
@@ -82,6 +112,9 @@ result_text_cell(const struct rtable *t, size_t row, int col, char *buf,
 			return human_date(cl->v.i, c->fmt == CF_TIME, buf, len);
 		if (c->fmt == CF_DURATION)
 			return human_duration(cl->v.i, buf, len);
+		if (c->fmt == CF_MINUTES && cl->v.i <= INT64_MAX / 60 &&
+		    cl->v.i >= INT64_MIN / 60)
+			return human_duration(cl->v.i * 60, buf, len);
 		return result_text_value(c, (double)cl->v.i, buf, len);
 	case CK_UINT:
 		if (c->fmt == CF_PLAIN)
@@ -93,6 +126,10 @@ result_text_cell(const struct rtable *t, size_t row, int col, char *buf,
 		if (c->fmt == CF_PLAIN)
 			return human_real(cl->v.r, c->decimals, buf, len);
 		return result_text_value(c, cl->v.r, buf, len);
+	case CK_WIDE:
+		if (c->fmt == CF_PLAIN)
+			return human_wide(*cl->v.w, buf, len);
+		return result_text_value(c, (double)*cl->v.w, buf, len);
 	}
 	return "n/a";
 }

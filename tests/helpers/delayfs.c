@@ -7,9 +7,11 @@
  * really overlap their stat calls.  Each request simply sleeps: the cost is
  * latency, not CPU, exactly as with an NFS or Lustre round trip.
  *
- *	delayfs [-o delay_us=N] SOURCE MOUNTPOINT [FUSE options]
+ *	delayfs [-o delay_us=N] [-o eio_after=N] SOURCE MOUNTPOINT [FUSE options]
  *
- * delay_us defaults to 1000 (1 ms).  Kernel attribute, entry and negative
+ * delay_us defaults to 1000 (1 ms). With eio_after=N every file reads
+ * normally up to byte N and then fails with EIO (direct I/O, so a reader
+ * sees exactly that): a file whose read breaks part-way, for the tests.  Kernel attribute, entry and negative
  * caching are disabled so that every stat by the scanner reaches us (and
  * the delay).  The default multithreaded loop is used with max_threads=64
  * unless the caller passes its own -o max_threads=N.  Inode numbers,
@@ -34,15 +36,17 @@
 struct delayfs_opts {
 	char		*source;
 	unsigned long	 delay_us;
+	unsigned long	 eio_after;	/* 0: reads never fail */
 	int		 show_help;
 };
 
-static struct delayfs_opts opts = { NULL, 1000, 0 };
+static struct delayfs_opts opts = { NULL, 1000, 0, 0 };
 static int src_fd = -1;		/* directory fd of SOURCE; all paths are relative to it */
 
 #define OPT(t, p, v) { t, offsetof(struct delayfs_opts, p), v }
 static const struct fuse_opt delayfs_optspec[] = {
 	OPT("delay_us=%lu", delay_us, 0),
+	OPT("eio_after=%lu", eio_after, 0),
 	OPT("-h", show_help, 1),
 	OPT("--help", show_help, 1),
 	FUSE_OPT_END
@@ -178,6 +182,7 @@ delayfs_open(const char *path, struct fuse_file_info *fi)
 	if (fd == -1)
 		return -errno;
 	fi->fh = (uint64_t)fd;
+	fi->direct_io = opts.eio_after > 0;
 	return 0;
 }
 
@@ -188,6 +193,10 @@ delayfs_read(const char *path, char *buf, size_t size, off_t off,
 	ssize_t n;
 
 	(void)path;
+	if (opts.eio_after > 0 && (unsigned long)off >= opts.eio_after)
+		return -EIO;
+	if (opts.eio_after > 0 && (unsigned long)off + size > opts.eio_after)
+		size = opts.eio_after - (unsigned long)off;
 	n = pread((int)fi->fh, buf, size, off);
 	return n == -1 ? -errno : (int)n;
 }
@@ -236,9 +245,11 @@ delayfs_optproc(void *data, const char *arg, int key, struct fuse_args *out)
 static void
 usage(const char *prog)
 {
-	printf("usage: %s [-o delay_us=N] SOURCE MOUNTPOINT [FUSE options]\n"
+	printf("usage: %s [-o delay_us=N] [-o eio_after=N] SOURCE MOUNTPOINT"
+	    " [FUSE options]\n"
 	    "  -o delay_us=N   delay per lookup/getattr/opendir/readdir/readlink"
 	    " (default 1000)\n"
+	    "  -o eio_after=N  file reads fail with EIO from byte N on\n"
 	    "  (max_threads defaults to 64; file system is read-only)\n\n",
 	    prog);
 }

@@ -274,22 +274,35 @@ class Rules:
         for i, (kind, arg) in enumerate(self.rules):
             if kind == "depth":
                 if e.depth == arg:
-                    out.append(e.name)
+                    # below depth 1 the path names it (proj/climate)
+                    out.append(e.rel if arg > 1 else e.name)
                 elif e.depth > arg and parent_matches is not None:
                     out.append(parent_matches[i])
                 else:
                     out.append(None)
             elif kind == "map":
-                rel = b"" if e.rel == b"." else e.rel
-                best = None
-                for pre, proj in arg.items():
-                    if pre == b"" or rel == pre or rel.startswith(pre + b"/"):
-                        if best is None or len(pre) > len(best[0]):
-                            best = (pre, proj)
-                out.append(best[1] if best else None)
+                out.append(self._longest(arg, e.rel))
             else:
                 out.append(None)
         return out
+
+    @staticmethod
+    def _longest(prefixes, rel):
+        """The project of the longest map prefix of path rel, or None."""
+        rel = b"" if rel == b"." else rel
+        best = None
+        for pre, proj in prefixes.items():
+            if pre == b"" or rel == pre or rel.startswith(pre + b"/"):
+                if best is None or len(pre) > len(best[0]):
+                    best = (pre, proj)
+        return best[1] if best else None
+
+    def file_matches(self, parent_matches, e):
+        """A non-directory's dir-rule matches: its directory's, except
+        that a map line may name the file itself."""
+        return [self._longest(arg, e.rel) if kind == "map"
+                else parent_matches[i]
+                for i, (kind, arg) in enumerate(self.rules)]
 
     def project(self, matches, st):
         """First match wins: dir rules via matches, owner rules via st."""
@@ -328,7 +341,8 @@ class Model:
                 matches[i] = self.rules.dir_matches(pm, e)
                 self.proj[i] = self.rules.project(matches[i], e.st)
             else:
-                self.proj[i] = self.rules.project(matches[e.parent], e.st)
+                self.proj[i] = self.rules.project(
+                    self.rules.file_matches(matches[e.parent], e), e.st)
 
     def files(self):
         """(index, entry) of counted regular files (one per inode)."""

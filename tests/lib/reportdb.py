@@ -9,7 +9,7 @@ database and hence, by the determinism rule, the same report bytes:
     limits for EarthScience (bytes) and chem (inodes);
   - file system "pvfs": two complete snapshots (astro, bio) and a running
     one (no totals); capacity on the second only (the first was written
-    before schema 4);
+    before schema 6);
   - I/O: 3 hosts x 2 devices x 2 days of one-minute raw captures with a
     burst, an idle hour, a missing window and a reboot, imported with
     `iostatmon import` and loaded with `iocensus ingest`.

@@ -11,12 +11,11 @@
 #include "tap.h"
 
 #define DAY 86400LL
-#define I128_MAX ((i128)(((unsigned __int128)1 << 127) - 1))
-#define I128_MIN (-I128_MAX - 1)
+#define P2(k) ((i128)1 << (k))
 
 struct slot_case {
 	enum hist_scheme s;
-	int64_t v;
+	i128 v;
 	int slot;
 };
 
@@ -33,16 +32,18 @@ static const struct slot_case slot_cases[] = {
 	{ HS_SIZE, 4096, 3 }, { HS_SIZE, 8191, 3 }, { HS_SIZE, 8192, 4 },
 	{ HS_SIZE, 1048575, 10 }, { HS_SIZE, 1048576, 11 },	/* 1 MiB */
 	{ HS_SIZE, 1099511627776LL, 31 },			/* 1 TiB */
-	{ HS_SIZE, INT64_MAX, 53 },
+	{ HS_SIZE, INT64_MAX, 53 }, { HS_SIZE, P2(63), 54 },
+	{ HS_SIZE, UINT64_MAX, 54 },
 	/* 512-byte blocks: b = n < 4 ? 0 : lg(n) - 1 */
 	{ HS_BLOCKS, 0, 1 }, { HS_BLOCKS, 1, 1 },
 	{ HS_BLOCKS, 3, 1 },		/* 1.5 KB */
 	{ HS_BLOCKS, 4, 2 },		/* 2 KB */
 	{ HS_BLOCKS, 7, 2 }, { HS_BLOCKS, 8, 3 }, { HS_BLOCKS, 15, 3 },
 	{ HS_BLOCKS, 16, 4 }, { HS_BLOCKS, 2048, 11 },	/* 1 MiB */
-	{ HS_BLOCKS, INT64_MAX, 62 },
+	{ HS_BLOCKS, INT64_MAX, 62 }, { HS_BLOCKS, UINT64_MAX, 63 },
 	/* seconds: future -> under-min slot 0; d = a / 86400,
 	 * b = d < 2 ? 0 : lg(d) */
+	{ HS_AGE, -(i128)UINT64_MAX, 0 },	/* INT64_MIN - INT64_MAX */
 	{ HS_AGE, INT64_MIN, 0 }, { HS_AGE, -DAY, 0 }, { HS_AGE, -1, 0 },
 	{ HS_AGE, 0, 1 }, { HS_AGE, 1, 1 }, { HS_AGE, 86399, 1 },
 	{ HS_AGE, DAY, 1 }, { HS_AGE, 2 * DAY - 1, 1 },
@@ -52,11 +53,13 @@ static const struct slot_case slot_cases[] = {
 	{ HS_AGE, 3039929748475084799LL, 45 },	/* 2^45 days - 1 s */
 	{ HS_AGE, 3039929748475084800LL, 46 },	/* 2^45 days */
 	{ HS_AGE, INT64_MAX, 47 },	/* 106751991167300 days */
+	{ HS_AGE, P2(47) * DAY - 1, 47 }, { HS_AGE, P2(47) * DAY, 48 },
+	{ HS_AGE, UINT64_MAX, 48 },	/* INT64_MAX - INT64_MIN */
 	/* counts: b = n < 2 ? 0 : lg(n) */
 	{ HS_COUNT, 0, 1 }, { HS_COUNT, 1, 1 }, { HS_COUNT, 2, 2 },
 	{ HS_COUNT, 3, 2 }, { HS_COUNT, 4, 3 }, { HS_COUNT, 7, 3 },
 	{ HS_COUNT, 8, 4 }, { HS_COUNT, 65535, 16 }, { HS_COUNT, 65536, 17 },
-	{ HS_COUNT, INT64_MAX, 63 },
+	{ HS_COUNT, INT64_MAX, 63 }, { HS_COUNT, UINT64_MAX, 64 },
 	/* name bytes: L <= 127 ? L / 8 : overflow */
 	{ HS_LINEAR8, 0, 1 }, { HS_LINEAR8, 7, 1 }, { HS_LINEAR8, 8, 2 },
 	{ HS_LINEAR8, 15, 2 }, { HS_LINEAR8, 16, 3 }, { HS_LINEAR8, 120, 16 },
@@ -70,8 +73,9 @@ test_slots(void)
 {
 	for (size_t i = 0; i < sizeof slot_cases / sizeof slot_cases[0]; i++) {
 		const struct slot_case *c = &slot_cases[i];
-		is_i64(hist_slot(c->s, c->v), c->slot, "slot %s %lld",
-		    scheme_name[c->s], (long long)c->v);
+		char buf[I128_STRLEN];
+		is_i64(hist_slot(c->s, c->v), c->slot, "slot %s %s",
+		    scheme_name[c->s], i128_str(c->v, buf));
 	}
 }
 
@@ -117,22 +121,27 @@ test_slot_powers(void)
 struct bounds_case {
 	enum hist_scheme s;
 	int slot;
-	int64_t lo, hi;
+	i128 lo, hi;
 };
 
-/* [lo, hi) in base units. */
+/* [lo, hi) in base units; the top buckets end past INT64_MAX. */
 static const struct bounds_case base_cases[] = {
 	{ HS_SIZE, 1, 0, 2048 }, { HS_SIZE, 2, 2048, 4096 },
 	{ HS_SIZE, 3, 4096, 8192 }, { HS_SIZE, 11, 1048576, 2097152 },
 	{ HS_SIZE, 52, 2305843009213693952LL, 4611686018427387904LL },
-	{ HS_SIZE, 53, 4611686018427387904LL, INT64_MAX },
+	{ HS_SIZE, 53, 4611686018427387904LL, P2(63) },
+	{ HS_SIZE, 54, P2(63), P2(64) },
 	{ HS_BLOCKS, 1, 0, 4 }, { HS_BLOCKS, 2, 4, 8 }, { HS_BLOCKS, 3, 8, 16 },
-	{ HS_BLOCKS, 62, 4611686018427387904LL, INT64_MAX },
+	{ HS_BLOCKS, 62, 4611686018427387904LL, P2(63) },
+	{ HS_BLOCKS, 63, P2(63), P2(64) },
 	{ HS_AGE, 0, INT64_MIN, 0 }, { HS_AGE, 1, 0, 2 * DAY },
 	{ HS_AGE, 2, 2 * DAY, 4 * DAY }, { HS_AGE, 3, 4 * DAY, 8 * DAY },
 	{ HS_AGE, 9, 256 * DAY, 512 * DAY },
 	{ HS_AGE, 46, 3039929748475084800LL, 6079859496950169600LL },
-	{ HS_AGE, 47, 6079859496950169600LL, INT64_MAX },
+	/* 2^47 days = 12,159,718,993,900,339,200 s */
+	{ HS_AGE, 47, 6079859496950169600LL, P2(47) * DAY },
+	{ HS_AGE, 48, P2(47) * DAY, P2(48) * DAY },
+	{ HS_COUNT, 64, P2(63), P2(64) },
 	{ HS_COUNT, 1, 0, 2 }, { HS_COUNT, 2, 2, 4 }, { HS_COUNT, 3, 4, 8 },
 	{ HS_COUNT, 17, 65536, 131072 },
 	{ HS_LINEAR8, 1, 0, 8 }, { HS_LINEAR8, 2, 8, 16 },
@@ -152,23 +161,35 @@ static const struct bounds_case fsstats_cases[] = {
 	{ HS_LINEAR8, 16, 120, 127 }, { HS_LINEAR8, HIST_OVER, 127, -1 },
 };
 
+static int i128_eq(i128 a, i128 b, const char *name);
+
+typedef void (*bounds_fn)(enum hist_scheme, int, i128 *, i128 *);
+
+static void
+check_bounds(const char *kind, bounds_fn fn, const struct bounds_case *c,
+    size_t n)
+{
+	char name[64];
+	i128 lo, hi;
+
+	for (size_t i = 0; i < n; i++) {
+		fn(c[i].s, c[i].slot, &lo, &hi);
+		snprintf(name, sizeof name, "%s lo %s slot %d", kind,
+		    scheme_name[c[i].s], c[i].slot);
+		i128_eq(lo, c[i].lo, name);
+		snprintf(name, sizeof name, "%s hi %s slot %d", kind,
+		    scheme_name[c[i].s], c[i].slot);
+		i128_eq(hi, c[i].hi, name);
+	}
+}
+
 static void
 test_bounds(void)
 {
-	int64_t lo, hi;
-
-	for (size_t i = 0; i < sizeof base_cases / sizeof base_cases[0]; i++) {
-		const struct bounds_case *c = &base_cases[i];
-		hist_bounds_base(c->s, c->slot, &lo, &hi);
-		is_i64(lo, c->lo, "base lo %s slot %d", scheme_name[c->s], c->slot);
-		is_i64(hi, c->hi, "base hi %s slot %d", scheme_name[c->s], c->slot);
-	}
-	for (size_t i = 0; i < sizeof fsstats_cases / sizeof fsstats_cases[0]; i++) {
-		const struct bounds_case *c = &fsstats_cases[i];
-		hist_bounds_fsstats(c->s, c->slot, &lo, &hi);
-		is_i64(lo, c->lo, "fsstats lo %s slot %d", scheme_name[c->s], c->slot);
-		is_i64(hi, c->hi, "fsstats hi %s slot %d", scheme_name[c->s], c->slot);
-	}
+	check_bounds("base", hist_bounds_base, base_cases,
+	    sizeof base_cases / sizeof base_cases[0]);
+	check_bounds("fsstats", hist_bounds_fsstats, fsstats_cases,
+	    sizeof fsstats_cases / sizeof fsstats_cases[0]);
 }
 
 /* Every slot_cases value lies inside the base bounds of its slot. */
@@ -176,15 +197,19 @@ static void
 test_slot_in_bounds(void)
 {
 	int bad = 0;
-	int64_t lo, hi;
+	i128 lo, hi;
+	char a[I128_STRLEN], b[I128_STRLEN], v[I128_STRLEN];
 
 	for (size_t i = 0; i < sizeof slot_cases / sizeof slot_cases[0]; i++) {
 		const struct slot_case *c = &slot_cases[i];
+		/* The two rows without an end: lo or hi is a marker. */
+		int open_lo = c->slot == HIST_UNDER;
+		int open_hi = c->s == HS_LINEAR8 && c->slot == HIST_OVER;
 		hist_bounds_base(c->s, c->slot, &lo, &hi);
-		if (c->v < lo || (c->v >= hi && c->v != INT64_MAX)) {
-			printf("# %s %lld outside [%lld, %lld)\n",
-			    scheme_name[c->s], (long long)c->v,
-			    (long long)lo, (long long)hi);
+		if ((c->v < lo && !open_lo) || (c->v >= hi && !open_hi)) {
+			printf("# %s %s outside [%s, %s)\n", scheme_name[c->s],
+			    i128_str(c->v, v), i128_str(lo, a),
+			    i128_str(hi, b));
 			bad++;
 		}
 	}
@@ -199,6 +224,15 @@ i128_eq(i128 a, i128 b, const char *name)
 
 	snprintf(why, sizeof why, "got %s, want %s", i128_str(a, x), i128_str(b, y));
 	return ok_why(a == b, why, "%s", name);
+}
+
+/* A 192-bit sum equals a value that fits 128 bits. */
+static int
+vw_eq(const struct hist_vw *x, i128 want, const char *name)
+{
+	char a[HIST_VW_STRLEN], b[I128_STRLEN];
+
+	return is_str(hist_vw_str(x, a), i128_str(want, b), "%s", name);
 }
 
 static void
@@ -216,8 +250,8 @@ test_add(void)
 	is_u64(h.n[2], 1, "n slot 2 (3000)");
 	is_u64(h.w[1], 2100, "w slot 1");
 	i128_eq(h.v[1], 2100, "v slot 1");
-	i128_eq(h.vw[1], 100 * 100 + 2000 * 2000, "vw slot 1");
-	i128_eq(h.vw[2], 9000000, "vw slot 2");
+	vw_eq(&h.vw[1], 100 * 100 + 2000 * 2000, "vw slot 1");
+	vw_eq(&h.vw[2], 9000000, "vw slot 2");
 	is_i64(h.min, 100, "min");
 	is_i64(h.max, 3000, "max");
 
@@ -227,8 +261,8 @@ test_add(void)
 	hist_add(&h, HS_AGE, -5, 7);
 	is_u64(h.n[HIST_UNDER], 1, "future age in under-min slot");
 	i128_eq(h.v[HIST_UNDER], -5, "under-min value sum");
-	i128_eq(h.vw[HIST_UNDER], -35, "under-min value*weight");
-	i128_eq(h.vw[4], 10 * DAY * 4096, "10 days * 4096 bytes");
+	vw_eq(&h.vw[HIST_UNDER], -35, "under-min value*weight");
+	vw_eq(&h.vw[4], 10 * DAY * 4096, "10 days * 4096 bytes");
 	is_i64(h.min, -5, "min is negative age");
 	is_i64(h.max, 10 * DAY, "max age");
 
@@ -246,16 +280,48 @@ static void
 test_wide_sums(void)
 {
 	static struct hist h, one;
-	char buf[41];
+	char buf[I128_STRLEN], vbuf[HIST_VW_STRLEN];
 
 	memset(&h, 0, sizeof h);
 	hist_add(&h, HS_AGE, INT64_MAX, UINT64_MAX);
-	is_str(i128_str(h.vw[47], buf), "170141183460469231704017187605319778305",
+	is_str(hist_vw_str(&h.vw[47], vbuf),
+	    "170141183460469231704017187605319778305",
 	    "vw of INT64_MAX x UINT64_MAX");
 	memset(&h, 0, sizeof h);
 	hist_add(&h, HS_AGE, INT64_MIN, UINT64_MAX);
-	is_str(i128_str(h.vw[0], buf), "-170141183460469231722463931679029329920",
+	is_str(hist_vw_str(&h.vw[0], vbuf),
+	    "-170141183460469231722463931679029329920",
 	    "vw of INT64_MIN x UINT64_MAX");
+
+	/* Ages of 65 bits: INT64_MAX - INT64_MIN = 2^64 - 1 s, times
+	 * 2^64 - 1 bytes, is (2^64 - 1)^2, past 127 bits; three of them in
+	 * one slot, and their negatives in the future row. */
+	memset(&h, 0, sizeof h);
+	for (int k = 0; k < 3; k++) {
+		hist_add(&h, HS_AGE, (i128)UINT64_MAX, UINT64_MAX);
+		hist_add(&h, HS_AGE, -(i128)UINT64_MAX, UINT64_MAX);
+	}
+	is_str(hist_vw_str(&h.vw[48], vbuf),
+	    "1020847100762815390279443357853047324675",
+	    "vw of 3 x (2^64-1) s x (2^64-1) bytes");
+	is_str(hist_vw_str(&h.vw[0], vbuf),
+	    "-1020847100762815390279443357853047324675",
+	    "vw of 3 x -(2^64-1) s x (2^64-1) bytes");
+	is_str(i128_str(h.v[48], buf), "55340232221128654845",
+	    "age sum of 3 x (2^64-1) s");
+	is_str(i128_str((i128)h.w[48], buf), "55340232221128654845",
+	    "bytes of 3 x (2^64-1)");
+	is_str(i128_str(h.min, buf), "-18446744073709551615", "min age");
+	is_str(i128_str(h.max, buf), "18446744073709551615", "max age");
+	ok(hist_vw_double(&h.vw[48]) == 1.0208471007628154e39,
+	    "vw as the nearest double");
+	one = h;
+	hist_merge(&h, &one);
+	is_str(hist_vw_str(&h.vw[48], vbuf),
+	    "2041694201525630780558886715706094649350", "merged vw doubles");
+	is_str(hist_vw_str(&h.vw[0], vbuf),
+	    "-2041694201525630780558886715706094649350",
+	    "merged negative vw doubles");
 
 	/* 2^30 (~1e9) files, each 1e9 s old and 1e7 bytes: 1e16 bytes in
 	 * all, a value*weight sum near 1e25, far past 64 bits. Doubling by
@@ -268,9 +334,9 @@ test_wide_sums(void)
 	}
 	int s = hist_slot(HS_AGE, 1000000000);
 	is_u64(hist_total(&h), 1073741824, "2^30 files");
-	is_u64(h.w[s], 10737418240000000ULL, "bytes of 2^30 files");
+	ok(h.w[s] == 10737418240000000ULL, "bytes of 2^30 files");
 	is_str(i128_str(h.v[s], buf), "1073741824000000000", "age sum of 2^30 files");
-	is_str(i128_str(h.vw[s], buf), "10737418240000000000000000",
+	is_str(hist_vw_str(&h.vw[s], vbuf), "10737418240000000000000000",
 	    "age*bytes sum of 2^30 files");
 }
 
@@ -387,6 +453,12 @@ test_i128_text(void)
 	ok(i128_parse("12a", &x) != 0, "i128_parse rejects trailing garbage");
 	ok(i128_parse(" 1", &x) != 0, "i128_parse rejects leading space");
 	ok(i128_parse("+1", &x) != 0, "i128_parse rejects plus sign");
+	ok(i128_parse("170141183460469231731687303715884105728", &x) != 0,
+	    "i128_parse rejects 2^127");
+	ok(i128_parse("-170141183460469231731687303715884105729", &x) != 0,
+	    "i128_parse rejects -2^127 - 1");
+	ok(i128_parse("1000000000000000000000000000000000000000000", &x) !=
+	    0, "i128_parse rejects 43 digits");
 }
 
 int

@@ -78,14 +78,17 @@ sources(struct project_rules *r, const char *name)
 	return "(no such project)";
 }
 
-/* A directory below parent, owned by root:root, no fd. */
+/* A directory below parent, owned by root:root, no fd. path: its path
+ * below ROOT, or just its name where no depth:N rule needs the path. */
 static struct proj_dir
-dir(struct project_rules *r, const struct proj_dir *parent, const char *name,
+dir(struct project_rules *r, const struct proj_dir *parent, const char *path,
     int depth)
 {
 	struct proj_dir d;
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
-	project_dir(r, parent, &d, name, depth, -1, 0, 0);
+	project_dir(r, parent, &d, name, project_wants_path(r, depth) ? path :
+	    NULL, depth, -1, 0, 0);
 	return d;
 }
 
@@ -102,7 +105,7 @@ static const char *
 file_in(struct project_rules *r, const struct proj_dir *d,
     struct project_cache *c, uid_t uid, gid_t gid)
 {
-	return pname(r, project_of(r, d, c, uid, gid));
+	return pname(r, project_of(r, d, c, "f", uid, gid));
 }
 
 static void
@@ -148,18 +151,22 @@ test_depth2(void)
 		return;
 	rt = root(r);
 	a = dir(r, &rt, "a", 1);
-	ab = dir(r, &a, "b", 2);
-	abc = dir(r, &ab, "c", 3);
+	ab = dir(r, &a, "a/b", 2);
+	abc = dir(r, &ab, "a/b/c", 3);
 	x = dir(r, &rt, "x", 1);
-	xb = dir(r, &x, "b", 2);
+	xb = dir(r, &x, "x/b", 2);
+	is_i64(project_wants_path(r, 2), 1, "depth:2 wants the path at 2");
+	is_i64(project_wants_path(r, 1) + project_wants_path(r, 3), 0,
+	    "... and at no other depth");
 	is_str(pname(r, a.self), "(none)", "depth:2: depth-1 dir unmatched");
 	is_str(file_in(r, &a, &c, 0, 0), "(none)",
 	    "depth:2: file at depth 2 unmatched");
-	is_str(pname(r, ab.self), "b", "depth:2: a/b names itself");
-	is_str(file_in(r, &ab, &c, 0, 0), "b", "depth:2: file in a/b");
-	is_str(pname(r, abc.self), "b", "depth:2: a/b/c inherits");
-	is_i64(xb.self, ab.self, "depth:2: x/b and a/b are the same project");
-	is_str(sources(r, "b"), "depth:2", "depth:2: source");
+	is_str(pname(r, ab.self), "a/b", "depth:2: a/b names itself by path");
+	is_str(file_in(r, &ab, &c, 0, 0), "a/b", "depth:2: file in a/b");
+	is_str(pname(r, abc.self), "a/b", "depth:2: a/b/c inherits");
+	is_str(pname(r, xb.self), "x/b", "depth:2: x/b is x/b");
+	ok(xb.self != ab.self, "depth:2: x/b and a/b stay distinct projects");
+	is_str(sources(r, "a/b"), "depth:2", "depth:2: source");
 	project_cache_free(&c);
 	project_rules_free(r);
 }
@@ -330,8 +337,8 @@ test_gidmap_chain(void)
 		return;
 	rt = root(r);
 	a = dir(r, &rt, "a", 1);
-	project_dir(r, &rt, &b, "b", 1, -1, 0, 200);
-	project_dir(r, &rt, &d, "d", 1, -1, 0, 5);
+	project_dir(r, &rt, &b, "b", NULL, 1, -1, 0, 200);
+	project_dir(r, &rt, &d, "d", NULL, 1, -1, 0, 5);
 	is_str(file_in(r, &a, &c, 0, 100), "G100",
 	    "chain: mapped gid wins over depth:1");
 	is_str(file_in(r, &a, &c, 0, 5), "a",
@@ -369,7 +376,7 @@ test_sources_exact(void)
 	if (!ok(r != NULL, "sources: parses"))
 		return;
 	rt = root(r);
-	project_dir(r, &rt, &a, "a", 1, -1, 0, 300);
+	project_dir(r, &rt, &a, "a", NULL, 1, -1, 0, 300);
 	is_str(pname(r, a.self), "a", "sources: dir a by its gid");
 	is_str(file_in(r, &a, &c, 0, 300), "a", "sources: file in a by gid");
 	is_str(sources(r, "a"), spec,
@@ -404,7 +411,7 @@ test_owner_rules(void)
 	if (!ok(r != NULL, "group parses"))
 		return;
 	project_root(r, &rt, -1, NOUSER, 0);
-	project_dir(r, &rt, &a, "a", 1, -1, 0, NOGROUP);
+	project_dir(r, &rt, &a, "a", NULL, 1, -1, 0, NOGROUP);
 	is_str(pname(r, rt.self), "root", "group: ROOT by its gid 0");
 	snprintf(want, sizeof want, "%u", NOGROUP);
 	is_str(pname(r, a.self), want, "group: unknown gid is decimal");
@@ -458,7 +465,7 @@ test_cache(void)
 		struct pc_ent *e = c.e;
 		size_t cap = c.cap;
 		for (int i = 0; i < 100; i++)
-			project_of(r, &rt, &c, NOUSER, NOGROUP);
+			project_of(r, &rt, &c, "f", NOUSER, NOGROUP);
 		ok(c.len == 3 && c.e == e && c.cap == cap,
 		    "cache: hits add nothing and move nothing");
 	}
@@ -473,7 +480,7 @@ test_cache(void)
 	rt = root(r);
 	for (int i = 0; i < 1000; i++) {
 		snprintf(want, sizeof want, "%u", 3000000u + (unsigned)i);
-		ids[i] = project_of(r, &rt, &c, 0, 3000000u + (unsigned)i);
+		ids[i] = project_of(r, &rt, &c, "f", 0, 3000000u + (unsigned)i);
 		bad += strcmp(pname(r, ids[i]), want) != 0;
 	}
 	is_i64(bad, 0, "cache: 1000 unknown gids named by number");
@@ -481,7 +488,7 @@ test_cache(void)
 	is_i64(project_count(r), 1002,
 	    "cache: 1000 projects, (none) and root (ROOT's gid 0)");
 	for (int i = 0; i < 1000; i++)
-		bad += project_of(r, &rt, &c, 0, 3000000u + (unsigned)i) !=
+		bad += project_of(r, &rt, &c, "f", 0, 3000000u + (unsigned)i) !=
 		    ids[i];
 	is_i64(bad, 0, "cache: same ids after growth");
 	project_cache_free(&c);
@@ -507,7 +514,7 @@ test_projid_nomatch(void)
 	ok(a.projid == 0 && a.projinherit == 0, "projid: fd -1 reads nothing");
 	/* procfs has no FS_IOC_FSGETXATTR: the ioctl fails, silently. */
 	fd = open("/proc", O_RDONLY | O_DIRECTORY);
-	project_dir(r, &rt, &p, "proc", 1, fd, 0, 0);
+	project_dir(r, &rt, &p, "proc", NULL, 1, fd, 0, 0);
 	if (fd >= 0)
 		close(fd);
 	is_str(pname(r, p.self), "proc", "projid: ioctl failure is no match");
@@ -708,7 +715,10 @@ thr_main(void *arg)
 	top = dir(r, &rt, name, 1);
 	for (int k = 0; k < 8; k++) {
 		snprintf(name, sizeof name, "d%d", k);
-		project_dir(r, &top, &sub[k], name, 2, -1, 0, 0);
+		char path[40];
+
+		snprintf(path, sizeof path, "t%ld/%s", t, name);
+		project_dir(r, &top, &sub[k], name, path, 2, -1, 0, 0);
 	}
 	for (int i = 0; i < NITER; i++) {
 		int k = (i + (int)t) % 9;	/* 8: the depth-1 dir */
@@ -719,10 +729,10 @@ thr_main(void *arg)
 		if (gid >= 100 && gid < 120)
 			snprintf(want, sizeof want, "g%u", gid);
 		else if (k < 8)
-			snprintf(want, sizeof want, "d%d", k);
+			snprintf(want, sizeof want, "t%ld/d%d", t, k);
 		else
 			snprintf(want, sizeof want, "%u", uid);
-		bad += strcmp(pname(r, project_of(r, d, &c, uid, gid)),
+		bad += strcmp(pname(r, project_of(r, d, &c, "f", uid, gid)),
 		    want) != 0;
 	}
 	project_cache_free(&c);
@@ -752,11 +762,11 @@ test_threads(void)
 		bad += (long)(intptr_t)res;
 	}
 	is_i64(bad, 0, "threads: every entry got its hand-computed project");
-	/* (none) + 20 g* + 8 d* + 50 uids; t* dirs fall to user too, but
-	 * uid 0 is "root": 1 more */
-	is_i64(project_count(thr_rules), 1 + 20 + 8 + 50 + 1,
+	/* (none) + 20 g* + 8 depth-2 paths per thread + 50 uids; t* dirs fall to
+	 * user too, but uid 0 is "root": 1 more */
+	is_i64(project_count(thr_rules), 1 + 20 + 8 * NTHREADS + 50 + 1,
 	    "threads: each name interned once");
-	is_str(sources(thr_rules, "d3"), "depth:2", "threads: d3 source");
+	is_str(sources(thr_rules, "t0/d3"), "depth:2", "threads: t0/d3 source");
 	is_str(sources(thr_rules, "g105"), spec, "threads: g105 source");
 	is_str(sources(thr_rules, "3000007"), "user", "threads: uid source");
 	project_rules_free(thr_rules);

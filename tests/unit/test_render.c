@@ -141,14 +141,14 @@ test_formats(void)
 	    "Project a,b.\n"
 	    "\n"
 	    "Summary\n"
-	    "Name   Files (files)  Mean (MiB/s)  Share (%)             Start         Day    Bytes     Longest\n"
-	    "-----  -------------  ------------  ---------  ----------------  ----------  -------  ----------\n"
-	    "alpha      1,234,567      1,984.50       98.1  2010-03-01 14:05  2010-03-31  1.5 GiB  19 h 0 min\n"
-	    "b,\"c\"             -5          0.10       30.0               n/a         n/a    512 B  1 min 30 s\n"
+	    "Name       Files  Mean (MiB/s)  Share (%)             Start         Day    Bytes     Longest\n"
+	    "-----  ---------  ------------  ---------  ----------------  ----------  -------  ----------\n"
+	    "alpha  1,234,567      1,984.50       98.1  2010-03-01 14:05  2010-03-31  1.5 GiB  19 h 0 min\n"
+	    "b,\"c\"         -5          0.10       30.0               n/a         n/a    512 B  1 min 30 s\n"
 	    "\n"
 	    "Nothing\n"
-	    "Name  Files (files)\n"
-	    "----  -------------\n"
+	    "Name  Files\n"
+	    "----  -----\n"
 	    "(no rows)\n", "table: aligned, n/a, human formats");
 	s = capture(r, FMT_CSV, "nosuch", &rc);
 	is_i64(rc, -1, "unknown --table key is an error");
@@ -423,9 +423,47 @@ test_html_layout(void)
 	result_free(r);
 }
 
+/* Integers past 64 bits: exact digits in CSV and JSON, binary units or
+ * grouped digits for people, a double for plots; a value that fits is an
+ * ordinary integer cell. */
+static void
+test_wide(void)
+{
+	static const struct rcol_spec cols[] = {
+		{ "bytes", "Bytes", "bytes", CF_BYTES, 0 },
+		{ "n", "N", NULL, CF_PLAIN, 0 },
+	};
+	/* 3 * (2^63 - 1) = 27670116110564327421 = 24 EiB - 3 B */
+	i128 big = 3 * (i128)INT64_MAX;
+	struct result *r = result_new("files", "Files");
+	struct rtable *t = result_table(r, "t", "T", cols, 2);
+	size_t row = result_row(t);
+	char buf[128];
+
+	result_set_wide(t, row, 0, big);
+	result_set_wide(t, row, 1, -big);
+	row = result_row(t);
+	result_set_wide(t, row, 0, 7);
+	result_set_wide(t, row, 1, INT64_MIN);
+	ok(result_cell(t, 0, 0)->kind == CK_WIDE && result_cell(t, 1, 0)->kind ==
+	    CK_INT && result_cell(t, 1, 1)->kind == CK_INT,
+	    "wide cells only where 64 bits do not hold the value");
+	ok(result_num(t, 0, 0) == 27670116110564327421.0, "wide cell as a double");
+	is_str(result_text_cell(t, 0, 0, buf, sizeof buf), "24.0 EiB",
+	    "wide bytes for people");
+	is_str(result_text_cell(t, 0, 1, buf, sizeof buf),
+	    "-27,670,116,110,564,327,421", "wide integer, grouped");
+	check_render(r, FMT_CSV, "t", "bytes,n\n"
+	    "27670116110564327421,-27670116110564327421\n"
+	    "7,-9223372036854775808\n", "wide cells in CSV: exact");
+	result_set_text(t, 0, 0, "replaced");	/* frees the wide value */
+	result_free(r);
+}
+
 int
 main(void)
 {
+	test_wide();
 	test_formats();
 	test_human();
 	test_human_unit();

@@ -255,16 +255,18 @@ test_svg_heat(void)
 	is_i64((int64_t)count(d, "<rect "), 5, "svg heat: equal adjacent "
 	    "cells merged (a: idle idle | high | idle; b: low | low)");
 	/* Lane 0 is b (first row). The label column fits b's 29 code
-	 * points (6.82 px each at 11 px) and 16 px: the grid starts at
-	 * 213.8; 4 hours over 213.8..942: 182.05 px each. */
-	ok(strstr(d, "<rect x=\"213.8\" y=\"50.0\" width=\"364.1\" "
-	    "height=\"15.0\" fill=\"#f1eef6\"><title>a: idle, 2010-03-01 "
+	 * points (8.06 px each at 13 px) and 16 px: the grid starts at
+	 * 249.74; 4 hours over 249.74..942: 173.065 px each. Lanes are
+	 * 20 px: lane 1 starts at 34 + 20. */
+	ok(strstr(d, "<rect x=\"249.7\" y=\"54.0\" width=\"346.1\" "
+	    "height=\"19.0\" fill=\"#f1eef6\"><title>a: idle, 2010-03-01 "
 	    "00:00 to 2010-03-01 02:00</title></rect>") != NULL,
 	    "svg heat: the merged run spans two hours");
-	ok(strstr(s, "<text x=\"208.8\" y=\"46.0\" text-anchor=\"end\">"
+	ok(strstr(s, "<g class=\"ticks\" fill=\"#333333\" font-size=\"13\">\n"
+	    "<text x=\"244.7\" y=\"48.0\" text-anchor=\"end\">"
 	    "b&lt;img src=x onerror=alert(1)&gt;</text>") != NULL,
-	    "svg heat: a label that fits is shown whole");
-	ok(strstr(s, "<text x=\"208.8\" y=\"28.0\" text-anchor=\"end\" "
+	    "svg heat: a label that fits is shown whole, at 13 px");
+	ok(strstr(s, "<text x=\"244.7\" y=\"28.0\" text-anchor=\"end\" "
 	    "font-weight=\"bold\">Server</text>") && !strstr(s, "rotate("),
 	    "svg heat: the lanes' title heads the label column, unrotated");
 	ok(!strstr(s, "<img") && strstr(s, "b&lt;img src=x onerror=alert(1)&gt;"),
@@ -527,8 +529,8 @@ test_svg_heat_long_names(void)
 	    "oss-storage-node-02.example.org\n"
 	    "oss-storage-node-03.example.org\n",
 	    "svg heat: similar names stay distinct");
-	/* The label column fits 40 code points: 272.8 px and 16. */
-	ok(strstr(s, "<rect class=\"frame\" x=\"288.8\"") != NULL,
+	/* The label column fits 40 code points: 322.4 px and 16. */
+	ok(strstr(s, "<rect class=\"frame\" x=\"338.4\"") != NULL,
 	    "svg heat: the label column fits the longest label");
 	free(l);
 	free(s);

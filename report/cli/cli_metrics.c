@@ -1,0 +1,59 @@
+/*
+ * cli_metrics: `iocensus metrics [--out FILE]`, the census in the
+ * Prometheus textfile format. The file is replaced all at once (a
+ * temporary beside it, then rename, lib/outfile), so node_exporter's
+ * textfile collector never reads half of it; the temporary's name does
+ * not end in .prom, so the collector never reads it either.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses/analyses.h"
+#include "cli_int.h"
+#include "outfile.h"
+#include "render/render.h"
+
+int
+cli_metrics_write(sqlite3 *db, const struct an_opts *o, const char *path,
+    char *err, size_t errlen)
+{
+	struct result *r = an_metrics(db, o, err, errlen);
+	struct outfile out;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = -1;
+
+	if (!r)
+		return -1;
+	if (!(f = open_memstream(&text, &len))) {
+		snprintf(err, errlen, "out of memory");
+		goto done;
+	}
+	render_prom(f, r);
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto done;
+	}
+	if (!path) {
+		if (fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0)
+			rc = 0;
+		else
+			snprintf(err, errlen, "writing the output: %s",
+			    strerror(errno));
+		goto done;
+	}
+	if (outfile_open(&out, path, err, errlen) < 0)
+		goto done;
+	if (outfile_write(&out, text, len, err, errlen) < 0) {
+		outfile_abort(&out);
+		goto done;
+	}
+	rc = outfile_commit(&out, err, errlen);
+done:
+	free(text);
+	result_free(r);
+	return rc;
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""t_demo: `make demo`'s script, run on a small tree into a temporary
+directory, and the report's readability rules on the page it writes.
+
+- The demo writes its real-data report (two snapshots of the scanned
+  tree, seconds apart and so one point of its growth, the live samples) and demo/study-report.html from a generated
+  fortnight, which says in its heading that the data are generated and
+  has every section filled: no "No snapshots", "No I/O samples", "needs
+  two complete snapshots" or "Coverage: 0 of" note, 8 servers, 14 days.
+- The page: the growth figure's 95% band is a shaded area (not two
+  lines), the summary's tables name a section once (a heading row), not
+  on every row, the load-class grid's server labels are set larger than
+  the axes, the burstiness section says what I, rho and P mean, and the
+  size facts speak of the most common sizes.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from tap import ok, done                         # noqa: E402
+
+TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ["BUILD"]
+
+
+def section(html, title_start):
+    i = html.find("<h2>" + title_start)
+    if i < 0:
+        return ""
+    j = html.find("<h2>", i + 4)
+    return html[i:j if j > 0 else len(html)]
+
+
+def check_study(html):
+    head = re.search(r"<h1>(.*?)</h1>", html)
+    ok(head and "Generated data, not measured" in head.group(1),
+       "the study report says in its heading that its data are generated",
+       head.group(1) if head else "no h1")
+    for empty in ("No snapshots", "No I/O samples", "needs two complete",
+                  "Coverage: 0 of", "No values to plot"):
+        ok(empty not in html, "every section filled: no '%s'" % empty)
+    ok("8 hosts, 32 devices" in html, "8 servers of 4 devices")
+    ok("0 of 14 days have no complete minute" in html, "a fortnight")
+    ok("scheduled maintenance" in html, "the maintenance day is annotated")
+
+
+def check_readability(html):
+    growth = section(html, "Growth projection: gpfs")
+    ok(re.search(r'<polygon fill="[^"]+" fill-opacity="0\.22" '
+                 r'stroke="none"', growth), "the 95% band is a shaded area")
+    ok('text-anchor="start">95% band</text>' in growth and
+       'text-anchor="start">95% band, low</text>' not in growth,
+       "... named once in the legend")
+    summary = section(html, "Summary")
+    ok("<th>Section</th>" not in summary,
+       "the summary tables have no Section column")
+    heads = re.findall(r'<tr class="group"><th colspan="\d+" '
+                       r'scope="rowgroup">([^<]*)</th></tr>', summary)
+    ok(heads and len(heads) == len(set(heads)),
+       "each section is a heading row, once", heads[:6])
+    ok("File sizes: gpfs (snapshot #3)" in heads, "e.g. File sizes: gpfs",
+       heads[:6])
+    burst = section(html, "Burstiness")
+    ok(re.search(r'<g class="ticks" fill="#333333" font-size="13">\s*'
+                 r'<text[^>]*>fs001</text>', burst),
+       "the grid's server labels are 13 px (the axes' are 11)")
+    for what in ("I (I/O intensity) is", "\u03c1 (rho, burstiness)",
+                 "P (parallel I/O intensity) is"):
+        ok(what in burst, "burstiness explains " + what.split(" (")[0])
+    ok("Most files: from" not in html and
+       "Most common sizes, from" in summary, "sizes: 'Most common sizes'")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="t_demo.")
+    try:
+        root = os.path.join(tmp, "root")
+        for p in ("a/x", "a/y", "b/z"):
+            os.makedirs(os.path.join(root, p))
+            with open(os.path.join(root, p, "f"), "wb") as f:
+                f.write(b"d" * 4096)
+        os.makedirs(os.path.join(root, "local"))
+        out = os.path.join(tmp, "demo")
+        env = dict(os.environ, DEMO_ROOT=root, DEMO_DIR=out,
+                   DEMO_SAMPLE_SECONDS="3", BUILD=BUILD)
+        t = time.monotonic()
+        p = subprocess.run([os.path.join(TOP, "scripts", "demo")], env=env,
+                           capture_output=True, text=True, cwd=TOP)
+        took = time.monotonic() - t
+        if not ok(p.returncode == 0, "the demo runs (%.0f s)" % took,
+                  (p.stdout + p.stderr)[-1500:]):
+            return
+        for name in ("report.html", "report.tar.gz", "study-report.html",
+                     "iocensus.db", "iocensus.prom", "diff.txt"):
+            ok(os.path.getsize(os.path.join(out, name)) > 0,
+               "it writes %s" % name)
+        ok(not os.listdir(os.path.join(root, "local")),
+           "the change it made to the scanned tree is removed")
+        real = open(os.path.join(out, "report.html")).read()
+        ok("<h1>iocensus report</h1>" in real and "Generated data" not in
+           real, "the real-data report is not labelled generated")
+        ok(re.search(r'<tr><td class="num">1</td><td>[^<]*root</td>', real)
+           and re.search(r'<tr><td class="num">2</td><td>[^<]*root</td>',
+                         real),
+           "the real report lists the two snapshots of the scan")
+        ok("a rescan counts" in real,
+           "... and says they are one point (seconds apart: a rescan)")
+        study = open(os.path.join(out, "study-report.html")).read()
+        check_study(study)
+        check_readability(study)
+        ok("study-report.html" in p.stdout, "the demo names both reports")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+main()
+done()
