@@ -13,9 +13,10 @@ Python integers): exact, never wrapped, never negative, an INTEGER when
 the value fits 64 bits and its decimal TEXT beyond. The fsstats CSV is
 compared with tests/lib/fsstats_oracle.py.
 
-iocensus then reads the same totals: snapshots, diff, files and growth
-print them exactly in CSV and JSON, and never as a negative size in the
-table. Under ASan+UBSan every one of these runs is checked for undefined
+iocensus then reads the same totals: snapshots, diff, files, growth,
+usage and capacity print them exactly in CSV and JSON, and never as a
+negative size in the table; the largest directories by bytes come in
+numeric order past 2^63. Under ASan+UBSan every one of these runs is checked for undefined
 behaviour by tests/run.
 
 Last, a database of schema 3 (INTEGER columns) is upgraded in place by a
@@ -288,6 +289,27 @@ def table(res, key):
     return res["tables"][key]["rows"] if res else []
 
 
+def exact_capacity(db, root, m, m2, p1, p2):
+    """usage, capacity and the largest directories by bytes print totals
+    past 2^64 exactly, and order them as numbers."""
+    res, err = ioc_json(db, "usage", "--fs", root)
+    big = [r for r in table(res, "usage") if r["name"] == "big"]
+    eq([(r["files"], r["bytes"], r["alloc_bytes"], r["d_bytes"],
+         r["d_alloc"]) for r in big],
+       [(p2[0], p2[2], p2[3], p2[2] - p1[2], p2[3] - p1[3])],
+       "usage: project big's bytes and their change exact")
+    res, err = ioc_json(db, "capacity", "--fs", root)
+    big = [r for r in table(res, "projects") if r["project"] == "big"]
+    eq([(r["bytes"], r["used"]) for r in big], [(p2[2], p2[3])],
+       "capacity: project big's bytes and allocated bytes exact")
+    res, err = ioc_json(db, "files", "--snapshot", "2", "--by", "size")
+    want = sorted(((v[3], p.decode()) for p, v in m2.dirs().items()
+                   if v[0] >= 1), key=lambda x: (-x[0], x[1].encode()))[:20]
+    eq([(r["bytes"], r["path"]) for r in table(res, "largest_dirs_bytes")],
+       [(b, root + "/" + p) for b, p in want],
+       "files: directories by bytes exact, in numeric order past 2^63")
+
+
 def reports(tmp, root, now, db, m):
     """The same totals through iocensus, and a second snapshot with one
     more file of 2^63 - 1 bytes for diff and growth."""
@@ -378,6 +400,7 @@ def reports(tmp, root, now, db, m):
                         "--target", "1e21")
     eq([r["value"] for r in table(res, "points")],
        [s1["bytes"], s2["bytes"]], "growth --metric bytes: exact points")
+    exact_capacity(db, root, m, m2, p1, p2)
     html = os.path.join(tmp, "r.html")
     rc, out, err = run(IOC, "report", "--db", db, "--out", html)
     ok(rc == 0 and "EiB" in open(html).read(), "report: written, in EiB",
