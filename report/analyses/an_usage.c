@@ -123,8 +123,9 @@ fs_rows(struct result *r, struct rtable *t, sqlite3 *db, enum group_by by,
 		    human_date(cur->started_at, 0, d0, sizeof d0));
 	if (nr)
 		result_note(r, "%s: %zu complete snapshot%s less than a day"
-		    " before the next one %s rescans: the later one counts.",
-		    fs, nr, nr == 1 ? "" : "s", nr == 1 ? "is a" : "are");
+		    " before the next one %s: the later one counts.", fs, nr,
+		    nr == 1 ? "" : "s", nr == 1 ? "is a rescan" :
+		    "are rescans");
 	rs.r = xcalloc(na + nb + 1, sizeof *rs.r);
 	rs.has_prev = prev != NULL;
 	an_groups_merge(ga, na, gb, nb, add_row, &rs);
