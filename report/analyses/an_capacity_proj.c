@@ -91,8 +91,8 @@ static void
 model(struct cproj *c, const struct cap_fs *f, const struct prow *rows,
     size_t a, size_t b)
 {
-	enum an_metric m = c->last->limit_bytes.has ||
-	    !c->last->limit_inodes.has ? AN_USED : AN_INODES;
+	enum an_metric m = c->last->has & PROW_LIMIT_BYTES ||
+	    !(c->last->has & PROW_LIMIT_INODES) ? AN_USED : AN_INODES;
 	struct an_opts o;
 	char why[160] = "";
 	double target = 0;
@@ -103,7 +103,7 @@ model(struct cproj *c, const struct cap_fs *f, const struct prow *rows,
 	for (size_t k = 0; k < f->nkeep; k++) {
 		const struct snap *s = &f->s[f->keep[k]];
 		const struct prow *r = an_growth_pts_row(rows, a, b, s->id);
-		struct prow none = { .entries = { 0, 1 } };
+		struct prow none = { .has = PROW_ENTRIES };
 		i128 v, cap;
 
 		if (an_growth_pts_value(s, r ? r : &none, m, &v, &cap))
@@ -159,9 +159,11 @@ proj_row(struct rtable *t, const char *fs, const struct cproj *c)
 	result_set_wide(t, row, P_BYTES, l->bytes);
 	result_set_wide(t, row, P_ALLOC, l->alloc);
 	an_snapout_real(t, row, P_SHARE, c->share);
-	an_snapout_nint(t, row, P_LB, l->limit_bytes);
+	an_snapout_nint(t, row, P_LB, query_census_prow_opt(l,
+	    l->limit_bytes, PROW_LIMIT_BYTES));
 	an_snapout_real(t, row, P_PCTB, c->pctb);
-	an_snapout_nint(t, row, P_LI, l->limit_inodes);
+	an_snapout_nint(t, row, P_LI, query_census_prow_opt(l,
+	    l->limit_inodes, PROW_LIMIT_INODES));
 	an_snapout_real(t, row, P_PCTI, c->pcti);
 	an_snapout_real(t, row, P_BPD, c->bpd);
 	an_capacity_model_dates(t, row, P_FULL, &c->p, &c->m);
@@ -225,9 +227,11 @@ an_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
 		x->name = names[rows[a].name];
 		x->last = l;
 		x->share = ratio(l->bytes, last->bytes);
-		x->pctb = ratio(l->alloc, l->limit_bytes);
-		x->pcti = l->entries.has ? ratio(l->entries.v,
-		    l->limit_inodes) : NAN;
+		x->pctb = ratio(l->alloc, query_census_prow_opt(l,
+		    l->limit_bytes, PROW_LIMIT_BYTES));
+		x->pcti = l->has & PROW_ENTRIES ? ratio(l->entries,
+		    query_census_prow_opt(l, l->limit_inodes,
+		    PROW_LIMIT_INODES)) : NAN;
 		r0 = an_growth_pts_row(rows, a, b, first->id);
 		x->d_used = l->alloc - (r0 ? r0->alloc : 0);
 		x->bpd = days > 0 ? (double)x->d_used / days : NAN;

@@ -32,11 +32,14 @@ an_growth_pts_value(const struct snap *s, const struct prow *r,
 	int inodes = m == AN_FILES || m == AN_INODES;
 
 	if (r) {
-		struct nint l = inodes ? r->limit_inodes : r->limit_bytes;
+		struct nint l = inodes ? query_census_prow_opt(r,
+		    r->limit_inodes, PROW_LIMIT_INODES) :
+		    query_census_prow_opt(r, r->limit_bytes, PROW_LIMIT_BYTES);
 		*cap = l.has ? l.v : -1;
 		val = m == AN_FILES ? (struct nint){ r->files, 1 } :
 		    m == AN_BYTES ? (struct nint){ r->bytes, 1 } :
-		    m == AN_INODES ? r->entries : (struct nint){ r->alloc, 1 };
+		    m == AN_INODES ? query_census_prow_opt(r, r->entries,
+		    PROW_ENTRIES) : (struct nint){ r->alloc, 1 };
 	} else {
 		/* Capacity values are at most DB_CAPACITY_MAX: no sum or
 		 * difference of two of them leaves 128 bits. */

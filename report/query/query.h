@@ -274,16 +274,26 @@ void query_census_top_free(struct top_entry *t, size_t n);
 
 /* A project in a snapshot of one file system, with its limit (v_limit).
  * found = 0: the project has no row in that snapshot (nothing attributed
- * to it then: files, dirs, bytes and alloc are 0). */
+ * to it then: files, dirs, bytes, alloc and entries are 0). entries and
+ * the limits are INTEGER columns, held in 64 bits (a history holds a row
+ * per project and snapshot), each there when its PROW_* bit of has is
+ * set: entries are unknown before schema 6, a limit where none is set. */
+enum { PROW_ENTRIES = 1, PROW_LIMIT_BYTES = 2, PROW_LIMIT_INODES = 4 };
 struct prow {
 	int64_t snapshot_id;
 	size_t name;			/* index into the loader's names */
-	int found;
 	int64_t files, dirs;
 	i128 bytes, alloc;
-	struct nint entries;		/* inodes; NULL before schema 6 */
-	struct nint limit_bytes, limit_inodes;
+	int64_t entries, limit_bytes, limit_inodes;
+	unsigned char found, has;
 };
+
+/* One of a row's optional values (v, its PROW_* bit) as a struct nint. */
+static inline struct nint
+query_census_prow_opt(const struct prow *r, int64_t v, unsigned bit)
+{
+	return (struct nint){ v, (r->has & bit) != 0 };
+}
 
 /* Rows of file system fs: with project, one per snapshot of fs (by id),
  * found or not; without (NULL), every project row of fs's complete

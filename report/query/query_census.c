@@ -632,14 +632,18 @@ query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
 		r = &(*rows)[(*n)++];
 		r->snapshot_id = sqlite3_column_int64(st, 0);
 		r->name = name_index(st, &ns);
-		r->found = sqlite3_column_int(st, 2);
+		r->found = sqlite3_column_int(st, 2) != 0;
 		r->files = sqlite3_column_int64(st, 3);
 		r->dirs = sqlite3_column_int64(st, 4);
 		r->bytes = r->alloc = 0;
-		r->entries = r->found ? col_nint(st, 7) : (struct nint){ 0,
-		    1 };
-		r->limit_bytes = col_nint(st, 8);
-		r->limit_inodes = col_nint(st, 9);
+		r->entries = sqlite3_column_int64(st, 7);
+		r->limit_bytes = sqlite3_column_int64(st, 8);
+		r->limit_inodes = sqlite3_column_int64(st, 9);
+		r->has = (!r->found || sqlite3_column_type(st, 7) !=
+		    SQLITE_NULL ? PROW_ENTRIES : 0) |
+		    (sqlite3_column_type(st, 8) != SQLITE_NULL ?
+		    PROW_LIMIT_BYTES : 0) | (sqlite3_column_type(st, 9) !=
+		    SQLITE_NULL ? PROW_LIMIT_INODES : 0);
 		if (r->found && (col_total(st, 5, r->snapshot_id, I128_MAX,
 		    &r->bytes, err, errlen) < 0 || col_total(st, 6,
 		    r->snapshot_id, I128_MAX, &r->alloc, err, errlen) < 0))
