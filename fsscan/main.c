@@ -19,11 +19,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include "db.h"
 #include "fsident.h"
 #include "fsstats.h"
 #include "human.h"
+#include "limits.h"
 #include "project.h"
+#include "quota.h"
 #include "snapshot.h"
 #include "walk.h"
 #include "xalloc.h"
@@ -43,7 +47,7 @@ on_signal(int sig)
 }
 
 struct args {
-	const char *db, *fs, *csv, *root;
+	const char *db, *fs, *csv, *root, *limits;
 	const char *projects[MAX_LIST];
 	int nprojects;
 	const char *excludes[MAX_LIST];
@@ -51,8 +55,8 @@ struct args {
 	int threads, dirs, cross, max_fds, topn, progress, verbose, links;
 	int stat_cached;
 	uint64_t max_rate;
-	int64_t now;
-	int have_now;
+	int64_t now, as_of;
+	int have_now, have_as_of;
 };
 
 static void
@@ -68,6 +72,9 @@ usage(FILE *f)
 "  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
 "                        repeatable, first match wins (default depth:1)\n"
 "  --now EPOCH           reference time for ages (default: scan start)\n"
+"  --as-of EPOCH         date a scan of a file-system snapshot: the snapshot's\n"
+"                        time and the age reference (capacity is not read)\n"
+"  --limits FILE         CSV project,bytes,inodes: each project's limit\n"
 "  --dirs DEPTH|all      subtree totals down to DEPTH (default 3)\n"
 "  --fsstats-csv FILE    also write the fsstats 1.4.5 CSV\n"
 "  --exclude GLOB        skip entries whose name matches (repeatable)\n"
@@ -112,7 +119,8 @@ bad_value(const char *opt, const char *val)
 }
 
 enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
-    O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED };
+    O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED,
+    O_ASOF, O_LIMITS };
 
 static const struct option longopts[] = {
 	{ "db", required_argument, NULL, O_DB },
@@ -120,6 +128,8 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, 'j' },
 	{ "project", required_argument, NULL, O_PROJECT },
 	{ "now", required_argument, NULL, O_NOW },
+	{ "as-of", required_argument, NULL, O_ASOF },
+	{ "limits", required_argument, NULL, O_LIMITS },
 	{ "dirs", required_argument, NULL, O_DIRS },
 	{ "fsstats-csv", required_argument, NULL, O_CSV },
 	{ "exclude", required_argument, NULL, O_EXCLUDE },
@@ -136,6 +146,27 @@ static const struct option longopts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --as-of dates the past: a future time is a mistake, and --now would
+ * contradict it (it is the age reference too). */
+static int
+check_as_of(const struct args *a)
+{
+	if (!a->have_as_of)
+		return 0;
+	if (a->have_now) {
+		fprintf(stderr, "fsscan: --as-of is also the reference time for"
+		    " ages: give --as-of or --now, not both\n");
+		return -1;
+	}
+	if (a->as_of > (int64_t)time(NULL)) {
+		fprintf(stderr, "fsscan: --as-of %lld is in the future: it dates"
+		    " a file-system snapshot already taken\n",
+		    (long long)a->as_of);
+		return -1;
+	}
+	return 0;
+}
 
 /* getopt rejected the word arg of argv: say so as fsscan, not as the
  * path the program was started by. */
@@ -182,15 +213,19 @@ parse_args(int argc, char **argv, struct args *a)
 			l[(*n)++] = optarg;
 			break;
 		}
-		case O_NOW: {
+		case O_NOW:
+		case O_ASOF: {
 			char *end;
+			int64_t *t = c == O_NOW ? &a->now : &a->as_of;
 			errno = 0;
-			a->now = strtoll(optarg, &end, 10);
+			*t = strtoll(optarg, &end, 10);
 			if (errno || !*optarg || *end)
-				return bad_value("--now", optarg);
-			a->have_now = 1;
+				return bad_value(c == O_NOW ? "--now" :
+				    "--as-of", optarg);
+			*(c == O_NOW ? &a->have_now : &a->have_as_of) = 1;
 			break;
 		}
+		case O_LIMITS: a->limits = optarg; break;
 		case O_DIRS:
 			if (strcmp(optarg, "all") == 0)
 				a->dirs = -1;
@@ -238,7 +273,7 @@ parse_args(int argc, char **argv, struct args *a)
 		return -1;
 	}
 	a->root = argv[optind];
-	return 0;
+	return check_as_of(a);
 }
 
 /* Network and FUSE file systems are latency-bound: many threads overlap
@@ -330,23 +365,22 @@ csv_discard(struct csv_out *c)
 	c->f = NULL;
 }
 
+/* fsstats prints "Filesystem used" as total - f_bavail * f_frsize (with
+ * Filesys::Statvfs): the blocks reserved for root count as used. Exact,
+ * and a server that says more is available than there is shows as
+ * negative use rather than as a wrapped one. */
 static int
-csv_write(struct csv_out *c, const struct walk_result *r, const char *root,
-    int links)
+csv_write(struct csv_out *c, const struct walk_result *r,
+    const struct fs_capacity *cap, int links)
 {
 	struct fsstats_info info = { .complete = !r->interrupted,
 	    .errors = r->c.nerrors, .symlink_targets = links };
-	struct statvfs sv;
 	int rc;
 
-	if (statvfs(root, &sv) == 0) {
+	if (cap) {
 		info.have_statvfs = 1;
-		/* 64-bit counts times the fragment size: exact in 128 bits,
-		 * and a free count above the total (a confused server) shows
-		 * as negative use rather than as a wrapped one. */
-		info.fs_total_bytes = (i128)sv.f_blocks * sv.f_frsize;
-		info.fs_used_bytes = ((i128)sv.f_blocks - sv.f_bfree) *
-		    sv.f_frsize;
+		info.fs_total_bytes = cap->bytes;
+		info.fs_used_bytes = cap->bytes - cap->avail_bytes;
 	}
 	rc = fsstats_write(c->f, &r->c, &info);
 	if (rc == 0 && fsync(fileno(c->f)) != 0)
@@ -388,6 +422,38 @@ summary(int64_t id, const struct walk_result *r, const char *status)
 	    r->seconds) : r->entries, rate, sizeof rate));
 }
 
+/* statvfs(ROOT) in bytes and inodes, exact: 0, or -1 when it fails (or
+ * names a fragment size so large that the products pass 2^127). */
+static int
+read_capacity(const char *root, struct fs_capacity *cap)
+{
+	struct statvfs sv;
+	i128 fr;
+
+	if (statvfs(root, &sv) < 0)
+		return -1;
+	fr = sv.f_frsize ? sv.f_frsize : sv.f_bsize;
+	if (__builtin_mul_overflow((i128)sv.f_blocks, fr, &cap->bytes) ||
+	    __builtin_mul_overflow((i128)sv.f_bfree, fr, &cap->free_bytes) ||
+	    __builtin_mul_overflow((i128)sv.f_bavail, fr, &cap->avail_bytes))
+		return -1;
+	cap->inodes = sv.f_files;
+	cap->free_inodes = sv.f_ffree;
+	return 0;
+}
+
+/* Whether a capacity can be recorded: a server that reports more free
+ * than in all (it happens on confused network file systems) gives shares
+ * that mean nothing, so the snapshot records its capacity as unknown; so
+ * does one beyond what the census holds (DB_CAPACITY_MAX, 2^120 bytes). */
+static int
+capacity_sane(const struct fs_capacity *cap)
+{
+	return cap->bytes <= DB_CAPACITY_MAX &&
+	    cap->free_bytes <= cap->bytes &&
+	    cap->avail_bytes <= cap->bytes && cap->free_inodes <= cap->inodes;
+}
+
 /* The used inodes of the file system when ROOT is its root: there they
  * are a fair estimate of the entries a scan will meet. 0 otherwise, or
  * when the kernel cannot say. */
@@ -395,16 +461,41 @@ static uint64_t
 inodes_used(const char *root)
 {
 	struct statx sx;
-	struct statvfs sv;
+	struct fs_capacity cap;
 
 	if (statx(AT_FDCWD, root, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
 	    STATX_INO, &sx) < 0 ||
 	    !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
 	    !(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) ||
-	    statvfs(root, &sv) < 0 || sv.f_files == 0 ||
-	    sv.f_ffree > sv.f_files)
+	    read_capacity(root, &cap) < 0 || cap.inodes == 0 ||
+	    !capacity_sane(&cap))
 		return 0;
-	return (uint64_t)(sv.f_files - sv.f_ffree);
+	return (uint64_t)(cap.inodes - cap.free_inodes);
+}
+
+/* The project quotas of the projects a projid rule named, for those the
+ * limits file does not list. Quotas off, unsupported or not permitted
+ * give none: the limits are then simply not known. */
+static void
+read_quotas(const char *root, const char *dev,
+    const struct project_rules *rules, struct limits *l)
+{
+	uint32_t *ids;
+	int32_t *projs;
+	size_t n = project_projids(rules, &ids, &projs);
+	int fd = n ? open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC) : -1;
+
+	for (size_t i = 0; fd >= 0 && i < n; i++) {
+		struct limit x = { .project = (char *)project_name(rules,
+		    projs[i]) };
+		if (quota_project(fd, dev, ids[i], &x) == 1)
+			limits_add(l, &x);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(ids);
+	free(projs);
 }
 
 /* ROOT must be a real directory: fsscan never follows symlinks. */
@@ -438,6 +529,10 @@ scan(struct args *a, char *cmdline)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct stat st;
 	struct csv_out csv = { 0 };
+	struct limits limits = { 0 };
+	struct fs_capacity cap;
+	struct snap_extra x = { .limits = &limits };
+	int have_cap;
 	char err[1024] = "", root_abs[PATH_MAX], host[256] = "";
 	const char *status;
 	sqlite3 *db;
@@ -448,15 +543,23 @@ scan(struct args *a, char *cmdline)
 		return EXIT_USAGE;
 	if (!realpath(a->root, root_abs))
 		snprintf(root_abs, sizeof root_abs, "%s", a->root);
+	if (a->limits && limits_load(a->limits, &limits, err,
+	    sizeof err) < 0) {
+		fprintf(stderr, "fsscan: --limits: %s\n", err);
+		limits_free(&limits);
+		return EXIT_USAGE;
+	}
 	rules = project_rules_new(a->nprojects ? a->projects : NULL,
 	    a->nprojects, root_abs, err, sizeof err);
 	if (!rules) {
 		fprintf(stderr, "fsscan: --project: %s\n", err);
+		limits_free(&limits);
 		return EXIT_USAGE;
 	}
 	if (!(db = db_open(db_default_path(a->db), err, sizeof err))) {
 		fprintf(stderr, "fsscan: %s\n", err);
 		project_rules_free(rules);
+		limits_free(&limits);
 		return EXIT_FATAL;
 	}
 	fsident_get(st.st_dev, root_abs, &fi);
@@ -465,10 +568,13 @@ scan(struct args *a, char *cmdline)
 	    .root_abs = root_abs, .host = host, .fstype = fi.fstype,
 	    .source = fi.source, .uuid = fi.uuid[0] ? fi.uuid : NULL,
 	    .label = fi.label[0] ? fi.label : NULL, .mntopts = fi.options,
-	    .options = cmdline, .started = time(NULL),
+	    .options = cmdline, .scanned = time(NULL),
 	    .threads = a->threads ? a->threads : default_threads(fi.fstype),
 	    .dirs_depth = a->dirs };
+	m.started = a->have_as_of ? a->as_of : m.scanned;
 	m.now_ref = a->have_now ? a->now : m.started;
+	x.started = m.started;
+	x.scanned = m.scanned;
 
 	o = (struct walk_opts){ .root = a->root, .threads = m.threads,
 	    .dirs_depth = a->dirs, .cross_mounts = a->cross,
@@ -500,10 +606,15 @@ scan(struct args *a, char *cmdline)
 	}
 	status = r.interrupted ? "interrupted" : "complete";
 	rc = r.interrupted ? EXIT_FATAL : r.c.nerrors ? EXIT_PARTIAL : 0;
-	if (a->csv && csv_write(&csv, &r, a->root, a->links) < 0) {
+	/* A file-system snapshot's statvfs is today's file system's. */
+	have_cap = !a->have_as_of && read_capacity(a->root, &cap) == 0;
+	x.cap = have_cap && capacity_sane(&cap) ? &cap : NULL;
+	read_quotas(a->root, fi.source, rules, &limits);
+	if (a->csv && csv_write(&csv, &r, have_cap ? &cap : NULL,
+	    a->links) < 0) {
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
-	} else if (snapshot_finish(db, id, &r, rules, status, err,
+	} else if (snapshot_finish(db, id, &r, rules, status, &x, err,
 	    sizeof err) < 0) {
 		fprintf(stderr, "fsscan: %s: cannot record snapshot: %s\n",
 		    db_default_path(a->db), err);
@@ -523,6 +634,7 @@ out:
 	csv_discard(&csv);
 	db_close(db);
 	project_rules_free(rules);
+	limits_free(&limits);
 	return rc;
 }
 

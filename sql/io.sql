@@ -1,4 +1,4 @@
--- iocensus census database: block-device samples (schema version 4).
+-- iocensus census database: block-device samples (lib/db.h DB_SCHEMA_VERSION).
 -- Written only by `iocensus ingest`. Tables are private; v_io and the
 -- v_io_* views in views.sql are the interface. docs/census-db.md documents
 -- the chunk encoding byte for byte.

@@ -3,11 +3,18 @@
 -- The marker in v_hist's IN list becomes the file metrics of lib/metric.c
 -- ('size', 'atime', 'mtime', 'ctime'); lib/db.c puts them in.
 
+-- Schema 6 added the fs_* columns: an upgrade replaces the view.
+DROP VIEW IF EXISTS v_snapshot;
 CREATE VIEW IF NOT EXISTS v_snapshot AS
   SELECT id, fs, root, started_at, finished_at,
          (status = 'complete') AS complete,
-         files, dirs, symlinks, others, bytes, alloc_bytes, errors
+         files, dirs, symlinks, others, bytes, alloc_bytes, errors,
+         fs_bytes, fs_free_bytes, fs_avail_bytes, fs_inodes, fs_free_inodes
   FROM snapshot;
+
+CREATE VIEW IF NOT EXISTS v_limit AS
+  SELECT snapshot_id, project, bytes, inodes, source
+  FROM project_limit;
 
 
 CREATE VIEW IF NOT EXISTS v_project AS

@@ -158,14 +158,25 @@ struct nint {
 	int has;
 };
 
+/* A snapshot's capacity, statvfs(ROOT) at the scan: the fs_* columns of
+ * v_snapshot (bytes = f_blocks, free = f_bfree, avail = f_bavail, times
+ * f_frsize; f_files, f_ffree), exact, each absent where NULL (unknown:
+ * written before schema 6, statvfs failed, or fsscan --as-of). */
+struct capacity {
+	struct nint bytes, free_bytes, avail_bytes, inodes, free_inodes;
+};
+
 struct snap {
 	int64_t id;
 	char *fs, *root, *status;	/* status: running, complete, ... */
 	char *mount_opts;		/* NULL when unknown */
-	int64_t started_at, now_ref;
-	struct nint finished_at;
+	int64_t started_at, now_ref;	/* started_at: the snapshot's time
+					   (fsscan --as-of sets it) */
+	struct nint finished_at, scanned_at;	/* scanned_at: when the walk
+					   really started (schema 6) */
 	int complete;
 	struct nint files, dirs, bytes, alloc, errors;
+	struct capacity cap;
 };
 
 /* All snapshots, ordered by id. 0, or -1 with err. */
@@ -173,9 +184,6 @@ int query_census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
     size_t errlen);
 /* One snapshot: 1 found, 0 no such id, -1 error. */
 int query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
-    size_t errlen);
-/* The latest complete snapshot (by start time, then id): 1, 0 none, -1. */
-int query_census_latest_complete(sqlite3 *db, int64_t *id, char *err,
     size_t errlen);
 void query_census_snap_clear(struct snap *s);
 
@@ -190,17 +198,6 @@ int query_census_fs_latest(sqlite3 *db, struct fs_latest **out, size_t *n,
     char *err, size_t errlen);
 void query_census_fs_latest_free(struct fs_latest *l, size_t n);
 
-/* A snapshot's capacity, statvfs(ROOT) at the scan: the fs_* columns of
- * v_snapshot (bytes = f_blocks, free = f_bfree, avail = f_bavail, times
- * f_frsize; f_files, f_ffree), each absent where NULL. known is 0 when
- * the database has no such columns (it records no capacity). 0, or -1
- * with err. */
-struct capacity {
-	int known;
-	struct nint bytes, free_bytes, avail_bytes, inodes, free_inodes;
-};
-int query_census_capacity(sqlite3 *db, int64_t id, struct capacity *c,
-    char *err, size_t errlen);
 void query_census_snaps_free(struct snap *s, size_t n);
 
 /* Totals of one group of a snapshot: a project, a user or group id, or a
@@ -274,6 +271,55 @@ struct top_entry {
 int query_census_top(sqlite3 *db, int64_t id, const char *kind,
     struct top_entry **out, size_t *n, char *err, size_t errlen);
 void query_census_top_free(struct top_entry *t, size_t n);
+
+/* A project in a snapshot of one file system, with its limit (v_limit).
+ * found = 0: the project has no row in that snapshot (nothing attributed
+ * to it then: files, dirs, bytes, alloc and entries are 0). entries and
+ * the limits are INTEGER columns, held in 64 bits (a history holds a row
+ * per project and snapshot), each there when its PROW_* bit of has is
+ * set: entries are unknown before schema 6, a limit where none is set. */
+enum { PROW_ENTRIES = 1, PROW_LIMIT_BYTES = 2, PROW_LIMIT_INODES = 4 };
+struct prow {
+	int64_t snapshot_id;
+	size_t name;			/* index into the loader's names */
+	int64_t files, dirs;
+	i128 bytes, alloc;
+	int64_t entries, limit_bytes, limit_inodes;
+	unsigned char found, has;
+};
+
+/* One of a row's optional values (v, its PROW_* bit) as a struct nint. */
+static inline struct nint
+query_census_prow_opt(const struct prow *r, int64_t v, unsigned bit)
+{
+	return (struct nint){ v, (r->has & bit) != 0 };
+}
+
+/* Rows of file system fs: with project, one per snapshot of fs (by id),
+ * found or not; without (NULL), every project row of fs's complete
+ * snapshots started before `to` (0: any), by name then snapshot id, and
+ * names[] sorted (byte order). 0, or -1. */
+int query_census_project_rows(sqlite3 *db, const char *fs,
+    const char *project, int64_t to, struct prow **rows, size_t *n,
+    char ***names, size_t *nnames, char *err, size_t errlen);
+
+/* The directories of a snapshot with the largest subtree totals (v_dir,
+ * depth 1 or more), bytes descending then path: at most max of them.
+ * value is bytes; files and depth too. 0, or -1 with err. */
+struct dir_entry {
+	char *path;
+	int depth;
+	int64_t files;
+	i128 bytes, alloc;
+};
+int query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
+    struct dir_entry **out, size_t *n, char *err, size_t errlen);
+void query_census_dirs_free(struct dir_entry *d, size_t n);
+
+/* Whether project is in some snapshot of file system fs (NULL: of any):
+ * 1, 0, or -1 with err. */
+int query_census_project_known(sqlite3 *db, const char *fs,
+    const char *project, char *err, size_t errlen);
 
 /* Distinct project names in the snapshots of file system fs (NULL: of
  * every file system), sorted. 0, or -1 with err. */
