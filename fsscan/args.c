@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xalloc.h"
@@ -27,6 +28,9 @@ args_usage(FILE *f, const char *prog)
 "  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
 "                        repeatable, first match wins (default depth:1)\n"
 "  --now EPOCH           reference time for ages (default: scan start)\n"
+"  --as-of EPOCH         date a scan of a file-system snapshot: the snapshot's\n"
+"                        time and the age reference (capacity is not read)\n"
+"  --limits FILE         CSV project,bytes,inodes: each project's limit\n"
 "  --dirs DEPTH|all      subtree totals down to DEPTH (default 3)\n"
 "  --fsstats-csv FILE    also write the fsstats 1.4.5 CSV\n"
 "  --exclude GLOB        skip entries whose name matches (repeatable)\n"
@@ -71,7 +75,8 @@ bad_value(const char *prog, const char *opt, const char *val)
 }
 
 enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
-    O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED };
+    O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED,
+    O_ASOF, O_LIMITS };
 
 static const struct option longopts[] = {
 	{ "db", required_argument, NULL, O_DB },
@@ -79,6 +84,8 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, 'j' },
 	{ "project", required_argument, NULL, O_PROJECT },
 	{ "now", required_argument, NULL, O_NOW },
+	{ "as-of", required_argument, NULL, O_ASOF },
+	{ "limits", required_argument, NULL, O_LIMITS },
 	{ "dirs", required_argument, NULL, O_DIRS },
 	{ "fsstats-csv", required_argument, NULL, O_CSV },
 	{ "exclude", required_argument, NULL, O_EXCLUDE },
@@ -95,6 +102,27 @@ static const struct option longopts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --as-of dates the past: a future time is a mistake, and --now would
+ * contradict it (it is the age reference too). */
+static int
+check_as_of(const char *prog, const struct args *a)
+{
+	if (!a->have_as_of)
+		return 0;
+	if (a->have_now) {
+		fprintf(stderr, "%s: --as-of is also the reference time for"
+		    " ages: give --as-of or --now, not both\n", prog);
+		return -1;
+	}
+	if (a->as_of > (int64_t)time(NULL)) {
+		fprintf(stderr, "%s: --as-of %lld is in the future: it dates"
+		    " a file-system snapshot already taken\n", prog,
+		    (long long)a->as_of);
+		return -1;
+	}
+	return 0;
+}
 
 /* getopt rejected the word arg of argv: say so as prog, not as the path
  * the program was started by. */
@@ -140,15 +168,19 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 			l[(*n)++] = optarg;
 			break;
 		}
-		case O_NOW: {
+		case O_NOW:
+		case O_ASOF: {
 			char *end;
+			int64_t *t = c == O_NOW ? &a->now : &a->as_of;
 			errno = 0;
-			a->now = strtoll(optarg, &end, 10);
+			*t = strtoll(optarg, &end, 10);
 			if (errno || !*optarg || *end)
-				return bad_value(prog, "--now", optarg);
-			a->have_now = 1;
+				return bad_value(prog, c == O_NOW ? "--now" :
+				    "--as-of", optarg);
+			*(c == O_NOW ? &a->have_now : &a->have_as_of) = 1;
 			break;
 		}
+		case O_LIMITS: a->limits = optarg; break;
 		case O_DIRS:
 			if (strcmp(optarg, "all") == 0)
 				a->dirs = -1;
@@ -197,7 +229,7 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 		return -1;
 	}
 	a->root = argv[optind];
-	return 0;
+	return check_as_of(prog, a);
 }
 
 /* Network and FUSE file systems are latency-bound: many threads overlap

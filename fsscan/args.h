@@ -13,7 +13,7 @@
 #define ARGS_MAX_LIST 64
 
 struct args {
-	const char *db, *fs, *csv, *root;
+	const char *db, *fs, *csv, *root, *limits;
 	const char *projects[ARGS_MAX_LIST];
 	int nprojects;
 	const char *excludes[ARGS_MAX_LIST];
@@ -21,8 +21,8 @@ struct args {
 	int threads, dirs, cross, max_fds, topn, progress, verbose, links;
 	int stat_cached;
 	uint64_t max_rate;
-	int64_t now;
-	int have_now;
+	int64_t now, as_of;
+	int have_now, have_as_of;
 };
 
 void args_usage(FILE *f, const char *prog);

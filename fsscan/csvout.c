@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "fsstats.h"
@@ -38,23 +37,22 @@ csvout_discard(struct csv_out *c)
 	c->f = NULL;
 }
 
+/* fsstats prints "Filesystem used" as total - f_bavail * f_frsize (with
+ * Filesys::Statvfs): the blocks reserved for root count as used. Exact,
+ * and a server that says more is available than there is shows as
+ * negative use rather than as a wrapped one. */
 int
 csvout_write(struct csv_out *c, const struct census *cs, int interrupted,
-    const char *root, int links)
+    const struct fs_capacity *cap, int links)
 {
 	struct fsstats_info info = { .complete = !interrupted,
 	    .errors = cs->nerrors, .symlink_targets = links };
-	struct statvfs sv;
 	int rc;
 
-	if (statvfs(root, &sv) == 0) {
+	if (cap) {
 		info.have_statvfs = 1;
-		/* 64-bit counts times the fragment size: exact in 128 bits,
-		 * and a free count above the total (a confused server) shows
-		 * as negative use rather than as a wrapped one. */
-		info.fs_total_bytes = (i128)sv.f_blocks * sv.f_frsize;
-		info.fs_used_bytes = ((i128)sv.f_blocks - sv.f_bfree) *
-		    sv.f_frsize;
+		info.fs_total_bytes = cap->bytes;
+		info.fs_used_bytes = cap->bytes - cap->avail_bytes;
 	}
 	rc = fsstats_write(c->f, cs, &info);
 	if (rc == 0 && fsync(fileno(c->f)) != 0)

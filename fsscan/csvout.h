@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "capacity.h"
 #include "census.h"
 
 struct csv_out {
@@ -20,8 +21,9 @@ struct csv_out {
 
 /* Each returns 0, or -1 with a message on stderr. */
 int csvout_open(struct csv_out *c, const char *prog, const char *path);
+/* cap: statvfs at the scan, NULL when unknown (no Filesystem lines). */
 int csvout_write(struct csv_out *c, const struct census *cs, int interrupted,
-    const char *root, int links);
+    const struct fs_capacity *cap, int links);
 int csvout_commit(struct csv_out *c);
 /* Close and remove the temporary file, if any. */
 void csvout_discard(struct csv_out *c);

@@ -15,7 +15,9 @@
 struct fsstats_info {
 	int have_statvfs;		/* print "Filesystem total/used" lines */
 	i128 fs_total_bytes;		/* statvfs f_blocks * f_frsize */
-	i128 fs_used_bytes;		/* (f_blocks - f_bfree) * f_frsize */
+	i128 fs_used_bytes;		/* total - f_bavail * f_frsize: negative
+					   when a confused server says more is
+					   available than there is */
 	int complete;			/* 1 if the scan finished */
 	uint64_t errors;		/* entries that could not be read */
 	int symlink_targets;		/* readlink was done (--symlink-targets) */

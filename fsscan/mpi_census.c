@@ -16,7 +16,8 @@
  *           acct entries, 4 x phist (66 n, 66 wide w, zigzag wide min
  *           max, varint count); per owner kind: varint n, n x (id acct);
  *           per top-N list: varint n, n x (key, str path); varint
- *           errnos, per errno: err count paths, str path...
+ *           errnos, per errno: err count paths, str path...; varint
+ *           n, n x varint project ID met (a projid rule's)
  *   acct    varint files dirs, wide bytes alloc
  *   wide    a 128-bit integer as two varints, low half first (mpi_int.h)
  */
@@ -179,6 +180,37 @@ put_topn(struct iobuf *b, const struct topn *t)
 	}
 }
 
+/* The project IDs this rank met, so that rank 0 can read the quotas of
+ * every one (scan.c) and name them as the rank that met them did. */
+static void
+put_projids(struct iobuf *b, const struct project_rules *rules)
+{
+	uint32_t *ids;
+	int32_t *projs;
+	size_t n = project_projids(rules, &ids, &projs);
+
+	iobuf_varint(b, n);
+	for (size_t i = 0; i < n; i++)
+		iobuf_varint(b, ids[i]);
+	free(ids);
+	free(projs);
+}
+
+static void
+get_projids(struct cursor *c, struct project_rules *rules)
+{
+	uint64_t n = cursor_varint(c);
+
+	for (uint64_t i = 0; i < n && !c->err; i++) {
+		uint64_t id = cursor_varint(c);
+		if (id == 0 || id > UINT32_MAX) {
+			cursor_fail(c, "project ID out of range");
+			return;
+		}
+		project_projid_note(rules, (uint32_t)id);
+	}
+}
+
 static void
 pack_keyed(const struct census *c, const struct project_rules *rules,
     struct iobuf *b)
@@ -215,6 +247,7 @@ pack_keyed(const struct census *c, const struct project_rules *rules,
 		for (int k = 0; k < e->npaths; k++)
 			iobuf_str(b, e->paths[k], strlen(e->paths[k]));
 	}
+	put_projids(b, rules);
 }
 
 static void
@@ -284,6 +317,7 @@ unpack_keyed(struct cursor *c, struct census *t, struct project_rules *rules)
 	get_topn(c, &t->top_files, &buf, &cap);
 	get_topn(c, &t->top_dirs, &buf, &cap);
 	get_errors(c, t, &buf, &cap);
+	get_projids(c, rules);
 	free(buf);
 }
 

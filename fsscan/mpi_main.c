@@ -167,7 +167,8 @@ finish(struct mpi_job *j, struct scan *s, const struct args *a,
 {
 	struct rank_stat *ranks = gather_stats(j, s, r);
 	struct dir_source src;
-	struct snap_parts parts = { &src, ranks, j->n };
+	struct snap_parts parts = { .dirs = &src, .ranks = ranks,
+	    .nranks = j->n };
 	struct mpi_rows *rows;
 	uint64_t *counts, entries = r->entries;
 	int rc = 0, stop = r->interrupted;

@@ -135,6 +135,35 @@ proj_resolve(struct project_rules *r, int i, uint32_t id)
 	return p;
 }
 
+size_t
+project_projids(const struct project_rules *r, uint32_t **ids,
+    int32_t **projs)
+{
+	size_t n = 0;
+
+	*ids = xcalloc(r->olen + 1, sizeof **ids);
+	*projs = xcalloc(r->olen + 1, sizeof **projs);
+	for (size_t j = 0; j < r->ocap; j++) {
+		const struct okey *k = &r->otab[j];
+		uint32_t id = (uint32_t)k->key;
+
+		if (!k->used || k->proj < 0 || id == 0 ||
+		    r->rule[k->key >> 32].kind != R_PROJID)
+			continue;
+		(*ids)[n] = id;
+		(*projs)[n++] = k->proj;
+	}
+	return n;
+}
+
+void
+project_projid_note(struct project_rules *r, uint32_t id)
+{
+	for (int i = 0; i < r->nrules; i++)
+		if (r->rule[i].kind == R_PROJID)
+			(void)proj_resolve(r, i, id);
+}
+
 /* Per-thread cache ------------------------------------------------------ */
 
 /* One open-addressing sub-table of cap slots per owner rule, so gid 100

@@ -119,5 +119,14 @@ const char *project_name(const struct project_rules *r, int32_t id);
  * to it. */
 void project_sources(const struct project_rules *r, int32_t id, char *buf,
     size_t len);
+/* The file-system project IDs (not 0) that a projid rule met, each with
+ * the project it names, into *ids and *projs (free both); returns how
+ * many. For reading their project quotas after the walk. */
+size_t project_projids(const struct project_rules *r, uint32_t **ids,
+    int32_t **projs);
+/* Register project ID id (not 0) as met, under every projid rule, as a
+ * walk that met it would: fsscan-mpi's rank 0 learns the others' this
+ * way. */
+void project_projid_note(struct project_rules *r, uint32_t id);
 
 #endif

@@ -8,12 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "capacity.h"
 #include "db.h"
 #include "human.h"
+#include "quota.h"
 
 /* ROOT must be a real directory: fsscan never follows symlinks. */
 static int
@@ -43,16 +44,41 @@ static uint64_t
 inodes_used(const char *root)
 {
 	struct statx sx;
-	struct statvfs sv;
+	struct fs_capacity cap;
 
 	if (statx(AT_FDCWD, root, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
 	    STATX_INO, &sx) < 0 ||
 	    !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
 	    !(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) ||
-	    statvfs(root, &sv) < 0 || sv.f_files == 0 ||
-	    sv.f_ffree > sv.f_files)
+	    capacity_read(root, &cap) < 0 || cap.inodes == 0 ||
+	    !capacity_sane(&cap))
 		return 0;
-	return (uint64_t)(sv.f_files - sv.f_ffree);
+	return (uint64_t)(cap.inodes - cap.free_inodes);
+}
+
+/* The project quotas of the projects a projid rule named, for those the
+ * limits file does not list. Quotas off, unsupported or not permitted
+ * give none: the limits are then simply not known. */
+static void
+read_quotas(const char *root, const char *dev,
+    const struct project_rules *rules, struct limits *l)
+{
+	uint32_t *ids;
+	int32_t *projs;
+	size_t n = project_projids(rules, &ids, &projs);
+	int fd = n ? open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC) : -1;
+
+	for (size_t i = 0; fd >= 0 && i < n; i++) {
+		struct limit x = { .project = (char *)project_name(rules,
+		    projs[i]) };
+		if (quota_project(fd, dev, ids[i], &x) == 1)
+			limits_add(l, &x);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(ids);
+	free(projs);
 }
 
 int
@@ -67,10 +93,17 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 		return EXIT_USAGE;
 	if (!realpath(a->root, s->root_abs))
 		snprintf(s->root_abs, sizeof s->root_abs, "%s", a->root);
+	if (a->limits && limits_load(a->limits, &s->limits, err,
+	    sizeof err) < 0) {
+		fprintf(stderr, "%s: --limits: %s\n", prog, err);
+		limits_free(&s->limits);
+		return EXIT_USAGE;
+	}
 	s->rules = project_rules_new(a->nprojects ? a->projects : NULL,
 	    a->nprojects, s->root_abs, err, sizeof err);
 	if (!s->rules) {
 		fprintf(stderr, "%s: --project: %s\n", prog, err);
+		limits_free(&s->limits);
 		return EXIT_USAGE;
 	}
 	fsident_get(s->st.st_dev, s->root_abs, &s->fi);
@@ -81,8 +114,9 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 	    .uuid = s->fi.uuid[0] ? s->fi.uuid : NULL,
 	    .label = s->fi.label[0] ? s->fi.label : NULL,
 	    .mntopts = s->fi.options, .options = cmdline,
-	    .started = time(NULL), .threads = a->threads ? a->threads :
+	    .scanned = time(NULL), .threads = a->threads ? a->threads :
 	    args_default_threads(s->fi.fstype, share), .dirs_depth = a->dirs };
+	s->m.started = a->have_as_of ? a->as_of : s->m.scanned;
 	s->m.now_ref = a->have_now ? a->now : s->m.started;
 	s->o = (struct walk_opts){ .root = a->root, .threads = s->m.threads,
 	    .dirs_depth = a->dirs, .cross_mounts = a->cross,
@@ -100,19 +134,29 @@ scan_free(struct scan *s)
 {
 	project_rules_free(s->rules);
 	s->rules = NULL;
+	limits_free(&s->limits);
 }
 
 int
 scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
     struct csv_out *csv, const struct walk_result *r,
-    const struct snap_parts *parts)
+    struct snap_parts *parts)
 {
 	const char *status = r->interrupted ? "interrupted" : "complete";
 	char err[1024] = "";
 	int rc = r->interrupted ? EXIT_FATAL : r->c.nerrors ? EXIT_PARTIAL : 0;
+	struct fs_capacity cap;
+	int have_cap;
 
-	if (a->csv && csvout_write(csv, &r->c, r->interrupted, a->root,
-	    a->links) < 0) {
+	/* A file-system snapshot's statvfs is today's file system's. */
+	have_cap = !a->have_as_of && capacity_read(a->root, &cap) == 0;
+	parts->cap = have_cap && capacity_sane(&cap) ? &cap : NULL;
+	read_quotas(a->root, s->fi.source, s->rules, &s->limits);
+	parts->limits = &s->limits;
+	parts->started = s->m.started;
+	parts->scanned = s->m.scanned;
+	if (a->csv && csvout_write(csv, &r->c, r->interrupted,
+	    have_cap ? &cap : NULL, a->links) < 0) {
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
 	} else if (snapshot_finish(db, id, r, s->rules, status, parts, err,
@@ -128,6 +172,7 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 	if (r->interrupted)
 		fprintf(stderr, "%s: interrupted: snapshot %lld recorded as "
 		    "incomplete\n", s->prog, (long long)id);
+	parts->cap = NULL;	/* cap was ours */
 	return rc;
 }
 

@@ -15,6 +15,7 @@
 #include "args.h"
 #include "csvout.h"
 #include "fsident.h"
+#include "limits.h"
 #include "project.h"
 #include "snapshot.h"
 #include "walk.h"
@@ -26,23 +27,26 @@ struct scan {
 	char host[256];
 	struct fsident fi;
 	struct project_rules *rules;
+	struct limits limits;		/* --limits, then the quotas read */
 	struct snap_meta m;
 	struct walk_opts o;
 };
 
-/* Check ROOT, parse the project rules, identify the file system, fill the
+/* Check ROOT, read --limits, parse the project rules, identify the file system, fill the
  * snapshot's metadata and the walk's options. share: processes on this
  * node that divide its CPUs (MPI ranks), for the default threads. Returns
  * 0, or an exit status after a message on stderr. */
 int scan_setup(struct scan *s, const struct args *a, const char *prog,
     char *cmdline, int share, volatile sig_atomic_t *stop);
 void scan_free(struct scan *s);
-/* Write the CSV (when asked), the snapshot's rows, then put the CSV in
- * place; on a failure the snapshot is marked failed. Returns the exit
+/* Read the capacity (unless --as-of) and the project quotas, write the
+ * CSV (when asked), the snapshot's rows, then put the CSV in place; on a
+ * failure the snapshot is marked failed. parts->cap, limits, started and
+ * scanned are filled here. Returns the exit
  * status of the scan. */
 int scan_record(struct scan *s, const struct args *a, sqlite3 *db,
     int64_t id, struct csv_out *csv, const struct walk_result *r,
-    const struct snap_parts *parts);
+    struct snap_parts *parts);
 /* The -v line; rc is scan_record's status. */
 void scan_summary(const struct scan *s, int64_t id,
     const struct walk_result *r, uint64_t entries, int rc);

@@ -47,10 +47,7 @@ write_dir_scope(struct w *w, int64_t id, int depth)
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	if (depth >= 0)
-		sqlite3_bind_int(st, 2, depth);
-	else
-		sqlite3_bind_null(st, 2);
+	db_bind_opt(st, 2, depth >= 0, depth);
 	rc = done(w, st);
 	sqlite3_finalize(st);
 	return rc;
@@ -62,8 +59,8 @@ insert_snapshot(struct w *w, const struct snap_meta *m, int64_t *id)
 	sqlite3_stmt *st = prep(w,
 	    "INSERT INTO snapshot (fs, root, root_abs, host, fstype, fs_source,"
 	    " fs_uuid, fs_label, mount_opts, started_at, now_ref, status,"
-	    " threads, options, version)"
-	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?)");
+	    " threads, options, version, scanned_at)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?)");
 	int rc;
 
 	if (!st)
@@ -82,6 +79,7 @@ insert_snapshot(struct w *w, const struct snap_meta *m, int64_t *id)
 	sqlite3_bind_int(st, 12, m->threads);
 	db_bind_text(st, 13, m->options);
 	db_bind_text(st, 14, IOCENSUS_VERSION);
+	sqlite3_bind_int64(st, 15, m->scanned);
 	rc = done(w, st);
 	*id = sqlite3_last_insert_rowid(w->db);
 	sqlite3_finalize(st);
@@ -108,10 +106,27 @@ snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,
 	return 0;
 }
 
+/* When the scan finished on the snapshot's clock: --as-of dates the start
+ * in the past, and the walk took as long as it really did (never less
+ * than nothing, whatever the clock did meanwhile). started <= scanned, so
+ * the sum is at most the time now. */
+static int64_t
+finished_at(const struct snap_parts *p)
+{
+	int64_t now = (int64_t)time(NULL);
+
+	return now > p->scanned ? p->started + (now - p->scanned) :
+	    p->started;
+}
+
 static int
 write_totals(struct w *w, int64_t id, const struct walk_result *r,
-    const char *status)
+    const char *status, const struct snap_parts *p)
 {
+	const struct fs_capacity *cap = p->cap, none = { 0 };
+	const struct fs_capacity *cv = cap ? cap : &none;
+	i128 capv[] = { cv->bytes, cv->free_bytes, cv->avail_bytes,
+	    cv->inodes, cv->free_inodes };
 	const struct census *c = &r->c;
 	sqlite3_stmt *st;
 
@@ -124,7 +139,8 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 	    " symlinks=?, others=?, hardlink_dups=?, snapshot_dirs=?,"
 	    " symlink_rel=?, symlink_abs=?, mounts_skipped=?, excluded=?,"
 	    " errors=?, bytes=?, alloc_bytes=?, all_size=?, all_blocks=?,"
-	    " entries_per_s=? WHERE id=?");
+	    " entries_per_s=?, fs_bytes=?, fs_free_bytes=?, fs_avail_bytes=?,"
+	    " fs_inodes=?, fs_free_inodes=? WHERE id=?");
 	uint64_t v[] = { c->files, c->dirs, c->symlinks, c->others,
 	    c->hardlink_dups, c->snapshot_dirs, c->symlink_rel,
 	    c->symlink_abs, c->mounts_skipped, c->excluded, c->nerrors };
@@ -134,13 +150,16 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 	if (!st)
 		return -1;
 	db_bind_text(st, i++, status);
-	sqlite3_bind_int64(st, i++, (int64_t)time(NULL));
+	sqlite3_bind_int64(st, i++, finished_at(p));
 	for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 		sqlite3_bind_int64(st, i++, (int64_t)v[k]);
 	for (size_t k = 0; k < sizeof b / sizeof *b; k++)
 		db_bind_i128(st, i++, (i128)b[k]);
 	sqlite3_bind_double(st, i++, r->seconds > 0 ?
 	    (double)r->entries / r->seconds : 0.0);
+	/* Capacity is exact too (a product of 64-bit counts): NULL unknown. */
+	for (size_t k = 0; k < sizeof capv / sizeof *capv; k++)
+		db_bind_opt(st, i++, cap != NULL, capv[k]);
 	sqlite3_bind_int64(st, i, id);
 	rc = done(w, st);
 	sqlite3_finalize(st);
@@ -262,7 +281,8 @@ write_projects(struct w *w, int64_t id, const struct census *c,
     const struct project_rules *rules)
 {
 	sqlite3_stmt *st = prep(w, "INSERT INTO project (snapshot_id, name,"
-	    " source, files, dirs, bytes, alloc_bytes) VALUES (?,?,?,?,?,?,?)");
+	    " source, files, dirs, bytes, alloc_bytes, entries)"
+	    " VALUES (?,?,?,?,?,?,?,?)");
 	char src[512];
 	int rc = 0;
 
@@ -276,6 +296,7 @@ write_projects(struct w *w, int64_t id, const struct census *c,
 		db_bind_text(st, 2, project_name(rules, (int32_t)p));
 		db_bind_text(st, 3, src);
 		bind_acct(st, 4, &c->proj[p].a);
+		sqlite3_bind_int64(st, 8, (int64_t)c->proj[p].entries);
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);
@@ -392,10 +413,7 @@ write_dirs(struct w *w, int64_t id, const struct dir_source *src)
 		db_bind_blobtext(st, 4, row.name, row.namelen);
 		sqlite3_bind_int(st, 5, row.depth);
 		bind_acct(st, 6, &a);
-		if (row.tot.any)
-			sqlite3_bind_int64(st, 10, row.tot.max_mtime);
-		else
-			sqlite3_bind_null(st, 10);
+		db_bind_opt(st, 10, row.tot.any, row.tot.max_mtime);
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);
@@ -443,6 +461,31 @@ write_top(struct w *w, sqlite3_stmt *st, int64_t id, const char *kind,
 			return -1;
 	}
 	return 0;
+}
+
+static int
+write_limits(struct w *w, int64_t id, const struct limits *l)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (!l || l->n == 0)
+		return 0;
+	st = prep(w, "INSERT INTO project_limit (snapshot_id, project, bytes,"
+	    " inodes, source) VALUES (?,?,?,?,?)");
+	if (!st)
+		return -1;
+	for (size_t i = 0; i < l->n && rc == 0; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		db_bind_blobtext(st, 2, l->v[i].project,
+		    strlen(l->v[i].project));
+		db_bind_opt(st, 3, l->v[i].has_bytes, l->v[i].bytes);
+		db_bind_opt(st, 4, l->v[i].has_inodes, l->v[i].inodes);
+		db_bind_text(st, 5, l->v[i].source);
+		rc = done(w, st);
+	}
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static int
@@ -513,7 +556,8 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	    write_top(&w, top, id, "file", &r->c.top_files) < 0 ||
 	    write_top(&w, top, id, "dir", &r->c.top_dirs) < 0 ||
 	    write_errors(&w, id, &r->c) < 0 ||
-	    write_totals(&w, id, r, status) < 0 || db_commit(db) < 0) {
+	    write_limits(&w, id, parts->limits) < 0 ||
+	    write_totals(&w, id, r, status, parts) < 0 || db_commit(db) < 0) {
 		if (!err[0])
 			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		sqlite3_finalize(top);

@@ -13,6 +13,9 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+#include "capacity.h"
+#include "i128.h"
+#include "limits.h"
 #include "project.h"
 #include "walk.h"
 
@@ -20,7 +23,8 @@ struct snap_meta {
 	const char *fs, *root, *root_abs, *host;
 	const char *fstype, *source, *uuid, *label, *mntopts;
 	const char *options;		/* command line */
-	int64_t started, now_ref;
+	int64_t started, now_ref;	/* --as-of: both the as-of time */
+	int64_t scanned;		/* when the walk really started */
 	int threads;
 	int dirs_depth;			/* --dirs; -1: all */
 };
@@ -59,10 +63,15 @@ struct dir_source {
 void snapshot_dir_row(const struct dirtot *t, uint64_t parent_seq,
     struct dir_row *row);
 
+/* What a scan adds to the walk's own rows. */
 struct snap_parts {
 	const struct dir_source *dirs;	/* NULL: r->dirs */
 	const struct rank_stat *ranks;
 	int nranks;
+	const struct fs_capacity *cap;	/* NULL: unknown (NULL columns) */
+	const struct limits *limits;	/* NULL: none */
+	int64_t started, scanned;	/* snap_meta's: finished_at is started
+					   plus the walk's real duration */
 };
 
 int snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,

@@ -38,6 +38,7 @@ setup_signals(struct daemon *d, char *err, size_t len)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is EFBIG: backlog */
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (d->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
 		snprintf(err, len, "signalfd: %s", strerror(errno));
@@ -51,24 +52,29 @@ static int
 read_counters(struct daemon *d, struct iolog_clock *c)
 {
 	char err[PATH_MAX + 128];
-	ssize_t n;
+	int rc;
 
 	memset(c, 0, sizeof *c);
 	c->realtime_ns = tick_now(CLOCK_REALTIME);
 	c->boottime_ns = tick_now(CLOCK_BOOTTIME);
 	c->monotonic_ns = tick_now(CLOCK_MONOTONIC);
-	n = dsread_read(&d->ds, err, sizeof err);
+	rc = dsread_table(&d->ds, &d->t, err, sizeof err);
 	c->read_ns = tick_now(CLOCK_MONOTONIC) - c->monotonic_ns;
-	if (n < 0) {
+	if (rc < 0) {
 		if (!d->read_trouble)
-			fprintf(stderr, "iostatmon: %s\n", err);
+			fprintf(stderr, "iostatmon: %s%s\n", err, d->s ? "; the "
+			    "samples are missing until it is readable again" :
+			    "");
 		d->read_trouble = 1;
 		return -1;
 	}
 	if (d->read_trouble)
 		fprintf(stderr, "iostatmon: %s: readable again\n", d->ds.path);
 	d->read_trouble = 0;
-	ds_parse_all(d->ds.buf, (size_t)n, &d->t);
+	if (d->t.bad && !d->bad_lines)
+		fprintf(stderr, "iostatmon: %s: %zu lines are not diskstats "
+		    "lines, skipped\n", d->ds.path, d->t.bad);
+	d->bad_lines = d->t.bad > 0;
 	return 0;
 }
 
@@ -102,7 +108,7 @@ write_result(struct daemon *d, int rc, int saved_errno)
 	if (rc < 0) {
 		if (iolog_writer_needs_header(d->w))
 			d->lost = 1;
-		if (!d->write_trouble) {
+		if (!d->write_trouble && !d->file_trouble) {
 			snprintf(d->problem, sizeof d->problem, "%s: cannot "
 			    "write: %s", d->path, strerror(saved_errno));
 			fprintf(stderr, "iostatmon: %s; sampling goes on, up to "
@@ -139,7 +145,7 @@ static int
 take_sample(struct daemon *d, uint64_t boundary, uint64_t missed)
 {
 	struct iolog_clock c;
-	int rc, e;
+	int rc, e, kept;
 
 	if (read_counters(d, &c) < 0) {
 		d->pending |= IOLOG_GAP;
@@ -149,12 +155,17 @@ take_sample(struct daemon *d, uint64_t boundary, uint64_t missed)
 	c.flags = sample_flags(d, &c, boundary);
 	if (d->s == NULL && daemon_first(d, &c) < 0)
 		return -1;
+	/* before a rotation, so that what waits for a deleted log reaches
+	 * its new file before the day's file is finished */
+	if (daemon_logcheck(d) < 0)
+		return -1;
 	if (devices_changed(&d->set, &d->t))
 		daemon_decide(d, "the set of devices changed");
 	daemon_rotate(d, logfile_day(c.realtime_ns));
 	errno = 0;
 	rc = sampler_feed(d->s, &d->t, &d->set, &c);
 	e = errno;
+	kept = rc == 0 && daemon_logcheck_after(d);
 	write_result(d, rc, e);
 	if (rc == 0 && c.monotonic_ns - d->synced_ns >= SYNC_NS) {
 		/* what a power loss can take: at most a minute */
@@ -167,7 +178,8 @@ take_sample(struct daemon *d, uint64_t boundary, uint64_t missed)
 	d->have_prev = 1;
 	if (d->o->verbose)
 		fprintf(stderr, "iostatmon: sample %" PRIu64 " %s %s\n",
-		    c.realtime_ns, rc == 0 ? "written to" : "held for", d->path);
+		    c.realtime_ns, kept ? "written to" : rc == 0 ? "lost in" :
+		    "held for", d->path);
 	send_status(d, &c);
 	return 0;
 }
@@ -245,6 +257,8 @@ loop(struct daemon *d)
 			if (r == 1 && take_sample(d, boundary, missed) == 0 &&
 			    d->o->count && ++d->samples >= d->o->count)
 				return 0;
+			if (d->fatal)
+				return EXIT_FATAL;
 		}
 		if (wd)
 			notify_send(d->nfy, "WATCHDOG=1");

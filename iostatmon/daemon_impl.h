@@ -31,6 +31,7 @@ struct daemon {
 	struct tick tick;
 	int sigfd;
 	int lockfd;			/* held while running: one daemon per host and dir */
+	char lockpath[PATH_MAX];
 	struct notify *nfy;
 	struct iolog_clock prev;	/* clocks of the last read */
 	int have_prev;
@@ -39,7 +40,11 @@ struct daemon {
 	uint64_t synced_ns;		/* CLOCK_MONOTONIC of the last fdatasync */
 	int ready;			/* READY=1 sent */
 	int read_trouble, write_trouble, rotate_trouble, decide_trouble;
+	int bad_lines;			/* the last read had malformed lines */
+	int file_trouble;		/* no log open: it was deleted, and a new
+					 * one cannot be opened yet */
 	int lost;			/* some samples could not be kept */
+	int fatal;			/* stop: another daemon took the lock */
 	int pidfile_written;
 	char problem[PATH_MAX + 128];	/* the current episode, for STATUS= */
 };
@@ -61,5 +66,22 @@ void daemon_decide(struct daemon *d, const char *why);
 void daemon_rotate(struct daemon *d, int64_t day);
 /* Close the file (a complete member) and open it again. 0 or -1. */
 int daemon_reopen(struct daemon *d);
+/* The sampler starts a member in d->w, with a header of this moment. */
+void daemon_new_member(struct daemon *d);
+/* Take DIR/.iostatmon-HOST.lock (again: a new lock file when it was
+ * deleted) into d->lockfd. 0, or -1 with a message in err and errno
+ * (EWOULDBLOCK: another daemon holds it). */
+int daemon_lock(struct daemon *d, char *err, size_t len);
+/* Say what iolog_writer_open's repaired (1 or 2) means for path. */
+void daemon_repaired(const char *path, int repaired, const char *err);
+
+/* Before a sample: when the log (or the lock file) was deleted or replaced,
+ * open a new one at its path. 0, or -1 with d->fatal set when the daemon
+ * must stop (another daemon took the lock). daemon_logcheck.c. */
+int daemon_logcheck(struct daemon *d);
+/* After a sample was written: 1 when it is in a file that still has a
+ * name; 0 when the file was deleted meanwhile (the sample is lost, said
+ * so; a new file is open for the next). */
+int daemon_logcheck_after(struct daemon *d);
 
 #endif

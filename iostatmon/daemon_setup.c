@@ -33,28 +33,38 @@ kernel_long_bits(const struct utsname *u)
 
 /* Two daemons appending to the same files would interleave their gzip
  * members: hold DIR/.iostatmon-HOST.lock for as long as we run. */
-static int
-lock_log_dir(struct daemon *d, char *err, size_t len)
+int
+daemon_lock(struct daemon *d, char *err, size_t len)
 {
-	char path[PATH_MAX];
+	int fd, e;
 
-	if (logfile_lock_path(path, sizeof path, d->o->log_dir,
-	    d->o->host) < 0) {
+	if (d->lockpath[0] == '\0' && logfile_lock_path(d->lockpath,
+	    sizeof d->lockpath, d->o->log_dir, d->o->host) < 0) {
 		snprintf(err, len, "%s: log directory name too long",
 		    d->o->log_dir);
+		errno = ENAMETOOLONG;
 		return -1;
 	}
-	d->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (d->lockfd < 0) {
-		snprintf(err, len, "%s: cannot open: %s", path, strerror(errno));
+	fd = open(d->lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		e = errno;
+		snprintf(err, len, "%s: cannot open: %s", d->lockpath,
+		    strerror(e));
+		errno = e;
 		return -1;
 	}
-	if (flock(d->lockfd, LOCK_EX | LOCK_NB) < 0) {
-		snprintf(err, len, "%s: %s", path, errno == EWOULDBLOCK ?
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		e = errno;
+		snprintf(err, len, "%s: %s", d->lockpath, e == EWOULDBLOCK ?
 		    "another iostatmon is writing this host's logs here" :
-		    strerror(errno));
+		    strerror(e));
+		close(fd);
+		errno = e;
 		return -1;
 	}
+	if (d->lockfd >= 0)
+		close(d->lockfd);
+	d->lockfd = fd;
 	return 0;
 }
 
@@ -70,7 +80,7 @@ daemon_start(struct daemon *d, char *err, size_t len)
 		    o->log_dir, strerror(errno));
 		return -1;
 	}
-	if (lock_log_dir(d, err, len) < 0 ||
+	if (daemon_lock(d, err, len) < 0 ||
 	    dsread_open(&d->ds, o->dev.proc, err, len) < 0)
 		return -1;
 	dsread_boot_id(o->dev.proc, d->h.boot_id, sizeof d->h.boot_id, why,
@@ -88,6 +98,20 @@ daemon_start(struct daemon *d, char *err, size_t len)
 	d->h.interval_ms = (uint32_t)(o->interval_ns / 1000000);
 	d->h.created_ns = tick_now(CLOCK_REALTIME);
 	return 0;
+}
+
+void
+daemon_repaired(const char *path, int repaired, const char *err)
+{
+	if (repaired == 1)
+		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
+		    "cut after its last whole record and sealed, in place\n",
+		    path);
+	else if (repaired == 2)
+		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
+		    "found; it is cut and sealed, in place, as soon as the file "
+		    "can be written (%s); samples wait in memory until then\n",
+		    path, err);
 }
 
 /* Open the file of day as a new writer. */
@@ -108,9 +132,7 @@ open_day(struct daemon *d, int64_t day, char *path, size_t pathlen)
 		fprintf(stderr, "iostatmon: %s\n", err);
 		return NULL;
 	}
-	if (repaired)
-		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
-		    "removed before appending\n", path);
+	daemon_repaired(path, repaired, err);
 	iolog_writer_set_backlog_max(w, d->o->backlog_max);
 	return w;
 }
@@ -202,9 +224,8 @@ daemon_first(struct daemon *d, struct iolog_clock *c)
 	return 0;
 }
 
-/* The sampler starts a member in d->w, with a header of this moment. */
-static void
-new_member(struct daemon *d)
+void
+daemon_new_member(struct daemon *d)
 {
 	d->h.created_ns = tick_now(CLOCK_REALTIME);
 	sampler_set_header(d->s, &d->h);
@@ -236,13 +257,17 @@ daemon_rotate(struct daemon *d, int64_t day)
 	d->w = w;
 	d->day = day;
 	memcpy(d->path, path, sizeof path);
-	new_member(d);
+	daemon_new_member(d);
 	prune(d);
 }
 
 int
 daemon_reopen(struct daemon *d)
 {
+	/* No file open (its directory is gone): closing would drop what
+	 * waits in memory; daemon_logcheck opens one before the next sample. */
+	if (d->file_trouble)
+		return 0;
 	if (iolog_writer_close(d->w) < 0) {
 		fprintf(stderr, "iostatmon: %s: cannot finish: %s\n", d->path,
 		    strerror(errno));
@@ -251,7 +276,7 @@ daemon_reopen(struct daemon *d)
 	d->w = open_day(d, d->day, d->path, sizeof d->path);
 	if (d->w == NULL)
 		return -1;
-	new_member(d);
+	daemon_new_member(d);
 	d->write_trouble = 0;
 	d->problem[0] = '\0';
 	return 0;

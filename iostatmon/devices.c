@@ -69,18 +69,19 @@ decide(struct dev_info *d, int monitored, const char *fmt, ...)
 	d->monitored = monitored;
 }
 
-/* Classes of device that never hold data, by major or kernel name. */
-static const char *
-never_class(const struct dev_info *d)
+const char *
+devices_never_data(uint32_t major, uint32_t minor, const char *name)
 {
-	switch (d->major) {
+	if (major == 0 && minor == 0)
+		return "hidden path device (0:0)";
+	switch (major) {
 	case 1: return "ram disk";
 	case 2: return "floppy drive";
 	case 7: return "loop device";
 	case 11: return "optical drive";
 	case 43: return "nbd device";
 	}
-	return strncmp(d->name, "zram", 4) == 0 ? "zram device" : NULL;
+	return strncmp(name, "zram", 4) == 0 ? "zram device" : NULL;
 }
 
 static int
@@ -108,11 +109,7 @@ first_rules(struct decide *c, size_t k)
 		return DONE;
 	}
 	c->never[k] = 1;
-	if (d->major == 0 && d->minor == 0) {
-		decide(d, 0, "hidden path device (0:0)");
-		return DONE;
-	}
-	if ((cls = never_class(d)) != NULL) {
+	if ((cls = devices_never_data(d->major, d->minor, d->name)) != NULL) {
 		decide(d, 0, "%s", cls);
 		return DONE;
 	}

@@ -54,6 +54,13 @@ int devices_decide(const struct dev_opts *o, const struct ds_table *t,
     struct dev_set *out, char *err, size_t errlen);
 void dev_set_free(struct dev_set *s);
 
+/* Rule 5 as far as it needs no sysfs: why a device of this major:minor
+ * and name never holds data ("loop device", "zram device", "hidden path
+ * device (0:0)", ...), or NULL. Live sampling and `import` (a capture has
+ * no sysfs) leave such devices out alike. */
+const char *devices_never_data(uint32_t major, uint32_t minor,
+    const char *name);
+
 /* The set of (name, major:minor, diskseq) changed since s was decided? */
 int devices_changed(const struct dev_set *s, const struct ds_table *t);
 

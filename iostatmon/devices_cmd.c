@@ -1,8 +1,9 @@
 /*
  * devices_cmd: `iostatmon devices`, every device of /proc/diskstats with
- * the decision of devices.c and its reason, one line each:
+ * the decision of devices.c and its reason, one line each under a header:
  *
- *	sda      8:0   excluded   holds / via sda2
+ *	device  maj:min  decision   reason
+ *	sda     8:0      excluded   holds / via sda2
  *
  * libblkid probing (fstype, uuid, label in --format json) only runs on the
  * real /proc and /sys: with --proc or --sys the names describe a tree that
@@ -11,19 +12,15 @@
 #include "cmd.h"
 #include "fmt.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "devices.h"
 #include "diskstats.h"
-#include "xalloc.h"
+#include "dsread.h"
 
 #define MAX_GLOBS 64
 
@@ -34,41 +31,6 @@ usage(FILE *f)
 	    "usage: iostatmon devices [--proc DIR] [--sys DIR] [--include GLOB]...\n"
 	    "                         [--exclude GLOB]... [--all-devices]\n"
 	    "                         [--format table|csv|json]\n");
-}
-
-/* The whole of path (procfs files have no size) into a malloc'd buffer;
- * NULL after saying why on stderr. */
-static char *
-slurp(const char *path, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *buf;
-	ssize_t r;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		fprintf(stderr, "iostatmon devices: %s: %s\n", path,
-		    strerror(errno));
-		return NULL;
-	}
-	buf = xmalloc(cap);
-	while ((r = read(fd, buf + n, cap - n)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			fprintf(stderr, "iostatmon devices: %s: %s\n", path,
-			    strerror(errno));
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		n += (size_t)r;
-		if (n == cap)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	close(fd);
-	*len = n;
-	return buf;
 }
 
 /* The reason without its "monitored: "/"excluded: " prefix. */
@@ -93,7 +55,7 @@ decision(const struct dev_info *d)
 static void
 print_table(const struct dev_set *s)
 {
-	int wname = 0, wnum = 0, len;
+	int wname = (int)strlen("device"), wnum = (int)strlen("maj:min"), len;
 	char num[32];
 	size_t k;
 
@@ -104,6 +66,8 @@ print_table(const struct dev_set *s)
 		    s->d[k].minor);
 		wnum = len > wnum ? len : wnum;
 	}
+	printf("%-*s  %-*s  %-9s  %s\n", wname, "device", wnum, "maj:min",
+	    "decision", "reason");
 	for (k = 0; k < s->n; k++) {
 		snprintf(num, sizeof num, "%u:%u", s->d[k].major, s->d[k].minor);
 		printf("%-*s  %-*s  %-9s  %s\n", wname, s->d[k].name, wnum, num,
@@ -180,10 +144,9 @@ devices_cmd(int argc, char **argv)
 	    .include = include, .exclude = exclude };
 	enum fmt_kind fmt = FMT_TABLE;
 	struct ds_table t = { 0 };
+	struct dsread ds;
 	struct dev_set s;
-	char path[PATH_MAX], err[512];
-	char *buf;
-	size_t len;
+	char err[PATH_MAX + 128];
 	int c;
 
 	optind = 0;
@@ -227,14 +190,17 @@ devices_cmd(int argc, char **argv)
 	}
 	o.probe_blkid = strcmp(o.proc, "/proc") == 0 &&
 	    strcmp(o.sys, "/sys") == 0;
-	snprintf(path, sizeof path, "%s/diskstats", o.proc);
-	if ((buf = slurp(path, &len)) == NULL)
+	if (dsread_open(&ds, o.proc, err, sizeof err) < 0 ||
+	    dsread_table(&ds, &t, err, sizeof err) < 0) {
+		fprintf(stderr, "iostatmon devices: %s\n", err);
+		dsread_close(&ds);
+		ds_table_free(&t);
 		return 3;
-	ds_parse_all(buf, len, &t);
-	free(buf);
+	}
 	if (t.bad)
 		fprintf(stderr, "iostatmon devices: %s: %zu lines are not "
-		    "diskstats lines, skipped\n", path, t.bad);
+		    "diskstats lines, skipped\n", ds.path, t.bad);
+	dsread_close(&ds);
 	if (devices_decide(&o, &t, &s, err, sizeof err) < 0) {
 		fprintf(stderr, "iostatmon devices: %s\n", err);
 		ds_table_free(&t);

@@ -75,6 +75,24 @@ dsread_read(struct dsread *r, char *err, size_t len)
 	}
 }
 
+int
+dsread_table(struct dsread *r, struct ds_table *t, char *err, size_t len)
+{
+	ssize_t n = dsread_read(r, err, len);
+
+	if (n < 0)
+		return -1;
+	ds_parse_all(r->buf, (size_t)n, t);
+	if (t->n > 0)
+		return 0;
+	if (t->bad == 0)
+		snprintf(err, len, "%s: empty: no device to sample", r->path);
+	else
+		snprintf(err, len, "%s: not a diskstats file: no line of it "
+		    "(%zu) is a diskstats line", r->path, t->bad);
+	return -1;
+}
+
 void
 dsread_boot_id(const char *proc, char *buf, size_t len, char *err,
     size_t errlen)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "diskstats.h"
+
 struct dsread {
 	int fd;
 	int reopen;		/* not procfs: reopen per read */
@@ -27,6 +29,12 @@ void dsread_close(struct dsread *r);
 /* Read the whole file into r->buf. Returns its length, or -1 with a
  * message in err. */
 ssize_t dsread_read(struct dsread *r, char *err, size_t len);
+
+/* Read and parse the whole file into t (malformed lines counted in t->bad
+ * and skipped). 0, or -1 with a message in err: it cannot be read, or no
+ * line of it is a diskstats line (an empty file, or another file), which
+ * leaves nothing to sample. */
+int dsread_table(struct dsread *r, struct ds_table *t, char *err, size_t len);
 
 /* PROC/sys/kernel/random/boot_id without its newline, "" when unreadable
  * (with the reason in err). */

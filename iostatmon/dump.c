@@ -137,7 +137,7 @@ row_iostat(const struct out *o, const struct row *r)
 {
 	struct iox_row x;
 
-	iox_compute(r->d, r->fields, r->interval_ns / 1e9, &x);
+	iox_compute(r->d, r->fields, r->interval_ns, &x);
 	for (int c = 0; c < IOX_NCOLS; c++) {
 		int have = (x.have >> c) & 1;
 

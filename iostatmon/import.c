@@ -19,17 +19,22 @@
  * a 32-bit kernel), created is the first T.
  *
  * Devices: a capture has no sysfs, so the topology that excludes local disks
- * is unknown. Every device is kept; --include GLOB keeps only the names
- * matching some include, --exclude GLOB drops matching names (exclude wins).
+ * is unknown. Devices that never hold data by their number and name (loop,
+ * ram, zram, nbd, optical, floppy, 0:0: devices_never_data(), the rule live
+ * sampling applies) are left out unless --all-devices; every other device
+ * is kept. --include GLOB keeps only the names matching some include,
+ * --exclude GLOB drops matching names (exclude wins).
  *
  * Malformed input is reported with file and line and skipped, and the rest
  * is imported: a bad or non-increasing T line skips its whole block, a line
  * that is not a diskstats line (or repeats a name in its block) is dropped.
  * Output: --out FILE, or one file per UTC day in LOGDIR named like the
- * daemon's. Existing files are never appended to.
+ * daemon's (LOGDIR and its missing parents are created, mode 0755 less the
+ * umask). Existing files are never appended to.
  *
  * Exit status: 0 imported; 1 imported, but malformed input was skipped;
- * 2 usage error; 3 fatal (the capture or a log cannot be opened or written).
+ * 2 usage error; 3 fatal (the capture cannot be read or holds no sample
+ * at all, or a log cannot be opened or written).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -40,9 +45,11 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "devices.h"
 #include "import_raw.h"
 #include "logfiles.h"
 #include "globlist.h"
+#include "mkdirs.h"
 #include "sampler.h"
 #include "xalloc.h"
 
@@ -56,6 +63,7 @@ struct import {
 	const char *raw, *host, *dir, *out;
 	const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
 	size_t ninclude, nexclude;
+	int all_devices;		/* keep loop, ram, zram... too */
 	uint64_t interval_ns;		/* 0: guess from the capture */
 	int long_bits;
 	struct iolog_header h;
@@ -77,9 +85,12 @@ usage(FILE *f)
 "\n"
 "  --host NAME           the server the capture comes from (required)\n"
 "  -o, --log-dir DIR     write iostatmon-HOST-YYYYMMDD.iolog.gz per UTC day\n"
+"                        (DIR and its missing parents are created)\n"
 "  --out FILE            write one file\n"
 "  --include GLOB        keep only devices whose name matches (repeatable)\n"
 "  --exclude GLOB        drop devices whose name matches (repeatable)\n"
+"  --all-devices         keep loop, ram, zram, nbd, optical and floppy\n"
+"                        devices too (left out by default, as live)\n"
 "  -i, --interval SEC    nominal interval (default: the usual T difference)\n"
 "  --long-bits 32|64     the capturing kernel's long width (default 64)\n"
 "  -h, --help            this help\n", f);
@@ -140,6 +151,10 @@ writer_for(struct import *im, uint64_t t)
 		fprintf(stderr, "iostatmon import: %s: path too long\n",
 		    im->dir);
 		return -1;
+	} else if (mkdirs(im->dir, 0755) < 0) {
+		fprintf(stderr, "iostatmon import: %s: cannot create the "
+		    "directory: %s\n", im->dir, strerror(errno));
+		return -1;
 	}
 	if (!(im->w = open_log(path)))
 		return -1;
@@ -154,15 +169,16 @@ writer_for(struct import *im, uint64_t t)
 }
 
 static int
-selected(const struct import *im, const char *name, char *why, size_t len)
+selected(const struct import *im, const struct ds_line *l, char *why,
+    size_t len)
 {
 	const char *g;
 
-	if ((g = glob_match(im->exclude, im->nexclude, name)) != NULL) {
+	if ((g = glob_match(im->exclude, im->nexclude, l->name)) != NULL) {
 		snprintf(why, len, "excluded: matches --exclude %s", g);
 		return 0;
 	}
-	if ((g = glob_match(im->include, im->ninclude, name)) != NULL) {
+	if ((g = glob_match(im->include, im->ninclude, l->name)) != NULL) {
 		snprintf(why, len, "imported: matches --include %s", g);
 		return 1;
 	}
@@ -170,7 +186,13 @@ selected(const struct import *im, const char *name, char *why, size_t len)
 		snprintf(why, len, "excluded: matches no --include");
 		return 0;
 	}
-	snprintf(why, len, "imported: every device of a raw capture is kept");
+	if (!im->all_devices &&
+	    (g = devices_never_data(l->major, l->minor, l->name)) != NULL) {
+		snprintf(why, len, "excluded: %s", g);
+		return 0;
+	}
+	snprintf(why, len, "imported: a raw capture has no sysfs to tell "
+	    "local disks from data disks");
 	return 1;
 }
 
@@ -197,7 +219,7 @@ build_set(struct import *im, const struct ds_table *t)
 		memcpy(d->name, t->dev[i].name, sizeof d->name);
 		d->major = t->dev[i].major;
 		d->minor = t->dev[i].minor;
-		d->monitored = selected(im, d->name, why, sizeof why);
+		d->monitored = selected(im, &t->dev[i], why, sizeof why);
 		d->reason = xstrdup(why);
 	}
 }
@@ -237,6 +259,7 @@ parse_args(struct import *im, int argc, char **argv)
 		{ "out", required_argument, NULL, 'O' },
 		{ "include", required_argument, NULL, 'n' },
 		{ "exclude", required_argument, NULL, 'x' },
+		{ "all-devices", no_argument, NULL, 'A' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "long-bits", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -250,6 +273,7 @@ parse_args(struct import *im, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "ho:i:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'H': im->host = optarg; break;
+		case 'A': im->all_devices = 1; break;
 		case 'o': im->dir = optarg; break;
 		case 'O': im->out = optarg; break;
 		case 'n':
@@ -333,9 +357,10 @@ import_cmd(int argc, char **argv)
 		free(im.set.d[i].reason);
 	free(im.set.d);
 	if (status != EXIT_FATAL && st.blocks == 0) {
-		fprintf(stderr, "iostatmon import: %s: no sample found\n",
-		    im.raw);
-		status = EXIT_SKIPPED;
+		fprintf(stderr, "iostatmon import: %s: no sample found (a "
+		    "sample is a \"T <unix-seconds>\" line followed by "
+		    "diskstats lines); nothing imported\n", im.raw);
+		status = EXIT_FATAL;
 	}
 	return status;
 }

@@ -332,7 +332,8 @@ raw_scan(const char *path, struct raw_stats *st)
 			prev = t;
 	}
 	rc = close_raw(f, path);
-	qsort(steps, n, sizeof *steps, cmp_u64);
+	if (n > 0)	/* no step at all: steps is NULL */
+		qsort(steps, n, sizeof *steps, cmp_u64);
 	st->usual_step = mode(steps, n);
 	free(steps);
 	free(line);

@@ -4,10 +4,14 @@
  * rd_stats.c compute_ext_disk_stats(); docs/iolog-format.md field order).
  * Pure arithmetic: nothing here formats or prints.
  *
- * Rates divide by the interval in seconds (iostat uses /proc/uptime in
- * 1/100 s; we use CLOCK_MONOTONIC in ns). Ratio columns (await, areq-sz,
- * %rrqm) do not depend on the interval and equal iostat's exactly, since
- * the same double operations run in the same order. A column whose inputs
+ * Rates are sysstat's S_VALUE: the delta divided by the interval in
+ * hundredths of a second, times 100 (iostat's interval comes from
+ * /proc/uptime in 1/100 s; ours from CLOCK_MONOTONIC in ns, so it is
+ * ns / 10^7 hundredths, a whole number for whole centiseconds). Dividing
+ * by seconds instead rounds differently: on exact half-cents (0.125 r/s
+ * over 8 s) the printed last digit would differ from iostat's. Every
+ * column runs the same double operations in the same order as iostat, so
+ * for the same interval the doubles, and the printed digits, are iostat's. A column whose inputs
  * the kernel does not provide (not in the device's fields mask) is absent,
  * never 0.
  */
@@ -34,10 +38,10 @@ struct iox_row {
 };
 
 /* delta[f]: the interval's delta of field f (for in_flight, its value);
- * fields: mask of fields the kernel provides; seconds: interval length.
- * With seconds <= 0 only the ratio columns are computed. */
+ * fields: mask of fields the kernel provides; interval_ns: its length.
+ * With interval_ns 0 only the ratio columns are computed. */
 void iox_compute(const uint64_t delta[DS_FIELDS], uint32_t fields,
-    double seconds, struct iox_row *out);
+    uint64_t interval_ns, struct iox_row *out);
 
 /* Column headers as iostat's table prints them ("%rrqm") and as its JSON
  * names them ("rrqm"). */

@@ -38,7 +38,8 @@ usage(FILE *f)
 "\n"
 "  -i, --interval SEC    sample every SEC seconds, aligned to wall-clock\n"
 "                        multiples (default 60; 0.1 and up, whole ms)\n"
-"  -c, --count N         stop after N samples (default: run until signalled)\n"
+"  -c, --count N         stop after N samples, N >= 1 (default: run until\n"
+"                        signalled)\n"
 "  -o, --log-dir DIR     daily logs go here (default " DEFAULT_LOG_DIR ")\n"
 "      --host NAME       host name in the logs (default: gethostname)\n"
 "      --retain DAYS     delete this host's logs older than DAYS days\n"
@@ -186,7 +187,12 @@ take_option(struct args *a, int c, const char *arg)
 
 	switch (c) {
 	case 'i': return parse_interval(arg, &a->d.interval_ns);
-	case 'c': return parse_u64("--count", arg, UINT64_MAX, &a->d.count);
+	case 'c':
+		if (parse_u64("--count", arg, UINT64_MAX, &a->d.count) < 0)
+			return -1;
+		if (a->d.count == 0)	/* 0 is "never" inside: not a count */
+			return bad("--count", arg, "want at least 1 sample");
+		return 0;
 	case 'o': a->d.log_dir = arg; return 0;
 	case OPT_HOST:
 		if (arg[0] == '\0' || strlen(arg) >= sizeof a->host)
@@ -252,15 +258,25 @@ parse_args(struct args *a, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	static const struct {
+		const char *name, *prog;
+		int (*run)(int, char **);
+	} cmds[] = {
+		{ "devices", "iostatmon devices", devices_cmd },
+		{ "dump", "iostatmon dump", dump_cmd },
+		{ "import", "iostatmon import", import_cmd },
+	};
 	struct args a;
 	int r;
 
-	if (argc > 1 && strcmp(argv[1], "devices") == 0)
-		return devices_cmd(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "dump") == 0)
-		return dump_cmd(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "import") == 0)
-		return import_cmd(argc - 1, argv + 1);
+	/* getopt names argv[0] in its messages: the program, not its path */
+	for (size_t i = 0; argc > 1 && i < sizeof cmds / sizeof cmds[0]; i++)
+		if (strcmp(argv[1], cmds[i].name) == 0) {
+			argv[1] = (char *)cmds[i].prog;
+			return cmds[i].run(argc - 1, argv + 1);
+		}
+	if (argc > 0)
+		argv[0] = (char *)"iostatmon";
 	r = parse_args(&a, argc, argv);
 	if (r != 0)
 		return r > 0 ? 0 : EXIT_USAGE;

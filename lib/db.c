@@ -119,12 +119,23 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
  * I/O tables (sql/io.sql): a version-2 database loses its io_dev_hour
  * (recreated with the columns of version 3) and has every hour with
  * samples marked dirty, so the next ingest rebuilds them all and the
- * analyses say they are stale until then. Version 4 holds exact totals
- * (below). Version 5 stores directory rows as parent and name instead of
- * a path: older rows are converted (dir_rows, below), their totals copied
- * as they are (exact text included), and v_dir shows the same paths as
- * before. Version 6 adds scan_rank, which the schema creates. */
+ * analyses say they are stale until then. Version 5 added io_quarantine
+ * and keeps derived rows only where some device has a value (a minute or
+ * hour in which every expected device is missing has none): an older
+ * database loses those rows, in the same transaction, and nothing else
+ * changes (the analyses read the same minutes). Versions 4, 6 and 7
+ * changed the census tables: see exact_tables, census_cols6 and dir_rows
+ * below. */
 static const char iocensus_io_from2[] = "DROP TABLE IF EXISTS io_dev_hour;";
+static const char iocensus_io_sparse[] =
+    "DELETE FROM io_minute WHERE valid = 0;"
+    "DELETE FROM io_host_hour WHERE NOT EXISTS (SELECT 1 FROM io_dev d "
+    "JOIN io_dev_hour x ON x.dev_id = d.id AND x.t0 = io_host_hour.t0 "
+    "WHERE d.host_id = io_host_hour.host_id);"
+    "DELETE FROM io_hour WHERE NOT EXISTS (SELECT 1 FROM io_minute m "
+    "WHERE m.t >= io_hour.t AND m.t < io_hour.t + 3600);"
+    "DELETE FROM io_day WHERE NOT EXISTS (SELECT 1 FROM io_hour h "
+    "WHERE h.t >= io_day.t AND h.t < io_day.t + 86400);";
 static const char iocensus_io_dirty_all[] =
     "INSERT OR IGNORE INTO io_dirty (t0) SELECT DISTINCT t0 FROM io_chunk;";
 
@@ -133,12 +144,12 @@ static const char iocensus_io_dirty_all[] =
  * columns without a type (sql/schema.sql); SQLite cannot change a
  * column's type in place, so a table with such a column is rebuilt: it is
  * renamed (legacy_alter_table leaves the other tables' references to its
- * name alone), created anew by the schema, filled from the old one (the
- * columns and their order are those of version 1) and dropped. The views
+ * name alone), created anew by the schema, filled from the old one
+ * (column by column: the new one may have more) and dropped. The views
  * over these tables and hist's index go first and come back with the
  * schema. Foreign keys are off meanwhile (open_rw), so dropping the old
  * snapshot table deletes nothing. Existing values are copied as they are.
- * dir is not among them: version 5 changes its rows' shape, and
+ * dir is not among them: version 7 changes its rows' shape, and
  * dir_rows moves them into the new table, exact columns included.
  */
 static const char *const exact_tables[] = { "snapshot", "project", "owner",
@@ -186,24 +197,120 @@ exact_move_aside(sqlite3 *db, int moved[N_EXACT], char *err, size_t errlen)
 	return 0;
 }
 
-/* After the schema has created the new tables: fill them, drop the old. */
+/* The columns of table t, quoted, comma-separated, in their order; NULL
+ * with err on error. sqlite3_free() it. */
+static char *
+column_list(sqlite3 *db, const char *t, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	sqlite3_str *s = sqlite3_str_new(db);
+	int n = 0, rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?)"
+	    " ORDER BY cid", -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		sqlite3_free(sqlite3_str_finish(s));
+		return NULL;
+	}
+	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		sqlite3_str_appendf(s, "%s\"%w\"", n++ ? ", " : "",
+		    (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE || n == 0 || sqlite3_str_errcode(s)) {
+		snprintf(err, errlen, "%s: cannot list its columns", t);
+		sqlite3_free(sqlite3_str_finish(s));
+		return NULL;
+	}
+	return sqlite3_str_finish(s);
+}
+
+/* After the schema has created the new tables: fill them, drop the old.
+ * The old columns are named: a new table has more of them (version 6's),
+ * which the old rows do not know (NULL). */
 static int
 exact_fill(sqlite3 *db, const int moved[N_EXACT], char *err, size_t errlen)
 {
-	char sql[256];
-
 	for (size_t i = 0; i < N_EXACT; i++) {
 		const char *t = exact_tables[i];
-		snprintf(sql, sizeof sql, "INSERT INTO \"%s\" SELECT * FROM"
-		    " \"%s_v3\"; DROP TABLE \"%s_v3\";", t, t, t);
-		if (moved[i] && db_exec(db, sql, err, errlen) < 0)
+		char old[64], *cols, *sql;
+		int rc;
+
+		if (!moved[i])
+			continue;
+		snprintf(old, sizeof old, "%s_v3", t);
+		if (!(cols = column_list(db, old, err, errlen)))
+			return -1;
+		sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s) SELECT %s FROM"
+		    " \"%w\"; DROP TABLE \"%w\";", t, cols, cols, old, old);
+		sqlite3_free(cols);
+		rc = sql ? db_exec(db, sql, err, errlen) : -1;
+		if (!sql)
+			snprintf(err, errlen, "out of memory");
+		sqlite3_free(sql);
+		if (rc < 0)
 			return -1;
 	}
 	return db_exec(db, "PRAGMA legacy_alter_table=OFF", err, errlen);
 }
 
 /*
- * Version 5 stores a directory row as its parent's row and its own name;
+ * Version 6 added columns to tables every older version has: capacity
+ * (statvfs at the scan; exact, so without a type) and the real scan time
+ * of a snapshot, and the entries of a project. The rows written before
+ * have NULL there: unknown. A version 1-3 database gets them from the
+ * schema, which creates its rebuilt tables anew (exact_fill copies the old
+ * columns by name); a version 4 or 5 one through ALTER TABLE, which
+ * leaves every row where it is. The new project_limit table and the views
+ * come from the schema as usual.
+ */
+static const struct {
+	const char *table, *col, *type;
+} census_cols6[] = {
+	{ "snapshot", "fs_bytes", "" }, { "snapshot", "fs_free_bytes", "" },
+	{ "snapshot", "fs_avail_bytes", "" }, { "snapshot", "fs_inodes", "" },
+	{ "snapshot", "fs_free_inodes", "" },
+	{ "snapshot", "scanned_at", "INTEGER" },
+	{ "project", "entries", "INTEGER" },
+};
+
+/* Add a column unless the table has it. 0, or -1 with err. */
+static int
+add_column(sqlite3 *db, const char *table, const char *col,
+    const char *type, char *err, size_t errlen)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info(%Q)"
+	    " WHERE name = %Q", table, col);
+	int have = 0, rc;
+
+	rc = sql ? pragma_int(db, sql, &have) : -1;
+	sqlite3_free(sql);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (have)
+		return 0;
+	sql = sqlite3_mprintf("ALTER TABLE \"%w\" ADD COLUMN \"%w\" %s", table,
+	    col, type);
+	rc = sql ? db_exec(db, sql, err, errlen) : -1;
+	sqlite3_free(sql);
+	return rc;
+}
+
+static int
+census_from5(sqlite3 *db, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof census_cols6 / sizeof *census_cols6; i++)
+		if (add_column(db, census_cols6[i].table, census_cols6[i].col,
+		    census_cols6[i].type, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+
+/*
+ * Version 7 stores a directory row as its parent's row and its own name;
  * older databases hold paths. Before the schema runs, dir_aside moves
  * such a table aside as dir_paths (v_dir, which reads it, is dropped and
  * recreated by the views); after, dir_rows makes one row per old row, the
@@ -409,12 +516,15 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		if ((version == 2 &&
 		    db_exec(db, iocensus_io_from2, err, errlen) < 0) ||
 		    (rebuild && exact_move_aside(db, moved, err, errlen) < 0) ||
+		    (version >= 4 && census_from5(db, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
 		    (rebuild && exact_fill(db, moved, err, errlen) < 0) ||
 		    (dirs_old && dir_rows(db, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
 		    (version == 2 &&
 		    db_exec(db, iocensus_io_dirty_all, err, errlen) < 0) ||
+		    (version >= 2 &&
+		    db_exec(db, iocensus_io_sparse, err, errlen) < 0) ||
 		    db_exec(db, iocensus_io_slots, err, errlen) < 0 ||
 		    install_views(db, err, errlen) < 0 ||
 		    db_exec(db, sql, err, errlen) < 0)
@@ -734,6 +844,12 @@ db_bind_i128(sqlite3_stmt *st, int i, i128 v)
 		return sqlite3_bind_int64(st, i, (int64_t)v);
 	return sqlite3_bind_text(st, i, i128_str(v, buf), -1,
 	    SQLITE_TRANSIENT);
+}
+
+int
+db_bind_opt(sqlite3_stmt *st, int i, int has, i128 v)
+{
+	return has ? db_bind_i128(st, i, v) : sqlite3_bind_null(st, i);
 }
 
 int

@@ -10,15 +10,19 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "i128.h"
 
-#define DB_SCHEMA_VERSION 6	/* 2: I/O samples (sql/io.sql); 3: the
+#define DB_SCHEMA_VERSION 7	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
 				   per-project extremes, dir_scope; 4:
 				   totals beyond INT64_MAX as exact text;
-				   5: dir rows as parent and name, not
-				   paths; 6: scan_rank */
+				   5: io_quarantine, roll-up rows only
+				   where a device has a value; 6: capacity
+				   (statvfs) and scan time of a snapshot,
+				   project entries, limits; 7: dir rows as
+				   parent and name, not paths; scan_rank */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 
@@ -60,6 +64,14 @@ int db_bind_blobtext(sqlite3_stmt *st, int i, const char *s, size_t len);
  * bits, else its decimal text (docs/census-db.md, "Exact totals"). The
  * column must have no type, so that SQLite keeps the text as it is. */
 int db_bind_i128(sqlite3_stmt *st, int i, i128 v);
+/* The largest capacity value (v_snapshot's fs_* columns) fsscan records
+ * and iocensus reads: 64-bit counts of statvfs times a fragment size of
+ * up to 2^56 bytes. Sums and differences of a few such values, and 100
+ * times one, stay within 128 bits. */
+#define DB_CAPACITY_MAX ((i128)1 << 120)
+/* An integer that may be unknown: NULL unless has, else as db_bind_i128
+ * binds it (an INTEGER for every value of 64 bits). */
+int db_bind_opt(sqlite3_stmt *st, int i, int has, i128 v);
 /* Read such a column: 0, or -1 when it holds anything but an INTEGER or
  * the decimal text of an integer within 128 bits (NULL included). */
 int db_column_i128(sqlite3_stmt *st, int i, i128 *v);

@@ -54,6 +54,19 @@ extent_add(i128 *min, i128 *max, uint64_t count, i128 v)
 		*max = v;
 }
 
+/* Merge the extremes and count of src's values (smin, smax, scount) into
+ * dst's. */
+static void
+extent_merge(i128 *min, i128 *max, uint64_t *count, i128 smin, i128 smax,
+    uint64_t scount)
+{
+	if (scount == 0)
+		return;
+	extent_add(min, max, *count, smin);
+	extent_add(min, max, 1, smax);
+	*count += scount;
+}
+
 static void
 vw_negate(struct hist_vw *x)
 {
@@ -164,11 +177,8 @@ hist_total(const struct hist *h)
 void
 hist_merge(struct hist *dst, const struct hist *src)
 {
-	if (src->count > 0) {
-		extent_add(&dst->min, &dst->max, dst->count, src->min);
-		extent_add(&dst->min, &dst->max, 1, src->max);
-		dst->count += src->count;
-	}
+	extent_merge(&dst->min, &dst->max, &dst->count, src->min, src->max,
+	    src->count);
 	for (int i = 0; i < HIST_NB; i++) {
 		dst->n[i] += src->n[i];
 		dst->w[i] += src->w[i];
@@ -191,11 +201,8 @@ phist_add(struct phist *h, enum hist_scheme s, i128 v, uint64_t weight)
 void
 phist_merge(struct phist *dst, const struct phist *src)
 {
-	if (src->count > 0) {
-		extent_add(&dst->min, &dst->max, dst->count, src->min);
-		extent_add(&dst->min, &dst->max, 1, src->max);
-		dst->count += src->count;
-	}
+	extent_merge(&dst->min, &dst->max, &dst->count, src->min, src->max,
+	    src->count);
 	for (int i = 0; i < HIST_NB; i++) {
 		dst->n[i] += src->n[i];
 		dst->w[i] += src->w[i];

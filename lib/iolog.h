@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "diskstats.h"
+#include "fdpath.h"
 
 #define IOLOG_VERSION 1
 
@@ -67,11 +68,33 @@ struct iolog_val {
 struct iolog_writer;
 
 /* Open path for appending a new member: create it, or check the existing
- * file and rewrite it without its torn tail first (see the format doc).
- * repaired, if non-NULL, is set to 1 when a torn tail was removed.
- * Returns NULL with a message (file, reason, errno text) in err. */
+ * file and, when its last member is torn (its writer was killed), cut it
+ * in place after its last whole frame and seal that member (see the
+ * format doc). repaired, if non-NULL, is set to 1 when a torn tail was
+ * cut and sealed, 2 when it was found but writing the seal failed (err
+ * then says why): the repair waits in the backlog, before every frame,
+ * and is retried with it. Returns NULL with a message (file, reason,
+ * errno text) in err when the file cannot be opened or read, or is not
+ * an iolog file (then it is not touched). */
 struct iolog_writer *iolog_writer_open(const char *path, int *repaired,
     char *err, size_t errlen);
+
+/* Continue in the file at path (iolog_writer_open's checks and repair),
+ * after detaching from the current one. 0, or -1 with a message in err:
+ * the writer stays detached (frames wait in the backlog; writes fail with
+ * the errno of the failed open). */
+int iolog_writer_attach(struct iolog_writer *w, const char *path,
+    int *repaired, char *err, size_t errlen);
+/* Leave the current file: a member none of whose bytes reached it is kept
+ * in the backlog, to go to the next file whole; a member begun in it is
+ * finished there, unless the file was deleted (link count 0). Writes then
+ * fail with why until iolog_writer_attach(). Returns the bytes of backlog
+ * that could not be written to the old file and were dropped. */
+size_t iolog_writer_detach(struct iolog_writer *w, int why);
+/* Is the writer's file still the one at path (fdpath.h)? A detached
+ * writer's is FDPATH_DELETED. */
+enum fdpath iolog_writer_at_path(const struct iolog_writer *w,
+    const char *path);
 
 /* Each call encodes one frame and writes it with one write(2). When a write
  * fails (ENOSPC, EIO) the frame's bytes are kept in a backlog, bounded by

@@ -36,14 +36,23 @@ const char *iolog_dec_values(const uint8_t *p, size_t n, int type,
     struct iolog_clock *c, struct iolog_val *v, size_t ndev);
 void iolog_devs_free(struct iolog_dev *d, size_t n);
 
-/* The body of the frame the reader delivered last (repair copies it). */
+/* The body of the frame the reader delivered last. */
 void iolog_reader_frame(const struct iolog_reader *r, const uint8_t **body,
     size_t *len);
-/* Encode one frame from its body and write it (the repair path). */
+/* Encode one frame from its body and write it. */
 int iolog_write_body(struct iolog_writer *w, const uint8_t *body, size_t len);
-/* A writer appending to fd, whose file is file_len bytes long. */
+/* A writer appending to fd (-1: detached), whose file is file_len bytes
+ * long. */
 struct iolog_writer *iolog_writer_new(int fd, uint64_t file_len);
-/* A whole file into memory, or NULL with a message in err. */
+/* Attach the detached w to fd, len bytes long; when tail is not its end
+ * (or is inside a member), the file is cut there and sealed before
+ * anything else is written (iolog_open.c). */
+struct inf_tail;
+void iolog_writer_set_file(struct iolog_writer *w, int fd, uint64_t len,
+    const struct inf_tail *tail);
+/* A whole file into memory, or NULL with a message in err; from an open
+ * descriptor's current offset, or NULL with errno. */
 uint8_t *iolog_slurp(const char *path, size_t *len, char *err, size_t errlen);
+uint8_t *iolog_slurp_fd(int fd, size_t *len);
 
 #endif

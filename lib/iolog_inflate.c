@@ -330,8 +330,14 @@ inflate_more(struct iolog_inflate *f)
 	f->isize += (uint32_t)made;
 	f->in_pos += used;
 	f->ulen += made;
-	if ((f->zs.data_type & 128) && f->ulen == f->uoff)
+	if ((f->zs.data_type & 128) && f->ulen == f->uoff) {
 		f->frame_start = f->in_pos;
+		/* not after the final block: that is the end, below */
+		if (f->mode == INF_IN_MEMBER && f->nframes > 0 &&
+		    (f->zs.data_type & (64 | 7)) == 0)
+			f->tail = (struct inf_tail){ f->in_pos, INF_TAIL_FLUSH,
+			    f->crc, f->isize };
+	}
 	if (rc == Z_STREAM_END) {
 		f->ended = 1;
 		return S_MORE;
@@ -360,6 +366,9 @@ end_member(struct iolog_inflate *f)
 
 	if (f->ulen > f->uoff)
 		return fail(f, "frame cut short at end of member");
+	if (f->mode == INF_IN_MEMBER)
+		f->tail = (struct inf_tail){ at, INF_TAIL_TRAILER, f->crc,
+		    f->isize };
 	if (f->len - at < 8) {
 		f->pos = f->len;
 		return S_CUT_TRAILER;
@@ -440,9 +449,13 @@ read_member(struct iolog_inflate *f, struct inf_frame *out)
 			return INF_FRAME;
 		case S_END:
 			f->mode = INF_BETWEEN;
+			f->tail = (struct inf_tail){ f->pos, INF_TAIL_BETWEEN,
+			    0, 0 };
 			return next_member(f, out);
 		case S_BAD_TRAILER:
 			f->mode = INF_BETWEEN;
+			f->tail = (struct inf_tail){ f->pos, INF_TAIL_BETWEEN,
+			    0, 0 };
 			return damage(f, out, f->pos - 8, "gzip trailer does not "
 			    "match data", 0);
 		case S_CUT_TRAILER:

@@ -37,6 +37,22 @@ struct inf_frame {
 
 enum inf_mode { INF_BETWEEN, INF_IN_MEMBER, INF_SEEK };
 
+/* Where a writer may append (lib/iolog_open.c): the end of the last whole
+ * member (BETWEEN); inside an unfinished one, the last flush point after a
+ * whole frame (FLUSH: byte-aligned, every inflated byte cut into frames,
+ * the stream to be sealed there with a final block and the trailer); or
+ * the end of a deflate stream whose trailer is missing or cut (TRAILER).
+ * crc and isize are the member's inflated bytes' there (meaningless after
+ * a resume past damage, where the trailer is not checked). Only what was
+ * read in order counts, not the attempts of a seek. */
+enum inf_tail_kind { INF_TAIL_BETWEEN, INF_TAIL_FLUSH, INF_TAIL_TRAILER };
+
+struct inf_tail {
+	uint64_t at;
+	enum inf_tail_kind kind;
+	uint32_t crc, isize;
+};
+
 struct iolog_inflate {
 	const uint8_t *buf;
 	size_t len;
@@ -66,6 +82,7 @@ struct iolog_inflate {
 	int stashed;
 	int why_cut;		/* why is the input ending inside a frame */
 	char why[160];
+	struct inf_tail tail;
 };
 
 void inf_init(struct iolog_inflate *f, const void *buf, size_t len);

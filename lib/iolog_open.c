@@ -1,215 +1,159 @@
 /*
- * iolog_open: open a log for appending, repairing it first when needed.
+ * iolog_open: attach a writer to a log file, repairing a torn tail in place.
  *
- * Appending a member after a torn or damaged one would make everything
- * after it unreadable to gzip, so the existing file is read through the
- * reader; if it reports any damage, every frame the reader delivered is
- * re-encoded into a temporary file (one member per header, as before),
- * which is fsynced and renamed over the original, except samples read
- * again after damage before a keyframe or table: their interval starts at
- * a sample the reader could not deliver, and the repaired member would
- * join them to the frames before the damage.
+ * Appending a member after a torn one would make everything after it
+ * unreadable to gzip. The file is read through the member layer
+ * (iolog_inflate.c), which says where appending may start: the end of
+ * the last whole member, or the last flush point after a whole frame of
+ * an unfinished one. Anything after that point is the part of a write a
+ * crash tore (or bytes no reader can use); the file is cut there and an
+ * unfinished member is sealed with an empty final block and its trailer,
+ * or given just its trailer when only that is missing (docs/iolog-format.md,
+ * Writing). Nothing is copied: the repair writes
+ * 13 bytes, so it works on a full disk, and when even that fails it waits,
+ * with the frames written meanwhile, in the writer's backlog. Damage
+ * before the tail stays as it is: readers recover around it.
  */
 #include "iolog_codec.h"
+#include "iolog_inflate.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 /* Our own gzip header: a file that starts otherwise (or with less of it)
- * and yields no frame is not ours to rewrite. */
+ * and yields no frame is not ours to cut. */
 static const uint8_t our_header[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
 
-/* Does the file need a rewrite? -1 when it is not an iolog we may touch. */
+/* Where the file in buf may be appended to. -1 when it is not an iolog
+ * we may touch: no frame reads and it does not start as ours would, or
+ * it is gzip whose data cannot be a log (a torn first write still can). */
 static int
-check(const uint8_t *buf, size_t len, const char *path, char *err,
-    size_t errlen)
+find_tail(const uint8_t *buf, size_t len, const char *path,
+    struct inf_tail *t, char *err, size_t errlen)
 {
-	struct iolog_reader *r = iolog_reader_mem(buf, len, path);
-	struct iolog_event ev;
-	int damaged = 0, frames = 0;
+	struct iolog_inflate f;
+	struct inf_frame fr;
+	enum inf_result r;
+	size_t frames = 0;
 
-	if (r == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
-		return -1;
-	}
-	while (iolog_next(r, &ev) > 0) {
-		if (ev.type == IOLOG_EV_DAMAGE)
-			damaged = 1;
-		else
-			frames++;
-	}
-	iolog_reader_close(r);
-	if (damaged && frames == 0 && memcmp(buf, our_header,
-	    len < sizeof our_header ? len : sizeof our_header) != 0) {
+	inf_init(&f, buf, len);
+	while ((r = inf_next(&f, &fr)) != INF_END)
+		frames += r == INF_FRAME;
+	*t = f.tail;
+	inf_free(&f);
+	if (frames == 0 && (memcmp(buf, our_header, len < sizeof our_header ?
+	    len : sizeof our_header) != 0 ||
+	    iolog_sniff(buf, len, 1) == IOLOG_FOREIGN)) {
 		snprintf(err, errlen, "%s: not an iostatmon log (no readable "
 		    "frame); refusing to append to it", path);
+		errno = EINVAL;
 		return -1;
 	}
-	return damaged;
-}
-
-/* Re-encode every good frame of buf into fd. */
-static int
-rewrite(const uint8_t *buf, size_t len, int fd, const char *path)
-{
-	struct iolog_reader *r = iolog_reader_mem(buf, len, path);
-	struct iolog_writer *w = iolog_writer_new(fd, 0);
-	struct iolog_event ev;
-	const uint8_t *body;
-	size_t n;
-	int rc = 0, gap = 0;
-
-	if (r == NULL || w == NULL) {
-		iolog_reader_close(r);
-		free(w);
-		close(fd);
-		errno = ENOMEM;
-		return -1;
-	}
-	while (rc == 0 && iolog_next(r, &ev) > 0) {
-		if (ev.type == IOLOG_EV_DAMAGE)
-			gap = 1;
-		if (ev.type == IOLOG_EV_DAMAGE ||
-		    (gap && ev.type == IOLOG_EV_SAMPLE))
-			continue;
-		gap = 0;
-		iolog_reader_frame(r, &body, &n);
-		rc = iolog_write_body(w, body, n);
-	}
-	iolog_reader_close(r);
-	if (iolog_writer_close(w) < 0)
-		rc = -1;
-	return rc;
-}
-
-static void
-sync_dir(const char *path)
-{
-	char *copy = strdup(path);
-	int fd;
-
-	if (copy == NULL)
-		return;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(copy);
-}
-
-/* Rewrite path from buf through a temporary file and rename. */
-static int
-repair(const char *path, const uint8_t *buf, size_t len, mode_t mode,
-    char *err, size_t errlen)
-{
-	char tmp[4096];
-	int fd;
-
-	if (snprintf(tmp, sizeof tmp, "%s.repair-XXXXXX", path) >=
-	    (int)sizeof tmp) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -1;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create %s for the repair: %s",
-		    path, tmp, strerror(errno));
-		return -1;
-	}
-	(void)fchmod(fd, mode & 07777);
-	if (rewrite(buf, len, fd, path) < 0 || rename(tmp, path) < 0) {
-		snprintf(err, errlen, "%s: cannot rewrite without its damaged "
-		    "tail: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	sync_dir(path);
 	return 0;
 }
 
+/* The file, created when missing, locked. -1 with errno and a message. */
 static int
 open_append(const char *path, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	int e = errno;
 
-	if (fd < 0)
+	if (fd < 0) {
 		snprintf(err, errlen, "%s: cannot open for appending: %s",
-		    path, strerror(errno));
-	else if (flock(fd, LOCK_EX) < 0 && (errno != EINTR || flock(fd, LOCK_EX) < 0)) {
+		    path, strerror(e));
+	} else if (flock(fd, LOCK_EX) < 0 && (errno != EINTR ||
+	    flock(fd, LOCK_EX) < 0)) {
+		e = errno;
 		snprintf(err, errlen, "%s: cannot lock: %s", path,
-		    strerror(errno));
+		    strerror(e));
 		close(fd);
 		fd = -1;
 	}
+	errno = e;
 	return fd;
 }
 
-/* Check and, when damaged, repair the file open on fd (locked). Returns
- * the descriptor to append to: fd, or a new one after a repair. */
+/* Where the file open on fd (locked, len bytes) may be appended to. */
 static int
-check_and_repair(const char *path, int fd, int *repaired, char *err,
-    size_t errlen)
+check(int fd, uint64_t len, const char *path, struct inf_tail *t,
+    char *err, size_t errlen)
 {
-	struct stat st;
 	uint8_t *buf;
-	size_t len;
-	int bad;
+	size_t n;
+	int rc;
 
+	*t = (struct inf_tail){ 0, INF_TAIL_BETWEEN, 0, 0 };
+	if (len == 0)
+		return 0;
+	if ((buf = iolog_slurp_fd(fd, &n)) == NULL) {
+		snprintf(err, errlen, "%s: cannot read: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	rc = find_tail(buf, n, path, t, err, errlen);
+	if (rc == 0 && n != len)
+		*t = (struct inf_tail){ len, INF_TAIL_BETWEEN, 0, 0 };
+	free(buf);
+	return rc;
+}
+
+int
+iolog_writer_attach(struct iolog_writer *w, const char *path, int *repaired,
+    char *err, size_t errlen)
+{
+	struct inf_tail t;
+	struct stat st;
+	int fd, e, dummy;
+
+	if (repaired == NULL)
+		repaired = &dummy;
+	*repaired = 0;
+	iolog_writer_detach(w, ENOENT);
+	fd = open_append(path, err, errlen);
+	if (fd < 0) {
+		iolog_writer_detach(w, errno);
+		return -1;
+	}
 	if (fstat(fd, &st) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
+		st.st_size = -1;
 	}
-	if (st.st_size == 0)
-		return fd;
-	buf = iolog_slurp(path, &len, err, errlen);
-	if (buf == NULL)
-		goto fail;
-	bad = check(buf, len, path, err, errlen);
-	if (bad > 0 && repair(path, buf, len, st.st_mode, err, errlen) == 0) {
-		*repaired = 1;
-		close(fd);	/* the lock goes with the old inode */
-		fd = open_append(path, err, errlen);
-	} else if (bad != 0) {
-		bad = -1;
-	}
-	free(buf);
-	if (bad < 0 || fd < 0)
-		goto fail;
-	return fd;
-fail:
-	if (fd >= 0)
+	if (st.st_size < 0 || check(fd, (uint64_t)st.st_size, path, &t, err,
+	    errlen) < 0) {
+		e = errno;
 		close(fd);
-	return -1;
+		iolog_writer_detach(w, e);
+		errno = e;
+		return -1;
+	}
+	iolog_writer_set_file(w, fd, (uint64_t)st.st_size, &t);
+	(void)flock(fd, LOCK_UN);
+	if (t.at != (uint64_t)st.st_size || t.kind != INF_TAIL_BETWEEN)
+		*repaired = 1;	/* cut and sealed now, or with the backlog */
+	if (iolog_writer_flush(w) < 0 && *repaired) {
+		*repaired = 2;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	}
+	return 0;
 }
 
 struct iolog_writer *
 iolog_writer_open(const char *path, int *repaired, char *err, size_t errlen)
 {
-	struct iolog_writer *w;
-	struct stat st;
-	int fd, dummy = 0;
+	struct iolog_writer *w = iolog_writer_new(-1, 0);
 
-	if (repaired == NULL)
-		repaired = &dummy;
-	*repaired = 0;
-	fd = open_append(path, err, errlen);
-	if (fd < 0)
-		return NULL;
-	fd = check_and_repair(path, fd, repaired, err, errlen);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 ||
-	    (w = iolog_writer_new(fd, (uint64_t)st.st_size)) == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
+	if (w == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
 		return NULL;
 	}
-	(void)flock(fd, LOCK_UN);
+	if (iolog_writer_attach(w, path, repaired, err, errlen) < 0) {
+		iolog_writer_close(w);
+		return NULL;
+	}
 	return w;
 }

@@ -66,8 +66,8 @@ iolog_reader_mem(const void *buf, size_t len, const char *name)
 
 /* The whole file in memory: daily logs are a few MB, and a private copy
  * cannot change under the reader the way a mapping could. */
-static uint8_t *
-slurp(int fd, size_t *len)
+uint8_t *
+iolog_slurp_fd(int fd, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *buf = malloc(cap), *p;
@@ -112,7 +112,7 @@ iolog_slurp(const char *path, size_t *len, char *err, size_t errlen)
 		    strerror(errno));
 		return NULL;
 	}
-	buf = slurp(fd, len);
+	buf = iolog_slurp_fd(fd, len);
 	if (buf == NULL)
 		snprintf(err, errlen, "%s: cannot read: %s", path,
 		    strerror(errno));

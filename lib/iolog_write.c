@@ -9,9 +9,19 @@
  * backlog and go out first next time. When the backlog overflows, the member
  * is given up: the file is cut back to its last frame boundary on disk and
  * sealed (empty final stored block and trailer), so that the next member,
- * which the caller starts with a new header, stays readable.
+ * which the caller starts with a new header, stays readable. A torn tail
+ * found when the file was opened (iolog_open.c) is cut and sealed the same
+ * way, before anything else is written: until that succeeds, frames wait in
+ * the backlog like any others.
+ *
+ * A writer may also have no file (detached: its file was deleted, or cannot
+ * be opened): frames then wait in the backlog until a file is attached. A
+ * member none of whose bytes reached the old file moves to the new one
+ * whole; one begun in the old file is finished there.
  */
 #include "iolog_codec.h"
+#include "iolog_inflate.h"
+#include "fdpath.h"
 
 #include <errno.h>
 #include <sys/file.h>
@@ -20,6 +30,8 @@
 #include <zlib.h>
 
 #define BACKLOG_DEFAULT (4u << 20)
+#define NOWHERE SIZE_MAX
+enum { MID_FLUSH = 1, MID_ENDED = 2 };
 /* Level 6 (zlib's default): on the benchmark's 100-device day it is the
  * lowest level whose log stays under 1/10 of sysstat's sa file; level 3
  * costs ~20% less CPU for 2% more bytes, level 1 ~30% less for 3% more
@@ -34,7 +46,8 @@ static const uint8_t gzip_header[10] = {
 static const uint8_t final_block[5] = { 0x01, 0x00, 0x00, 0xff, 0xff };
 
 struct iolog_writer {
-	int fd;
+	int fd;			/* -1: detached, frames wait in the backlog */
+	int open_errno;		/* detached: why, what writes fail with */
 	z_stream zs;
 	int zinit;
 	int member;		/* a member is open: deflate holds its state */
@@ -42,13 +55,17 @@ struct iolog_writer {
 	uint32_t crc, isize;	/* of the member's uncompressed bytes */
 	struct iobuf body;	/* the frame being encoded */
 	struct iobuf out;	/* compressed bytes not yet written: backlog */
+	/* Where the open member's gzip header is in out, or NOWHERE once
+	 * any byte of the member reached the file. */
+	size_t hdr_pos;
 	size_t backlog_max;
 	uint64_t file_len;	/* file length as far as we wrote it */
 	/* The last moment the backlog was empty: the file ended there at a
 	 * frame boundary, inside a member (mid) or after one. */
 	uint64_t sync_len;
 	uint32_t sync_crc, sync_isize;
-	int sync_mid;
+	int sync_mid;		/* 0, MID_FLUSH, or MID_ENDED: a repair's deflate
+				 * stream that ended, its trailer missing */
 	int seal_pending;	/* an abandoned member still to cut and seal */
 };
 
@@ -60,9 +77,29 @@ iolog_writer_new(int fd, uint64_t file_len)
 	if (w == NULL)
 		return NULL;
 	w->fd = fd;
+	w->open_errno = EBADF;
 	w->backlog_max = BACKLOG_DEFAULT;
 	w->file_len = w->sync_len = file_len;
+	w->hdr_pos = NOWHERE;
 	return w;
+}
+
+void
+iolog_writer_set_file(struct iolog_writer *w, int fd, uint64_t len,
+    const struct inf_tail *tail)
+{
+	w->fd = fd;
+	w->file_len = w->sync_len = len;
+	w->sync_mid = 0;
+	w->seal_pending = 0;
+	if (tail->at != len || tail->kind != INF_TAIL_BETWEEN) {
+		w->sync_len = tail->at;
+		w->sync_crc = tail->crc;
+		w->sync_isize = tail->isize;
+		w->sync_mid = tail->kind == INF_TAIL_FLUSH ? MID_FLUSH :
+		    tail->kind == INF_TAIL_TRAILER ? MID_ENDED : 0;
+		w->seal_pending = 1;
+	}
 }
 
 /* flock(LOCK_EX) through signals. */
@@ -85,33 +122,59 @@ put_le32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
-/* Write the backlog: one write(2) under the lock when all goes well. */
-static int
-write_out(struct iolog_writer *w)
+/* The first n bytes of the backlog have reached the file. */
+static void
+consumed(struct iolog_writer *w, size_t n)
 {
+	iobuf_consume(&w->out, n);
+	w->file_len += (uint64_t)n;
+	if (w->hdr_pos != NOWHERE)
+		w->hdr_pos = n > w->hdr_pos ? NOWHERE : w->hdr_pos - n;
+}
+
+/* Write the first n bytes of the backlog: one write(2) under the lock
+ * when all goes well. 0, or -1 with errno. */
+static int
+put_out(struct iolog_writer *w, size_t n)
+{
+	size_t left = n;
 	int err = 0;
 
-	if (w->out.len == 0)
+	if (n == 0)
 		return 0;
 	if (lock(w->fd) < 0)
 		return -1;
-	while (w->out.len > 0) {
-		ssize_t n = write(w->fd, w->out.p, w->out.len);
+	while (left > 0) {
+		ssize_t k = write(w->fd, w->out.p, left);
 
-		if (n < 0 && errno == EINTR)
+		if (k < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			err = n < 0 ? errno : ENOSPC;
+		if (k <= 0) {
+			err = k < 0 ? errno : ENOSPC;
 			break;
 		}
-		w->file_len += (uint64_t)n;
-		iobuf_consume(&w->out, (size_t)n);
+		consumed(w, (size_t)k);
+		left -= (size_t)k;
 	}
 	(void)flock(w->fd, LOCK_UN);
-	if (w->out.len > 0) {
-		errno = err;
-		return -1;
+	errno = err;
+	return left > 0 ? -1 : 0;
+}
+
+static int seal(struct iolog_writer *w);
+
+/* Write the backlog, after the pending seal if any. */
+static int
+write_out(struct iolog_writer *w)
+{
+	if (w->fd < 0) {
+		errno = w->open_errno;
+		return w->out.len > 0 ? -1 : 0;
 	}
+	if (w->seal_pending && seal(w) < 0)
+		return -1;
+	if (put_out(w, w->out.len) < 0)
+		return -1;
 	w->sync_len = w->file_len;
 	w->sync_crc = w->crc;
 	w->sync_isize = w->isize;
@@ -161,6 +224,7 @@ begin_member(struct iolog_writer *w)
 		return -1;
 	}
 	w->zinit = 1;
+	w->hdr_pos = w->out.len;
 	iobuf_add(&w->out, gzip_header, sizeof gzip_header);
 	w->crc = (uint32_t)crc32(0, NULL, 0);
 	w->isize = 0;
@@ -176,6 +240,7 @@ end_member(struct iolog_writer *w)
 	uint8_t trailer[8];
 
 	w->member = 0;
+	w->hdr_pos = NOWHERE;
 	if (zput(w, NULL, 0, Z_FINISH) < 0)
 		return -1;
 	put_le32(trailer, w->crc);
@@ -192,11 +257,14 @@ abandon(struct iolog_writer *w)
 	w->out.len = 0;
 	w->out.oom = 0;
 	w->member = 0;
-	w->seal_pending = 1;
+	w->hdr_pos = NOWHERE;
+	w->seal_pending = w->fd >= 0;
 }
 
-/* Cut and seal the abandoned member. The lock keeps readers from seeing
- * the file between the cut and the seal. */
+/* Cut the file back to sync_len and, when that is inside a member, seal
+ * the member there: an abandoned member, or the torn tail of a file just
+ * opened. The lock keeps readers from seeing the file between the cut and
+ * the seal. */
 static int
 seal(struct iolog_writer *w)
 {
@@ -213,12 +281,14 @@ seal(struct iolog_writer *w)
 		goto out;
 	w->file_len = w->sync_len;
 	if (w->sync_mid) {
-		memcpy(tail, final_block, sizeof final_block);
-		put_le32(tail + 5, w->sync_crc);
-		put_le32(tail + 9, w->sync_isize);
-		ssize_t n = write(w->fd, tail, sizeof tail);
+		size_t k = w->sync_mid == MID_FLUSH ? sizeof final_block : 0;
+		ssize_t n;
 
-		if (n != (ssize_t)sizeof tail) {
+		memcpy(tail, final_block, k);
+		put_le32(tail + k, w->sync_crc);
+		put_le32(tail + k + 4, w->sync_isize);
+		n = write(w->fd, tail, k + 8);
+		if (n != (ssize_t)(k + 8)) {
 			int e = n < 0 ? errno : ENOSPC;
 
 			if (ftruncate(w->fd, (off_t)w->sync_len) < 0)
@@ -226,7 +296,7 @@ seal(struct iolog_writer *w)
 			errno = e;
 			goto out;
 		}
-		w->file_len += sizeof tail;
+		w->file_len += k + 8;
 	}
 	w->sync_len = w->file_len;
 	w->sync_mid = 0;
@@ -263,8 +333,6 @@ iolog_write_body(struct iolog_writer *w, const uint8_t *body, size_t len)
 		errno = EINVAL;
 		return -1;
 	}
-	if (w->seal_pending && seal(w) < 0)
-		return -1;
 	if (body[0] == IOLOG_T_HEADER) {
 		if ((w->member && end_member(w) < 0) || begin_member(w) < 0)
 			return failed(w);
@@ -351,7 +419,7 @@ iolog_writer_set_backlog_max(struct iolog_writer *w, size_t bytes)
 int
 iolog_writer_flush(struct iolog_writer *w)
 {
-	if (w->out.len > 0 && write_out(w) < 0)
+	if ((w->out.len > 0 || w->seal_pending) && write_out(w) < 0)
 		return failed(w);
 	return 0;
 }
@@ -359,7 +427,48 @@ iolog_writer_flush(struct iolog_writer *w)
 int
 iolog_writer_sync(struct iolog_writer *w)
 {
-	return fdatasync(w->fd);
+	return w->fd < 0 ? 0 : fdatasync(w->fd);
+}
+
+enum fdpath
+iolog_writer_at_path(const struct iolog_writer *w, const char *path)
+{
+	return fdpath_check(w->fd, path);
+}
+
+size_t
+iolog_writer_detach(struct iolog_writer *w, int why)
+{
+	struct stat st;
+	size_t keep = 0, old, dropped = 0;
+	int gone;
+
+	w->open_errno = why;
+	if (w->fd < 0)
+		return 0;
+	gone = fstat(w->fd, &st) == 0 && st.st_nlink == 0;
+	if (w->member && w->hdr_pos != NOWHERE)
+		keep = w->out.len - w->hdr_pos;	/* moves to the next file */
+	old = w->out.len - keep;
+	if (w->member && w->hdr_pos == NOWHERE) {
+		/* begun in this file: finished there, if it still exists */
+		if (!gone && end_member(w) < 0)
+			gone = 1;
+		w->member = 0;
+	}
+	if (gone || (w->seal_pending && seal(w) < 0) ||
+	    put_out(w, w->out.len - keep) < 0)
+		dropped = old;
+	iobuf_consume(&w->out, w->out.len - keep);
+	w->out.oom = 0;
+	w->hdr_pos = w->member ? 0 : NOWHERE;
+	if (!gone)
+		(void)fsync(w->fd);
+	(void)close(w->fd);
+	w->fd = -1;
+	w->seal_pending = w->sync_mid = 0;
+	w->file_len = w->sync_len = 0;
+	return dropped;
 }
 
 int
@@ -369,22 +478,15 @@ iolog_writer_close(struct iolog_writer *w)
 
 	if (w == NULL)
 		return 0;
-	if (w->seal_pending && seal(w) < 0) {
+	if ((w->member && end_member(w) < 0) || write_out(w) < 0) {
 		rc = -1;
 		err = errno;
 	}
-	if (w->member && (end_member(w) < 0 || write_out(w) < 0)) {
-		rc = -1;
-		err = errno;
-	} else if (w->out.len > 0 && write_out(w) < 0) {
+	if (w->fd >= 0 && fsync(w->fd) < 0 && rc == 0) {
 		rc = -1;
 		err = errno;
 	}
-	if (fsync(w->fd) < 0 && rc == 0) {
-		rc = -1;
-		err = errno;
-	}
-	if (close(w->fd) < 0 && rc == 0) {
+	if (w->fd >= 0 && close(w->fd) < 0 && rc == 0) {
 		rc = -1;
 		err = errno;
 	}

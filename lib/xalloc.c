@@ -1,5 +1,6 @@
 #include "xalloc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,8 @@
 static void
 oom(size_t n)
 {
-	fprintf(stderr, "out of memory allocating %zu bytes\n", n);
+	fprintf(stderr, "%s: out of memory allocating %zu bytes\n",
+	    program_invocation_short_name, n);
 	exit(3);
 }
 

@@ -19,7 +19,9 @@ CREATE VIEW IF NOT EXISTS v_io_dev_hour AS
   JOIN io_dev_hour dh ON dh.dev_id = d.id;
 
 -- v_io_host_minute: one row per host per UTC minute in which it had a
--- device expected (docs/census-db.md, "Dashboards"). complete is 1 when
+-- device expected, where the derived tables have rows: a minute in which
+-- some device has a value, of an hour in which some device of the host
+-- has a valid minute (docs/census-db.md, "Dashboards"). complete is 1 when
 -- every expected device of the host reported the whole minute; the values
 -- are NULL otherwise, never 0. It decodes io_host_hour's r127 columns with
 -- core SQL functions only. The minutes come from io_minute's key, so a

@@ -1,4 +1,4 @@
--- iocensus census database: block-device samples (schema version 3).
+-- iocensus census database: block-device samples (lib/db.h DB_SCHEMA_VERSION).
 -- Written only by `iocensus ingest`. Tables are private; v_io and the
 -- v_io_* views in views.sql are the interface. docs/census-db.md documents
 -- the chunk encoding byte for byte.
@@ -144,6 +144,25 @@ CREATE TABLE IF NOT EXISTS io_source (
   samples INTEGER NOT NULL,          -- device-samples read
   first_t INTEGER, last_t INTEGER,
   damaged INTEGER NOT NULL           -- damage events
+) WITHOUT ROWID;
+
+-- Samples whose times cannot be real: the interval starts before
+-- 2003-01-01 (before any kernel had /proc/diskstats: a clock reset to
+-- 1970 or 2000) or ends more than a day after the ingest that read them
+-- (a clock set years ahead). Kept apart and whole, so nothing is lost,
+-- and never analysed: they move no expected end, no window, no roll-up.
+-- A set, like io_chunk: one row per device and end time, the first kept.
+CREATE TABLE IF NOT EXISTS io_quarantine (
+  host        TEXT NOT NULL,         -- the log header's host name
+  device      TEXT NOT NULL,
+  t_ms        INTEGER NOT NULL,      -- interval end, unix ms, as logged
+  dur_ms      INTEGER NOT NULL,
+  interval_ms INTEGER NOT NULL,      -- nominal interval (log header)
+  rd_ios INTEGER NOT NULL, wr_ios INTEGER NOT NULL,
+  rd_sec INTEGER NOT NULL, wr_sec INTEGER NOT NULL,
+  rd_ms  INTEGER NOT NULL, wr_ms  INTEGER NOT NULL,
+  io_ms  INTEGER NOT NULL, oth_ios INTEGER NOT NULL,
+  PRIMARY KEY (host, device, t_ms)
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS io_damage (

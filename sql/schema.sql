@@ -35,7 +35,17 @@ CREATE TABLE IF NOT EXISTS snapshot (
   threads       INTEGER,
   options       TEXT,              -- the command line, for provenance
   entries_per_s REAL,
-  version       TEXT               -- fsscan version that wrote it
+  version       TEXT,              -- fsscan version that wrote it
+  -- Schema 6. statvfs(ROOT) at the scan: f_blocks, f_bfree and f_bavail
+  -- times f_frsize, f_files, f_ffree; exact. NULL where unknown: a scan
+  -- written before, statvfs failed or contradicted itself (more free than
+  -- in all), or --as-of (statvfs of a file-system snapshot describes
+  -- today's file system).
+  fs_bytes, fs_free_bytes, fs_avail_bytes,                -- exact
+  fs_inodes, fs_free_inodes,                              -- exact
+  -- Schema 6. When the walk really started: started_at unless --as-of
+  -- dated the scan.
+  scanned_at     INTEGER
 );
 
 CREATE TABLE IF NOT EXISTS project (
@@ -44,7 +54,21 @@ CREATE TABLE IF NOT EXISTS project (
   source      TEXT NOT NULL,       -- rule(s) that attributed it: depth:1, projid, ...
   files INTEGER NOT NULL, dirs INTEGER NOT NULL,
   bytes NOT NULL, alloc_bytes NOT NULL,                 -- exact
+  entries INTEGER,                 -- schema 6: every entry attributed
+                                   -- (files once per inode, directories,
+                                   -- symlinks, others): its inodes
   PRIMARY KEY (snapshot_id, name)
+) WITHOUT ROWID;
+
+-- Schema 6: each project's limit at the snapshot, from fsscan --limits
+-- FILE ('file') or the file system's project quota ('quota'): bytes and
+-- inodes, NULL when that one has no limit.
+CREATE TABLE IF NOT EXISTS project_limit (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  project     TEXT NOT NULL,
+  bytes       INTEGER, inodes INTEGER,
+  source      TEXT NOT NULL CHECK (source IN ('file', 'quota')),
+  PRIMARY KEY (snapshot_id, project)
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS owner (

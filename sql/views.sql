@@ -3,11 +3,18 @@
 -- The marker in v_hist's IN list becomes the file metrics of lib/metric.c
 -- ('size', 'atime', 'mtime', 'ctime'); lib/db.c puts them in.
 
+-- Schema 6 added the fs_* columns: an upgrade replaces the view.
+DROP VIEW IF EXISTS v_snapshot;
 CREATE VIEW IF NOT EXISTS v_snapshot AS
   SELECT id, fs, root, started_at, finished_at,
          (status = 'complete') AS complete,
-         files, dirs, symlinks, others, bytes, alloc_bytes, errors
+         files, dirs, symlinks, others, bytes, alloc_bytes, errors,
+         fs_bytes, fs_free_bytes, fs_avail_bytes, fs_inodes, fs_free_inodes
   FROM snapshot;
+
+CREATE VIEW IF NOT EXISTS v_limit AS
+  SELECT snapshot_id, project, bytes, inodes, source
+  FROM project_limit;
 
 
 CREATE VIEW IF NOT EXISTS v_project AS
@@ -128,6 +135,18 @@ CREATE VIEW IF NOT EXISTS v_io AS
       JOIN io_slot s ON s.i < c.n
     )
   );
+
+-- Quarantined samples (io_quarantine: times before 2003 or more than a
+-- day after their ingest), as v_io shows samples; no analysis reads them.
+CREATE VIEW IF NOT EXISTS v_io_quarantine AS
+  SELECT host, device,
+         CASE WHEN t_ms % 1000 = 0 THEN t_ms / 1000
+              ELSE t_ms / 1000.0 END AS t,
+         CASE WHEN dur_ms % 1000 = 0 THEN dur_ms / 1000
+              ELSE dur_ms / 1000.0 END AS seconds,
+         rd_ios, wr_ios, rd_sec * 512 AS rd_bytes, wr_sec * 512 AS wr_bytes,
+         io_ms AS busy_ms
+  FROM io_quarantine;
 
 -- Whole-system minutes: values only for complete minutes (every expected
 -- device reported); NULL otherwise, never 0.

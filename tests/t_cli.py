@@ -25,11 +25,14 @@ IOCENSUS = os.path.join(os.environ["BUILD"], "iocensus")
 PRINT = ["--db", "--format", "--table", "-h, --help"]
 WINDOW = ["--from", "--to", "--host"]
 HONOURED = {
-    "ingest": PRINT + ["-j, --threads", "--progress", "--quiet"],
+    "ingest": PRINT + ["-j, --threads", "--now", "--progress", "--quiet"],
     "snapshots": PRINT,
     "diff": PRINT + ["--by", "--depth"],
     "growth": PRINT + ["--fs", "--project", "--target", "--metric"],
-    "files": PRINT + ["--snapshot", "--by", "--project", "--exclude-project"],
+    "files": PRINT + ["--fs", "--snapshot", "--by", "--project",
+                      "--exclude-project"],
+    "usage": PRINT + ["--fs", "--by"],
+    "capacity": PRINT + ["--fs", "--from", "--to", "--quarter"],
     "throughput": PRINT + WINDOW + ["--every", "--annotate"],
     "cdf": PRINT + WINDOW + ["--peak"],
     "idle": PRINT + WINDOW + ["--peak", "--threshold", "--strict",
@@ -37,7 +40,7 @@ HONOURED = {
     "burst": PRINT + WINDOW + ["--burst-c", "--host-peak"],
     "devices": PRINT + WINDOW,
     "metrics": ["--db", "-h, --help", "--out"],
-    "report": ["--db", "-h, --help"] + WINDOW + [
+    "report": ["--db", "-h, --help"] + WINDOW + ["--quarter",
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",
         "--host-peak", "--target", "--out", "--bundle", "--title"],
 }
@@ -107,7 +110,17 @@ def check_prefix(tmp):
         (("throughput", "--to", "253402300800"),
          "--to 253402300800: expected a UTC time in the years 0 to 9999"),
         (("growth", "--target", "-1"),
-         "--target -1: expected a positive number"),
+         "--target -1: expected a count (1e9, 2M), a size (50TiB, 50TB)"
+         " or a percentage in (0%, 100%]"),
+        (("growth", "--target", "120%"),
+         "--target 120%: expected a count (1e9, 2M), a size (50TiB, 50TB)"
+         " or a percentage in (0%, 100%]"),
+        (("growth", "--metric", "blocks"),
+         "--metric blocks: expected files, bytes, alloc, used or inodes"),
+        (("report", "--quarter", "2010Q5", "--out", os.path.join(tmp, "r.html")),
+         "--quarter 2010Q5: expected a quarter: YYYYQ1 to YYYYQ4"),
+        (("usage", "--from", "2010-01-01"),
+         "--from does not apply to this command"),
         (("report", "--table", "nosuch", "--out", os.path.join(tmp, "r.html")),
          "--table does not apply to this command"),
         (("report", "--format", "csv", "--out", os.path.join(tmp, "r.html")),

@@ -13,16 +13,19 @@ Python integers): exact, never wrapped, never negative, an INTEGER when
 the value fits 64 bits and its decimal TEXT beyond. The fsstats CSV is
 compared with tests/lib/fsstats_oracle.py.
 
-iocensus then reads the same totals: snapshots, diff, files and growth
-print them exactly in CSV and JSON, and never as a negative size in the
-table. Under ASan+UBSan every one of these runs is checked for undefined
+iocensus then reads the same totals: snapshots, diff, files, growth,
+usage and capacity print them exactly in CSV and JSON, and never as a
+negative size in the table; the largest directories by bytes come in
+numeric order past 2^63. Under ASan+UBSan every one of these runs is checked for undefined
 behaviour by tests/run.
 
 Last, a database of schema 3 (INTEGER columns) is upgraded in place by a
-scan: its rows are kept, the new snapshot's totals are exact, and the
-foreign keys, index and views work as before; and one of schema 4, whose
-dir rows hold paths and totals beyond 2^63 - 1 as text, keeps every such
-total as text when its rows become a parent and a name (schema 5).
+scan: its rows are kept, the new snapshot's totals are exact, the
+foreign keys, index and views work as before, and the columns of schema
+6 are there (capacity exact, NULL in the rows written before); and one of
+schema 4, whose dir rows hold paths and totals beyond 2^63 - 1 as text,
+keeps every such total as text when its rows become a parent and a name
+(schema 7).
 """
 import json
 import os
@@ -289,6 +292,27 @@ def table(res, key):
     return res["tables"][key]["rows"] if res else []
 
 
+def exact_capacity(db, root, m, m2, p1, p2):
+    """usage, capacity and the largest directories by bytes print totals
+    past 2^64 exactly, and order them as numbers."""
+    res, err = ioc_json(db, "usage", "--fs", root)
+    big = [r for r in table(res, "usage") if r["name"] == "big"]
+    eq([(r["files"], r["bytes"], r["alloc_bytes"], r["d_bytes"],
+         r["d_alloc"]) for r in big],
+       [(p2[0], p2[2], p2[3], p2[2] - p1[2], p2[3] - p1[3])],
+       "usage: project big's bytes and their change exact")
+    res, err = ioc_json(db, "capacity", "--fs", root)
+    big = [r for r in table(res, "projects") if r["project"] == "big"]
+    eq([(r["bytes"], r["used"]) for r in big], [(p2[2], p2[3])],
+       "capacity: project big's bytes and allocated bytes exact")
+    res, err = ioc_json(db, "files", "--snapshot", "2", "--by", "size")
+    want = sorted(((v[3], p.decode()) for p, v in m2.dirs().items()
+                   if v[0] >= 1), key=lambda x: (-x[0], x[1].encode()))[:20]
+    eq([(r["bytes"], r["path"]) for r in table(res, "largest_dirs_bytes")],
+       [(b, root + "/" + p) for b, p in want],
+       "files: directories by bytes exact, in numeric order past 2^63")
+
+
 def reports(tmp, root, now, db, m):
     """The same totals through iocensus, and a second snapshot with one
     more file of 2^63 - 1 bytes for diff and growth."""
@@ -367,10 +391,19 @@ def reports(tmp, root, now, db, m):
         eq([f["bytes"] for f in table(res, "facts")], [total],
            "files %s big: exact bytes" % sel[0])
 
+    # Growth takes one point per day (a scan less than a day before the
+    # next is a rescan): date the first snapshot two days back, as if the
+    # second had been made then.
+    c = sqlite3.connect(db)
+    c.execute("UPDATE snapshot SET started_at = started_at - 2 * 86400,"
+              " finished_at = finished_at - 2 * 86400 WHERE id = 1")
+    c.commit()
+    c.close()
     res, err = ioc_json(db, "growth", "--fs", root, "--metric", "bytes",
                         "--target", "1e21")
     eq([r["value"] for r in table(res, "points")],
        [s1["bytes"], s2["bytes"]], "growth --metric bytes: exact points")
+    exact_capacity(db, root, m, m2, p1, p2)
     html = os.path.join(tmp, "r.html")
     rc, out, err = run(IOC, "report", "--db", db, "--out", html)
     ok(rc == 0 and "EiB" in open(html).read(), "report: written, in EiB",
@@ -467,18 +500,32 @@ V3 = {
 }
 
 
-# dir's rows as v_dir shows them: schema 5 stores a parent and a name
-# where schema 4 and before stored the path.
+# dir's rows as v_dir shows them: schema 7 stores a parent and a name
+# where schema 6 and before stored the path.
 VDIR = ("SELECT snapshot_id, path, depth, files, dirs, bytes, alloc_bytes,"
         " max_mtime FROM v_dir")
 
 
+def v3_columns(t):
+    """The columns of schema 3's table t, in order."""
+    c = sqlite3.connect(":memory:")
+    try:
+        c.execute(V3[t])
+        return [r[1] for r in c.execute('PRAGMA table_info("%s")' % t)]
+    finally:
+        c.close()
+
+
 def dump(db, tables):
+    """The rows of each table, in schema 3's columns (a later schema adds
+    some, which rows written before have as NULL)."""
     c = sqlite3.connect(db)
     try:
         return {t: sorted(c.execute(VDIR if t == "dir" else
-                                    'SELECT * FROM "%s"' % t).fetchall(),
-                          key=repr) for t in tables}
+                                    'SELECT %s FROM "%s"' % (
+                                        ", ".join(v3_columns(t)), t)
+                                    ).fetchall(), key=repr)
+                for t in tables}
     finally:
         c.close()
 
@@ -490,14 +537,19 @@ def make_v3(db):
     c.execute("PRAGMA foreign_keys=OFF")
     c.execute("PRAGMA legacy_alter_table=ON")
     c.execute("CREATE TEMP TABLE dir_rows AS " + VDIR)
-    for v in ("v_snapshot", "v_project", "v_hist", "v_dir"):
+    for v in ("v_snapshot", "v_project", "v_hist", "v_dir", "v_limit"):
         c.execute("DROP VIEW %s" % v)
+    c.execute("DROP TABLE project_limit")
     c.execute("DROP INDEX hist_key")
     for t, ddl in V3.items():
         c.execute('ALTER TABLE "%s" RENAME TO "%s_new"' % (t, t))
         c.execute(ddl)
-        c.execute('INSERT INTO "%s" SELECT * FROM %s' %
-                  (t, "temp.dir_rows" if t == "dir" else '"%s_new"' % t))
+        if t == "dir":
+            c.execute('INSERT INTO dir SELECT * FROM temp.dir_rows')
+        else:
+            cols = ", ".join(v3_columns(t))
+            c.execute('INSERT INTO "%s" SELECT %s FROM "%s_new"' %
+                      (t, cols, t))
         c.execute('DROP TABLE "%s_new"' % t)
     c.executescript(
         "CREATE UNIQUE INDEX hist_key ON hist (snapshot_id,"
@@ -533,8 +585,25 @@ def upgrade(tmp, root, now):
                        "--dirs", "all", root)
     ok(rc == 0, "upgrade: fsscan into the schema-3 database: exit 0", err)
     c = sqlite3.connect(db)
-    eq(c.execute("PRAGMA user_version").fetchone()[0], 6,
-       "upgrade: now schema 6")
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 7,
+       "upgrade: now schema 7")
+    eq(c.execute("SELECT name, type FROM pragma_table_info('snapshot')"
+                 " WHERE name IN ('fs_bytes', 'fs_free_bytes',"
+                 " 'fs_avail_bytes', 'fs_inodes', 'fs_free_inodes',"
+                 " 'scanned_at') ORDER BY cid").fetchall(),
+       [("fs_bytes", ""), ("fs_free_bytes", ""), ("fs_avail_bytes", ""),
+        ("fs_inodes", ""), ("fs_free_inodes", ""),
+        ("scanned_at", "INTEGER")],
+       "upgrade: the capacity columns are there, exact (no type)")
+    eq(c.execute("SELECT fs_bytes, fs_inodes, scanned_at FROM snapshot"
+                 " ORDER BY id").fetchall()[0], (None, None, None),
+       "upgrade: the old snapshot's capacity and scan time are unknown")
+    ok(c.execute("SELECT fs_bytes IS NOT NULL AND scanned_at IS NOT NULL"
+                 " FROM snapshot ORDER BY id DESC").fetchone()[0] == 1,
+       "upgrade: the new snapshot records them")
+    eq(c.execute("SELECT count(*) FROM project WHERE snapshot_id = 1 AND"
+                 " entries IS NOT NULL").fetchone()[0], 0,
+       "upgrade: the old project rows have no entries")
     eq(c.execute("SELECT group_concat(name) FROM pragma_table_info('dir')"
                  " WHERE name IN ('bytes', 'alloc_bytes') AND type = ''"
                  ).fetchone()[0], "bytes,alloc_bytes",
@@ -579,7 +648,7 @@ CREATE VIEW v_dir AS SELECT snapshot_id, path, depth, files, dirs, bytes,
 
 def upgrade_v4(tmp, root, now):
     """A schema-4 database, whose dir rows hold paths and totals beyond
-    2^63 - 1 as exact text: the conversion to parent and name (schema 5)
+    2^63 - 1 as exact text: the conversion to parent and name (schema 7)
     keeps every total as it was, text included."""
     db = os.path.join(tmp, "v4.db")
     rc, out, err = run(FSSCAN, "--db", db, "--now", now, "--quiet",
@@ -602,8 +671,8 @@ def upgrade_v4(tmp, root, now):
                        "--dirs", "1", root)
     ok(rc == 0, "schema 4: fsscan upgrades it: exit 0", err)
     c = sqlite3.connect(db)
-    eq(c.execute("PRAGMA user_version").fetchone()[0], 6,
-       "schema 4: now schema 6")
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 7,
+       "schema 4: now schema 7")
     eq([r for r in sorted(c.execute(VDIR).fetchall(), key=repr)
         if r[0] == 1], before,
        "schema 4: v_dir rows as before, exact text kept as text")

@@ -10,7 +10,10 @@ the C writer, and a log into text through the C reader. Here:
      frame...) -> C reader: must give the input back;
   3. a torn member followed by a good one -> C reader: frames before the
      tear, one damage report, the next member whole;
-  4. the C writer repairs a torn log before appending: gzip accepts it.
+  4. the C writer repairs a torn tail in place before appending: the file
+     is cut after the last whole frame and sealed, byte for byte as the
+     format says, and gzip accepts it; a torn member before the tail is
+     left as it is (nothing is copied) and the C reader still reads all.
 """
 import gzip
 import os
@@ -224,25 +227,46 @@ def check_torn(tmp, r):
     whole = py_member(r, m1, 0, 6)
     # Cut the first member after its 5th frame's flush: no final block.
     d = zlib.compressobj(6, zlib.DEFLATED, -15)
-    torn = gz_header(r, 0)
+    head = gz_header(r, 0)
     for f in m1[:5]:
-        torn += d.compress(frame_bytes(f)) + d.flush(zlib.Z_SYNC_FLUSH)
-    torn += d.compress(frame_bytes(m1[5]))[:3]
+        head += d.compress(frame_bytes(f)) + d.flush(zlib.Z_SYNC_FLUSH)
+    torn = head + (d.compress(frame_bytes(m1[5])) +
+                   d.flush(zlib.Z_SYNC_FLUSH))[:3]
     open(path, "wb").write(torn + py_member(r, m2, 0, 6))
     got, rc = c_decode(path)
     dmg = [g for g in got if g.startswith("D ")]
     eq([g for g in got if not g.startswith("D ")], texts(m1[:5] + m2),
        "torn member then a good one: frames before the tear and the next member")
     eq(len(dmg), 1, "one damage report for the torn member")
-    # The C writer repairs it before appending; gzip then reads it all.
+    # Not the tail: the C writer leaves it as it is and appends.
     m3 = gen_member(r, 1, 2)
     p = run_cli("encode", path, stdin="\n".join(texts(m3)) + "\n")
-    ok(p.returncode == 0, "C writer appends after repairing", p.stderr)
+    ok(p.returncode == 0, "C writer appends after a torn member", p.stderr)
     data = open(path, "rb").read()
-    eq(gzip.decompress(data), b"".join(frame_bytes(f) for f in m1[:5] + m2 + m3),
+    ok(data[:len(torn)] == torn, "a torn member before the tail is not "
+       "touched (nothing copied or cut)")
+    got, rc = c_decode(path)
+    eq([g for g in got if not g.startswith("D ")], texts(m1[:5] + m2 + m3),
+       "after the append the C reader reads every good frame and the new member")
+
+    # The torn member is the tail: cut after its last whole frame (the end
+    # of the 5th frame's flush) and sealed with an empty final stored block
+    # and the trailer of the frames kept, in place; then the new member.
+    open(path, "wb").write(torn)
+    raw = b"".join(frame_bytes(f) for f in m1[:5])
+    ino = os.stat(path).st_ino
+    p = run_cli("encode", path, stdin="\n".join(texts(m3)) + "\n")
+    ok(p.returncode == 0, "C writer appends after a torn tail", p.stderr)
+    data = open(path, "rb").read()
+    sealed = head + b"\x01\x00\x00\xff\xff" + struct.pack(
+        "<II", zlib.crc32(raw), len(raw))
+    ok(os.stat(path).st_ino == ino and data.startswith(sealed) and
+       data[len(sealed):len(sealed) + 3] == b"\x1f\x8b\x08",
+       "the torn tail is cut after the last whole frame and sealed in place, "
+       "byte for byte")
+    eq(gzip.decompress(data), b"".join(frame_bytes(f) for f in m1[:5] + m3),
        "after the repair gzip reads every good frame and the new member")
     del whole
-
 
 # ---- damage: what the reader recovers, by the rules of "Reading" ----
 

@@ -7,7 +7,10 @@ fixture's counters (32-bit ms wraps included); sd_notify messages on an
 abstract AF_UNIX datagram socket (READY, STATUS, WATCHDOG, RELOADING,
 STOPPING); the pidfile; SIGHUP reopening without losing an interval;
 devices leaving and coming back; retention; usage and fatal exit codes;
-running unprivileged; a full disk (ENOSPC on a small tmpfs, when root).
+running unprivileged; a full disk (ENOSPC on a small tmpfs, when root);
+a restart on a full disk after a kill (the torn tail repaired in place,
+never copied); an empty or foreign diskstats; today's log deleted, its directory removed, or not
+recreatable for a while (a new log, nothing reported written lost).
 """
 import os
 import re
@@ -165,21 +168,76 @@ def test_usage(tmp):
             (["-i", "abc"], 2, "interval not a number"),
             (["-i", "1.0005"], 2, "interval not whole ms"),
             (["-c", "-1"], 2, "negative count"),
+            (["-c", "0", "-o", os.path.join(tmp, "log0")], 2,
+             "count 0 (it would never stop)"),
             (["--bogus"], 2, "unknown option"),
             (["extra"], 2, "stray argument"),
             (["--proc", os.path.join(tmp, "nonexistent"), "-o",
               os.path.join(tmp, "log4"), "-c", "1"], 3, "missing --proc")]:
-        p = subprocess.run([BIN] + args, capture_output=True, text=True)
+        try:
+            p = subprocess.run([BIN] + args, capture_output=True, text=True,
+                               timeout=30)
+        except subprocess.TimeoutExpired as e:
+            p = subprocess.CompletedProcess(args, None, "", str(e))
         eq(p.returncode, want, "exit %d: %s" % (want, what))
+        if args[:2] == ["-c", "0"]:
+            ok(p.stderr.startswith("iostatmon: --count 0: "),
+               "count 0: the message says why", p.stderr)
         if want == 3:
             ok("nonexistent/diskstats" in p.stderr and
                "No such file" in p.stderr,
                "fatal message names the file and errno", p.stderr)
+    for cmd, prefix in (([], "iostatmon: "),
+                        (["devices"], "iostatmon devices: "),
+                        (["dump"], "iostatmon dump: "),
+                        (["import"], "iostatmon import: ")):
+        p = subprocess.run([BIN] + cmd + ["--bogus"], capture_output=True,
+                           text=True, timeout=30)
+        ok(os.path.isabs(BIN) and p.returncode == 2 and
+           p.stderr.startswith(prefix + "unrecognized option '--bogus'"),
+           "a message of %s starts with %r, not the binary's path" % (
+               " ".join(["iostatmon"] + cmd), prefix), p.stderr)
     p = subprocess.run([BIN, "--version"], capture_output=True, text=True)
     ok(p.returncode == 0 and p.stdout.startswith("iostatmon "),
        "--version", p.stdout)
     p = subprocess.run([BIN, "--help"], capture_output=True, text=True)
     ok(p.returncode == 0 and "--interval" in p.stdout, "--help")
+
+
+def test_diskstats_unusable(tmp):
+    """An empty diskstats, or one with no diskstats line, at start-up: a
+    fatal error that says so. While running: said once, those samples
+    missing, the next flagged as a gap, sampling on when it is good again."""
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r9"), 0.2)
+    for text, what in (("", "empty"), ("garbage\n", "not a diskstats file")):
+        root._write("proc/diskstats", text)
+        p = subprocess.run([BIN] + common(root, os.path.join(tmp, "log9"),
+                                          "0.2") + ["-c", "1"],
+                           capture_output=True, text=True, timeout=30)
+        eq(p.returncode, 3, "%s diskstats at start-up: exit 3" % what)
+        ok("r9/proc/diskstats: " + what in p.stderr,
+           "%s diskstats at start-up: said, naming the file" % what,
+           p.stderr)
+    root.publish(10)
+    logdir = os.path.join(tmp, "log10")
+    d = Daemon(common(root, logdir, "0.2"))
+    try:
+        ok(d.wait_written(2), "diskstats goes bad: sampling first")
+        root._write("proc/diskstats", "garbage\n")
+        ok(d.said("not a diskstats file"), "diskstats goes bad: said")
+        time.sleep(0.6)
+        root.publish(11)
+        ok(d.said("readable again"), "diskstats good again: said")
+        n = len(d.written())
+        ok(d.wait_written(n + 2), "diskstats good again: sampling goes on")
+        eq(d.stop(), 0, "diskstats bad for a while: exit 0")
+    finally:
+        d.reap()
+    eq(sum("not a diskstats file" in ln for ln in d.lines), 1,
+       "diskstats bad for a while: said once")
+    frames = [f for p in logs(logdir) for f in fakeproc.frame_clocks(p)]
+    ok(any(f[1] == "S" and f[4] & 2 for f in frames),
+       "the sample after the bad reads is flagged as a gap")
 
 
 def test_unprivileged(tmp):
@@ -209,21 +267,39 @@ def test_unprivileged(tmp):
 SAMPLE = re.compile(r"^iostatmon: sample (\d+) (written to|held for) ")
 
 
-def test_disk_full(tmp):
-    """ENOSPC on a small tmpfs: sampling goes on, one report per episode,
-    the backlog reaches the file when space comes back."""
-    mnt = os.path.join(tmp, "small")
+def on_small_tmpfs(tmp, name, size, what, run):
+    """run(tmp, mnt) on a tmpfs of size mounted at tmp/name (as root)."""
+    mnt = os.path.join(tmp, name)
     os.makedirs(mnt)
     if os.geteuid() != 0 or subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
+            ["mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mnt],
             capture_output=True).returncode != 0:
-        ok(True, "disk full # skip: cannot mount a small tmpfs")
+        ok(True, "%s # skip: cannot mount a small tmpfs" % what)
         return
     try:
-        disk_full(tmp, mnt)
+        run(tmp, mnt)
     finally:
         if subprocess.run(["umount", mnt], capture_output=True).returncode:
             subprocess.run(["umount", "-l", mnt], capture_output=True)
+
+
+def fill(mnt):
+    """Fill the file system of mnt; the filler's path."""
+    filler = os.path.join(mnt, "filler")
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        while os.write(fd, b"\0" * 4096) > 0:
+            pass
+    except OSError:
+        pass
+    os.close(fd)
+    return filler
+
+
+def test_disk_full(tmp):
+    """ENOSPC on a small tmpfs: sampling goes on, one report per episode,
+    the backlog reaches the file when space comes back."""
+    on_small_tmpfs(tmp, "small", "64k", "disk full", disk_full)
 
 
 def disk_full(tmp, mnt):
@@ -233,14 +309,7 @@ def disk_full(tmp, mnt):
     d = Daemon(common(root, logdir, "0.2"))
     try:
         ok(d.wait_written(2), "disk full: sampling")
-        filler = os.path.join(mnt, "filler")
-        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            while os.write(fd, b"\0" * 4096) > 0:
-                pass
-        except OSError:
-            pass
-        os.close(fd)
+        filler = fill(mnt)
         full = lambda: any("No space left" in ln for ln in d.lines)  # noqa
         ok(wait_for(full, 40), "disk full: ENOSPC reported")
         n = len(d.lines)
@@ -271,6 +340,189 @@ def disk_full(tmp, mnt):
     eq(sda_t, samples[1:], "disk full: no sample lost")
 
 
+def after(d, pattern):
+    """Samples the daemon reported (written or held) after its first
+    stderr line containing pattern, and whether there was one."""
+    idx = next((i for i, ln in enumerate(d.lines) if pattern in ln), None)
+    if idx is None:
+        return False, []
+    return True, [int(m.group(1)) for m in map(SAMPLE.match,
+                                               d.lines[idx + 1:]) if m]
+
+
+def deleted_run(tmp, name, remove, restore=None, notify=None):
+    """Run the daemon, remove its log (remove(logdir)), let it sample on
+    (restore(logdir, daemon) then, when given), stop it. Returns (daemon, exit
+    status, log dir)."""
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r-" + name), 0.2)
+    root.start()
+    logdir = os.path.join(tmp, name, "log")
+    os.makedirs(logdir)
+    env = {"NOTIFY_SOCKET": notify.env} if notify else None
+    d = Daemon(common(root, logdir, "0.2"), env=env)
+    try:
+        ok(d.wait_written(3), "%s: sampling" % name)
+        remove(logdir)
+        ok(d.said(" was deleted while open"),
+           "%s: the deletion is noticed and said" % name,
+           "\n".join(d.lines[-5:]))
+        n = len(d.lines)
+        ok(wait_for(lambda: len([ln for ln in d.lines[n:]
+                                 if SAMPLE.match(ln)]) >= 4, 20),
+           "%s: sampling goes on" % name)
+        if restore:
+            restore(logdir, d)
+            ok(d.said("writing to a new log", since=n),
+               "%s: a new log once the directory can be made" % name)
+            m = len(d.lines)
+            wait_for(lambda: len([ln for ln in d.lines[m:]
+                                  if SAMPLE.match(ln)]) >= 2, 20)
+        rc = d.stop()
+    finally:
+        d.reap()
+        root.stop()
+    return d, rc, logdir
+
+
+def check_new_log(name, d, rc, logdir):
+    eq(rc, 0, "%s: exit 0, nothing lost" % name)
+    seen, want = after(d, " was deleted while open")
+    files = logs(logdir)
+    ok(len(files) == 1 and gzip_ok(files), "%s: a new, whole log" % name,
+       repr(files))
+    rows, err, st = fakeproc.dump(BIN, files)
+    n, problems = fakeproc.check_rows(rows)
+    eq(problems, [], "%s: every delta in the new log right" % name)
+    got = sorted(fakeproc.t_ns(r["t"]) for r in rows if r["device"] == "sda")
+    ok(seen and len(want) >= 4, "%s: samples after the deletion" % name)
+    eq(got, want, "%s: every sample reported after the deletion is in the "
+       "new log, the first interval too" % name)
+
+
+def test_log_deleted(tmp):
+    """rm of today's log while the daemon writes it."""
+    def rm(logdir):
+        for f in logs(logdir):
+            os.unlink(f)
+    d, rc, logdir = deleted_run(tmp, "deleted", rm)
+    check_new_log("log deleted", d, rc, logdir)
+
+
+def test_logdir_removed(tmp):
+    """rm -rf of the log directory: recreated, with its lock file, which
+    the daemon holds again."""
+    second = []
+
+    def rm_and_race(logdir):
+        shutil.rmtree(logdir)
+        wait_for(lambda: os.path.exists(logdir), 20)
+        time.sleep(0.5)
+        second.append(subprocess.run(
+            [BIN, "--proc", os.path.join(tmp, "r-removed", "proc"), "-o",
+             logdir, "--host", "testhost", "-i", "0.2", "-c", "1",
+             "--all-devices"], capture_output=True, text=True, timeout=30))
+    d, rc, logdir = deleted_run(tmp, "removed", rm_and_race)
+    ok(second and second[0].returncode == 3 and
+       "another iostatmon" in second[0].stderr,
+       "log directory removed: a second daemon on the recreated directory "
+       "is refused", second and second[0].stderr)
+    check_new_log("log directory removed", d, rc, logdir)
+    ok(any("log directory recreated" in ln for ln in d.lines),
+       "log directory removed: recreation said")
+    ok(os.path.exists(os.path.join(logdir, ".iostatmon-testhost.lock")),
+       "log directory removed: the lock file is back")
+
+
+def test_logdir_unmakeable(tmp):
+    """The directory's parent goes too: samples wait in memory, said in
+    STATUS, until the directory can be made again."""
+    nt = Notify()
+    parent = []
+
+    def rm(logdir):
+        parent.append(os.path.dirname(logdir))
+        shutil.rmtree(parent[0])
+
+    def restore(logdir, d):
+        ok(any("STATUS=" in k and "cannot open for appending" in k
+               for k in nt.keys()),
+           "unmakeable directory: the problem is in sd_notify STATUS",
+           repr([k for k in nt.keys() if "STATUS" in k][-2:]))
+        n = len(d.lines)
+        d.p.send_signal(signal.SIGHUP)
+        ok(d.said("SIGHUP: sampling", since=n) and d.p.poll() is None,
+           "unmakeable directory: SIGHUP meanwhile keeps it running")
+        os.makedirs(parent[0])
+    d, rc, logdir = deleted_run(tmp, "gone", rm, restore, nt)
+    nt.close()
+    check_new_log("directory not makeable for a while", d, rc, logdir)
+    eq(sum("cannot open for appending" in ln for ln in d.lines), 1,
+       "unmakeable directory: reported once")
+    ok(any(m and m.group(2) == "held for" for m in map(SAMPLE.match,
+                                                       d.lines)),
+       "unmakeable directory: samples were held in memory")
+
+
+def test_restart_full_disk(tmp):
+    """Killed, then restarted on a full disk holding a log larger than the
+    free space: the torn tail is repaired in place (nothing copied),
+    sampling goes on into memory, and everything reaches the log once
+    there is room."""
+    on_small_tmpfs(tmp, "full", "256k", "restart on a full disk",
+                   restart_full_disk)
+
+
+def restart_full_disk(tmp, mnt):
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r8"), 0.1)
+    root.start()
+    logdir = os.path.join(mnt, "log")
+    first = Daemon(common(root, logdir, "0.1"))
+    second = None
+    try:
+        ok(first.wait_written(40), "full restart: first run samples")
+        first.p.send_signal(signal.SIGKILL)
+        first.finish()
+        log = logs(logdir)[0]
+        before = os.stat(log)
+        filler = fill(mnt)
+        st = os.statvfs(mnt)
+        free = st.f_bavail * st.f_frsize
+        ok(free < before.st_size, "full restart: the log (%d bytes) is "
+           "larger than the free space (%d bytes)" % (before.st_size, free))
+        second = Daemon(common(root, logdir, "0.1"))
+        ok(second.said("torn tail"), "full restart: the torn tail is found",
+           "\n".join(second.lines))
+        n = len(second.lines)
+        ok(wait_for(lambda: len([ln for ln in second.lines[n:]
+                                 if SAMPLE.match(ln)]) >= 5, 20),
+           "full restart: sampling goes on", "exit %r: %s" % (
+               second.p.poll(), "\n".join(second.lines[-4:])))
+        ok(not [f for f in os.listdir(logdir) if "repair" in f] and
+           os.stat(log).st_ino == before.st_ino,
+           "full restart: repaired in place (same inode, no copy)")
+        os.unlink(filler)
+        ok(wait_for(lambda: len([ln for ln in second.lines[n:]
+                                 if ln.startswith("iostatmon: sample ") and
+                                 "written to" in ln]) >= 3, 20),
+           "full restart: samples are written once there is room")
+        eq(second.stop(), 0, "full restart: SIGTERM exits 0")
+    finally:
+        for d in (first, second):
+            if d is not None:
+                d.reap()
+        root.stop()
+    files = logs(logdir)
+    ok(gzip_ok(files), "full restart: the log passes gzip -t")
+    rows, err, st = fakeproc.dump(BIN, files)
+    eq(st, 0, "full restart: dump exits 0")
+    n, problems = fakeproc.check_rows(rows)
+    eq(problems, [], "full restart: every delta right")
+    got = {fakeproc.t_ns(r["t"]) for r in rows if r["device"] == "sda"}
+    mine = [int(m.group(1)) for m in map(SAMPLE.match, second.lines) if m]
+    lost = [t for t in first.written()[1:] + mine[1:] if t not in got]
+    eq(lost, [], "full restart: every sample of both runs is in the log")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_iostatmon_daemon.")
     os.chmod(tmp, 0o755)
@@ -280,8 +532,13 @@ def main():
         test_hup_and_churn(tmp)
         test_retention(tmp)
         test_restart_flags(tmp)
+        test_diskstats_unusable(tmp)
         test_unprivileged(tmp)
         test_disk_full(tmp)
+        test_restart_full_disk(tmp)
+        test_log_deleted(tmp)
+        test_logdir_removed(tmp)
+        test_logdir_unmakeable(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()

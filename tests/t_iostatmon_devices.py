@@ -66,10 +66,17 @@ def run(*args):
     return p.returncode, p.stdout, p.stderr
 
 
+HEADER = ["device", "maj:min", "decision", "reason"]
+
+
 def table(out):
-    """name -> (maj:min, decision, reason); order as a list too."""
+    """name -> (maj:min, decision, reason); order as a list too. The first
+    line must be the column header."""
     rows, order = {}, []
-    for line in out.splitlines():
+    lines = out.splitlines()
+    eq(lines[:1] and lines[0].split(), HEADER, "table: a header line names "
+       "the columns")
+    for line in lines[1:]:
         f = line.split(None, 3)
         rows[f[0]] = tuple(f[1:])
         order.append(f[0])
@@ -140,8 +147,24 @@ def test_fixture(tmp):
 
     rc, out, err = run("--proc", os.path.join(tmp, "nowhere"))
     eq((rc, out), (3, ""), "missing diskstats: exit 3")
-    ok("nowhere/diskstats: No such file or directory" in err,
+    ok(err.startswith("iostatmon devices: ") and "nowhere/diskstats: " in err
+       and "No such file or directory" in err,
        "missing diskstats: message names file and errno", err)
+    empty = os.path.join(tmp, "empty")
+    os.makedirs(os.path.join(empty, "proc", "self"))
+    for name, text in (("self/mountinfo", ""), ("swaps", "Filename\n")):
+        with open(os.path.join(empty, "proc", name), "w") as f:
+            f.write(text)
+    for text, what in (("", "empty"), ("no diskstats here\n1 2\n",
+                                        "not a diskstats file")):
+        with open(os.path.join(empty, "proc", "diskstats"), "w") as f:
+            f.write(text)
+        rc, out, err = run("--proc", os.path.join(empty, "proc"), "--sys",
+                           os.path.join(tmp, "main", "sys"))
+        eq((rc, out), (3, ""), "%s diskstats: exit 3" % what)
+        ok(err.startswith("iostatmon devices: ") and
+           "empty/proc/diskstats: " + what in err,
+           "%s diskstats: said, naming the file" % what, err)
     os.unlink(os.path.join(tmp, "main", "proc", "self", "mountinfo"))
     rc, out, err = run(*roots)
     eq(rc, 3, "missing mountinfo: exit 3")

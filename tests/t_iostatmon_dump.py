@@ -11,6 +11,7 @@ import gzip
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -195,6 +196,62 @@ def check_logdir():
     rc, _, err = run("import", raw, "--host", "srv-1", "-o", d)
     eq(rc, 3, "import refuses to append to an existing log (exit 3)")
     ok("exists" in err, "the refusal says the file exists", err)
+
+
+def check_logdir_created():
+    """-o DIR: DIR and its missing parents are created, mode 0755 less the
+    umask; a parent that is a file is an error that says so."""
+    c = Capture(seed=6, t0=1700000000)
+    c.add("sda", 8, 0, 20)
+    for _ in range(3):
+        c.sample(60, active=1.0)
+    raw = write("mk.raw", c.text())
+    d = os.path.join(TMP, "made", "deep", "logs")
+    p = subprocess.run([BIN, "import", raw, "--host", "h", "-o", d],
+                       capture_output=True, text=True, timeout=60,
+                       preexec_fn=lambda: os.umask(0o027))
+    eq((p.returncode, p.stderr), (0, ""), "import -o a missing DIR: exit 0")
+    modes = [stat.S_IMODE(os.stat(x).st_mode) if os.path.isdir(x) else None
+             for x in (os.path.join(TMP, "made"),
+                       os.path.join(TMP, "made", "deep"), d)]
+    eq(modes, [0o750] * 3, "import -o: DIR and its parents made, 0755 less "
+       "the umask")
+    eq(os.listdir(d) if os.path.isdir(d) else None,
+       ["iostatmon-h-20231114.iolog.gz"], "import -o: the "
+       "log is in the new DIR")
+    rc, _, err = run("import", raw, "--host", "h", "-o",
+                     os.path.join(raw, "logs"))
+    ok(rc == 3 and "mk.raw/logs: cannot create the directory: Not a "
+       "directory" in err, "import -o under a file: exit 3, said", err)
+
+
+def check_never_data():
+    """A capture has no sysfs, but loop, ram and zram devices (and the rest
+    of the classes live sampling leaves out by number and name) are left
+    out as live; --all-devices keeps them; --include still picks any."""
+    c = Capture(seed=8)
+    for name, major, minor in (("sda", 8, 0), ("loop0", 7, 0), ("ram0", 1, 0),
+                               ("zram0", 252, 0), ("nbd0", 43, 0),
+                               ("sr0", 11, 0), ("nvme0c0n1", 0, 0),
+                               ("sdb", 8, 16)):
+        c.add(name, major, minor, 20)
+    for _ in range(4):
+        c.sample(60, active=1.0)
+    want = c.expected_rows("h1")
+
+    def only(names):
+        return [r for r in want if r[1] in names]
+    for opts, names, what in (
+            ((), {"sda", "sdb"}, "by default, only the data disks"),
+            (("--all-devices",), {r[1] for r in want}, "--all-devices: all"),
+            (("--include", "loop*"), {"loop0"}, "--include loop*: loop0")):
+        rc, err, log = import_dump(c.text(), "never", *opts)
+        eq((rc, err), (0, ""), "import %s: exit 0" % " ".join(opts))
+        rc, out, _ = run("dump", log)
+        rows = csv_rows(out)[1]
+        eq(rows, only(names), "import %s" % what)
+        if os.path.exists(log):
+            os.unlink(log)
 
 
 def check_select_and_time():
@@ -489,6 +546,8 @@ def main():
     check_long32()
     check_malformed()
     check_logdir()
+    check_logdir_created()
+    check_never_data()
     check_select_and_time()
     check_iostat_hand()
     check_clocks()
@@ -498,6 +557,15 @@ def main():
     eq(rc, 3, "import of a missing capture exits 3")
     rc, _, _ = run("import", write("n.raw", ""), "--out", os.path.join(TMP, "y.gz"))
     eq(rc, 2, "import without --host is a usage error")
+    for text, what in (("", "an empty capture"),
+                       ("8 0 sda 1 2 3 4\nnot a line\n", "a capture without a T line"),
+                       ("T 1700000000\ngarbage\nT 1700000060\n", "a capture without a diskstats line")):
+        out = os.path.join(TMP, "none.gz")
+        rc, _, err = run("import", write("none.raw", text), "--host", "h", "--out", out)
+        eq(rc, 3, "import of %s exits 3" % what)
+        ok("none.raw: no sample found" in err and "nothing imported" in err,
+           "import of %s: said" % what, err)
+        ok(not os.path.exists(out), "import of %s writes no log" % what)
     subprocess.run(["rm", "-rf", TMP])
     done()
 

@@ -16,9 +16,18 @@ iostat takes its interval (itv, in 1/100 s) from the real /proc/uptime, so:
     by 1 s / itv, within the 2-decimal rounding of both outputs.
 The report-to-snapshot alignment is itself checked: a missed swap would
 make the ratio columns differ.
+
+Then, as root, iostat runs in a mount namespace of its own where a file of
+ours is bind-mounted over /proc/uptime, advanced with each snapshot by the
+capture's own steps (8 s, 40 s, ...: intervals over which most rates are
+exact half-cents, 0.125 r/s, where rounding shows). With the same interval
+on both sides every printed cell of every column must be equal, character
+for character: sysstat computes rates per 1/100 s times 100 (S_VALUE), and
+so must we.
 """
 import ctypes
 import json
+from fractions import Fraction
 import os
 import select
 import shutil
@@ -57,28 +66,38 @@ def fixture():
     return c
 
 
-def ours(c, tmp):
+def dumped(c, tmp, what, parse_float=float):
+    """The capture through import and dump --iostat --format json: rows."""
     raw = os.path.join(tmp, "fixture.raw")
     log = os.path.join(tmp, "fixture.iolog.gz")
     with open(raw, "w") as f:
         f.write(c.text())
     p = subprocess.run([BIN, "import", raw, "--host", "h", "--out", log],
                        capture_output=True, text=True)
-    eq(p.returncode, 0, "import of the fixture exits 0")
+    eq(p.returncode, 0, "import of the %s exits 0" % what)
     p = subprocess.run([BIN, "dump", "--iostat", "--format", "json", log],
                        capture_output=True, text=True)
-    eq(p.returncode, 0, "dump --iostat --format json exits 0")
-    rows = json.loads(p.stdout)
+    eq(p.returncode, 0, "dump --iostat --format json of the %s exits 0" % what)
+    return json.loads(p.stdout, parse_float=parse_float)
+
+
+def ours(c, tmp):
+    rows = dumped(c, tmp, "fixture")
     t0 = c.blocks[0][0]
     return {(int(r["t"]) - t0, r["device"]): r for r in rows}
 
 
-def replay(c, tmp):
-    """Run iostat over the snapshots; its reports, one list of disks each."""
+def replay(c, tmp, uptime=None, nsnap=SNAPSHOTS, parse_float=float):
+    """Run iostat over the snapshots; its reports, one list of disks each.
+    uptime: a file bind-mounted over /proc/uptime for iostat, holding
+    blocks' T (in 1/100 s) as each snapshot is put in place."""
     d = os.path.join(tmp, "proc")
     os.mkdir(d)
 
     def put(j):
+        if uptime:
+            with open(uptime, "w") as f:     # in place: the mount is the inode
+                f.write("%d.00 0.00\n" % (c.blocks[j][0] - c.blocks[0][0] + 1000))
         with open(os.path.join(d, "diskstats.new"), "w") as f:
             f.write(c.block_text(j))
         os.rename(os.path.join(d, "diskstats.new"), os.path.join(d, "diskstats"))
@@ -89,12 +108,17 @@ def replay(c, tmp):
         ok(False, "inotify watch", os.strerror(ctypes.get_errno()))
         return None
     put(0)
-    p = subprocess.Popen(["iostat", "-dx", "-y", "-f", d, "-p", "ALL", "-o", "JSON",
-                          "1", str(SNAPSHOTS - 1)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    cmd = ["iostat", "-dx", "-y", "-f", d, "-p", "ALL", "-o", "JSON", "1", str(nsnap - 1)]
+    if uptime:
+        cmd = ["unshare", "-m", "--", "sh", "-c",
+               'mount --bind "$0" /proc/uptime && exec "$@"', uptime] + cmd
+    # A file, not a pipe: a pipe that fills blocks iostat's write until its
+    # SIGALRM interrupts it, and stdio drops what it was writing.
+    outf = open(os.path.join(tmp, "iostat.json"), "w+")
+    p = subprocess.Popen(cmd, stdout=outf, stderr=subprocess.PIPE, text=True,
                          env=dict(os.environ, LC_ALL="C", S_TIME_FORMAT="ISO"))
     reads = 0
-    while reads < SNAPSHOTS:
+    while reads < nsnap:
         # events of iostat's last reads stay queued after it exits
         r, _, _ = select.select([fd], [], [], 10 if p.poll() is None else 0.5)
         if not r:
@@ -107,14 +131,17 @@ def replay(c, tmp):
             off += 16 + n
             if name == b"diskstats" and mask & IN_CLOSE_NOWRITE:
                 reads += 1
-                if reads < SNAPSHOTS:
+                if reads < nsnap:
                     put(reads)
-    out, err = p.communicate(timeout=30)
+    _, err = p.communicate(timeout=30)
     os.close(fd)
-    eq(reads, SNAPSHOTS, "iostat read the fixture once per snapshot")
+    outf.seek(0)
+    out = outf.read()
+    outf.close()
+    eq(reads, nsnap, "iostat read the fixture once per snapshot")
     if not ok(p.returncode == 0, "iostat exits 0", err):
         return None
-    stats = json.loads(out)["sysstat"]["hosts"][0]["statistics"]
+    stats = json.loads(out, parse_float=parse_float)["sysstat"]["hosts"][0]["statistics"]
     return [s["disk"] for s in stats]
 
 
@@ -164,6 +191,69 @@ def compare(c, mine, reports):
     ok(wrapped, "the fixture wraps nvme0n1's 32-bit io_ms (and iostat agrees across it)")
 
 
+# Steps in seconds: rates over 8, 16, 40 s... have three decimals, most
+# of them an exact half-cent; 60 s and 1 s some kB/s and %util ones.
+STEPS = [8, 40, 16, 8, 24, 32, 60, 8, 1, 8]
+COLS = ["r/s", "w/s", "d/s", "f/s", "rkB/s", "wkB/s", "dkB/s", "rrqm/s",
+        "wrqm/s", "drqm/s", "rrqm", "wrqm", "drqm", "r_await", "w_await",
+        "d_await", "f_await", "rareq-sz", "wareq-sz", "dareq-sz", "aqu-sz",
+        "util"]
+
+
+def half_cent(num, den):
+    """Is num/den exactly x.xx5 (a tie for two decimals)?"""
+    q = Fraction(num, den) * 1000
+    return q.denominator == 1 and q.numerator % 10 == 5
+
+
+def exact_fixture():
+    c = Capture(seed=1212, t0=1700000000)
+    for i in range(40):
+        c.add("sd" + chr(ord("a") + i % 26) * (1 + i // 26), 8, 16 * i, 20)
+    c.sample(1, active=1.0)
+    for dt in STEPS:
+        c.sample(dt, active=1.0)
+    return c
+
+
+def exact_main(tmp):
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        ok(True, "iostat with our interval # skip: needs root and unshare")
+        return
+    c = exact_fixture()
+    tmp = os.path.join(tmp, "exact")
+    os.mkdir(tmp)
+    mine = {(str(r["t"]), r["device"]): r
+            for r in dumped(c, tmp, "half-cent capture", parse_float=str)}
+    uptime = os.path.join(tmp, "uptime")
+    open(uptime, "w").close()
+    reports = replay(c, tmp, uptime, len(c.blocks), parse_float=str)
+    if reports is None:
+        return
+    eq(len(reports), len(STEPS), "exact: one iostat report per step")
+    cells, ties, bad = 0, 0, []
+    for k, disks in enumerate(reports, start=1):
+        t = c.blocks[k][0]
+        dt = t - c.blocks[k - 1][0]
+        for x in disks:
+            m = mine.get((str(t), x["disk_device"]))
+            if m is None:
+                bad.append("report %d: no row of ours for %s" % (k, x["disk_device"]))
+                continue
+            d = c.deltas(k, x["disk_device"])
+            for col in COLS:
+                cells += 1
+                if str(x[col]) != str(m[col]):
+                    bad.append("report %d (%d s) %s %s: iostat %s, ours %s" % (
+                        k, dt, x["disk_device"], col, x[col], m[col]))
+            for col, (field, div) in RATE.items():
+                ties += half_cent(d[field], dt * div)
+    eq(bad, [], "exact: every printed cell equals iostat's, on the same "
+       "interval (%d cells)" % cells)
+    ok(cells >= 40 * len(STEPS) * len(COLS) and ties >= 500,
+       "exact: the fixture has exact half-cent rates (%d of %d cells)" % (ties, cells))
+
+
 def main():
     if not ok(os.access(BIN, os.X_OK), "iostatmon is built", BIN):
         done()
@@ -178,6 +268,7 @@ def main():
         reports = replay(c, tmp)
         if reports is not None:
             compare(c, mine, reports)
+        exact_main(tmp)
     finally:
         shutil.rmtree(tmp)
     done()

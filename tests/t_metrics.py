@@ -15,8 +15,13 @@ on the loopback address, whose served values are parsed here.
   snapshot that is not complete makes iocensus_snapshot_complete 0 and
   leaves the values at the complete one; a file system with no complete
   snapshot has only iocensus_snapshot_complete 0.
-- Capacity: without the fs_* columns of v_snapshot no iocensus_fs_*
-  family at all; with them, each value, and none for a NULL.
+- Capacity, end to end: fsscan of a private tmpfs of a fixed size and
+  inode count (root only; skipped, saying so, without root), whose
+  iocensus_fs_* samples, as promtool parses them and as node_exporter
+  serves them, equal os.statvfs of the mount read right after the scan.
+  On any file system the samples are v_snapshot's fs_* columns; a value
+  beyond 2^63 (exact TEXT in the database) comes out as its exact integer
+  text, and a NULL (not recorded) has no sample, never 0.
 - --out replaces the file by rename: a new inode, no temporary left; a
   failed run leaves the old file as it was.
 """
@@ -236,11 +241,13 @@ def node_exporter(textdir, want):
        "node_exporter read the textfile without error")
     mine = {k: v for k, v in served.items() if k[0].startswith("iocensus_")}
     eq(mine, want, "node_exporter serves exactly the values written")
+    return mine
 
 
 def capacity_view(db, values):
-    """v_snapshot with the capacity columns, as a database of a later
-    schema has them (values: per snapshot id, a 5-tuple or None)."""
+    """v_snapshot with capacity columns of our choosing (values: per
+    snapshot id, a 5-tuple of integers, exact decimal text or None), read
+    through the stable view as the loaders read the real columns."""
     c = sqlite3.connect(db)
     c.executescript(
         "CREATE TABLE cap (id INTEGER PRIMARY KEY, b, fb, ab, i, fi);"
@@ -255,6 +262,83 @@ def capacity_view(db, values):
         c.execute("INSERT INTO cap VALUES (?, ?, ?, ?, ?, ?)", (sid,) + v)
     c.commit()
     c.close()
+
+
+def check_capacity_db(db, samples):
+    """The capacity samples are v_snapshot's fs_* columns of each file
+    system's latest complete snapshot, none where a column is NULL."""
+    c = sqlite3.connect(db)
+    c.text_factory = bytes
+    rows = c.execute(
+        "SELECT fs, fs_bytes, fs_avail_bytes, fs_inodes, fs_free_inodes"
+        " FROM v_snapshot s WHERE complete AND id = (SELECT max(id) FROM"
+        " v_snapshot WHERE fs = s.fs AND complete)").fetchall()
+    c.close()
+    ok(rows and all(r[1] is not None for r in rows),
+       "fsscan recorded the capacity of every file system", rows)
+    got, want = {}, {}
+    for fs, *vals in rows:
+        fs = fs.decode()
+        for name, v in zip(CAPACITY, vals):
+            if v is not None:
+                want[(name, fs)] = float(int(v))
+            if key(name, fs=fs) in samples:
+                got[(name, fs)] = samples[key(name, fs=fs)]
+    eq(got, want, "the capacity samples are v_snapshot's fs_* columns")
+
+
+def check_real_capacity(tmp):
+    """A private tmpfs, scanned: its capacity as statvfs says, through
+    promtool and node_exporter."""
+    if os.geteuid() != 0:
+        ok(True, "capacity against statvfs: skipped (needs root to mount"
+           " a tmpfs)")
+        return
+    mnt = os.path.join(tmp, "capfs")
+    os.makedirs(mnt)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o",
+                        "size=8m,nr_inodes=300,mode=755", "tmpfs", mnt],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        ok(True, "capacity against statvfs: skipped (mount tmpfs: %s)" %
+           p.stderr.strip())
+        return
+    try:
+        for i in range(5):
+            os.makedirs(os.path.join(mnt, "p%d" % i))
+            with open(os.path.join(mnt, "p%d" % i, "f"), "wb") as f:
+                f.write(b"c" * (300000 * (i + 1)))
+        db = os.path.join(tmp, "cap.db")
+        eq(scan(db, "cap", mnt), 0, "fsscan of the tmpfs")
+        sv = os.statvfs(mnt)
+        want = {key("iocensus_fs_size_bytes", fs="cap"):
+                float(sv.f_blocks * sv.f_frsize),
+                key("iocensus_fs_avail_bytes", fs="cap"):
+                float(sv.f_bavail * sv.f_frsize),
+                key("iocensus_fs_inodes", fs="cap"): float(sv.f_files),
+                key("iocensus_fs_free_inodes", fs="cap"): float(sv.f_ffree)}
+        ok(sv.f_bavail < sv.f_blocks and sv.f_ffree < sv.f_files,
+           "the tmpfs holds the tree (not empty)")
+        textdir = os.path.join(tmp, "captext")
+        os.makedirs(textdir)
+        prom = os.path.join(textdir, "iocensus.prom")
+        rc, _, err = metrics(db, "--out", prom)
+        eq(rc, 0, "metrics of the tmpfs's census", err)
+        with open(prom) as f:
+            text = f.read()
+        samples = check_format(text, tmp)
+        eq({k: samples.get(k) for k in want}, want,
+           "iocensus_fs_* as promtool parses them: statvfs of the mount")
+        for name, v in ((n, int(want[key(n, fs="cap")])) for n in CAPACITY):
+            ok(re.search(r'^%s\{fs="cap"\} %d$' % (name, v), text, re.M),
+               "%s is the exact integer %d" % (name, v))
+        served = node_exporter(textdir, parse(text)[0])
+        if served is not None:
+            eq({k: served.get(k) for k in want}, want,
+               "iocensus_fs_* as node_exporter serves them: statvfs of"
+               " the mount")
+    finally:
+        subprocess.run(["umount", mnt])
 
 
 def main():
@@ -272,8 +356,7 @@ def main():
         check_values(db, FS_HOSTILE, sizes, samples)
         eq(samples.get(key("iocensus_snapshot_complete", fs=FS_HOSTILE)),
            1.0, "the latest snapshot is complete")
-        ok(not [n for n, _ in samples if n in CAPACITY],
-           "no capacity family without the fs_* columns")
+        check_capacity_db(db, samples)
 
         # A later scan that did not complete: values stay, complete is 0.
         with open(os.path.join(tmp, "proj", "plain", "late"), "wb") as f:
@@ -322,13 +405,17 @@ def main():
         ids = [r[0] for r in c.execute(
             "SELECT id FROM snapshot WHERE status = 'complete' ORDER BY id")]
         c.close()
-        capacity_view(db, {ids[0]: (2 ** 63 - 1, 10, 2 ** 53 + 1, 1000, 7),
+        capacity_view(db, {ids[0]: (str(2 ** 64 + 3), 10, 2 ** 53 + 1,
+                                    1000, 7),
                            ids[1]: (500, None, None, None, 9)})
         rc, text, err = metrics(db)
         eq(rc, 0, "metrics with the capacity columns", err)
         samples = check_format(text, tmp)
-        eq(samples.get(key("iocensus_fs_size_bytes", fs=FS_HOSTILE)),
-           float(2 ** 63 - 1), "iocensus_fs_size_bytes = fs_bytes")
+        ok(re.search(r'^iocensus_fs_size_bytes\{fs="fs \\"q\\" \\\\back'
+                     r'\\nnew"\} 18446744073709551619$', text, re.M),
+           "iocensus_fs_size_bytes = fs_bytes beyond 2^64 (TEXT in the"
+           " database), exact integer text",
+           [l for l in text.splitlines() if "size" in l])
         ok(re.search(r'^iocensus_fs_avail_bytes\{fs="fs \\"q\\" \\\\back'
                      r'\\nnew"\} 9007199254740993$', text, re.M),
            "iocensus_fs_avail_bytes = fs_avail_bytes, exact integer text",
@@ -344,6 +431,7 @@ def main():
            "a NULL capacity column has no sample (never 0)")
         eq(samples.get(key("iocensus_fs_free_inodes", fs="home")), 9.0,
            "home's free inodes")
+        check_real_capacity(tmp)
     finally:
         shutil.rmtree(tmp)
 

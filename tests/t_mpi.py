@@ -348,6 +348,82 @@ def limits(tmp, mnt, now):
             same_as_serial(label, m, serial)
 
 
+def capacity_limits(tmp, mnt, now):
+    """fsscan-mpi records what fsscan records for capacity planning: ROOT's
+    statvfs (exact, as os.statvfs gives it), the rows of a --limits file,
+    each project's entries (counted here by os.walk); --as-of dates the
+    snapshot and leaves its capacity unknown; a future --as-of is a usage
+    error that records nothing."""
+    root = os.path.join(mnt, "cap")
+    counts = {}
+    for k, d in enumerate(("pa", "pb", "pc")):
+        for s in range(k + 1):
+            os.makedirs(os.path.join(root, d, "s%d" % s))
+            for i in range(3 + k):
+                with open(os.path.join(root, d, "s%d" % s, "f%d" % i),
+                          "wb") as f:
+                    f.write(b"x" * (1000 * i + 7))
+        # the directory and every one below it, and every file
+        counts[d.encode()] = sum(1 + len(files) for _, _, files
+                                 in os.walk(os.path.join(root, d)))
+    lim = os.path.join(tmp, "mpi-limits.csv")
+    with open(lim, "w") as f:
+        f.write("project,bytes,inodes\npa,1GiB,70\npb,,9\n")
+    args = ["-j", "2", "--limits", lim]
+    serial = scan(0, tmp, root, now, args, csv=False)
+    m = scan(3, tmp, root, now, args, csv=False)
+    label = "capacity, 3 ranks"
+    if not ok(m.ok and m.rc == 0 and serial.ok and serial.rc == 0,
+              label + ": scans", m.err[-300:] + serial.err[-300:]):
+        return
+    sv = os.statvfs(root)
+    fr = sv.f_frsize or sv.f_bsize
+    cap = [(sv.f_blocks * fr, sv.f_bfree * fr, sv.f_bavail * fr, sv.f_files,
+            sv.f_ffree)]
+    capsql = ("SELECT fs_bytes, fs_free_bytes, fs_avail_bytes, fs_inodes,"
+              " fs_free_inodes FROM snapshot WHERE id=?")
+    eq(rows(m.db, capsql, (m.id,)), cap, label + ": capacity is statvfs's")
+    eq(rows(serial.db, capsql, (serial.id,)), cap,
+       label + ": fsscan's capacity is statvfs's")
+    limsql = ("SELECT project, bytes, inodes, source FROM v_limit"
+              " WHERE snapshot_id=? ORDER BY project")
+    want = [(b"pa", 1 << 30, 70, b"file"), (b"pb", None, 9, b"file")]
+    eq(rows(m.db, limsql, (m.id,)), want, label + ": v_limit is the file's")
+    eq(rows(serial.db, limsql, (serial.id,)), want,
+       label + ": fsscan's v_limit is the file's")
+    entsql = "SELECT name, entries FROM project WHERE snapshot_id=?"
+    got = dict(rows(m.db, entsql, (m.id,)))
+    eq({k: got.get(k) for k in counts}, counts,
+       label + ": each project's entries as os.walk counts them")
+    eq(got, dict(rows(serial.db, entsql, (serial.id,))),
+       label + ": project entries as fsscan's")
+
+    db = os.path.join(tmp, "asof.db")
+    asof = int(time.time()) - 40 * DAY
+    t0 = int(time.time())
+    p = subprocess.run(prefix(2) + [FSSCAN_MPI, "--db", db, "--quiet",
+                                    "--as-of", str(asof), root],
+                       capture_output=True, text=True, timeout=120)
+    t1 = int(time.time())
+    ok(p.returncode == 0, "--as-of, 2 ranks: exit 0", p.stderr[-300:])
+    got = rows(db, "SELECT started_at, now_ref, fs_bytes, fs_inodes,"
+               " scanned_at FROM snapshot")
+    ok(len(got) == 1 and got[0][:4] == (asof, asof, None, None) and
+       t0 <= got[0][4] <= t1,
+       "--as-of, 2 ranks: dated, capacity unknown, real scan time kept",
+       repr(got))
+    db = os.path.join(tmp, "future.db")
+    p = subprocess.run(prefix(2) + [FSSCAN_MPI, "--db", db, "--quiet",
+                                    "--as-of", str(t1 + 365 * DAY), root],
+                       capture_output=True, text=True, timeout=120)
+    ok(p.returncode == 2 and "in the future" in p.stderr,
+       "--as-of in the future, 2 ranks: usage error", p.stderr[-300:])
+    ok(not os.path.exists(db) or rows(db, "SELECT count(*) FROM sqlite_master"
+                                      " WHERE name = 'snapshot'") in
+       ([(0,)],) or rows(db, "SELECT count(*) FROM snapshot") == [(0,)],
+       "--as-of in the future: nothing recorded")
+
+
 # ---- the scripts and examples of the docs ------------------------------
 
 SRUN = """#!/bin/sh
@@ -629,6 +705,7 @@ def main():
         info = oracle_trees(tmp, mnt, now)
         sparse_totals(tmp, mnt, now)
         limits(tmp, mnt, now)
+        capacity_limits(tmp, mnt, now)
         deep_tree(tmp, mnt, now)
         unreadable(tmp, mnt, now)
         if os.path.exists("/dev/fuse") and os.access(DELAYFS, os.X_OK):

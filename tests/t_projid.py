@@ -7,6 +7,12 @@ against a table worked out by hand from the rules in fsscan/project.h.
 File sizes are chosen here; alloc_bytes and the totals are cross-checked
 with find(1).
 
+Project quotas: a second image mounted with prjquota, limits set with
+xfs_quota, are read into v_limit (source 'quota') for the projects the
+projid rule named; a --limits file overrides them for the projects it
+lists. A kernel without quota support refuses the mount: the check is then
+skipped with the kernel's reason.
+
 Layout (sizes in bytes):
     rootfile 100                 ROOT: projid 0, and depth:1 skips ROOT
     dirA/    projid 42 +P        -> "alpha" (IOCENSUS_PROJID_FILE: alpha:42)
@@ -199,6 +205,86 @@ def check_scans(tmp, mnt):
        "depth:1,projid: projid attributed nothing")
 
 
+def kernel_reason():
+    """The kernel's last word on a refused mount (dmesg), if readable."""
+    p = run("dmesg")
+    lines = [ln for ln in p.stdout.splitlines() if "quota" in ln.lower()]
+    return lines[-1].split("] ", 1)[-1] if lines else "no reason in dmesg"
+
+
+def check_quota_mpi(tmp, mnt, env):
+    """fsscan-mpi reads the same quotas: its rank 0 learns the project IDs
+    the other ranks met."""
+    import t_mpi
+    mpi = os.path.join(os.path.dirname(FSSCAN), "fsscan-mpi")
+    if not t_mpi.MPIRUN or not os.access(mpi, os.X_OK):
+        ok(True, "quota, fsscan-mpi: skipped: no mpirun or fsscan-mpi")
+        return
+    db = os.path.join(tmp, "qmpi.db")
+    env = dict(t_mpi.mpi_env(), IOCENSUS_PROJID_FILE=env[
+        "IOCENSUS_PROJID_FILE"])
+    p = run(*(t_mpi.prefix(3) + [mpi, "--db", db, "--quiet", "-j", "1",
+                                 "--project", "projid", mnt]), env=env)
+    ok(p.returncode == 0, "quota: fsscan-mpi --project projid, 3 ranks",
+       p.stderr)
+    eq(sql(db, "SELECT project, bytes, inodes, source FROM v_limit"
+           " ORDER BY project"),
+       [["43", str(5 << 20), "", "quota"], ["alpha", str(10 << 20), "100",
+                                              "quota"]],
+       "quota: fsscan-mpi's v_limit as fsscan's")
+
+
+def check_quota(tmp):
+    img, mnt = os.path.join(tmp, "q.img"), os.path.join(tmp, "qmnt")
+    os.mkdir(mnt)
+    with open(img, "wb") as f:
+        f.truncate(300 << 20)
+    if not ok(run("mkfs.xfs", "-q", img).returncode == 0, "quota: mkfs.xfs"):
+        return
+    p = run("mount", "-o", "loop,prjquota", img, mnt)
+    if p.returncode != 0:
+        ok(True, "quota: skipped: the kernel refuses an XFS mount with"
+           " prjquota (%s)" % kernel_reason())
+        return
+    try:
+        for d, pid in (("pa", 42), ("pb", 43), ("pc", 44)):
+            os.mkdir(os.path.join(mnt, d))
+            run("xfs_io", "-c", "chproj %d" % pid, "-c", "chattr +P",
+                os.path.join(mnt, d))
+        write(os.path.join(mnt, "pa", "f"), 4096)
+        p = run("xfs_quota", "-x", "-c", "limit -p bhard=10m ihard=100 42",
+                "-c", "limit -p bsoft=5m 43", mnt)
+        ok(p.returncode == 0, "quota: xfs_quota sets the limits", p.stderr)
+        names = os.path.join(tmp, "qprojid")
+        with open(names, "w") as f:
+            f.write("alpha:42\n")
+        db = os.path.join(tmp, "q.db")
+        env = dict(os.environ, IOCENSUS_PROJID_FILE=names)
+        p = run(FSSCAN, "--db", db, "--quiet", "--project", "projid", mnt,
+                env=env)
+        ok(p.returncode == 0, "quota: fsscan --project projid", p.stderr)
+        got = sql(db, "SELECT project, bytes, inodes, source FROM v_limit"
+                  " ORDER BY project")
+        eq(got, [["43", str(5 << 20), "", "quota"],
+                 ["alpha", str(10 << 20), "100", "quota"]],
+           "quota: v_limit from the project quotas (hard, else soft)")
+        lim = os.path.join(tmp, "qlimits.csv")
+        with open(lim, "w") as f:
+            f.write("alpha,1GiB,7\n")
+        p = run(FSSCAN, "--db", db, "--quiet", "--project", "projid",
+                "--limits", lim, mnt, env=env)
+        got = sql(db, "SELECT project, bytes, inodes, source FROM v_limit"
+                  " WHERE snapshot_id = (SELECT max(id) FROM v_snapshot)"
+                  " ORDER BY project")
+        eq(got, [["43", str(5 << 20), "", "quota"],
+                 ["alpha", str(1 << 30), "7", "file"]],
+           "quota: a --limits file overrides the quota of its projects")
+        check_quota_mpi(tmp, mnt, env)
+    finally:
+        if run("umount", mnt).returncode != 0:
+            run("umount", "-l", mnt)
+
+
 def main():
     why = prerequisites()
     if why:
@@ -227,15 +313,17 @@ def main():
         build_tree(mnt)
         check_setup(mnt)
         check_scans(tmp, mnt)
+        check_quota(tmp)
     finally:
         if mounted:
             p = run("umount", mnt)
             if p.returncode != 0:
                 run("umount", "-l", mnt)
         # mount -o loop sets autoclear; detach anything left anyway.
-        p = run("losetup", "-j", img)
-        for line in p.stdout.splitlines():
-            run("losetup", "-d", line.split(":", 1)[0])
+        for im in (img, os.path.join(tmp, "q.img")):
+            p = run("losetup", "-j", im)
+            for line in p.stdout.splitlines():
+                run("losetup", "-d", line.split(":", 1)[0])
         shutil.rmtree(tmp, ignore_errors=True)
     done()
 

@@ -18,6 +18,14 @@
   without snapshots, or with one, gets the diff, growth, size and age
   sections with a note saying what they need, and the summary says "No
   snapshots" or "No I/O samples ingested".
+- The summary opens with the capacity tables (per file system, the
+  projects nearest their limits, the top growers), copied from the
+  capacity section, and a figure of each file system's used space.
+- --quarter 2010Q1 is --from 2010-01-01 --to 2010-04-01 (the same bytes):
+  the window drives every census section (its snapshots, each diff from
+  the first to the last point in it, a file system with one point in it
+  gets the diff's note), and the projections say they are fitted on the
+  snapshots before its end. A same-day rescan is one point.
 - Machine formats: a share's JSON unit is "fraction" (its values are
   fractions); table headers name no raw unit for cells that carry their
   own (bytes, durations).
@@ -181,7 +189,7 @@ def check_bundle(path, html_bytes, db):
         alone = json.loads(run(cmd, "--db", db, "--format", "json"))
         got = by_cmd.get(cmd, [{}])[0]
         eq(got.get("tables"), alone["tables"], "bundle: %s tables equal `iocensus %s`" % (cmd, cmd))
-    alone = json.loads(run("files", "--db", db, "--snapshot", "3", "--by", "atime",
+    alone = json.loads(run("files", "--db", db, "--snapshot", "4", "--by", "atime",
                            "--format", "json"))
     got = [r for r in by_cmd.get("files", []) if r["title"].startswith("File ages by atime: gpfs")]
     eq(got and got[0]["tables"], alone["tables"], "bundle: files tables equal `iocensus files`")
@@ -236,6 +244,24 @@ def check_summary(by_cmd):
         for r in rows_of(by_cmd["burst"][0], "burst")], "summary: burstiness = burst rows")
     ok(any("EarthScience made" in n for n in summ["notes"]),
        "summary: the busiest project sentence")
+    cap = by_cmd["capacity"][0]
+    for key, src, keep in (("space", "filesystems", None),
+                           ("projects", "projects", 10),
+                           ("growers", "growers", None)):
+        cols = [c["key"] for c in summ["tables"][key]["columns"]]
+        seen, want = {}, []
+        for r in rows_of(cap, src):
+            seen[r["fs"]] = seen.get(r["fs"], 0) + 1
+            if keep is None or seen[r["fs"]] <= keep:
+                want.append([r[k] for k in cols])
+        eq([[r[k] for k in cols] for r in rows_of(summ, key)], want,
+           "summary: %s = the capacity section's %s" % (key, src))
+    ok(any(n.startswith("gpfs is 73% used (Use%); its space is full on")
+           for n in summ["notes"]), "summary: the space sentence",
+       repr(summ["notes"][:3]))
+    figs = [k for k in summ["tables"] if k.startswith("space_")]
+    eq(figs, ["space_1", "space_2"], "summary: a used-space figure per"
+       " file system")
 
 
 def blocks(html):
@@ -381,6 +407,43 @@ def check_annotate(db, tmp):
        [reportdb.IO_START], "annotated: the first hour's bucket is marked")
 
 
+def check_quarter(db, tmp):
+    q = report(db, os.path.join(tmp, "q.html"), extra=["--quarter", "2010Q1"])
+    w = report(db, os.path.join(tmp, "w.html"),
+               extra=["--from", "2010-01-01", "--to", "2010-04-01"])
+    eq(q == w, True, "--quarter 2010Q1: the same page as --from 2010-01-01"
+       " --to 2010-04-01")
+    page = q.decode()
+    b = dict(blocks(page))
+    titles = [t for t, _ in blocks(page)]
+    ok("Growth of gpfs: snapshots #1 to #4" in titles,
+       "quarter: gpfs diff from the first to the last point (the rescan"
+       " #4 stands for #3)", repr(titles[:8]))
+    ok("scratch" not in page and "pvfs has 1 in the window." in
+       b.get("Growth between snapshots: pvfs", ""),
+       "quarter: pvfs has one point in the window (#6 is on 2010-04-01)")
+    snaps = b.get("Snapshots", "")
+    ok("5 of 7 snapshots started in the window." in snaps,
+       "quarter: the snapshots section lists the window's", snaps[:300])
+    ok("Fitted on the snapshots started before 2010-04-01 00:00." in
+       b.get("Space projection: gpfs to 100% of its capacity", ""),
+       "quarter: the projections say where they are fitted")
+    ok("1 complete snapshot of gpfs started less than a day before the"
+       " next one" in b.get("Growth projection: gpfs to 1,000 files", ""),
+       "quarter: the rescan is one point, and the notes say so")
+    p = subprocess.run([IOCENSUS, "report", "--db", db, "--out",
+                        os.path.join(tmp, "x.html"), "--quarter", "2010Q5"],
+                       capture_output=True, text=True)
+    ok(p.returncode == 2 and "YYYYQ1 to YYYYQ4" in p.stderr,
+       "--quarter 2010Q5: usage error", p.stderr)
+    p = subprocess.run([IOCENSUS, "report", "--db", db, "--out",
+                        os.path.join(tmp, "x.html"), "--quarter", "2010Q1",
+                        "--from", "2010-01-01"], capture_output=True,
+                       text=True)
+    ok(p.returncode == 2 and "not both" in p.stderr,
+       "--quarter with --from: usage error", p.stderr)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_report.")
     try:
@@ -400,15 +463,18 @@ def main():
             html = a.decode("utf-8", "replace")
         check_page(html, "full")
         titles = [t for _, t in sections(html)]
-        want = ["Summary", "Snapshots",
-                "Growth of gpfs: snapshots #2 to #3", "Growth projection: gpfs to 1,000 files",
-                "File sizes: gpfs (snapshot #3)", "File ages by atime: gpfs (snapshot #3)",
-                "File ages by mtime: gpfs (snapshot #3)",
-                "File ages by ctime: gpfs (snapshot #3)",
-                "Growth of pvfs: snapshots #4 to #5", "Growth projection: pvfs to 1,000 files",
-                "File sizes: pvfs (snapshot #5)", "File ages by atime: pvfs (snapshot #5)",
-                "File ages by mtime: pvfs (snapshot #5)",
-                "File ages by ctime: pvfs (snapshot #5)"]
+        want = ["Summary", "Snapshots", "Capacity",
+                "Growth of gpfs: snapshots #1 to #4", "Growth projection: gpfs to 1,000 files",
+                "Space projection: gpfs to 100% of its capacity",
+                "File sizes: gpfs (snapshot #4)", "File ages by atime: gpfs (snapshot #4)",
+                "File ages by mtime: gpfs (snapshot #4)",
+                "File ages by ctime: gpfs (snapshot #4)",
+                "Growth of pvfs: snapshots #5 to #6", "Growth projection: pvfs to 1,000 files",
+                "Space projection: pvfs to 100% of its capacity",
+                "File sizes: pvfs (snapshot #6)", "File ages by atime: pvfs (snapshot #6)",
+                "File ages by mtime: pvfs (snapshot #6)",
+                "File ages by ctime: pvfs (snapshot #6)",
+                "Usage by project", "Usage by user", "Usage by group"]
         eq(titles[:len(want)], want, "every census section, in order")
         eq(len(titles), len(want) + 5, "and the five I/O sections")
         ok('<section id="methods">' in html and "nearest-rank" in html,
@@ -428,10 +494,10 @@ def main():
         by_cmd = check_bundle(os.path.join(tmp, "a.tar.gz"), a, db)
         check_summary(by_cmd)
         check_units(by_cmd)
-        alone = json.loads(run("files", "--db", db, "--snapshot", "5", "--by", "ctime",
+        alone = json.loads(run("files", "--db", db, "--snapshot", "6", "--by", "ctime",
                                "--format", "json"))
         got = [r for r in by_cmd.get("files", [])
-               if r["title"] == "File ages by ctime: pvfs (snapshot #5)"]
+               if r["title"] == "File ages by ctime: pvfs (snapshot #6)"]
         eq(got and got[0]["tables"], alone["tables"],
            "bundle: ctime ages equal `iocensus files --by ctime`")
 
@@ -447,6 +513,7 @@ def main():
         check_plot_order(page, labels)
 
         check_annotate(db, tmp)
+        check_quarter(db, tmp)
         # A database with snapshots and no I/O, and an empty one.
         db2 = reportdb.build(os.path.join(tmp, "census"), BUILD, io=False)
         h2 = report(db2, os.path.join(tmp, "c.html")).decode("utf-8")
@@ -459,11 +526,12 @@ def main():
         db3 = reportdb.build(os.path.join(tmp, "empty"), BUILD, io=False, snapshots=False)
         h3 = report(db3, os.path.join(tmp, "d.html")).decode("utf-8")
         check_page(h3, "empty")
-        census = ["Growth between snapshots", "Growth projection", "File sizes",
-                  "File ages by atime", "File ages by mtime", "File ages by ctime"]
-        eq([t for t, _ in blocks(h3)][:8], ["Summary", "Snapshots"] + census,
+        census = ["Growth between snapshots", "Growth projection", "Space projection",
+                  "File sizes", "File ages by atime", "File ages by mtime",
+                  "File ages by ctime"]
+        eq([t for t, _ in blocks(h3)][:9], ["Summary", "Snapshots"] + census,
            "empty database: every census section")
-        eq([t for t, body in blocks(h3)[2:8]
+        eq([t for t, body in blocks(h3)[2:9]
             if re.search(r'class="note">[^<]*(needs two complete snapshots|'
                          r'needs complete snapshots|read from a complete snapshot)'
                          r'[^<]*this database has none\.</p>\n<p class="nodata">', body)],
@@ -478,11 +546,12 @@ def main():
         check_page(h4, "one snapshot")
         b4 = dict(blocks(h4))
         ok("Growth between snapshots needs two complete snapshots of one file "
-           "system; scratch has 1." in b4.get("Growth between snapshots: scratch", ""),
+           "system a day or more apart; scratch has 1." in
+           b4.get("Growth between snapshots: scratch", ""),
            "one snapshot: the diff section says it needs two")
         eq([t for t in b4 if t.startswith(("Growth projection: scratch", "File "))],
            ["Growth projection: scratch to 100 files"] +
-           ["%s: scratch (snapshot #1)" % t for t in census[2:]],
+           ["%s: scratch (snapshot #1)" % t for t in census[3:]],
            "one snapshot: growth, size and age sections")
         check_lane_labels(h4, hosts)
     finally:

@@ -126,8 +126,17 @@ def want_v_dir(_, census_model):
     return [{"path": p, "files": f, "bytes": b} for p, f, b in rows[:10]]
 
 
+def host_minute_rows(model, host):
+    """The minutes v_io_host_minute has for host: expected for it, in a
+    minute with an io_minute row (some device has a value) and an hour with
+    an io_host_hour row (some device of the host has a valid minute)."""
+    live = model.host_hours()
+    return {t: v for t, v in model.host[host].items()
+            if t in model.minute_rows and (host, t // 3600 * 3600) in live}
+
+
 def want_host_day(model, _):
-    mins = model.host["oss042"]
+    mins = host_minute_rows(model, "oss042")
     out = []
     for t in sorted(mins):
         if not MAR1 + DAY <= t < MAR1 + 2 * DAY:
@@ -151,8 +160,8 @@ def want_dev_day(model, _):
 
 def want_hourly_mib(model, _):
     groups = {}
-    for host, mins in model.host.items():
-        for t, (state, rd, wr, _ios) in mins.items():
+    for host in model.host:
+        for t, (state, rd, wr, _ios) in host_minute_rows(model, host).items():
             if not MAR1 <= t < MAR1 + DAY:
                 continue
             g = groups.setdefault((host, t // 3600 * 3600), [0, 0])

@@ -22,7 +22,8 @@ an_coverage_count(const struct minute_series *s, struct io_coverage *c)
 {
 	*c = (struct io_coverage){ .from = s->t0,
 	    .to = s->t0 + (int64_t)s->n * IO_MINUTE_S, .calendar = s->n,
-	    .nhost = s->nhost, .ndev = s->ndev };
+	    .nhost = s->nhost, .ndev = s->ndev, .cut = s->cut,
+	    .data_from = s->data_from };
 	if (s->n == 0)
 		return;
 	int64_t first = day_of(s->t0), day = first;
@@ -85,6 +86,12 @@ an_coverage_notes(struct result *r, sqlite3 *db, const struct io_coverage *c)
 		    human_date(c->to, 1, b, sizeof b), c->nhost,
 		    plural(c->nhost), c->ndev, plural(c->ndev));
 	}
+	if (c->cut)
+		result_note(r, "The window is the last %d days of the data: "
+		    "the data from %s to %s UTC is left out (--from includes "
+		    "it).", IO_DEFAULT_DAYS,
+		    human_date(c->data_from, 1, a, sizeof a),
+		    human_date(c->from, 1, b, sizeof b));
 	if (db) {
 		long dirty = rollup_dirty_hours(db);
 		if (dirty > 0)

@@ -25,6 +25,7 @@
 #include "analyses.h"
 #include "query/query.h"
 #include "human.h"
+#include "an_groups_int.h"
 #include "an_snapout_int.h"
 #include "xalloc.h"
 
@@ -247,30 +248,37 @@ set_side(struct drow *d, const struct gtot *g, int b)
 		*(b ? &d->v[m].b : &d->v[m].a) = nint_of(v[m]);
 }
 
-/* Merge two key-sorted group lists; a group absent on one side has 0. */
+struct merged {
+	struct drow *d;
+	size_t n;
+};
+
+/* One key of the merge: a group absent on one side has 0 there. */
+static void
+merge_one(const struct gtot *a, const struct gtot *b, void *arg)
+{
+	struct merged *m = arg;
+	struct drow *r = &m->d[m->n++];
+
+	for (int k = 0; k < 3; k++)
+		r->v[k].a = r->v[k].b = nint_of(0);
+	if (a)
+		set_side(r, a, 0);
+	if (b)
+		set_side(r, b, 1);
+	r->name = b ? b->name : a->name;
+}
+
+/* Merge two key-sorted group lists. */
 static struct drow *
 merge_groups(const struct gtot *ga, size_t na, const struct gtot *gb,
     size_t nb, size_t *n)
 {
-	struct drow *d = xcalloc(na + nb + 1, sizeof *d);
-	size_t i = 0, j = 0;
+	struct merged m = { xcalloc(na + nb + 1, sizeof *m.d), 0 };
 
-	*n = 0;
-	while (i < na || j < nb) {
-		int c = i == na ? 1 : j == nb ? -1 :
-		    strcmp(ga[i].key, gb[j].key);
-		struct drow *r = &d[(*n)++];
-		for (int m = 0; m < 3; m++)
-			r->v[m].a = r->v[m].b = nint_of(0);
-		if (c <= 0)
-			set_side(r, &ga[i], 0);
-		if (c >= 0)
-			set_side(r, &gb[j], 1);
-		r->name = c >= 0 ? gb[j].name : ga[i].name;
-		i += c <= 0;
-		j += c >= 0;
-	}
-	return d;
+	an_groups_merge(ga, na, gb, nb, merge_one, &m);
+	*n = m.n;
+	return m.d;
 }
 
 /* The residual of the totals over the groups, per side and metric; -1

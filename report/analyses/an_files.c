@@ -16,6 +16,8 @@
 #include "analyses.h"
 #include "query/query.h"
 #include "an_files_int.h"
+#include "an_growth_int.h"
+#include "an_names_int.h"
 #include "human.h"
 #include "an_snapout_int.h"
 #include "xalloc.h"
@@ -371,22 +373,60 @@ note_selection(struct result *r, const struct an_opts *o,
 	    " at bucket edges.");
 }
 
+/* The latest complete snapshot of fs (NULL: of any) started in the
+ * window: its id, or 0. */
+static int64_t
+latest(const struct snap *s, size_t n, const char *fs,
+    const struct io_window *w)
+{
+	for (size_t i = n; i-- > 0;)
+		if (s[i].complete && (!fs || !strcmp(s[i].fs, fs)) &&
+		    (!w->from || s[i].started_at >= w->from) &&
+		    (!w->to || s[i].started_at < w->to))
+			return s[i].id;
+	return 0;
+}
+
+/* --snapshot, else the latest complete snapshot of --fs in the window;
+ * then --project must be a project of its file system (one left out with
+ * --exclude-project that has no files is only noted). 1, 0 none, -1
+ * error. */
 static int
-pick_snapshot(sqlite3 *db, const struct an_opts *o, struct snap *s,
+pick_snapshot(sqlite3 *db, const struct an_opts *o, struct snap *out,
     char *err, size_t errlen)
 {
+	struct snap *s;
+	size_t n;
+	const char *fs = NULL;
 	int64_t id = o->snapshot;
 	int rc;
 
-	if (id == 0 && (rc = query_census_latest_complete(db, &id, err,
-	    errlen)) <= 0)
-		return rc;
-	rc = query_census_snapshot(db, id, s, err, errlen);
+	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)
+		return -1;
+	rc = an_names_choose_fs(s, n, o->fs, 0, &fs, err, errlen);
+	an_points_sort(s, n);
+	if (rc >= 0 && id == 0)
+		id = latest(s, n, o->fs ? fs : NULL, &o->win);
+	if (rc >= 0 && id)
+		rc = query_census_snapshot(db, id, out, err, errlen);
+	query_census_snaps_free(s, n);
+	if (rc < 0 || id == 0)
+		return rc < 0 ? -1 : 0;
 	if (rc == 0) {
 		snprintf(err, errlen, FMT_USAGE "snapshot %lld does not exist",
 		    (long long)id);
 		return -1;
 	}
+	if (o->fs && strcmp(o->fs, out->fs)) {
+		snprintf(err, errlen, FMT_USAGE "snapshot %lld is of file system"
+		    " %s, not --fs %s", (long long)id, out->fs, o->fs);
+		rc = -1;
+	}
+	if (rc > 0 && an_names_check_project(db, o->project, out->fs, err,
+	    errlen) < 0)
+		rc = -1;
+	if (rc < 0)
+		query_census_snap_clear(out);
 	return rc;
 }
 
@@ -418,7 +458,9 @@ an_files(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	r = result_new("files", metric ? "File ages" : "File sizes");
 	memset(&h, 0, sizeof h);
 	if (rc == 0) {
-		result_note(r, "No complete snapshots in the database.");
+		result_note(r, "No complete snapshots %s.", o->fs ? "of this file"
+		    " system" : o->win.from || o->win.to ? "in the window" :
+		    "in the database");
 	} else {
 		note_selection(r, o, &s, metric);
 		if (!s.complete)

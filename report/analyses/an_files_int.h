@@ -55,8 +55,9 @@ void an_files_facts(struct result *r, const struct dist *d,
     int metric, double unresolved);
 
 /* The largest files and the directories with the most entries that
- * fsscan kept for snapshot s (an_files_top.c): tables "largest_files"
- * and "largest_dirs". 0, or -1 with err. */
+ * fsscan kept for snapshot s, and the directories holding the most bytes
+ * (an_files_top.c): tables "largest_files", "largest_dirs" and
+ * "largest_dirs_bytes". 0, or -1 with err. */
 int an_files_top(struct result *r, sqlite3 *db, const struct snap *s,
     char *err, size_t errlen);
 

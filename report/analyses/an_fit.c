@@ -54,38 +54,54 @@ an_fit_predict(const struct ols *f, double x)
 /*
  * With u = x - xbar and D = y - ybar the band edge satisfies
  * (D - b u)^2 = k^2 (c0 + u^2 / sxx), k = tq * s, c0 = 1 + 1/n, i.e.
- * A u^2 - 2 D b u + (D^2 - k^2 c0) = 0 with A = b^2 - k^2 / sxx. A > 0 is
- * exactly "the slope is significant"; then both roots are real and they
- * bracket D / b: the smaller is the upper band's crossing, the larger the
- * lower band's. The roots are taken in the cancellation-free form.
+ * g(u) = A u^2 - 2 D b u + (D^2 - k^2 c0) = 0 with A = b^2 - k^2 / sxx;
+ * a root with b u < D is where the upper band meets y, one with b u > D
+ * where the lower band does. A > 0 is exactly "the slope is significant":
+ * both bands rise, and the roots bracket D / b (the smaller is the upper
+ * band's crossing, the larger the lower band's). Otherwise the upper band
+ * is convex, going up both ways, and the lower band turns down for good:
+ * the upper band lies below y only between the two roots, when both are
+ * its own, and the lower band never stays above y. The roots are taken in
+ * the cancellation-free form.
  */
 int
-an_fit_band_cross(const struct ols *f, double tq, double y, double *upper_x,
-    double *lower_x)
+an_fit_band_cross(const struct ols *f, double tq, double y, double x0,
+    double *early, double *late)
 {
-	double b = f->slope, k2, A, B, C, disc, q, r1, r2;
+	double b = f->slope, k2, A, B, C, disc, q, r1 = 0, r2 = 0;
+	double u0 = x0 - f->xbar;
 	double D = y - f->ybar;
 
 	if (f->n < 3 || !(b > 0))
 		return -1;
 	k2 = tq * tq * f->s * f->s;
 	A = b * b - k2 / f->sxx;
-	if (!(A > 0))
-		return -1;
 	B = -2 * D * b;
 	C = D * D - k2 * (1 + 1 / (double)f->n);
 	disc = B * B - 4 * A * C;
-	if (disc < 0)
-		disc = 0;
-	q = -0.5 * (B + (B < 0 ? -sqrt(disc) : sqrt(disc)));
-	if (q == 0) {		/* D == 0 and k == 0: a single root at 0 */
-		r1 = r2 = 0;
-	} else {
-		r1 = q / A;
-		r2 = C / q;
+	*late = NAN;
+	if (A > 0 || disc >= 0) {
+		if (disc < 0)
+			disc = 0;
+		q = -0.5 * (B + (B < 0 ? -sqrt(disc) : sqrt(disc)));
+		if (q == 0)	/* D == 0 and k == 0: a single root at 0 */
+			r1 = r2 = 0;
+		else if (A == 0)
+			r1 = r2 = C / q;
+		else
+			r1 = fmin(q / A, C / q), r2 = fmax(q / A, C / q);
 	}
-	*upper_x = f->xbar + fmin(r1, r2);
-	*lower_x = f->xbar + fmax(r1, r2);
+	if (A > 0) {
+		*early = f->xbar + fmax(r1, u0);
+		*late = f->xbar + r2;
+		return 0;
+	}
+	/* The upper band is below y on (r1, r2) only when both roots are
+	 * its own; from u0 on, the first time it is at or above y. */
+	if (disc >= 0 && b * r2 <= D && u0 > r1 && u0 < r2)
+		*early = f->xbar + r2;
+	else
+		*early = x0;
 	return 0;
 }
 
@@ -171,12 +187,17 @@ an_fit_t_cdf(double t, double df)
 double
 an_fit_t_quantile(double p, double df)
 {
+	/* Thousands of fits of one question share their degrees of freedom:
+	 * the last quantile is kept (one thread asks). */
+	static double last_p, last_df, last_q;
 	double lo = 0, hi = 1;
 
 	if (!(p > 0 && p < 1 && df > 0))
 		return NAN;
 	if (p < 0.5)
 		return -an_fit_t_quantile(1 - p, df);
+	if (p == last_p && df == last_df)
+		return last_q;
 	while (an_fit_t_cdf(hi, df) < p && hi < 1e300)
 		hi *= 2;
 	/* Halve until the bracket no longer shrinks: full double precision. */
@@ -189,5 +210,6 @@ an_fit_t_quantile(double p, double df)
 		else
 			hi = mid;
 	}
-	return lo + (hi - lo) / 2;
+	last_p = p, last_df = df;
+	return last_q = lo + (hi - lo) / 2;
 }

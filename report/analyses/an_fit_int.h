@@ -26,12 +26,13 @@ int an_fit_ols(const double *x, const double *y, size_t n, struct ols *f);
 double an_fit_predict(const struct ols *f, double x);
 
 /* Where the prediction band yhat(x) +- tq * s * sqrt(1 + 1/n +
- * (x - xbar)^2 / sxx) reaches level y, for a rising line. *upper_x: the
- * upper band's crossing (the earlier one), *lower_x: the lower band's.
- * 0, or -1 when the slope is not significant at tq (|slope| <= tq * se:
- * the lower band never reaches y), the slope is not positive, or n < 3. */
-int an_fit_band_cross(const struct ols *f, double tq, double y,
-    double *upper_x, double *lower_x);
+ * (x - xbar)^2 / sxx) reaches level y, for a rising line, from x0 on:
+ * *early, the first x >= x0 where the upper band is at or above y; *late,
+ * where the lower band reaches y and stays above it, NaN when it never
+ * does (the slope is not significant at tq: |slope| <= tq * se). 0, or
+ * -1 when the slope is not positive, or n < 3. */
+int an_fit_band_cross(const struct ols *f, double tq, double y, double x0,
+    double *early, double *late);
 
 /* Half the width of that band at x: tq * s * sqrt(1 + 1/n + (x - xbar)^2
  * / sxx); NaN when n < 3. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "an_growth_int.h"
+#include "an_snapout_int.h"
 #include "human.h"
 #include "xalloc.h"
 
@@ -128,23 +129,26 @@ fill_row(struct rtable *t, size_t row, const struct grow_row *w,
 		result_set_real(t, row, G_BLO, y - h);
 		result_set_real(t, row, G_BHI, y + h);
 	}
-	result_set_real(t, row, G_TARGET, target);
+	an_snapout_real(t, row, G_TARGET, target);
 }
 
 void
 an_growth_figure(struct result *r, const struct points *p,
     const struct proj *m, const struct gfit *g, double target,
-    const char *unit)
+    enum an_metric metric, const char *target_title)
 {
+	const char *unit = an_growth_pts_unit(metric);
+	enum col_fmt f = an_growth_pts_is_bytes(metric) ? CF_BYTES : CF_PLAIN;
+	int dec = f == CF_BYTES ? 2 : 0;
 	const struct rcol_spec cols[] = {
 		[G_T] = { "t", "Time (UTC)", NULL, CF_TIME, 0 },
-		[G_OBS] = { "observed", "Observed", unit, CF_PLAIN, 0 },
-		[G_LIN] = { "linear_fit", "Linear fit", unit, CF_PLAIN, 0 },
-		[G_EXP] = { "exponential_fit", "Exponential fit", unit,
-		    CF_PLAIN, 0 },
-		[G_BLO] = { "band_lo", "95% band, low", unit, CF_PLAIN, 0 },
-		[G_BHI] = { "band_hi", "95% band, high", unit, CF_PLAIN, 0 },
-		[G_TARGET] = { "target", "Target", unit, CF_PLAIN, 0 },
+		[G_OBS] = { "observed", "Observed", unit, f, dec },
+		[G_LIN] = { "linear_fit", "Linear fit", unit, f, dec },
+		[G_EXP] = { "exponential_fit", "Exponential fit", unit, f,
+		    dec },
+		[G_BLO] = { "band_lo", "95% band, low", unit, f, dec },
+		[G_BHI] = { "band_hi", "95% band, high", unit, f, dec },
+		[G_TARGET] = { "target", target_title, unit, f, dec },
 	};
 	struct rtable *t = result_table(r, "projection_points", "Growth"
 	    " figure: observed, fitted and projected", cols,
@@ -176,11 +180,12 @@ an_growth_figure(struct result *r, const struct points *p,
 		    " the last snapshot, before the target is reached.",
 		    human_date(end, 0, d, sizeof d), FIG_SPANS);
 	fig = result_figure(r, "growth", FIG_LINE, (size_t)r->ntable - 1,
-	    "Growth over time and projection to the target", "Each complete"
-	    " snapshot (markers, at its start time), the linear and"
-	    " exponential models up to where each reaches the target, the"
-	    " linear model's 95% prediction band (3 or more snapshots), and"
-	    " the target.", "date (UTC)", unit);
+	    "Growth over time and projection to the target", "Each point"
+	    " (markers: a complete snapshot at its start time, one per day),"
+	    " the linear and exponential models up to where each reaches the"
+	    " target, the linear model's 95% prediction band (shaded, 3 or"
+	    " more points), and the target.", "date (UTC)",
+	    an_metric_name(metric));
 	fig->xcol = G_T;
 	fig->ycol[0] = G_OBS;
 	fig->ycol[1] = G_LIN;

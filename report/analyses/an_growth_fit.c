@@ -1,12 +1,15 @@
 /*
- * an_growth_fit: the points of one file system, its linear and exponential
- * models, and the projection table (an_growth_int.h).
+ * an_growth_fit: the linear and exponential models of one file system (or
+ * project), and the projection table (an_growth_int.h).
  *
  * Two models: a line in N and a line in ln N (exponential). With two
  * points both are exact and there is no error estimate; with three or
- * more they are least-squares fits, and the 95% prediction band gives a
- * range of crossing dates. Every model ends in one explicit state; a date
- * is given only where it means something.
+ * more they are least-squares fits. A rising line always gives its point
+ * estimate of the crossing; the 95% prediction band adds the earliest
+ * date (the upper band reaches the target) and the latest (the lower band
+ * does), each where it exists: more evidence never takes a date away.
+ * Every model ends in one explicit state, and says why a date or a bound
+ * is missing.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,77 +20,6 @@
 #include "human.h"
 #include "an_snapout_int.h"
 #include "xalloc.h"
-
-void
-an_growth_fit_points_free(struct points *p)
-{
-	free(p->id);
-	free(p->t);
-	free(p->v);
-	free(p->x);
-	free(p->y);
-	memset(p, 0, sizeof *p);
-}
-
-static int
-by_start(const void *pa, const void *pb)
-{
-	const struct snap *a = pa, *b = pb;
-
-	if (a->started_at != b->started_at)
-		return a->started_at < b->started_at ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-size_t
-an_growth_fit_fs_names(const struct snap *s, size_t n, const char **names)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int seen = 0;
-		for (size_t j = 0; j < k && !seen; j++)
-			seen = strcmp(names[j], s[i].fs) == 0;
-		if (!seen)
-			names[k++] = s[i].fs;
-	}
-	return k;
-}
-
-int
-an_growth_fit_points(sqlite3 *db, const struct an_opts *o, struct snap *s,
-    size_t n, struct points *p, char *err, size_t errlen)
-{
-	p->id = xcalloc(n + 1, sizeof *p->id);
-	p->t = xcalloc(n + 1, sizeof *p->t);
-	p->v = xcalloc(n + 1, sizeof *p->v);
-	p->x = xcalloc(n + 1, sizeof *p->x);
-	p->y = xcalloc(n + 1, sizeof *p->y);
-	qsort(s, n, sizeof *s, by_start);
-	for (size_t i = 0; i < n; i++) {
-		int64_t files;
-		i128 bytes;
-		if (!s[i].complete || strcmp(s[i].fs, p->fs) != 0)
-			continue;
-		if (o->project) {
-			if (query_census_project_totals(db, s[i].id, o->project,
-			    &files, &bytes, err, errlen) < 0)
-				return -1;
-		} else {
-			if (!s[i].files.has || !s[i].bytes.has)
-				continue;
-			files = (int64_t)s[i].files.v;
-			bytes = s[i].bytes.v;
-		}
-		p->id[p->n] = s[i].id;
-		p->t[p->n] = s[i].started_at;
-		p->v[p->n] = o->metric_bytes ? bytes : files;
-		p->x[p->n] = (double)(s[i].started_at - p->t[0]) / GROWTH_DAY;
-		p->y[p->n] = (double)p->v[p->n];
-		p->n++;
-	}
-	return 0;
-}
 
 /* Fit and fill the model's line and fit quality: 1, or 0 when no line
  * can be fitted (then the model stays "not determinable"). */
@@ -128,6 +60,15 @@ an_growth_fit_undetermined(struct proj *m)
 	m->slope = m->r2 = m->rmse = m->doubling = NAN;
 	m->xc = m->xlo = m->xhi = NAN;
 	m->state = "not determinable";
+	m->why[0] = 0;
+}
+
+void
+an_growth_fit_no_target(struct proj *m, const char *why)
+{
+	m->state = "no target";
+	m->xc = m->xlo = m->xhi = m->target = NAN;
+	snprintf(m->why, sizeof m->why, "%s", why);
 }
 
 void
@@ -138,31 +79,60 @@ an_growth_fit_crossing(struct proj *m, double xc, double xlast)
 	    "projected";
 }
 
+/* Some value <= 0: no exponential model. */
+static int
+any_nonpositive(const struct points *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->y[i] <= 0)
+			return 1;
+	return 0;
+}
+
 void
 an_growth_fit_model(struct proj *m, const struct points *p, double target,
     int logy, struct gfit *g)
 {
-	double lv = logy ? log(target) : target;
+	double lv = logy ? log(target) : target, xlast;
 	const struct ols *f = &g->f;
 
 	an_growth_fit_undetermined(m);
+	m->target = target;
 	g->logy = logy;
-	g->fitted = fit_line(m, p, logy, &g->f);
-	if (!g->fitted)
+	g->fitted = 0;
+	if (p->n == 0)
 		return;
-	if (!(f->slope > 0)) {
-		m->state = "not growing";
+	xlast = p->x[p->n - 1];
+	if (p->n == 1) {
+		m->state = "one snapshot";
+		snprintf(m->why, sizeof m->why, "one point: a trend needs two"
+		    " snapshots a day or more apart");
 		return;
 	}
-	if (p->n >= 3 && an_fit_band_cross(f, an_fit_t_quantile(0.975,
-	    (double)(p->n - 2)), lv, &m->xlo, &m->xhi) < 0)
-		return;		/* the slope's interval contains 0 */
-	/* The target was not reached by the last snapshot, so the band's
-	 * earliest date cannot lie before it. */
-	if (m->xlo < p->x[p->n - 1] && p->y[p->n - 1] < target)
-		m->xlo = p->x[p->n - 1];
-	an_growth_fit_crossing(m, f->xbar + (lv - f->ybar) / f->slope,
-	    p->x[p->n - 1]);
+	g->fitted = fit_line(m, p, logy, &g->f);
+	if (!g->fitted) {
+		snprintf(m->why, sizeof m->why, "%s", logy &&
+		    any_nonpositive(p) ? "the exponential model needs every"
+		    " value above 0" : "no line can be fitted");
+		return;
+	}
+	if (!(f->slope > 0)) {
+		m->state = "not growing";
+		snprintf(m->why, sizeof m->why, "the fitted slope is not above"
+		    " 0");
+		return;
+	}
+	an_growth_fit_crossing(m, f->xbar + (lv - f->ybar) / f->slope, xlast);
+	if (p->n == 2)
+		snprintf(m->why, sizeof m->why, "2 snapshots: no 95%% range");
+	else if (an_fit_band_cross(f, an_fit_t_quantile(0.975,
+	    (double)(p->n - 2)), lv, xlast, &m->xlo, &m->xhi) == 0 &&
+	    isnan(m->xhi))
+		snprintf(m->why, sizeof m->why, "no later bound at 95%%: the"
+		    " slope is not different from 0 at 95%% confidence");
+	if (!strcmp(m->state, "beyond 100 years"))
+		snprintf(m->why, sizeof m->why, "the crossing lies more than"
+		    " 100 years ahead");
 }
 
 int
@@ -175,13 +145,15 @@ an_growth_fit_exceeded(struct proj *m, const struct points *p, double target)
 			m->state = "already exceeded";
 			m->xc = p->x[i];
 			m->xlo = m->xhi = NAN;
+			snprintf(m->why, sizeof m->why, "snapshot #%lld reached"
+			    " it", (long long)p->id[i]);
 			return (int)i;
 		}
 	return -1;
 }
 
 enum { P_MODEL, P_N, P_SLOPE, P_R2, P_RMSE, P_CROSS, P_LO, P_HI, P_DAYS,
-    P_STATE, P_DOUBLING };
+    P_STATE, P_DOUBLING, P_TARGET, P_WHY };
 
 static const struct rcol_spec proj_cols[] = {
 	[P_MODEL] = { "model", "Model", NULL, CF_PLAIN, 0 },
@@ -197,21 +169,38 @@ static const struct rcol_spec proj_cols[] = {
 	[P_STATE] = { "state", "State", NULL, CF_PLAIN, 0 },
 	[P_DOUBLING] = { "doubling_days", "Doubling time", "days", CF_PLAIN,
 	    1 },
+	[P_TARGET] = { "target", "Target", NULL, CF_PLAIN, 0 },
+	[P_WHY] = { "why", "Why no date or bound", NULL, CF_PLAIN, 0 },
 };
 
 struct rtable *
-an_growth_fit_proj_table(struct result *r, const char *title)
+an_growth_fit_proj_table(struct result *r, const char *title,
+    enum an_metric metric)
 {
-	return result_table(r, "projection", title, proj_cols,
-	    sizeof proj_cols / sizeof *proj_cols);
+	struct rcol_spec c[sizeof proj_cols / sizeof *proj_cols];
+
+	memcpy(c, proj_cols, sizeof c);
+	c[P_TARGET].unit = an_growth_pts_unit(metric);
+	c[P_TARGET].fmt = an_growth_pts_is_bytes(metric) ? CF_BYTES :
+	    CF_PLAIN;
+	c[P_TARGET].decimals = an_growth_pts_is_bytes(metric) ? 2 : 0;
+	return result_table(r, "projection", title, c, sizeof c / sizeof *c);
 }
 
 const char *
-an_growth_fit_count(double v, char *buf, size_t len)
+an_growth_fit_count(double v, int bytes, char *buf, size_t len)
 {
+	char h[32];
+
 	if (v == floor(v) && fabs(v) < 1e15)
-		return human_real(v, 0, buf, len);
-	snprintf(buf, len, "%.15g", v);
+		human_real(v, 0, buf, len);
+	else
+		snprintf(buf, len, "%.15g", v);
+	if (bytes) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, len - n, " bytes (%s)", human_bytes(v, 2, h,
+		    sizeof h));
+	}
 	return buf;
 }
 
@@ -228,16 +217,24 @@ near(double x, double xlast)
 	return x == x && fabs(x - xlast) <= HORIZON_DAYS;
 }
 
+int64_t
+an_growth_fit_day(int64_t t0, double xlast, double x)
+{
+	if (!near(x, xlast))
+		return -1;
+	return (int64_t)floor(((double)t0 + x * GROWTH_DAY) / GROWTH_DAY) *
+	    86400;
+}
+
 /* A crossing as the UTC day holding it; none beyond the horizon. */
 static void
 put_day(struct rtable *t, size_t row, int col, int64_t t0, double xlast,
     double x)
 {
-	if (!near(x, xlast))
-		return;
-	result_set_int(t, row, col,
-	    (int64_t)floor(((double)t0 + x * GROWTH_DAY) /
-	    GROWTH_DAY) * 86400);
+	int64_t d = an_growth_fit_day(t0, xlast, x);
+
+	if (d != -1)
+		result_set_int(t, row, col, d);
 }
 
 void
@@ -257,6 +254,9 @@ an_growth_fit_proj_row(struct rtable *t, const struct proj *m, size_t n,
 	an_snapout_real(t, row, P_DAYS, m->xc - xlast);
 	result_set_text(t, row, P_STATE, m->state);
 	an_snapout_real(t, row, P_DOUBLING, m->doubling);
+	an_snapout_real(t, row, P_TARGET, m->target);
+	if (m->why[0])
+		result_set_text(t, row, P_WHY, m->why);
 }
 
 void

@@ -39,15 +39,39 @@ struct sumline {
 
 static int
 load_lines(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
-    struct fsline *l, size_t nl, char *err, size_t errlen)
+    struct fsline *l, size_t nl, double target, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < nl; i++) {
 		l[i].m.model = "linear";
-		if (an_growth_fit_points(db, o, s, n, &l[i].p, err, errlen) < 0)
+		if (an_growth_pts_load(db, o, s, n, &l[i].p, err, errlen) < 0)
 			return -1;
-		an_growth_fit_model(&l[i].m, &l[i].p, o->target, 0, &l[i].g);
+		an_growth_fit_model(&l[i].m, &l[i].p, target, 0, &l[i].g);
 	}
 	return 0;
+}
+
+/* The total's target: as given, or a share of the sum of each file
+ * system's capacity at its latest point. 1, or 0 with why. */
+static int
+sum_target(const struct an_opts *o, const struct fsline *l, size_t nl,
+    double *target, char *why, size_t whylen)
+{
+	double sum = 0, t;
+
+	if (o->target.given && o->target.kind != UNITS_PERCENT) {
+		*target = o->target.v;
+		return 1;
+	}
+	for (size_t i = 0; i < nl; i++) {
+		if (!an_growth_pts_target(o, &l[i].p, &t, why, whylen)) {
+			size_t len = strlen(why);
+			snprintf(why + len, whylen - len, " (%s)", l[i].p.fs);
+			return 0;
+		}
+		sum += t;
+	}
+	*target = sum;
+	return 1;
 }
 
 /* 0, or -1 when the latest values add up past 2^127 - 1. */
@@ -85,33 +109,47 @@ sum_model(struct proj *m, const struct sumline *t, double target)
 {
 	m->model = "linear";
 	an_growth_fit_undetermined(m);
-	if (t->unfitted)
+	m->target = target;
+	if (t->unfitted) {
+		snprintf(m->why, sizeof m->why, "%zu file system%s without a"
+		    " line", t->unfitted, t->unfitted == 1 ? "" : "s");
 		return;
+	}
 	m->slope = t->b;
 	if ((double)t->latest >= target) {
 		m->state = "already exceeded";
+		snprintf(m->why, sizeof m->why, "the latest points add up to"
+		    " it");
 		return;
 	}
 	if (!(t->b > 0)) {
 		m->state = "not growing";
+		snprintf(m->why, sizeof m->why, "the sum of the slopes is not"
+		    " above 0");
 		return;
 	}
 	an_growth_fit_crossing(m, (target - t->a) / t->b, t->xlast);
+	snprintf(m->why, sizeof m->why, "%s", strcmp(m->state, "projected") ?
+	    "the crossing lies more than 100 years ahead" : "a sum of lines:"
+	    " no 95% range");
 }
 
 enum { F_FS, F_N, F_FIRST, F_LAST, F_V0, F_V1, F_DAYS, F_SLOPE, F_FIT };
 
 static void
 fs_table(struct result *r, const struct fsline *l, size_t nl,
-    const char *unit)
+    enum an_metric metric)
 {
+	const char *unit = an_growth_pts_unit(metric);
+	enum col_fmt vf = an_growth_pts_is_bytes(metric) ? CF_BYTES :
+	    CF_PLAIN;
 	const struct rcol_spec cols[] = {
 		[F_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
 		[F_N] = { "n", "Snapshots", NULL, CF_PLAIN, 0 },
 		[F_FIRST] = { "first", "First (UTC)", NULL, CF_TIME, 0 },
 		[F_LAST] = { "last", "Last (UTC)", NULL, CF_TIME, 0 },
-		[F_V0] = { "value_first", "First value", unit, CF_PLAIN, 0 },
-		[F_V1] = { "value_last", "Last value", unit, CF_PLAIN, 0 },
+		[F_V0] = { "value_first", "First value", unit, vf, 2 },
+		[F_V1] = { "value_last", "Last value", unit, vf, 2 },
 		[F_DAYS] = { "days", "Days", "days", CF_PLAIN, 1 },
 		[F_SLOPE] = { "slope_per_day", "Slope per day", NULL, CF_PLAIN,
 		    4 },
@@ -143,14 +181,17 @@ enum { S_FS, S_ID, S_T, S_V, S_LIN };
 
 static void
 points_table(struct result *r, const struct fsline *l, size_t nl,
-    const char *unit)
+    enum an_metric metric)
 {
+	const char *unit = an_growth_pts_unit(metric);
+	enum col_fmt vf = an_growth_pts_is_bytes(metric) ? CF_BYTES :
+	    CF_PLAIN;
 	const struct rcol_spec cols[] = {
 		[S_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
 		[S_ID] = { "snapshot", "Snapshot", NULL, CF_PLAIN, 0 },
 		[S_T] = { "t", "Started (UTC)", NULL, CF_TIME, 0 },
-		[S_V] = { "value", "Value", unit, CF_PLAIN, 0 },
-		[S_LIN] = { "linear_fit", "Linear fit", unit, CF_PLAIN, 0 },
+		[S_V] = { "value", "Value", unit, vf, 2 },
+		[S_LIN] = { "linear_fit", "Linear fit", unit, vf, 2 },
 	};
 	struct rtable *t = result_table(r, "points", "Snapshots fitted",
 	    cols, sizeof cols / sizeof *cols);
@@ -177,13 +218,15 @@ enum { X_T, X_SUM, X_TARGET };
  * (at most FIG_SPANS spans after the latest snapshot), and the target. */
 static void
 sum_figure(struct result *r, const struct sumline *t, const struct proj *m,
-    double target, const char *unit)
+    double target, enum an_metric metric)
 {
+	const char *unit = an_growth_pts_unit(metric);
+	enum col_fmt vf = an_growth_pts_is_bytes(metric) ? CF_BYTES :
+	    CF_PLAIN;
 	const struct rcol_spec cols[] = {
 		[X_T] = { "t", "Time (UTC)", NULL, CF_TIME, 0 },
-		[X_SUM] = { "total_fit", "Sum of the lines", unit, CF_PLAIN,
-		    0 },
-		[X_TARGET] = { "target", "Target", unit, CF_PLAIN, 0 },
+		[X_SUM] = { "total_fit", "Sum of the lines", unit, vf, 2 },
+		[X_TARGET] = { "target", "Target", unit, vf, 2 },
 	};
 	struct rtable *tb = result_table(r, "projection_points", "Growth"
 	    " figure: the sum of the lines", cols, sizeof cols / sizeof *cols);
@@ -216,13 +259,14 @@ sum_figure(struct result *r, const struct sumline *t, const struct proj *m,
 		double x = (double)(w[i].t - t->t0) / GROWTH_DAY;
 		result_set_int(tb, row, X_T, w[i].t);
 		result_set_real(tb, row, X_SUM, t->a + t->b * x);
-		result_set_real(tb, row, X_TARGET, target);
+		an_snapout_real(tb, row, X_TARGET, target);
 	}
 	free(w);
 	fig = result_figure(r, "growth", FIG_LINE, (size_t)r->ntable - 1,
 	    "Total growth over time and projection to the target", "The sum"
 	    " of the file systems' linear models, each evaluated at the same"
-	    " date, and the target.", "date (UTC)", unit);
+	    " date, and the target.", "date (UTC)",
+	    an_metric_name(metric));
 	fig->xcol = X_T;
 	fig->ycol[0] = X_SUM;
 	fig->ycol[1] = X_TARGET;
@@ -231,19 +275,20 @@ sum_figure(struct result *r, const struct sumline *t, const struct proj *m,
 }
 
 static void
-note_lines(struct result *r, const struct fsline *l, size_t nl)
+note_lines(struct result *r, const struct fsline *l, size_t nl,
+    enum an_metric metric)
 {
 	int ols = 0;
 
 	for (size_t i = 0; i < nl; i++) {
 		const struct points *p = &l[i].p;
 		char d0[32], d1[32];
+		an_growth_pts_note(r, p, metric);
 		if (!l[i].g.fitted) {
 			result_note(r, "%s: %zu complete snapshot%s%s: no line,"
 			    " so the total cannot be projected (leaving %s out"
 			    " would count it as zero).", p->fs, p->n,
-			    p->n == 1 ?
-			    "" : "s", p->n >= 2 ? " at one time" : "", p->fs);
+			    p->n == 1 ? "" : "s", "", p->fs);
 			continue;
 		}
 		ols |= p->n >= 3;
@@ -263,35 +308,49 @@ an_growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
     char *err, size_t errlen)
 {
 	const char **names = xcalloc(n + 1, sizeof *names);
-	size_t nl = an_growth_fit_fs_names(s, n, names);
+	size_t nl = an_points_fs_names(s, n, names);
 	struct fsline *l = xcalloc(nl + 1, sizeof *l);
-	const char *unit = o->metric_bytes ? "bytes" : "files";
+	const char *unit = an_growth_pts_unit(o->metric);
+	int bytes = an_growth_pts_is_bytes(o->metric);
 	struct result *r = NULL;
 	struct sumline t;
 	struct proj m;
 	struct rtable *tb;
-	char num[64];
+	char num[96], why[160] = "";
+	double target = 1;
+	int known;
 
 	for (size_t i = 0; i < nl; i++)
 		l[i].p.fs = names[i];
-	if (load_lines(db, o, s, n, l, nl, err, errlen) < 0)
+	an_points_sort(s, n);
+	if (load_lines(db, o, s, n, l, nl, 1, err, errlen) < 0)
 		goto out;
+	known = sum_target(o, l, nl, &target, why, sizeof why);
+	for (size_t i = 0; known && i < nl; i++)
+		an_growth_fit_model(&l[i].m, &l[i].p, target, 0, &l[i].g);
 	if (sum_lines(l, nl, &t) < 0) {
 		snprintf(err, errlen, "the file systems' latest %s add up to"
 		    " more than 2^127 - 1: no exact total", unit);
 		goto out;
 	}
-	sum_model(&m, &t, o->target);
+	sum_model(&m, &t, target);
+	if (!known)
+		an_growth_fit_no_target(&m, why);
 	r = result_new("growth", "Growth projection of the total over every"
 	    " file system");
 	result_note(r, "Total over %zu file systems: the sum of each file"
 	    " system's linear model, N(t) = sum of N_f(t), solved for N(t) ="
 	    " target. Their snapshots were not taken at the same time: each"
 	    " line is evaluated at the same date before adding.", nl);
-	result_note(r, "Metric: %s%s%s. Target: %s %s.", unit, o->project ?
-	    " of project " : "", o->project ? o->project : "",
-	    an_growth_fit_count(o->target, num, sizeof num), unit);
-	note_lines(r, l, nl);
+	if (known)
+		result_note(r, "Metric: %s%s%s. Target: %s%s%s.",
+		    an_metric_name(o->metric), o->project ?
+		    " of project " : "", o->project ? o->project : "",
+		    an_growth_fit_count(target, bytes, num, sizeof num),
+		    bytes ? "" : " ", bytes ? "" : unit);
+	else
+		result_note(r, "No target: %s.", why);
+	note_lines(r, l, nl, o->metric);
 	result_note(r, "The exponential model is not summed (a sum of"
 	    " exponentials is not one): only the linear model is.");
 	if (!strcmp(m.state, "already exceeded"))
@@ -303,16 +362,16 @@ an_growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
 		result_note(r, "The crossing lies %.1f times the observed span"
 		    " ahead: an extrapolation that far is speculative.",
 		    (m.xc - t.xlast) / t.xlast);
-	fs_table(r, l, nl, unit);
-	points_table(r, l, nl, unit);
+	fs_table(r, l, nl, o->metric);
+	points_table(r, l, nl, o->metric);
 	tb = an_growth_fit_proj_table(r,
-	    "Projection of the total to the target");
+	    "Projection of the total to the target", o->metric);
 	if (t.npoints)
 		an_growth_fit_proj_row(tb, &m, t.npoints, t.t0, t.xlast);
-	sum_figure(r, &t, &m, o->target, unit);
+	sum_figure(r, &t, &m, known ? target : NAN, o->metric);
 out:
 	for (size_t i = 0; i < nl; i++)
-		an_growth_fit_points_free(&l[i].p);
+		an_growth_pts_free(&l[i].p);
 	free(l);
 	free(names);
 	return r;

@@ -59,6 +59,10 @@ struct io_coverage {
 	size_t days;		/* UTC days the window touches */
 	size_t days_empty;	/* of those, days without a complete minute */
 	size_t nhost, ndev;	/* from the series */
+	int cut;		/* no --from, and the window's start was
+				   cut to IO_DEFAULT_DAYS: the data from
+				   data_from to from is left out */
+	int64_t data_from;
 	int partial;		/* set by the caller: values of its own
 				   (a device's valid minutes) without a
 				   complete minute */

@@ -1,8 +1,8 @@
 /*
  * an_metrics: the census as Prometheus gauges, for node_exporter's
  * textfile collector. Per file system, the totals of its latest complete
- * snapshot, whether its latest snapshot is complete, and (when the
- * database records it) its capacity.
+ * snapshot, whether its latest snapshot is complete, and its capacity
+ * where that snapshot records it.
  *
  * One table per metric family: its key is the metric name, its title the
  * HELP text, its columns the labels (fs, project) and the value last. A
@@ -18,9 +18,6 @@
 enum { M_FILES, M_BYTES, M_ALLOC, M_PFILES, M_PBYTES, M_TIME, M_COMPLETE,
     M_DURATION, M_ERRORS, M_SIZE, M_AVAIL, M_INODES, M_FREE_INODES,
     NMETRIC };
-
-/* The capacity families: only for a database that records capacity. */
-#define FIRST_CAPACITY M_SIZE
 
 static const struct {
 	const char *name, *help, *unit;
@@ -117,26 +114,6 @@ projects(sqlite3 *db, struct result *r, const char *fs, int64_t id,
 	return 0;
 }
 
-static int
-capacity(sqlite3 *db, struct result *r, const char *fs, int64_t id,
-    char *err, size_t errlen)
-{
-	struct capacity c;
-
-	if (query_census_capacity(db, id, &c, err, errlen) < 0)
-		return -1;
-	if (!c.known)
-		return 0;
-	if (r->ntable == FIRST_CAPACITY)
-		for (int m = FIRST_CAPACITY; m < NMETRIC; m++)
-			add_family(r, m);
-	sample(r, M_SIZE, fs, c.bytes);
-	sample(r, M_AVAIL, fs, c.avail_bytes);
-	sample(r, M_INODES, fs, c.inodes);
-	sample(r, M_FREE_INODES, fs, c.free_inodes);
-	return 0;
-}
-
 /* The samples of one file system from its latest complete snapshot. */
 static int
 fs_samples(sqlite3 *db, struct result *r, const struct fs_latest *l,
@@ -157,10 +134,12 @@ fs_samples(sqlite3 *db, struct result *r, const struct fs_latest *l,
 		dur = (struct nint){ s.finished_at.v - s.started_at, 1 };
 	sample(r, M_DURATION, l->fs, dur);
 	sample(r, M_ERRORS, l->fs, s.errors);
+	sample(r, M_SIZE, l->fs, s.cap.bytes);
+	sample(r, M_AVAIL, l->fs, s.cap.avail_bytes);
+	sample(r, M_INODES, l->fs, s.cap.inodes);
+	sample(r, M_FREE_INODES, l->fs, s.cap.free_inodes);
 	query_census_snap_clear(&s);
-	if (projects(db, r, l->fs, l->complete, err, errlen) < 0)
-		return -1;
-	return capacity(db, r, l->fs, l->complete, err, errlen);
+	return projects(db, r, l->fs, l->complete, err, errlen);
 }
 
 struct result *
@@ -174,7 +153,7 @@ an_metrics(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	if (query_census_fs_latest(db, &l, &n, err, errlen) < 0)
 		return NULL;
 	r = result_new("metrics", "Census metrics");
-	for (int m = 0; m < FIRST_CAPACITY; m++)
+	for (int m = 0; m < NMETRIC; m++)
 		add_family(r, m);
 	for (size_t i = 0; i < n; i++) {
 		sample(r, M_COMPLETE, l[i].fs,

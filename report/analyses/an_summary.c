@@ -13,6 +13,9 @@
 #include "xalloc.h"
 
 #define BUSIEST_PER_DIFF 5
+#define PROJECTS_PER_FS 10	/* the summary's share of each file
+				   system's projects; all are in the
+				   capacity section */
 
 /* Where selected cells come from: one source table per result. */
 struct src {
@@ -178,6 +181,19 @@ latest_complete(const struct src *s, size_t row, size_t nth)
 	return 1;
 }
 
+/* The first projects of each file system (the capacity table lists them
+ * nearest to their limit first). */
+static int
+first_per_fs(const struct src *s, size_t row, size_t nth)
+{
+	size_t k = 0;
+
+	(void)nth;
+	for (size_t o = 0; o < row; o++)
+		k += !strcmp(text_at(s, o, "fs"), text_at(s, row, "fs"));
+	return k < PROJECTS_PER_FS;
+}
+
 /* The first groups of a diff (sorted by new files) that gained files,
  * not the residual. */
 static int
@@ -202,12 +218,15 @@ pick_row(struct result *sum, struct result *const *parts, size_t nparts,
 	copy_row(d, 0, &s, 0);
 }
 
-/* The figure `figkey` of the first `cmd` result, with a copy of its
- * table under `key`: the headline plot on the opening page. */
+/* The figure `figkey` of the first `cmd` result (all = 1: of each such
+ * result, their tables keyed key_1, key_2 ...), with a copy of its table
+ * under `key`: the headline plots on the opening page. */
 static void
 copy_figure(struct result *sum, struct result *const *parts, size_t nparts,
-    const char *cmd, const char *figkey, const char *key)
+    const char *cmd, const char *figkey, const char *key, int all)
 {
+	size_t copied = 0;
+
 	for (size_t i = 0; i < nparts; i++) {
 		const struct result *r = parts[i];
 
@@ -228,7 +247,15 @@ copy_figure(struct result *sum, struct result *const *parts, size_t nparts,
 				spec[c] = (struct rcol_spec){ s.t->col[c].key,
 				    s.t->col[c].title, s.t->col[c].unit,
 				    s.t->col[c].fmt, s.t->col[c].decimals };
-			d = result_table(sum, key, s.t->title, spec, s.t->ncol);
+			if (all) {
+				char k[64];
+				snprintf(k, sizeof k, "%s_%zu", key, ++copied);
+				d = result_table(sum, k, r->title, spec,
+				    s.t->ncol);
+			} else {
+				d = result_table(sum, key, s.t->title, spec,
+				    s.t->ncol);
+			}
 			free(spec);
 			for (size_t row = 0; row < s.t->nrow; row++)
 				copy_row(d, 0, &s, row);
@@ -240,10 +267,13 @@ copy_figure(struct result *sum, struct result *const *parts, size_t nparts,
 			nf->xlog = f->xlog, nf->ylog = f->ylog;
 			nf->xtime = f->xtime, nf->stacked = f->stacked;
 			nf->markers = f->markers;
+			nf->band = f->band;
 			for (size_t j = 0; j < f->nspan; j++)
 				result_span(nf, f->span[j].x0, f->span[j].x1,
 				    f->span[j].label);
-			return;
+			if (!all)
+				return;
+			break;
 		}
 	}
 }
@@ -279,13 +309,16 @@ capacity_notes(struct result *sum, const struct rtable *t)
 static void
 growth_notes(struct result *sum, const struct rtable *t)
 {
-	char a[256], b[64], c[64], d[64], e[64], range[160] = "";
+	char a[256], b[64], c[64], d[64], e[64], w[200], range[300] = "";
 
 	for (size_t r = 0; t && r < t->nrow; r++) {
 		cell(t, r, "section", a, sizeof a);
 		cell(t, r, "model", b, sizeof b);
+		cell(t, r, "why", w, sizeof w);
 		if (strcmp(cell(t, r, "state", c, sizeof c), "projected")) {
-			result_note(sum, "%s: %s model: %s.", a, b, c);
+			result_note(sum, "%s: %s model: %s%s%s%s.", a, b, c,
+			    strcmp(w, "n/a") ? " (" : "", strcmp(w, "n/a") ? w :
+			    "", strcmp(w, "n/a") ? ")" : "");
 			continue;
 		}
 		cell(t, r, "crossing_lo", d, sizeof d);
@@ -293,6 +326,11 @@ growth_notes(struct result *sum, const struct rtable *t)
 		if (strcmp(d, "n/a") && strcmp(e, "n/a"))
 			snprintf(range, sizeof range, " (95%% range %s to %s)",
 			    d, e);
+		else if (strcmp(d, "n/a"))
+			snprintf(range, sizeof range, " (earliest at 95%%: %s;"
+			    " %s)", d, w);
+		else if (strcmp(w, "n/a"))
+			snprintf(range, sizeof range, " (%s)", w);
 		else
 			range[0] = 0;
 		result_note(sum, "%s: the %s model reaches the target on %s%s.",
@@ -310,6 +348,33 @@ pct(const struct rtable *t, size_t row, const char *key, char *buf,
 	cell(t, row, key, v, sizeof v);
 	snprintf(buf, len, "%s%s", v, strcmp(v, "n/a") ? "%" : "");
 	return buf;
+}
+
+/* "gpfs is 82% used; its space is full on 2027-11-03 (95% range ...)",
+ * or why it has no date. */
+static void
+space_notes(struct result *sum, const struct rtable *t)
+{
+	char a[256], b[64], c[64], d[64], e[64], f[256];
+
+	for (size_t r = 0; t && r < t->nrow; r++) {
+		cell(t, r, "fs", a, sizeof a);
+		pct(t, r, "use_pct", b, sizeof b);
+		cell(t, r, "full_why", f, sizeof f);
+		if (strcmp(cell(t, r, "full_state", c, sizeof c), "projected")) {
+			char w[300] = "";
+			if (strcmp(f, "n/a"))
+				snprintf(w, sizeof w, " (%s)", f);
+			result_note(sum, "%s is %s used (Use%%); space: %s%s.",
+			    a, b, c, w);
+			continue;
+		}
+		cell(t, r, "full_lo", d, sizeof d);
+		cell(t, r, "full_hi", e, sizeof e);
+		result_note(sum, "%s is %s used (Use%%); its space is full on"
+		    " %s (95%% range: %s to %s).", a, b, cell(t, r, "full", c,
+		    sizeof c), d, strcmp(e, "n/a") ? e : "no later bound");
+	}
 }
 
 static void
@@ -354,6 +419,16 @@ table_of(const struct result *r, const char *key)
 struct result *
 an_summary(struct result *const *parts, size_t nparts)
 {
+	static const char *const space[] = { "fs", "size", "used", "avail",
+	    "use_pct", "inodes_pct", "bytes_per_day", "files_per_day", "full",
+	    "full_lo", "full_hi", "full_state", "full_why", "inodes_full",
+	    "inodes_full_lo", "inodes_full_hi", "inodes_state", "inodes_why" };
+	static const char *const projects[] = { "fs", "project", "used",
+	    "share", "limit_bytes", "pct_limit", "limit_inodes",
+	    "pct_inode_limit", "bytes_per_day", "full", "full_lo", "full_hi",
+	    "state" };
+	static const char *const growers[] = { "fs", "project", "d_used",
+	    "bytes_per_day", "share_of_growth", "used" };
 	static const char *const cap[] = { "fs", "id", "started_at", "files",
 	    "dirs", "bytes", "alloc_bytes" };
 	static const char *const sizes[] = { "snapshot", "files", "bytes",
@@ -363,7 +438,7 @@ an_summary(struct result *const *parts, size_t nparts)
 	    "files_old", "bytes_old", "oldest_days", "future_files" };
 	static const char *const growth[] = { "model", "n", "slope_per_day",
 	    "crossing", "crossing_lo", "crossing_hi", "state",
-	    "doubling_days" };
+	    "doubling_days", "why" };
 	static const char *const groups[] = { "name", "d_files",
 	    "share_new_files", "d_bytes", "share_new_bytes" };
 	static const char *const io[] = { "n", "calendar_minutes",
@@ -377,6 +452,14 @@ an_summary(struct result *const *parts, size_t nparts)
 	    "rho", "p" };
 	struct result *sum = result_new("summary", "Summary");
 
+	select_rows(sum, parts, nparts, "capacity", "filesystems", "use_pct",
+	    "space", "Capacity per file system", space, 18, 0, NULL);
+	select_rows(sum, parts, nparts, "capacity", "projects", "pct_limit",
+	    "projects", "Projects nearest to their limits (the first 10 per"
+	    " file system)", projects, 13, 0, first_per_fs);
+	select_rows(sum, parts, nparts, "capacity", "growers", "d_used",
+	    "growers", "Top growers over the window", growers, 6, 0, NULL);
+	copy_figure(sum, parts, nparts, "growth", "capacity", "space", 1);
 	select_rows(sum, parts, nparts, "snapshots", "snapshots", "complete",
 	    "capacity", "Capacity and files (latest complete snapshot per file"
 	    " system)", cap, 7, 0, latest_complete);
@@ -385,12 +468,12 @@ an_summary(struct result *const *parts, size_t nparts)
 	select_rows(sum, parts, nparts, "files", "facts", "edge_days", "ages",
 	    "File ages", ages, 6, 1, NULL);
 	select_rows(sum, parts, nparts, "growth", "projection", "state",
-	    "growth", "Projected dates", growth, 8, 1, NULL);
+	    "growth", "Projected dates", growth, 9, 1, NULL);
 	select_rows(sum, parts, nparts, "diff", "groups", "name", "busiest",
 	    "Busiest projects (most new files; only projects that gained"
 	    " files)", groups, 5, 1, busiest);
 	copy_figure(sum, parts, nparts, "throughput", "throughput",
-	    "throughput");
+	    "throughput", 0);
 	pick_row(sum, parts, nparts, "cdf", "summary", "io", "Throughput",
 	    io, 9);
 	pick_row(sum, parts, nparts, "throughput", "totals", "traffic",
@@ -399,6 +482,7 @@ an_summary(struct result *const *parts, size_t nparts)
 	    idle, 5);
 	select_rows(sum, parts, nparts, "burst", "burst", "rho", "burstiness",
 	    "Burstiness across servers", burst, 5, 0, NULL);
+	space_notes(sum, table_of(sum, "space"));
 	capacity_notes(sum, table_of(sum, "capacity"));
 	growth_notes(sum, table_of(sum, "growth"));
 	busiest_notes(sum, table_of(sum, "busiest"));

@@ -18,6 +18,7 @@
 #include "fmt.h"
 #include "query/query.h"
 #include "result/result.h"
+#include "units.h"
 
 /*
  * struct xdec (an_xdec.c): a decimal the user typed, kept exactly as
@@ -61,10 +62,27 @@ struct annotation {
 	char *label;
 };
 
+/* What a growth projection follows (growth --metric): files, bytes
+ * (sum of st_size), alloc (allocated bytes), used (fs_bytes -
+ * fs_free_bytes; a project's allocated bytes) and inodes (fs_inodes -
+ * fs_free_inodes; a project's entries). */
+enum an_metric { AN_FILES, AN_BYTES, AN_ALLOC, AN_USED, AN_INODES };
+
+/* A growth target as written (growth --target, lib/units.h): a count
+ * ("1e9", "2M"), a size ("50TiB", "50TB") or a percentage of capacity
+ * ("80%"). given == 0: none. */
+struct an_target {
+	int given;
+	enum units_kind kind;
+	double v;		/* a percentage as a fraction */
+};
+
 /* Every option of every analysis; main.c fills what the command takes,
  * the rest keep the defaults of an_opts_init(). */
 struct an_opts {
-	struct io_window win;		/* --from, --to, --host */
+	struct io_window win;		/* --from, --to (--quarter), --host;
+					   the census analyses take the
+					   snapshots started in [from, to) */
 	int64_t every;			/* throughput bucket: 60, 3600,
 	    86400 s */
 	struct xdec peak;		/* --peak MiB/s; n == 0: observed
@@ -91,15 +109,17 @@ struct an_opts {
 	size_t npairs;
 	int64_t snapshot;		/* files --snapshot ID; 0: latest complete */
 	const char *by;			/* diff: project|user|group|dir;
-					   files: size|atime|mtime|ctime */
-	const char *fs;			/* growth --fs; NULL or "all" with
-					   several: every file system */
+					   files: size|atime|mtime|ctime;
+					   usage: project|user|group */
+	const char *fs;			/* growth, files, usage, capacity
+					   --fs; NULL or "all" with several:
+					   every file system */
 	const char *project;		/* growth/files --project */
 	const char *const *exclude;	/* files --exclude-project,
 	    repeatable */
 	size_t nexclude;
-	double target;			/* growth --target */
-	int metric_bytes;		/* growth --metric bytes */
+	struct an_target target;	/* growth --target */
+	enum an_metric metric;		/* growth --metric */
 	int dir_depth;			/* diff --by dir: depth (default 1) */
 };
 
@@ -125,8 +145,8 @@ struct result *an_snapshots(sqlite3 *db, const struct an_opts *o,
  * family, keyed by the metric name, titled by its HELP text; the columns
  * are the labels (fs, project), the value last. Per file system, from
  * its latest complete snapshot; iocensus_snapshot_complete says whether
- * its latest snapshot is that one. The capacity families are there only
- * when the database records capacity (v_snapshot's fs_* columns). */
+ * its latest snapshot is that one. A capacity family (v_snapshot's fs_*
+ * columns) has a sample where that snapshot records the value. */
 struct result *an_metrics(sqlite3 *db, const struct an_opts *o,
     char *err, size_t errlen);
 struct result *an_diff(sqlite3 *db, const struct an_opts *o, char *err,
@@ -135,6 +155,27 @@ struct result *an_growth(sqlite3 *db, const struct an_opts *o, char *err,
     size_t errlen);
 struct result *an_files(sqlite3 *db, const struct an_opts *o, char *err,
     size_t errlen);
+struct result *an_usage(sqlite3 *db, const struct an_opts *o, char *err,
+    size_t errlen);
+struct result *an_capacity(sqlite3 *db, const struct an_opts *o,
+    char *err, size_t errlen);
+
+/* The points of a file system (an_points.c): sort s by start time, then
+ * id; the distinct file-system names of s in its order, into names (room
+ * for n), returning how many; and the points of file system fs in sorted
+ * s: its complete snapshots started in [from, to) (0: no bound), one per
+ * day (of two less than a day apart, the later), as indexes into s in
+ * keep[] (room for n), returning how many and *nrescan the rescans. */
+void an_points_sort(struct snap *s, size_t n);
+size_t an_points_fs_names(const struct snap *s, size_t n,
+    const char **names);
+size_t an_points_keep(const struct snap *s, size_t n, const char *fs,
+    int64_t from, int64_t to, size_t *keep, size_t *nrescan);
+
+/* The name of a metric ("files", ...), and the metric of a name
+ * (an_metric.c): 0, or -1 when it is none. */
+const char *an_metric_name(enum an_metric m);
+int an_metric_parse(const char *s, enum an_metric *m);
 
 /* I/O questions */
 struct result *an_throughput(sqlite3 *db, const struct an_opts *o,

@@ -19,7 +19,7 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
-	O_BUNDLE, O_TITLE, O_HELP };
+	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_HELP };
 
 struct optdoc {
 	struct option opt;
@@ -37,6 +37,9 @@ static const struct optdoc optdocs[] = {
 	{ { "from", 1, NULL, O_FROM }, CO_FROM, "TIME",
 	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds)" },
 	{ { "to", 1, NULL, O_TO }, CO_TO, "TIME", "window end (exclusive)" },
+	{ { "quarter", 1, NULL, O_QUARTER }, CO_QUARTER, "YYYYQn",
+	  "the window of a quarter: 2027Q1 is --from 2027-01-01 --to "
+	  "2027-04-01" },
 	{ { "host", 1, NULL, O_HOST }, CO_HOST, "GLOB",
 	  "only these servers (repeatable)" },
 	{ { "every", 1, NULL, O_EVERY }, CO_EVERY, "1m|1h|1d",
@@ -57,22 +60,28 @@ static const struct optdoc optdocs[] = {
 	{ { "host-peak", 1, NULL, O_HOST_PEAK }, CO_HOST_PEAK, "MIB_S",
 	  "per-server peak for load classes (default: observed)" },
 	{ { "by", 1, NULL, O_BY }, CO_BY, "KEY",
-	  "diff: project|user|group|dir; files: size|atime|mtime|ctime" },
+	  "diff: project|user|group|dir; files: size|atime|mtime|ctime;"
+	  " usage: project|user|group" },
 	{ { "depth", 1, NULL, O_DEPTH }, CO_DEPTH, "N",
 	  "diff --by dir: directory depth (default 1)" },
-	{ { "fs", 1, NULL, O_FS }, CO_FS, "NAME", "file system" },
+	{ { "fs", 1, NULL, O_FS }, CO_FS, "NAME", "file system (growth: "
+	  "all for the total)" },
 	{ { "project", 1, NULL, O_PROJECT }, CO_PROJECT, "NAME",
 	  "only this project" },
-	{ { "target", 1, NULL, O_TARGET }, CO_TARGET, "N",
-	  "growth target (1e9, 1000M, ...)" },
-	{ { "metric", 1, NULL, O_METRIC }, CO_METRIC, "files|bytes",
-	  "what to project (default files)" },
+	{ { "target", 1, NULL, O_TARGET }, CO_TARGET, "N|SIZE|PCT%",
+	  "growth target: a count (1e9, 2M), a size (50TiB, 50TB) or a "
+	  "share of capacity (80%)" },
+	{ { "metric", 1, NULL, O_METRIC }, CO_METRIC, "METRIC",
+	  "files|bytes|alloc|used|inodes (default files)" },
 	{ { "snapshot", 1, NULL, O_SNAPSHOT }, CO_SNAPSHOT, "ID",
 	  "snapshot (default: the latest complete one)" },
 	{ { "exclude-project", 1, NULL, O_EXCLUDE }, CO_EXCLUDE, "NAME",
 	  "leave this project out (repeatable)" },
 	{ { "threads", 1, NULL, O_THREADS }, CO_THREADS, "N",
 	  "log decoding threads (default: CPUs)" },
+	{ { "now", 1, NULL, O_NOW }, CO_NOW, "TIME",
+	  "the ingest's time: samples before 2003 or more than a day "
+	  "after it are quarantined (default: now)" },
 	{ { "progress", 0, NULL, O_PROGRESS }, CO_PROGRESS, NULL,
 	  "progress line on stderr (default: when a TTY)" },
 	{ { "quiet", 0, NULL, O_QUIET }, CO_PROGRESS, NULL,
@@ -207,6 +216,28 @@ set_time(const char *v, int64_t *t)
 	return cli_value_time(v, t) < 0 || *t > MAX_TIME ? -1 : 0;
 }
 
+/* --quarter YYYYQn: [first day of the quarter, first day of the next). */
+static int
+set_quarter(struct cli *a, const char *name, const char *v)
+{
+	static const char *const start[] = { "01-01", "04-01", "07-01",
+	    "10-01" };
+	char from[16], to[16];
+	int y, q;
+
+	if (strlen(v) != 6 || sscanf(v, "%4dQ%1d", &y, &q) != 2 || q < 1 ||
+	    q > 4 || y < 0 || y > 9999 || (q == 4 && y == 9999) ||
+	    strspn(v, "0123456789") != 4)
+		return bad(name, "quarter", v, "a quarter: YYYYQ1 to YYYYQ4");
+	snprintf(from, sizeof from, "%04d-%s", y, start[q - 1]);
+	snprintf(to, sizeof to, "%04d-%s", q == 4 ? y + 1 : y, start[q % 4]);
+	if (cli_value_time(from, &a->an.win.from) < 0 ||
+	    cli_value_time(to, &a->an.win.to) < 0)
+		return bad(name, "quarter", v, "a quarter: YYYYQ1 to YYYYQ4");
+	a->quarter = 1;
+	return 0;
+}
+
 /* The value options of the I/O analyses. 0, or -1 (reported). */
 static int
 set_io(struct cli *a, const char *name, int o, const char *v)
@@ -216,12 +247,16 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 
 	switch (o) {
 	case O_FROM:
+		a->window = 1;
 		return set_time(v, &a->an.win.from) < 0 ?
 		    bad(name, "from", v, "a UTC time in the years 0 to 9999") :
 		    0;
 	case O_TO:
+		a->window = 1;
 		return set_time(v, &a->an.win.to) < 0 ?
 		    bad(name, "to", v, "a UTC time in the years 0 to 9999") : 0;
+	case O_QUARTER:
+		return set_quarter(a, name, v);
 	case O_HOST:
 		return add_list(a->hosts, &a->an.win.nhosts, v) < 0 ?
 		    bad(name, "host", v, "at most 64 patterns") : 0;
@@ -272,6 +307,7 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 static int
 set_other(struct cli *a, const char *name, int o, const char *v)
 {
+	struct units_value u;
 	double d;
 	int64_t id;
 
@@ -292,14 +328,17 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		a->an.project = v;
 		return 0;
 	case O_TARGET:
-		if (cli_value_count(v, &d) < 0 || d <= 0)
-			return bad(name, "target", v, "a positive number");
-		a->an.target = a->target = d;
+		if (units_parse(v, &u) < 0 || !(u.v > 0) ||
+		    (u.kind == UNITS_PERCENT && u.v > 1))
+			return bad(name, "target", v, "a count (1e9, 2M), a size"
+			    " (50TiB, 50TB) or a percentage in (0%, 100%]");
+		a->an.target = a->target = (struct an_target){ 1, u.kind,
+		    u.v };
 		return 0;
 	case O_METRIC:
-		if (strcmp(v, "files") && strcmp(v, "bytes"))
-			return bad(name, "metric", v, "files or bytes");
-		a->an.metric_bytes = !strcmp(v, "bytes");
+		if (an_metric_parse(v, &a->an.metric) < 0)
+			return bad(name, "metric", v, "files, bytes, alloc, used"
+			    " or inodes");
 		return 0;
 	case O_SNAPSHOT:
 		if (parse_id(v, &id) < 0)
@@ -317,6 +356,12 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_OUT:
 		a->out = v;
+		return 0;
+	case O_NOW:
+		if (set_time(v, &a->now) < 0)
+			return bad(name, "now", v, "a UTC time in the years 0 "
+			    "to 9999");
+		a->has_now = 1;
 		return 0;
 	case O_BUNDLE:
 		a->bundle = v;
@@ -486,6 +531,11 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 	}
 	a->an.win.hosts = a->hosts;
 	a->an.exclude = a->excludes;
+	if (a->quarter && a->window) {
+		fprintf(stderr, "iocensus %s: --quarter is a window of its own:"
+		    " give it or --from/--to, not both\n", name);
+		return -1;
+	}
 	if (a->an.win.from && a->an.win.to && a->an.win.to <= a->an.win.from) {
 		fprintf(stderr, "iocensus %s: --to must be after --from\n",
 		    name);

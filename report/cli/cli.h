@@ -25,7 +25,8 @@ enum cli_opt {
 	CO_TARGET = 1u << 15, CO_METRIC = 1u << 16, CO_SNAPSHOT = 1u << 17,
 	CO_EXCLUDE = 1u << 18, CO_THREADS = 1u << 19, CO_PROGRESS = 1u << 20,
 	CO_OUT = 1u << 21, CO_BUNDLE = 1u << 22, CO_FORMAT = 1u << 23,
-	CO_TABLE = 1u << 24, CO_TITLE = 1u << 25
+	CO_TABLE = 1u << 24, CO_TITLE = 1u << 25, CO_NOW = 1u << 26,
+	CO_QUARTER = 1u << 27
 };
 
 struct command;
@@ -42,9 +43,12 @@ struct cli {
 	uint64_t burst_c[CLI_MAX_LIST];
 	struct annotation *ann;
 	size_t nann;
-	double target;
+	struct an_target target;
 	int threads, progress;
+	int quarter, window;		/* --quarter; --from or --to */
 	int quiet;			/* --quiet given */
+	int64_t now;			/* --now; 0: not given */
+	int has_now;
 	const char *out, *bundle, *title;
 	char **args;			/* positional arguments */
 	int nargs;

@@ -42,12 +42,13 @@ int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
     char *err, size_t errlen);
 
 /* o: the window, peak and thresholds given on the command line (others
- * default). target: growth target; 0 picks the next power of ten above
- * each file system's latest file count. title: the page's heading, NULL
- * for "iocensus report". 0, or -1 with err. */
-int cli_report_write(sqlite3 *db, const struct an_opts *o, double target,
-    const char *title, const char *html_path, const char *bundle_path,
-    char *err, size_t errlen);
+ * default). target: the file-count growth target; none given picks the
+ * next power of ten above each file system's latest file count. title:
+ * the page's heading, NULL for "iocensus report". 0, or -1 with err. */
+int cli_report_write(sqlite3 *db, const struct an_opts *o,
+    const struct an_target *target, const char *title,
+    const char *html_path, const char *bundle_path, char *err,
+    size_t errlen);
 
 /* The candidate word most likely meant: the only one it starts (at least
  * 2 letters typed), else the only one within one edit (two for words of

@@ -3,16 +3,21 @@
  * database can answer, in a fixed order, and hands the results to the
  * summary, the HTML page and the bundle:
  *
- *   snapshots; per file system (in order of first snapshot): diff of its
- *   last two complete snapshots (by project), growth to the target, file
- *   sizes, atime, mtime and ctime ages of the latest complete snapshot;
- *   then throughput, cdf, idle, burst and devices over the window of o.
+ *   snapshots and capacity; per file system (in order of first
+ *   snapshot): the diff of its first and last points in the window (by
+ *   project), the file count's growth to the target and the used space's
+ *   to 100% of capacity (fitted on the points before the window's end),
+ *   file sizes, atime, mtime and ctime ages of its latest point; usage by
+ *   project, user and group; then throughput, cdf, idle, burst and
+ *   devices. The window (--from/--to, --quarter) drives every section.
+ *   Points are complete snapshots, one per day (an_points.c).
  *
  * What has no data still gets its section, with the analysis's own note
  * or, where the analysis cannot run (a diff without two complete
  * snapshots, a database without any), a note saying what it needs; the
  * summary says when there are no snapshots or no I/O samples at all.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,58 +53,6 @@ retitle(struct result *r, const char *fmt, const char *a, const char *b)
 	snprintf(buf, sizeof buf, fmt, a, b);
 	free(r->title);
 	r->title = xstrdup(buf);
-}
-
-/* Cells of the snapshots table, by column key. */
-static const struct cell *
-snap_cell(const struct rtable *t, size_t row, const char *key)
-{
-	for (size_t c = 0; c < t->ncol; c++)
-		if (!strcmp(t->col[c].key, key))
-			return result_cell(t, row, (int)c);
-	return NULL;
-}
-
-static int64_t
-snap_int(const struct rtable *t, size_t row, const char *key)
-{
-	const struct cell *c = snap_cell(t, row, key);
-
-	return c && c->kind == CK_INT ? c->v.i : -1;
-}
-
-static const char *
-snap_fs(const struct rtable *t, size_t row)
-{
-	const struct cell *c = snap_cell(t, row, "fs");
-
-	return c && c->kind == CK_TEXT ? c->v.s : NULL;
-}
-
-/* Rows of the complete snapshots of fs, by start time then id. */
-static size_t
-complete_rows(const struct rtable *t, const char *fs, size_t *row)
-{
-	size_t n = 0;
-
-	for (size_t r = 0; r < t->nrow; r++) {
-		const char *f = snap_fs(t, r);
-		size_t k = n;
-
-		if (!f || strcmp(f, fs) || snap_int(t, r, "complete") != 1)
-			continue;
-		n++;
-		/* Insertion sort: the list is short and must be stable. */
-		while (k > 0 && (snap_int(t, row[k - 1], "started_at") >
-		    snap_int(t, r, "started_at") || (snap_int(t, row[k - 1],
-		    "started_at") == snap_int(t, r, "started_at") &&
-		    snap_int(t, row[k - 1], "id") > snap_int(t, r, "id")))) {
-			row[k] = row[k - 1];
-			k--;
-		}
-		row[k] = r;
-	}
-	return n;
 }
 
 /* The next power of ten above n files (at least 10). */
@@ -144,116 +97,237 @@ placeholder(struct parts *p, const char *cmd, const char *title,
 	push(p, r);
 }
 
-/* The census sections of a file system without two complete snapshots
- * (fs NULL: of a database without snapshots): each says what it needs. */
+/* The census sections of a file system without points in the window
+ * (fs NULL: of a database without snapshots): each says what it needs.
+ * npoints: the file system's points in the window. */
 static void
-census_placeholders(struct parts *p, const char *fs, size_t ncomplete)
+census_placeholders(struct parts *p, const char *fs, size_t npoints,
+    int window)
 {
 	char why[512], has[300];
 	const char *the = fs ? fs : "this database";
+	const char *in = window ? " in the window" : "";
 
 	if (fs)
-		snprintf(has, sizeof has, "%s has %s", fs, ncomplete ? "1" :
-		    "none");
+		snprintf(has, sizeof has, "%s has %s%s", fs, npoints ? "1" :
+		    "none", in);
 	else
 		snprintf(has, sizeof has, "this database has none");
 	snprintf(why, sizeof why, "Growth between snapshots needs two "
-	    "complete snapshots of one file system; %s.", has);
+	    "complete snapshots of one file system a day or more apart; %s.",
+	    has);
 	placeholder(p, "diff", "Growth between snapshots", fs, why);
-	if (ncomplete)
+	if (npoints)
 		return;
 	snprintf(why, sizeof why, "A growth projection needs complete "
 	    "snapshots of one file system; %s.", has);
 	placeholder(p, "growth", "Growth projection", fs, why);
+	placeholder(p, "growth", "Space projection", fs, why);
 	for (int k = 0; k < METRIC_NFILE; k++) {
 		snprintf(why, sizeof why, "%s are read from a complete "
-		    "snapshot; %s has none.", DIST(k)->title, the);
+		    "snapshot; %s has none%s.", DIST(k)->title, the, in);
 		placeholder(p, "files", DIST(k)->title, fs, why);
 	}
 }
 
-/* Every census result of one file system. */
+/* The figure of a result gets another key (the summary copies the space
+ * projections by it) and a title naming the file system. */
+static void
+rekey_figure(struct result *r, const char *key, const char *fs)
+{
+	char title[512];
+
+	if (r->nfig == 0)
+		return;
+	free(r->fig[0].key);
+	r->fig[0].key = xstrdup(key);
+	snprintf(title, sizeof title, "Used space of %s, its projection and"
+	    " its capacity", fs);
+	free(r->fig[0].title);
+	r->fig[0].title = xstrdup(title);
+}
+
+/* The diff of the window's first and last points. */
+static int
+fs_diff(struct parts *p, sqlite3 *db, struct an_opts *c, const char *fs,
+    const int64_t *id, size_t k, size_t nrescan, char *err, size_t errlen)
+{
+	char num[64];
+
+	c->snap_a = id[0];
+	c->snap_b = id[k - 1];
+	c->by = "project";
+	if (run(p, an_diff(db, c, err, errlen)) < 0)
+		return -1;
+	snprintf(num, sizeof num, "#%lld to #%lld", (long long)c->snap_a,
+	    (long long)c->snap_b);
+	retitle(p->r[p->n - 1], "Growth of %s: snapshots %s", fs, num);
+	result_note(p->r[p->n - 1], "The first and the last of %zu points of"
+	    " %s in the window (one per day%s).", k, fs, nrescan ?
+	    ": a snapshot less than a day before the next is a rescan, and"
+	    " the later one counts" : "");
+	return 0;
+}
+
+/* The file count to the target, and the used space to 100%. */
+static int
+fs_growth(struct parts *p, sqlite3 *db, struct an_opts *c,
+    const struct an_target *target, const char *fs, int64_t files,
+    char *err, size_t errlen)
+{
+	char num[64];
+
+	c->metric = AN_FILES;
+	c->target = target->given ? *target : (struct an_target){ 1,
+	    UNITS_PLAIN, default_target(files) };
+	if (run(p, an_growth(db, c, err, errlen)) < 0)
+		return -1;
+	human_real(c->target.v, 0, num, sizeof num);
+	if (c->target.kind == UNITS_PERCENT)
+		snprintf(num, sizeof num, "%g%% of the inodes",
+		    100 * c->target.v);
+	retitle(p->r[p->n - 1], "Growth projection: %s to %s files", fs, num);
+	c->metric = AN_USED;
+	c->target = (struct an_target){ 0, UNITS_PERCENT, 1 };
+	if (run(p, an_growth(db, c, err, errlen)) < 0)
+		return -1;
+	retitle(p->r[p->n - 1], "Space projection: %s to %s", fs,
+	    "100% of its capacity");
+	rekey_figure(p->r[p->n - 1], "capacity", fs);
+	return 0;
+}
+
+/* Every census result of one file system: its points are its complete
+ * snapshots in the window, one per day. */
 static int
 fs_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
-    double target, const struct rtable *snaps, const char *fs,
-    struct result *notes, char *err, size_t errlen)
+    const struct an_target *target, const struct snap *s, size_t n,
+    const char *fs, struct result *notes, char *err, size_t errlen)
 {
-	size_t *row = xcalloc(snaps->nrow + 1, sizeof *row);
-	size_t n = complete_rows(snaps, fs, row);
+	size_t *keep = xcalloc(n + 1, sizeof *keep), k, nrescan;
+	int64_t *id = xcalloc(n + 1, sizeof *id);
+	int window = o->win.from || o->win.to;
 	struct an_opts c = *o;
-	char num[64], id[64];
+	char snap[300];
 	int rc = 0;
 
 	c.project = NULL, c.exclude = NULL, c.nexclude = 0, c.fs = fs;
-	if (n == 0) {
-		result_note(notes, "File system %s has no complete snapshot:"
-		    " no growth or file distributions for it.", fs);
-		census_placeholders(p, fs, 0);
+	k = an_points_keep(s, n, fs, o->win.from, o->win.to, keep, &nrescan);
+	for (size_t i = 0; i < k; i++)
+		id[i] = s[keep[i]].id;
+	if (k == 0) {
+		result_note(notes, "File system %s has no complete snapshot%s:"
+		    " no growth or file distributions for it.", fs, window ?
+		    " in the window" : "");
+		census_placeholders(p, fs, 0, window);
 		goto out;
 	}
-	if (n >= 2) {
-		c.snap_a = snap_int(snaps, row[n - 2], "id");
-		c.snap_b = snap_int(snaps, row[n - 1], "id");
-		c.by = "project";
-		if ((rc = run(p, an_diff(db, &c, err, errlen))) < 0)
+	if (k >= 2) {
+		if ((rc = fs_diff(p, db, &c, fs, id, k, nrescan, err,
+		    errlen)) < 0)
 			goto out;
-		snprintf(num, sizeof num, "#%lld to #%lld", (long long)c.snap_a,
-		    (long long)c.snap_b);
-		retitle(p->r[p->n - 1], "Growth of %s: snapshots %s", fs, num);
 	} else {
-		result_note(notes, "File system %s has one complete snapshot:"
-		    " no growth between snapshots.", fs);
-		census_placeholders(p, fs, 1);
+		result_note(notes, "File system %s has one point%s (complete"
+		    " snapshots a day or more apart): no growth between"
+		    " snapshots.", fs, window ? " in the window" : "");
+		census_placeholders(p, fs, 1, window);
 	}
-	c.target = target > 0 ? target : default_target(snap_int(snaps,
-	    row[n - 1], "files"));
-	c.metric_bytes = 0;
-	if ((rc = run(p, an_growth(db, &c, err, errlen))) < 0)
+	if ((rc = fs_growth(p, db, &c, target, fs,
+	    (int64_t)s[keep[k - 1]].files.v, err, errlen)) < 0)
 		goto out;
-	human_real(c.target, 0, num, sizeof num);
-	retitle(p->r[p->n - 1], "Growth projection: %s to %s files", fs, num);
-	c.snapshot = snap_int(snaps, row[n - 1], "id");
-	snprintf(id, sizeof id, "%s (snapshot #%lld)", fs,
+	c.snapshot = id[k - 1];
+	snprintf(snap, sizeof snap, "%s (snapshot #%lld)", fs,
 	    (long long)c.snapshot);
-	for (int k = 0; k < METRIC_NFILE; k++) {
-		c.by = DIST(k)->name;
+	for (int m = 0; m < METRIC_NFILE; m++) {
+		c.by = DIST(m)->name;
 		if ((rc = run(p, an_files(db, &c, err, errlen))) < 0)
 			goto out;
-		retitle(p->r[p->n - 1], "%s: %s", DIST(k)->title, id);
+		retitle(p->r[p->n - 1], "%s: %s", DIST(m)->title, snap);
 	}
 out:
-	free(row);
+	free(keep);
+	free(id);
 	return rc;
+}
+
+/* Who holds the space: usage by project, user and group. */
+static int
+usage_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
+    char *err, size_t errlen)
+{
+	static const char *const by[] = { "project", "user", "group" };
+	struct an_opts c = *o;
+
+	c.fs = NULL;
+	for (size_t i = 0; i < sizeof by / sizeof *by; i++) {
+		c.by = by[i];
+		if (run(p, an_usage(db, &c, err, errlen)) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int
 census_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
-    double target, struct result *notes, char *err, size_t errlen)
+    const struct an_target *target, struct result *notes, char *err,
+    size_t errlen)
 {
-	const struct rtable *snaps;
-	struct result *s = an_snapshots(db, o, err, errlen);
+	struct snap *s;
+	const char **names;
+	size_t n, nfs;
+	int rc = -1;
 
-	if (run(p, s) < 0)
+	if (run(p, an_snapshots(db, o, err, errlen)) < 0 ||
+	    query_census_snapshots(db, &s, &n, err, errlen) < 0)
 		return -1;
-	if (result_table_index(s, "snapshots") < 0 ||
-	    s->table[result_table_index(s, "snapshots")].nrow == 0) {
+	if (n == 0) {
+		query_census_snaps_free(s, n);
 		result_note(notes, "No snapshots: the database holds no fsscan "
 		    "snapshot, so the census sections are empty.");
-		census_placeholders(p, NULL, 0);
+		census_placeholders(p, NULL, 0, 0);
 		return 0;
 	}
-	snaps = &s->table[result_table_index(s, "snapshots")];
-	for (size_t r = 0; r < snaps->nrow; r++) {
-		const char *fs = snap_fs(snaps, r);
-		int seen = 0;
+	/* File systems in the order of their first snapshot's id. */
+	names = xcalloc(n + 1, sizeof *names);
+	nfs = an_points_fs_names(s, n, names);
+	an_points_sort(s, n);
+	if (run(p, an_capacity(db, o, err, errlen)) < 0)
+		goto out;
+	for (size_t i = 0; i < nfs; i++)
+		if (fs_results(p, db, o, target, s, n, names[i], notes, err,
+		    errlen) < 0)
+			goto out;
+	rc = usage_results(p, db, o, err, errlen);
+out:
+	free(names);
+	query_census_snaps_free(s, n);
+	return rc;
+}
 
-		for (size_t k = 0; fs && k < r; k++)
-			seen |= snap_fs(snaps, k) && !strcmp(snap_fs(snaps, k),
-			    fs);
-		if (fs && !seen && fs_results(p, db, o, target, snaps, fs,
-		    notes, err, errlen) < 0)
-			return -1;
-	}
+/* Hosts whose samples were quarantined, at most this many by name. */
+#define QUAR_HOSTS 10
+
+/* What ingest set apart (wrong clocks): said, since no section shows it. */
+static int
+quarantine_notes(sqlite3 *db, struct result *notes, char *err,
+    size_t errlen)
+{
+	struct quar_list q;
+	char a[32], b[32];
+
+	if (query_quar_hosts(db, &q, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < q.n && i < QUAR_HOSTS; i++)
+		result_note(notes, "Quarantined, not analysed: %" PRIu64
+		    " device-samples of host %s, times %s to %s UTC (before "
+		    "2003, or later than their ingest plus a day: a wrong "
+		    "clock); v_io_quarantine lists them.", q.e[i].samples,
+		    q.e[i].host, human_date(q.e[i].first, 1, a, sizeof a),
+		    human_date(q.e[i].last, 1, b, sizeof b));
+	if (q.n > QUAR_HOSTS)
+		result_note(notes, "Quarantined, not analysed: samples of %zu "
+		    "more hosts (v_io_quarantine).", q.n - QUAR_HOSTS);
+	query_quar_free(&q);
 	return 0;
 }
 
@@ -276,6 +350,8 @@ io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 		    "holds no iostatmon data (iocensus ingest loads it), so "
 		    "the I/O sections are empty.");
 	query_hosts_free(&hl);
+	if (quarantine_notes(db, notes, err, errlen) < 0)
+		return -1;
 
 	if (c.every <= 0)
 		c.every = 3600;
@@ -287,9 +363,9 @@ io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 }
 
 int
-cli_report_write(sqlite3 *db, const struct an_opts *o, double target,
-    const char *title, const char *html_path, const char *bundle_path,
-    char *err, size_t errlen)
+cli_report_write(sqlite3 *db, const struct an_opts *o,
+    const struct an_target *target, const char *title, const char *html_path,
+    const char *bundle_path, char *err, size_t errlen)
 {
 	struct parts p = { NULL, 0 };
 	struct result *notes = result_new("summary", "Summary");
@@ -300,6 +376,12 @@ cli_report_write(sqlite3 *db, const struct an_opts *o, double target,
 	int rc = -1;
 
 	push(&p, NULL);		/* the summary's place, filled below */
+	if (target->given && target->kind == UNITS_SIZE) {
+		snprintf(err, errlen, FMT_USAGE "--target: the report projects"
+		    " file counts: give a number (1e9) or a percentage of the"
+		    " inodes (80%%)");
+		goto out;
+	}
 	if (census_results(&p, db, o, target, notes, err, errlen) < 0 ||
 	    io_results(&p, db, o, notes, err, errlen) < 0)
 		goto out;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyses/analyses.h"
@@ -56,15 +57,21 @@ static const struct command commands[] = {
 	/* With no PATH, ingest only finishes the roll-ups that an
 	 * interrupted one left (the analyses' "stale" note asks for it). */
 	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
-	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS, -1, NULL },
+	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS | CO_NOW, -1,
+	  NULL },
 	{ "snapshots", "", "list snapshots", CO_PRINT, 0, an_snapshots },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
 	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, an_diff },
-	{ "growth", "", "project file count (or bytes) to a target",
-	  CO_PRINT | CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0,
+	{ "growth", "", "project files, bytes, used space or inodes to a "
+	  "target", CO_PRINT | CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0,
 	  an_growth },
+	{ "capacity", "", "size, use and projected full dates per file "
+	  "system and project", CO_PRINT | CO_FS | CO_FROM | CO_TO |
+	  CO_QUARTER, 0, an_capacity },
+	{ "usage", "", "files and bytes per project, user or group",
+	  CO_PRINT | CO_FS | CO_BY, 0, an_usage },
 	{ "files", "", "file size and age distributions and CDFs",
-	  CO_PRINT | CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0,
+	  CO_PRINT | CO_FS | CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0,
 	  an_files },
 	{ "throughput", "", "aggregate read/write throughput over time",
 	  CO_PRINT | CO_WINDOW | CO_EVERY | CO_ANNOTATE, 0, an_throughput },
@@ -81,10 +88,9 @@ static const struct command commands[] = {
 	{ "metrics", "", "census metrics for Prometheus (node_exporter "
 	  "textfile)", CO_OUT, 0, NULL },
 	{ "report", "", "write the HTML report (and a bundle)",
-	  CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_EVERY | CO_ANNOTATE |
-	  CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT | CO_BUNDLE |
-	  CO_TITLE, 0,
-	  NULL },
+	  CO_WINDOW | CO_QUARTER | CO_PEAK | CO_THRESHOLD | CO_EVERY |
+	  CO_ANNOTATE | CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT |
+	  CO_BUNDLE | CO_TITLE, 0, NULL },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -216,6 +222,7 @@ run_ingest(struct cli *a, sqlite3 *db)
 {
 	struct ingest_opts io = {
 		.threads = a->threads, .progress = a->progress,
+		.now = a->has_now ? a->now : (int64_t)time(NULL),
 		.stop = &stop_flag,
 	};
 	char err[1024];
@@ -282,7 +289,7 @@ run_report(struct cli *a, sqlite3 *db)
 		    "required\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (cli_report_write(db, &a->an, a->target, a->title, a->out,
+	if (cli_report_write(db, &a->an, &a->target, a->title, a->out,
 	    a->bundle, err, sizeof err) < 0) {
 		if (usage_error(a, err))
 			return CLI_EXIT_USAGE;

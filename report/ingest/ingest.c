@@ -17,17 +17,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "floordiv.h"
 #include "fmt.h"
+#include "human.h"
 #include "ingest.h"
 #include "ingest_int.h"
 #include "rollup/rollup.h"
 
 #define MAX_THREADS 64
+/* Archive members held in memory, in flight at once (one at least):
+ * with the one the walker is reading (ingest_archive.c's MEMBER_MAX),
+ * what any archive costs stays far below 256 MiB. */
+#define PIPE_BYTES ((size_t)64 << 20)
 #define PROGRESS_NS 500000000LL
 
 enum { C_SOURCE, C_HOST, C_SAMPLES, C_NEW, C_DUPS, C_CONFLICTS, C_DAMAGE,
-	C_STATUS };
-enum { T_SOURCES, T_SKIPPED, T_SAMPLES, T_NEW, T_HOSTS, T_DEVICES,
+	C_QUAR, C_QUAR_FIRST, C_QUAR_LAST, C_STATUS };
+enum { T_SOURCES, T_SKIPPED, T_SAMPLES, T_NEW, T_QUAR, T_HOSTS, T_DEVICES,
 	T_FIRST, T_LAST };
 
 static const struct rcol_spec source_cols[] = {
@@ -38,6 +44,9 @@ static const struct rcol_spec source_cols[] = {
 	{ "duplicates", "Duplicates", NULL, CF_PLAIN, 0 },
 	{ "conflicts", "Conflicts", NULL, CF_PLAIN, 0 },
 	{ "damage", "Damage", NULL, CF_PLAIN, 0 },
+	{ "quarantined", "Quarantined", "device-samples", CF_PLAIN, 0 },
+	{ "quarantined_first", "Quarantined from", NULL, CF_TIME, 0 },
+	{ "quarantined_last", "Quarantined to", NULL, CF_TIME, 0 },
 	{ "status", "Status", NULL, CF_PLAIN, 0 },
 };
 
@@ -46,6 +55,7 @@ static const struct rcol_spec total_cols[] = {
 	{ "skipped", "Skipped", "files", CF_PLAIN, 0 },
 	{ "samples", "Samples", "device-samples", CF_PLAIN, 0 },
 	{ "new_samples", "New", NULL, CF_PLAIN, 0 },
+	{ "quarantined", "Quarantined", NULL, CF_PLAIN, 0 },
 	{ "hosts", "Hosts", NULL, CF_PLAIN, 0 },
 	{ "devices", "Devices", NULL, CF_PLAIN, 0 },
 	{ "first_t", "First sample", NULL, CF_TIME, 0 },
@@ -58,7 +68,7 @@ struct run {
 	struct result *r;
 	struct rtable *src;
 	int status;			/* 0, 1 or 3 */
-	uint64_t sources, skipped, links, samples, new_samples;
+	uint64_t sources, skipped, links, samples, new_samples, quarantined;
 	int64_t first_t, last_t;
 	int have_t;
 	int64_t next_progress;		/* monotonic ns */
@@ -150,6 +160,46 @@ report_damage(struct run *u, const struct src *s)
 	return n;
 }
 
+/* Say, per host, which samples of the source were quarantined; set the
+ * row's columns. Returns the status word to add ("" for none). */
+static const char *
+report_quarantine(struct run *u, const struct src *s, size_t row)
+{
+	char a[32], b[32], lo[32], hi[32];
+	int64_t first = 0, last = 0;
+	int any = 0;
+
+	if (s->quarantined == 0)
+		return "";
+	human_date(floor_div64(s->ok_from_ms, 1000), 1, lo, sizeof lo);
+	human_date(floor_div64(s->ok_to_ms, 1000), 1, hi, sizeof hi);
+	for (size_t h = 0; h < s->nhost; h++) {
+		struct quar_host q;
+
+		ingest_quar_host(s, h, &q);
+		if (q.n == 0)
+			continue;
+		say(u, "%s: %" PRIu64 " device-samples of host %s quarantined: "
+		    "times %s to %s UTC, outside %s to %s (the ingest's time "
+		    "plus a day): kept apart, left out of every analysis",
+		    s->name, q.n, s->host[h].name,
+		    human_date(floor_div64(q.first_ms, 1000), 1, a, sizeof a),
+		    human_date(floor_div64(q.last_ms, 1000), 1, b, sizeof b),
+		    lo, hi);
+		if (!any || q.first_ms < first)
+			first = q.first_ms;
+		if (!any || q.last_ms > last)
+			last = q.last_ms;
+		any = 1;
+	}
+	result_set_uint(u->src, row, C_QUAR, s->quarantined);
+	result_set_int(u->src, row, C_QUAR_FIRST, floor_div64(first, 1000));
+	result_set_int(u->src, row, C_QUAR_LAST, floor_div64(last, 1000));
+	u->quarantined += s->quarantined;
+	u->status = 1;
+	return "quarantined";
+}
+
 /* A log: stored in its own transaction. -1 fatal, 1 stopped. */
 static int
 on_log(struct run *u, const struct src *s, char *err, size_t errlen)
@@ -157,7 +207,8 @@ on_log(struct run *u, const struct src *s, char *err, size_t errlen)
 	struct store_stats ss;
 	uint64_t damage = report_damage(u, s), conflicts, dups;
 	int rc = ingest_store_source(u->st, s, &ss, u->o->stop, err, errlen);
-	const char *status = damage ? "damaged" : "ok";
+	const char *status = damage ? "damaged" : "ok", *quar;
+	char word[64];
 	size_t i;
 
 	for (i = 0; i < s->ndmg && !damage; i++)
@@ -175,6 +226,10 @@ on_log(struct run *u, const struct src *s, char *err, size_t errlen)
 		u->status = 1;
 		status = damage ? "damaged, conflicts" : "conflicts";
 	}
+	if (ss.released)
+		say(u, "%s: %" PRIu64 " device-samples released from the "
+		    "quarantine: their times are plausible for this ingest",
+		    s->name, ss.released);
 	if (ss.overflow) {
 		say(u, "%s: %" PRIu64 " samples dropped: more than %d samples "
 		    "of one device in one hour", s->name, ss.overflow,
@@ -182,6 +237,12 @@ on_log(struct run *u, const struct src *s, char *err, size_t errlen)
 		u->status = 1;
 	}
 	i = row(u, s->name, s->nhost ? s->host[0].name : NULL, status);
+	quar = report_quarantine(u, s, i);
+	if (*quar) {
+		snprintf(word, sizeof word, "%s%s%s", !strcmp(status, "ok") ?
+		    "" : status, !strcmp(status, "ok") ? "" : ", ", quar);
+		result_set_text(u->src, i, C_STATUS, word);
+	}
 	result_set_uint(u->src, i, C_SAMPLES, s->samples);
 	result_set_uint(u->src, i, C_NEW, ss.new_samples);
 	result_set_uint(u->src, i, C_DUPS, dups);
@@ -245,20 +306,25 @@ struct walker_thread {
 	char *const *paths;
 	size_t npaths;
 	struct pipe *pipe;
+	int64_t ok_from_ms, ok_to_ms;	/* plausible sample times */
 	volatile sig_atomic_t *stop;
 };
 
 static int
 put(void *ctx, struct src *s)
 {
-	return ingest_pipe_put(ctx, s);
+	struct walker_thread *w = ctx;
+
+	s->ok_from_ms = w->ok_from_ms;
+	s->ok_to_ms = w->ok_to_ms;
+	return ingest_pipe_put(w->pipe, s);
 }
 
 static void *
 walker_main(void *arg)
 {
 	struct walker_thread *w = arg;
-	struct src_walk sw = { .emit = put, .ctx = w->pipe, .stop = w->stop };
+	struct src_walk sw = { .emit = put, .ctx = w, .stop = w->stop };
 
 	ingest_src_walk(w->paths, w->npaths, &sw);
 	ingest_pipe_close(w->pipe);
@@ -280,11 +346,13 @@ load_all(struct run *u, char *const *paths, size_t npaths, char *err,
 {
 	size_t n = decoders(u->o);
 	struct walker_thread w = { .paths = paths, .npaths = npaths,
+	    .ok_from_ms = (int64_t)INGEST_TIME_FLOOR * 1000,
+	    .ok_to_ms = (u->o->now + INGEST_AHEAD_S) * 1000,
 	    .stop = u->o->stop };
 	struct src *s;
 	int rc = 0;
 
-	w.pipe = ingest_pipe_new(n, 2 * n + 2);
+	w.pipe = ingest_pipe_new(n, 2 * n + 2, PIPE_BYTES);
 	if (w.pipe == NULL || pthread_create(&w.th, NULL, walker_main, &w)) {
 		snprintf(err, errlen, "cannot start threads");
 		ingest_pipe_free(w.pipe);
@@ -314,6 +382,7 @@ totals(struct run *u)
 	result_set_uint(t, i, T_SKIPPED, u->skipped);
 	result_set_uint(t, i, T_SAMPLES, u->samples);
 	result_set_uint(t, i, T_NEW, u->new_samples);
+	result_set_uint(t, i, T_QUAR, u->quarantined);
 	result_set_uint(t, i, T_HOSTS, ingest_store_hosts(u->st));
 	result_set_uint(t, i, T_DEVICES, ingest_store_devices(u->st));
 	if (u->have_t) {
@@ -340,6 +409,11 @@ closing_notes(struct run *u, int rc)
 	    " log%s, %" PRIu64 " of them new.", u->samples,
 	    u->samples == 1 ? "" : "s", u->sources, u->sources == 1 ? "" :
 	    "s", u->new_samples);
+	if (u->quarantined)
+		result_note(u->r, "%" PRIu64 " device-samples quarantined: "
+		    "their times are before 2003 or more than a day after "
+		    "this ingest; they are kept apart (v_io_quarantine) and "
+		    "left out of every analysis.", u->quarantined);
 	if (rc == 1)
 		result_note(u->r, "Stopped by a signal: the sources listed "
 		    "were loaded; hours not yet rolled up stay recorded and "

@@ -2,14 +2,19 @@
  * ingest_archive: the members of an archive as sources. A file is an
  * archive when libarchive recognises its content (tar, cpio, zip, ...
  * under gzip, zstd, xz, ...), whatever its name. Regular members are read
- * into memory one by one and named ARCHIVE:MEMBER; nothing is extracted
- * to disk; a member that is an archive itself is walked the same way.
- * A damaged archive is a source of its own (SRC_DAMAGE) after the members
- * that could be read.
+ * one by one (ingest_member.c) and named ARCHIVE:MEMBER; nothing is
+ * extracted to disk. A member that is an archive itself is walked the
+ * same way as it is read, block by block; one that is a log is held in
+ * memory for a decoder, at most MEMBER_MAX bytes apart from runs of
+ * zeros (a small archive can expand to any size: what is past the limit
+ * is not read, and the member is reported damaged there). A damaged
+ * archive is a source of its own (SRC_DAMAGE) after the members that
+ * could be read.
  */
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +27,10 @@
 #include "xalloc.h"
 
 #define ARCHIVE_BLOCK 65536
-#define MEMBER_PREALLOC_MAX (INT64_C(256) << 20)
 #define NEST_MAX 4		/* levels of archives around an archive */
 #define SNIFF_LEN 512		/* bytes that tell whether to read a member */
+#define SNIFF_MAX MEMBER_KEEP_MAX	/* read ahead at most */
+#define MEMBER_MAX ((size_t)64 << 20)	/* bytes of a member held for a decoder */
 
 /* libarchive's "not an archive" errno (ARCHIVE_ERRNO_FILE_FORMAT, from a
  * header it does not install). */
@@ -61,25 +67,27 @@ archive_reader(void)
  * first use and emitted after the members that could be read. */
 struct arch_in {
 	const char *name;
-	int fd;			/* -1: in memory */
+	int fd;			/* -1: a member of an archive, m */
+	struct member *m;
 	struct gunzip *gz;	/* gzip inflated by us, or NULL */
 	struct src *dmg;
 	int gz_told;		/* gz's damage is in dmg */
 };
 
-/* Open a on fd, or on buf[0 .. len) when fd < 0; gzip is inflated by
+/* Open a on fd, or on the member m when fd < 0; gzip is inflated by
  * ingest_gunzip so that damage in it costs only what follows it. */
 static int
-arch_open(struct archive *a, struct arch_in *in, const void *buf, size_t len)
+arch_open(struct archive *a, struct arch_in *in)
 {
 	if (in->fd >= 0 ? ingest_gunzip_is_gzip_fd(in->fd) :
-	    ingest_gunzip_is_gzip_mem(buf, len)) {
-		in->gz = in->fd >= 0 ? ingest_gunzip_fd(in->fd) : ingest_gunzip_mem(buf, len);
+	    ingest_gunzip_is_gzip_mem(in->m->buf, in->m->len)) {
+		in->gz = in->fd >= 0 ? ingest_gunzip_fd(in->fd) :
+		    ingest_gunzip_pull(ingest_member_read, in->m);
 		return ingest_gunzip_open(a, in->gz);
 	}
 	if (in->fd >= 0)
 		return archive_read_open_fd(a, in->fd, ARCHIVE_BLOCK);
-	return archive_read_open_memory(a, buf, len);
+	return archive_read_open(a, in->m, NULL, ingest_member_read, NULL);
 }
 
 static const char *
@@ -149,24 +157,6 @@ member_src(const char *archive_name, struct archive_entry *e,
 	return s;
 }
 
-/* Place a block of the member at off; a hole before it (a sparse
- * member) reads as zeros. */
-static void
-member_put(struct src *s, size_t *cap, size_t off, const void *blk,
-    size_t n)
-{
-	if (off + n > *cap) {
-		while (*cap < off + n)
-			*cap *= 2;
-		s->buf = xrealloc(s->buf, *cap);
-	}
-	if (off > s->len)
-		memset(s->buf + s->len, 0, off - s->len);
-	memcpy(s->buf + off, blk, n);
-	if (off + n > s->len)
-		s->len = off + n;
-}
-
 /* Could a member starting with p[0 .. len) be a log or an archive of
  * them? Logs are gzip; archives are compressed, zip, 7z, cpio or ustar.
  * Anything else (a core dump, a data file) is skipped unread rather than
@@ -212,80 +202,80 @@ skip_member(struct archive *a)
 	return r == ARCHIVE_EOF ? 0 : r == ARCHIVE_WARN ? 1 : -1;
 }
 
-/* One member into memory, block by block: when the archive fails inside
- * it, what was read is still handed on (archive_read_data would drop the
- * last partial buffer), and -1 is returned. A member that cannot be a log
- * or an archive is handed on as SRC_SKIP once its first bytes say so; 1
- * when it turns out damaged (the archive goes on). */
+/* What the member's first bytes say it is: read ahead while they cannot
+ * tell (at most SNIFF_MAX). -1 when the archive fails first. */
 static int
-read_member(struct archive *a, struct archive_entry *e,
-    const char *archive_name, struct src **out)
+member_kind(struct member *m, const char *name, enum iolog_kind *kind)
+{
+	size_t want = SNIFF_LEN;
+
+	for (;;) {
+		if (ingest_member_ahead(m, want) < 0)
+			return -1;
+		*kind = ingest_sniff(m->buf, m->len,
+		    !ingest_member_ended(m) && want < SNIFF_MAX, name);
+		if (*kind != IOLOG_NEED_MORE)
+			return 0;
+		want = want < SNIFF_MAX / 4 ? want * 4 : SNIFF_MAX;
+	}
+}
+
+/* A member for a decoder: held in memory (MEMBER_MAX at most). 0, 1
+ * damaged but the archive goes on, -1 the archive fails inside it. */
+static int
+hold_member(struct member *m, struct archive_entry *e, struct src *s)
 {
 	int64_t size = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
-	/* The header's size, unless absurd (a damaged header must not make
-	 * us allocate it: the buffer grows with what is actually read). */
-	size_t cap = size > 0 && size < MEMBER_PREALLOC_MAX ? (size_t)size + 1 :
-	    65536;
-	struct src *s = member_src(archive_name, e, SRC_LOG);
-	const void *blk;
-	size_t n;
-	la_int64_t off;
-	int r, rc = 0, sniffed = 0;
+	char why[256];
 
-	s->buf = xmalloc(cap);
-	while ((r = archive_read_data_block(a, &blk, &n,
-	    &off)) != ARCHIVE_EOF) {
-		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-			rc = -1;
-			break;
-		}
-		if (r == ARCHIVE_WARN)	/* a zip member's bad CRC or size: */
-			rc = 1;		/* damage, and the archive goes on */
-		if (n == 0)
-			continue;
-		if (off < 0 ||
-		    (uint64_t)off > s->len + (uint64_t)MEMBER_PREALLOC_MAX) {
-			rc = -1;
-			break;
-		}
-		member_put(s, &cap, (size_t)off, blk, n);
-		if (sniffed || s->len < SNIFF_LEN)
-			continue;
-		sniffed = 1;
-		if (!worth_reading(s->buf, s->len)) {
-			s->kind = SRC_SKIP;
-			free(s->buf);
-			s->buf = NULL;
-			s->len = 0;
-			rc = skip_member(a);
-			break;
-		}
+	switch (ingest_member_hold(m, s, size > 0 ? (uint64_t)size : 0,
+	    MEMBER_MAX)) {
+	case MEMBER_WHOLE:
+		return m->rc;
+	case MEMBER_BROKEN:
+		s->cut = 1;
+		return -1;
+	case MEMBER_OVER:
+		/* What was read is decoded; that it stops inside a frame
+		 * is this, not damage of its own. */
+		snprintf(why, sizeof why, "more than %zu MiB once expanded "
+		    "(runs of zeros aside), the most an archive member may "
+		    "hold: read no further", MEMBER_MAX >> 20);
+		ingest_item_damage(s, m->held_at, why, 0);
+		s->cut = 1;
+		break;
+	case MEMBER_NOMEM:
+		free(s->buf);
+		s->buf = NULL;
+		s->len = 0;
+		ingest_item_error(s, "%s: %s", s->name, strerror(ENOMEM));
+		break;
+	case MEMBER_LOST:
+		ingest_item_error(s, "%s: neither an archive nor a log "
+		    "within its first %zu MiB: not read", s->name,
+		    MEMBER_KEEP_MAX >> 20);
+		break;
 	}
-	*out = s;
-	return rc;
+	return skip_member(m->a);
 }
 
 static void walk_members(struct walker *, struct archive *,
     struct archive_entry *, int, struct arch_in *, int);
 
-/* A member that is itself an archive (a tarball of per-server tarballs)
- * is walked in memory, its members named OUTER:INNER:MEMBER, down to
- * NEST_MAX levels. 1 when s was an archive (and is freed), else 0. */
+/* A member that may be an archive itself (a tarball of per-server
+ * tarballs) is walked as it is read, its members named
+ * OUTER:INNER:MEMBER, down to NEST_MAX levels. 1 when it was an archive
+ * (the caller passes over the rest of it), 0 when it is not: everything
+ * read of it was kept, for a decoder. */
 static int
-walk_nested(struct walker *k, struct src *s, int depth)
+walk_nested(struct walker *k, struct member *m, const char *name, int depth)
 {
-	struct arch_in in = { .name = s->name, .fd = -1 };
-	struct archive *a;
+	struct arch_in in = { .name = name, .fd = -1, .m = m };
+	struct archive *a = archive_reader();
 	struct archive_entry *e = NULL;
-	int r;
+	struct src *s;
+	int r = arch_open(a, &in);
 
-	/* A member that starts like a log is not probed as an archive,
-	 * which a damaged log could fail. */
-	if (s->len == 0 ||
-	    ingest_sniff(s->buf, s->len, 0, s->name) == IOLOG_LOG)
-		return 0;
-	a = archive_reader();
-	r = arch_open(a, &in, s->buf, s->len);
 	if (r == ARCHIVE_OK)
 		r = archive_read_next_header(a, &e);
 	if (r < ARCHIVE_WARN || r == ARCHIVE_EOF) {	/* not an archive (or
@@ -294,23 +284,55 @@ walk_nested(struct walker *k, struct src *s, int depth)
 		ingest_gunzip_free(in.gz);
 		return 0;
 	}
+	ingest_member_unkept(m);
 	if (depth >= NEST_MAX) {	/* said, not taken for "not a log" */
-		archive_read_free(a);
-		ingest_gunzip_free(in.gz);
-		free(s->buf);
-		s->buf = NULL;
-		s->len = 0;
+		s = ingest_item_new(name, SRC_ERROR, 0);
 		ingest_item_error(s,
 		    "%s: an archive inside %d levels of archives: not "
-		    "read (at most %d)", s->name, depth + 1, NEST_MAX);
+		    "read (at most %d)", name, depth + 1, NEST_MAX);
 		ingest_item_emit(k, s);
-		return 1;
+	} else {
+		walk_members(k, a, e, r, &in, depth + 1);
 	}
-	walk_members(k, a, e, r, &in, depth + 1);
 	archive_read_free(a);
 	ingest_gunzip_free(in.gz);
-	ingest_item_free(s);
 	return 1;
+}
+
+/* One regular member: skipped, walked as an archive, or held for a
+ * decoder. 0, 1 damaged (the archive goes on), -1 the archive fails
+ * inside it. */
+static int
+walk_member(struct walker *k, struct archive *a, struct archive_entry *e,
+    const char *archive_name, int depth)
+{
+	struct src *s = member_src(archive_name, e, SRC_LOG);
+	struct member m;
+	enum iolog_kind kind = IOLOG_NOT_GZIP;
+	int rc;
+
+	ingest_member_init(&m, a);
+	if (member_kind(&m, s->name, &kind) < 0) {
+		/* the archive fails inside it: what was read goes on */
+		rc = hold_member(&m, e, s);
+		ingest_item_emit(k, s);
+	} else if (kind != IOLOG_LOG && !worth_reading(m.buf, m.len)) {
+		/* a core dump, a data file: skipped unread */
+		s->kind = SRC_SKIP;
+		ingest_item_emit(k, s);
+		rc = skip_member(a);
+	} else if (kind != IOLOG_LOG && walk_nested(k, &m, s->name,
+	    depth)) {
+		ingest_item_free(s);
+		rc = m.rc < 0 ? -1 : skip_member(a);
+		if (rc == 0)
+			rc = m.rc;
+	} else {
+		rc = hold_member(&m, e, s);
+		ingest_item_emit(k, s);
+	}
+	ingest_member_free(&m);
+	return rc;
 }
 
 /* The members of an archive whose first header was read into e. A
@@ -322,7 +344,6 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
     int r, struct arch_in *in, int depth)
 {
 	const char *name = in->name, *gz_why;
-	struct src *m;
 	uint64_t gz_off;
 	int bad;
 	int64_t pos = -1;	/* uncompressed offset of the last RETRY */
@@ -349,10 +370,7 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 		if (archive_entry_filetype(e) != AE_IFREG ||
 		    archive_entry_hardlink(e) != NULL)
 			continue;
-		bad = read_member(a, e, name, &m);
-		m->cut = bad < 0;
-		if (bad || !walk_nested(k, m, depth))
-			ingest_item_emit(k, m);
+		bad = walk_member(k, a, e, name, depth);
 		if (bad) {
 			add_archive_damage(in, a, bad > 0 ?
 			    archive_entry_pathname(e) : NULL);
@@ -381,7 +399,7 @@ ingest_archive_walk(struct walker *k, int fd, const char *name, int maybe_log)
 	struct archive *a = archive_reader();
 	struct archive_entry *e = NULL;
 	uint64_t gz_off;
-	int r = arch_open(a, &in, NULL, 0);
+	int r = arch_open(a, &in);
 
 	if (r == ARCHIVE_OK)
 		r = archive_read_next_header(a, &e);

@@ -1,6 +1,6 @@
 /*
  * ingest_gunzip: inflate a gzip stream (one member or several, as gzip
- * writes them) for libarchive; see ingest_gunzip.h.
+ * writes them) for libarchive; see ingest_gunzip_int.h.
  *
  * Like gzip(1), bytes after a complete member that do not start another
  * member are trailing garbage and end the stream quietly. A stream that
@@ -23,9 +23,11 @@
 #define GZ_OUT 65536
 
 struct gunzip {
-	int fd;			/* -1: reading mem */
-	const uint8_t *mem;
-	size_t memlen;
+	int fd;			/* -1: pulling from a stream */
+	archive_read_callback *pull;
+	void *pull_ctx;
+	const uint8_t *blk;	/* the rest of the block last pulled */
+	size_t blklen;
 	z_stream zs;
 	int zinit;
 	int between;		/* before a member's header */
@@ -54,13 +56,11 @@ ingest_gunzip_is_gzip_fd(int fd)
 }
 
 static struct gunzip *
-gunzip_new(int fd, const void *mem, size_t len)
+gunzip_new(int fd)
 {
 	struct gunzip *g = xcalloc(1, sizeof *g);
 
 	g->fd = fd;
-	g->mem = mem;
-	g->memlen = len;
 	g->between = 1;
 	/* 16 + 15: a gzip header and trailer around a full deflate window */
 	if (inflateInit2(&g->zs, 16 + MAX_WBITS) == Z_OK)
@@ -70,10 +70,16 @@ gunzip_new(int fd, const void *mem, size_t len)
 	return g;
 }
 
-struct gunzip *ingest_gunzip_fd(int fd) { return gunzip_new(fd, NULL, 0); }
-struct gunzip *ingest_gunzip_mem(const void *buf, size_t len)
+struct gunzip *ingest_gunzip_fd(int fd) { return gunzip_new(fd); }
+
+struct gunzip *
+ingest_gunzip_pull(archive_read_callback *pull, void *ctx)
 {
-	return gunzip_new(-1, buf, len);
+	struct gunzip *g = gunzip_new(-1);
+
+	g->pull = pull;
+	g->pull_ctx = ctx;
+	return g;
 }
 
 uint64_t
@@ -99,6 +105,38 @@ damage(struct gunzip *g, const char *why)
 	g->done = 1;
 }
 
+/* fill() from a pulled stream (an archive member), after the bytes
+ * inflate has not consumed yet. */
+static int
+fill_pulled(struct gunzip *g)
+{
+	size_t k;
+
+	if (g->blklen == 0) {
+		const void *p;
+		la_ssize_t n = g->pull(NULL, g->pull_ctx, &p);
+
+		if (n < 0) {
+			damage(g, "cut short where the archive holding it "
+			    "breaks off");
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		g->blk = p;
+		g->blklen = (size_t)n;
+	}
+	k = GZ_IN - g->zs.avail_in;
+	if (k > g->blklen)
+		k = g->blklen;
+	memcpy(g->in + g->zs.avail_in, g->blk, k);
+	g->blk += k;
+	g->blklen -= k;
+	g->zs.avail_in += (uInt)k;
+	g->read += k;
+	return 1;
+}
+
 /* Append input after what inflate has not consumed yet: 1 some, 0 at
  * the end of the input, -1 a read error (damage recorded). */
 static int
@@ -106,20 +144,11 @@ fill(struct gunzip *g)
 {
 	ssize_t n;
 
-	if (g->fd < 0) {
-		/* the rest of the buffer at once (it outlives the feed) */
-		uint64_t at = ingest_gunzip_consumed(g), rest = g->memlen - at;
-
-		if (rest == g->zs.avail_in)
-			return 0;
-		g->zs.next_in = (Bytef *)(uintptr_t)(g->mem + at);
-		g->zs.avail_in = (uInt)(rest > UINT32_MAX ? UINT32_MAX : rest);
-		g->read = at + g->zs.avail_in;
-		return 1;
-	}
 	if (g->zs.avail_in > 0)
 		memmove(g->in, g->zs.next_in, g->zs.avail_in);
 	g->zs.next_in = g->in;
+	if (g->pull)
+		return fill_pulled(g);
 	do
 		n = read(g->fd, g->in + g->zs.avail_in, GZ_IN - g->zs.avail_in);
 	while (n < 0 && errno == EINTR);

@@ -17,17 +17,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct archive;
+#include <archive.h>
+
 struct gunzip;
 
 /* Does the input start with the gzip magic? */
 int ingest_gunzip_is_gzip_fd(int fd);
 int ingest_gunzip_is_gzip_mem(const void *buf, size_t len);
 
-/* A feed reading fd from its current position, or buf[0 .. len) (which
- * must outlive the feed). */
+/* A feed reading fd from its current position, or pulling its input
+ * from a stream with libarchive's read callback (called with a NULL
+ * archive): an archive inside an archive. */
 struct gunzip *ingest_gunzip_fd(int fd);
-struct gunzip *ingest_gunzip_mem(const void *buf, size_t len);
+struct gunzip *ingest_gunzip_pull(archive_read_callback *pull, void *ctx);
 
 /* archive_read_open() with the feed as its input; the feed outlives a. */
 int ingest_gunzip_open(struct archive *a, struct gunzip *g);

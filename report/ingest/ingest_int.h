@@ -4,7 +4,9 @@
  *   ingest_src.c    paths, directories, archives -> struct src items
  *                   (ingest_archive.c members, ingest_gunzip.c inflating)
  *   ingest_pipe.c   decoder threads, results back in input order
- *   ingest_read.c   a log file's bytes into memory (decoders)
+ *   ingest_read.c   a log's bytes into memory, zero runs counted
+ *   ingest_member.c an archive member as a stream (ingest_archive.c)
+ *   ingest_quar.c   samples with implausible times set apart
  *   ingest_log.c    a log's bytes -> per-device sample arrays (decoders)
  *   ingest_prep.c   sample arrays -> encoded hour chunks (decoders)
  *   ingest_store.c  one source -> io_* tables, one transaction (writer)
@@ -17,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <archive.h>
 #include <sqlite3.h>
 
 #include "diskstats.h"
@@ -61,6 +64,8 @@ struct src_dev {
 	char name[DS_NAME_MAX];
 	struct io_sample *s;
 	size_t n, cap;
+	struct io_sample *q;	/* quarantined: implausible times */
+	size_t nq;
 	int64_t first_ms, last_ms;	/* interval start / end extremes */
 	struct src_chunk *ch;
 	size_t nch;
@@ -87,6 +92,10 @@ struct src {
 	uint64_t dups, conflicts;	/* repeated t_ms inside the source */
 	uint64_t dropped;	/* values r127 cannot hold */
 	uint64_t overflow;	/* samples past IOCHUNK_MAX in an hour */
+	/* Plausible sample times, unix ms: an interval starting before
+	 * ok_from_ms or ending after ok_to_ms is quarantined. */
+	int64_t ok_from_ms, ok_to_ms;
+	uint64_t quarantined;	/* samples quarantined */
 	int damaged;		/* damage that is not a truncated tail */
 	/* An archive member the archive breaks off inside: that it ends
 	 * inside a frame is the archive's damage, reported there. */
@@ -129,12 +138,88 @@ int ingest_archive_walk(struct walker *k, int fd, const char *name,
 enum iolog_kind ingest_sniff(const uint8_t *buf, size_t len, int more,
     const char *name);
 
-/* ingest_read.c: s->fd's bytes into s->buf, s->len; 0, or -1 with errno
- * (ENOMEM when the file does not fit: this source only). */
+/* ingest_member.c: the regular member an archive is at, as a stream
+ * (holes of a sparse member read as zeros). Its first bytes are read
+ * ahead and kept; while `keep` is set, everything handed out is kept
+ * too (at most MEMBER_KEEP_MAX bytes; past it the member is `lost`: it
+ * cannot be handed out again). */
+#define MEMBER_KEEP_MAX ((size_t)16 << 20)
+struct member {
+	struct archive *a;
+	uint8_t *buf;		/* kept bytes, from the member's start */
+	size_t len, cap;
+	size_t at;		/* kept bytes handed out so far */
+	int keep, lost;
+	const uint8_t *blk;	/* the rest of the block last read */
+	size_t blklen;
+	uint64_t hole;		/* zeros before blk */
+	int64_t pos;		/* bytes of the member taken so far */
+	int eof;
+	int rc;			/* 1: the archive warned (a zip member's bad
+				 * CRC or size), -1: it failed inside */
+	uint64_t held_at;	/* MEMBER_OVER: where reading stopped */
+};
+enum member_end {
+	MEMBER_WHOLE,		/* held to its end */
+	MEMBER_OVER,		/* more than the limit: the rest is not read */
+	MEMBER_BROKEN,		/* the archive fails inside it */
+	MEMBER_NOMEM,		/* memory could not be had */
+	MEMBER_LOST		/* its start was not kept */
+};
+void ingest_member_init(struct member *m, struct archive *a);
+/* Read ahead until `want` bytes are kept, or the member ends. 0, or -1
+ * when the archive fails inside it or they cannot be kept. */
+int ingest_member_ahead(struct member *m, size_t want);
+/* Nothing more to read (after ingest_member_ahead). */
+int ingest_member_ended(const struct member *m);
+/* libarchive's read callback over the member: the kept bytes, then the
+ * rest (an archive inside an archive, walked as it is read). */
+la_ssize_t ingest_member_read(struct archive *a, void *m, const void **buf);
+/* Keep nothing more (it was an archive); what was kept goes once the
+ * reader has moved past it. */
+void ingest_member_unkept(struct member *m);
+/* The whole member into s->buf (ingest_read.c: zero runs held as a
+ * count), at most max bytes: the kept bytes, then the rest. */
+enum member_end ingest_member_hold(struct member *m, struct src *s,
+    uint64_t size_hint, size_t max);
+void ingest_member_free(struct member *m);
+
+/* ingest_read.c: a log's bytes gathered into s->buf, s->len, a run of
+ * zeros longer than 64 KiB held as a count (written out only when data
+ * follows it), at most `max` bytes stored. */
+struct hold {
+	size_t cap;		/* bytes allocated at s->buf */
+	size_t run;		/* zeros at the end of the stored bytes */
+	uint64_t held;		/* zeros after them, counted, not stored */
+	size_t max;
+};
+/* Start with room for size_hint bytes (0: unknown). 0, or -1 (ENOMEM). */
+int ingest_read_start(struct src *s, struct hold *h, uint64_t size_hint,
+    size_t max);
+/* Append n bytes, or n zeros (a hole). 0, or -1 with errno: ENOMEM, or
+ * EFBIG when the bytes would pass h->max (those before it are stored). */
+int ingest_read_add(struct src *s, struct hold *h, const void *p, size_t n);
+int ingest_read_zeros(struct src *s, struct hold *h, uint64_t n);
+/* Bytes taken so far, the held zeros included. */
+uint64_t ingest_read_pos(const struct src *s, const struct hold *h);
+/* s->fd's bytes into s->buf, s->len (no limit: a file's size is its own);
+ * 0, or -1 with errno (ENOMEM when the file does not fit: this source
+ * only). */
 int ingest_read_file(struct src *s);
 
 /* ingest_log.c: read the item's input and decode it (thread-safe). */
 void ingest_log_decode(struct src *s);
+
+/* ingest_quar.c: samples with implausible times. split: move those of
+ * d (sorted, unique) to d->q, both sorted (decoders). */
+void ingest_quar_split(struct src *s, struct src_dev *d);
+/* A host's quarantined samples in a source: how many, the first and
+ * last end (unix ms); n == 0 for none. */
+struct quar_host {
+	uint64_t n;
+	int64_t first_ms, last_ms;
+};
+void ingest_quar_host(const struct src *s, size_t host, struct quar_host *q);
 
 /* ingest_prep.c: group each device's samples into hours and encode each
  * hour's chunk row, so that the writer mostly just inserts (thread-safe;
@@ -144,11 +229,12 @@ void ingest_prep_src(struct src *s);
 int64_t ingest_prep_hour(int64_t t_ms);
 
 /* ingest_pipe.c: items decoded by nworkers threads, handed back in the
- * order they were put. put blocks while `cap` items are in flight; it
- * returns -1 once the pipe is aborted. get returns NULL after close and
- * the last item. */
+ * order they were put. put blocks while `cap` items are in flight, or
+ * while items holding bytes in memory are and the item's would bring
+ * them past max_bytes; it returns -1 once the pipe is aborted. get
+ * returns NULL after close and the last item. */
 struct pipe;
-struct pipe *ingest_pipe_new(size_t nworkers, size_t cap);
+struct pipe *ingest_pipe_new(size_t nworkers, size_t cap, size_t max_bytes);
 int ingest_pipe_put(struct pipe *p, struct src *s);
 void ingest_pipe_close(struct pipe *p);
 struct src *ingest_pipe_get(struct pipe *p);
@@ -160,6 +246,7 @@ void ingest_pipe_free(struct pipe *p);
 struct store;
 struct store_stats {
 	uint64_t new_samples, dups, conflicts, overflow;
+	uint64_t released;	/* left io_quarantine: plausible now */
 };
 struct store *ingest_store_open(sqlite3 *db, char *err, size_t errlen);
 /* Store one SRC_LOG source in one transaction. 0 done, 1 stopped (rolled

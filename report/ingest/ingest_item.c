@@ -60,6 +60,7 @@ ingest_item_free(struct src *s)
 		close(s->fd);
 	for (size_t i = 0; i < s->ndev; i++) {
 		free(s->dev[i].s);
+		free(s->dev[i].q);
 		free(s->dev[i].ch);
 	}
 	free(s->enc);

@@ -150,7 +150,8 @@ same_sample(const struct io_sample *a, const struct io_sample *b)
 	return a->dur_ms == b->dur_ms && !memcmp(a->v, b->v, sizeof a->v);
 }
 
-/* Sort, drop repeated t_ms (the first read wins), find the extremes. */
+/* Sort, drop repeated t_ms (the first read wins), set implausible times
+ * apart, find the extremes of the others. */
 static void
 finish_dev(struct src *s, struct src_dev *d)
 {
@@ -170,6 +171,7 @@ finish_dev(struct src *s, struct src_dev *d)
 		d->s[out++] = d->s[i];
 	}
 	d->n = out;
+	ingest_quar_split(s, d);
 	for (size_t i = 0; i < d->n; i++) {
 		int64_t start = d->s[i].t_ms - d->s[i].dur_ms;
 

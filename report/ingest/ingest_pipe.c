@@ -6,8 +6,10 @@
  * `put`, workers take the next undecoded slot at `work`, the writer waits
  * for slot `get` to be done. The ring bounds the memory in flight (each
  * slot holds one decoded source) and keeps the output order, so messages
- * and the database do not depend on thread timing. One mutex: it is taken
- * a few times per source, never per sample.
+ * and the database do not depend on thread timing. The bytes the walker
+ * has read into memory (archive members) are bounded too: a member waits
+ * while others of more than `max_bytes` in all are in flight. One mutex:
+ * it is taken a few times per source, never per sample.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,6 +24,8 @@ struct pipe {
 	struct src **slot;
 	unsigned char *done;
 	size_t put, work, get;		/* sequence numbers */
+	size_t bytes, max_bytes;	/* input held by items in flight */
+	size_t *len;			/* each slot's share of bytes */
 	int closed, aborted;
 	pthread_t *worker;
 	size_t nworker;
@@ -53,7 +57,7 @@ worker_main(void *arg)
 }
 
 struct pipe *
-ingest_pipe_new(size_t nworkers, size_t cap)
+ingest_pipe_new(size_t nworkers, size_t cap, size_t max_bytes)
 {
 	struct pipe *p = xcalloc(1, sizeof *p);
 
@@ -64,6 +68,8 @@ ingest_pipe_new(size_t nworkers, size_t cap)
 	p->cap = cap;
 	p->slot = xcalloc(cap, sizeof *p->slot);
 	p->done = xcalloc(cap, 1);
+	p->len = xcalloc(cap, sizeof *p->len);
+	p->max_bytes = max_bytes;
 	p->worker = xcalloc(nworkers, sizeof *p->worker);
 	for (size_t i = 0; i < nworkers; i++) {
 		if (pthread_create(&p->worker[p->nworker], NULL, worker_main,
@@ -82,7 +88,8 @@ int
 ingest_pipe_put(struct pipe *p, struct src *s)
 {
 	pthread_mutex_lock(&p->mu);
-	while (p->put - p->get >= p->cap && !p->aborted)
+	while ((p->put - p->get >= p->cap || (p->bytes > 0 &&
+	    s->len > p->max_bytes - p->bytes)) && !p->aborted)
 		pthread_cond_wait(&p->can_put, &p->mu);
 	if (p->aborted) {
 		pthread_mutex_unlock(&p->mu);
@@ -91,6 +98,9 @@ ingest_pipe_put(struct pipe *p, struct src *s)
 	}
 	p->slot[p->put % p->cap] = s;
 	p->done[p->put % p->cap] = 0;
+	p->len[p->put % p->cap] = s->len < p->max_bytes ? s->len :
+	    p->max_bytes;
+	p->bytes += p->len[p->put % p->cap];
 	p->put++;
 	pthread_cond_signal(&p->can_work);
 	pthread_mutex_unlock(&p->mu);
@@ -119,6 +129,7 @@ ingest_pipe_get(struct pipe *p)
 	if (!p->aborted && p->get < p->put) {
 		s = p->slot[p->get % p->cap];
 		p->slot[p->get % p->cap] = NULL;
+		p->bytes -= p->len[p->get % p->cap];
 		p->get++;
 		pthread_cond_signal(&p->can_put);
 	}
@@ -153,6 +164,7 @@ ingest_pipe_free(struct pipe *p)
 	pthread_mutex_destroy(&p->mu);
 	free(p->slot);
 	free(p->done);
+	free(p->len);
 	free(p->worker);
 	free(p);
 }

@@ -46,6 +46,14 @@ static const char *const sql[NQ] = {
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	"INSERT OR IGNORE INTO io_damage (source, offset, reason) VALUES "
 	    "(?1, ?2, ?3)",
+	"INSERT OR IGNORE INTO io_quarantine (host, device, t_ms, dur_ms, "
+	    "interval_ms, rd_ios, wr_ios, rd_sec, wr_sec, rd_ms, wr_ms, io_ms, "
+	    "oth_ios) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+	    "?12, ?13)",
+	"SELECT 1 FROM io_quarantine WHERE host = ?1 AND device = ?2 AND "
+	    "t_ms BETWEEN ?3 AND ?4 LIMIT 1",
+	"DELETE FROM io_quarantine WHERE host = ?1 AND device = ?2 AND "
+	    "t_ms = ?3",
 };
 
 struct store *
@@ -164,11 +172,31 @@ source_row(struct store *st, const struct src *s)
 	return db_step_done(st->q[Q_SOURCE]);
 }
 
+/* A host of the source whose every sample was quarantined: it has no
+ * row (a wrong clock adds nothing to the hosts the analyses know). */
+static int
+quarantined_only(const struct src *s, size_t host)
+{
+	int quar = 0;
+
+	for (size_t i = 0; i < s->ndev; i++) {
+		if (s->dev[i].host != host)
+			continue;
+		if (s->dev[i].n > 0)
+			return 0;
+		quar |= s->dev[i].nq > 0;
+	}
+	return quar;
+}
+
 /* Hosts and devices of the source; their ids in st->devid. */
 static int
 upsert_ids(struct store *st, const struct src *s, int64_t *host_id)
 {
 	for (size_t i = 0; i < s->nhost; i++) {
+		host_id[i] = 0;
+		if (quarantined_only(s, i))
+			continue;
 		db_bind_text(st->q[Q_HOST], 1, s->host[i].name);
 		if ((host_id[i] = returning_id(st->q[Q_HOST])) < 0)
 			return -1;
@@ -229,12 +257,14 @@ ingest_store_source(struct store *st, const struct src *s,
 		    s->enc, out, err, errlen) < 0)
 			goto fail;
 	}
-	if (ingest_chunks_dirty(st) < 0 || source_row(st, s) < 0 ||
-	    insert_damage(st, s) < 0 || db_commit(st->db) < 0)
+	if (ingest_chunks_dirty(st) < 0 || ingest_quar_store(st, s, out) < 0 ||
+	    source_row(st, s) < 0 || insert_damage(st, s) < 0 ||
+	    db_commit(st->db) < 0)
 		goto db_fail;
 	ingest_chunks_dirty_committed(st);
 	for (size_t i = 0; i < s->nhost; i++)
-		ingest_idset_add(&st->hosts, host_id[i]);
+		if (host_id[i])
+			ingest_idset_add(&st->hosts, host_id[i]);
 	for (size_t i = 0; i < s->ndev; i++)
 		if (st->devid[i])
 			ingest_idset_add(&st->devs, st->devid[i]);

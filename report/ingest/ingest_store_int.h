@@ -18,7 +18,7 @@ struct idset {
 };
 
 enum { Q_HOST, Q_WIDEN, Q_DEV, Q_RANGE, Q_SPAN, Q_GET, Q_INS, Q_UPD, Q_DIRTY,
-	Q_SOURCE, Q_DAMAGE, NQ };
+	Q_SOURCE, Q_DAMAGE, Q_QUAR, Q_QPROBE, Q_QDEL, NQ };
 
 /* The hours a device has chunks in, as far as the writer knows: loaded
  * from the database the first time the device comes up, then widened by
@@ -63,6 +63,13 @@ int ingest_idset_has(const struct idset *s, int64_t id);
  * that changed are remembered for ingest_chunks_dirty(). 0, or -1 with err. */
 int ingest_chunks_dev(struct store *st, int64_t dev_id, const struct src_dev *d,
     const char *enc, struct store_stats *out, char *err, size_t errlen);
+/* ingest_quar.c: the source's quarantined samples into io_quarantine
+ * (a set: a sample already there stays); its plausible samples out of
+ * it (released: stored with the others), counted in out->released. 0
+ * or -1. */
+int ingest_quar_store(struct store *st, const struct src *s,
+    struct store_stats *out);
+
 /* Mark the remembered hours dirty (those not already committed as
  * dirty by an earlier source). 0 or -1. */
 int ingest_chunks_dirty(struct store *st);

@@ -6,6 +6,7 @@
  *  - query_minutes.c, query_scan.c, query_devstats.c (with query_sel.c):
  *    the I/O minutes, host minutes and device totals of a window;
  *  - query_hosts.c: the hosts of a window, and the --host check;
+ *  - query_quar.c: the quarantined samples, per host;
  *  - query_census.c: snapshots, groups, histograms, extremes, top lists.
  */
 #ifndef IOCENSUS_QUERY_H
@@ -34,8 +35,12 @@
 enum minute_state { MIN_NONE = 0, MIN_MISSING = 1, MIN_COMPLETE = 2 };
 
 /* The time window and hosts of a question. from/to: unix seconds, UTC,
- * [from, to); 0 means "from the first data" / "to the end of the last".
+ * [from, to); 0 means "from the first data" / "to the end of the last",
+ * except that a start from the data is at most IO_DEFAULT_DAYS before
+ * the end: the window a question gets without --from never passes the
+ * limits below, however long the time its data claims to span.
  * hosts: glob patterns (lib/globlist); none means every host. */
+#define IO_DEFAULT_DAYS 366
 struct io_window {
 	int64_t from, to;
 	const char *const *hosts;
@@ -52,6 +57,8 @@ struct minute_series {
 	uint64_t *ios;		/* requests completed (reads, writes,
 				   discards, flushes) */
 	size_t nhost, ndev;	/* hosts and devices with data in the window */
+	int cut;		/* the start was cut to IO_DEFAULT_DAYS ... */
+	int64_t data_from;	/* ... from where the data starts */
 };
 
 /* A window's minutes are held in memory, 25 bytes each (zeroed pages: only
@@ -115,6 +122,24 @@ int query_devstats_load(sqlite3 *db, const struct io_window *w,
 void query_devstats_free(struct dev_stat *d, size_t n);
 
 /*
+ * Quarantine (query_quar.c): the samples ingest set apart because their
+ * times cannot be real, per host by name: how many, the first and last
+ * end (unix seconds). No analysis reads them.
+ */
+struct quar_entry {
+	char *host;
+	uint64_t samples;
+	int64_t first, last;
+};
+struct quar_list {
+	size_t n;
+	struct quar_entry *e;
+};
+int query_quar_hosts(sqlite3 *db, struct quar_list *q, char *err,
+    size_t errlen);
+void query_quar_free(struct quar_list *q);
+
+/*
  * Census (query_census.c): what the snapshot analyses read from the census
  * database, loaded through the stable views (v_snapshot, v_project, v_hist,
  * v_dir) and the owner, hist_extent, project_extent and dir_scope tables,
@@ -133,14 +158,25 @@ struct nint {
 	int has;
 };
 
+/* A snapshot's capacity, statvfs(ROOT) at the scan: the fs_* columns of
+ * v_snapshot (bytes = f_blocks, free = f_bfree, avail = f_bavail, times
+ * f_frsize; f_files, f_ffree), exact, each absent where NULL (unknown:
+ * written before schema 6, statvfs failed, or fsscan --as-of). */
+struct capacity {
+	struct nint bytes, free_bytes, avail_bytes, inodes, free_inodes;
+};
+
 struct snap {
 	int64_t id;
 	char *fs, *root, *status;	/* status: running, complete, ... */
 	char *mount_opts;		/* NULL when unknown */
-	int64_t started_at, now_ref;
-	struct nint finished_at;
+	int64_t started_at, now_ref;	/* started_at: the snapshot's time
+					   (fsscan --as-of sets it) */
+	struct nint finished_at, scanned_at;	/* scanned_at: when the walk
+					   really started (schema 6) */
 	int complete;
 	struct nint files, dirs, bytes, alloc, errors;
+	struct capacity cap;
 };
 
 /* All snapshots, ordered by id. 0, or -1 with err. */
@@ -148,9 +184,6 @@ int query_census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
     size_t errlen);
 /* One snapshot: 1 found, 0 no such id, -1 error. */
 int query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
-    size_t errlen);
-/* The latest complete snapshot (by start time, then id): 1, 0 none, -1. */
-int query_census_latest_complete(sqlite3 *db, int64_t *id, char *err,
     size_t errlen);
 void query_census_snap_clear(struct snap *s);
 
@@ -165,17 +198,6 @@ int query_census_fs_latest(sqlite3 *db, struct fs_latest **out, size_t *n,
     char *err, size_t errlen);
 void query_census_fs_latest_free(struct fs_latest *l, size_t n);
 
-/* A snapshot's capacity, statvfs(ROOT) at the scan: the fs_* columns of
- * v_snapshot (bytes = f_blocks, free = f_bfree, avail = f_bavail, times
- * f_frsize; f_files, f_ffree), each absent where NULL. known is 0 when
- * the database has no such columns (it records no capacity). 0, or -1
- * with err. */
-struct capacity {
-	int known;
-	struct nint bytes, free_bytes, avail_bytes, inodes, free_inodes;
-};
-int query_census_capacity(sqlite3 *db, int64_t id, struct capacity *c,
-    char *err, size_t errlen);
 void query_census_snaps_free(struct snap *s, size_t n);
 
 /* Totals of one group of a snapshot: a project, a user or group id, or a
@@ -249,6 +271,55 @@ struct top_entry {
 int query_census_top(sqlite3 *db, int64_t id, const char *kind,
     struct top_entry **out, size_t *n, char *err, size_t errlen);
 void query_census_top_free(struct top_entry *t, size_t n);
+
+/* A project in a snapshot of one file system, with its limit (v_limit).
+ * found = 0: the project has no row in that snapshot (nothing attributed
+ * to it then: files, dirs, bytes, alloc and entries are 0). entries and
+ * the limits are INTEGER columns, held in 64 bits (a history holds a row
+ * per project and snapshot), each there when its PROW_* bit of has is
+ * set: entries are unknown before schema 6, a limit where none is set. */
+enum { PROW_ENTRIES = 1, PROW_LIMIT_BYTES = 2, PROW_LIMIT_INODES = 4 };
+struct prow {
+	int64_t snapshot_id;
+	size_t name;			/* index into the loader's names */
+	int64_t files, dirs;
+	i128 bytes, alloc;
+	int64_t entries, limit_bytes, limit_inodes;
+	unsigned char found, has;
+};
+
+/* One of a row's optional values (v, its PROW_* bit) as a struct nint. */
+static inline struct nint
+query_census_prow_opt(const struct prow *r, int64_t v, unsigned bit)
+{
+	return (struct nint){ v, (r->has & bit) != 0 };
+}
+
+/* Rows of file system fs: with project, one per snapshot of fs (by id),
+ * found or not; without (NULL), every project row of fs's complete
+ * snapshots started before `to` (0: any), by name then snapshot id, and
+ * names[] sorted (byte order). 0, or -1. */
+int query_census_project_rows(sqlite3 *db, const char *fs,
+    const char *project, int64_t to, struct prow **rows, size_t *n,
+    char ***names, size_t *nnames, char *err, size_t errlen);
+
+/* The directories of a snapshot with the largest subtree totals (v_dir,
+ * depth 1 or more), bytes descending then path: at most max of them.
+ * value is bytes; files and depth too. 0, or -1 with err. */
+struct dir_entry {
+	char *path;
+	int depth;
+	int64_t files;
+	i128 bytes, alloc;
+};
+int query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
+    struct dir_entry **out, size_t *n, char *err, size_t errlen);
+void query_census_dirs_free(struct dir_entry *d, size_t n);
+
+/* Whether project is in some snapshot of file system fs (NULL: of any):
+ * 1, 0, or -1 with err. */
+int query_census_project_known(sqlite3 *db, const char *fs,
+    const char *project, char *err, size_t errlen);
 
 /* Distinct project names in the snapshots of file system fs (NULL: of
  * every file system), sorted. 0, or -1 with err. */

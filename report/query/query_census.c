@@ -62,14 +62,22 @@ col_total(sqlite3_stmt *st, int i, int64_t id, i128 max, i128 *v, char *err,
 	return -1;
 }
 
-/* A total that may be NULL (a snapshot that never finished). */
+/* A total in [0, max] that may be NULL (a snapshot that never finished,
+ * a capacity not recorded). */
+static int
+col_nmax(sqlite3_stmt *st, int i, int64_t id, i128 max, struct nint *n,
+    char *err, size_t errlen)
+{
+	n->has = sqlite3_column_type(st, i) != SQLITE_NULL;
+	n->v = 0;
+	return n->has ? col_total(st, i, id, max, &n->v, err, errlen) : 0;
+}
+
 static int
 col_ntotal(sqlite3_stmt *st, int i, int64_t id, struct nint *n, char *err,
     size_t errlen)
 {
-	n->has = sqlite3_column_type(st, i) != SQLITE_NULL;
-	n->v = 0;
-	return n->has ? col_total(st, i, id, I128_MAX, &n->v, err, errlen) : 0;
+	return col_nmax(st, i, id, I128_MAX, n, err, errlen);
 }
 
 /* Finish a statement's rows: 0 when stepping ended cleanly. */
@@ -94,12 +102,16 @@ step_one(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
 
 #define SNAP_COLS "SELECT s.id, s.fs, s.root, s.started_at, s.finished_at," \
     " s.complete, s.files, s.dirs, s.bytes, s.alloc_bytes, s.errors," \
-    " t.status, t.mount_opts, t.now_ref FROM v_snapshot s" \
-    " JOIN snapshot t ON t.id = s.id"
+    " t.status, t.mount_opts, t.now_ref, t.scanned_at, s.fs_bytes," \
+    " s.fs_free_bytes, s.fs_avail_bytes, s.fs_inodes, s.fs_free_inodes" \
+    " FROM v_snapshot s JOIN snapshot t ON t.id = s.id"
 
 static int
 snap_read(sqlite3_stmt *st, struct snap *s, char *err, size_t errlen)
 {
+	struct nint *cap[] = { &s->cap.bytes, &s->cap.free_bytes,
+	    &s->cap.avail_bytes, &s->cap.inodes, &s->cap.free_inodes };
+
 	memset(s, 0, sizeof *s);
 	s->id = sqlite3_column_int64(st, 0);
 	s->fs = col_dup(st, 1);
@@ -113,8 +125,15 @@ snap_read(sqlite3_stmt *st, struct snap *s, char *err, size_t errlen)
 	s->status = col_dup(st, 11);
 	s->mount_opts = col_dup(st, 12);
 	s->now_ref = sqlite3_column_int64(st, 13);
-	return col_ntotal(st, 8, s->id, &s->bytes, err, errlen) < 0 ||
-	    col_ntotal(st, 9, s->id, &s->alloc, err, errlen) < 0 ? -1 : 0;
+	s->scanned_at = col_nint(st, 14);
+	if (col_ntotal(st, 8, s->id, &s->bytes, err, errlen) < 0 ||
+	    col_ntotal(st, 9, s->id, &s->alloc, err, errlen) < 0)
+		return -1;
+	for (size_t k = 0; k < sizeof cap / sizeof *cap; k++)
+		if (col_nmax(st, 15 + (int)k, s->id, DB_CAPACITY_MAX, cap[k], err,
+		    errlen) < 0)
+			return -1;
+	return 0;
 }
 
 int
@@ -169,21 +188,6 @@ query_census_snapshot(sqlite3 *db, int64_t id, struct snap *out, char *err,
 }
 
 int
-query_census_latest_complete(sqlite3 *db, int64_t *id, char *err, size_t errlen)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM v_snapshot WHERE"
-	    " complete ORDER BY started_at DESC, id DESC LIMIT 1", err, errlen);
-	int rc;
-
-	if (!st)
-		return -1;
-	if ((rc = step_one(db, st, err, errlen)) == 1)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc;
-}
-
-int
 query_census_fs_latest(sqlite3 *db, struct fs_latest **out, size_t *n,
     char *err, size_t errlen)
 {
@@ -224,61 +228,6 @@ query_census_fs_latest_free(struct fs_latest *l, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(l[i].fs);
 	free(l);
-}
-
-/* The capacity columns, as v_snapshot names them. */
-static const char *const cap_cols[] = { "fs_bytes", "fs_free_bytes",
-    "fs_avail_bytes", "fs_inodes", "fs_free_inodes" };
-#define NCAP (sizeof cap_cols / sizeof *cap_cols)
-
-/* Whether v_snapshot has every capacity column: 1, 0, -1 error. A
- * database written before fsscan recorded capacity has none. */
-static int
-has_capacity(sqlite3 *db, char *err, size_t errlen)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM"
-	    " pragma_table_info('v_snapshot')", err, errlen);
-	unsigned seen = 0;
-	int rc;
-
-	if (!st)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-
-		for (size_t i = 0; name && i < NCAP; i++)
-			if (!strcmp(name, cap_cols[i]))
-				seen |= 1u << i;
-	}
-	rc = step_end(db, rc, err, errlen);
-	sqlite3_finalize(st);
-	return rc < 0 ? -1 : seen == (1u << NCAP) - 1;
-}
-
-int
-query_census_capacity(sqlite3 *db, int64_t id, struct capacity *c,
-    char *err, size_t errlen)
-{
-	struct nint *v[NCAP] = { &c->bytes, &c->free_bytes, &c->avail_bytes,
-	    &c->inodes, &c->free_inodes };
-	sqlite3_stmt *st;
-	int rc;
-
-	memset(c, 0, sizeof *c);
-	if ((rc = has_capacity(db, err, errlen)) <= 0)
-		return rc;
-	c->known = 1;
-	st = db_prepare(db, "SELECT fs_bytes, fs_free_bytes, fs_avail_bytes,"
-	    " fs_inodes, fs_free_inodes FROM v_snapshot WHERE id = ?", err,
-	    errlen);
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	if ((rc = step_one(db, st, err, errlen)) == 1)
-		for (size_t i = 0; i < NCAP; i++)
-			*v[i] = col_nint(st, (int)i);
-	sqlite3_finalize(st);
-	return rc < 0 ? -1 : 0;
 }
 
 void
@@ -525,6 +474,252 @@ query_census_dir_scope(sqlite3 *db, int64_t id, int *depth, char *err,
 	if (rc == 1)
 		*depth = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 :
 		    sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Both forms read: snapshot id, name, found, files, dirs, bytes, alloc,
+ * entries, limit bytes, limit inodes. */
+static const char project_one_sql[] =
+    "SELECT s.id, ?2, p.files IS NOT NULL, p.files, p.dirs, p.bytes,"
+    " p.alloc_bytes, p.entries, l.bytes, l.inodes FROM v_snapshot s"
+    " LEFT JOIN project p ON p.snapshot_id = s.id AND p.name = ?2"
+    " LEFT JOIN project_limit l ON l.snapshot_id = s.id AND l.project = ?2"
+    " WHERE s.fs = ?1 ORDER BY s.id";
+/* In the primary key's order (snapshot, then name): SQLite sorting by
+ * name instead would cost more than the whole scan. */
+static const char project_all_sql[] =
+    "SELECT p.snapshot_id, p.name, 1, p.files, p.dirs, p.bytes,"
+    " p.alloc_bytes, p.entries, l.bytes, l.inodes FROM v_snapshot s"
+    " JOIN project p ON p.snapshot_id = s.id"
+    " LEFT JOIN project_limit l ON l.snapshot_id = p.snapshot_id"
+    " AND l.project = p.name"
+    " WHERE s.fs = ?1 AND s.complete AND (?3 = 0 OR s.started_at < ?3)";
+
+/* The names seen so far, found through an open-addressing table of their
+ * indexes (a file system has its projects in every snapshot). */
+struct nameset {
+	char **name;
+	size_t n, cap;
+	size_t *slot;		/* index + 1; 0: empty */
+	size_t nslot;
+};
+
+static uint64_t
+name_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static void
+nameset_grow(struct nameset *ns)
+{
+	size_t nslot = ns->nslot ? 2 * ns->nslot : 1024;
+
+	free(ns->slot);
+	ns->slot = xcalloc(nslot, sizeof *ns->slot);
+	ns->nslot = nslot;
+	for (size_t i = 0; i < ns->n; i++) {
+		size_t h = name_hash(ns->name[i], strlen(ns->name[i])) &
+		    (nslot - 1);
+		while (ns->slot[h])
+			h = (h + 1) & (nslot - 1);
+		ns->slot[h] = i + 1;
+	}
+}
+
+/* The index of the row's name (column 1), added when new. */
+static size_t
+name_index(sqlite3_stmt *st, struct nameset *ns)
+{
+	const char *s = (const char *)sqlite3_column_text(st, 1);
+	size_t len = (size_t)sqlite3_column_bytes(st, 1), h;
+
+	if (2 * (ns->n + 1) > ns->nslot)
+		nameset_grow(ns);
+	for (h = name_hash(s, len) & (ns->nslot - 1); ns->slot[h];
+	    h = (h + 1) & (ns->nslot - 1)) {
+		const char *x = ns->name[ns->slot[h] - 1];
+		if (strlen(x) == len && memcmp(x, s, len) == 0)
+			return ns->slot[h] - 1;
+	}
+	if (ns->n == ns->cap) {
+		ns->cap = ns->cap ? 2 * ns->cap : 64;
+		ns->name = xrealloc(ns->name, ns->cap * sizeof *ns->name);
+	}
+	ns->name[ns->n] = col_dup(st, 1);
+	ns->slot[h] = ns->n + 1;
+	return ns->n++;
+}
+
+static const char *const *sort_names;
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(sort_names[*(const size_t *)a],
+	    sort_names[*(const size_t *)b]);
+}
+
+/* Names sorted (byte order), and rows grouped by name in snapshot order:
+ * a counting sort on the names' ranks keeps the scan's snapshot order. */
+static void
+group_by_name(struct nameset *ns, struct prow **rows, size_t n)
+{
+	size_t *order = xcalloc(ns->n + 1, sizeof *order);
+	size_t *rank = xcalloc(ns->n + 1, sizeof *rank);
+	size_t *start = xcalloc(ns->n + 2, sizeof *start);
+	char **sorted = xcalloc(ns->n + 1, sizeof *sorted);
+	struct prow *out = xcalloc(n + 1, sizeof *out);
+
+	for (size_t i = 0; i < ns->n; i++)
+		order[i] = i;
+	sort_names = (const char *const *)ns->name;
+	qsort(order, ns->n, sizeof *order, by_name);
+	for (size_t i = 0; i < ns->n; i++) {
+		rank[order[i]] = i;
+		sorted[i] = ns->name[order[i]];
+	}
+	for (size_t i = 0; i < n; i++)
+		start[rank[(*rows)[i].name] + 1]++;
+	for (size_t i = 0; i < ns->n; i++)
+		start[i + 1] += start[i];
+	for (size_t i = 0; i < n; i++) {
+		size_t r = rank[(*rows)[i].name];
+		out[start[r]] = (*rows)[i];
+		out[start[r]++].name = r;
+	}
+	free(ns->name);
+	ns->name = sorted;
+	free(*rows);
+	*rows = out;
+	free(order);
+	free(rank);
+	free(start);
+}
+
+int
+query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
+    int64_t to, struct prow **rows, size_t *n, char ***names,
+    size_t *nnames, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, project ? project_one_sql :
+	    project_all_sql, err, errlen);
+	struct nameset ns = { 0 };
+	size_t cap = 0;
+	int rc;
+
+	*rows = NULL;
+	*names = NULL;
+	*n = *nnames = 0;
+	if (!st)
+		return -1;
+	db_bind_text(st, 1, fs);
+	if (project)
+		db_bind_text(st, 2, project);
+	else
+		sqlite3_bind_int64(st, 3, to);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct prow *r;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			*rows = xrealloc(*rows, cap * sizeof **rows);
+		}
+		r = &(*rows)[(*n)++];
+		r->snapshot_id = sqlite3_column_int64(st, 0);
+		r->name = name_index(st, &ns);
+		r->found = sqlite3_column_int(st, 2) != 0;
+		r->files = sqlite3_column_int64(st, 3);
+		r->dirs = sqlite3_column_int64(st, 4);
+		r->bytes = r->alloc = 0;
+		r->entries = sqlite3_column_int64(st, 7);
+		r->limit_bytes = sqlite3_column_int64(st, 8);
+		r->limit_inodes = sqlite3_column_int64(st, 9);
+		r->has = (!r->found || sqlite3_column_type(st, 7) !=
+		    SQLITE_NULL ? PROW_ENTRIES : 0) |
+		    (sqlite3_column_type(st, 8) != SQLITE_NULL ?
+		    PROW_LIMIT_BYTES : 0) | (sqlite3_column_type(st, 9) !=
+		    SQLITE_NULL ? PROW_LIMIT_INODES : 0);
+		if (r->found && (col_total(st, 5, r->snapshot_id, I128_MAX,
+		    &r->bytes, err, errlen) < 0 || col_total(st, 6,
+		    r->snapshot_id, I128_MAX, &r->alloc, err, errlen) < 0))
+			break;
+	}
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	if (rc == 0 && !project && ns.n > 1)
+		group_by_name(&ns, rows, *n);
+	free(ns.slot);
+	*names = ns.name;
+	*nnames = ns.n;
+	return rc;
+}
+
+int
+query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
+    struct dir_entry **out, size_t *n, char *err, size_t errlen)
+{
+	/* bytes is exact: an INTEGER, or beyond 2^63 - 1 its decimal TEXT,
+	 * which SQLite compares as text. Neither has a sign or leading zeros,
+	 * so the longer digits are the larger number, and at one length
+	 * SQLite's order (every INTEGER below any TEXT, integers by value,
+	 * texts by bytes) is the numbers' order. */
+	sqlite3_stmt *st = db_prepare(db, "SELECT path, depth, files, bytes,"
+	    " alloc_bytes FROM v_dir WHERE snapshot_id = ?1 AND depth >= 1"
+	    " ORDER BY length(bytes) DESC, bytes DESC, path LIMIT ?2", err,
+	    errlen);
+	int rc;
+
+	*out = xcalloc(max + 1, sizeof **out);
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, (int64_t)max);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
+		struct dir_entry *d = &(*out)[(*n)++];
+		d->path = col_dup(st, 0);
+		d->depth = sqlite3_column_int(st, 1);
+		d->files = sqlite3_column_int64(st, 2);
+		if (col_total(st, 3, id, I128_MAX, &d->bytes, err, errlen) < 0 ||
+		    col_total(st, 4, id, I128_MAX, &d->alloc, err, errlen) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	rc = rc == SQLITE_ROW ? 0 : rc < 0 ? -1 : step_end(db, rc, err,
+	    errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void
+query_census_dirs_free(struct dir_entry *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(d[i].path);
+	free(d);
+}
+
+int
+query_census_project_known(sqlite3 *db, const char *fs, const char *project,
+    char *err, size_t errlen)
+{
+	/* One primary-key look-up per snapshot, not a scan of every name. */
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM snapshot s JOIN"
+	    " project p ON p.snapshot_id = s.id AND p.name = ?2"
+	    " WHERE ?1 IS NULL OR s.fs = ?1 LIMIT 1", err, errlen);
+	int rc;
+
+	if (!st)
+		return -1;
+	db_bind_text(st, 1, fs);
+	db_bind_text(st, 2, project);
+	rc = step_one(db, st, err, errlen);
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "query.h"
+#include "chunk/chunk.h"
 
 /* A question's hosts and minutes, resolved (rule 7 of docs/census-db.md):
  * [from, to) minute-aligned; from == to when there is nothing to load. */
@@ -23,6 +24,8 @@ struct io_sel {
 	long *pos;		/* pos[host id] = index, or -1 */
 	int64_t maxid;
 	int64_t from, to;
+	int cut;		/* from was cut to IO_DEFAULT_DAYS ... */
+	int64_t data_from;	/* ... from where the data starts */
 };
 
 /* SQL: the devices (d) expected somewhere in [?1, ?2) unix ms, from their
@@ -57,6 +60,29 @@ long query_sel_index(const struct io_sel *s, int64_t id);
 /* Hosts and devices of the selection expected somewhere in its window. */
 int query_sel_count(sqlite3 *db, const struct io_sel *s, size_t *nhost,
     size_t *ndev, char *err, size_t errlen);
+
+/* query_sel.c: the minutes [a, b) of [from, to) (unix seconds,
+ * minute-aligned) in which a host has an expected device, sorted and
+ * disjoint: per_host, h[i] for host i of the selection; else h[0] for
+ * all its hosts together. The derived tables have no row for such a
+ * minute when no device has a value (it is missing). */
+struct tspan {
+	int64_t a, b;
+};
+/* Beyond any time a sample can have, and x 1000 within int64_t. */
+#define QUERY_T_FAR (INT64_C(1) << 52)
+struct host_expect {
+	size_t n, cap;
+	struct tspan *v;
+};
+struct expect_map {
+	size_t n;
+	struct host_expect *h;
+};
+int query_sel_expect(sqlite3 *db, const struct io_sel *s, int per_host,
+    int64_t from, int64_t to, struct expect_map *e, char *err,
+    size_t errlen);
+void query_sel_expect_free(struct expect_map *e);
 
 /* The 60 minute values of an io_host_hour r127 column. */
 int query_minutes_hour_values(sqlite3_stmt *st, int col, uint64_t v[60],

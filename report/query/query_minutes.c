@@ -1,7 +1,8 @@
 /*
  * query_minutes: the minutes of a question's window from io_minute (all
- * hosts) or io_host_hour (a host filter). Bulk reads only: one statement
- * per load, never one per minute.
+ * hosts) or io_host_hour (a host filter), over the minutes in which
+ * devices are expected (query_sel.c: missing unless a row says more).
+ * Bulk reads only: one statement per load, never one per minute.
  */
 #include "query.h"
 
@@ -30,12 +31,43 @@ query_minutes_hour_values(sqlite3_stmt *st, int col, uint64_t v[60], char *err,
 	return -1;
 }
 
-static int
-minutes_all(sqlite3 *db, struct minute_series *s, char *err, size_t errlen)
+/* Minutes of the spans, as index ranges of s: fn(s, i) for each. */
+static void
+each_minute(const struct minute_series *s, const struct host_expect *h,
+    void (*fn)(void *, size_t), void *arg)
 {
+	for (size_t j = 0; j < h->n; j++)
+		for (int64_t t = h->v[j].a; t < h->v[j].b; t += 60)
+			fn(arg, (size_t)((t - s->t0) / 60));
+}
+
+static void
+set_missing(void *arg, size_t i)
+{
+	((uint8_t *)arg)[i] = MIN_MISSING;
+}
+
+static void
+count_expected(void *arg, size_t i)
+{
+	((uint32_t *)arg)[i]++;
+}
+
+static int
+minutes_all(sqlite3 *db, const struct io_sel *sel, struct minute_series *s,
+    char *err, size_t errlen)
+{
+	struct expect_map e;
 	sqlite3_stmt *st;
 	int rc;
 
+	if (query_sel_expect(db, sel, 0, s->t0, s->t0 + 60 * (int64_t)s->n,
+	    &e, err, errlen) < 0) {
+		query_sel_expect_free(&e);
+		return -1;
+	}
+	each_minute(s, &e.h[0], set_missing, s->state);
+	query_sel_expect_free(&e);
 	if (query_sel_prepare(db,
 	    "SELECT t, expected, valid, rd_bytes, wr_bytes, ios "
 	    "FROM io_minute WHERE t >= ?1 AND t < ?2", &st, err, errlen) < 0)
@@ -60,10 +92,10 @@ minutes_all(sqlite3 *db, struct minute_series *s, char *err, size_t errlen)
 	    errlen);
 }
 
-/* One io_host_hour row into the per-minute host counts and sums. */
+/* One io_host_hour row into the per-minute sums of complete hosts. */
 static int
-add_host_hour(sqlite3_stmt *st, struct minute_series *s, uint32_t *exp,
-    uint32_t *comp, char *err, size_t errlen)
+add_host_hour(sqlite3_stmt *st, struct minute_series *s, uint32_t *comp,
+    char *err, size_t errlen)
 {
 	int64_t t0 = sqlite3_column_int64(st, 1);
 	uint64_t e = (uint64_t)sqlite3_column_int64(st, 2);
@@ -75,13 +107,10 @@ add_host_hour(sqlite3_stmt *st, struct minute_series *s, uint32_t *exp,
 		int64_t t = t0 + 60 * i;
 		size_t k;
 
-		if (!(e >> i & 1) || t < s->t0 ||
+		if (!(e >> i & 1) || !(c >> i & 1) || t < s->t0 ||
 		    t >= s->t0 + 60 * (int64_t)s->n)
 			continue;
 		k = (size_t)((t - s->t0) / 60);
-		exp[k]++;
-		if (!(c >> i & 1))
-			continue;
 		if (!decoded++ && (query_minutes_hour_values(st, 4, rd, err,
 		    errlen) < 0 ||
 		    query_minutes_hour_values(st, 5, wr, err, errlen) < 0 ||
@@ -102,9 +131,18 @@ minutes_hosts(sqlite3 *db, const struct io_sel *sel, struct minute_series *s,
 {
 	uint32_t *exp = xcalloc(s->n, sizeof *exp);
 	uint32_t *comp = xcalloc(s->n, sizeof *comp);
+	struct expect_map e;
 	sqlite3_stmt *st;
 	int rc = -1;
 
+	rc = query_sel_expect(db, sel, 1, s->t0, s->t0 + 60 * (int64_t)s->n,
+	    &e, err, errlen);
+	for (size_t h = 0; rc == 0 && h < e.n; h++)
+		each_minute(s, &e.h[h], count_expected, exp);
+	query_sel_expect_free(&e);
+	if (rc < 0)
+		goto out;
+	rc = -1;
 	if (query_sel_prepare(db,
 	    "SELECT host_id, t0, expected, complete, rd, wr, ios "
 	    "FROM io_host_hour WHERE t0 >= ?1 AND t0 < ?2", &st, err,
@@ -114,7 +152,7 @@ minutes_hosts(sqlite3 *db, const struct io_sel *sel, struct minute_series *s,
 	sqlite3_bind_int64(st, 2, s->t0 + 60 * (int64_t)s->n);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		if (query_sel_index(sel, sqlite3_column_int64(st, 0)) >= 0 &&
-		    add_host_hour(st, s, exp, comp, err, errlen) < 0)
+		    add_host_hour(st, s, comp, err, errlen) < 0)
 			break;
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -156,6 +194,8 @@ query_minutes_load(sqlite3 *db, const struct io_window *w,
 		return -1;
 	}
 	s->t0 = sel.from;
+	s->cut = sel.cut;
+	s->data_from = sel.data_from;
 	s->n = (size_t)((sel.to - sel.from) / 60);
 	if (s->n) {
 		s->state = xcalloc(s->n, sizeof *s->state);
@@ -163,7 +203,7 @@ query_minutes_load(sqlite3 *db, const struct io_window *w,
 		s->wr = xcalloc(s->n, sizeof *s->wr);
 		s->ios = xcalloc(s->n, sizeof *s->ios);
 	}
-	rc = s->n == 0 ? 0 : sel.all ? minutes_all(db, s, err, errlen) :
+	rc = s->n == 0 ? 0 : sel.all ? minutes_all(db, &sel, s, err, errlen) :
 	    minutes_hosts(db, &sel, s, err, errlen);
 	if (rc == 0)
 		rc = query_sel_count(db, &sel, &s->nhost, &s->ndev, err,

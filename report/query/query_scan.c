@@ -1,7 +1,8 @@
 /*
  * query_scan: every calendar minute of a window across its hosts, one
  * hour of io_host_hour rows at a time (one statement over the window, in
- * t0 order).
+ * t0 order), over the minutes in which each host has an expected device
+ * (query_sel.c: missing unless a row says more).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,9 @@ struct hour_buf {
 	uint64_t *rd, *wr, *ios;
 	long *slot;		/* io_host id -> host_list index, or -1 */
 	int64_t maxid;
+	struct expect_map e;	/* by selection index */
+	size_t *next;		/* per selection index: its first span not
+				 * yet past */
 };
 
 static int
@@ -69,6 +73,27 @@ clear_hour(struct hour_buf *b)
 	memset(b->ios, 0, n * sizeof *b->ios);
 }
 
+/* Hour [t0, t0 + 3600): the minutes of each listed host that it
+ * expects, missing until its row (if any) says more. */
+static void
+expected_hour(const struct io_sel *sel, struct hour_buf *b, int64_t t0)
+{
+	for (size_t i = 0; i < b->e.n; i++) {
+		const struct host_expect *x = &b->e.h[i];
+		long h = sel->id[i] >= 0 && sel->id[i] <= b->maxid ?
+		    b->slot[sel->id[i]] : -1;
+
+		while (b->next[i] < x->n && x->v[b->next[i]].b <= t0)
+			b->next[i]++;
+		for (size_t j = b->next[i]; h >= 0 && j < x->n &&
+		    x->v[j].a < t0 + 3600; j++)
+			for (int64_t t = x->v[j].a > t0 ? x->v[j].a : t0;
+			    t < x->v[j].b && t < t0 + 3600; t += 60)
+				b->state[(size_t)((t - t0) / 60) * b->nhost +
+				    (size_t)h] = MIN_MISSING;
+	}
+}
+
 /* One io_host_hour row of a listed host into the hour. */
 static int
 fill_row(sqlite3_stmt *st, struct hour_buf *b, size_t h, char *err,
@@ -85,12 +110,8 @@ fill_row(sqlite3_stmt *st, struct hour_buf *b, size_t h, char *err,
 	for (size_t i = 0; i < 60; i++) {
 		size_t k = i * b->nhost + h;
 
-		if (!(e >> i & 1))
+		if (!(e >> i & 1) || !(c >> i & 1))
 			continue;
-		if (!(c >> i & 1)) {
-			b->state[k] = MIN_MISSING;
-			continue;
-		}
 		b->state[k] = MIN_COMPLETE;
 		b->rd[k] = rd[i];
 		b->wr[k] = wr[i];
@@ -141,6 +162,7 @@ scan(sqlite3 *db, const struct io_sel *sel, struct hour_buf *b,
 	have = sqlite3_step(st);
 	for (int64_t t0 = h0; t0 < sel->to && rc == 0; t0 += 3600) {
 		clear_hour(b);
+		expected_hour(sel, b, t0);
 		for (; have == SQLITE_ROW && sqlite3_column_int64(st, 1) <= t0;
 		    have = sqlite3_step(st)) {
 			int64_t id = sqlite3_column_int64(st, 0);
@@ -181,8 +203,14 @@ query_scan_host_minutes(sqlite3 *db, const struct io_window *w,
 	b.rd = xmalloc(60 * (hl->n ? hl->n : 1) * sizeof *b.rd);
 	b.wr = xmalloc(60 * (hl->n ? hl->n : 1) * sizeof *b.wr);
 	b.ios = xmalloc(60 * (hl->n ? hl->n : 1) * sizeof *b.ios);
-	rc = scan(db, &sel, &b, fn, arg, err, errlen);
+	rc = query_sel_expect(db, &sel, 1, sel.from, sel.to, &b.e, err,
+	    errlen);
+	b.next = xcalloc(b.e.n + 1, sizeof *b.next);
+	if (rc == 0)
+		rc = scan(db, &sel, &b, fn, arg, err, errlen);
 out:
+	query_sel_expect_free(&b.e);
+	free(b.next);
 	free(b.state);
 	free(b.rd);
 	free(b.wr);

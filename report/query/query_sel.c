@@ -1,7 +1,17 @@
 /*
  * query_sel: the window and hosts of a question, resolved once for every
  * loader (rule 7 of docs/census-db.md): the hosts matching its patterns,
- * and its bounds, from the data where the question leaves them open.
+ * and its bounds, from the data where the question leaves them open;
+ * and the minutes in which the selection's hosts have an expected
+ * device, from io_dev and io_expect alone.
+ *
+ * The derived tables hold a row only where some device has a value
+ * (report/rollup/rollup_write.c): a minute in which devices are expected
+ * and none has one is missing without a row. The loaders mark those from
+ * query_sel_expect: a device is expected in the minutes [floor(first_ms),
+ * ceil(end)) of its first interval start and its expected end; a host's
+ * are the union of its devices', a few spans however long the time they
+ * cover.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,79 +76,99 @@ load_hosts(sqlite3 *db, const struct io_window *w, struct io_sel *s,
 	return 0;
 }
 
-/* First and last minute (+ 60) of one host's expected minutes; 0 if none. */
-static int
-host_bounds(sqlite3_stmt *first, sqlite3_stmt *last, int64_t id,
-    int64_t *a, int64_t *b)
+static void
+add_span(struct host_expect *h, int64_t a, int64_t b)
 {
-	int rc;
-
-	sqlite3_bind_int64(first, 1, id);
-	sqlite3_bind_int64(last, 1, id);
-	rc = sqlite3_step(first);
-	if (rc == SQLITE_ROW && sqlite3_step(last) == SQLITE_ROW) {
-		uint64_t m0 = (uint64_t)sqlite3_column_int64(first, 1);
-		uint64_t m1 = (uint64_t)sqlite3_column_int64(last, 1);
-
-		*a = sqlite3_column_int64(first, 0) +
-		    (m0 ? 60 * __builtin_ctzll(m0) : 0);
-		*b = sqlite3_column_int64(last, 0) +
-		    (m1 ? 60 * (64 - __builtin_clzll(m1)) : 3600);
-		rc = 1;
-	} else {
-		rc = rc == SQLITE_DONE ? 0 : -1;
+	if (h->n > 0 && a <= h->v[h->n - 1].b) {	/* sorted by a */
+		if (b > h->v[h->n - 1].b)
+			h->v[h->n - 1].b = b;
+		return;
 	}
-	sqlite3_reset(first);
-	sqlite3_reset(last);
-	return rc;
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 4;
+		h->v = xrealloc(h->v, h->cap * sizeof *h->v);
+	}
+	h->v[h->n].a = a;
+	h->v[h->n++].b = b;
 }
 
-/* [*a, *b) of the selection's data; *a == *b when there is none. */
+int
+query_sel_expect(sqlite3 *db, const struct io_sel *s, int per_host,
+    int64_t from, int64_t to, struct expect_map *e, char *err,
+    size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(e, 0, sizeof *e);
+	e->n = per_host ? s->n : 1;
+	e->h = xcalloc(e->n ? e->n : 1, sizeof *e->h);
+	if (query_sel_prepare(db, "SELECT d.host_id, d.first_ms, "
+	    "coalesce(e.end_ms, d.last_ms)" IO_DEV_EXPECTED_IN
+	    " ORDER BY d.first_ms", &st, err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, from * 1000);
+	sqlite3_bind_int64(st, 2, to * 1000);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long i = per_host ? query_sel_index(s,
+		    sqlite3_column_int64(st, 0)) : 0;
+		int64_t a = floor_div64(sqlite3_column_int64(st, 1),
+		    MS_MINUTE) * 60;
+		int64_t b = floor_div64(sqlite3_column_int64(st, 2) +
+		    MS_MINUTE - 1, MS_MINUTE) * 60;
+
+		if (i < 0)
+			continue;
+		if (a < from)
+			a = from;
+		if (b > to)
+			b = to;
+		if (a < b)
+			add_span(&e->h[i], a, b);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_sqlerr(db, "reading io_dev", err, errlen);
+	return 0;
+}
+
+void
+query_sel_expect_free(struct expect_map *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free(e->h[i].v);
+	free(e->h);
+	memset(e, 0, sizeof *e);
+}
+
+/* [*a, *b) of the selection's expected minutes (query_expect.c); *a ==
+ * *b when there are none. */
 static int
 data_bounds(sqlite3 *db, const struct io_sel *s, int64_t *a, int64_t *b,
     char *err, size_t errlen)
 {
-	sqlite3_stmt *first, *last;
-	int have = 0, rc = 0;
+	struct expect_map e;
+	int have = 0;
 
 	*a = *b = 0;
-	if (s->all) {
-		if (query_sel_prepare(db,
-		    "SELECT min(t), max(t) + 60 FROM io_minute",
-		    &first, err, errlen) < 0)
-			return -1;
-		if (sqlite3_step(first) == SQLITE_ROW &&
-		    sqlite3_column_type(first, 0) != SQLITE_NULL) {
-			*a = sqlite3_column_int64(first, 0);
-			*b = sqlite3_column_int64(first, 1);
-		}
-		sqlite3_finalize(first);
-		return 0;
-	}
-	if (query_sel_prepare(db,
-	    "SELECT t0, expected FROM io_host_hour WHERE host_id "
-	    "= ?1 ORDER BY t0 LIMIT 1", &first, err, errlen) < 0)
-		return -1;
-	if (query_sel_prepare(db,
-	    "SELECT t0, expected FROM io_host_hour WHERE host_id "
-	    "= ?1 ORDER BY t0 DESC LIMIT 1", &last, err, errlen) < 0) {
-		sqlite3_finalize(first);
+	if (query_sel_expect(db, s, !s->all, -QUERY_T_FAR, QUERY_T_FAR, &e,
+	    err, errlen) < 0) {
+		query_sel_expect_free(&e);
 		return -1;
 	}
-	for (size_t i = 0; i < s->n && rc >= 0; i++) {
-		int64_t x, y;
+	for (size_t i = 0; i < e.n; i++) {
+		const struct host_expect *h = &e.h[i];
 
-		if ((rc = host_bounds(first, last, s->id[i], &x, &y)) != 1)
+		if (h->n == 0)
 			continue;
-		if (!have || x < *a)
-			*a = x;
-		if (!have || y > *b)
-			*b = y;
+		if (!have || h->v[0].a < *a)
+			*a = h->v[0].a;
+		if (!have || h->v[h->n - 1].b > *b)
+			*b = h->v[h->n - 1].b;
 		have = 1;
 	}
-	sqlite3_finalize(first);
-	sqlite3_finalize(last);
-	return rc < 0 ? db_sqlerr(db, "reading I/O minutes", err, errlen) : 0;
+	query_sel_expect_free(&e);
+	return 0;
 }
 
 int
@@ -160,6 +190,11 @@ query_sel_resolve(sqlite3 *db, const struct io_window *w, struct io_sel *s,
 	s->to = w->to ? floor_div64(w->to, 60) * 60 : b;
 	if (s->to <= s->from)
 		s->to = s->from;
+	if (!w->from && s->to - s->from > IO_DEFAULT_DAYS * 86400LL) {
+		s->cut = 1;
+		s->data_from = s->from;
+		s->from = s->to - IO_DEFAULT_DAYS * 86400LL;
+	}
 	return 0;
 }
 

@@ -2,7 +2,11 @@
  * rollup_write: the derived rows of sql/io.sql (io_dev_hour, io_host_hour,
  * io_minute, io_hour, io_day) from the minutes rollup.c accumulated.
  * Values of a minute that is not complete are never summed into a roll-up;
- * a roll-up with no complete minute has NULL peaks.
+ * a roll-up with no complete minute has NULL peaks. Rows are written only
+ * where some device has a value: a minute (or a host's hour) in which
+ * devices are expected but none has one is missing, and readers know it
+ * from the devices' expected spans (io_dev, io_expect), so that time in
+ * which nothing was sampled costs no row, however long.
  */
 #include <stdio.h>
 #include <string.h>
@@ -193,6 +197,7 @@ rollup_write_host_hours(struct rollup_out *o, int64_t host_id, int64_t a,
 
 	for (size_t j = 0; j < n; j += 60) {
 		uint64_t exp = 0, comp = 0, v[3][60];
+		int live = 0;
 
 		memset(v, 0, sizeof v);
 		for (size_t i = 0; i < 60 && j + i < n; i++) {
@@ -201,6 +206,7 @@ rollup_write_host_hours(struct rollup_out *o, int64_t host_id, int64_t a,
 			if (h->exp[k] == 0)
 				continue;
 			exp |= UINT64_C(1) << i;
+			live |= h->val[k] > 0;
 			if (h->val[k] != h->exp[k])
 				continue;
 			comp |= UINT64_C(1) << i;
@@ -208,7 +214,7 @@ rollup_write_host_hours(struct rollup_out *o, int64_t host_id, int64_t a,
 			v[1][i] = h->wr[k];
 			v[2][i] = h->ios[k];
 		}
-		if (exp == 0)
+		if (!live)
 			continue;
 		sqlite3_bind_int64(st, 1, host_id);
 		sqlite3_bind_int64(st, 2, a + 60 * (int64_t)j);
@@ -240,7 +246,7 @@ rollup_write_system(struct rollup_out *o, int64_t a, size_t n,
 		sqlite3_stmt *st = o->ins_minute;
 
 		for (size_t k = j; k < j + 60 && k < n; k++) {
-			if (s->exp[k] == 0)
+			if (s->val[k] == 0)	/* missing: no row */
 				continue;
 			rows++;
 			sqlite3_bind_int64(st, 1, a + 60 * (int64_t)k);

@@ -1,10 +1,14 @@
 /*
- * fuzz_repair: libFuzzer harness for iolog_writer_open's repair
- * (scripts/fuzz). Whatever the input file holds, once the writer has
- * opened it, the file must read without damage and hold exactly the frames
- * the reader found in the input, in order, but samples read after damage
- * before the next header, table or keyframe (docs/iolog-format.md, repair):
- * repair loses nothing good.
+ * fuzz_repair: libFuzzer harness for iolog_writer_open's repair of a torn
+ * tail (scripts/fuzz). Whatever the input file holds, once the writer has
+ * opened and closed it, the file must be the input cut somewhere, with at
+ * most a 13-byte seal after it (repair in place: nothing else changes); its
+ * frames must be the first frames the reader found in the input, in order
+ * (in a log this writer wrote, all but at most the one a crash tore; in
+ * other input, the cut is at the last flush point after a whole frame);
+ * and opening it again must change nothing (the tail is clean, or, when
+ * no frame is left, the file is refused untouched). A file with readable
+ * frames is never refused.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -52,15 +56,34 @@ collect(const void *data, size_t size, struct frames *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Open and close the writer on path: the file afterwards, or NULL when
+ * the writer refused it. */
+static uint8_t *
+open_close(const char *path, size_t *len)
+{
+	struct iolog_writer *w;
+	char err[512];
+	uint8_t *out;
+
+	w = iolog_writer_open(path, NULL, err, sizeof err);
+	if (w == NULL)
+		return NULL;
+	if (iolog_writer_close(w) < 0)
+		abort();
+	out = iolog_slurp(path, len, err, sizeof err);
+	if (out == NULL)
+		abort();
+	return out;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[64];
 	struct frames before, after;
-	struct iolog_writer *w;
+	uint8_t *out, *again;
+	size_t outlen, againlen, k;
 	char err[512];
-	uint8_t *out;
-	size_t outlen;
 	FILE *f;
 
 	if (path[0] == '\0')
@@ -70,18 +93,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
 	collect(data, size, &before);
-	w = iolog_writer_open(path, NULL, err, sizeof err);
-	if (w != NULL) {
-		if (iolog_writer_close(w) < 0)
-			abort();
-		out = iolog_slurp(path, &outlen, err, sizeof err);
-		if (out == NULL)
-			abort();
+	out = open_close(path, &outlen);
+	if (out != NULL) {
+		for (k = 0; k < outlen && k < size && out[k] == data[k]; k++)
+			;
+		if (outlen > size + 13 || (outlen > k && outlen - k > 13))
+			abort();	/* more than a cut and a seal */
 		collect(out, outlen, &after);
-		if (after.damage || after.n != before.n ||
-		    after.len != before.len ||
+		if (after.n > before.n || after.len > before.len ||
 		    (after.len && memcmp(after.buf, before.buf, after.len)))
 			abort();	/* repair lost or changed a frame */
+		again = open_close(path, &againlen);
+		if (again == NULL && after.n == 0)	/* refused, untouched */
+			again = iolog_slurp(path, &againlen, err, sizeof err);
+		if (again == NULL || againlen != outlen ||
+		    memcmp(again, out, outlen) != 0)
+			abort();	/* the repaired tail was not clean */
+		free(again);
 		free(out);
 		free(after.buf);
 	} else if (before.n > 0) {

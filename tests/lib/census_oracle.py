@@ -5,11 +5,18 @@ Rules (study-analyses.md 1.4-1.7 and 4, as iocensus documents them):
   diff:   deltas are B - A; share = group delta / file-system delta, None
           when that delta <= 0; "(unattributed)" = totals - sum of groups,
           last; rows by new files descending, then name.
-  growth: x = days since the first complete snapshot (start times); OLS
-          with exact rationals; exponential = OLS on ln N; the 95%
-          prediction band's crossings found by bisection; t quantile from
-          the Abramowitz & Stegun 26.7 sums. Dates are the UTC day
-          (unix seconds of its midnight) holding the crossing.
+  growth: points are complete snapshots, one per day: from the latest
+          back, one that started less than a day (86400 s) before the
+          point kept after it is a rescan and left out. x = days since the
+          first point (start times); OLS with exact rationals;
+          exponential = OLS on ln N; a rising line always has its point
+          crossing; the earliest date is the first x from the last point
+          on where the upper 95% band is at or above the target, the
+          latest where the lower band reaches it, only when the slope is
+          significant (else the lower band turns down for good); both by
+          bisection; t quantile from the Abramowitz & Stegun 26.7 sums.
+          Dates are the UTC day (unix seconds of its midnight) holding the
+          crossing.
   files:  buckets from the values by their own arithmetic; percentile p by
           count: the bucket where the cumulative count first reaches
           p*total, interpolated linearly inside it, and clamped to the
@@ -257,10 +264,24 @@ def _bisect(g, x0, step):
     return (lo + hi) / 2
 
 
+def one_per_day(points):
+    """[(id, t, value)] in time order, rescans left out: from the latest
+    back, a point less than a day before the one kept after it."""
+    kept = []
+    for p in reversed(points):
+        if kept and kept[-1][1] - p[1] < DAY:
+            continue
+        kept.append(p)
+    return kept[::-1]
+
+
 def _model(xs, vals, target, logy):
     m = {"slope": None, "r2": None, "rmse": None, "doubling": None,
          "xc": None, "xlo": None, "xhi": None, "state": "not determinable"}
     n = len(xs)
+    if n == 1:
+        m["state"] = "one snapshot"
+        return m
     if logy and any(v <= 0 for v in vals):
         return m
     ys = [Fraction(math.log(v)) if logy else Fraction(v) for v in vals]
@@ -285,19 +306,20 @@ def _model(xs, vals, target, logy):
     if n >= 3:
         q = t975(n - 2)
         s = math.sqrt(float(sse) / (n - 2))
-        if not float(b) > q * s / math.sqrt(float(sxx)):
-            return m
         fb, fx, fy, fs = float(b), float(xbar), float(ybar), float(sxx)
+        xl = float(xs[-1])
 
         def half(x):
             return q * s * math.sqrt(1 + 1 / n + (x - fx) ** 2 / fs)
-        m["xlo"] = _bisect(lambda x: fy + fb * (x - fx) + half(x) - lv,
-                           fx, 1.0)
-        m["xhi"] = _bisect(lambda x: fy + fb * (x - fx) - half(x) - lv,
-                           fx, 1.0)
-        # not reached by the last snapshot: not earlier than it either
-        if m["xlo"] < float(xs[-1]) and vals[-1] < target:
-            m["xlo"] = float(xs[-1])
+
+        def upper(x):
+            return fy + fb * (x - fx) + half(x) - lv
+        # the upper band from the last point on: at or above already, or
+        # its one crossing after (it is convex and rises for good)
+        m["xlo"] = xl if upper(xl) >= 0 else _bisect(upper, xl, 1.0)
+        if float(b) > q * s / math.sqrt(float(sxx)):
+            m["xhi"] = _bisect(lambda x: fy + fb * (x - fx) - half(x) - lv,
+                               fx, 1.0)
     m["xc"] = float(xbar + (Fraction(lv) - ybar) / b)
     m["state"] = ("beyond 100 years" if m["xc"] - float(xs[-1]) > HORIZON
                   else "projected")

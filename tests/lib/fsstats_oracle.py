@@ -282,11 +282,13 @@ def match(got, want):
 
 
 def statvfs_kb(path):
-    """(total, used) in KB as fsscan computes them from statvfs(ROOT)."""
+    """(total, used) in KB as fsstats prints them from statvfs(ROOT):
+    used is total - f_bavail * f_frsize (the blocks reserved for root
+    count as used)."""
     import os
     s = os.statvfs(path)
     return (F(s.f_blocks * s.f_frsize, 1024),
-            F((s.f_blocks - s.f_bfree) * s.f_frsize, 1024))
+            F((s.f_blocks - s.f_bavail) * s.f_frsize, 1024))
 
 
 def strip(text, statvfs_lines=False):

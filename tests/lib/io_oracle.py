@@ -14,7 +14,11 @@ ints, one minute at a time. Tests compare iocensus's tables against it.
 
 Values of a minute that is not complete are 0 in .system, .host and
 .series (as io_host_hour and ioseries give them); .minute_rows holds what
-io_minute stores (sums over the valid devices, whatever the state).
+io_minute stores (sums over the valid devices, whatever the state), for
+the minutes in which some device is valid: the derived tables have no
+row where every expected device is missing (nor io_host_hour for a
+host's hour without a valid minute, nor io_hour/io_day without an
+io_minute row).
 
 Samples (what import + ingest make of a capture): per device, for two
 successive accepted blocks that both hold it with the same major:minor and
@@ -350,7 +354,7 @@ class Model:
                         c[2] += vm[t][0]
                         c[3] += vm[t][1]
                         c[4] += vm[t][2]
-        self.minute_rows = {t: tuple(c) for t, c in sys_c.items()}
+        self.minute_rows = {t: tuple(c) for t, c in sys_c.items() if c[1]}
         self.system = {t: _state(c) for t, c in sys_c.items()}
         self.host = {h: {t: _state(c) for t, c in hc.items()}
                      for h, hc in host_c.items()}
@@ -445,17 +449,19 @@ class Model:
     # ---- roll-ups, as the derived tables hold them
     def host_hours(self):
         """{(host, t0): (expected_mask, complete_mask, rd[60], wr[60], ios[60])}"""
-        out = {}
+        out, live = {}, set()
         for h, mins in self.host.items():
             for t, (state, rd, wr, ios) in mins.items():
                 t0 = t // 3600 * 3600
                 i = (t - t0) // 60
                 r = out.setdefault((h, t0), [0, 0, [0] * 60, [0] * 60, [0] * 60])
                 r[0] |= 1 << i
+                if self.host_counts[h][t][1]:
+                    live.add((h, t0))
                 if state == "complete":
                     r[1] |= 1 << i
                     r[2][i], r[3][i], r[4][i] = rd, wr, ios
-        return {k: tuple(v) for k, v in out.items()}
+        return {k: tuple(v) for k, v in out.items() if k in live}
 
     def dev_hours(self):
         """{(host, dev, t0): (minutes, samples, rd_bytes, wr_bytes, ios,
@@ -472,7 +478,8 @@ class Model:
 
     def _rollup(self, width):
         out = {}
-        for t, (state, rd, wr, ios) in self.system.items():
+        for t in self.minute_rows:
+            state, rd, wr, ios = self.system[t]
             r = out.setdefault(t // width * width, [0, 0, 0, 0, None, None, None])
             if state != "complete":
                 continue

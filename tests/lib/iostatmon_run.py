@@ -8,6 +8,7 @@ socket collecting sd_notify messages.
 import glob
 import os
 import re
+import signal
 import socket
 import subprocess
 import threading
@@ -83,6 +84,22 @@ class Daemon:
                 break
             time.sleep(0.05)
         return len(self.written()) >= n
+
+    def said(self, text, timeout=20, since=0):
+        """Wait until a stderr line (from line `since` on) contains text."""
+        return wait_for(lambda: any(text in ln for ln in self.lines[since:]),
+                        timeout)
+
+    def stop(self):
+        """SIGTERM; the exit status."""
+        self.p.send_signal(signal.SIGTERM)
+        return self.finish()
+
+    def reap(self):
+        """Kill it if it still runs (a test's finally)."""
+        if self.p.poll() is None:
+            self.p.kill()
+            self.finish()
 
     def finish(self, timeout=30):
         try:

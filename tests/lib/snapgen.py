@@ -13,6 +13,12 @@ study-sized counts that no file list could hold.
     sid = snapgen.insert(db, snapgen.Snapshot("gpfs", T1, totals=(95_700_000,
                                                  2**40, 2**41)))
 
+Capacity (statvfs at the scan) and limits are given as they are:
+    snapgen.Snapshot("gpfs", T, totals=(...), capacity=(fs_bytes,
+                     fs_free_bytes, fs_avail_bytes, fs_inodes,
+                     fs_free_inodes), limits={"proj": (bytes, inodes)})
+(None for an unknown value or no limit).
+
 A File is (project, uid, gid, dir, size, alloc, atime, mtime, ctime); dir
 is a relative path ("." or "p1/d2/d3"). Histogram rows follow lib/hist.h
 slots and bounds exactly as fsscan writes them (base units: bytes and
@@ -42,7 +48,7 @@ class Snapshot:
     def __init__(self, fs, started_at, files=None, totals=None, now=None,
                  status="complete", root=None, users=None, groups=None,
                  mount_opts="rw,relatime", dirs_depth=3, project_totals=None,
-                 schema=3):
+                 schema=4, capacity=None, limits=None, scanned_at=None):
         self.fs = fs
         self.root = root or "/" + fs
         self.started_at = started_at
@@ -54,9 +60,14 @@ class Snapshot:
         self.groups = groups or {}
         self.mount_opts = mount_opts
         self.dirs_depth = dirs_depth
-        self.project_totals = project_totals or {}   # bare: name -> (f, b, a)
-        # schema 2 snapshots lack project_extent and dir_scope rows
+        # bare: name -> (files, bytes, alloc[, entries])
+        self.project_totals = project_totals or {}
+        # schema 2 snapshots lack project_extent and dir_scope rows;
+        # before 4, capacity, scanned_at and project entries
         self.schema = schema
+        self.capacity = capacity
+        self.limits = limits or {}
+        self.scanned_at = scanned_at
         self.id = None
 
 
@@ -209,15 +220,23 @@ def insert(path, s):
     """Insert snapshot s; returns its id (also set as s.id)."""
     con = sqlite3.connect(path)
     running = s.status == "running"
+    cap = s.capacity or (None,) * 5
+    scanned = s.scanned_at if s.scanned_at is not None else (
+        s.started_at if s.schema >= 4 else None)
     cur = con.execute(
         "INSERT INTO snapshot (fs, root, root_abs, host, fstype, mount_opts,"
-        " started_at, finished_at, now_ref, status, threads, version)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        " started_at, finished_at, now_ref, status, threads, version,"
+        " fs_bytes, fs_free_bytes, fs_avail_bytes, fs_inodes,"
+        " fs_free_inodes, scanned_at)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (s.fs, s.root, s.root, "gen", "ext4", s.mount_opts, s.started_at,
          None if running else s.started_at + 600, s.now, s.status, 1,
-         "snapgen"))
+         "snapgen") + tuple(cap) + (scanned,))
     sid = cur.lastrowid
     s.id = sid
+    for name, (lb, li) in sorted(s.limits.items()):
+        con.execute("INSERT INTO project_limit VALUES (?,?,?,?,'file')",
+                    (sid, name, lb, li))
     if s.schema >= 3:
         con.execute("INSERT INTO dir_scope VALUES (?,?)",
                     (sid, s.dirs_depth if s.dirs_depth >= 0 else None))
@@ -225,8 +244,11 @@ def insert(path, s):
         nf, nd, nb, na, projects, owners, dtot = _insert_files(con, s)
         for name in sorted(projects):
             a = projects[name]
-            con.execute("INSERT INTO project VALUES (?,?,?,?,?,?,?)",
-                        (sid, name, "depth:1", a[0], a[1], a[2], a[3]))
+            con.execute("INSERT INTO project (snapshot_id, name, source,"
+                        " files, dirs, bytes, alloc_bytes, entries)"
+                        " VALUES (?,?,?,?,?,?,?,?)",
+                        (sid, name, "depth:1", a[0], a[1], a[2], a[3],
+                         a[0] + a[1] if s.schema >= 4 else None))
         for kind, names in (("user", s.users), ("group", s.groups)):
             for i in sorted(owners[kind]):
                 a = owners[kind][i]
@@ -254,9 +276,13 @@ def insert(path, s):
     else:
         f, b, a = s.totals or (0, 0, 0)
         totals = (f, 0, b, a)
-        for name, (pf, pb, pa) in sorted(s.project_totals.items()):
-            con.execute("INSERT INTO project VALUES (?,?,?,?,?,?,?)",
-                        (sid, name, "depth:1", pf, 0, pb, pa))
+        for name, t in sorted(s.project_totals.items()):
+            pf, pb, pa = t[:3]
+            pe = t[3] if len(t) > 3 else (pf if s.schema >= 4 else None)
+            con.execute("INSERT INTO project (snapshot_id, name, source,"
+                        " files, dirs, bytes, alloc_bytes, entries)"
+                        " VALUES (?,?,?,?,?,?,?,?)",
+                        (sid, name, "depth:1", pf, 0, pb, pa, pe))
     if not running:
         con.execute("UPDATE snapshot SET files=?, dirs=?, symlinks=0,"
                     " others=0, bytes=?, alloc_bytes=?, errors=0"

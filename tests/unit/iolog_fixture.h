@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -241,6 +242,19 @@ fx_member(struct fixture *fx, struct iolog_writer *w, size_t ndev,
 	for (s = 0; s <= nsamples; s++)
 		if (fx_values(fx, w, ndev, s) != 0)
 			fx->write_errors++;
+}
+
+/* RLIMIT_FSIZE: the kernel refuses every byte a file would get past n, a
+ * full disk for this process (its stdout too: print nothing meanwhile).
+ * SIGXFSZ must be ignored. */
+static inline void
+fx_fsize(rlim_t n)
+{
+	struct rlimit rl;
+
+	getrlimit(RLIMIT_FSIZE, &rl);
+	rl.rlim_cur = n;
+	setrlimit(RLIMIT_FSIZE, &rl);
 }
 
 static inline void

@@ -56,7 +56,7 @@ test_growth(sqlite3 *db)
 
 	an_opts_init(&o);
 	o.fs = "one";
-	o.target = 1000;
+	o.target = (struct an_target){ 1, UNITS_PLAIN, 1000 };
 	r = an_growth(db, &o, err, sizeof err);
 	f = figure(r, "growth");
 	ok(f && !strcmp(r->table[f->table].key, "projection_points"),

@@ -95,9 +95,20 @@ test_ols(void)
 	for (int i = 0; i < 4; i++)
 		yh[i] = an_fit_predict(&f, x[i]);
 	is_near(an_fit_rmse(y, yh, 4), sqrt(2.7 / 4), 1e-13, "rmse over n");
-	/* t(0.975, 2) * se = 4.303 * 0.52 > 1.1: not significant */
-	ok(an_fit_band_cross(&f, an_fit_t_quantile(0.975, 2), 10, &ux, &lx) < 0,
-	    "band crossing refused when the slope's interval contains 0");
+	/* t(0.975, 2) * se = 4.303 * 0.52 > 1.1: not significant. The
+	 * upper band still reaches 10 (it rises both ways); the lower band
+	 * never stays above it: no latest date. */
+	ok(an_fit_band_cross(&f, an_fit_t_quantile(0.975, 2), 30, 3, &ux,
+	    &lx) == 0 && isnan(lx) && ux > 3,
+	    "slope not significant: an earliest date, no latest");
+	double hu0 = an_fit_t_quantile(0.975, 2) * f.s * sqrt(1 + 1.0 / 4 +
+	    (ux - 1.5) * (ux - 1.5) / 5);
+	is_near(an_fit_predict(&f, ux) + hu0, 30, 1e-9,
+	    "slope not significant: the upper band at the earliest date");
+	/* At x = 3 the upper band is at 4.4 + 1.65 + ... > 10 already. */
+	ok(an_fit_band_cross(&f, an_fit_t_quantile(0.975, 2), 10, 3, &ux,
+	    &lx) == 0 && ux == 3 && isnan(lx),
+	    "upper band above the target already: the earliest is now");
 
 	double x1[] = { 0, 1 }, y1[] = { 5, 5 }, x2[] = { 2, 2, 2 };
 	ok(an_fit_ols(x1, y1, 2, &f) == 0 && f.slope == 0 && isnan(f.r2) &&
@@ -115,7 +126,8 @@ test_band(void)
 	struct ols f;
 
 	an_fit_ols(x, y, 5, &f);
-	ok(an_fit_band_cross(&f, tq, target, &ux, &lx) == 0, "band crossings");
+	ok(an_fit_band_cross(&f, tq, target, 4, &ux, &lx) == 0 && ux > 4,
+	    "band crossings");
 	double hu = tq * f.s * sqrt(1 + 1.0 / 5 + (ux - 2) * (ux - 2) / 10);
 	double hl = tq * f.s * sqrt(1 + 1.0 / 5 + (lx - 2) * (lx - 2) / 10);
 	is_near(an_fit_predict(&f, ux) + hu, target, 1e-12, "upper band at x_lo");
@@ -132,11 +144,13 @@ test_band(void)
 
 	double yp[] = { 1, 3, 5, 7, 9 };	/* perfect line: s = 0 */
 	an_fit_ols(x, yp, 5, &f);
-	ok(an_fit_band_cross(&f, tq, 21, &ux, &lx) == 0 && near(ux, 10, 1e-14) &&
-	    near(lx, 10, 1e-14), "perfect fit: band collapses onto the line");
+	ok(an_fit_band_cross(&f, tq, 21, 4, &ux, &lx) == 0 &&
+	    near(ux, 10, 1e-14) && near(lx, 10, 1e-14),
+	    "perfect fit: band collapses onto the line");
 	double yd[] = { 9, 7, 5, 3, 1 };
 	an_fit_ols(x, yd, 5, &f);
-	ok(an_fit_band_cross(&f, tq, 21, &ux, &lx) < 0, "falling line refused");
+	ok(an_fit_band_cross(&f, tq, 21, 4, &ux, &lx) < 0,
+	    "falling line refused");
 }
 
 /* The study's projection on two points (§1.6): 95.7 M files on day 0,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -113,7 +114,7 @@ cell_u(const struct result *r, const char *table, const char *col)
 static void
 test_values(sqlite3 *db, char *log)
 {
-	struct ingest_opts o = { .threads = 2 };
+	struct ingest_opts o = { .threads = 2, .now = time(NULL) };
 	char err[256] = "", q[256];
 	int status = -1;
 	struct result *r = ingest_run(db, &log, 1, &o, &status, err,
@@ -153,7 +154,8 @@ static void
 test_stop(sqlite3 *db, char *log)
 {
 	volatile sig_atomic_t stop = 1;
-	struct ingest_opts o = { .threads = 1, .stop = &stop };
+	struct ingest_opts o = { .threads = 1, .now = time(NULL),
+	    .stop = &stop };
 	char err[256] = "";
 	int status = -1;
 	struct result *r;

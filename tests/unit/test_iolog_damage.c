@@ -4,7 +4,6 @@
  * kernel refuse them), and what the writer refuses to touch.
  */
 #include <signal.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "iolog_codec.h"
@@ -149,16 +148,6 @@ test_bad_headers(void)
 }
 
 static void
-set_fsize(rlim_t n)
-{
-	struct rlimit rl;
-
-	getrlimit(RLIMIT_FSIZE, &rl);
-	rl.rlim_cur = n;
-	setrlimit(RLIMIT_FSIZE, &rl);
-}
-
-static void
 test_backlog(void)
 {
 	struct fixture fx;
@@ -178,7 +167,7 @@ test_backlog(void)
 	ok(!iolog_writer_needs_header(w) && fx.write_errors == 0,
 	    "not after one");
 	stat(fx.path, &st);
-	set_fsize((rlim_t)st.st_size + 3);	/* a short write, then EFBIG */
+	fx_fsize((rlim_t)st.st_size + 3);	/* a short write, then EFBIG */
 	for (i = 0; i < 3; i++) {
 		errno = 0;
 		if (fx_values(&fx, w, 2, 10 + i) == -1 && errno == EFBIG)
@@ -187,7 +176,7 @@ test_backlog(void)
 	is_i64(fails, 3, "each write that fails returns -1 with EFBIG");
 	before = iolog_writer_backlog(w);
 	ok(before > 0, "the frames wait in the backlog (%zu bytes)", before);
-	set_fsize(RLIM_INFINITY);
+	fx_fsize(RLIM_INFINITY);
 	rc = fx_values(&fx, w, 2, 20);
 	is_i64(rc, 0, "the next frame succeeds once the file can grow");
 	is_u64(iolog_writer_backlog(w), 0, "and takes the backlog with it");
@@ -195,14 +184,14 @@ test_backlog(void)
 	/* Overflow: the member is given up and the file sealed. */
 	iolog_writer_set_backlog_max(w, 64);
 	stat(fx.path, &st);
-	set_fsize((rlim_t)st.st_size + 5);
+	fx_fsize((rlim_t)st.st_size + 5);
 	for (i = 0; i < 4 && !iolog_writer_needs_header(w); i++)
 		fx_values(&fx, w, 2, 30 + i);
 	ok(iolog_writer_needs_header(w), "an overflowing backlog gives the "
 	    "member up");
 	is_u64(iolog_writer_backlog(w), 0, "and drops its bytes");
 	fx_drop(&fx, (size_t)i);	/* those frames are lost */
-	set_fsize(RLIM_INFINITY);
+	fx_fsize(RLIM_INFINITY);
 	rc = fx_values(&fx, w, 2, 40);
 	ok(rc == -1 && errno == EINVAL, "a sample without a header is refused");
 	fx_drop(&fx, 1);

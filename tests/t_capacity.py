@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""t_capacity: what fsscan records of a file system's capacity and limits.
+
+On a tmpfs mounted with a fixed size= and nr_inodes= (root only; without
+root the checks are skipped and say why):
+  * v_snapshot's fs_bytes, fs_free_bytes, fs_avail_bytes, fs_inodes and
+    fs_free_inodes equal os.statvfs(ROOT) read right after the scan (the
+    tree does not change in between), and df's Size/Used/Avail;
+  * the fsstats CSV's "Filesystem used" is total - f_bavail * f_frsize;
+  * project.entries (a project's inodes) equals an os.lstat walk;
+  * --limits FILE: v_limit rows by hand (units as written, quoted names,
+    a header, comments, empty fields); bad lines are usage errors (exit 2)
+    naming the file and line, and nothing is recorded;
+  * --as-of: the snapshot's time and age reference are the given time,
+    the real start is kept in snapshot.scanned_at, finished_at keeps the
+    scan's duration, capacity is NULL and the CSV has no Filesystem
+    lines; a future time, and --as-of with --now, are usage errors;
+  * a database of schema 4 or 5 (exact totals, before capacity) is
+    upgraded in place by adding the columns: its rows get NULL capacity
+    and entries, the capacity columns have no type (exact), v_limit
+    exists, user_version is 7 (schema 3 and older: t_exact.py).
+"""
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+from tap import done, eq, ok  # noqa: E402
+
+FSSCAN = os.environ.get("FSSCAN", "build/fsscan")
+CAP_COLS = ("fs_bytes", "fs_free_bytes", "fs_avail_bytes", "fs_inodes",
+            "fs_free_inodes")
+
+
+def run(*cmd, **kw):
+    return subprocess.run([str(c) for c in cmd], capture_output=True,
+                          text=True, **kw)
+
+
+def q(db, sql, *args):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def statvfs_cols(path):
+    s = os.statvfs(path)
+    return (s.f_blocks * s.f_frsize, s.f_bfree * s.f_frsize,
+            s.f_bavail * s.f_frsize, s.f_files, s.f_ffree)
+
+
+def df_cols(path):
+    """df's 1-byte Size, Used, Avail and its inode Inodes, IUsed."""
+    p = run("df", "-B1", "--output=size,used,avail,itotal,iused", path)
+    return tuple(int(x) for x in p.stdout.splitlines()[1].split())
+
+
+def entries_by_project(root):
+    """depth:1 projects: every entry below ROOT/NAME (NAME itself too),
+    each inode once; entries directly in ROOT (ROOT too) are (none)."""
+    seen, out = set(), {}
+    for dirpath, dirs, files in os.walk(root):
+        for name in [""] + dirs + files:
+            p = os.path.join(dirpath, name) if name else dirpath
+            st = os.lstat(p)
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            rel = os.path.relpath(p, root)
+            proj = "(none)" if rel == "." or os.sep not in rel and \
+                not os.path.isdir(p) else rel.split(os.sep)[0]
+            out[proj] = out.get(proj, 0) + 1
+    return out
+
+
+def check_capacity(tmp, mnt):
+    os.mkdir(os.path.join(mnt, "alpha"))
+    os.mkdir(os.path.join(mnt, "beta"))
+    os.mkdir(os.path.join(mnt, "beta", "sub"))
+    write(os.path.join(mnt, "alpha", "a"), b"x" * 300000)
+    write(os.path.join(mnt, "beta", "sub", "b"), b"y" * 5000)
+    os.link(os.path.join(mnt, "beta", "sub", "b"),
+            os.path.join(mnt, "beta", "b2"))
+    os.symlink("a", os.path.join(mnt, "alpha", "link"))
+    write(os.path.join(mnt, "loose"), b"z")
+    db, csvf = os.path.join(tmp, "cap.db"), os.path.join(tmp, "fs.csv")
+    p = run(FSSCAN, "--db", db, "--quiet", "--fsstats-csv", csvf, mnt)
+    ok(p.returncode == 0, "fsscan on the tmpfs exits 0", p.stderr)
+    want = statvfs_cols(mnt)
+    got = q(db, "SELECT %s FROM v_snapshot" % ", ".join(CAP_COLS))
+    eq(got, [want], "v_snapshot capacity columns equal os.statvfs(ROOT)")
+    size, used, avail, itotal, iused = df_cols(mnt)
+    g = got[0]
+    eq((g[0], g[0] - g[1], g[2], g[3], g[3] - g[4]),
+       (size, used, avail, itotal, iused),
+       "and df's Size, Used, Avail, Inodes, IUsed")
+    eq(g[0], 16 << 20, "fs_bytes is the tmpfs size= (16 MiB)")
+    eq(g[3], 64, "fs_inodes is the tmpfs nr_inodes= (64)")
+    s = os.statvfs(mnt)
+    used_kb = (s.f_blocks - s.f_bavail) * s.f_frsize / 1024
+    line = [ln for ln in open(csvf) if ln.startswith("Filesystem used,")]
+    eq(line, ["Filesystem used,%.2f %s\n" % (
+        (used_kb / 1024, "MB") if used_kb > 1024 else (used_kb, "KB"))],
+       "fsstats CSV: Filesystem used is total - f_bavail x f_frsize")
+    got = dict(q(db, "SELECT name, entries FROM project"))
+    eq(got, entries_by_project(mnt),
+       "project.entries: every entry once per inode (an lstat walk)")
+
+
+def check_limits(tmp, mnt):
+    db = os.path.join(tmp, "lim.db")
+    lim = os.path.join(tmp, "limits.csv")
+    write(lim, b"project,bytes,inodes\n# from lfs quota\n\n"
+          b"alpha,10TiB,2M\nbeta,1.5TB,\n\"gam,ma\",,1000\n"
+          b"\"q\"\"uote\",4096B,3k\nnolimit,,\nhuge,7EiB,\n")
+    p = run(FSSCAN, "--db", db, "--quiet", "--limits", lim, mnt)
+    ok(p.returncode == 0, "--limits: exit 0", p.stderr)
+    got = q(db, "SELECT project, bytes, inodes, source FROM v_limit"
+            " ORDER BY project")
+    eq(got, sorted([("alpha", 10 << 40, 2000000, "file"),
+                    ("beta", 1500000000000, None, "file"),
+                    ("gam,ma", None, 1000, "file"),
+                    ('q"uote', 4096, 3000, "file"),
+                    ("huge", 7 << 60, None, "file")]),
+       "--limits: v_limit rows (units as written, quoted names; a line"
+       " without limits records nothing)")
+    bad = [(b"alpha,10T,\n", 1, "10TiB (2^40) or 10TB"),
+           (b"project,bytes,inodes\nalpha,1,2\nalpha,3,4\n", 3,
+            "listed twice"),
+           (b"alpha,1\n", 1, "three fields"),
+           (b"alpha,1,2,3\n", 1, "three fields"),
+           (b"alpha,-5,\n", 1, "expected bytes"),
+           (b"alpha,1.5,\n", 1, "whole number"),
+           (b"alpha,,1GiB\n", 1, "inode count"),
+           (b"\"alpha,1,2\n", 1, "not closed"),
+           (b"alpha,9EiB,\n", 1, "whole number below 2^63"),
+           (b",1,2\n", 1, "empty")]
+    for i, (text, line, why) in enumerate(bad):
+        write(lim, text)
+        n = q(db, "SELECT count(*) FROM snapshot")[0][0]
+        p = run(FSSCAN, "--db", db, "--quiet", "--limits", lim, mnt)
+        ok(p.returncode == 2 and "%s:%d:" % (lim, line) in p.stderr and
+           why in p.stderr, "--limits bad file %d: exit 2 naming line %d"
+           " (%s)" % (i, line, why), "%d %s" % (p.returncode, p.stderr))
+        eq(q(db, "SELECT count(*) FROM snapshot")[0][0], n,
+           "--limits bad file %d: nothing recorded" % i)
+    p = run(FSSCAN, "--db", db, "--quiet", "--limits",
+            os.path.join(tmp, "missing.csv"), mnt)
+    ok(p.returncode == 2 and "missing.csv" in p.stderr,
+       "--limits with a missing file: exit 2 naming it", p.stderr)
+
+
+def check_as_of(tmp, mnt):
+    db, csvf = os.path.join(tmp, "asof.db"), os.path.join(tmp, "asof.csv")
+    t = 1700000000
+    before = int(time.time())
+    p = run(FSSCAN, "--db", db, "--quiet", "--as-of", t, "--fsstats-csv",
+            csvf, mnt)
+    after = int(time.time())
+    ok(p.returncode == 0, "--as-of: exit 0", p.stderr)
+    (st, fin, now, scanned), = q(
+        db, "SELECT started_at, finished_at, now_ref, scanned_at FROM"
+        " snapshot")
+    eq((st, now), (t, t), "--as-of: the snapshot's time and age reference")
+    ok(before <= scanned <= after, "--as-of: the real start kept in"
+       " snapshot.scanned_at", scanned)
+    ok(t <= fin <= t + (after - before) + 1,
+       "--as-of: finished_at keeps the scan's duration", fin)
+    eq(q(db, "SELECT %s FROM v_snapshot" % ", ".join(CAP_COLS)),
+       [(None,) * 5], "--as-of: capacity unknown (NULL)")
+    ok(not any(ln.startswith("Filesystem") for ln in open(csvf)),
+       "--as-of: the fsstats CSV has no Filesystem lines")
+    p = run(FSSCAN, "--db", db, "--quiet", "--as-of", after + 86400, mnt)
+    ok(p.returncode == 2 and "future" in p.stderr,
+       "--as-of in the future: usage error", p.stderr)
+    p = run(FSSCAN, "--db", db, "--quiet", "--as-of", t, "--now", t, mnt)
+    ok(p.returncode == 2 and "not both" in p.stderr,
+       "--as-of with --now: usage error", p.stderr)
+    eq(q(db, "SELECT count(*) FROM snapshot")[0][0], 1,
+       "refused --as-of scans record nothing")
+
+
+def make_schema5(db, version):
+    """A database as iocensus wrote it at schema 4 or 5: the columns, table
+    and view of schema 6 taken away again (tables rebuilt without them)."""
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA legacy_alter_table = ON")
+    for table, drop, tail in (("snapshot", CAP_COLS + ("scanned_at",), ""),
+                              ("project", ("entries",), " WITHOUT ROWID")):
+        info = [r for r in con.execute("PRAGMA table_info(%s)" % table)
+                if r[1] not in drop]
+        cols = ", ".join(r[1] for r in info)
+        defs = ", ".join("%s %s%s" % (r[1], r[2], " NOT NULL" if r[3]
+                                      else "") for r in info)
+        pk = ", ".join(r[1] for r in sorted(info, key=lambda r: r[5])
+                       if r[5])
+        con.executescript(
+            "CREATE TABLE old (%s, PRIMARY KEY (%s))%s;"
+            " INSERT INTO old SELECT %s FROM %s; DROP TABLE %s;"
+            " ALTER TABLE old RENAME TO %s;" % (defs, pk, tail, cols, table,
+                                               table, table))
+    con.executescript(
+        "DROP VIEW v_limit; DROP TABLE project_limit; DROP VIEW v_snapshot;"
+        "CREATE VIEW v_snapshot AS SELECT id, fs, root, started_at,"
+        " finished_at, (status = 'complete') AS complete, files, dirs,"
+        " symlinks, others, bytes, alloc_bytes, errors FROM snapshot;"
+        "PRAGMA user_version = %d;" % version)
+    con.close()
+
+
+def check_upgrade(tmp, mnt, version):
+    db = os.path.join(tmp, "v%d.db" % version)
+    what = "schema %d" % version
+    run(FSSCAN, "--db", db, "--quiet", mnt)
+    make_schema5(db, version)
+    p = run(FSSCAN, "--db", db, "--quiet", mnt)
+    ok(p.returncode == 0, "%s: fsscan upgrades and scans" % what, p.stderr)
+    eq(q(db, "PRAGMA user_version"), [(7,)], "%s: now version 7" % what)
+    eq(q(db, "SELECT name, type FROM pragma_table_info('snapshot') WHERE"
+         " name IN (%s) ORDER BY cid" % ", ".join("'%s'" % c for c in
+                                                   CAP_COLS)),
+       [(c, "") for c in CAP_COLS], "%s: the capacity columns are exact"
+       " (no type)" % what)
+    rows = q(db, "SELECT id, %s FROM v_snapshot ORDER BY id" %
+             ", ".join(CAP_COLS))
+    eq(rows[0][1:], (None,) * 5, "%s: the old snapshot's capacity"
+       " is NULL" % what)
+    eq(rows[1][1:], statvfs_cols(mnt), "%s: the new one's is read" % what)
+    eq(q(db, "SELECT count(*) FROM project WHERE snapshot_id = 1 AND"
+         " entries IS NULL") == q(db, "SELECT count(*) FROM project WHERE"
+                                  " snapshot_id = 1"), True,
+       "%s: old project rows have NULL entries" % what)
+    eq(q(db, "SELECT count(*) FROM v_limit"), [(0,)], "%s: v_limit" % what)
+
+
+def main():
+    if os.geteuid() != 0:
+        ok(True, "capacity checks: skipped (needs root to mount a tmpfs)")
+        done()
+    tmp = tempfile.mkdtemp(prefix="t_capacity.")
+    mnt = os.path.join(tmp, "mnt")
+    os.mkdir(mnt)
+    p = run("mount", "-t", "tmpfs", "-o", "size=16m,nr_inodes=64,mode=755",
+            "tmpfs", mnt)
+    if p.returncode != 0:
+        ok(True, "capacity checks: skipped (mount tmpfs: %s)" %
+           p.stderr.strip())
+        shutil.rmtree(tmp, ignore_errors=True)
+        done()
+    try:
+        check_capacity(tmp, mnt)
+        check_limits(tmp, mnt)
+        check_as_of(tmp, mnt)
+        check_upgrade(tmp, mnt, 4)
+        check_upgrade(tmp, mnt, 5)
+    finally:
+        run("umount", mnt)
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+if __name__ == "__main__":
+    main()
