@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: alone
 # t_delayfs.sh: the delayfs benchmark helper mirrors its source faithfully,
 # really delays each request, and fsscan run through it counts exactly what
 # find(1) counts on the source.  Also checks that fsscan's threads overlap

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# tests/run: once
 """t_fresh: `make demo` and `make check` work on the first try on a fresh
 machine, where the libraries appear only while scripts/install-deps runs.
 

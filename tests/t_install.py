@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# tests/run: once
 """t_install: `make install` with PREFIX and DESTDIR, and the installed
 tree as an operator finds it.
 

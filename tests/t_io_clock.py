@@ -1,3 +1,4 @@
+# tests/run: alone
 """iocensus: one server with a wrong clock costs only its own data.
 
 A generated database of 8 hosts x 2 devices x 2 days (a missing window

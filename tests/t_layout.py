@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# tests/run: once
 """t_layout: the layout rules of docs/ARCHITECTURE.md ("Rooms"), checked on
 the built objects (nm) and the sources, so that a change that breaks one
 fails here instead of in review.

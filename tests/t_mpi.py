@@ -26,9 +26,8 @@ Skipped, with the reason printed, only when mpirun is not installed
     and the larger tree are left out: they add no code path)
   * through delayfs (1 ms per request): a skewed tree (one subtree holds
     90% of the entries and 100x more directories than ranks) where no
-    rank handles more than 1.5x the mean of entries; 4 ranks x 4 threads
-    at least 3x faster than 1 rank x 4 threads (release build only: the
-    sanitizers add CPU time to every allocation); rank 0's progress line
+    rank handles more than 1.5x the mean of entries (the speed-up:
+    tests/t_mpi_speed.py); rank 0's progress line
     counting the whole job; SIGINT to mpirun and a rank killed with
     SIGKILL leaving no complete snapshot and an intact database.
 """
@@ -557,29 +556,10 @@ def through_delayfs(tmp, now):
                " (%s)" % ent, "max %d, mean %.0f" % (max(ent), mean))
             eq(sum(ent), total, "skewed: the ranks' entries add up to the"
                " tree's")
-        if sanitized():
-            print("# speed-up: checked in the release build only (the"
-                  " sanitizers add CPU time to every allocation)")
-        else:
-            speed(tmp, root, now)
         progress(tmp, root, now, total)
         faults(tmp, root, now)
     finally:
         fs.close()
-
-
-def speed(tmp, root, now):
-    """4 ranks x 4 threads against 1 x 4, latency-bound. The machine is
-    shared: each the best of three runs, taken in turn."""
-    runs = [timed(n, tmp, root, now, ["-j", "4"]) for n in (1, 4) * 3]
-    one, t1 = min(runs[0::2], key=lambda x: walk_seconds(x[0]))
-    four, t4 = min(runs[1::2], key=lambda x: walk_seconds(x[0]))
-    w1, w4 = walk_seconds(one), walk_seconds(four)
-    print("# delayfs: 1x4 walk %.2f s (run %.2f s), 4x4 walk %.2f s"
-          " (run %.2f s)" % (w1, t1, w4, t4))
-    ok(one.ok and four.ok and 3 * w4 <= w1,
-       "delayfs: 4 ranks x 4 threads walk at least 3x faster than 1 x 4",
-       "%.2f s vs %.2f s" % (w4, w1))
 
 
 PROGRESS = re.compile(r"fsscan-mpi: ([\d,]+) entries( \(~\d+% of [\d,]+ "
