@@ -103,8 +103,14 @@ def main():
                             " VALUES (?,?,?,?,?,?,?,?)", rows)
             con.executemany("INSERT INTO project_limit VALUES (?,?,?,?,?)",
                             lims)
-            con.executemany("INSERT INTO dir VALUES (?,?,?,?,?,?,?,?)",
-                            dirs + [(sid, ".", 0, tf, te - tf, tb, ta, t)])
+            # ROOT's row, then each project's directory below it: rows
+            # name their parent's row (schema 7), never a path.
+            cols = ("INSERT INTO dir (snapshot_id, parent, name, depth,"
+                    " files, dirs, bytes, alloc_bytes, max_mtime) VALUES"
+                    " (?,?,?,?,?,?,?,?,?)")
+            root = con.execute(cols, (sid, None, ".", 0, tf, te - tf, tb,
+                                      ta, t)).lastrowid
+            con.executemany(cols, [(d[0], root) + d[1:] for d in dirs])
             con.execute("INSERT INTO dir_scope VALUES (?, 1)", (sid,))
             for slot in range(1, 24):
                 lo = 0 if slot == 1 else 1 << (slot + 9)
