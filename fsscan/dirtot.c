@@ -111,10 +111,7 @@ dirtot_get(const struct dirtot *t, struct dirlocal *l)
 void
 dirtot_list_push(struct dirtot_list *l, struct dirtot *t)
 {
-	if (l->len == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 64;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-	}
+	l->v = xgrow(l->v, l->len, &l->cap, sizeof *l->v, 64);
 	l->v[l->len++] = t;
 }
 

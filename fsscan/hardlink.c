@@ -37,10 +37,7 @@ slot_for(const struct hltab *t, uint64_t dev, uint64_t ino)
 static void
 grow(struct hltab *t)
 {
-	if (t->len == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 256;
-		t->e = xrealloc(t->e, t->cap * sizeof *t->e);
-	}
+	t->e = xgrow(t->e, t->len, &t->cap, sizeof *t->e, 256);
 	if ((t->len + 1) * 4 > t->nslot * 3) {
 		free(t->slot);
 		t->nslot = t->nslot ? 2 * t->nslot : 512;

@@ -163,10 +163,7 @@ limits_add(struct limits *l, const struct limit *x)
 {
 	if (limits_find(l, x->project))
 		return 0;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-	}
+	l->v = xgrow(l->v, l->n, &l->cap, sizeof *l->v, 16);
 	l->v[l->n] = *x;
 	l->v[l->n++].project = xstrdup(x->project);
 	return 1;

@@ -44,10 +44,7 @@ struct chain {
 static void
 chain_push(struct chain *c, struct dnode *d)
 {
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : CHAIN0;
-		c->v = xrealloc(c->v, c->cap * sizeof *c->v);
-	}
+	c->v = xgrow(c->v, c->n, &c->cap, sizeof *c->v, CHAIN0);
 	c->v[c->n++] = d;
 }
 

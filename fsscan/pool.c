@@ -23,10 +23,7 @@ deque_append(struct worker *w, struct dnode *d)
 			w->tail -= w->head;
 			w->head = 0;
 		}
-		if (w->tail == w->cap) {
-			w->cap = w->cap ? 2 * w->cap : 256;
-			w->dq = xrealloc(w->dq, w->cap * sizeof *w->dq);
-		}
+		w->dq = xgrow(w->dq, w->tail, &w->cap, sizeof *w->dq, 256);
 	}
 	w->dq[w->tail++] = d;
 }

@@ -71,10 +71,7 @@ mnode_add(struct mnode *n, const char *name)
 
 	if (i < n->nkids && strcmp(n->kids[i]->name, name) == 0)
 		return n->kids[i];
-	if (n->nkids == n->capkids) {
-		n->capkids = n->capkids ? n->capkids * 2 : 4;
-		n->kids = xrealloc(n->kids, n->capkids * sizeof *n->kids);
-	}
+	n->kids = xgrow(n->kids, n->nkids, &n->capkids, sizeof *n->kids, 4);
 	memmove(n->kids + i + 1, n->kids + i,
 	    (n->nkids - i) * sizeof *n->kids);
 	n->kids[i] = mnode_new(name);
@@ -123,10 +120,7 @@ split_path(char *path, struct comps *c, int dotdot_ok)
 				c->n--;
 			continue;
 		}
-		if (c->n == c->cap) {
-			c->cap = c->cap ? c->cap * 2 : 16;
-			c->v = xrealloc(c->v, c->cap * sizeof *c->v);
-		}
+		c->v = xgrow(c->v, c->n, &c->cap, sizeof *c->v, 16);
 		c->v[c->n++] = t;
 	}
 	return 0;

@@ -209,10 +209,8 @@ gidmap_line(struct parse *ps, const struct rule *cru, char *gid,
 		    ru->spec, line, gid);
 		return -1;
 	}
-	if (ru->ngids == ru->capgids) {
-		ru->capgids = ru->capgids ? ru->capgids * 2 : 16;
-		ru->gids = xrealloc(ru->gids, ru->capgids * sizeof *ru->gids);
-	}
+	ru->gids = xgrow(ru->gids, ru->ngids, &ru->capgids, sizeof *ru->gids,
+	    16);
 	ru->gids[ru->ngids++] = (struct idname){ g, line, xstrdup(proj) };
 	return 0;
 }

@@ -249,10 +249,8 @@ other_mount(const struct walker *g, const struct statx *sx)
 static void
 hold_child(struct worker *w, struct dnode *c)
 {
-	if (w->nlater == w->caplater) {
-		w->caplater = w->caplater ? 2 * w->caplater : 64;
-		w->later = xrealloc(w->later, w->caplater * sizeof *w->later);
-	}
+	w->later = xgrow(w->later, w->nlater, &w->caplater, sizeof *w->later,
+	    64);
 	w->later[w->nlater++] = c;
 }
 

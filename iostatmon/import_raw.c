@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 #define NS           UINT64_C(1000000000)
 #define MAX_MESSAGES 20
 
@@ -48,16 +50,6 @@ complain(struct reader *r, size_t line, const char *fmt, ...)
 	if (r->messages == MAX_MESSAGES)
 		fprintf(stderr, "iostatmon import: %s: further problems are "
 		    "only counted\n", r->path);
-}
-
-static void *
-xrealloc(void *p, size_t n)
-{
-	if (!(p = realloc(p, n))) {
-		perror("iostatmon import");
-		exit(3);
-	}
-	return p;
 }
 
 /* "T 1700000000" or "T 1700000000.123456789" into ns. 0, or -1. */
@@ -146,10 +138,7 @@ add_line(struct reader *r, const char *s, size_t len)
 {
 	struct ds_table *t = &r->tab;
 
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->dev = xrealloc(t->dev, t->cap * sizeof *t->dev);
-	}
+	t->dev = xgrow(t->dev, t->n, &t->cap, sizeof *t->dev, 64);
 	if (ds_parse_line(s, len, &t->dev[t->n]) < 0) {
 		complain(r, r->lineno, "not a diskstats line; skipped");
 		r->st->skipped_lines++;
@@ -321,10 +310,7 @@ raw_scan(const char *path, struct raw_stats *st)
 		if (!is_t_line(line) || parse_t(line, &t) < 0)
 			continue;
 		if (prev && t > prev) {
-			if (n == vcap) {
-				vcap = vcap ? 2 * vcap : 1024;
-				steps = xrealloc(steps, vcap * sizeof *steps);
-			}
+			steps = xgrow(steps, n, &vcap, sizeof *steps, 1024);
 			/* to the millisecond: `date +%s.%N` jitters */
 			steps[n++] = (t - prev + 500000) / 1000000 * 1000000;
 		}

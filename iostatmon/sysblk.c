@@ -125,10 +125,7 @@ sysblk_get(struct sysblk *g, const char *kname)
 	for (i = 0; i < g->nn; i++)
 		if (strcmp(g->n[i].kname, kname) == 0)
 			return (int)i;
-	if (g->nn == g->cap) {
-		g->cap = g->cap ? 2 * g->cap : 64;
-		g->n = xrealloc(g->n, g->cap * sizeof *g->n);
-	}
+	g->n = xgrow(g->n, g->nn, &g->cap, sizeof *g->n, 64);
 	nd = &g->n[g->nn];
 	memset(nd, 0, sizeof *nd);
 	snprintf(nd->kname, sizeof nd->kname, "%s", kname);
@@ -314,10 +311,7 @@ sysblk_list(const struct sysblk *g, int i, const char *sub, size_t *n)
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 8;
-			v = xrealloc(v, cap * sizeof *v);
-		}
+		v = xgrow(v, *n, &cap, sizeof *v, 8);
 		v[(*n)++] = xstrdup(e->d_name);
 	}
 	closedir(d);

@@ -69,10 +69,7 @@ add_leaf(struct closure *c, int i)
 	for (k = 0; k < c->nleaves; k++)
 		if (c->leaves[k] == i)
 			return;
-	if (c->nleaves == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 8;
-		c->leaves = xrealloc(c->leaves, c->cap * sizeof *c->leaves);
-	}
+	c->leaves = xgrow(c->leaves, c->nleaves, &c->cap, sizeof *c->leaves, 8);
 	c->leaves[c->nleaves++] = i;
 }
 

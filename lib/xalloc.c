@@ -1,6 +1,7 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,5 +57,24 @@ xstrndup(const char *s, size_t n)
 
 	memcpy(p, s, n);
 	p[n] = 0;
+	return p;
+}
+
+void *
+xgrow(void *p, size_t n, size_t *cap, size_t size, size_t first)
+{
+	size_t c = *cap ? *cap : first, bytes;
+
+	if (n < *cap)
+		return p;
+	while (c <= n) {
+		if (c > SIZE_MAX / 2)
+			oom(SIZE_MAX);
+		c *= 2;
+	}
+	if (__builtin_mul_overflow(c, size, &bytes))
+		oom(SIZE_MAX);
+	p = xrealloc(p, bytes);
+	*cap = c;
 	return p;
 }

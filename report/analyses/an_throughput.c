@@ -45,10 +45,7 @@ bucketize(const struct minute_series *s, int64_t width, size_t *nb)
 		int64_t t = s->t0 + (int64_t)i * IO_MINUTE_S;
 		int64_t bt = floor_align64(t, width);
 		if (n == 0 || b[n - 1].t != bt) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 64;
-				b = xrealloc(b, cap * sizeof *b);
-			}
+			b = xgrow(b, n, &cap, sizeof *b, 64);
 			b[n++] = (struct bucket){ .t = bt };
 		}
 		struct bucket *k = &b[n - 1];

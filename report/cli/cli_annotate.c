@@ -122,10 +122,7 @@ cli_annotate_load(const char *path, struct annotation **out, size_t *nout,
 		lineno++;
 		if (is_blank_or_comment(line))
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8;
-			a = xrealloc(a, cap * sizeof *a);
-		}
+		a = xgrow(a, n, &cap, sizeof *a, 8);
 		if ((why = parse_line(line, &a[n])) == NULL)
 			n++;
 	}

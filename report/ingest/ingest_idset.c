@@ -39,10 +39,7 @@ ingest_idset_add(struct idset *s, int64_t id)
 
 	if (lo < s->n && s->v[lo] == id)
 		return;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
-	}
+	s->v = xgrow(s->v, s->n, &s->cap, sizeof *s->v, 64);
 	memmove(&s->v[lo + 1], &s->v[lo], (s->n - lo) * sizeof *s->v);
 	s->v[lo] = id;
 	s->n++;

@@ -109,10 +109,7 @@ add_samples(struct src *s, const struct iolog_event *ev, const size_t *map)
 		if (make_sample(s, ev, i, &x) < 0)
 			continue;
 		d = &s->dev[map[i]];
-		if (d->n == d->cap) {
-			d->cap = d->cap ? d->cap * 2 : 1024;
-			d->s = xrealloc(d->s, d->cap * sizeof *d->s);
-		}
+		d->s = xgrow(d->s, d->n, &d->cap, sizeof *d->s, 1024);
 		d->s[d->n++] = x;
 	}
 }

@@ -121,10 +121,7 @@ dir_names(DIR *d, size_t *n)
 			break;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			v = xrealloc(v, cap * sizeof *v);
-		}
+		v = xgrow(v, *n, &cap, sizeof *v, 64);
 		v[(*n)++] = xstrdup(de->d_name);
 	}
 	if (errno != 0) {

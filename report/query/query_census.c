@@ -150,10 +150,7 @@ query_census_snapshots(sqlite3 *db, struct snap **out, size_t *n, char *err,
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			*out = xrealloc(*out, cap * sizeof **out);
-		}
+		*out = xgrow(*out, *n, &cap, sizeof **out, 16);
 		if (snap_read(st, &(*out)[(*n)++], err, errlen) < 0)
 			break;
 	}
@@ -208,10 +205,7 @@ query_census_fs_latest(sqlite3 *db, struct fs_latest **out, size_t *n,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fs_latest *l;
 
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 8;
-			*out = xrealloc(*out, cap * sizeof **out);
-		}
+		*out = xgrow(*out, *n, &cap, sizeof **out, 8);
 		l = &(*out)[(*n)++];
 		l->fs = col_dup(st, 0);
 		l->latest = sqlite3_column_int64(st, 1);
@@ -284,10 +278,7 @@ query_census_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
 		sqlite3_bind_int(st, 2, depth);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gtot *g;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 64;
-			*out = xrealloc(*out, cap * sizeof **out);
-		}
+		*out = xgrow(*out, *n, &cap, sizeof **out, 64);
 		g = &(*out)[(*n)++];
 		g->key = col_dup(st, 0);
 		g->name = col_dup(st, 1);
@@ -547,10 +538,7 @@ name_index(sqlite3_stmt *st, struct nameset *ns)
 		if (strlen(x) == len && memcmp(x, s, len) == 0)
 			return ns->slot[h] - 1;
 	}
-	if (ns->n == ns->cap) {
-		ns->cap = ns->cap ? 2 * ns->cap : 64;
-		ns->name = xrealloc(ns->name, ns->cap * sizeof *ns->name);
-	}
+	ns->name = xgrow(ns->name, ns->n, &ns->cap, sizeof *ns->name, 64);
 	ns->name[ns->n] = col_dup(st, 1);
 	ns->slot[h] = ns->n + 1;
 	return ns->n++;
@@ -625,10 +613,7 @@ query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
 		sqlite3_bind_int64(st, 3, to);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct prow *r;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 256;
-			*rows = xrealloc(*rows, cap * sizeof **rows);
-		}
+		*rows = xgrow(*rows, *n, &cap, sizeof **rows, 256);
 		r = &(*rows)[(*n)++];
 		r->snapshot_id = sqlite3_column_int64(st, 0);
 		r->name = name_index(st, &ns);
@@ -742,10 +727,7 @@ query_census_fs_projects(sqlite3 *db, const char *fs, char ***names, size_t *n,
 		return -1;
 	db_bind_text(st, 1, fs);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			*names = xrealloc(*names, cap * sizeof **names);
-		}
+		*names = xgrow(*names, *n, &cap, sizeof **names, 16);
 		(*names)[(*n)++] = col_dup(st, 0);
 	}
 	rc = step_end(db, rc, err, errlen);
@@ -778,10 +760,7 @@ query_census_top(sqlite3 *db, int64_t id, const char *kind,
 	sqlite3_bind_int64(st, 1, id);
 	db_bind_text(st, 2, kind);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 32;
-			*out = xrealloc(*out, cap * sizeof **out);
-		}
+		*out = xgrow(*out, *n, &cap, sizeof **out, 32);
 		(*out)[*n].path = col_dup(st, 1);
 		if (col_total(st, 0, id, I128_MAX, &(*out)[(*n)++].value, err,
 		    errlen) < 0)

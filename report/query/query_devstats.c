@@ -68,10 +68,7 @@ load_devices(sqlite3 *db, const struct io_sel *sel, struct dev_row **out,
 
 		if (h < 0 || name == NULL)
 			continue;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 64;
-			*out = xrealloc(*out, cap * sizeof **out);
-		}
+		*out = xgrow(*out, *n, &cap, sizeof **out, 64);
 		d = &(*out)[(*n)++];
 		memset(d, 0, sizeof *d);
 		d->id = sqlite3_column_int64(st, 0);

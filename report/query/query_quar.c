@@ -26,10 +26,7 @@ query_quar_hosts(sqlite3 *db, struct quar_list *q, char *err, size_t errlen)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct quar_entry *e;
 
-		if (q->n == cap) {
-			cap = cap ? 2 * cap : 8;
-			q->e = xrealloc(q->e, cap * sizeof *q->e);
-		}
+		q->e = xgrow(q->e, q->n, &cap, sizeof *q->e, 8);
 		e = &q->e[q->n++];
 		e->host = xstrdup((const char *)sqlite3_column_text(st, 0));
 		e->samples = (uint64_t)sqlite3_column_int64(st, 1);

@@ -84,10 +84,7 @@ add_span(struct host_expect *h, int64_t a, int64_t b)
 			h->v[h->n - 1].b = b;
 		return;
 	}
-	if (h->n == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 4;
-		h->v = xrealloc(h->v, h->cap * sizeof *h->v);
-	}
+	h->v = xgrow(h->v, h->n, &h->cap, sizeof *h->v, 4);
 	h->v[h->n].a = a;
 	h->v[h->n++].b = b;
 }

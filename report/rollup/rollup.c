@@ -50,10 +50,7 @@ load_devices(struct rollup *r, char *err, size_t errlen)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rollup_dev *d;
 
-		if (r->ndev == cap) {
-			cap = cap ? 2 * cap : 64;
-			r->dev = xrealloc(r->dev, cap * sizeof *r->dev);
-		}
+		r->dev = xgrow(r->dev, r->ndev, &cap, sizeof *r->dev, 64);
 		d = &r->dev[r->ndev++];
 		d->id = sqlite3_column_int64(st, 0);
 		d->host_id = sqlite3_column_int64(st, 1);

@@ -53,10 +53,7 @@ ends(sqlite3 *db, void (*changed)(void *, int64_t, int64_t), void *arg,
 		if (old != now)
 			changed(arg, old < now ? old : now,
 			    old < now ? now : old);
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 64;
-			*out = xrealloc(*out, cap * sizeof **out);
-		}
+		*out = xgrow(*out, *n, &cap, sizeof **out, 64);
 		(*out)[*n].id = sqlite3_column_int64(st, 0);
 		(*out)[(*n)++].end_ms = now;
 	}

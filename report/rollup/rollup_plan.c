@@ -42,10 +42,7 @@ push(struct spans *s, int64_t a, int64_t b)
 {
 	if (a >= b)
 		return;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
-	}
+	s->v = xgrow(s->v, s->n, &s->cap, sizeof *s->v, 64);
 	s->v[s->n].a = a;
 	s->v[s->n].b = b;
 	s->n++;
