@@ -145,18 +145,17 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 	const char *status = r->interrupted ? "interrupted" : "complete";
 	char err[1024] = "";
 	int rc = r->interrupted ? EXIT_FATAL : r->c.nerrors ? EXIT_PARTIAL : 0;
-	struct fs_capacity cap;
 	int have_cap;
 
 	/* A file-system snapshot's statvfs is today's file system's. */
-	have_cap = !a->have_as_of && capacity_read(a->root, &cap) == 0;
-	parts->cap = have_cap && capacity_sane(&cap) ? &cap : NULL;
+	have_cap = !a->have_as_of && capacity_read(a->root, &s->cap) == 0;
+	parts->cap = have_cap && capacity_sane(&s->cap) ? &s->cap : NULL;
 	read_quotas(a->root, s->fi.source, s->rules, &s->limits);
 	parts->limits = &s->limits;
 	parts->started = s->m.started;
 	parts->scanned = s->m.scanned;
 	if (a->csv && csvout_write(csv, &r->c, r->interrupted,
-	    have_cap ? &cap : NULL, a->links) < 0) {
+	    have_cap ? &s->cap : NULL, a->links) < 0) {
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
 	} else if (snapshot_finish(db, id, r, s->rules, status, parts, err,
@@ -172,7 +171,6 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 	if (r->interrupted)
 		fprintf(stderr, "%s: interrupted: snapshot %lld recorded as "
 		    "incomplete\n", s->prog, (long long)id);
-	parts->cap = NULL;	/* cap was ours */
 	return rc;
 }
 

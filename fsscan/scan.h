@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "args.h"
+#include "capacity.h"
 #include "csvout.h"
 #include "fsident.h"
 #include "limits.h"
@@ -28,6 +29,7 @@ struct scan {
 	struct fsident fi;
 	struct project_rules *rules;
 	struct limits limits;		/* --limits, then the quotas read */
+	struct fs_capacity cap;		/* statvfs(ROOT) after the walk */
 	struct snap_meta m;
 	struct walk_opts o;
 };
