@@ -417,10 +417,8 @@ def capacity_limits(tmp, mnt, now):
                        capture_output=True, text=True, timeout=120)
     ok(p.returncode == 2 and "in the future" in p.stderr,
        "--as-of in the future, 2 ranks: usage error", p.stderr[-300:])
-    ok(not os.path.exists(db) or rows(db, "SELECT count(*) FROM sqlite_master"
-                                      " WHERE name = 'snapshot'") in
-       ([(0,)],) or rows(db, "SELECT count(*) FROM snapshot") == [(0,)],
-       "--as-of in the future: nothing recorded")
+    ok(not os.path.exists(db),
+       "--as-of in the future: nothing recorded (no database made)")
 
 
 # ---- the scripts and examples of the docs ------------------------------
