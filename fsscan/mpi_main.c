@@ -47,7 +47,9 @@ agree(const struct mpi_job *j, int rc)
 	return all;
 }
 
-/* Usage errors are the same on every rank: only rank 0 says them. */
+/* Usage errors are the same on every rank but one: a future --as-of is
+ * judged by each node's clock. Rank 0's verdict holds for all, and only
+ * rank 0 says it. */
 static int
 parse(const struct mpi_job *j, int argc, char **argv, struct args *a)
 {
@@ -69,6 +71,7 @@ parse(const struct mpi_job *j, int argc, char **argv, struct args *a)
 			close(keep[i]);
 		}
 	}
+	MPI_Bcast(&rc, 1, MPI_INT, 0, j->comm);
 	return rc;
 }
 

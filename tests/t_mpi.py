@@ -419,6 +419,42 @@ def capacity_limits(tmp, mnt, now):
        "--as-of in the future, 2 ranks: usage error", p.stderr[-300:])
     ok(not os.path.exists(db),
        "--as-of in the future: nothing recorded (no database made)")
+    skewed_as_of(tmp, root)
+
+
+SKEW = """#!/bin/sh
+# rank 1 runs an hour behind the others
+if [ "${OMPI_COMM_WORLD_RANK:-0}" = 1 ]; then exec faketime -f -1h "$@"; fi
+exec "$@"
+"""
+
+
+def skewed_as_of(tmp, root):
+    """Rank 1's clock an hour behind: --as-of a minute ago is in the future
+    for it alone. Rank 0's verdict holds for every rank: the scan runs."""
+    if sanitized():
+        # libfaketime's preload cannot come before ASan's runtime
+        print("# skewed clocks: release build only")
+        return
+    if not shutil.which("faketime"):
+        ok(False, "--as-of, skewed clocks: faketime installed")
+        return
+    wrap = os.path.join(tmp, "skew.sh")
+    with open(wrap, "w") as f:
+        f.write(SKEW)
+    os.chmod(wrap, 0o755)
+    db = os.path.join(tmp, "skew.db")
+    asof = int(time.time()) - 60
+    p = subprocess.run(prefix(2) + [wrap, FSSCAN_MPI, "--db", db, "--quiet",
+                                    "--as-of", str(asof), root],
+                       capture_output=True, text=True, timeout=120)
+    ok(p.returncode == 0, "--as-of, rank 1 an hour behind: exit 0",
+       p.stderr[-300:])
+    got = rows(db, "SELECT started_at, status FROM snapshot") \
+        if os.path.exists(db) else []
+    eq(got, [(asof, b"complete")],
+       "--as-of, rank 1 an hour behind: rank 0's clock decides, one"
+       " complete snapshot")
 
 
 # ---- the scripts and examples of the docs ------------------------------
