@@ -16,6 +16,10 @@ Skipped, with the reason printed, only when mpirun is not installed
     bytes beyond 2^64 exact, as fsscan's and the oracle's;
   * copies of t_exact's tree of sizes and times at every integer limit,
     --now at both ends of time_t, 3 ranks: as fsscan's;
+  * capacity and limits, 3 ranks: statvfs, the --limits file and project
+    entries as fsscan's and os.walk's; --as-of dated, in the future a usage
+    error, and with rank 1's clock an hour behind (faketime) decided by
+    rank 0's clock;
   * a tree with paths longer than PATH_MAX and hard links between deep and
     shallow directories, against the fd-based walker of tests/lib/reltree;
   * a project chain (depth:2 then user) with 4 ranks;
