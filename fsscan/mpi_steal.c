@@ -3,7 +3,7 @@
  * that calls MPI) while its walker threads work.
  *
  * Directories move between ranks by random work stealing, as libcircle
- * does: a rank whose pool is empty asks a random other rank for work; the
+ * does: a rank whose threads wait for work asks a random other rank; the
  * victim hands over half of its queued directories, the shallowest (mpi_
  * item), or says it has none, and the thief asks another.
  *
@@ -29,14 +29,25 @@
 #include "xalloc.h"
 
 #define MAX_GIVE	512		/* directories per steal */
-/* The driver naps between polls, 20 us doubling to 1 ms while nothing
- * comes: every wake-up is a probe through Open MPI's progress engine on a
- * core a walker thread could use (at 250 us the two ranks of a 2-CPU
- * node walked a warm 1M-entry tree 7% slower), and a steal answered
- * within 1 ms costs a rank out of work about what it would walk in that
- * time. */
+/* The driver naps between polls. Every wake-up is a probe through Open
+ * MPI's progress engine, and on a virtual machine it costs about 50 us of
+ * a core that a walker thread could use (0.1 s in the 2,050 wake-ups of
+ * 1.2 s of a 2-rank walk, naps of at most 1 ms); a steal answered late
+ * costs the thief what it would have walked meanwhile. Steals come in
+ * bursts, so naps double from 20 us to 1 ms while steal messages come and
+ * go, and on to 8 ms after 50 ms without one. While our own request is
+ * out they stay under 100 us: our threads wait for the answer, so their
+ * cores are free. A thread that begins to wait for work ends a nap at once
+ * (pool_nap). A thief told "none" asks again after 100 us, doubling to
+ * 8 ms while the answers stay "none", so that it does not keep a busy
+ * victim's driver awake. */
 #define POLL_MIN_US	20
 #define POLL_MAX_US	1000
+#define POLL_ASK_US	100
+#define POLL_QUIET_US	8000
+#define QUIET_NS	50000000ull
+#define RETRY_MIN_US	100
+#define RETRY_MAX_US	8000
 #define PROG_NS		250000000ull
 #define PROG_LAST	UINT64_MAX
 #define WHITE		0
@@ -52,6 +63,11 @@ struct steal {
 	MPI_Request work_req;		/* a batch being sent */
 	struct iobuf work, in;
 	struct dnode *give[MAX_GIVE];
+	long us;			/* the next nap */
+	uint64_t stir_ns;		/* the last steal message, in or out */
+	uint64_t retry_ns;		/* no request before, after a "none" */
+	long retry_us;			/* the wait after the next "none" */
+	uint64_t waits;			/* pool_nap's count */
 	struct walk_sofar *seen;	/* rank 0: each rank's counts */
 	int lasts;			/* rank 0: last counts received */
 	MPI_Request prog_req;
@@ -106,9 +122,11 @@ receive_work(struct steal *s, const MPI_Status *st)
 	    MPI_STATUS_IGNORE);
 	if (s->done)
 		mpi_comm_fail("directories from another rank", "after the end");
+	s->stir_ns = mono_ns();
 	s->j->st.items_in += mpi_item_unpack(s->j, s->g, s->in.p, (size_t)n);
 	s->j->st.steals++;
 	s->outstanding = 0;
+	s->retry_us = RETRY_MIN_US;
 }
 
 static void
@@ -153,6 +171,7 @@ poll_one(struct steal *s)
 	case TAG_REQ:
 		MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_REQ, s->j->comm,
 		    MPI_STATUS_IGNORE);
+		s->stir_ns = mono_ns();
 		answer(s, st.MPI_SOURCE);
 		break;
 	case TAG_WORK:
@@ -162,6 +181,10 @@ poll_one(struct steal *s)
 		MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_NOWORK,
 		    s->j->comm, MPI_STATUS_IGNORE);
 		s->outstanding = 0;
+		s->stir_ns = mono_ns();
+		s->retry_ns = s->stir_ns + (uint64_t)s->retry_us * 1000;
+		if (s->retry_us < RETRY_MAX_US)
+			s->retry_us *= 2;
 		break;
 	case TAG_TOKEN:
 		MPI_Recv(&color, 1, MPI_INT, st.MPI_SOURCE, TAG_TOKEN,
@@ -182,15 +205,22 @@ poll_one(struct steal *s)
 	return 1;
 }
 
+/* Ask a random other rank for work as soon as a thread lacks it, not
+ * when all do. */
 static void
 ask(struct steal *s)
 {
-	int n = s->j->n, v = (int)(rand_r(&s->j->seed) % (unsigned)(n - 1));
+	int n = s->j->n, v;
 
+	if (n == 1 || s->outstanding || !pool_hungry(s->g) ||
+	    mono_ns() < s->retry_ns)
+		return;
+	v = (int)(rand_r(&s->j->seed) % (unsigned)(n - 1));
 	if (v >= s->j->rank)
 		v++;
 	send_empty(s, v, TAG_REQ);
 	s->outstanding = 1;
+	s->us = POLL_MIN_US;	/* the answer is soon there */
 }
 
 /* Pass the token on, or on rank 0 end the walk (invariant 3). */
@@ -247,22 +277,27 @@ send_progress(struct steal *s, int last)
 }
 
 static void
-nap(long *us, int busy)
+nap(struct steal *s, int busy)
 {
+	long max = s->outstanding ? POLL_ASK_US : POLL_MAX_US;
+
 	if (busy) {
-		*us = POLL_MIN_US;
+		s->us = POLL_MIN_US;
 		return;
 	}
-	mpi_comm_nap(*us);
-	if (*us < POLL_MAX_US)
-		*us *= 2;
+	if (!s->outstanding && !s->done && mono_ns() - s->stir_ns > QUIET_NS)
+		max = POLL_QUIET_US;
+	pool_nap(s->g, s->us, &s->waits);
+	if (s->us < max)
+		s->us *= 2;
+	if (s->us > max)
+		s->us = max;
 }
 
 static void
 walk_ranks(struct steal *s)
 {
 	struct walker *g = s->g;
-	long us = POLL_MIN_US;
 
 	while (!s->done) {
 		int busy = 0, flag;
@@ -281,11 +316,9 @@ walk_ranks(struct steal *s)
 			if (s->token >= 0)
 				pass_token(s);
 		}
-		/* Ask as soon as a thread lacks work, not when all do. */
-		if (s->j->n > 1 && !s->outstanding && pool_hungry(g))
-			ask(s);
+		ask(s);
 		send_progress(s, 0);
-		nap(&us, busy);
+		nap(s, busy);
 	}
 }
 
@@ -295,11 +328,11 @@ drain(struct steal *s)
 {
 	const struct mpi_job *j = s->j;
 	MPI_Request bar;
-	long us = POLL_MIN_US;
 	int flag = 0;
 
+	s->us = POLL_MIN_US;
 	while (s->outstanding)
-		nap(&us, poll_one(s));
+		nap(s, poll_one(s));
 	if (s->work_req != MPI_REQUEST_NULL)
 		mpi_comm_wait(&s->work_req);
 	send_progress(s, 1);
@@ -310,14 +343,15 @@ drain(struct steal *s)
 			MPI_Test(&bar, &flag, MPI_STATUS_IGNORE);
 		if (flag && (j->rank || !j->progress || s->lasts == j->n - 1))
 			break;
-		nap(&us, busy);
+		nap(s, busy);
 	}
 }
 
 void
 mpi_steal_drive(struct walker *g, void *arg)
 {
-	struct steal s = { .j = arg, .g = g, .token = -1,
+	struct steal s = { .j = arg, .g = g, .token = -1, .us = POLL_MIN_US,
+	    .retry_us = RETRY_MIN_US,
 	    .work_req = MPI_REQUEST_NULL, .prog_req = MPI_REQUEST_NULL };
 
 	if (s.j->rank == 0)

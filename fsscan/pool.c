@@ -38,7 +38,9 @@ pool_push(struct worker *w, struct dnode *d)
 	pthread_mutex_lock(&w->lk);
 	deque_append(w, d);
 	pthread_mutex_unlock(&w->lk);
-	if (atomic_load_explicit(&g->idle, memory_order_relaxed) > 0) {
+	/* Sequentially consistent, as idle_wait's load of queued: one of
+	 * the two sees the other's increment, so no wake-up is lost. */
+	if (atomic_load(&g->idle) > 0) {
 		pthread_mutex_lock(&g->idle_lk);
 		pthread_cond_signal(&g->idle_cv);
 		pthread_mutex_unlock(&g->idle_lk);
@@ -99,20 +101,49 @@ steal(struct worker *w)
 	return NULL;
 }
 
-static void
-idle_wait(struct walker *g)
+void
+pool_cond_init(pthread_cond_t *cv)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(cv, &a);
+	pthread_condattr_destroy(&a);
+}
+
+/* Now plus us microseconds on the monotonic clock. */
+static struct timespec
+deadline(long us)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += 2 * 1000 * 1000;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += us / 1000000;
+	ts.tv_nsec += us % 1000000 * 1000;
 	if (ts.tv_nsec >= 1000000000) {
 		ts.tv_sec++;
 		ts.tv_nsec -= 1000000000;
 	}
+	return ts;
+}
+
+static void
+idle_wait(struct walker *g)
+{
+	struct timespec ts = deadline(2000);
+
 	pthread_mutex_lock(&g->idle_lk);
 	atomic_fetch_add(&g->idle, 1);
-	if (atomic_load(&g->pending) > 0 || (g->fed && !atomic_load(&g->over)))
+	/* The feeder asks other ranks for work now, not after its nap. */
+	if (g->fed) {
+		g->waits++;
+		pthread_cond_signal(&g->drive_cv);
+	}
+	/* An item queued since pool_take looked is taken now, not after
+	 * the timeout: its pusher may have seen no idle thread to wake. */
+	if (atomic_load(&g->queued) == 0 && (atomic_load(&g->pending) > 0 ||
+	    (g->fed && !atomic_load(&g->over))))
 		pthread_cond_timedwait(&g->idle_cv, &g->idle_lk, &ts);
 	atomic_fetch_sub(&g->idle, 1);
 	pthread_mutex_unlock(&g->idle_lk);
@@ -148,11 +179,21 @@ pool_hungry(struct walker *g)
 }
 
 /* Half of each deque's oldest items (the shallowest, carrying the most
- * work), as a thread steals them, up to max in all. */
+ * work), as a thread steals them, up to max in all, keeping one for each
+ * idle thread. */
 size_t
 pool_give(struct walker *g, struct dnode **out, size_t max)
 {
 	size_t got = 0;
+	int64_t spare = atomic_load(&g->queued) - atomic_load(&g->idle);
+
+	/* Items our own idle threads are about to take stay here: given
+	 * away, an item just received would bounce between two hungry ranks
+	 * with no thread ever visiting it. */
+	if (spare <= 0)
+		return 0;
+	if ((size_t)spare < max)
+		max = (size_t)spare;
 
 	for (int i = 0; i < g->nw && got < max; i++) {
 		struct worker *w = &g->w[i];
@@ -176,6 +217,18 @@ pool_give(struct walker *g, struct dnode **out, size_t max)
 		got += n;
 	}
 	return got;
+}
+
+void
+pool_nap(struct walker *g, long us, uint64_t *seen)
+{
+	struct timespec ts = deadline(us);
+
+	pthread_mutex_lock(&g->idle_lk);
+	if (g->waits == *seen)
+		pthread_cond_timedwait(&g->drive_cv, &g->idle_lk, &ts);
+	*seen = g->waits;
+	pthread_mutex_unlock(&g->idle_lk);
 }
 
 void

@@ -102,6 +102,8 @@ struct walker {
 	_Atomic uint64_t dir_seq;	/* next v_dir node's number */
 	pthread_mutex_t idle_lk;
 	pthread_cond_t idle_cv;
+	pthread_cond_t drive_cv;	/* the feeder's nap (pool_nap) */
+	uint64_t waits;			/* idle waits begun; under idle_lk */
 	struct throttle thr;
 	uint64_t root_dev;
 	uid_t euid;
@@ -135,13 +137,19 @@ struct dnode *pool_take(struct worker *w);
 int pool_wait(struct walker *g);
 void pool_done(struct walker *g);
 /* For a feeder outside the threads (g->fed): is nothing pending; take up
- * to max of the oldest queued items, at most half of them, to hand to
- * another process (each then released and pool_done by the caller); end
- * the walk. */
+ * to max of the oldest queued items, at most half of them and keeping one
+ * per idle thread, to hand to another process (each then released and
+ * pool_done by the caller); end the walk. */
 int pool_idle(struct walker *g);
 /* Some thread waits for work and none is queued: time to ask for more. */
 int pool_hungry(struct walker *g);
 size_t pool_give(struct walker *g, struct dnode **out, size_t max);
+/* The feeder's pause: us microseconds, or less when a thread has begun to
+ * wait for work since the last pool_nap returned (*seen, 0 at first). */
+void pool_nap(struct walker *g, long us, uint64_t *seen);
+/* A condition variable timed by the monotonic clock, which no clock
+ * setting can stretch. */
+void pool_cond_init(pthread_cond_t *cv);
 void pool_end(struct walker *g);
 
 /* dnode.c */
