@@ -35,19 +35,19 @@
  * 1.2 s of a 2-rank walk, naps of at most 1 ms); a steal answered late
  * costs the thief what it would have walked meanwhile. Steals come in
  * bursts, so naps double from 20 us to 1 ms while steal messages come and
- * go, and on to 8 ms after 50 ms without one. While our own request is
+ * go, and on to 4 ms after 50 ms without one. While our own request is
  * out they stay under 100 us: our threads wait for the answer, so their
  * cores are free. A thread that begins to wait for work ends a nap at once
  * (pool_nap). A thief told "none" asks again after 100 us, doubling to
- * 8 ms while the answers stay "none", so that it does not keep a busy
+ * 4 ms while the answers stay "none", so that it does not keep a busy
  * victim's driver awake. */
 #define POLL_MIN_US	20
 #define POLL_MAX_US	1000
 #define POLL_ASK_US	100
-#define POLL_QUIET_US	8000
+#define POLL_QUIET_US	4000
 #define QUIET_NS	50000000ull
 #define RETRY_MIN_US	100
-#define RETRY_MAX_US	8000
+#define RETRY_MAX_US	4000
 #define PROG_NS		250000000ull
 #define PROG_LAST	UINT64_MAX
 #define WHITE		0
