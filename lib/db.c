@@ -632,7 +632,10 @@ wal_pending(const char *path)
 }
 
 /* Identity through SQLite, read-only, for a database whose header may be
- * stale. A read-only connection never writes the database file. */
+ * stale. A read-only connection never writes the database file. The three
+ * reads are one transaction: apart, they could straddle another process's
+ * commit of a new census (application_id still 0, user_version already
+ * set) and refuse it as someone else's database. */
 static int
 identity_sqlite(const char *path, enum ident *id, char *err, size_t errlen)
 {
@@ -642,10 +645,11 @@ identity_sqlite(const char *path, enum ident *id, char *err, size_t errlen)
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY |
 	    SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
 		sqlite3_busy_handler(db, on_busy, NULL);
-		if (pragma_int(db, "PRAGMA application_id", &appid) == 0 &&
+		if (db_exec(db, "BEGIN", NULL, 0) == 0 &&
+		    pragma_int(db, "PRAGMA application_id", &appid) == 0 &&
 		    pragma_int(db, "PRAGMA user_version", &version) == 0 &&
 		    pragma_int(db, "SELECT count(*) FROM sqlite_master",
-		    &objects) == 0)
+		    &objects) == 0 && db_exec(db, "COMMIT", NULL, 0) == 0)
 			rc = 0;
 	}
 	if (rc < 0)
