@@ -116,16 +116,10 @@ pool_cond_init(pthread_cond_t *cv)
 static struct timespec
 deadline(long us)
 {
-	struct timespec ts;
+	uint64_t t = mono_ns() + (uint64_t)us * 1000;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += us / 1000000;
-	ts.tv_nsec += us % 1000000 * 1000;
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
-	return ts;
+	return (struct timespec){ (time_t)(t / 1000000000),
+	    (long)(t % 1000000000) };
 }
 
 static void
