@@ -331,8 +331,7 @@ merge_tree(const struct mpi_job *j, struct census *c,
 		if (j->rank & step) {
 			b.len = 0;
 			pack_keyed(c, rules, &b);
-			mpi_comm_send_buf(&b, j->rank - step, TAG_MERGE,
-			    j->comm);
+			mpi_comm_send_buf(j, &b, j->rank - step, TAG_MERGE);
 			break;
 		}
 		if (j->rank + step < j->n) {
@@ -340,8 +339,7 @@ merge_tree(const struct mpi_job *j, struct census *c,
 			struct cursor cur;
 
 			census_init(&t, c->top_files.cap);
-			mpi_comm_recv_buf(&b, j->rank + step, TAG_MERGE,
-			    j->comm);
+			mpi_comm_recv_buf(j, &b, j->rank + step, TAG_MERGE);
 			cur = (struct cursor){ b.p, b.p + b.len, NULL };
 			unpack_keyed(&cur, &t, rules);
 			if (cur.err || cur.p != cur.end)

@@ -4,7 +4,9 @@
  * Waiting never spins a core: Open MPI's blocking calls poll in a loop,
  * and a rank that waits while rank 0 writes the database, or while its
  * walker threads work, would take a core from them. These test, then
- * sleep a little, and test again.
+ * sleep a little, and test again. A rank on the same node rings the
+ * receiver's bell after each message (mpi_node.c), which ends the sleep
+ * as the message comes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +18,25 @@
 
 #define WAIT_MAX_US 2000
 
-void
-mpi_comm_nap(long us)
+/* Sleep for up to us microseconds, less when a rank on this node rings
+ * (*seen: mpi_node_ring's count as last seen). */
+static void
+nap(const struct mpi_job *j, uint32_t *seen, long us)
 {
 	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
 
-	nanosleep(&ts, NULL);
+	if (j->bells && j->bells[j->rank])
+		bell_wait(j->bells[j->rank], seen, us);
+	else
+		nanosleep(&ts, NULL);
+}
+
+/* The count a first nap starts from: only rings from now on end it. */
+static uint32_t
+rung(const struct mpi_job *j)
+{
+	return j->bells && j->bells[j->rank] ?
+	    atomic_load(j->bells[j->rank]) : 0;
 }
 
 void
@@ -33,8 +48,9 @@ mpi_comm_fail(const char *what, const char *why)
 }
 
 void
-mpi_comm_wait(MPI_Request *req)
+mpi_comm_wait(const struct mpi_job *j, MPI_Request *req)
 {
+	uint32_t seen = rung(j);
 	long us = 20;
 	int done = 0;
 
@@ -42,33 +58,61 @@ mpi_comm_wait(MPI_Request *req)
 		MPI_Test(req, &done, MPI_STATUS_IGNORE);
 		if (done)
 			return;
-		mpi_comm_nap(us);
+		nap(j, &seen, us);
 		if (us < WAIT_MAX_US)
 			us *= 2;
 	}
 }
 
 void
-mpi_comm_recv(void *buf, int n, int src, int tag, MPI_Comm comm)
+mpi_comm_join(const struct mpi_job *j, MPI_Request *req)
 {
-	MPI_Request req;
-
-	MPI_Irecv(buf, n, MPI_BYTE, src, tag, comm, &req);
-	mpi_comm_wait(&req);
+	for (int i = 0; i < j->n; i++)
+		if (i != j->rank)
+			mpi_node_ring(j, i);
+	mpi_comm_wait(j, req);
 }
 
 void
-mpi_comm_recv_buf(struct iobuf *b, int src, int tag, MPI_Comm comm)
+mpi_comm_send(const struct mpi_job *j, const void *buf, int n, int dst,
+    int tag)
+{
+	MPI_Send(buf, n, MPI_BYTE, dst, tag, j->comm);
+	mpi_node_ring(j, dst);
+}
+
+void
+mpi_comm_recv(const struct mpi_job *j, void *buf, int n, int src, int tag)
+{
+	MPI_Request req;
+
+	MPI_Irecv(buf, n, MPI_BYTE, src, tag, j->comm, &req);
+	mpi_comm_wait(j, &req);
+}
+
+int
+mpi_comm_probe(const struct mpi_job *j, int src, int tag, MPI_Status *st)
+{
+	int flag = 0;
+
+	/* Open MPI's MPI_Iprobe matches the messages already taken in and
+	 * only then makes progress, which takes in what has come since: a
+	 * message whose ring woke us is found by the second probe. */
+	for (int i = 0; i < 2 && !flag; i++)
+		MPI_Iprobe(src, tag, j->comm, &flag, st);
+	return flag;
+}
+
+void
+mpi_comm_recv_buf(const struct mpi_job *j, struct iobuf *b, int src, int tag)
 {
 	MPI_Status st;
+	uint32_t seen = rung(j);
 	long us = 20;
-	int flag = 0, n;
+	int n;
 
-	for (;;) {
-		MPI_Iprobe(src, tag, comm, &flag, &st);
-		if (flag)
-			break;
-		mpi_comm_nap(us);
+	while (!mpi_comm_probe(j, src, tag, &st)) {
+		nap(j, &seen, us);
 		if (us < WAIT_MAX_US)
 			us *= 2;
 	}
@@ -76,13 +120,14 @@ mpi_comm_recv_buf(struct iobuf *b, int src, int tag, MPI_Comm comm)
 	b->len = 0;
 	if (iobuf_reserve(b, (size_t)n + 1) < 0)
 		mpi_comm_fail("receive", "out of memory");
-	MPI_Recv(b->p, n, MPI_BYTE, st.MPI_SOURCE, tag, comm,
+	MPI_Recv(b->p, n, MPI_BYTE, st.MPI_SOURCE, tag, j->comm,
 	    MPI_STATUS_IGNORE);
 	b->len = (size_t)n;
 }
 
 void
-mpi_comm_send_buf(const struct iobuf *b, int dst, int tag, MPI_Comm comm)
+mpi_comm_send_buf(const struct mpi_job *j, const struct iobuf *b, int dst,
+    int tag)
 {
 	MPI_Request req;
 
@@ -90,8 +135,9 @@ mpi_comm_send_buf(const struct iobuf *b, int dst, int tag, MPI_Comm comm)
 		mpi_comm_fail("send", "out of memory");
 	if (b->len > (size_t)INT32_MAX)
 		mpi_comm_fail("send", "message over 2 GiB");
-	MPI_Isend(b->p, (int)b->len, MPI_BYTE, dst, tag, comm, &req);
-	mpi_comm_wait(&req);
+	MPI_Isend(b->p, (int)b->len, MPI_BYTE, dst, tag, j->comm, &req);
+	mpi_node_ring(j, dst);
+	mpi_comm_wait(j, &req);
 }
 
 char *

@@ -13,6 +13,7 @@
  *   mpi_rows.c    every rank's v_dir rows streamed to rank 0
  *   mpi_census.c  the census reduced to rank 0
  *   mpi_comm.c    messages between ranks without spinning a core
+ *   mpi_node.c    the ranks sharing this node: their doorbells
  *
  * Every MPI call is made by the main thread of a rank (MPI_THREAD_FUNNELED);
  * walker threads never call MPI.
@@ -65,6 +66,9 @@ struct mpi_job {
 	int progress;		/* rank 0 prints the job's progress */
 	struct rank_stat st;	/* this rank's share */
 	unsigned seed;
+	MPI_Win bell_win;	/* mpi_node: the node's doorbells */
+	_Atomic uint32_t **bells;	/* each rank's, NULL off this node */
+	int local;		/* every rank on this node, with a bell */
 };
 
 /* Device numbers differ between nodes (NFS, Lustre clients number their
@@ -133,13 +137,32 @@ mpi_get_u128(struct cursor *c)
 /* A string from the wire, copied NUL-terminated into a buffer of cap bytes
  * (names are at most 255 bytes, paths much longer: cap grows). */
 char *mpi_comm_str(struct cursor *c, char **buf, size_t *cap, size_t *len);
-void mpi_comm_wait(MPI_Request *req);
-void mpi_comm_recv(void *buf, int n, int src, int tag, MPI_Comm comm);
+void mpi_comm_wait(const struct mpi_job *j, MPI_Request *req);
+/* A collective this rank has begun: ring the node's other ranks, which may
+ * nap in their part of it, and wait for it. */
+void mpi_comm_join(const struct mpi_job *j, MPI_Request *req);
+/* Bytes to dst, and its bell rung. */
+void mpi_comm_send(const struct mpi_job *j, const void *buf, int n, int dst,
+    int tag);
+void mpi_comm_recv(const struct mpi_job *j, void *buf, int n, int src,
+    int tag);
+/* Is a message from src (or MPI_ANY_SOURCE) with tag (or MPI_ANY_TAG)
+ * there; its envelope into *st. */
+int mpi_comm_probe(const struct mpi_job *j, int src, int tag,
+    MPI_Status *st);
 /* Receive a message of any length from src with tag into b (replaced). */
-void mpi_comm_recv_buf(struct iobuf *b, int src, int tag, MPI_Comm comm);
-void mpi_comm_send_buf(const struct iobuf *b, int dst, int tag, MPI_Comm comm);
-void mpi_comm_nap(long us);
+void mpi_comm_recv_buf(const struct mpi_job *j, struct iobuf *b, int src,
+    int tag);
+void mpi_comm_send_buf(const struct mpi_job *j, const struct iobuf *b,
+    int dst, int tag);
 void mpi_comm_fail(const char *what, const char *why);
+
+/* mpi_node.c: find the ranks on this node and set up their bells
+ * (returns how many share the node, this rank included); ring rank's
+ * bell, if it has one, after a message to it; free them (collective). */
+int mpi_node_open(struct mpi_job *j);
+void mpi_node_ring(const struct mpi_job *j, int rank);
+void mpi_node_close(struct mpi_job *j);
 
 /* mpi_item.c */
 void mpi_item_pack(const struct mpi_job *j, struct walker *g,

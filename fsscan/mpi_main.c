@@ -37,13 +37,16 @@ struct out {
 	int64_t id;
 };
 
-/* The worst status of all ranks; every rank gets it. */
+/* The worst status of all ranks; every rank gets it, without spinning
+ * while rank 0 opens or closes the database. */
 static int
 agree(const struct mpi_job *j, int rc)
 {
+	MPI_Request req;
 	int all;
 
-	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, j->comm);
+	MPI_Iallreduce(&rc, &all, 1, MPI_INT, MPI_MAX, j->comm, &req);
+	mpi_comm_join(j, &req);
 	return all;
 }
 
@@ -129,6 +132,8 @@ walk_all(struct mpi_job *j, struct scan *s, struct walk_result *r)
 	MPI_Bcast(&dev, 1, MPI_UINT64_T, 0, j->comm);
 	j->canon_dev = dev;
 	g->fed = 1;
+	if (j->bells[j->rank])
+		g->bell = j->bells[j->rank];
 	if (j->rank == 0) {
 		walk_seed(g);
 	} else {
@@ -205,6 +210,7 @@ run(struct mpi_job *j, struct args *a, char *cmdline, int share)
 	struct out o = { 0 };
 	struct walk_result r;
 	struct sigaction sa = { .sa_handler = on_signal };
+	MPI_Request req;
 	int rc;
 
 	rc = agree(j, scan_setup(&s, a, PROG, cmdline, share, &stop_flag));
@@ -236,7 +242,8 @@ run(struct mpi_job *j, struct args *a, char *cmdline, int share)
 out:
 	close_out(&o);
 	scan_free(&s);
-	MPI_Bcast(&rc, 1, MPI_INT, 0, j->comm);
+	MPI_Ibcast(&rc, 1, MPI_INT, 0, j->comm, &req);
+	mpi_comm_join(j, &req);
 	return rc;
 }
 
@@ -245,7 +252,6 @@ main(int argc, char **argv)
 {
 	struct mpi_job j = { 0 };
 	struct args a = { 0 };
-	MPI_Comm node;
 	char *cmdline;
 	int provided, rc, share;
 
@@ -255,15 +261,13 @@ main(int argc, char **argv)
 	MPI_Comm_dup(MPI_COMM_WORLD, &j.comm);
 	MPI_Comm_rank(j.comm, &j.rank);
 	MPI_Comm_size(j.comm, &j.n);
-	MPI_Comm_split_type(j.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-	    &node);
-	MPI_Comm_size(node, &share);
-	MPI_Comm_free(&node);
 	j.seed = (unsigned)j.rank * 2654435761u + 12345;
 	rc = parse(&j, argc, argv, &a);
 	if (rc == 0) {
 		cmdline = args_command_line(argc, argv);
+		share = mpi_node_open(&j);
 		rc = run(&j, &a, cmdline, share);
+		mpi_node_close(&j);
 		free(cmdline);
 	} else {
 		rc = rc > 0 ? 0 : EXIT_USAGE;

@@ -59,11 +59,11 @@ mpi_rows_serve(const struct mpi_job *j, const struct walk_result *r)
 	int more;
 
 	for (;;) {
-		mpi_comm_recv(&more, sizeof more, 0, TAG_ROWS_REQ, j->comm);
+		mpi_comm_recv(j, &more, sizeof more, 0, TAG_ROWS_REQ);
 		if (!more)
 			break;
 		pack_rows(j, &r->dirs, &next, &b, &rows);
-		mpi_comm_send_buf(&b, 0, TAG_ROWS, j->comm);
+		mpi_comm_send_buf(j, &b, 0, TAG_ROWS);
 	}
 	iobuf_free(&b);
 	iobuf_free(&rows);
@@ -101,9 +101,8 @@ batch(struct mpi_rows *rs, char *err, size_t errlen)
 {
 	int more = 1;
 
-	MPI_Send(&more, sizeof more, MPI_BYTE, rs->at, TAG_ROWS_REQ,
-	    rs->j->comm);
-	mpi_comm_recv_buf(&rs->in, rs->at, TAG_ROWS, rs->j->comm);
+	mpi_comm_send(rs->j, &more, sizeof more, rs->at, TAG_ROWS_REQ);
+	mpi_comm_recv_buf(rs->j, &rs->in, rs->at, TAG_ROWS);
 	rs->c = (struct cursor){ rs->in.p, rs->in.p + rs->in.len, NULL };
 	rs->left = cursor_varint(&rs->c);
 	if (rs->c.err) {
@@ -179,8 +178,7 @@ mpi_rows_end(struct mpi_rows *rs)
 	int stop = 0;
 
 	for (int i = 1; i < rs->j->n; i++)
-		MPI_Send(&stop, sizeof stop, MPI_BYTE, i, TAG_ROWS_REQ,
-		    rs->j->comm);
+		mpi_comm_send(rs->j, &stop, sizeof stop, i, TAG_ROWS_REQ);
 	iobuf_free(&rs->in);
 	free(rs->off);
 	free(rs->name);

@@ -40,12 +40,20 @@
  * cores are free. A thread that begins to wait for work ends a nap at once
  * (pool_nap). A thief told "none" asks again after 100 us, doubling to
  * 4 ms while the answers stay "none", so that it does not keep a busy
- * victim's driver awake. */
+ * victim's driver awake.
+ *
+ * When every rank is on this node, each rings the receiver's bell after
+ * a message (mpi_node.c), and a nap ends when one comes: no poll is needed
+ * to find one. Naps are then as long as nothing else needs MPI: 20 ms,
+ * and no more than 100 us while an answer, a send of ours or the end's
+ * barrier is under way (MPI's own messages ring no bell), or until a
+ * hungry thief's next request is due. */
 #define POLL_MIN_US	20
 #define POLL_MAX_US	1000
 #define POLL_ASK_US	100
 #define POLL_QUIET_US	4000
 #define QUIET_NS	50000000ull
+#define POLL_BELL_US	20000
 #define RETRY_MIN_US	100
 #define RETRY_MAX_US	4000
 #define PROG_NS		250000000ull
@@ -67,7 +75,7 @@ struct steal {
 	uint64_t stir_ns;		/* the last steal message, in or out */
 	uint64_t retry_ns;		/* no request before, after a "none" */
 	long retry_us;			/* the wait after the next "none" */
-	uint64_t waits;			/* pool_nap's count */
+	uint32_t rings;			/* pool_nap's count */
 	struct walk_sofar *seen;	/* rank 0: each rank's counts */
 	int lasts;			/* rank 0: last counts received */
 	MPI_Request prog_req;
@@ -77,7 +85,7 @@ struct steal {
 static void
 send_empty(struct steal *s, int dst, int tag)
 {
-	MPI_Send(NULL, 0, MPI_BYTE, dst, tag, s->j->comm);
+	mpi_comm_send(s->j, NULL, 0, dst, tag);
 }
 
 /* Half of our queued directories to src, or nothing. */
@@ -100,6 +108,7 @@ answer(struct steal *s, int src)
 		    "batch too large");
 	MPI_Isend(s->work.p, (int)s->work.len, MPI_BYTE, src, TAG_WORK,
 	    s->j->comm, &s->work_req);
+	mpi_node_ring(s->j, src);
 	/* invariant 1: packed, so no longer ours */
 	for (size_t i = 0; i < n; i++) {
 		dnode_release(g, s->give[i]);
@@ -162,10 +171,9 @@ static int
 poll_one(struct steal *s)
 {
 	MPI_Status st;
-	int flag = 0, color;
+	int color;
 
-	MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, s->j->comm, &flag, &st);
-	if (!flag)
+	if (!mpi_comm_probe(s->j, MPI_ANY_SOURCE, MPI_ANY_TAG, &st))
 		return 0;
 	switch (st.MPI_TAG) {
 	case TAG_REQ:
@@ -239,6 +247,7 @@ pass_token(struct steal *s)
 	}
 	color = j->rank == 0 ? WHITE : s->black ? BLACK : s->token;
 	MPI_Send(&color, 1, MPI_INT, (j->rank + 1) % j->n, TAG_TOKEN, j->comm);
+	mpi_node_ring(j, (j->rank + 1) % j->n);
 	s->black = 0;
 	s->token = -1;
 }
@@ -253,7 +262,7 @@ send_progress(struct steal *s, int last)
 		return;
 	if (s->prog_req != MPI_REQUEST_NULL) {
 		if (last)
-			mpi_comm_wait(&s->prog_req);
+			mpi_comm_wait(s->j, &s->prog_req);
 		else
 			MPI_Test(&s->prog_req, &flag, MPI_STATUS_IGNORE);
 	}
@@ -272,22 +281,43 @@ send_progress(struct steal *s, int last)
 	}
 	MPI_Isend(s->prog_val, 3, MPI_UINT64_T, 0, TAG_PROG, s->j->comm,
 	    &s->prog_req);
+	mpi_node_ring(s->j, 0);
 	if (last)
-		mpi_comm_wait(&s->prog_req);
+		mpi_comm_wait(s->j, &s->prog_req);
+}
+
+/* The longest the next nap may be. */
+static long
+nap_max(const struct steal *s)
+{
+	uint64_t now = mono_ns();
+
+	if (s->outstanding || s->done || s->work_req != MPI_REQUEST_NULL)
+		return POLL_ASK_US;
+	if (!s->j->local)
+		return now - s->stir_ns > QUIET_NS ? POLL_QUIET_US :
+		    POLL_MAX_US;
+	/* A thief told "none" asks again at retry_ns (ask). */
+	if (s->retry_ns > now && s->retry_ns - now < POLL_BELL_US * 1000ull &&
+	    pool_hungry(s->g))
+		return (long)((s->retry_ns - now) / 1000) + 1;
+	return POLL_BELL_US;
 }
 
 static void
 nap(struct steal *s, int busy)
 {
-	long max = s->outstanding ? POLL_ASK_US : POLL_MAX_US;
+	long max = nap_max(s);
 
 	if (busy) {
 		s->us = POLL_MIN_US;
 		return;
 	}
-	if (!s->outstanding && !s->done && mono_ns() - s->stir_ns > QUIET_NS)
-		max = POLL_QUIET_US;
-	pool_nap(s->g, s->us, &s->waits);
+	/* A bell ends the nap when a message comes: no need to poll the
+	 * more often just after one. */
+	if (s->j->local || s->us > max)
+		s->us = max;
+	pool_nap(s->g, s->us, &s->rings);
 	if (s->us < max)
 		s->us *= 2;
 	if (s->us > max)
@@ -334,7 +364,7 @@ drain(struct steal *s)
 	while (s->outstanding)
 		nap(s, poll_one(s));
 	if (s->work_req != MPI_REQUEST_NULL)
-		mpi_comm_wait(&s->work_req);
+		mpi_comm_wait(j, &s->work_req);
 	send_progress(s, 1);
 	MPI_Ibarrier(j->comm, &bar);
 	for (;;) {

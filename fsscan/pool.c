@@ -130,10 +130,8 @@ idle_wait(struct walker *g)
 	pthread_mutex_lock(&g->idle_lk);
 	atomic_fetch_add(&g->idle, 1);
 	/* The feeder asks other ranks for work now, not after its nap. */
-	if (g->fed) {
-		g->waits++;
-		pthread_cond_signal(&g->drive_cv);
-	}
+	if (g->fed)
+		bell_ring(g->bell);
 	/* An item queued since pool_take looked is taken now, not after
 	 * the timeout: its pusher may have seen no idle thread to wake. */
 	if (atomic_load(&g->queued) == 0 && (atomic_load(&g->pending) > 0 ||
@@ -214,15 +212,9 @@ pool_give(struct walker *g, struct dnode **out, size_t max)
 }
 
 void
-pool_nap(struct walker *g, long us, uint64_t *seen)
+pool_nap(struct walker *g, long us, uint32_t *seen)
 {
-	struct timespec ts = deadline(us);
-
-	pthread_mutex_lock(&g->idle_lk);
-	if (g->waits == *seen)
-		pthread_cond_timedwait(&g->drive_cv, &g->idle_lk, &ts);
-	*seen = g->waits;
-	pthread_mutex_unlock(&g->idle_lk);
+	bell_wait(g->bell, seen, us);
 }
 
 void

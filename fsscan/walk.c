@@ -197,7 +197,7 @@ walk_new(const struct walk_opts *o, char *err, size_t errlen)
 	throttle_init(&g->thr, o->max_rate);
 	pthread_mutex_init(&g->idle_lk, NULL);
 	pool_cond_init(&g->idle_cv);
-	pool_cond_init(&g->drive_cv);
+	g->bell = &g->bell_own;
 	g->w = xcalloc((size_t)g->nw, sizeof *g->w);
 	for (int i = 0; i < g->nw; i++) {
 		struct worker *w = &g->w[i];
@@ -298,7 +298,6 @@ walk_collect(struct walker *g, struct walk_result *r)
 	workers_free(g);
 	pthread_mutex_destroy(&g->idle_lk);
 	pthread_cond_destroy(&g->idle_cv);
-	pthread_cond_destroy(&g->drive_cv);
 	free(g);
 }
 

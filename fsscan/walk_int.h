@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "bell.h"
 #include "hardlink.h"
 #include "throttle.h"
 #include "walk.h"
@@ -102,8 +103,11 @@ struct walker {
 	_Atomic uint64_t dir_seq;	/* next v_dir node's number */
 	pthread_mutex_t idle_lk;
 	pthread_cond_t idle_cv;
-	pthread_cond_t drive_cv;	/* the feeder's nap (pool_nap) */
-	uint64_t waits;			/* idle waits begun; under idle_lk */
+	/* The feeder's doorbell (pool_nap), rung by a thread that begins to
+	 * wait for work; under fsscan-mpi it lies in memory that the node's
+	 * ranks share, and they ring it after each message to this rank. */
+	_Atomic uint32_t *bell;
+	_Atomic uint32_t bell_own;
 	struct throttle thr;
 	uint64_t root_dev;
 	uid_t euid;
@@ -144,9 +148,10 @@ int pool_idle(struct walker *g);
 /* Some thread waits for work and none is queued: time to ask for more. */
 int pool_hungry(struct walker *g);
 size_t pool_give(struct walker *g, struct dnode **out, size_t max);
-/* The feeder's pause: us microseconds, or less when a thread has begun to
- * wait for work since the last pool_nap returned (*seen, 0 at first). */
-void pool_nap(struct walker *g, long us, uint64_t *seen);
+/* The feeder's pause: us microseconds, or less when g->bell rings (a
+ * thread begins to wait for work, a message comes) or has rung since the
+ * last pool_nap returned (*seen, 0 at first). */
+void pool_nap(struct walker *g, long us, uint32_t *seen);
 /* A condition variable timed by the monotonic clock, which no clock
  * setting can stretch. */
 void pool_cond_init(pthread_cond_t *cv);

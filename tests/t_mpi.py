@@ -8,7 +8,9 @@ Skipped, with the reason printed, only when mpirun is not installed
     projects, odd names, a nested mount, a link outside ROOT) with 1, 2, 4
     and 7 ranks, --dirs all: every view against the oracle (t_oracle's
     compare), and hist, v_dir, top-N, errors, owners, projects and the
-    fsstats CSV (but its comment line) identical to fsscan's;
+    fsstats CSV (but its comment line) identical to fsscan's; and with 4
+    ranks that have no doorbells, as ranks on different nodes (Open MPI's
+    shared-memory windows turned off), the same;
   * the larger tree of t_oracle (600 directories, 300 hard-link groups, a
     3000-entry directory) with 2 and 7 ranks, identical to fsscan's;
   * two sparse files of 2^63 - 1 bytes in each of the directories the
@@ -168,6 +170,15 @@ def oracle_trees(tmp, mnt, now):
         m = scan(n, tmp, root, now, args)
         t_oracle.compare(label, m, model, walk, now, root)
         same_as_serial(label, m, serial)
+    # Without a shared-memory window no rank has a doorbell
+    # (fsscan/mpi_node.c): every message waits for its receiver's poll,
+    # as between nodes.
+    label = "oracle tree, 4 ranks polling (--mca osc ^sm: no doorbells)"
+    m = scan(4, tmp, root, now, args,
+             prefix=[MPIRUN, "--oversubscribe", "--mca", "osc", "^sm",
+                     "-np", "4"])
+    t_oracle.compare(label, m, model, walk, now, root)
+    same_as_serial(label, m, serial)
 
     for chain in (["depth:2", "user"],) if not sanitized() else ():
         pargs = []

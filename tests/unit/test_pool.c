@@ -29,7 +29,7 @@ walker_new(int nw)
 	g->fed = 1;
 	pthread_mutex_init(&g->idle_lk, NULL);
 	pool_cond_init(&g->idle_cv);
-	pool_cond_init(&g->drive_cv);
+	g->bell = &g->bell_own;
 	g->w = xcalloc((size_t)nw, sizeof *g->w);
 	for (int i = 0; i < nw; i++) {
 		g->w[i].g = g;
@@ -76,7 +76,6 @@ walker_free(struct walker *g)
 	}
 	pthread_mutex_destroy(&g->idle_lk);
 	pthread_cond_destroy(&g->idle_cv);
-	pthread_cond_destroy(&g->drive_cv);
 	free(g->w);
 	free(g);
 }
@@ -183,7 +182,7 @@ static void
 test_nap(void)
 {
 	struct walker *g = walker_new(1);
-	uint64_t seen = 0;
+	uint32_t seen = 0;
 	pthread_t th;
 	double t;
 
@@ -191,9 +190,7 @@ test_nap(void)
 	pool_nap(g, 1000, &seen);
 	ok(now_s() - t < 30, "a nap with nothing to say ends with its time");
 
-	pthread_mutex_lock(&g->idle_lk);
-	g->waits++;			/* a thread began to wait before */
-	pthread_mutex_unlock(&g->idle_lk);
+	bell_ring(g->bell);		/* a thread began to wait before */
 	t = now_s();
 	pool_nap(g, 60 * 1000000L, &seen);
 	ok(now_s() - t < 30, "a thread that began to wait before the nap "
