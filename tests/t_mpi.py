@@ -87,9 +87,10 @@ def prefix(n):
     return [MPIRUN, "--oversubscribe", "-np", str(n)]
 
 
-def scan(n, tmp, root, now, args, **kw):
-    """t_oracle's Scan of fsscan (n = 0) or of fsscan-mpi on n ranks."""
-    t_oracle.FSSCAN = FSSCAN_MPI if n else FSSCAN
+def scan(n, tmp, root, now, args, prog=None, **kw):
+    """t_oracle's Scan of fsscan (n = 0) or of fsscan-mpi on n ranks (or
+    of prog, a copy of either)."""
+    t_oracle.FSSCAN = prog or (FSSCAN_MPI if n else FSSCAN)
     kw.setdefault("prefix", prefix(n) if n else ())
     return t_oracle.Scan(tmp, root, now, args, **kw)
 
@@ -272,8 +273,28 @@ def unreadable(tmp, mnt, now):
     walk = oracle.Walk(top, as_user=(65534, 65534), read_targets=False)
     nobody = ["setpriv", "--reuid", "65534", "--regid", "65534",
               "--clear-groups", "--"]
-    serial = scan(0, outdir, top, now, ["--dirs", "all"], prefix=nobody)
-    m = scan(3, outdir, top, now, ["--dirs", "all"], prefix=nobody + prefix(3))
+    # The checkout may be private to root (a CI clone in a 0700
+    # directory): nobody runs copies of the programs, and reads a copy of
+    # the leak suppressions, from a directory it can enter, which is also
+    # the working directory mpirun starts the ranks in.
+    bindir = os.path.join(tmp, "nobody-bin")
+    os.mkdir(bindir)
+    os.chmod(bindir, 0o755)
+    progs = [shutil.copy2(p, bindir) for p in
+             (FSSCAN, FSSCAN_MPI, os.path.join(TOP, "tests",
+                                               "lsan-openmpi.supp"))]
+    lsan = os.environ.get("LSAN_OPTIONS")
+    if lsan:
+        os.environ["LSAN_OPTIONS"] = lsan.replace(
+            os.path.join(TOP, "tests", "lsan-openmpi.supp"), progs[2])
+    try:
+        serial = scan(0, outdir, top, now, ["--dirs", "all"], prefix=nobody,
+                      cwd=bindir, prog=progs[0])
+        m = scan(3, outdir, top, now, ["--dirs", "all"],
+                 prefix=nobody + prefix(3), cwd=bindir, prog=progs[1])
+    finally:
+        if lsan:
+            os.environ["LSAN_OPTIONS"] = lsan
     model = oracle.Model(walk, now, None, "all")
     if ok(m.ok, "as nobody, 3 ranks: snapshot stored", m.err[-300:]):
         t_oracle.compare("as nobody, 3 ranks", m, model, walk, now, top,
