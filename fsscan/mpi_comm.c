@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mpi_int.h"
 #include "xalloc.h"
@@ -19,24 +18,11 @@
 #define WAIT_MAX_US 2000
 
 /* Sleep for up to us microseconds, less when a rank on this node rings
- * (*seen: mpi_node_ring's count as last seen). */
+ * (*seen: this rank's bell as last seen: only later rings end the nap). */
 static void
 nap(const struct mpi_job *j, uint32_t *seen, long us)
 {
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
-
-	if (j->bells && j->bells[j->rank])
-		bell_wait(j->bells[j->rank], seen, us);
-	else
-		nanosleep(&ts, NULL);
-}
-
-/* The count a first nap starts from: only rings from now on end it. */
-static uint32_t
-rung(const struct mpi_job *j)
-{
-	return j->bells && j->bells[j->rank] ?
-	    atomic_load(j->bells[j->rank]) : 0;
+	bell_wait(j->bells[j->rank], seen, us);
 }
 
 void
@@ -50,7 +36,7 @@ mpi_comm_fail(const char *what, const char *why)
 void
 mpi_comm_wait(const struct mpi_job *j, MPI_Request *req)
 {
-	uint32_t seen = rung(j);
+	uint32_t seen = atomic_load(j->bells[j->rank]);
 	long us = 20;
 	int done = 0;
 
@@ -74,10 +60,18 @@ mpi_comm_join(const struct mpi_job *j, MPI_Request *req)
 }
 
 void
-mpi_comm_send(const struct mpi_job *j, const void *buf, int n, int dst,
-    int tag)
+mpi_comm_send(const struct mpi_job *j, const void *buf, int n,
+    MPI_Datatype type, int dst, int tag)
 {
-	MPI_Send(buf, n, MPI_BYTE, dst, tag, j->comm);
+	MPI_Send(buf, n, type, dst, tag, j->comm);
+	mpi_node_ring(j, dst);
+}
+
+void
+mpi_comm_isend(const struct mpi_job *j, const void *buf, int n,
+    MPI_Datatype type, int dst, int tag, MPI_Request *req)
+{
+	MPI_Isend(buf, n, type, dst, tag, j->comm, req);
 	mpi_node_ring(j, dst);
 }
 
@@ -107,7 +101,7 @@ void
 mpi_comm_recv_buf(const struct mpi_job *j, struct iobuf *b, int src, int tag)
 {
 	MPI_Status st;
-	uint32_t seen = rung(j);
+	uint32_t seen = atomic_load(j->bells[j->rank]);
 	long us = 20;
 	int n;
 
@@ -135,8 +129,7 @@ mpi_comm_send_buf(const struct mpi_job *j, const struct iobuf *b, int dst,
 		mpi_comm_fail("send", "out of memory");
 	if (b->len > (size_t)INT32_MAX)
 		mpi_comm_fail("send", "message over 2 GiB");
-	MPI_Isend(b->p, (int)b->len, MPI_BYTE, dst, tag, j->comm, &req);
-	mpi_node_ring(j, dst);
+	mpi_comm_isend(j, b->p, (int)b->len, MPI_BYTE, dst, tag, &req);
 	mpi_comm_wait(j, &req);
 }
 

@@ -67,7 +67,10 @@ struct mpi_job {
 	struct rank_stat st;	/* this rank's share */
 	unsigned seed;
 	MPI_Win bell_win;	/* mpi_node: the node's doorbells */
-	_Atomic uint32_t **bells;	/* each rank's, NULL off this node */
+	/* Each rank's bell, NULL off this node or without the window; this
+	 * rank's always, bell_own without the window. */
+	_Atomic uint32_t **bells;
+	_Atomic uint32_t bell_own;
 	int local;		/* every rank on this node, with a bell */
 };
 
@@ -141,9 +144,12 @@ void mpi_comm_wait(const struct mpi_job *j, MPI_Request *req);
 /* A collective this rank has begun: ring the node's other ranks, which may
  * nap in their part of it, and wait for it. */
 void mpi_comm_join(const struct mpi_job *j, MPI_Request *req);
-/* Bytes to dst, and its bell rung. */
-void mpi_comm_send(const struct mpi_job *j, const void *buf, int n, int dst,
-    int tag);
+/* Send to dst, then ring its bell: every message of the walk and after
+ * goes through these two. */
+void mpi_comm_send(const struct mpi_job *j, const void *buf, int n,
+    MPI_Datatype type, int dst, int tag);
+void mpi_comm_isend(const struct mpi_job *j, const void *buf, int n,
+    MPI_Datatype type, int dst, int tag, MPI_Request *req);
 void mpi_comm_recv(const struct mpi_job *j, void *buf, int n, int src,
     int tag);
 /* Is a message from src (or MPI_ANY_SOURCE) with tag (or MPI_ANY_TAG)

@@ -132,8 +132,7 @@ walk_all(struct mpi_job *j, struct scan *s, struct walk_result *r)
 	MPI_Bcast(&dev, 1, MPI_UINT64_T, 0, j->comm);
 	j->canon_dev = dev;
 	g->fed = 1;
-	if (j->bells[j->rank])
-		g->bell = j->bells[j->rank];
+	g->bell = j->bells[j->rank];
 	if (j->rank == 0) {
 		walk_seed(g);
 	} else {

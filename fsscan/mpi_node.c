@@ -66,6 +66,10 @@ mpi_node_open(struct mpi_job *j)
 	} else if (ok) {
 		MPI_Win_free(&j->bell_win);
 	}
+	/* This rank's own naps wait on a bell even without the window: its
+	 * walker threads ring it. */
+	if (!j->bells[j->rank])
+		j->bells[j->rank] = &j->bell_own;
 	j->local = all && size == j->n;
 	MPI_Comm_free(&node);
 	return size;
@@ -74,7 +78,7 @@ mpi_node_open(struct mpi_job *j)
 void
 mpi_node_ring(const struct mpi_job *j, int rank)
 {
-	if (j->bells && j->bells[rank])
+	if (j->bells[rank])
 		bell_ring(j->bells[rank]);
 }
 

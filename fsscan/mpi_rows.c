@@ -101,7 +101,8 @@ batch(struct mpi_rows *rs, char *err, size_t errlen)
 {
 	int more = 1;
 
-	mpi_comm_send(rs->j, &more, sizeof more, rs->at, TAG_ROWS_REQ);
+	mpi_comm_send(rs->j, &more, sizeof more, MPI_BYTE, rs->at,
+	    TAG_ROWS_REQ);
 	mpi_comm_recv_buf(rs->j, &rs->in, rs->at, TAG_ROWS);
 	rs->c = (struct cursor){ rs->in.p, rs->in.p + rs->in.len, NULL };
 	rs->left = cursor_varint(&rs->c);
@@ -178,7 +179,8 @@ mpi_rows_end(struct mpi_rows *rs)
 	int stop = 0;
 
 	for (int i = 1; i < rs->j->n; i++)
-		mpi_comm_send(rs->j, &stop, sizeof stop, i, TAG_ROWS_REQ);
+		mpi_comm_send(rs->j, &stop, sizeof stop, MPI_BYTE, i,
+		    TAG_ROWS_REQ);
 	iobuf_free(&rs->in);
 	free(rs->off);
 	free(rs->name);

@@ -85,7 +85,7 @@ struct steal {
 static void
 send_empty(struct steal *s, int dst, int tag)
 {
-	mpi_comm_send(s->j, NULL, 0, dst, tag);
+	mpi_comm_send(s->j, NULL, 0, MPI_BYTE, dst, tag);
 }
 
 /* Half of our queued directories to src, or nothing. */
@@ -106,9 +106,8 @@ answer(struct steal *s, int src)
 	if (s->work.oom || s->work.len > (size_t)INT32_MAX)
 		mpi_comm_fail("directories for another rank",
 		    "batch too large");
-	MPI_Isend(s->work.p, (int)s->work.len, MPI_BYTE, src, TAG_WORK,
-	    s->j->comm, &s->work_req);
-	mpi_node_ring(s->j, src);
+	mpi_comm_isend(s->j, s->work.p, (int)s->work.len, MPI_BYTE, src,
+	    TAG_WORK, &s->work_req);
 	/* invariant 1: packed, so no longer ours */
 	for (size_t i = 0; i < n; i++) {
 		dnode_release(g, s->give[i]);
@@ -246,8 +245,7 @@ pass_token(struct steal *s)
 		return;
 	}
 	color = j->rank == 0 ? WHITE : s->black ? BLACK : s->token;
-	MPI_Send(&color, 1, MPI_INT, (j->rank + 1) % j->n, TAG_TOKEN, j->comm);
-	mpi_node_ring(j, (j->rank + 1) % j->n);
+	mpi_comm_send(j, &color, 1, MPI_INT, (j->rank + 1) % j->n, TAG_TOKEN);
 	s->black = 0;
 	s->token = -1;
 }
@@ -279,9 +277,8 @@ send_progress(struct steal *s, int last)
 		s->prog_val[1] = so.errors;
 		memcpy(&s->prog_val[2], &so.bytes, sizeof so.bytes);
 	}
-	MPI_Isend(s->prog_val, 3, MPI_UINT64_T, 0, TAG_PROG, s->j->comm,
+	mpi_comm_isend(s->j, s->prog_val, 3, MPI_UINT64_T, 0, TAG_PROG,
 	    &s->prog_req);
-	mpi_node_ring(s->j, 0);
 	if (last)
 		mpi_comm_wait(s->j, &s->prog_req);
 }
