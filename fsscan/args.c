@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "idname.h"
 #include "xalloc.h"
 
 void
@@ -23,6 +24,8 @@ args_usage(FILE *f, const char *prog)
 "Walk ROOT in parallel and record a census snapshot in the database.\n"
 "\n"
 "  --db PATH             census database (default $IOCENSUS_DB, else ./iocensus.db)\n"
+"  --db-group GROUP      group of a new database and its directories, which\n"
+"                        are made mode 0640 and 0750 (default: this user's)\n"
 "  --fs NAME             file-system name for the snapshot (default: ROOT)\n"
 "  -j, --threads N       walker threads (default: from CPUs and fs type)\n"
 "  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
@@ -76,10 +79,11 @@ bad_value(const char *prog, const char *opt, const char *val)
 
 enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
     O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED,
-    O_ASOF, O_LIMITS };
+    O_ASOF, O_LIMITS, O_DBGROUP };
 
 static const struct option longopts[] = {
 	{ "db", required_argument, NULL, O_DB },
+	{ "db-group", required_argument, NULL, O_DBGROUP },
 	{ "fs", required_argument, NULL, O_FS },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "project", required_argument, NULL, O_PROJECT },
@@ -146,6 +150,7 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 	int c;
 
 	a->dirs = 3;
+	a->db_group = (uint32_t)-1;
 	a->max_fds = 1024;
 	a->topn = 20;
 	a->progress = isatty(STDERR_FILENO);
@@ -153,6 +158,13 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 	while ((c = getopt_long(argc, argv, ":j:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_DB: a->db = optarg; break;
+		case O_DBGROUP:
+			if (id_group(optarg, &a->db_group) < 0) {
+				fprintf(stderr, "%s: --db-group: no group '%s'\n",
+				    prog, optarg);
+				return -1;
+			}
+			break;
 		case O_FS: a->fs = optarg; break;
 		case 'j':
 			if (parse_u64(optarg, 1024, &v) < 0 || v == 0)

@@ -22,6 +22,7 @@ struct args {
 	int stat_cached;
 	uint64_t max_rate;
 	int64_t now, as_of;
+	uint32_t db_group;	/* a new database's group; (uint32_t)-1: own */
 	int have_now, have_as_of;
 };
 

@@ -38,7 +38,8 @@ scan(struct args *a, char *cmdline)
 
 	if ((rc = scan_setup(&s, a, "fsscan", cmdline, 1, &stop_flag)) != 0)
 		return rc;
-	if (!(db = db_open(db_default_path(a->db), err, sizeof err))) {
+	if (!(db = db_open(db_default_path(a->db), (gid_t)a->db_group, err,
+	    sizeof err))) {
 		fprintf(stderr, "fsscan: %s\n", err);
 		scan_free(&s);
 		return EXIT_FATAL;
@@ -47,7 +48,8 @@ scan(struct args *a, char *cmdline)
 	sigaction(SIGTERM, &sa, NULL);
 	db_set_stop_flag(&stop_flag);
 
-	if (a->csv && csvout_open(&csv, "fsscan", a->csv) < 0) {
+	if (a->csv && csvout_open(&csv, "fsscan", a->csv, db,
+	    db_default_path(a->db)) < 0) {
 		rc = EXIT_FATAL;
 		goto out;
 	}

@@ -83,7 +83,8 @@ open_out(struct out *o, const struct args *a, struct scan *s)
 {
 	char err[1024] = "";
 
-	if (!(o->db = db_open(db_default_path(a->db), err, sizeof err))) {
+	if (!(o->db = db_open(db_default_path(a->db), (gid_t)a->db_group,
+	    err, sizeof err))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return EXIT_FATAL;
 	}
@@ -95,7 +96,8 @@ open_out(struct out *o, const struct args *a, struct scan *s)
 		fprintf(stderr, PROG ": %s: %s\n", db_default_path(a->db), err);
 		return EXIT_FATAL;
 	}
-	if (a->csv && csvout_open(&o->csv, PROG, a->csv) < 0)
+	if (a->csv && csvout_open(&o->csv, PROG, a->csv, o->db,
+	    db_default_path(a->db)) < 0)
 		return EXIT_FATAL;
 	if (snapshot_begin(o->db, &s->m, &o->id, err, sizeof err) < 0) {
 		fprintf(stderr, PROG ": %s: %s%s\n", db_default_path(a->db), err,

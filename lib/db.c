@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dbfile.h"
 #include "metric.h"
 #include "sql_embed.h"
 
@@ -637,13 +638,14 @@ wal_pending(const char *path)
  * commit of a new census (application_id still 0, user_version already
  * set) and refuse it as someone else's database. */
 static int
-identity_sqlite(const char *path, enum ident *id, char *err, size_t errlen)
+identity_sqlite(const char *path, const char *sqlpath, enum ident *id,
+    char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	int appid = 0, version = 0, objects = 0, rc = -1;
 
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY |
-	    SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
+	if (sqlite3_open_v2(sqlpath, &db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
 		sqlite3_busy_handler(db, on_busy, NULL);
 		if (db_exec(db, "BEGIN", NULL, 0) == 0 &&
 		    pragma_int(db, "PRAGMA application_id", &appid) == 0 &&
@@ -677,25 +679,19 @@ identity_sqlite(const char *path, enum ident *id, char *err, size_t errlen)
  * and write over them), a truncated header, another program's database.
  */
 static int
-check_identity(const char *path, enum ident *id, char *err, size_t errlen)
+check_identity(const char *path, const struct dbfile *f, enum ident *id,
+    char *err, size_t errlen)
 {
 	static const char magic[16] = "SQLite format 3";
 	unsigned char h[100];
-	struct stat st;
 	ssize_t n = 0;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	*id = ID_NEW;
-	if (fd < 0)
-		return 0;	/* missing (created), or SQLite says why */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-		close(fd);
-		return 0;
-	}
+	if (f->fd < 0 || f->st.st_size == 0)
+		return 0;	/* missing (created), or new */
 	do
-		n = pread(fd, h, sizeof h, 0);
+		n = pread(f->fd, h, sizeof h, 0);
 	while (n < 0 && errno == EINTR);
-	close(fd);
 	if (n < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -710,96 +706,127 @@ check_identity(const char *path, enum ident *id, char *err, size_t errlen)
 		    "header is cut short (%zd bytes)", path, n);
 		return -1;
 	}
-	if ((h[18] == 2 || h[19] == 2) && wal_pending(path))
-		return identity_sqlite(path, id, err, errlen);
+	if ((h[18] == 2 || h[19] == 2) && wal_pending(f->sqlpath))
+		return identity_sqlite(path, f->sqlpath, id, err, errlen);
 	return classify(path, be32(h + 68), be32(h + 60), be32(h + 40) != 0,
 	    id, err, errlen);
 }
 
-/* create: make a new database (fsscan, ingest); otherwise the file must
- * already hold the census schema, or an older version of it to upgrade. */
-static sqlite3 *
-open_rw(const char *path, int create, char *err, size_t errlen)
+/* The file is the census, at a version this program reads, or (create)
+ * new. 0, or -1 with err; nothing has written to the file. */
+static int
+check_file(const char *path, const struct dbfile *f, int create,
+    char *err, size_t errlen)
 {
-	sqlite3 *db = NULL;
-	char msg[512];
 	enum ident id;
-	int version = 0;
 
-	if (check_name(path, err, errlen) < 0)
-		return NULL;
 	/* Say which of the two a writer lacks, before SQLite fails with "attempt
 	 * to write a readonly database" (and leaves a -wal and -shm behind). */
-	if (create && access(path, F_OK) == 0 && access(path, W_OK) < 0) {
+	if (create && f->fd >= 0 && access(f->sqlpath, W_OK) < 0) {
 		snprintf(err, errlen, "%s: cannot write it: %s", path,
 		    strerror(errno));
-		return NULL;
+		return -1;
 	}
-	if (create && !dir_writable(path)) {
+	if (create && !dir_writable(f->sqlpath)) {
 		snprintf(err, errlen,
 		    "%s: cannot write in its directory, where "
 		    "SQLite keeps the -wal and -shm files: %s", path,
 		    strerror(errno));
-		return NULL;
+		return -1;
 	}
-	if (check_identity(path, &id, err, errlen) < 0)
-		return NULL;
+	if (check_identity(path, f, &id, err, errlen) < 0)
+		return -1;
 	if (!create && id != ID_OURS) {
-		if (access(path, F_OK) < 0)
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (f->fd < 0)
+			snprintf(err, errlen, "%s: %s", path, strerror(ENOENT));
 		else
 			snprintf(err, errlen, "%s: not an iocensus database (it "
 			    "holds no census; fsscan or iocensus ingest creates "
 			    "one)", path);
-		return NULL;
+		return -1;
 	}
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
-	    (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX,
-	    NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path,
-		    db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return NULL;
-	}
+	return 0;
+}
+
+/* WAL, the schema (installed or upgraded) and the settings of every
+ * connection. 0, or -1 with err. */
+static int
+prepare(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	char msg[512];
+	int version = 0;
+
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_handler(db, on_busy, NULL);
 	if (pragma_int(db, "PRAGMA user_version", &version) < 0) {
 		snprintf(err, errlen, "%s: not a usable database: %s", path,
 		    sqlite3_errmsg(db));
-		goto fail;
+		return -1;
 	}
 	/* Foreign keys stay off until the schema is installed: an upgrade
 	 * rebuilds tables that others reference (install_schema). */
 	if (set_wal(db, msg, sizeof msg) < 0 ||
 	    db_exec(db, "PRAGMA synchronous=NORMAL", msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: %s", path, msg);
-		goto fail;
+		return -1;
 	}
 	if (version < DB_SCHEMA_VERSION &&
 	    install_schema(db, msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: cannot install schema: %s", path,
 		    msg);
-		goto fail;
+		return -1;
 	}
 	if (db_exec(db, "PRAGMA foreign_keys=ON", msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: %s", path, msg);
-		goto fail;
+		return -1;
 	}
 	if (install_dash(db, msg, sizeof msg) < 0) {
 		snprintf(err, errlen, "%s: cannot install the dashboard views: "
 		    "%s", path, msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* create: make a new database (fsscan, ingest) in group; otherwise the
+ * file must already hold the census schema, or an older version of it
+ * to upgrade. */
+static sqlite3 *
+open_rw(const char *path, const struct dbfile_create *create, char *err,
+    size_t errlen)
+{
+	struct dbfile f;
+	sqlite3 *db = NULL;
+
+	if (check_name(path, err, errlen) < 0 ||
+	    dbfile_open(&f, path, create, err, errlen) < 0)
+		return NULL;
+	if (check_file(path, &f, create != NULL, err, errlen) < 0)
+		goto fail;
+	if (sqlite3_open_v2(f.sqlpath, &db, SQLITE_OPEN_READWRITE |
+	    (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOFOLLOW |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path,
+		    db ? sqlite3_errmsg(db) : "out of memory");
 		goto fail;
 	}
+	if (dbfile_check(&f, db, path, err, errlen) < 0 ||
+	    prepare(db, path, err, errlen) < 0)
+		goto fail;
+	dbfile_close(&f);
 	return db;
 fail:
 	sqlite3_close(db);
+	dbfile_close(&f);
 	return NULL;
 }
 
 sqlite3 *
-db_open(const char *path, char *err, size_t errlen)
+db_open(const char *path, gid_t group, char *err, size_t errlen)
 {
-	return open_rw(path, 1, err, errlen);
+	struct dbfile_create c = { group };
+
+	return open_rw(path, &c, err, errlen);
 }
 
 void
@@ -924,28 +951,36 @@ static sqlite3 *
 open_immutable(const char *path, char *err, size_t errlen)
 {
 	char uri[8192];
+	struct dbfile f;
 	sqlite3 *db = NULL;
 	int version = 0, appid = 0;
 
-	file_uri(uri, sizeof uri, path, "immutable=1");
+	if (dbfile_open(&f, path, NULL, err, errlen) < 0)
+		return NULL;
+	file_uri(uri, sizeof uri, f.sqlpath, "immutable=1");
 	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
 	    pragma_int(db, "PRAGMA application_id", &appid) < 0 ||
 	    pragma_int(db, "PRAGMA user_version", &version) < 0) {
 		snprintf(err, errlen, "%s: not a usable database: %s", path,
 		    db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return NULL;
+		goto fail;
 	}
 	if (appid != DB_APPLICATION_ID || version != DB_SCHEMA_VERSION) {
 		snprintf(err, errlen, "%s: read-only, and %s", path, appid !=
 		    DB_APPLICATION_ID ? "not an iocensus database" :
 		    "its schema version differs from this program's: open it "
 		    "once as a user who can write it");
-		sqlite3_close(db);
-		return NULL;
+		goto fail;
 	}
+	if (dbfile_check(&f, db, path, err, errlen) < 0)
+		goto fail;
+	dbfile_close(&f);
 	return db;
+fail:
+	sqlite3_close(db);
+	dbfile_close(&f);
+	return NULL;
 }
 
 sqlite3 *
@@ -956,8 +991,16 @@ db_open_read(const char *path, int *immutable, char *err, size_t errlen)
 		return NULL;
 	*immutable = !(access(path, W_OK) == 0 && dir_writable(path));
 	if (!*immutable)
-		return open_rw(path, 0, err, errlen);
+		return open_rw(path, NULL, err, errlen);
 	return open_immutable(path, err, errlen);
+}
+
+int
+db_stat(sqlite3 *db, struct stat *st)
+{
+	const char *name = sqlite3_db_filename(db, "main");
+
+	return name && *name ? stat(name, st) : -1;
 }
 
 int

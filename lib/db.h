@@ -11,6 +11,8 @@
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include "i128.h"
 
@@ -34,8 +36,14 @@ const char *db_default_path(const char *explicit_path);
  * Process-wide, like the signals it serves. */
 void db_set_stop_flag(volatile sig_atomic_t *flag);
 
-/* Open (creating if needed). On failure returns NULL and a message in err. */
-sqlite3 *db_open(const char *path, char *err, size_t errlen);
+/* Open (creating if needed). A new database is made with mode 0640 and
+ * any missing directory above it with 0750, in group (DB_GROUP_OWN: the
+ * creator's); an existing one keeps its mode. The file is never opened
+ * through a symbolic link, nor made in a directory other users could
+ * plant files in (lib/dbfile.h). On failure returns NULL and a message in
+ * err. */
+#define DB_GROUP_OWN ((gid_t)-1)
+sqlite3 *db_open(const char *path, gid_t group, char *err, size_t errlen);
 /* Open an existing database for reading. Like db_open when this user may
  * write the file and its directory; otherwise read-only and immutable
  * (SQLite cannot create the WAL index), and *immutable is set to 1 for
@@ -43,6 +51,9 @@ sqlite3 *db_open(const char *path, char *err, size_t errlen);
 sqlite3 *db_open_read(const char *path, int *immutable, char *err,
     size_t errlen);
 void db_close(sqlite3 *db);
+/* The database file's status (its mode and group: what files derived
+ * from it may allow, lib/outfile.h). 0, or -1 with errno. */
+int db_stat(sqlite3 *db, struct stat *st);
 
 /* Run SQL without results; returns 0 or -1 with the message in err. */
 int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);

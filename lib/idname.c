@@ -4,6 +4,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "xalloc.h"
 
@@ -34,4 +35,35 @@ id_name(enum id_kind kind, uint32_t id)
 	}
 	free(buf);
 	return res;
+}
+
+int
+id_group(const char *s, uint32_t *gid)
+{
+	size_t cap = 1024;
+	char *buf = NULL, *end;
+	unsigned long v;
+	int e, found = 0;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s >= '0' && *s <= '9' && !*end && !errno && v < UINT32_MAX) {
+		*gid = (uint32_t)v;	/* (gid_t)-1 means "no change" */
+		return 0;
+	}
+	for (;;) {
+		struct group gr, *gp = NULL;
+
+		buf = xrealloc(buf, cap);
+		e = getgrnam_r(s, &gr, buf, cap, &gp);
+		if (e == 0 && gp) {
+			*gid = (uint32_t)gp->gr_gid;
+			found = 1;
+		}
+		if (e != ERANGE || cap >= (1u << 24))
+			break;
+		cap *= 2;
+	}
+	free(buf);
+	return found ? 0 : -1;
 }

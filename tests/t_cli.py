@@ -22,10 +22,11 @@ from tap import ok, eq, done                     # noqa: E402
 
 IOCENSUS = os.path.join(os.environ["BUILD"], "iocensus")
 
-PRINT = ["--db", "--format", "--table", "-h, --help"]
+PRINT = ["--db", "--format", "--table", "--out", "-h, --help"]
 WINDOW = ["--from", "--to", "--host"]
 HONOURED = {
-    "ingest": PRINT + ["-j, --threads", "--now", "--progress", "--quiet"],
+    "ingest": PRINT + ["-j, --threads", "--now", "--progress", "--quiet",
+                       "--db-group"],
     "snapshots": PRINT,
     "diff": PRINT + ["--by", "--depth"],
     "growth": PRINT + ["--fs", "--project", "--target", "--metric"],
@@ -42,7 +43,8 @@ HONOURED = {
     "metrics": ["--db", "-h, --help", "--out"],
     "report": ["--db", "-h, --help"] + WINDOW + ["--quarter",
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",
-        "--host-peak", "--target", "--out", "--bundle", "--title"],
+        "--host-peak", "--target", "--out", "--bundle", "--title",
+        "--no-paths"],
 }
 
 

@@ -314,8 +314,8 @@ def check_report_paths(db):
     cases = [
         ("missing directory", [os.path.join(d, "no", "x.html")],
          "No such file"),
-        ("--out a directory", [d], "Is a directory"),
-        ("--bundle a directory", [good, "--bundle", d], "Is a directory"),
+        ("--out a directory", [d], "is a directory"),
+        ("--bundle a directory", [good, "--bundle", d], "is a directory"),
         ("--bundle in a missing directory",
          [good, "--bundle", os.path.join(d, "no", "b.tar.gz")],
          "No such file"),
@@ -471,9 +471,11 @@ def check_read_only(db):
     eq(rc, 3, "read-only database: ingest cannot write it: exit 3")
     ok(copy in err, "read-only database: the message names it", err)
 
-    # Writable directory, read-only file; and the other way round.
+    # Writable directory, read-only file; and the other way round. The
+    # directory is the user's own: a database is never made in one that
+    # every user may write.
     wd = tempfile.mkdtemp(dir=TMP)
-    os.chmod(wd, 0o777)
+    os.chown(wd, 65534, 65534)
     f = os.path.join(wd, "ro.db")
     shutil.copyfile(db, f)
     os.chmod(f, 0o444)
@@ -483,6 +485,7 @@ def check_read_only(db):
     ok(sorted(os.listdir(wd)) == ["ro.db"],
        "read-only file: no -wal or -shm left behind", repr(os.listdir(wd)))
     os.chmod(f, 0o666)
+    os.chown(wd, 0, 0)
     os.chmod(wd, 0o755)
     rc, out, err = run(*drop, IOC, "ingest", "--db", f)
     ok(rc == 3 and "cannot write in its directory" in err and f in err,

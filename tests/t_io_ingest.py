@@ -691,7 +691,9 @@ def check_errors(logs):
         return
     pub = tempfile.mkdtemp(prefix="t_io_ingest_pub.")
     try:
-        os.chmod(pub, 0o777)
+        # nobody's own directory: a database is never made in one that
+        # every user may write
+        os.chown(pub, 65534, 65534)
         locked = os.path.join(pub, "locked")
         os.mkdir(locked)
         shutil.copy(logs["b"], os.path.join(locked, "b.iolog.gz"))

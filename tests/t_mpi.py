@@ -268,7 +268,7 @@ def unreadable(tmp, mnt, now):
             os.chmod(os.path.join(d, "in"), 0o000 if i % 4 == 1 else 0o644)
     outdir = os.path.join(tmp, "nobody")
     os.mkdir(outdir)
-    os.chmod(outdir, 0o777)
+    os.chown(outdir, 65534, 65534)   # nobody's own, not everyone's
     os.chmod(tmp, 0o711)
     walk = oracle.Walk(top, as_user=(65534, 65534), read_targets=False)
     nobody = ["setpriv", "--reuid", "65534", "--regid", "65534",

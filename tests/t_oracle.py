@@ -402,7 +402,7 @@ def unreadable(tmp, mnt, now):
     os.utime(top, (now - 100, now - 100))
     outdir = os.path.join(tmp, "nobody")
     os.mkdir(outdir)
-    os.chmod(outdir, 0o777)
+    os.chown(outdir, 65534, 65534)   # nobody's own, not everyone's
     os.chmod(tmp, 0o711)
     walk = oracle.Walk(top, as_user=(65534, 65534), read_targets=bool(lt))
     ok(walk.errors == 6, "oracle: 6 permission errors as nobody",

@@ -5,7 +5,8 @@
 - usage errors (exit 2) and unusable ROOTs (symlink, regular file, missing)
 - a corrupt database file and a database with a newer schema: exit 3,
   message naming the file, file left byte-for-byte unchanged; a database
-  in a missing directory; a database whose file system fills up
+  in a missing directory (made, private); a database whose file system
+  fills up
 """
 import errno
 import os
@@ -216,10 +217,23 @@ def bad_db(s):
        "baddb: database with garbage pages exits 3 naming the file", r.why())
     ok(read_bytes(half) == bytes(data), "baddb: database with garbage pages unchanged")
 
-    r = run(["--db", s.path("no_such_dir", "x.db"), root])
-    ok(r.rc == 3 and "no_such_dir" in r.err,
-       "baddb: database in a missing directory exits 3 naming it", r.why())
-    ok(not os.path.exists(s.path("no_such_dir")), "baddb: missing directory not created")
+    # A missing directory is made, as `mkdir -p` would, but private:
+    # owner and group only, as the database itself.
+    old = os.umask(0o022)
+    try:
+        r = run(["--db", s.path("no_such_dir", "sub", "x.db"), root])
+    finally:
+        os.umask(old)
+    eq(r.rc, 0, "baddb: database in a missing directory: made")
+    modes = [os.stat(s.path(*p)).st_mode & 0o7777 for p in
+             (("no_such_dir",), ("no_such_dir", "sub"),
+              ("no_such_dir", "sub", "x.db"))]
+    eq(modes, [0o750, 0o750, 0o640],
+       "baddb: ... its directories 0750 and the database 0640")
+    open(s.path("plainfile"), "w").close()
+    r = run(["--db", s.path("plainfile", "x.db"), root])
+    ok(r.rc == 3 and "plainfile" in r.err and "Not a directory" in r.err,
+       "baddb: database below a regular file exits 3 naming it", r.why())
 
     newer = s.path("newer.db")
     shutil.copy(good, newer)

@@ -489,7 +489,10 @@ an_files(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		an_files_facts(r, &d, &s, metric, unres);
 	else
 		an_files_facts_table(r, &d);
-	if (rc > 0 && metric == 0 && !o->project && !o->nexclude &&
+	if (rc > 0 && metric == 0 && o->no_paths) {
+		result_note(r, "The largest files and directories are left "
+		    "out: this page was made without paths (--no-paths).");
+	} else if (rc > 0 && metric == 0 && !o->project && !o->nexclude &&
 	    an_files_top(r, db, &s, err, errlen) < 0) {
 		result_free(r);
 		r = NULL;

@@ -121,6 +121,9 @@ struct an_opts {
 	struct an_target target;	/* growth --target */
 	enum an_metric metric;		/* growth --metric */
 	int dir_depth;			/* diff --by dir: depth (default 1) */
+	int no_paths;			/* report --no-paths: no path below
+					   ROOT and no file name, for a page
+					   to share */
 };
 
 void an_opts_init(struct an_opts *o);

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_int.h"
+#include "idname.h"
 
 /* 2^40 MiB/s is an exbibyte per second: anything above is a typo. The
  * bound also keeps the exact compares of coverage.c in 128 bits. */
@@ -19,7 +20,7 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
-	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_HELP };
+	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_HELP };
 
 struct optdoc {
 	struct option opt;
@@ -86,8 +87,16 @@ static const struct optdoc optdocs[] = {
 	  "progress line on stderr (default: when a TTY)" },
 	{ { "quiet", 0, NULL, O_QUIET }, CO_PROGRESS, NULL,
 	  "no progress line, and no row per log (the totals only)" },
-	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE", "the file to write "
-	  "(report: HTML; metrics: replaced atomically, default stdout)" },
+	{ { "db-group", 1, NULL, O_DBGROUP }, CO_DBGROUP, "GROUP",
+	  "group of a new database and its directories (mode 0640 and "
+	  "0750; default: this user's)" },
+	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE", "write to FILE, "
+	  "replaced atomically, instead of standard output (report: the "
+	  "HTML page); no more readable than the database, but for "
+	  "metrics" },
+	{ { "no-paths", 0, NULL, O_NOPATHS }, CO_NOPATHS, NULL,
+	  "a page to share: no path below the file systems' roots and no "
+	  "file name (totals, projects, users and groups stay)" },
 	{ { "bundle", 1, NULL, O_BUNDLE }, CO_BUNDLE, "FILE.tar.gz",
 	  "also write the CSV and JSON of every table" },
 	{ { "title", 1, NULL, O_TITLE }, CO_TITLE, "TEXT",
@@ -120,6 +129,7 @@ cli_init(struct cli *a, const struct command *cmd)
 	a->cmd = cmd;
 	a->format = FMT_TABLE;
 	a->progress = isatty(STDERR_FILENO);
+	a->db_group = (uint32_t)-1;
 	an_opts_init(&a->an);
 }
 
@@ -365,6 +375,13 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_BUNDLE:
 		a->bundle = v;
+		return 0;
+	case O_DBGROUP:
+		if (id_group(v, &a->db_group) < 0)
+			return bad(name, "db-group", v, "a group name or id");
+		return 0;
+	case O_NOPATHS:
+		a->an.no_paths = 1;
 		return 0;
 	case O_TITLE:
 		a->title = v;

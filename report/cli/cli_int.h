@@ -8,6 +8,9 @@
  *                   data for, written as the HTML page (and the bundle)
  *   cli_metrics.c   `iocensus metrics`: the Prometheus textfile
  *   cli_suggest.c   "did you mean ...?"
+ *   cli_out.c       the files written (--out, --bundle): atomic, never
+ *                   through a link or over the database, no more
+ *                   readable than the database
  */
 #ifndef IOCENSUS_CLI_INT_H
 #define IOCENSUS_CLI_INT_H
@@ -16,8 +19,10 @@
 #include <stdint.h>
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include "analyses/analyses.h"
+#include "outfile.h"
 
 /* A time in UTC: unix seconds ("1264982400", "@1264982400"), or ISO 8601
  * "2010-02-01", "2010-02-01T09:00", "2010-02-01 09:00:00", optional "Z".
@@ -47,8 +52,8 @@ int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
  * the page's heading, NULL for "iocensus report". 0, or -1 with err. */
 int cli_report_write(sqlite3 *db, const struct an_opts *o,
     const struct an_target *target, const char *title,
-    const char *html_path, const char *bundle_path, char *err,
-    size_t errlen);
+    const char *html_path, const char *bundle_path,
+    const struct outfile_opts *out, char *err, size_t errlen);
 
 /* The candidate word most likely meant: the only one it starts (at least
  * 2 letters typed), else the only one within one edit (two for words of
@@ -61,6 +66,16 @@ const char *cli_suggest(const char *word, const char *const *cand,
  * path (replaced atomically) or, path NULL, to standard output. 0, or -1
  * with err. */
 int cli_metrics_write(sqlite3 *db, const struct an_opts *o,
-    const char *path, char *err, size_t errlen);
+    const char *path, const struct outfile_opts *out, char *err,
+    size_t errlen);
+
+/* How a file derived from db (at db_path) is written: never over the
+ * database; when it carries names (names), no more readable than the
+ * database (st holds its status: keep it alive while o is used). */
+void cli_out_opts(sqlite3 *db, const char *db_path, int names,
+    struct outfile_opts *o, struct stat *st);
+/* Write data to path, all at once; 0, or -1 with err. */
+int cli_out_write(const struct outfile_opts *o, const char *path,
+    const void *data, size_t len, char *err, size_t errlen);
 
 #endif

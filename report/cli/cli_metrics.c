@@ -12,15 +12,13 @@
 
 #include "analyses/analyses.h"
 #include "cli_int.h"
-#include "outfile.h"
 #include "render/render.h"
 
 int
 cli_metrics_write(sqlite3 *db, const struct an_opts *o, const char *path,
-    char *err, size_t errlen)
+    const struct outfile_opts *out, char *err, size_t errlen)
 {
 	struct result *r = an_metrics(db, o, err, errlen);
-	struct outfile out;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -45,13 +43,7 @@ cli_metrics_write(sqlite3 *db, const struct an_opts *o, const char *path,
 			    strerror(errno));
 		goto done;
 	}
-	if (outfile_open(&out, path, err, errlen) < 0)
-		goto done;
-	if (outfile_write(&out, text, len, err, errlen) < 0) {
-		outfile_abort(&out);
-		goto done;
-	}
-	rc = outfile_commit(&out, err, errlen);
+	rc = cli_out_write(out, path, text, len, err, errlen);
 done:
 	free(text);
 	result_free(r);

@@ -365,7 +365,8 @@ io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 int
 cli_report_write(sqlite3 *db, const struct an_opts *o,
     const struct an_target *target, const char *title, const char *html_path,
-    const char *bundle_path, char *err, size_t errlen)
+    const char *bundle_path, const struct outfile_opts *out, char *err,
+    size_t errlen)
 {
 	struct parts p = { NULL, 0 };
 	struct result *notes = result_new("summary", "Summary");
@@ -399,12 +400,12 @@ cli_report_write(sqlite3 *db, const struct an_opts *o,
 	fclose(f);
 	/* All or nothing: the page is renamed into place only once the
 	 * bundle is (lib/outfile.h). */
-	if (outfile_open(&page, html_path, err, errlen) < 0)
+	if (outfile_open(&page, html_path, out, err, errlen) < 0)
 		goto out;
 	if (outfile_write(&page, html, len, err, errlen) < 0)
 		goto out;
-	if (bundle_path && render_bundle(bundle_path, html, len, p.r, p.n, err,
-	    errlen) < 0) {
+	if (bundle_path && render_bundle(bundle_path, html, len, p.r, p.n, out,
+	    err, errlen) < 0) {
 		outfile_abort(&page);
 		goto out;
 	}

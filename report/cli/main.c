@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,13 +52,14 @@ struct command {
 
 #define CO_WINDOW (CO_FROM | CO_TO | CO_HOST)
 /* Every command but report prints a result: in a format, or one table. */
-#define CO_PRINT (CO_FORMAT | CO_TABLE)
+#define CO_PRINT (CO_FORMAT | CO_TABLE | CO_OUT)
 
 static const struct command commands[] = {
 	/* With no PATH, ingest only finishes the roll-ups that an
 	 * interrupted one left (the analyses' "stale" note asks for it). */
 	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
-	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS | CO_NOW, -1,
+	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS | CO_NOW |
+	  CO_DBGROUP, -1,
 	  NULL },
 	{ "snapshots", "", "list snapshots", CO_PRINT, 0, an_snapshots },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
@@ -90,7 +92,7 @@ static const struct command commands[] = {
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_QUARTER | CO_PEAK | CO_THRESHOLD | CO_EVERY |
 	  CO_ANNOTATE | CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT |
-	  CO_BUNDLE | CO_TITLE, 0, NULL },
+	  CO_BUNDLE | CO_TITLE | CO_NOPATHS, 0, NULL },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -156,7 +158,7 @@ check_args(const struct command *c, int nargs)
 /* Open the database: ingest creates it; every other command needs it,
  * and only reads it (so it may belong to another user). */
 static sqlite3 *
-open_db(const struct command *c, const char *path)
+open_db(const struct command *c, const char *path, uint32_t group)
 {
 	char err[1024];
 	sqlite3 *db;
@@ -169,7 +171,7 @@ open_db(const struct command *c, const char *path)
 	}
 	db_set_stop_flag(&stop_flag);
 	if (!strcmp(c->name, "ingest"))
-		db = db_open(path, err, sizeof err);
+		db = db_open(path, (gid_t)group, err, sizeof err);
 	else
 		db = db_open_read(path, &immutable, err, sizeof err);
 	if (!db)
@@ -204,17 +206,51 @@ no_such_table(const struct cli *a, const struct result *r)
 	fputs(r->ntable ? "\n" : " none\n", stderr);
 }
 
+/* --out FILE: the output, rendered whole, then written all at once. */
 static int
-print_result(const struct cli *a, struct result *r)
+print_to_file(const struct cli *a, sqlite3 *db, struct result *r)
+{
+	struct outfile_opts out;
+	struct stat st;
+	char *text = NULL, err[1024];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "iocensus %s: out of memory\n", a->cmd->name);
+		return CLI_EXIT_FATAL;
+	}
+	rc = render_result(f, r, a->format, a->table);
+	fclose(f);
+	if (rc < 0) {
+		no_such_table(a, r);
+		free(text);
+		return CLI_EXIT_USAGE;
+	}
+	cli_out_opts(db, db_default_path(a->db), 1, &out, &st);
+	rc = cli_out_write(&out, a->out, text, len, err, sizeof err);
+	free(text);
+	if (rc < 0) {
+		fprintf(stderr, "iocensus %s: %s\n", a->cmd->name, err);
+		return CLI_EXIT_FATAL;
+	}
+	return 0;
+}
+
+static int
+print_result(const struct cli *a, sqlite3 *db, struct result *r)
 {
 	int rc = 0;
 
-	if (render_result(stdout, r, a->format, a->table) < 0) {
+	if (a->out)
+		rc = print_to_file(a, db, r);
+	else if (render_result(stdout, r, a->format, a->table) < 0) {
 		no_such_table(a, r);
 		rc = CLI_EXIT_USAGE;
 	}
 	result_free(r);
-	return rc ? rc : finish_output(a->cmd->name);
+	return rc || a->out ? rc : finish_output(a->cmd->name);
 }
 
 static int
@@ -239,7 +275,7 @@ run_ingest(struct cli *a, sqlite3 *db)
 	 * printing it; --table sources, CSV and JSON still give it. */
 	if (a->quiet && result_table_index(r, "sources") >= 0)
 		r->table[result_table_index(r, "sources")].detail = 1;
-	rc = print_result(a, r);
+	rc = print_result(a, db, r);
 	return rc ? rc : status;
 }
 
@@ -282,6 +318,8 @@ check_hosts(const struct cli *a, sqlite3 *db)
 static int
 run_report(struct cli *a, sqlite3 *db)
 {
+	struct outfile_opts out;
+	struct stat st;
 	char err[1024];
 
 	if (!a->out) {
@@ -289,8 +327,10 @@ run_report(struct cli *a, sqlite3 *db)
 		    "required\n");
 		return CLI_EXIT_USAGE;
 	}
+	/* A page without paths is made to be shared. */
+	cli_out_opts(db, db_default_path(a->db), !a->an.no_paths, &out, &st);
 	if (cli_report_write(db, &a->an, &a->target, a->title, a->out,
-	    a->bundle, err, sizeof err) < 0) {
+	    a->bundle, &out, err, sizeof err) < 0) {
 		if (usage_error(a, err))
 			return CLI_EXIT_USAGE;
 		fprintf(stderr, "iocensus report: %s\n", err);
@@ -302,9 +342,14 @@ run_report(struct cli *a, sqlite3 *db)
 static int
 run_metrics(struct cli *a, sqlite3 *db)
 {
+	struct outfile_opts out;
+	struct stat st;
 	char err[1024];
 
-	if (cli_metrics_write(db, &a->an, a->out, err, sizeof err) == 0)
+	/* The metrics name file systems and projects, never a path below
+	 * them: node_exporter, running as another user, must read them. */
+	cli_out_opts(db, db_default_path(a->db), 0, &out, &st);
+	if (cli_metrics_write(db, &a->an, a->out, &out, err, sizeof err) == 0)
 		return 0;
 	if (usage_error(a, err))
 		return CLI_EXIT_USAGE;
@@ -338,7 +383,7 @@ run_analysis(struct cli *a, sqlite3 *db)
 	char err[1024] = "";
 	struct result *r = a->cmd->fn(db, &a->an, err, sizeof err);
 
-	return r ? print_result(a, r) : query_failed(a, err);
+	return r ? print_result(a, db, r) : query_failed(a, err);
 }
 
 static int
@@ -397,7 +442,7 @@ main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	db = open_db(a.cmd, db_default_path(a.db));
+	db = open_db(a.cmd, db_default_path(a.db), a.db_group);
 	if (!db) {
 		free(pairs);
 		cli_free(&a);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "fmt.h"
+#include "outfile.h"
 #include "result/result.h"
 
 /* Print r in fmt. only_table: a table key (print just it; CSV then has
@@ -38,6 +39,7 @@ int render_html(FILE *f, struct result *const *parts, size_t nparts,
 /* Write a .tar.gz holding report.html and, per figure and table,
  * KEY.csv and KEY.json (libarchive). 0, or -1 with err. */
 int render_bundle(const char *path, const char *html, size_t html_len,
-    struct result *const *parts, size_t nparts, char *err, size_t errlen);
+    struct result *const *parts, size_t nparts,
+    const struct outfile_opts *out, char *err, size_t errlen);
 
 #endif

@@ -141,14 +141,14 @@ write_member(struct archive *a, const struct member *m)
 
 /* Written through an outfile: a failed bundle leaves no partial file. */
 static int
-write_archive(const char *path, const struct members *ms, char *err,
-    size_t errlen)
+write_archive(const char *path, const struct members *ms,
+    const struct outfile_opts *out, char *err, size_t errlen)
 {
 	struct archive *a = archive_write_new();
 	struct outfile o;
 	int rc = 0;
 
-	if (outfile_open(&o, path, err, errlen) < 0) {
+	if (outfile_open(&o, path, out, err, errlen) < 0) {
 		archive_write_free(a);
 		return -1;
 	}
@@ -175,7 +175,8 @@ write_archive(const char *path, const struct members *ms, char *err,
 
 int
 render_bundle(const char *path, const char *html, size_t html_len,
-    struct result *const *parts, size_t nparts, char *err, size_t errlen)
+    struct result *const *parts, size_t nparts,
+    const struct outfile_opts *out, char *err, size_t errlen)
 {
 	struct members ms = { NULL, 0 };
 	int rc;
@@ -184,7 +185,7 @@ render_bundle(const char *path, const char *html, size_t html_len,
 	memcpy(ms.m[0].data, html, html_len);
 	collect(&ms, parts, nparts);
 	qsort(ms.m, ms.n, sizeof *ms.m, by_name);
-	rc = write_archive(path, &ms, err, errlen);
+	rc = write_archive(path, &ms, out, err, errlen);
 	for (size_t i = 0; i < ms.n; i++)
 		free(ms.m[i].name), free(ms.m[i].data);
 	free(ms.m);

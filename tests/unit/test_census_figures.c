@@ -113,7 +113,7 @@ main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/census.db", dir);
-	db = db_open(path, err, sizeof err);
+	db = db_open(path, DB_GROUP_OWN, err, sizeof err);
 	ok_why(db && db_exec(db, fixture, err, sizeof err) == 0, err,
 	    "fixture loads");
 	if (db) {

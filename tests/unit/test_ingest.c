@@ -182,7 +182,7 @@ main(void)
 	snprintf(log, sizeof log, "%s/x.iolog.gz", dir);
 	snprintf(path, sizeof path, "%s/i.db", dir);
 	write_log(log);
-	db = db_open(path, err, sizeof err);
+	db = db_open(path, DB_GROUP_OWN, err, sizeof err);
 	if (db == NULL) {
 		printf("not ok - open %s: %s\n", path, err);
 		return 1;

@@ -168,7 +168,7 @@ static sqlite3 *
 open_db(const char *path)
 {
 	char err[256];
-	sqlite3 *db = db_open(path, err, sizeof err);
+	sqlite3 *db = db_open(path, DB_GROUP_OWN, err, sizeof err);
 
 	if (db == NULL) {
 		printf("not ok - open %s: %s\n", path, err);
@@ -324,27 +324,28 @@ test_merge(void)
 int
 main(void)
 {
+	/* A directory of its own: a database is never made in one that
+	 * every user may write. */
 	char path[] = "/tmp/test_iochunk.XXXXXX";
 	char db_path[64], side[80];
 	sqlite3 *db;
-	int fd = mkstemp(path);
 
 	test_r127_edges();
 	test_r127_random();
 	test_r127_corrupt();
 	test_merge();
-	if (fd >= 0)
-		close(fd);
-	snprintf(db_path, sizeof db_path, "%s.db", path);
+	if (!mkdtemp(path))
+		return 1;
+	snprintf(db_path, sizeof db_path, "%s/t.db", path);
 	db = open_db(db_path);
 	test_rows(db);
 	test_doc_example(db);
 	db_close(db);
-	unlink(path);
 	unlink(db_path);
 	snprintf(side, sizeof side, "%s-wal", db_path);
 	unlink(side);
 	snprintf(side, sizeof side, "%s-shm", db_path);
 	unlink(side);
+	rmdir(path);
 	return tap_end();
 }

@@ -45,7 +45,7 @@ static int
 dump(int argc, char **argv)
 {
 	char err[512];
-	sqlite3 *db = db_open(argv[2], err, sizeof err);
+	sqlite3 *db = db_open(argv[2], DB_GROUP_OWN, err, sizeof err);
 	struct io_window w = { 0 };
 	int rc = 0;
 
@@ -225,7 +225,7 @@ static sqlite3 *
 fixture(const char *path)
 {
 	char err[512];
-	sqlite3 *db = db_open(path, err, sizeof err);
+	sqlite3 *db = db_open(path, DB_GROUP_OWN, err, sizeof err);
 
 	if (db == NULL) {
 		ok(0, "open %s: %s", path, err);
@@ -454,7 +454,7 @@ check_hour_edge(const char *dir)
 	sqlite3 *db;
 
 	snprintf(path, sizeof path, "%s/edge.db", dir);
-	if ((db = db_open(path, err, sizeof err)) == NULL) {
+	if ((db = db_open(path, DB_GROUP_OWN, err, sizeof err)) == NULL) {
 		ok(0, "open %s: %s", path, err);
 		return;
 	}

@@ -78,7 +78,7 @@ main(void)
 		return tap_end();
 	}
 	snprintf(path, sizeof path, "%s/db", tmpdir);
-	db = db_open(path, err, sizeof err);
+	db = db_open(path, DB_GROUP_OWN, err, sizeof err);
 	rules = project_rules_new(NULL, 0, tmpdir, err, sizeof err);
 	if (!ok_why(db && rules, err, "a database and the default rules"))
 		return tap_end();

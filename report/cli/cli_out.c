@@ -1,0 +1,42 @@
+/*
+ * cli_out: the files iocensus writes (--out, --bundle). Each is replaced
+ * all at once, never written through a link nor over the database
+ * (lib/outfile), and a file that carries what the database holds (names
+ * of projects, users, directories and files) is no more readable than
+ * the database itself: the census of a private directory stays as
+ * private as the database that holds it.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli_int.h"
+#include "db.h"
+
+void
+cli_out_opts(sqlite3 *db, const char *db_path, int names,
+    struct outfile_opts *o, struct stat *st)
+{
+	o->keep = db_path;
+	o->like = NULL;
+	if (names && db_stat(db, st) == 0)
+		o->like = st;
+	else if (names) {
+		/* The database's mode unknown: owner only. */
+		memset(st, 0, sizeof *st);
+		st->st_mode = S_IFREG | 0600;
+		st->st_gid = (gid_t)-1;
+		o->like = st;
+	}
+}
+
+int
+cli_out_write(const struct outfile_opts *o, const char *path,
+    const void *data, size_t len, char *err, size_t errlen)
+{
+	struct outfile f;
+
+	if (outfile_open(&f, path, o, err, errlen) < 0 ||
+	    outfile_write(&f, data, len, err, errlen) < 0)
+		return -1;
+	return outfile_commit(&f, err, errlen);
+}
