@@ -722,7 +722,7 @@ check_file(const char *path, const struct dbfile *f, int create,
 
 	/* Say which of the two a writer lacks, before SQLite fails with "attempt
 	 * to write a readonly database" (and leaves a -wal and -shm behind). */
-	if (create && f->fd >= 0 && access(f->sqlpath, W_OK) < 0) {
+	if (create && f->exists && access(f->sqlpath, W_OK) < 0) {
 		snprintf(err, errlen, "%s: cannot write it: %s", path,
 		    strerror(errno));
 		return -1;
@@ -737,7 +737,7 @@ check_file(const char *path, const struct dbfile *f, int create,
 	if (check_identity(path, f, &id, err, errlen) < 0)
 		return -1;
 	if (!create && id != ID_OURS) {
-		if (f->fd < 0)
+		if (!f->exists)
 			snprintf(err, errlen, "%s: %s", path, strerror(ENOENT));
 		else
 			snprintf(err, errlen, "%s: not an iocensus database (it "
@@ -803,6 +803,7 @@ open_rw(const char *path, const struct dbfile_create *create, char *err,
 		return NULL;
 	if (check_file(path, &f, create != NULL, err, errlen) < 0)
 		goto fail;
+	dbfile_release(&f);
 	if (sqlite3_open_v2(f.sqlpath, &db, SQLITE_OPEN_READWRITE |
 	    (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOFOLLOW |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -957,6 +958,7 @@ open_immutable(const char *path, char *err, size_t errlen)
 
 	if (dbfile_open(&f, path, NULL, err, errlen) < 0)
 		return NULL;
+	dbfile_release(&f);
 	file_uri(uri, sizeof uri, f.sqlpath, "immutable=1");
 	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
 	    SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||

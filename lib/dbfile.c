@@ -48,6 +48,23 @@ dir_safe(int dirfd, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Anything but a regular file is refused, a link first of all. */
+static int
+not_regular(const struct stat *st, const char *path, char *err,
+    size_t errlen)
+{
+	if (S_ISLNK(st->st_mode))
+		snprintf(err, errlen, "%s: is a symbolic link; the census "
+		    "database is never opened through one (name its target)",
+		    path);
+	else if (!S_ISREG(st->st_mode))
+		snprintf(err, errlen, "%s: is %s, not a database", path,
+		    safedir_kind(st->st_mode));
+	else
+		return 0;
+	return 1;
+}
+
 /* The file, created when missing and create allows: O_EXCL, so that two
  * writers racing to create it both end up with the one file. */
 static int
@@ -108,26 +125,25 @@ dbfile_open(struct dbfile *f, const char *path,
 	    create ? create->group : (gid_t)-1 };
 	struct safedir d;
 
-	*f = (struct dbfile){ NULL, -1, { 0 }, 0 };
+	*f = (struct dbfile){ NULL, -1, 0, { 0 }, 0 };
 	if (safedir_open(&d, path, create ? &mk : NULL, err, errlen) < 0)
 		return -1;
-	if (create && dir_safe(d.fd, path, err, errlen) < 0)
+	/* What is there is judged first: the most precise reason. */
+	if ((fstatat(d.fd, d.name, &f->st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    not_regular(&f->st, path, err, errlen)) ||
+	    (create && dir_safe(d.fd, path, err, errlen) < 0))
 		goto fail;
 	if (open_file(f, d.fd, d.name, create) < 0 && errno != ENOENT) {
-		if (errno == ELOOP)
-			snprintf(err, errlen, "%s: is a symbolic link; the "
-			    "census database is never opened through one "
-			    "(name its target)", path);
-		else
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	if (f->fd >= 0 && (fstat(f->fd, &f->st) < 0 ||
-	    !S_ISREG(f->st.st_mode))) {
-		snprintf(err, errlen, "%s: is %s, not a database", path,
-		    safedir_kind(f->st.st_mode));
+	if (f->fd >= 0 && fstat(f->fd, &f->st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
+	if (f->fd >= 0 && not_regular(&f->st, path, err, errlen))
+		goto fail;
+	f->exists = f->fd >= 0;
 	f->sqlpath = sql_name(d.fd, d.name, path);
 	safedir_close(&d);
 	return 0;
@@ -144,7 +160,7 @@ dbfile_check(const struct dbfile *f, sqlite3 *db, const char *path,
 	struct stat st;
 	int moved = 1;
 
-	if (f->fd < 0)
+	if (!f->exists)
 		return 0;	/* nothing was there to compare with */
 	if (sqlite3_file_control(db, "main", SQLITE_FCNTL_HAS_MOVED,
 	    &moved) != SQLITE_OK || moved || stat(f->sqlpath, &st) < 0 ||
@@ -157,11 +173,17 @@ dbfile_check(const struct dbfile *f, sqlite3 *db, const char *path,
 }
 
 void
-dbfile_close(struct dbfile *f)
+dbfile_release(struct dbfile *f)
 {
 	if (f->fd >= 0)
 		close(f->fd);
-	free(f->sqlpath);
 	f->fd = -1;
+}
+
+void
+dbfile_close(struct dbfile *f)
+{
+	dbfile_release(f);
+	free(f->sqlpath);
 	f->sqlpath = NULL;
 }

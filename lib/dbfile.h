@@ -6,8 +6,11 @@
  * one with O_EXCL, mode 0640, in the group asked for), and SQLite gets the
  * directory's real path, which holds no link, with SQLITE_OPEN_NOFOLLOW,
  * so that a link swapped in afterwards makes it fail rather than follow.
- * Once SQLite has the file open, dbfile_check says whether it is the very
- * file that was checked.
+ * The caller reads what it must through fd, then lets it go
+ * (dbfile_release) before SQLite opens the file: closing any descriptor
+ * of a file drops every POSIX lock the process holds on it, SQLite's
+ * included. Once SQLite has the file open, dbfile_check says whether it
+ * is the very file that was checked.
  */
 #ifndef IOCENSUS_DBFILE_H
 #define IOCENSUS_DBFILE_H
@@ -19,8 +22,10 @@
 
 struct dbfile {
 	char *sqlpath;	/* the name SQLite opens */
-	int fd;		/* the file, read-only; -1 when it does not exist */
-	struct stat st;	/* its identity, when fd >= 0 */
+	int fd;		/* the file, read-only, until released; -1 when it
+			   does not exist */
+	int exists;	/* it does (or did, when found): st is its status */
+	struct stat st;
 	int created;	/* made by this call */
 };
 
@@ -37,6 +42,8 @@ struct dbfile_create {
  * and -shm files there by name. 0, or -1 with err. */
 int dbfile_open(struct dbfile *f, const char *path,
     const struct dbfile_create *create, char *err, size_t errlen);
+/* Close fd, keeping what st says of the file. */
+void dbfile_release(struct dbfile *f);
 /* Is the file db has open the one f checked? 0, or -1 with err. */
 int dbfile_check(const struct dbfile *f, sqlite3 *db, const char *path,
     char *err, size_t errlen);

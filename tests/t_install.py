@@ -15,7 +15,8 @@ tree as an operator finds it.
   /bin/sh -c COMMAND with the file's variables, pointed at a temporary
   database, root and metrics directory: it creates the database's
   directory, scans, and writes the metrics file; run while another holds
-  the lock, it skips the scan (flock) and leaves the database as it was.
+  the lock, it skips the scan (flock) and leaves the database as it was;
+  the database's directory is made 0750 and the database 0640.
 - `make uninstall` removes exactly what was installed.
 """
 import os
@@ -156,9 +157,10 @@ def check_cron(dest, tmp):
     ok(env.get("SHELL") == "/bin/sh", "SHELL is /bin/sh")
     ok("@BINDIR@" not in text, "no placeholder left in the cron file")
     scan = [c for _, c in jobs if "fsscan" in c]
-    ok(len(scan) == 1 and "flock -n" in scan[0] and "mkdir -p" in scan[0],
-       "one scan job, under flock -n, creating the database directory",
-       scan)
+    ok(len(scan) == 1 and "flock -n" in scan[0] and
+       "install -d -m 0750" in scan[0],
+       "one scan job, under flock -n, making the database directory "
+       "private", scan)
     if len(scan) != 1:
         return
 
@@ -179,6 +181,9 @@ def check_cron(dest, tmp):
     eq(p.returncode, 0, "the job runs with /bin/sh -c", p.stderr)
     ok(os.path.isfile(db), "it created the database directory and the "
        "database", os.listdir(tmp))
+    eq([oct(os.stat(p).st_mode & 0o7777) for p in (os.path.dirname(db), db)
+        if os.path.exists(p)], [oct(0o750), oct(0o640)],
+       "the database's directory is 0750 and the database 0640")
     if os.path.isfile(db):
         c = sqlite3.connect(db)
         rows = c.execute("SELECT complete, files FROM v_snapshot").fetchall()
@@ -195,11 +200,12 @@ def check_cron(dest, tmp):
             if n != "iocensus.prom"], "no temporary file left beside it")
 
     # A scan still running: flock -n skips this one.
-    lock = subprocess.Popen(["flock", db + ".lock", "sleep", "30"])
+    lock = subprocess.Popen(["flock", os.path.dirname(db), "sleep", "30"])
     try:
         import time
         for _ in range(100):
-            if subprocess.run(["flock", "-n", db + ".lock", "true"]).returncode:
+            if subprocess.run(["flock", "-n", os.path.dirname(db),
+                               "true"]).returncode:
                 break
             time.sleep(0.05)
         subprocess.run(["/bin/sh", "-c", scan[0]], env=runenv,

@@ -534,10 +534,16 @@ def doc_scripts(tmp, root, now):
         script = os.path.join(TOP, "scripts", name)
         ok("```\n" + open(script).read() + "```" in readme,
            "README shows scripts/%s as it is" % name)
-        env["IOCENSUS_DB"] = db = os.path.join(tmp, name + ".db")
+        env["IOCENSUS_DB"] = db = os.path.join(tmp, "var-" + name,
+                                               name + ".db")
+        if name == "fsscan-mpi.sbatch":
+            os.mkdir(os.path.dirname(db))
         r = subprocess.run([script, root], env=env, capture_output=True,
                            timeout=120)
         eq(r.returncode, 0, "scripts/%s: exit 0" % name)
+        eq(oct(os.stat(os.path.dirname(db)).st_mode & 0o7777),
+           oct(0o750 if name == "fsscan-mpi-cron" else 0o755),
+           "scripts/%s: the database's directory is private" % name)
         eq(complete_files(db), want, "scripts/%s: a complete snapshot,"
            " fsscan's totals" % name)
         got = rows(db, RANK_SQL) if want else []
