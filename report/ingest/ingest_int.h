@@ -85,7 +85,7 @@ struct src {
 	struct src_host *host;
 	size_t nhost;
 	struct src_dev *dev;
-	size_t ndev;
+	size_t ndev, devcap;
 	char *enc;		/* encoded chunk columns (src_chunk.enc) */
 	struct src_damage *dmg;
 	size_t ndmg;
