@@ -293,6 +293,21 @@ walk_nested(struct walker *k, struct member *m, const char *name, int depth)
 	return 1;
 }
 
+/* The method of the zip member at hand when its decoder's memory is set
+ * by the member (LZMA and xz dictionaries, PPMd models, zstd windows),
+ * else NULL: zip members are stored, deflated or bzip2ed. */
+static const char *
+zip_unread(struct archive *a)
+{
+	const char *f = archive_format_name(a);
+
+	if ((archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) !=
+	    ARCHIVE_FORMAT_ZIP || f == NULL || strstr(f, "(uncompressed)") ||
+	    strstr(f, "(deflation)") || strstr(f, "(bzip)"))
+		return NULL;
+	return f;
+}
+
 /* One regular member: skipped, walked as an archive, or held for a
  * decoder. 0, 1 damaged (the archive goes on), -1 the archive fails
  * inside it. */
@@ -303,8 +318,15 @@ walk_member(struct walker *k, struct archive *a, struct archive_entry *e,
 	struct src *s = member_src(archive_name, e, SRC_LOG);
 	struct member m;
 	enum iolog_kind kind = IOLOG_NOT_GZIP;
+	const char *zip = zip_unread(a);
 	int rc;
 
+	if (zip != NULL) {
+		ingest_item_error(s, "%s: a member of %s: its decoder's memory "
+		    "is set by the archive: not read", s->name, zip);
+		ingest_item_emit(k, s);
+		return archive_read_data_skip(a) == ARCHIVE_OK ? 0 : -1;
+	}
 	ingest_member_init(&m, a);
 	if (member_kind(&m, s->name, &kind) < 0) {
 		/* the archive fails inside it: what was read goes on */
