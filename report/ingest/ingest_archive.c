@@ -21,12 +21,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ingest_gunzip_int.h"
 #include "ingest_int.h"
+#include "ingest_unpack_int.h"
 #include "iolog.h"
 #include "xalloc.h"
 
-#define ARCHIVE_BLOCK 65536
 #define NEST_MAX 4		/* levels of archives around an archive */
 #define SNIFF_LEN 512		/* bytes that tell whether to read a member */
 #define SNIFF_MAX MEMBER_KEEP_MAX	/* read ahead at most */
@@ -40,26 +39,18 @@
 #define NOT_AN_ARCHIVE EILSEQ
 #endif
 
+/* tar and zip, read as streams, and no filter: the compression around
+ * them is undone by ingest_unpack. The other formats libarchive reads
+ * hold what their headers declare (7z's and RAR's dictionaries and PPMd
+ * models, xar's xz members, cpio's 4 GiB names, ar's 1 GiB name table,
+ * an ISO 9660 image's every directory entry) and are not read. */
 static struct archive *
 archive_reader(void)
 {
 	struct archive *a = archive_read_new();
 
-	archive_read_support_filter_all(a);
-	/* Every real archive format, but not "raw" (any file) or "empty"
-	 * (an empty file), nor mtree (plain text can look like it). */
 	archive_read_support_format_tar(a);
-	archive_read_support_format_cpio(a);
 	archive_read_support_format_zip(a);
-	archive_read_support_format_7zip(a);
-	archive_read_support_format_ar(a);
-	archive_read_support_format_iso9660(a);
-	archive_read_support_format_xar(a);
-	archive_read_support_format_rar(a);
-	archive_read_support_format_rar5(a);
-	archive_read_support_format_cab(a);
-	archive_read_support_format_lha(a);
-	archive_read_support_format_warc(a);
 	return a;
 }
 
@@ -69,31 +60,25 @@ struct arch_in {
 	const char *name;
 	int fd;			/* -1: a member of an archive, m */
 	struct member *m;
-	struct gunzip *gz;	/* gzip inflated by us, or NULL */
+	struct unpack *up;	/* the compression around it, undone */
 	struct src *dmg;
-	int gz_told;		/* gz's damage is in dmg */
+	int gz_told;		/* up's damage is in dmg */
 };
 
-/* Open a on fd, or on the member m when fd < 0; gzip is inflated by
- * ingest_gunzip so that damage in it costs only what follows it. */
+/* Open a on fd, or on the member m when fd < 0, through the layers of
+ * compression around it (ingest_unpack.c). */
 static int
-arch_open(struct archive *a, struct arch_in *in)
+arch_open(struct walker *k, struct archive *a, struct arch_in *in)
 {
-	if (in->fd >= 0 ? ingest_gunzip_is_gzip_fd(in->fd) :
-	    ingest_gunzip_is_gzip_mem(in->m->buf, in->m->len)) {
-		in->gz = in->fd >= 0 ? ingest_gunzip_fd(in->fd) :
-		    ingest_gunzip_pull(ingest_member_read, in->m);
-		return ingest_gunzip_open(a, in->gz);
-	}
-	if (in->fd >= 0)
-		return archive_read_open_fd(a, in->fd, ARCHIVE_BLOCK);
-	return archive_read_open(a, in->m, NULL, ingest_member_read, NULL);
+	in->up = ingest_unpack_open(in->fd, ingest_member_read, in->m,
+	    &k->budget);
+	return ingest_unpack_archive(a, in->up);
 }
 
 static const char *
 arch_gz_damage(const struct arch_in *in, uint64_t *off)
 {
-	return in->gz ? ingest_gunzip_damage(in->gz, off) : NULL;
+	return ingest_unpack_damage(in->up, off);
 }
 
 static void
@@ -112,9 +97,8 @@ add_archive_damage(struct arch_in *in, struct archive *a,
     const char *member)
 {
 	const char *why = archive_error_string(a);
-	char buf[1024];
-	int64_t off = in->gz ? (int64_t)ingest_gunzip_consumed(in->gz) :
-	    archive_filter_bytes(a, -1);
+	char *buf = NULL;
+	int64_t off = ingest_unpack_consumed(in->up);
 	uint64_t gz_off;
 	const char *gz_why = arch_gz_damage(in, &gz_off);
 	struct stat st;
@@ -126,15 +110,16 @@ add_archive_damage(struct arch_in *in, struct archive *a,
 		return;
 	}
 	if (off < 0)
+		off = archive_filter_bytes(a, -1);
+	if (off < 0)
 		off = in->fd >= 0 && fstat(in->fd, &st) == 0 ?
 		    (int64_t)st.st_size : 0;
 	if (!why)
 		why = "unreadable archive";
-	if (member) {
-		snprintf(buf, sizeof buf, "member %s: %s", member, why);
+	if (member && asprintf(&buf, "member %s: %s", member, why) >= 0)
 		why = buf;
-	}
 	arch_add_damage(in, (uint64_t)off, why);
+	free(buf);
 }
 
 /* A member's source: "ARCHIVE:MEMBER". */
@@ -274,14 +259,23 @@ walk_nested(struct walker *k, struct member *m, const char *name, int depth)
 	struct archive *a = archive_reader();
 	struct archive_entry *e = NULL;
 	struct src *s;
-	int r = arch_open(a, &in);
+	int r = arch_open(k, a, &in);
 
 	if (r == ARCHIVE_OK)
 		r = archive_read_next_header(a, &e);
+	if (ingest_unpack_refused(in.up)) {	/* compressed, and not
+						 * decoded: said */
+		ingest_member_unkept(m);
+		add_archive_damage(&in, a, NULL);
+		ingest_item_emit(k, in.dmg);
+		archive_read_free(a);
+		ingest_unpack_free(in.up);
+		return 1;
+	}
 	if (r < ARCHIVE_WARN || r == ARCHIVE_EOF) {	/* not an archive (or
 						 * an empty one): the decoder says */
 		archive_read_free(a);
-		ingest_gunzip_free(in.gz);
+		ingest_unpack_free(in.up);
 		return 0;
 	}
 	ingest_member_unkept(m);
@@ -295,8 +289,23 @@ walk_nested(struct walker *k, struct member *m, const char *name, int depth)
 		walk_members(k, a, e, r, &in, depth + 1);
 	}
 	archive_read_free(a);
-	ingest_gunzip_free(in.gz);
+	ingest_unpack_free(in.up);
 	return 1;
+}
+
+/* The method of the zip member at hand when its decoder's memory is set
+ * by the member (LZMA and xz dictionaries, PPMd models, zstd windows),
+ * else NULL: zip members are stored, deflated or bzip2ed. */
+static const char *
+zip_unread(struct archive *a)
+{
+	const char *f = archive_format_name(a);
+
+	if ((archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) !=
+	    ARCHIVE_FORMAT_ZIP || f == NULL || strstr(f, "(uncompressed)") ||
+	    strstr(f, "(deflation)") || strstr(f, "(bzip)"))
+		return NULL;
+	return f;
 }
 
 /* One regular member: skipped, walked as an archive, or held for a
@@ -309,8 +318,15 @@ walk_member(struct walker *k, struct archive *a, struct archive_entry *e,
 	struct src *s = member_src(archive_name, e, SRC_LOG);
 	struct member m;
 	enum iolog_kind kind = IOLOG_NOT_GZIP;
+	const char *zip = zip_unread(a);
 	int rc;
 
+	if (zip != NULL) {
+		ingest_item_error(s, "%s: a member of %s: its decoder's memory "
+		    "is set by the archive: not read", s->name, zip);
+		ingest_item_emit(k, s);
+		return archive_read_data_skip(a) == ARCHIVE_OK ? 0 : -1;
+	}
 	ingest_member_init(&m, a);
 	if (member_kind(&m, s->name, &kind) < 0) {
 		/* the archive fails inside it: what was read goes on */
@@ -378,10 +394,10 @@ walk_members(struct walker *k, struct archive *a, struct archive_entry *e,
 				break;
 		}
 	}
-	/* A gzip stream cut at a member boundary ends the tar quietly, and
-	 * one cut after the tar's end is not read by libarchive at all. */
-	if (in->gz && r == ARCHIVE_EOF)
-		ingest_gunzip_finish(in->gz);
+	/* A compressed stream cut at a member boundary ends the tar quietly,
+	 * and one cut after the tar's end is not read by libarchive at all. */
+	if (r == ARCHIVE_EOF)
+		ingest_unpack_finish(in->up);
 	gz_why = arch_gz_damage(in, &gz_off);
 	if (gz_why && !in->gz_told && !k->stopped) {
 		arch_add_damage(in, gz_off, gz_why);
@@ -399,22 +415,23 @@ ingest_archive_walk(struct walker *k, int fd, const char *name, int maybe_log)
 	struct archive *a = archive_reader();
 	struct archive_entry *e = NULL;
 	uint64_t gz_off;
-	int r = arch_open(a, &in);
+	int r = arch_open(k, a, &in);
 
 	if (r == ARCHIVE_OK)
 		r = archive_read_next_header(a, &e);
-	/* Not an archive, unless what is not recognised is a gzip stream
-	 * that broke off before its first header: a damaged archive, when
-	 * it cannot be a damaged log. */
+	/* Not an archive, unless what is not recognised is a compressed
+	 * stream that broke off before its first header (a damaged archive,
+	 * when it cannot be a damaged log) or was not decoded at all. */
 	if (r < ARCHIVE_WARN && archive_errno(a) == NOT_AN_ARCHIVE &&
+	    !ingest_unpack_refused(in.up) &&
 	    (maybe_log || arch_gz_damage(&in, &gz_off) == NULL)) {
 		archive_read_free(a);
-		ingest_gunzip_free(in.gz);
+		ingest_unpack_free(in.up);
 		return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
 	}
 	walk_members(k, a, e, r, &in, 0);	/* a first header that is cut
 						 * short or corrupt is damage */
 	archive_read_free(a);
-	ingest_gunzip_free(in.gz);
+	ingest_unpack_free(in.up);
 	return 1;
 }

@@ -10,11 +10,9 @@
 #include "ingest_gunzip_int.h"
 
 #include <archive.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "xalloc.h"
@@ -23,7 +21,6 @@
 #define GZ_OUT 65536
 
 struct gunzip {
-	int fd;			/* -1: pulling from a stream */
 	archive_read_callback *pull;
 	void *pull_ctx;
 	const uint8_t *blk;	/* the rest of the block last pulled */
@@ -39,46 +36,19 @@ struct gunzip {
 	uint64_t why_off;
 };
 
-int
-ingest_gunzip_is_gzip_mem(const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
-}
-
-int
-ingest_gunzip_is_gzip_fd(int fd)
-{
-	uint8_t m[2];
-
-	return pread(fd, m, 2, 0) == 2 && ingest_gunzip_is_gzip_mem(m, 2);
-}
-
-static struct gunzip *
-gunzip_new(int fd)
+struct gunzip *
+ingest_gunzip_pull(archive_read_callback *pull, void *ctx)
 {
 	struct gunzip *g = xcalloc(1, sizeof *g);
 
-	g->fd = fd;
+	g->pull = pull;
+	g->pull_ctx = ctx;
 	g->between = 1;
 	/* 16 + 15: a gzip header and trailer around a full deflate window */
 	if (inflateInit2(&g->zs, 16 + MAX_WBITS) == Z_OK)
 		g->zinit = 1;
 	else
 		g->done = 1;
-	return g;
-}
-
-struct gunzip *ingest_gunzip_fd(int fd) { return gunzip_new(fd); }
-
-struct gunzip *
-ingest_gunzip_pull(archive_read_callback *pull, void *ctx)
-{
-	struct gunzip *g = gunzip_new(-1);
-
-	g->pull = pull;
-	g->pull_ctx = ctx;
 	return g;
 }
 
@@ -105,13 +75,16 @@ damage(struct gunzip *g, const char *why)
 	g->done = 1;
 }
 
-/* fill() from a pulled stream (an archive member), after the bytes
- * inflate has not consumed yet. */
+/* Append input after what inflate has not consumed yet: 1 some, 0 at
+ * the end of the input, -1 the input breaks off (damage recorded). */
 static int
-fill_pulled(struct gunzip *g)
+fill(struct gunzip *g)
 {
 	size_t k;
 
+	if (g->zs.avail_in > 0)
+		memmove(g->in, g->zs.next_in, g->zs.avail_in);
+	g->zs.next_in = g->in;
 	if (g->blklen == 0) {
 		const void *p;
 		la_ssize_t n = g->pull(NULL, g->pull_ctx, &p);
@@ -137,33 +110,6 @@ fill_pulled(struct gunzip *g)
 	return 1;
 }
 
-/* Append input after what inflate has not consumed yet: 1 some, 0 at
- * the end of the input, -1 a read error (damage recorded). */
-static int
-fill(struct gunzip *g)
-{
-	ssize_t n;
-
-	if (g->zs.avail_in > 0)
-		memmove(g->in, g->zs.next_in, g->zs.avail_in);
-	g->zs.next_in = g->in;
-	if (g->pull)
-		return fill_pulled(g);
-	do
-		n = read(g->fd, g->in + g->zs.avail_in, GZ_IN - g->zs.avail_in);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		char why[128];
-
-		snprintf(why, sizeof why, "read error: %s", strerror(errno));
-		damage(g, why);
-		return -1;
-	}
-	g->zs.avail_in += (uInt)n;
-	g->read += (uint64_t)n;
-	return n > 0;
-}
-
 /* Between members: start the next one, or end quietly when the input is
  * over or holds no further member (trailing garbage, as gzip(1) says). */
 static int
@@ -177,7 +123,8 @@ next_member(struct gunzip *g)
 		if (r == 0)
 			break;
 	}
-	if (!ingest_gunzip_is_gzip_mem(g->zs.next_in, g->zs.avail_in)) {
+	if (g->zs.avail_in < 2 || g->zs.next_in[0] != 0x1f ||
+	    g->zs.next_in[1] != 0x8b) {
 		g->done = 1;
 		return -1;
 	}
@@ -186,10 +133,8 @@ next_member(struct gunzip *g)
 	return 0;
 }
 
-/* libarchive's read callback: whatever inflate produces, at least one
- * byte unless the stream is over. */
-static la_ssize_t
-gz_read(struct archive *a, void *cd, const void **buf)
+la_ssize_t
+ingest_gunzip_read(struct archive *a, void *cd, const void **buf)
 {
 	struct gunzip *g = cd;
 	int r;
@@ -217,21 +162,6 @@ gz_read(struct archive *a, void *cd, const void **buf)
 			damage(g, g->zs.msg ? g->zs.msg : "bad gzip data");
 	}
 	return (la_ssize_t)(GZ_OUT - g->zs.avail_out);
-}
-
-void
-ingest_gunzip_finish(struct gunzip *g)
-{
-	const void *buf;
-
-	while (gz_read(NULL, g, &buf) > 0)
-		;
-}
-
-int
-ingest_gunzip_open(struct archive *a, struct gunzip *g)
-{
-	return archive_read_open(a, g, NULL, gz_read, NULL);
 }
 
 void

@@ -21,22 +21,14 @@
 
 struct gunzip;
 
-/* Does the input start with the gzip magic? */
-int ingest_gunzip_is_gzip_fd(int fd);
-int ingest_gunzip_is_gzip_mem(const void *buf, size_t len);
-
-/* A feed reading fd from its current position, or pulling its input
- * from a stream with libarchive's read callback (called with a NULL
- * archive): an archive inside an archive. */
-struct gunzip *ingest_gunzip_fd(int fd);
+/* A feed pulling its input from a stream with libarchive's read
+ * callback (called with a NULL archive): a file, or an archive member
+ * (ingest_unpack.c). */
 struct gunzip *ingest_gunzip_pull(archive_read_callback *pull, void *ctx);
 
-/* archive_read_open() with the feed as its input; the feed outlives a. */
-int ingest_gunzip_open(struct archive *a, struct gunzip *g);
-
-/* Inflate the rest of the stream, discarding it: after the archive's
- * end, so that a stream cut in its trailer is still found damaged. */
-void ingest_gunzip_finish(struct gunzip *g);
+/* A read callback of libarchive's form: whatever inflate produces, at
+ * least one byte unless the stream is over (a may be NULL). */
+la_ssize_t ingest_gunzip_read(struct archive *a, void *g, const void **buf);
 
 /* Compressed bytes inflate has consumed so far. */
 uint64_t ingest_gunzip_consumed(const struct gunzip *g);

@@ -25,6 +25,7 @@
 #include "diskstats.h"
 #include "chunk/chunk.h"
 #include "iolog.h"
+#include "ingest_unpack_int.h"
 
 enum src_kind {
 	SRC_LOG,	/* a log to decode and store */
@@ -84,7 +85,7 @@ struct src {
 	struct src_host *host;
 	size_t nhost;
 	struct src_dev *dev;
-	size_t ndev;
+	size_t ndev, devcap;
 	char *enc;		/* encoded chunk columns (src_chunk.enc) */
 	struct src_damage *dmg;
 	size_t ndmg;
@@ -124,6 +125,8 @@ void ingest_src_walk(char *const *paths, size_t npaths, struct src_walk *w);
 struct walker {
 	struct src_walk *w;
 	int stopped;
+	struct unpack_budget budget;	/* the decoders of the archives
+					 * open at once */
 };
 /* Hand s on (taken over); 0, or -1 once the walk must stop. */
 int ingest_item_emit(struct walker *k, struct src *s);

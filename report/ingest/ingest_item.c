@@ -2,9 +2,11 @@
  * ingest_item: a source on its way from the walker through a decoder to
  * the writer (struct src, ingest_int.h).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ingest_int.h"
@@ -26,13 +28,15 @@ void
 ingest_item_error(struct src *s, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[1024];
+	char *buf;
+	int n;
 
+	/* Whole, however long the path it names: the reason comes last. */
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	n = vasprintf(&buf, fmt, ap);
 	va_end(ap);
 	free(s->error);
-	s->error = xstrdup(buf);
+	s->error = n < 0 ? xstrdup(strerror(ENOMEM)) : buf;
 	s->kind = SRC_ERROR;
 }
 

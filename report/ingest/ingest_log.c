@@ -41,19 +41,58 @@ host_of(struct src *s, const struct iolog_header *h)
 	return i;
 }
 
-static size_t
-dev_of(struct src *s, size_t host, const char *name)
-{
-	size_t i;
+/* The source's devices by (host, name): open addressing, so that a log
+ * of N devices costs O(N) lookups, not O(N^2). */
+struct dev_index {
+	size_t *slot;		/* device index + 1; 0: empty */
+	size_t cap;		/* a power of two, at least twice the devices */
+};
 
-	for (i = 0; i < s->ndev; i++)
+static uint64_t
+dev_hash(size_t host, const char *name)
+{
+	uint64_t h = 1469598103934665603ULL ^ host;	/* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 1099511628211ULL;
+	return h;
+}
+
+static void
+index_put(struct dev_index *x, const struct src *s, size_t i)
+{
+	size_t j = dev_hash(s->dev[i].host, s->dev[i].name) & (x->cap - 1);
+
+	while (x->slot[j])
+		j = (j + 1) & (x->cap - 1);
+	x->slot[j] = i + 1;
+}
+
+static size_t
+dev_of(struct src *s, struct dev_index *x, size_t host, const char *name)
+{
+	size_t i, j;
+
+	if (x->cap < 2 * (s->ndev + 1)) {	/* grow, and put all again */
+		free(x->slot);
+		x->cap = x->cap ? 2 * x->cap : 64;
+		x->slot = xcalloc(x->cap, sizeof *x->slot);
+		for (i = 0; i < s->ndev; i++)
+			index_put(x, s, i);
+	}
+	j = dev_hash(host, name) & (x->cap - 1);
+	for (; x->slot[j]; j = (j + 1) & (x->cap - 1)) {
+		i = x->slot[j] - 1;
 		if (s->dev[i].host == host && !strcmp(s->dev[i].name, name))
 			return i;
-	s->dev = xrealloc(s->dev, (s->ndev + 1) * sizeof *s->dev);
+	}
+	i = s->ndev;
+	s->dev = xgrow(s->dev, s->ndev, &s->devcap, sizeof *s->dev, 16);
 	memset(&s->dev[i], 0, sizeof s->dev[i]);
 	s->dev[i].host = host;
 	snprintf(s->dev[i].name, sizeof s->dev[i].name, "%s", name);
 	s->ndev++;
+	index_put(x, s, i);
 	return i;
 }
 
@@ -109,7 +148,9 @@ add_samples(struct src *s, const struct iolog_event *ev, const size_t *map)
 		if (make_sample(s, ev, i, &x) < 0)
 			continue;
 		d = &s->dev[map[i]];
-		d->s = xgrow(d->s, d->n, &d->cap, sizeof *d->s, 1024);
+		/* from 4 samples up: a log of many devices and few samples
+		 * costs its samples, not a block per device */
+		d->s = xgrow(d->s, d->n, &d->cap, sizeof *d->s, 4);
 		d->s[d->n++] = x;
 	}
 }
@@ -168,6 +209,10 @@ finish_dev(struct src *s, struct src_dev *d)
 		d->s[out++] = d->s[i];
 	}
 	d->n = out;
+	if (d->cap > d->n && d->n > 0) {	/* the slack of growth goes */
+		d->s = xrealloc(d->s, d->n * sizeof *d->s);
+		d->cap = d->n;
+	}
 	ingest_quar_split(s, d);
 	for (size_t i = 0; i < d->n; i++) {
 		int64_t start = d->s[i].t_ms - d->s[i].dur_ms;
@@ -183,6 +228,7 @@ static void
 decode_events(struct src *s, struct iolog_reader *r)
 {
 	struct iolog_event ev;
+	struct dev_index x = { 0 };
 	size_t host = 0, *map = NULL, nmap = 0;
 
 	while (iolog_next(r, &ev) == 1) {
@@ -196,7 +242,7 @@ decode_events(struct src *s, struct iolog_reader *r)
 				map = xrealloc(map, nmap * sizeof *map);
 			}
 			for (size_t i = 0; i < ev.ndev; i++)
-				map[i] = dev_of(s, host, ev.dev[i].name);
+				map[i] = dev_of(s, &x, host, ev.dev[i].name);
 			break;
 		case IOLOG_EV_SAMPLE:
 			add_samples(s, &ev, map);
@@ -215,6 +261,7 @@ decode_events(struct src *s, struct iolog_reader *r)
 		}
 	}
 	free(map);
+	free(x.slot);
 }
 
 /* Not a log: inside a directory or archive it is skipped; named on the

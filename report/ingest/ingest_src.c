@@ -96,25 +96,25 @@ cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static char *
-join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-	char *p = xmalloc(n + strlen(name) + 2);
-
-	sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-	return p;
-}
-
-/* Names of an open directory, sorted bytewise; NULL with errno. */
+/* Names of the directory open as fd, sorted bytewise; NULL with errno.
+ * fd stays open (the names are read through a duplicate). */
 static char **
-dir_names(DIR *d, size_t *n)
+dir_names(int fd, size_t *n)
 {
 	char **v = NULL;
 	size_t cap = 0;
 	struct dirent *de;
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0), e;
+	DIR *d = dup < 0 ? NULL : fdopendir(dup);
 
 	*n = 0;
+	if (d == NULL) {
+		e = errno;
+		if (dup >= 0)
+			close(dup);
+		errno = e;
+		return NULL;
+	}
 	for (;;) {
 		errno = 0;
 		if ((de = readdir(d)) == NULL)
@@ -124,9 +124,9 @@ dir_names(DIR *d, size_t *n)
 		v = xgrow(v, *n, &cap, sizeof *v, 64);
 		v[(*n)++] = xstrdup(de->d_name);
 	}
-	if (errno != 0) {
-		int e = errno;
-
+	e = errno;
+	closedir(d);
+	if (e != 0) {
 		while (*n > 0)
 			free(v[--*n]);
 		free(v);
@@ -139,19 +139,144 @@ dir_names(DIR *d, size_t *n)
 	return v;
 }
 
-static void walk_dir(struct walker *k, int dfd, const char *path, int named);
+/*
+ * A directory tree is walked without recursion, so that its depth costs
+ * heap, not stack: a stack of the directories being read, each with its
+ * sorted names. Paths are never opened whole (they may pass PATH_MAX):
+ * each directory is opened relative to its parent. At most DIR_FDS of
+ * them hold a descriptor (the named one and the deepest); one left
+ * without is opened again through ".." of its child when the walk comes
+ * back to it, and must be the directory it was (device and inode), or
+ * what is left of it is not read.
+ */
+#define DIR_FDS 16
 
+struct dir_frame {
+	char **names;
+	size_t n, next;
+	int fd;			/* -1: closed, to reopen */
+	dev_t dev;
+	ino_t ino;
+	size_t plen;		/* its path's length in dir_walk.path */
+};
+
+struct dir_walk {
+	struct dir_frame *f;
+	size_t n, cap;
+	size_t lo;		/* the shallowest frame above the named one
+				 * that still has its descriptor */
+	char *path;		/* the path of the entry at hand */
+	size_t plen, pcap;
+};
+
+/* The path of entry `name` of the frame on top, in w->path. */
+static const char *
+entry_path(struct dir_walk *w, const char *name)
+{
+	const struct dir_frame *f = &w->f[w->n - 1];
+	size_t k = strlen(name), sep = f->plen && w->path[f->plen - 1] != '/';
+
+	w->plen = f->plen;
+	if (w->plen + sep + k + 1 > w->pcap) {
+		w->pcap = (w->plen + sep + k + 1) * 2;
+		w->path = xrealloc(w->path, w->pcap);
+	}
+	if (sep)
+		w->path[w->plen++] = '/';
+	memcpy(w->path + w->plen, name, k + 1);
+	w->plen += k;
+	return w->path;
+}
+
+/* Push the directory open as fd (taken over), whose path is w->path. */
 static void
-walk_entry(struct walker *k, int dfd, const char *name, const char *full)
+dir_push(struct walker *k, struct dir_walk *w, int fd, int named)
+{
+	struct dir_frame *f;
+	struct stat st;
+	char **names;
+	size_t n;
+
+	if (fstat(fd, &st) < 0 || (names = dir_names(fd, &n)) == NULL) {
+		emit_errno(k, w->path, named, "");
+		close(fd);
+		return;
+	}
+	w->f = xgrow(w->f, w->n, &w->cap, sizeof *w->f, 64);
+	f = &w->f[w->n++];
+	f->names = names;
+	f->n = n;
+	f->next = 0;
+	f->fd = fd;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->plen = w->plen;
+	if (w->n - w->lo > DIR_FDS - 1 && w->lo < w->n - 1) {
+		close(w->f[w->lo].fd);
+		w->f[w->lo++].fd = -1;
+	}
+}
+
+/* Reopen parent p through ".." of its child c; -1 if it moved. */
+static int
+dir_reopen(struct dir_frame *p, const struct dir_frame *c)
 {
 	struct stat st;
-	int fd;
+	int fd = c->fd < 0 ? -1 : openat(c->fd, "..", O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_dev != p->dev || st.st_ino != p->ino) {
+		close(fd);
+		return -1;
+	}
+	p->fd = fd;
+	return 0;
+}
+
+static void
+dir_pop(struct walker *k, struct dir_walk *w)
+{
+	struct dir_frame *c = &w->f[w->n - 1], *p = c - 1;
+
+	if (w->n > 1 && p->fd < 0) {
+		if (dir_reopen(p, c) < 0) {
+			if (c->fd >= 0 && p->next < p->n && !k->stopped) {
+				struct src *s;
+
+				w->path[p->plen] = '\0';
+				s = ingest_item_new(w->path, SRC_ERROR, 0);
+				ingest_item_error(s, "%s: moved or replaced "
+				    "while it was read: the rest of it is not "
+				    "read", w->path);
+				ingest_item_emit(k, s);
+			}
+			p->next = p->n;
+		}
+		w->lo = w->n - 2;
+	}
+	if (c->fd >= 0)
+		close(c->fd);
+	while (c->next < c->n)
+		free(c->names[c->next++]);
+	free(c->names);
+	w->n--;
+	if (w->lo > w->n)
+		w->lo = w->n;
+}
+
+/* One entry of the directory on top. */
+static void
+dir_entry(struct walker *k, struct dir_walk *w, const char *name)
+{
+	int dfd = w->f[w->n - 1].fd, fd;
+	const char *full = entry_path(w, name);
+	struct stat st;
 
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		emit_errno(k, full, 0, "");
-		return;
-	}
-	if (S_ISLNK(st.st_mode)) {
+	} else if (S_ISLNK(st.st_mode)) {
 		ingest_item_emit(k, ingest_item_new(full, SRC_LINK, 0));
 	} else if (S_ISDIR(st.st_mode)) {
 		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
@@ -159,7 +284,7 @@ walk_entry(struct walker *k, int dfd, const char *name, const char *full)
 		if (fd < 0)
 			emit_errno(k, full, 0, "");
 		else
-			walk_dir(k, fd, full, 0);
+			dir_push(k, w, fd, 0);
 	} else if (S_ISREG(st.st_mode)) {
 		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
@@ -171,36 +296,30 @@ walk_entry(struct walker *k, int dfd, const char *name, const char *full)
 	}
 }
 
-/* A directory, open as dfd (taken over). */
+/* A directory tree, the named directory open as dfd (taken over). */
 static void
 walk_dir(struct walker *k, int dfd, const char *path, int named)
 {
-	DIR *d = fdopendir(dfd);
-	char **names;
-	size_t n;
+	struct dir_walk w = { 0 };
 
-	if (d == NULL) {
-		emit_errno(k, path, named, "");
-		close(dfd);
-		return;
-	}
-	names = dir_names(d, &n);
-	if (names == NULL) {
-		emit_errno(k, path, named, "");
-		closedir(d);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (!k->stopped) {
-			char *full = join(path, names[i]);
+	w.plen = strlen(path);
+	w.pcap = w.plen + 1;
+	w.path = xstrdup(path);
+	dir_push(k, &w, dfd, named);
+	while (w.n > 0) {
+		struct dir_frame *f = &w.f[w.n - 1];
+		char *name;
 
-			walk_entry(k, dirfd(d), names[i], full);
-			free(full);
+		if (f->next == f->n || k->stopped || f->fd < 0) {
+			dir_pop(k, &w);
+			continue;
 		}
-		free(names[i]);
+		name = f->names[f->next++];
+		dir_entry(k, &w, name);		/* may move w.f */
+		free(name);
 	}
-	free(names);
-	closedir(d);
+	free(w.f);
+	free(w.path);
 }
 
 static void
