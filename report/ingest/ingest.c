@@ -29,6 +29,9 @@
  * with the one the walker is reading (ingest_archive.c's MEMBER_MAX),
  * what any archive costs stays far below 256 MiB. */
 #define PIPE_BYTES ((size_t)64 << 20)
+/* Decoded sources waiting for the writer, beyond the one each decoding
+ * thread holds: a day's log of a large server decodes to some 100 MiB. */
+#define PIPE_DECODED ((size_t)64 << 20)
 #define PROGRESS_NS 500000000LL
 
 enum { C_SOURCE, C_HOST, C_SAMPLES, C_NEW, C_DUPS, C_CONFLICTS, C_DAMAGE,
@@ -352,7 +355,7 @@ load_all(struct run *u, char *const *paths, size_t npaths, char *err,
 	struct src *s;
 	int rc = 0;
 
-	w.pipe = ingest_pipe_new(n, 2 * n + 2, PIPE_BYTES);
+	w.pipe = ingest_pipe_new(n, 2 * n + 2, PIPE_BYTES, PIPE_DECODED);
 	if (w.pipe == NULL || pthread_create(&w.th, NULL, walker_main, &w)) {
 		snprintf(err, errlen, "cannot start threads");
 		ingest_pipe_free(w.pipe);

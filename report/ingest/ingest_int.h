@@ -87,6 +87,7 @@ struct src {
 	struct src_dev *dev;
 	size_t ndev, devcap;
 	char *enc;		/* encoded chunk columns (src_chunk.enc) */
+	size_t enclen;
 	struct src_damage *dmg;
 	size_t ndmg;
 	uint64_t samples;	/* device-samples read (state OK) */
@@ -109,6 +110,8 @@ void ingest_item_error(struct src *s, const char *fmt, ...)
 void ingest_item_damage(struct src *s, uint64_t offset, const char *reason,
     int truncated);
 void ingest_item_free(struct src *s);
+/* The memory a decoded item holds, about: what waits for the writer. */
+size_t ingest_item_bytes(const struct src *s);
 
 /* ingest_src.c: walk the paths in order, handing every item to emit
  * (which returns -1 to stop the walk). Never follows symlinks below a
@@ -234,10 +237,13 @@ int64_t ingest_prep_hour(int64_t t_ms);
 /* ingest_pipe.c: items decoded by nworkers threads, handed back in the
  * order they were put. put blocks while `cap` items are in flight, or
  * while items holding bytes in memory are and the item's would bring
- * them past max_bytes; it returns -1 once the pipe is aborted. get
- * returns NULL after close and the last item. */
+ * them past max_bytes; it returns -1 once the pipe is aborted. A worker
+ * starts no item but the writer's next while decoded items of max_decoded
+ * bytes or more wait for the writer. get returns NULL after close and
+ * the last item. */
 struct pipe;
-struct pipe *ingest_pipe_new(size_t nworkers, size_t cap, size_t max_bytes);
+struct pipe *ingest_pipe_new(size_t nworkers, size_t cap, size_t max_bytes,
+    size_t max_decoded);
 int ingest_pipe_put(struct pipe *p, struct src *s);
 void ingest_pipe_close(struct pipe *p);
 struct src *ingest_pipe_get(struct pipe *p);

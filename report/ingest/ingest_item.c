@@ -79,6 +79,18 @@ ingest_item_free(struct src *s)
 	free(s);
 }
 
+size_t
+ingest_item_bytes(const struct src *s)
+{
+	size_t n = sizeof *s + s->ndev * sizeof *s->dev + s->enclen +
+	    s->nhost * sizeof *s->host;
+
+	for (size_t i = 0; i < s->ndev; i++)
+		n += s->dev[i].cap * sizeof *s->dev[i].s + s->dev[i].nq *
+		    sizeof *s->dev[i].q + s->dev[i].nch * sizeof *s->dev[i].ch;
+	return n;
+}
+
 int
 ingest_item_emit(struct walker *k, struct src *s)
 {

@@ -8,7 +8,10 @@
  * slot holds one decoded source) and keeps the output order, so messages
  * and the database do not depend on thread timing. The bytes the walker
  * has read into memory (archive members) are bounded too: a member waits
- * while others of more than `max_bytes` in all are in flight. One mutex:
+ * while others of more than `max_bytes` in all are in flight. So are the
+ * decoded ones: a worker starts no source but the writer's next while
+ * decoded ones of `max_decoded` bytes or more wait for the writer (the
+ * writer's next is always started, so the pipe cannot stall). One mutex:
  * it is taken a few times per source, never per sample.
  */
 #include <pthread.h>
@@ -26,6 +29,8 @@ struct pipe {
 	size_t put, work, get;		/* sequence numbers */
 	size_t bytes, max_bytes;	/* input held by items in flight */
 	size_t *len;			/* each slot's share of bytes */
+	size_t held, max_decoded;	/* decoded, waiting for the writer */
+	size_t *dlen;			/* each slot's share of held */
 	int closed, aborted;
 	pthread_t *worker;
 	size_t nworker;
@@ -40,7 +45,9 @@ worker_main(void *arg)
 	for (;;) {
 		size_t i;
 
-		while (p->work == p->put && !p->closed && !p->aborted)
+		while ((p->work == p->put || (p->work != p->get &&
+		    p->held >= p->max_decoded)) && !(p->closed &&
+		    p->work == p->put) && !p->aborted)
 			pthread_cond_wait(&p->can_work, &p->mu);
 		if (p->aborted || p->work == p->put)
 			break;
@@ -49,6 +56,8 @@ worker_main(void *arg)
 		ingest_log_decode(p->slot[i]);
 		ingest_prep_src(p->slot[i]);
 		pthread_mutex_lock(&p->mu);
+		p->dlen[i] = ingest_item_bytes(p->slot[i]);
+		p->held += p->dlen[i];
 		p->done[i] = 1;
 		pthread_cond_broadcast(&p->can_get);
 	}
@@ -57,7 +66,8 @@ worker_main(void *arg)
 }
 
 struct pipe *
-ingest_pipe_new(size_t nworkers, size_t cap, size_t max_bytes)
+ingest_pipe_new(size_t nworkers, size_t cap, size_t max_bytes,
+    size_t max_decoded)
 {
 	struct pipe *p = xcalloc(1, sizeof *p);
 
@@ -70,6 +80,8 @@ ingest_pipe_new(size_t nworkers, size_t cap, size_t max_bytes)
 	p->done = xcalloc(cap, 1);
 	p->len = xcalloc(cap, sizeof *p->len);
 	p->max_bytes = max_bytes;
+	p->dlen = xcalloc(cap, sizeof *p->dlen);
+	p->max_decoded = max_decoded;
 	p->worker = xcalloc(nworkers, sizeof *p->worker);
 	for (size_t i = 0; i < nworkers; i++) {
 		if (pthread_create(&p->worker[p->nworker], NULL, worker_main,
@@ -130,8 +142,11 @@ ingest_pipe_get(struct pipe *p)
 		s = p->slot[p->get % p->cap];
 		p->slot[p->get % p->cap] = NULL;
 		p->bytes -= p->len[p->get % p->cap];
+		p->held -= p->dlen[p->get % p->cap];
+		p->dlen[p->get % p->cap] = 0;
 		p->get++;
 		pthread_cond_signal(&p->can_put);
+		pthread_cond_broadcast(&p->can_work);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return s;
@@ -165,6 +180,7 @@ ingest_pipe_free(struct pipe *p)
 	free(p->slot);
 	free(p->done);
 	free(p->len);
+	free(p->dlen);
 	free(p->worker);
 	free(p);
 }

@@ -68,4 +68,5 @@ ingest_prep_src(struct src *s)
 		if (s->dev[i].n > 0)
 			prepare_dev(&s->dev[i], s->enc, &used);
 	s->enc = xrealloc(s->enc, used ? used : 1);
+	s->enclen = used;
 }
