@@ -291,6 +291,10 @@ walk_collect(struct walker *g, struct walk_result *r)
 		dirtot_list_take(&r->dirs, &w->dirs);
 		r->entries += atomic_load(&w->entries);
 	}
+	/* Every item is done: the paths of the entries kept, and only
+	 * theirs, are built now. */
+	topn_resolve(&r->c.top_files);
+	topn_resolve(&r->c.top_dirs);
 	dirtot_list_take(&r->stubs, &g->stubs);
 	r->interrupted = atomic_load(&g->interrupted) || *g->o->stop;
 	r->root_dev = g->root_dev;
