@@ -23,12 +23,25 @@ census_entries(const struct census *c)
 	return (u128)c->files + c->dirs + c->symlinks + c->others;
 }
 
-static void
+void
 top_ent_free(struct top_ent *e)
 {
 	free(e->path);
 	free(e->leaf);
 	dnode_drop(e->dir);
+	memset(e, 0, sizeof *e);
+}
+
+void
+top_ent_resolve(struct top_ent *e)
+{
+	if (e->path || !e->dir)
+		return;
+	e->path = dnode_path(e->dir, e->leaf, e->leaflen);
+	free(e->leaf);
+	dnode_drop(e->dir);
+	e->leaf = NULL;
+	e->dir = NULL;
 }
 
 static void
@@ -123,8 +136,8 @@ top_path(const struct top_ent *e)
 }
 
 /* strcmp of the two paths; held entries are compared without them. */
-static int
-top_pathcmp(const struct top_ent *a, const struct top_ent *b)
+int
+top_ent_pathcmp(const struct top_ent *a, const struct top_ent *b)
 {
 	char *pa, *pb;
 	int c;
@@ -148,7 +161,7 @@ top_less(const struct top_ent *a, const struct top_ent *b)
 {
 	if (a->key != b->key)
 		return a->key < b->key;
-	return top_pathcmp(a, b) > 0;	/* keep smaller paths on ties */
+	return top_ent_pathcmp(a, b) > 0;	/* keep smaller paths on ties */
 }
 
 static void
@@ -213,14 +226,24 @@ topn_put(struct topn *t, const struct top_ent *e)
 }
 
 void
+topn_offer_ent(struct topn *t, uint64_t key, struct top_ent *e)
+{
+	if (!e->path && !e->dir)
+		return;
+	e->key = key;
+	if (topn_ranks(t, e))
+		topn_put(t, e);
+	else
+		top_ent_free(e);
+	memset(e, 0, sizeof *e);
+}
+
+void
 topn_offer(struct topn *t, uint64_t key, char *path)
 {
-	struct top_ent e = { .key = key, .path = path };
+	struct top_ent e = { .path = path };
 
-	if (topn_ranks(t, &e))
-		topn_put(t, &e);
-	else
-		free(path);
+	topn_offer_ent(t, key, &e);
 }
 
 void
@@ -240,16 +263,8 @@ topn_offer_at(struct topn *t, uint64_t key, struct dnode *dir,
 void
 topn_resolve(struct topn *t)
 {
-	for (int i = 0; i < t->len; i++) {
-		struct top_ent *e = &t->e[i];
-		if (e->path)
-			continue;
-		e->path = dnode_path(e->dir, e->leaf, e->leaflen);
-		free(e->leaf);
-		dnode_drop(e->dir);
-		e->leaf = NULL;
-		e->dir = NULL;
-	}
+	for (int i = 0; i < t->len; i++)
+		top_ent_resolve(&t->e[i]);
 }
 
 static int

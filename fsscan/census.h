@@ -107,6 +107,14 @@ void topn_offer_at(struct topn *t, uint64_t key, struct dnode *dir,
     const char *leaf, size_t leaflen);
 /* Turn every held entry into its path, letting go of its directory. */
 void topn_resolve(struct topn *t);
+/* One entry by itself (a hard link's candidate, hardlink.h): strcmp of
+ * the paths of a and b, held or not; its path; its release. */
+int top_ent_pathcmp(const struct top_ent *a, const struct top_ent *b);
+void top_ent_resolve(struct top_ent *e);
+void top_ent_free(struct top_ent *e);
+/* Offer e (nothing when it has neither path nor directory) with key;
+ * what e owns passes to t or is freed. */
+void topn_offer_ent(struct topn *t, uint64_t key, struct top_ent *e);
 /* Sort entries by key, largest first (ties by path) for output. */
 void topn_sort(struct topn *t);
 

@@ -310,8 +310,8 @@ add_entry(struct worker *w, struct dnode *d, int fd, const char *name,
 		int top = topn_wants(&w->c.top_files, f.size);
 		if (f.nlink > 1) {
 			hl_note(&w->hl, makedev(sx->stx_dev_major,
-			    sx->stx_dev_minor), sx->stx_ino, d->ino, name, len,
-			    &f, top ? dnode_path(d, name, len) : NULL);
+			    sx->stx_dev_minor), sx->stx_ino, d->ino, d, name,
+			    len, &f, top);
 		} else {
 			account_file(&w->c, o->now, &f, dl, NULL);
 			if (top)

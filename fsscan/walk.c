@@ -291,10 +291,6 @@ walk_collect(struct walker *g, struct walk_result *r)
 		dirtot_list_take(&r->dirs, &w->dirs);
 		r->entries += atomic_load(&w->entries);
 	}
-	/* Every item is done: the paths of the entries kept, and only
-	 * theirs, are built now. */
-	topn_resolve(&r->c.top_files);
-	topn_resolve(&r->c.top_dirs);
 	dirtot_list_take(&r->stubs, &g->stubs);
 	r->interrupted = atomic_load(&g->interrupted) || *g->o->stop;
 	r->root_dev = g->root_dev;
@@ -313,17 +309,26 @@ walk_links(struct walk_result *r, int64_t now)
 
 	for (size_t i = 0; i < hl->len; i++) {
 		struct hl_ent *e = &hl->e[i];
-		account_file(&r->c, now, &e->f, NULL, e->path);
-		e->path = NULL;
+		account_file(&r->c, now, &e->f, NULL, NULL);
+		topn_offer_ent(&r->c.top_files, e->f.size, &e->top);
 	}
 	r->c.hardlink_dups += hl->links - hl->len;
 	hl_free(hl);
+}
+
+void
+walk_resolve(struct walk_result *r)
+{
+	topn_resolve(&r->c.top_files);
+	topn_resolve(&r->c.top_dirs);
+	hl_resolve(&r->hl);
 }
 
 /* Sort the top-N lists and sum the subtrees: the last step of a scan. */
 void
 walk_finish(struct walk_result *r)
 {
+	walk_resolve(r);
 	topn_sort(&r->c.top_files);
 	topn_sort(&r->c.top_dirs);
 	dirtot_finish(&r->dirs);

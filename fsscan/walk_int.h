@@ -133,6 +133,9 @@ void walk_go(struct walker *g, void (*drive)(struct walker *, void *),
     void *arg);
 void walk_collect(struct walker *g, struct walk_result *r);
 void walk_links(struct walk_result *r, int64_t now);
+/* Build the paths of the top-N entries and hard links' candidates, which
+ * hold their directories until then (census.h); walk_finish does it. */
+void walk_resolve(struct walk_result *r);
 void walk_finish(struct walk_result *r);
 /* This process's entries, bytes and errors so far (its threads'), for a
  * progress line. */

@@ -6,8 +6,9 @@ The tree: ROOT/n1/n2/.../n3000, names of 1 to 255 bytes (most short, some
 long, some of bytes just below and above '/' such as '-', '.' and 0xff,
 some prefixes of their siblings' names), so that the deepest path is far
 longer than PATH_MAX. Files sit at some levels, their sizes growing with
-depth (each one a new largest file while the walk goes down), and empty
-side directories tie on bytes with each other and with the chain below
+depth (each one a new largest file while the walk goes down; some are
+two hard links, counted once under the smaller name), and empty side
+directories tie on bytes with each other and with the chain below
 the last file. Beside the chain, two shallow branches hold most bytes.
 
 Checked against an independent walker written here (directory fds and
@@ -96,6 +97,9 @@ def build(root):
             os.mkdir(name[:254] + b"-", dir_fd=fd)
         if k % 7 == 0 and k < 2500:     # growing files, none below 2500
             mkfile(nfd, b"f%d" % k, 1000 + k * 3)
+        if k % 11 == 0 and k < 2500:    # and hard-linked ones
+            mkfile(nfd, b"h", 1001 + k * 3)
+            os.link(b"h", b"hl", src_dir_fd=nfd, dst_dir_fd=nfd)
         os.close(fd)
         fd = nfd
     os.close(fd)
@@ -145,14 +149,20 @@ class Walk:
         subdirectories as (name, path, parent path)."""
         files = nbytes = 0
         subs = []
-        names = [os.fsencode(n) for n in os.listdir(fd)]
+        names = sorted(os.fsencode(n) for n in os.listdir(fd))
         self.entries.append((len(names), path))
+        seen = set()
         for name in names:
             st = os.stat(name, dir_fd=fd, follow_symlinks=False)
             sub = name if path == b"." else path + b"/" + name
             if stat.S_ISDIR(st.st_mode):
                 subs.append((name, sub, path))
             elif stat.S_ISREG(st.st_mode):
+                # Both links of an inode are in one directory here: the
+                # first name counts it, and names its path.
+                if st.st_ino in seen:
+                    continue
+                seen.add(st.st_ino)
                 files += 1
                 nbytes += st.st_size
                 self.files.append((st.st_size, sub))
