@@ -34,9 +34,19 @@ struct idmap {
 	size_t cap, len;
 };
 
-/* Bounded min-heap keeping the largest keys; paths are owned. */
+struct dnode;
+
+/* Bounded min-heap keeping the largest keys. An entry is a path (owned),
+ * or while the walk runs a directory held (dnode.h) and, for a file, its
+ * name (owned): topn_resolve turns those into paths. */
 struct topn {
-	struct top_ent { uint64_t key; char *path; } *e;
+	struct top_ent {
+		uint64_t key;
+		char *path;
+		struct dnode *dir;
+		char *leaf;
+		size_t leaflen;
+	} *e;
 	int cap, len;
 };
 
@@ -91,6 +101,20 @@ struct acct *idmap_get(struct idmap *m, uint32_t id);
  * topn_wants() says the key would be kept. Takes ownership of path. */
 int topn_wants(const struct topn *t, uint64_t key);
 void topn_offer(struct topn *t, uint64_t key, char *path);
+/* Offer leaf (NULL: dir itself) in dir without building its path: dir is
+ * held and leaf copied only when kept. */
+void topn_offer_at(struct topn *t, uint64_t key, struct dnode *dir,
+    const char *leaf, size_t leaflen);
+/* Turn every held entry into its path, letting go of its directory. */
+void topn_resolve(struct topn *t);
+/* One entry by itself (a hard link's candidate, hardlink.h): strcmp of
+ * the paths of a and b, held or not; its path; its release. */
+int top_ent_pathcmp(const struct top_ent *a, const struct top_ent *b);
+void top_ent_resolve(struct top_ent *e);
+void top_ent_free(struct top_ent *e);
+/* Offer e (nothing when it has neither path nor directory) with key;
+ * what e owns passes to t or is freed. */
+void topn_offer_ent(struct topn *t, uint64_t key, struct top_ent *e);
 /* Sort entries by key, largest first (ties by path) for output. */
 void topn_sort(struct topn *t);
 

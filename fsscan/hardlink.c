@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dnode.h"
 #include "xalloc.h"
 
 static size_t
@@ -85,24 +86,28 @@ owner_less(uint64_t pino, const char *name, size_t len, const struct hl_ent *e)
 	return len < e->owner_namelen;
 }
 
+/* The smallest path offered stays (census.h compares held ones without
+ * building them). */
 static void
-keep_path(struct hl_ent *e, char *path)
+keep_top(struct hl_ent *e, struct top_ent *top)
 {
-	if (!path)
+	if (!top->path && !top->dir)
 		return;
-	if (!e->path || strcmp(path, e->path) < 0) {
-		free(e->path);
-		e->path = path;
+	if ((!e->top.path && !e->top.dir) ||
+	    top_ent_pathcmp(top, &e->top) < 0) {
+		top_ent_free(&e->top);
+		e->top = *top;
 	} else {
-		free(path);
+		top_ent_free(top);
 	}
+	memset(top, 0, sizeof *top);
 }
 
 /* Combine one link (or a set of links, from a merge) into the table. */
 void
 hl_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
     uint64_t pino, char *name, size_t namelen, const struct hl_file *f,
-    char *path)
+    struct top_ent *top)
 {
 	int added;
 	struct hl_ent *e = find_or_add(t, dev, ino, &added);
@@ -119,14 +124,24 @@ hl_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
 	}
 	e->links += links;
 	t->links += links;
-	keep_path(e, path);
+	keep_top(e, top);
 }
 
 void
 hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
-    const char *name, size_t namelen, const struct hl_file *f, char *path)
+    struct dnode *dir, const char *name, size_t namelen,
+    const struct hl_file *f, int top)
 {
-	hl_add(t, dev, ino, 1, pino, xstrndup(name, namelen), namelen, f, path);
+	struct top_ent cand = { 0 };
+
+	if (top) {
+		dnode_hold(dir);
+		cand.dir = dir;
+		cand.leaf = xstrndup(name, namelen);
+		cand.leaflen = namelen;
+	}
+	hl_add(t, dev, ino, 1, pino, xstrndup(name, namelen), namelen, f,
+	    &cand);
 }
 
 void
@@ -143,7 +158,7 @@ hl_merge(struct hltab *dst, struct hltab *src)
 	for (size_t i = 0; i < src->len; i++) {
 		struct hl_ent *e = &src->e[i];
 		hl_add(dst, e->dev, e->ino, e->links, e->owner_pino,
-		    e->owner_name, e->owner_namelen, &e->f, e->path);
+		    e->owner_name, e->owner_namelen, &e->f, &e->top);
 	}
 	free(src->e);
 	free(src->slot);
@@ -166,9 +181,16 @@ hl_free(struct hltab *t)
 {
 	for (size_t i = 0; i < t->len; i++) {
 		free(t->e[i].owner_name);
-		free(t->e[i].path);
+		top_ent_free(&t->e[i].top);
 	}
 	free(t->e);
 	free(t->slot);
 	memset(t, 0, sizeof *t);
+}
+
+void
+hl_resolve(struct hltab *t)
+{
+	for (size_t i = 0; i < t->len; i++)
+		top_ent_resolve(&t->e[i].top);
 }

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "census.h"
+
 struct dirtot;
 
 struct hl_file {
@@ -33,7 +35,9 @@ struct hl_ent {
 	uint64_t owner_pino;		/* owning link: parent dir inode */
 	char *owner_name;		/* and name, owned */
 	size_t owner_namelen;
-	char *path;			/* some link's full path, for top-N */
+	struct top_ent top;		/* for top-N: the smallest path of
+					   the links offered, held while the
+					   walk runs (census.h) */
 	struct hl_file f;
 };
 
@@ -45,14 +49,19 @@ struct hltab {
 	uint64_t links;			/* links seen in total */
 };
 
-/* Record one link. path may be NULL; ownership passes to the table. */
+/* Record one link, name in directory dir; dir is held as a top-N
+ * candidate when top is set. */
 void hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
-    const char *name, size_t namelen, const struct hl_file *f, char *path);
+    struct dnode *dir, const char *name, size_t namelen,
+    const struct hl_file *f, int top);
 /* Add links links to one inode, of which (pino, name) is the smallest
- * and f its file; name and path (may be NULL) pass to the table. */
+ * and f its file; name and what top owns (it may hold nothing) pass to
+ * the table. */
 void hl_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
     uint64_t pino, char *name, size_t namelen, const struct hl_file *f,
-    char *path);
+    struct top_ent *top);
+/* Build every entry's top-N path, letting go of its directory. */
+void hl_resolve(struct hltab *t);
 /* Move all of src into dst, combining links to the same inode. */
 void hl_merge(struct hltab *dst, struct hltab *src);
 /* The entry of (dev, ino), or NULL. */

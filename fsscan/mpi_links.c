@@ -83,7 +83,7 @@ pack_seen(void *arg, struct iobuf *out, size_t limit)
 		iobuf_varint(b, e->links);
 		iobuf_varint(b, e->owner_pino);
 		iobuf_str(b, e->owner_name, e->owner_namelen);
-		put_path(b, e->path);
+		put_path(b, e->top.path);
 	}
 	return l->next < t->len;
 }
@@ -99,7 +99,9 @@ unpack_seen(void *arg, int src, struct cursor *c)
 	char *name = xstrdup(mpi_comm_str(c, &l->buf, &l->cap, &len));
 
 	/* The name may hold no NUL, so len is its length. */
-	hl_add(&l->own, dev, ino, links, pino, name, len, &f, get_path(l, c));
+	struct top_ent top = { .path = get_path(l, c) };
+
+	hl_add(&l->own, dev, ino, links, pino, name, len, &f, &top);
 }
 
 static int
@@ -114,7 +116,7 @@ pack_owned(void *arg, struct iobuf *out, size_t limit)
 
 		iobuf_varint(b, e->dev);
 		iobuf_varint(b, e->ino);
-		put_path(b, e->path);
+		put_path(b, e->top.path);
 	}
 	return l->next < t->len;
 }

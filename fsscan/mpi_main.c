@@ -145,6 +145,7 @@ walk_all(struct mpi_job *j, struct scan *s, struct walk_result *r)
 	g->start_ns = mono_ns();
 	walk_go(g, mpi_steal_drive, j);
 	walk_collect(g, r);
+	walk_resolve(r);	/* paths travel between ranks as text */
 	return 0;
 }
 

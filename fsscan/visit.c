@@ -307,15 +307,17 @@ add_entry(struct worker *w, struct dnode *d, int fd, const char *name,
 			.uid = sx->stx_uid, .gid = sx->stx_gid,
 			.nlink = sx->stx_nlink, .proj = proj, .acct = d->acct,
 		};
-		char *path = NULL;
-		if (topn_wants(&w->c.top_files, f.size))
-			path = dnode_path(d, name, len);
-		if (f.nlink > 1)
+		int top = topn_wants(&w->c.top_files, f.size);
+		if (f.nlink > 1) {
 			hl_note(&w->hl, makedev(sx->stx_dev_major,
-			    sx->stx_dev_minor), sx->stx_ino, d->ino, name, len,
-			    &f, path);
-		else
-			account_file(&w->c, o->now, &f, dl, path);
+			    sx->stx_dev_minor), sx->stx_ino, d->ino, d, name,
+			    len, &f, top);
+		} else {
+			account_file(&w->c, o->now, &f, dl, NULL);
+			if (top)
+				topn_offer_at(&w->c.top_files, f.size, d,
+				    name, len);
+		}
 	} else if (S_ISLNK(m)) {
 		account_symlink(&w->c, proj, sx->stx_size, sx->stx_blocks,
 		    sx->stx_mtime.tv_sec, symlink_kind(o, fd, name), dl);
@@ -461,8 +463,7 @@ visit_dir(struct worker *w, struct dnode *d)
 		hist_add(&w->c.h[METRIC_DIR_ENTRIES], HS_COUNT, names, 0);
 		hist_add(&w->c.h[METRIC_DIR_SIZE], HS_SIZE, d->size, 0);
 		if (topn_wants(&w->c.top_dirs, names))
-			topn_offer(&w->c.top_dirs, names, dnode_path(d, NULL,
-			    0));
+			topn_offer_at(&w->c.top_dirs, names, d, NULL, 0);
 	}
 	dirtot_add(d->acct, &dl);
 	if (fd >= 0 && !keep) {

@@ -309,17 +309,26 @@ walk_links(struct walk_result *r, int64_t now)
 
 	for (size_t i = 0; i < hl->len; i++) {
 		struct hl_ent *e = &hl->e[i];
-		account_file(&r->c, now, &e->f, NULL, e->path);
-		e->path = NULL;
+		account_file(&r->c, now, &e->f, NULL, NULL);
+		topn_offer_ent(&r->c.top_files, e->f.size, &e->top);
 	}
 	r->c.hardlink_dups += hl->links - hl->len;
 	hl_free(hl);
+}
+
+void
+walk_resolve(struct walk_result *r)
+{
+	topn_resolve(&r->c.top_files);
+	topn_resolve(&r->c.top_dirs);
+	hl_resolve(&r->hl);
 }
 
 /* Sort the top-N lists and sum the subtrees: the last step of a scan. */
 void
 walk_finish(struct walk_result *r)
 {
+	walk_resolve(r);
 	topn_sort(&r->c.top_files);
 	topn_sort(&r->c.top_dirs);
 	dirtot_finish(&r->dirs);

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 
 #include "bell.h"
+#include "dnode.h"
 #include "hardlink.h"
 #include "throttle.h"
 #include "walk.h"
@@ -26,10 +27,18 @@
  * from -1 to an open fd, read by any child, closed only when the node is
  * freed. So the children of one directory, whichever thread takes them,
  * reopen their ancestors once.
+ *
+ * life counts what needs the node's name: 1 while refs is not 0, one per
+ * child node, one per dnode_hold (a top-N entry); the node is freed when
+ * it drops to 0, so a held node outlives its fd, and keeps its ancestors.
+ * jump is an ancestor (ROOT's is ROOT) chosen as in a skew-binary list
+ * (Myers, 1983), so that any ancestor is reached in O(log depth) steps.
  */
 struct dnode {
 	struct dnode *parent;
+	struct dnode *jump;
 	_Atomic int refs;
+	_Atomic int life;
 	int fd;
 	int fd_budgeted;
 	_Atomic int shared_fd;		/* budgeted; -1 until a child shares */
@@ -124,6 +133,9 @@ void walk_go(struct walker *g, void (*drive)(struct walker *, void *),
     void *arg);
 void walk_collect(struct walker *g, struct walk_result *r);
 void walk_links(struct walk_result *r, int64_t now);
+/* Build the paths of the top-N entries and hard links' candidates, which
+ * hold their directories until then (census.h); walk_finish does it. */
+void walk_resolve(struct walk_result *r);
 void walk_finish(struct walk_result *r);
 /* This process's entries, bytes and errors so far (its threads'), for a
  * progress line. */
@@ -157,11 +169,8 @@ void pool_nap(struct walker *g, long us, uint32_t *seen);
 void pool_cond_init(pthread_cond_t *cv);
 void pool_end(struct walker *g);
 
-/* dnode.c */
+/* dnode.c (and dnode.h) */
 struct dnode *dnode_new(struct dnode *parent, const char *name, size_t len);
-char *dnode_path(const struct dnode *d, const char *name, size_t namelen);
-/* d's path below ROOT, "a/b/c" (its components, ROOT's excluded). */
-char *dnode_relpath(const struct dnode *d);
 void dnode_release(struct walker *g, struct dnode *d);
 
 /* visit.c */

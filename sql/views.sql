@@ -31,6 +31,9 @@ CREATE VIEW IF NOT EXISTS v_hist AS
 -- v_dir: a row's path is the names of its ancestors below ROOT and its
 -- own, joined with '/', built by walking up the parent rows (one lookup
 -- per level), so a query for one snapshot and depth reads only its rows.
+-- Built top down instead (each path from its parent's), the view would
+-- read every snapshot's tree for any query. A path is built for each row
+-- a query sorts: choose rows by their totals first (docs/census-db.md).
 CREATE VIEW IF NOT EXISTS v_dir AS
   SELECT d.snapshot_id,
          CASE WHEN d.depth = 0 THEN d.name ELSE (

@@ -644,19 +644,47 @@ query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
 	return rc;
 }
 
+/*
+ * The largest subtree totals, and only their paths. v_dir builds a path
+ * for each row a query returns, walking up one row per level: sorting
+ * every row with its path first would cost the tree's depth for each of
+ * its rows, quadratic in the depth of a chain of directories. So the rows
+ * are chosen by their numbers first, and paths are built only for the
+ * rows that can rank:
+ *
+ * - A directory's ancestors hold at least its bytes and their paths are
+ *   prefixes of its own: each ranks before it, so one deeper than max
+ *   (max ancestors of depth 1 or more) never is among the first max.
+ *   Only a row whose parent has no row (kept by the upgrade from paths,
+ *   lib/db.c) breaks the chain: the depth bound is dropped then.
+ * - edge is the bytes of the max-th row by bytes alone: a row below it
+ *   never ranks; the rows at it and above are sorted with their paths.
+ *
+ * bytes is exact: an INTEGER, or beyond 2^63 - 1 its decimal TEXT, which
+ * SQLite compares as text. Neither has a sign or leading zeros, so the
+ * longer digits are the larger number, and at one length SQLite's order
+ * (every INTEGER below any TEXT, integers by value, texts by bytes) is
+ * the numbers' order; (length, bytes) compares rows as that order does.
+ */
+static const char dirs_by_bytes_sql[] =
+    "WITH scope(all_depths) AS (SELECT EXISTS (SELECT 1 FROM dir"
+    "   WHERE snapshot_id = ?1 AND depth > 0 AND parent IS NULL)),"
+    " edge(len, bytes) AS (SELECT length(bytes), bytes FROM v_dir"
+    "   WHERE snapshot_id = ?1 AND depth >= 1"
+    "   AND (depth <= ?2 OR (SELECT all_depths FROM scope))"
+    "   ORDER BY 1 DESC, 2 DESC LIMIT 1 OFFSET ?2 - 1)"
+    " SELECT path, depth, files, bytes, alloc_bytes FROM v_dir"
+    " WHERE snapshot_id = ?1 AND depth >= 1"
+    "   AND (depth <= ?2 OR (SELECT all_depths FROM scope))"
+    "   AND (NOT EXISTS (SELECT 1 FROM edge)"
+    "     OR (length(bytes), bytes) >= (SELECT len, bytes FROM edge))"
+    " ORDER BY length(bytes) DESC, bytes DESC, path LIMIT ?2";
+
 int
 query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
     struct dir_entry **out, size_t *n, char *err, size_t errlen)
 {
-	/* bytes is exact: an INTEGER, or beyond 2^63 - 1 its decimal TEXT,
-	 * which SQLite compares as text. Neither has a sign or leading zeros,
-	 * so the longer digits are the larger number, and at one length
-	 * SQLite's order (every INTEGER below any TEXT, integers by value,
-	 * texts by bytes) is the numbers' order. */
-	sqlite3_stmt *st = db_prepare(db, "SELECT path, depth, files, bytes,"
-	    " alloc_bytes FROM v_dir WHERE snapshot_id = ?1 AND depth >= 1"
-	    " ORDER BY length(bytes) DESC, bytes DESC, path LIMIT ?2", err,
-	    errlen);
+	sqlite3_stmt *st = db_prepare(db, dirs_by_bytes_sql, err, errlen);
 	int rc;
 
 	*out = xcalloc(max + 1, sizeof **out);
