@@ -69,6 +69,11 @@ void daemon_decide(struct daemon *d, const char *why);
 void daemon_rotate(struct daemon *d, int64_t day);
 /* SIGHUP: finish the member, open the file again, start a new member. */
 void daemon_reopen(struct daemon *d);
+/* Leave the file (its member finished) and continue in the one at
+ * d->path, the same or a new one. 0; -1 when none can be opened (a link,
+ * a FIFO or anything but a regular file there is refused): said once,
+ * and samples wait in memory until daemon_logcheck opens one. */
+int daemon_attach(struct daemon *d);
 /* The sampler starts a member in d->w, with a header of this moment. */
 void daemon_new_member(struct daemon *d);
 /* Take DIR/.iostatmon-HOST.lock (again: a new lock file when it was
@@ -78,11 +83,6 @@ int daemon_lock(struct daemon *d, char *err, size_t len);
 /* Say what iolog_writer_open's repaired (1 or 2) means for path. */
 void daemon_repaired(const char *path, int repaired, const char *err);
 
-/* Leave the file (its member finished) and continue in the one at
- * d->path, the same or a new one. 0; -1 when none can be opened (a link,
- * a FIFO or anything but a regular file there is refused): said once,
- * and samples wait in memory until daemon_logcheck opens one. */
-int daemon_attach(struct daemon *d);
 /* Before a sample: when the log (or the lock file) was deleted or replaced,
  * open a new one at its path. 0, or -1 with d->fatal set when the daemon
  * must stop (another daemon took the lock). daemon_logcheck.c. */

@@ -54,34 +54,6 @@ check_lock(struct daemon *d)
 	return 0;
 }
 
-int
-daemon_attach(struct daemon *d)
-{
-	char err[PATH_MAX + 256];
-	size_t dropped = iolog_writer_detach(d->w, ENOENT);
-	int repaired = 0;
-
-	if (dropped > 0) {
-		fprintf(stderr, "iostatmon: %s: %zu bytes of samples held in "
-		    "memory for it are lost\n", d->path, dropped);
-		d->lost = 1;
-	}
-	if (iolog_writer_attach(d->w, d->path, &repaired, err,
-	    sizeof err) < 0) {
-		if (!d->file_trouble)
-			fprintf(stderr, "iostatmon: %s; sampling goes on, up "
-			    "to %zu bytes wait in memory\n", err,
-			    d->o->backlog_max);
-		snprintf(d->problem, sizeof d->problem, "%.4000s", err);
-		d->file_trouble = 1;
-		return -1;
-	}
-	daemon_repaired(d->path, repaired, err);
-	d->file_trouble = 0;
-	d->problem[0] = '\0';
-	return 0;
-}
-
 /* Leave the current file, open a new one at d->path. */
 static void
 reopen(struct daemon *d)
