@@ -185,7 +185,7 @@ take_sample(struct daemon *d, uint64_t boundary, uint64_t missed)
 }
 
 /* SIGHUP: finish the member, reopen the file, re-read boot_id, re-decide. */
-static int
+static void
 reload(struct daemon *d)
 {
 	char err[PATH_MAX + 256], boot[64];
@@ -193,8 +193,7 @@ reload(struct daemon *d)
 	notify_send(d->nfy, "RELOADING=1\nMONOTONIC_USEC=%" PRIu64,
 	    tick_now(CLOCK_MONOTONIC) / 1000);
 	fprintf(stderr, "iostatmon: SIGHUP: reopening %s\n", d->path);
-	if (daemon_reopen(d) < 0)
-		return -1;
+	daemon_reopen(d);
 	dsread_boot_id(d->o->dev.proc, boot, sizeof boot, err, sizeof err);
 	if (strcmp(boot, d->h.boot_id) != 0) {
 		snprintf(d->h.boot_id, sizeof d->h.boot_id, "%s", boot);
@@ -202,10 +201,9 @@ reload(struct daemon *d)
 	}
 	daemon_decide(d, "SIGHUP");
 	notify_send(d->nfy, "READY=1");
-	return 0;
 }
 
-/* Drain the signalfd: 1 when the daemon must stop, -1 on a fatal error. */
+/* Drain the signalfd: 1 when the daemon must stop. */
 static int
 handle_signals(struct daemon *d)
 {
@@ -213,12 +211,10 @@ handle_signals(struct daemon *d)
 	int stop = 0;
 
 	while (read(d->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-		if (si.ssi_signo == SIGHUP) {
-			if (reload(d) < 0)
-				return -1;
-		} else {
+		if (si.ssi_signo == SIGHUP)
+			reload(d);
+		else
 			stop = 1;
-		}
 	}
 	return stop;
 }
@@ -240,11 +236,8 @@ loop(struct daemon *d)
 			fprintf(stderr, "iostatmon: poll: %s\n", strerror(errno));
 			return EXIT_FATAL;
 		}
-		if (p[1].revents & POLLIN) {
-			r = handle_signals(d);
-			if (r != 0)
-				return r < 0 ? EXIT_FATAL : 0;
-		}
+		if ((p[1].revents & POLLIN) && handle_signals(d))
+			return 0;
 		if (p[0].revents & POLLIN) {
 			r = tick_read(&d->tick, &boundary, &missed);
 			if (r < 0) {

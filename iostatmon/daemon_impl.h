@@ -40,9 +40,11 @@ struct daemon {
 	uint64_t synced_ns;		/* CLOCK_MONOTONIC of the last fdatasync */
 	int ready;			/* READY=1 sent */
 	int read_trouble, write_trouble, rotate_trouble, decide_trouble;
+	int lock_trouble;		/* the lock file cannot be retaken */
+	int prune_left;			/* files retention left alone: said */
 	int bad_lines;			/* the last read had malformed lines */
-	int file_trouble;		/* no log open: it was deleted, and a new
-					 * one cannot be opened yet */
+	int file_trouble;		/* no log open: deleted or refused,
+					 * and one cannot be opened yet */
 	int lost;			/* some samples could not be kept */
 	int fatal;			/* stop: another daemon took the lock */
 	int pidfile_written;
@@ -53,8 +55,9 @@ struct daemon {
  * in err. */
 int daemon_start(struct daemon *d, char *err, size_t len);
 /* With the first read in d->t taken at c: decide the devices, flag c with
- * GAP/NEW_BOOT from the previous run's file, open the day's file, make the
- * sampler. 0, or -1 (reported). */
+ * GAP/NEW_BOOT from the previous run's file, open the day's file (when it
+ * cannot be, samples wait in memory: daemon_attach), make the sampler.
+ * 0, or -1 (reported). */
 int daemon_first(struct daemon *d, struct iolog_clock *c);
 /* Finish the file, remove the pidfile, free everything. 0 or -1. */
 int daemon_stop(struct daemon *d);
@@ -64,8 +67,13 @@ int daemon_pidfile(struct daemon *d, char *err, size_t len);
 void daemon_decide(struct daemon *d, const char *why);
 /* Move to the file of day when it is not the open one. */
 void daemon_rotate(struct daemon *d, int64_t day);
-/* Close the file (a complete member) and open it again. 0 or -1. */
-int daemon_reopen(struct daemon *d);
+/* SIGHUP: finish the member, open the file again, start a new member. */
+void daemon_reopen(struct daemon *d);
+/* Leave the file (its member finished) and continue in the one at
+ * d->path, the same or a new one. 0; -1 when none can be opened (a link,
+ * a FIFO or anything but a regular file there is refused): said once,
+ * and samples wait in memory until daemon_logcheck opens one. */
+int daemon_attach(struct daemon *d);
 /* The sampler starts a member in d->w, with a header of this moment. */
 void daemon_new_member(struct daemon *d);
 /* Take DIR/.iostatmon-HOST.lock (again: a new lock file when it was

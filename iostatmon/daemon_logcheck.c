@@ -9,9 +9,12 @@
  * without a name. A log deleted, moved away or replaced is left (a moved
  * one is finished where it is) and a new one opened at the path, the
  * directory recreated (one level, as at start-up) and the lock file with
- * it. While that fails the writer is detached: samples wait in memory,
- * within --backlog, and the open is tried again before each sample. Each
- * episode is reported once, and while it lasts in sd_notify's STATUS.
+ * it. The path is never followed: a link put there, a FIFO, a device,
+ * anything but a regular file, is refused (lib/safefile), as at start-up.
+ * While no log can be opened the writer is detached: samples wait in
+ * memory, within --backlog, and the open is tried again before each
+ * sample. Each episode is reported once, and while it lasts in sd_notify's
+ * STATUS.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,42 +39,28 @@ check_lock(struct daemon *d)
 	if (daemon_lock(d, err, sizeof err) == 0) {
 		fprintf(stderr, "iostatmon: %s: lock file recreated\n",
 		    d->lockpath);
+		d->lock_trouble = 0;
 		return 0;
 	}
 	if (errno == EWOULDBLOCK) {
 		fprintf(stderr, "iostatmon: %s; stopping\n", err);
 		return -1;
 	}
-	return 0;	/* the directory is still missing: next time */
+	/* the directory is still missing, or the name is refused */
+	if (!d->lock_trouble)
+		fprintf(stderr, "iostatmon: %s; the lock file is taken again "
+		    "before each sample\n", err);
+	d->lock_trouble = 1;
+	return 0;
 }
 
 /* Leave the current file, open a new one at d->path. */
 static void
 reopen(struct daemon *d)
 {
-	char err[PATH_MAX + 256];
-	size_t dropped = iolog_writer_detach(d->w, ENOENT);
-	int repaired = 0;
-
-	if (dropped > 0) {
-		fprintf(stderr, "iostatmon: %s: %zu bytes of samples held in "
-		    "memory for it are lost\n", d->path, dropped);
-		d->lost = 1;
-	}
-	if (iolog_writer_attach(d->w, d->path, &repaired, err,
-	    sizeof err) < 0) {
-		if (!d->file_trouble)
-			fprintf(stderr, "iostatmon: %s; sampling goes on, up "
-			    "to %zu bytes wait in memory\n", err,
-			    d->o->backlog_max);
-		snprintf(d->problem, sizeof d->problem, "%.4000s", err);
-		d->file_trouble = 1;
+	if (daemon_attach(d) < 0)
 		return;
-	}
-	daemon_repaired(d->path, repaired, err);
 	fprintf(stderr, "iostatmon: %s: writing to a new log\n", d->path);
-	d->file_trouble = 0;
-	d->problem[0] = '\0';
 	if (iolog_writer_needs_header(d->w))
 		daemon_new_member(d);
 }
@@ -81,11 +70,13 @@ reopen(struct daemon *d)
 static int
 replace(struct daemon *d, enum fdpath f, const char *when)
 {
+	char err[PATH_MAX + 128];
+
 	if (!d->file_trouble)
 		fprintf(stderr, "iostatmon: %s %s %s\n", d->path,
 		    f == FDPATH_DELETED ? "was deleted" :
 		    "was moved away or replaced", when);
-	if (mkdir(d->o->log_dir, 0755) == 0)
+	if (logfile_mkdir(d->o->log_dir, err, sizeof err) == 1)
 		fprintf(stderr, "iostatmon: %s: log directory recreated\n",
 		    d->o->log_dir);
 	if (check_lock(d) < 0) {

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "daemon_impl.h"
+#include "pidfile.h"
+#include "safefile.h"
 
 #ifndef IOCENSUS_VERSION
 #define IOCENSUS_VERSION "0.1.0"
@@ -32,7 +34,10 @@ kernel_long_bits(const struct utsname *u)
 }
 
 /* Two daemons appending to the same files would interleave their gzip
- * members: hold DIR/.iostatmon-HOST.lock for as long as we run. */
+ * members: hold DIR/.iostatmon-HOST.lock for as long as we run. It
+ * persists, so it is opened without O_EXCL, but never through a link
+ * (a dangling one would have root make its target) and only when it is
+ * a regular file (lib/safefile). */
 int
 daemon_lock(struct daemon *d, char *err, size_t len)
 {
@@ -45,14 +50,9 @@ daemon_lock(struct daemon *d, char *err, size_t len)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = open(d->lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		e = errno;
-		snprintf(err, len, "%s: cannot open: %s", d->lockpath,
-		    strerror(e));
-		errno = e;
+	fd = safefile_open(d->lockpath, O_RDWR | O_CREAT, 0644, err, len);
+	if (fd < 0)
 		return -1;
-	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		e = errno;
 		snprintf(err, len, "%s: %s", d->lockpath, e == EWOULDBLOCK ?
@@ -75,12 +75,8 @@ daemon_start(struct daemon *d, char *err, size_t len)
 	struct utsname u;
 	char why[PATH_MAX + 128];
 
-	if (mkdir(o->log_dir, 0755) < 0 && errno != EEXIST) {
-		snprintf(err, len, "%s: cannot create log directory: %s",
-		    o->log_dir, strerror(errno));
-		return -1;
-	}
-	if (daemon_lock(d, err, len) < 0 ||
+	if (logfile_mkdir(o->log_dir, err, len) < 0 ||
+	    daemon_lock(d, err, len) < 0 ||
 	    dsread_open(&d->ds, o->dev.proc, err, len) < 0)
 		return -1;
 	dsread_boot_id(o->dev.proc, d->h.boot_id, sizeof d->h.boot_id, why,
@@ -114,38 +110,53 @@ daemon_repaired(const char *path, int repaired, const char *err)
 		    path, err);
 }
 
-/* Open the file of day as a new writer. */
-static struct iolog_writer *
-open_day(struct daemon *d, int64_t day, char *path, size_t pathlen)
+/* The file of day into path. 0, or -1 (said). */
+static int
+day_path(struct daemon *d, int64_t day, char *path, size_t pathlen)
 {
-	char err[PATH_MAX + 256];
-	struct iolog_writer *w;
-	int repaired = 0;
-
 	if (logfile_path(path, pathlen, d->o->log_dir, d->o->host, day) < 0) {
 		fprintf(stderr, "iostatmon: %s: log directory name too long\n",
 		    d->o->log_dir);
-		return NULL;
+		return -1;
 	}
-	w = iolog_writer_open(path, &repaired, err, sizeof err);
-	if (w == NULL) {
-		fprintf(stderr, "iostatmon: %s\n", err);
+	return 0;
+}
+
+/* Open the file of day as a new writer; NULL with a message in err. */
+static struct iolog_writer *
+open_day(struct daemon *d, const char *path, char *err, size_t errlen)
+{
+	struct iolog_writer *w;
+	int repaired = 0;
+
+	w = iolog_writer_open(path, &repaired, err, errlen);
+	if (w == NULL)
 		return NULL;
-	}
 	daemon_repaired(path, repaired, err);
 	iolog_writer_set_backlog_max(w, d->o->backlog_max);
 	return w;
 }
 
+/* Retention; files it leaves alone are said when their number changes,
+ * not at every rotation. */
 static void
 prune(struct daemon *d)
 {
-	int n = logfile_prune(d->o->log_dir, d->o->host, d->day,
-	    d->o->retain_days);
+	struct logfile_pruned p;
 
-	if (n > 0)
+	logfile_prune(d->o->log_dir, d->o->host, d->day, d->o->retain_days,
+	    &p);
+	if (p.deleted > 0)
 		fprintf(stderr, "iostatmon: deleted %d log file%s older than "
-		    "%d days\n", n, n == 1 ? "" : "s", d->o->retain_days);
+		    "%d days\n", p.deleted, p.deleted == 1 ? "" : "s",
+		    d->o->retain_days);
+	if (p.left > 0 && p.left != d->prune_left)
+		fprintf(stderr, "iostatmon: %s: %d expired file%s named like "
+		    "this host's logs left alone, not verified as such "
+		    "(%s%s)\n",
+		    d->o->log_dir, p.left, p.left == 1 ? "" : "s", p.first,
+		    p.left > 1 ? "; and others" : "");
+	d->prune_left = p.left;
 }
 
 /* Was line (name, major:minor) decided the same way in old? */
@@ -215,10 +226,15 @@ daemon_first(struct daemon *d, struct iolog_clock *c)
 		if (boot[0] && strcmp(boot, d->h.boot_id) != 0)
 			c->flags |= IOLOG_NEW_BOOT;
 	}
-	d->w = open_day(d, day, d->path, sizeof d->path);
-	if (d->w == NULL)
+	if (day_path(d, day, d->path, sizeof d->path) < 0)
 		return -1;
+	if ((d->w = iolog_writer_detached()) == NULL) {
+		fprintf(stderr, "iostatmon: %s\n", strerror(ENOMEM));
+		return -1;
+	}
+	iolog_writer_set_backlog_max(d->w, d->o->backlog_max);
 	d->day = day;
+	daemon_attach(d);
 	prune(d);
 	d->s = sampler_new(d->w, &d->h);
 	return 0;
@@ -235,16 +251,16 @@ daemon_new_member(struct daemon *d)
 void
 daemon_rotate(struct daemon *d, int64_t day)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[PATH_MAX + 256];
 	struct iolog_writer *w;
 
-	if (day == d->day)
+	if (day == d->day || day_path(d, day, path, sizeof path) < 0)
 		return;
-	w = open_day(d, day, path, sizeof path);
+	w = open_day(d, path, err, sizeof err);
 	if (w == NULL) {
 		if (!d->rotate_trouble)
-			fprintf(stderr, "iostatmon: cannot rotate; samples go "
-			    "on into %s\n", d->path);
+			fprintf(stderr, "iostatmon: %s; cannot rotate, samples "
+			    "go on into %s\n", err, d->path);
 		d->rotate_trouble = 1;
 		return;
 	}
@@ -254,6 +270,10 @@ daemon_rotate(struct daemon *d, int64_t day)
 		d->lost = 1;
 	}
 	d->rotate_trouble = 0;
+	if (d->file_trouble) {	/* the new file ends the wait for one */
+		d->file_trouble = 0;
+		d->problem[0] = '\0';
+	}
 	d->w = w;
 	d->day = day;
 	memcpy(d->path, path, sizeof path);
@@ -262,44 +282,50 @@ daemon_rotate(struct daemon *d, int64_t day)
 }
 
 int
-daemon_reopen(struct daemon *d)
+daemon_attach(struct daemon *d)
 {
-	/* No file open (its directory is gone): closing would drop what
-	 * waits in memory; daemon_logcheck opens one before the next sample. */
-	if (d->file_trouble)
-		return 0;
-	if (iolog_writer_close(d->w) < 0) {
-		fprintf(stderr, "iostatmon: %s: cannot finish: %s\n", d->path,
-		    strerror(errno));
+	char err[PATH_MAX + 256];
+	size_t dropped = iolog_writer_detach(d->w, ENOENT);
+	int repaired = 0;
+
+	if (dropped > 0) {
+		fprintf(stderr, "iostatmon: %s: %zu bytes of samples held in "
+		    "memory for it are lost\n", d->path, dropped);
 		d->lost = 1;
 	}
-	d->w = open_day(d, d->day, d->path, sizeof d->path);
-	if (d->w == NULL)
+	if (iolog_writer_attach(d->w, d->path, &repaired, err,
+	    sizeof err) < 0) {
+		if (!d->file_trouble)
+			fprintf(stderr, "iostatmon: %s; sampling goes on, up "
+			    "to %zu bytes wait in memory\n", err,
+			    d->o->backlog_max);
+		snprintf(d->problem, sizeof d->problem, "%.4000s", err);
+		d->file_trouble = 1;
 		return -1;
+	}
+	daemon_repaired(d->path, repaired, err);
+	d->file_trouble = 0;
+	d->problem[0] = '\0';
+	return 0;
+}
+
+void
+daemon_reopen(struct daemon *d)
+{
+	if (daemon_attach(d) < 0)
+		return;
 	daemon_new_member(d);
 	d->write_trouble = 0;
 	d->problem[0] = '\0';
-	return 0;
 }
 
 int
 daemon_pidfile(struct daemon *d, char *err, size_t len)
 {
-	char tmp[PATH_MAX + 32];
-	const char *path = d->o->pidfile;
-	int fd;
-
-	if (path == NULL)
+	if (d->o->pidfile == NULL)
 		return 0;
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || dprintf(fd, "%ld\n", (long)getpid()) < 0 ||
-	    close(fd) < 0 || rename(tmp, path) < 0) {
-		snprintf(err, len, "%s: cannot write pidfile: %s", path,
-		    strerror(errno));
-		unlink(tmp);
+	if (pidfile_write(d->o->pidfile, err, len) < 0)
 		return -1;
-	}
 	d->pidfile_written = 1;
 	return 0;
 }
@@ -314,9 +340,8 @@ daemon_stop(struct daemon *d)
 		    strerror(errno));
 		rc = -1;
 	}
-	if (d->pidfile_written && unlink(d->o->pidfile) < 0)
-		fprintf(stderr, "iostatmon: %s: cannot remove pidfile: %s\n",
-		    d->o->pidfile, strerror(errno));
+	if (d->pidfile_written)
+		pidfile_remove(d->o->pidfile);
 	sampler_free(d->s);
 	dev_set_free(&d->set);
 	ds_table_free(&d->t);

@@ -30,7 +30,9 @@
  * that is not a diskstats line (or repeats a name in its block) is dropped.
  * Output: --out FILE, or one file per UTC day in LOGDIR named like the
  * daemon's (LOGDIR and its missing parents are created, mode 0755 less the
- * umask). Existing files are never appended to.
+ * umask). Existing files are never appended to, and no link is followed:
+ * each file is new (O_EXCL), made relative to its directory's descriptor,
+ * which lib/safedir opens without following other users' links.
  *
  * Exit status: 0 imported; 1 imported, but malformed input was skipped;
  * 2 usage error; 3 fatal (the capture cannot be read or holds no sample
@@ -39,17 +41,18 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "devices.h"
 #include "import_raw.h"
 #include "logfiles.h"
 #include "globlist.h"
-#include "mkdirs.h"
+#include "safedir.h"
 #include "sampler.h"
 #include "xalloc.h"
 
@@ -97,22 +100,37 @@ usage(FILE *f)
 }
 
 /* Open a fresh log file: the writer appends to what exists, import never
- * should (a second import of the same capture would double it). */
+ * should (a second import of the same capture would double it). Nothing
+ * at the path is used: not a file, not a link (lib/safefile). */
 static struct iolog_writer *
 open_log(const char *path)
 {
-	char err[512];
-	struct stat st;
-	struct iolog_writer *w;
+	char err[PATH_MAX + 256];
+	struct iolog_writer *w = iolog_writer_create(path, err, sizeof err);
 
-	if (stat(path, &st) == 0) {
+	if (w == NULL && errno == EEXIST)
 		fprintf(stderr, "iostatmon import: %s: already exists; import "
 		    "never appends to a log\n", path);
-		return NULL;
-	}
-	if (!(w = iolog_writer_open(path, NULL, err, sizeof err)))
+	else if (w == NULL)
 		fprintf(stderr, "iostatmon import: %s\n", err);
 	return w;
+}
+
+/* LOGDIR and its missing parents, 0755 less the umask, made through
+ * lib/safedir: no other user's link is followed on the way. 0 or -1. */
+static int
+make_dir(const char *dir)
+{
+	struct safedir_make mk = { 0755, (gid_t)-1 };
+	char err[PATH_MAX + 256];
+	int fd = safedir_dir(dir, &mk, err, sizeof err);
+
+	if (fd < 0) {
+		fprintf(stderr, "iostatmon import: %s\n", err);
+		return -1;
+	}
+	close(fd);
+	return 0;
 }
 
 static void
@@ -151,11 +169,8 @@ writer_for(struct import *im, uint64_t t)
 		fprintf(stderr, "iostatmon import: %s: path too long\n",
 		    im->dir);
 		return -1;
-	} else if (mkdirs(im->dir, 0755) < 0) {
-		fprintf(stderr, "iostatmon import: %s: cannot create the "
-		    "directory: %s\n", im->dir, strerror(errno));
+	} else if (make_dir(im->dir) < 0)
 		return -1;
-	}
 	if (!(im->w = open_log(path)))
 		return -1;
 	im->day = day;

@@ -4,16 +4,24 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "iolog.h"
 #include "logfiles.h"
+#include "safedir.h"
+#include "safefile.h"
 
 #define DAY_S 86400
+/* What retention reads of a file to tell whether it is a log of this
+ * host: the gzip header and the header frame, a few hundred bytes. */
+#define VERIFY_BYTES 4096
 
 int64_t
 logfile_day(uint64_t realtime_ns)
@@ -100,74 +108,172 @@ name_day(const char *name, const char *host)
 	return (int64_t)timegm(&tm) / DAY_S;
 }
 
-/* Call fn for each of host's files in dir; returns the sum of fn's results. */
-static int
+int
+logfile_mkdir(const char *dir, char *err, size_t len)
+{
+	char *p = strdup(dir);
+	size_t n = strlen(dir);
+	struct safedir d;
+	int rc;
+
+	if (p == NULL || !*p) {
+		errno = p ? ENOENT : ENOMEM;
+		snprintf(err, len, "\"%s\": %s", dir, strerror(errno));
+		free(p);
+		return -1;
+	}
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	/* dir as the "file" of its parent; ".", ".." and "/" exist */
+	if (safedir_open(&d, p, NULL, err, len) < 0) {
+		free(p);
+		return errno == EISDIR ? 0 : -1;
+	}
+	rc = mkdirat(d.fd, d.name, 0755) == 0 ? 1 : errno == EEXIST ? 0 : -1;
+	if (rc < 0)
+		snprintf(err, len, "%s: cannot create log directory: %s", dir,
+		    strerror(errno));
+	safedir_close(&d);
+	free(p);
+	return rc;
+}
+
+/* Call fn for each of host's files in dir, with dir's descriptor. */
+static void
 each_file(const char *dir, const char *host,
-    int (*fn)(const char *dir, const char *name, int64_t day, void *arg),
+    void (*fn)(int dirfd, const char *name, int64_t day, void *arg),
     void *arg)
 {
-	char h[256];
-	DIR *d = opendir(dir);
+	char h[256], err[PATH_MAX + 128];
+	int dirfd = safedir_dir(dir, NULL, err, sizeof err), fd;
 	struct dirent *e;
-	int sum = 0;
+	DIR *d = NULL;
 
+	if (dirfd >= 0 && (fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) >= 0 && (d = fdopendir(fd)) == NULL)
+		close(fd);
 	if (d == NULL) {
-		fprintf(stderr, "iostatmon: %s: cannot list: %s\n", dir,
-		    strerror(errno));
-		return 0;
+		if (dirfd >= 0)
+			snprintf(err, sizeof err, "%s: %s", dir,
+			    strerror(errno));
+		fprintf(stderr, "iostatmon: cannot list: %s\n", err);
+		if (dirfd >= 0)
+			close(dirfd);
+		return;
 	}
 	safe_host(h, sizeof h, host);
 	while ((e = readdir(d)) != NULL) {
 		int64_t day = name_day(e->d_name, h);
 
 		if (day >= 0)
-			sum += fn(dir, e->d_name, day, arg);
+			fn(dirfd, e->d_name, day, arg);
 	}
 	closedir(d);
-	return sum;
+	close(dirfd);
 }
 
-static int
-prune_one(const char *dir, const char *name, int64_t day, void *arg)
-{
-	char path[4096];
+struct prune {
+	int64_t oldest_kept;
+	const char *dir, *host;
+	struct logfile_pruned *p;
+};
 
-	if (day >= *(int64_t *)arg)
-		return 0;
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (unlink(path) < 0) {
-		fprintf(stderr, "iostatmon: %s: cannot delete expired log: %s\n",
-		    path, strerror(errno));
-		return 0;
+/* Does the file open on fd start as a log whose first header names
+ * host? NULL, or why not. */
+static const char *
+not_of_host(int fd, const char *name, const char *host)
+{
+	static const char *const not_log = "not an iostatmon log";
+	uint8_t buf[VERIFY_BYTES];
+	struct iolog_reader *r;
+	struct iolog_event ev;
+	const char *why = not_log;
+	size_t n = 0;
+	ssize_t got;
+
+	while (n < sizeof buf && (got = read(fd, buf + n,
+	    sizeof buf - n)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return strerror(errno);
+		n += (size_t)got;
 	}
-	return 1;
+	if (iolog_sniff(buf, n, n == sizeof buf) != IOLOG_LOG)
+		return not_log;
+	if ((r = iolog_reader_mem(buf, n, name)) == NULL)
+		return strerror(ENOMEM);
+	if (iolog_next(r, &ev) > 0 && ev.type == IOLOG_EV_HEADER &&
+	    ev.header != NULL)
+		why = strcmp(ev.header->host, host) == 0 ? NULL :
+		    "the log of another host";
+	iolog_reader_close(r);
+	return why;
 }
 
-int
-logfile_prune(const char *dir, const char *host, int64_t today,
-    int retain_days)
+/* name, expired: deleted if it is verified as a log of host. */
+static void
+prune_one(int dirfd, const char *name, int64_t day, void *arg)
 {
-	int64_t oldest_kept = today - retain_days;
+	struct prune *pr = arg;
+	char why[PATH_MAX + 256];
+	const char *reason = NULL;
+	struct stat st, now;
+	int fd;
 
-	if (retain_days <= 0)
-		return 0;
-	return each_file(dir, host, prune_one, &oldest_kept);
+	if (day >= pr->oldest_kept)
+		return;
+	fd = safefile_openat(dirfd, name, name, O_RDONLY, 0, why, sizeof why);
+	if (fd < 0)
+		reason = "";		/* why says it all */
+	else if ((reason = not_of_host(fd, name, pr->host)) == NULL &&
+	    (fstat(fd, &st) < 0 || fstatat(dirfd, name, &now,
+	    AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != now.st_dev ||
+	    st.st_ino != now.st_ino))
+		reason = "replaced while it was read";
+	if (fd >= 0)
+		close(fd);
+	if (reason) {
+		if (*reason)
+			snprintf(why, sizeof why, "%s: %s", name, reason);
+		if (pr->p->left++ == 0)
+			snprintf(pr->p->first, sizeof pr->p->first, "%.1000s",
+			    why);
+		return;
+	}
+	if (unlinkat(dirfd, name, 0) < 0) {
+		fprintf(stderr, "iostatmon: %s/%s: cannot delete expired log: "
+		    "%s\n", pr->dir, name, strerror(errno));
+		return;
+	}
+	pr->p->deleted++;
+}
+
+void
+logfile_prune(const char *dir, const char *host, int64_t today,
+    int retain_days, struct logfile_pruned *p)
+{
+	struct prune pr = { today - retain_days, dir, host, p };
+
+	p->deleted = p->left = 0;
+	p->first[0] = '\0';
+	if (retain_days > 0)
+		each_file(dir, host, prune_one, &pr);
 }
 
 struct newest {
 	int64_t today, best;
 };
 
-static int
-newest_one(const char *dir, const char *name, int64_t day, void *arg)
+static void
+newest_one(int dirfd, const char *name, int64_t day, void *arg)
 {
 	struct newest *nw = arg;
 
-	(void)dir;
+	(void)dirfd;
 	(void)name;
 	if (day <= nw->today && day > nw->best)
 		nw->best = day;
-	return 0;
 }
 
 int64_t
@@ -182,11 +288,16 @@ logfile_newest(const char *dir, const char *host, int64_t today)
 void
 logfile_last_boot(const char *path, char *buf, size_t len)
 {
-	char err[512];
-	struct iolog_reader *r = iolog_reader_open(path, err, sizeof err);
+	char err[PATH_MAX + 256];
+	struct iolog_reader *r = NULL;
 	struct iolog_event ev;
+	int fd = safefile_open(path, O_RDONLY, 0, err, sizeof err);
 
 	buf[0] = '\0';
+	if (fd >= 0) {
+		r = iolog_reader_fd(fd, path, err, sizeof err);
+		close(fd);
+	}
 	if (r == NULL)
 		return;
 	while (iolog_next(r, &ev) > 0)

@@ -1,7 +1,10 @@
 /*
  * logfiles: the daemon's own files, one per host per UTC day:
  * DIR/iostatmon-HOST-YYYYMMDD.iolog.gz. A sample belongs to the day of its
- * CLOCK_REALTIME. Retention deletes only this host's files of that pattern.
+ * CLOCK_REALTIME. DIR is opened through lib/safedir, and every file in it
+ * is listed, read and deleted relative to its descriptor, never through
+ * a link. Retention deletes only files it has verified as this host's
+ * logs.
  */
 #ifndef IOSTATMON_LOGFILES_H
 #define IOSTATMON_LOGFILES_H
@@ -22,15 +25,31 @@ int logfile_path(char *buf, size_t len, const char *dir, const char *host,
 int logfile_lock_path(char *buf, size_t len, const char *dir,
     const char *host);
 
-/* Delete host's files of days before today - retain_days. Failures are
- * reported on stderr. Returns the number of files deleted. */
-int logfile_prune(const char *dir, const char *host, int64_t today,
-    int retain_days);
+/* Make dir when it is missing: one level, mode 0755 less the umask; the
+ * path to it is opened by lib/safedir. 1 made, 0 it was there (or is not
+ * a directory: opening a file in it says so), -1 with a message in err. */
+int logfile_mkdir(const char *dir, char *err, size_t len);
+
+/* What logfile_prune did. */
+struct logfile_pruned {
+	int deleted;
+	int left;		/* expired by name, not verified as logs */
+	char first[1024];	/* the first of those, and why */
+};
+
+/* Delete host's files of days before today - retain_days, each only once
+ * it is verified as a log of host: a regular file of one name (not a
+ * link, which is not followed), whose first bytes are an iostatmon log
+ * (iolog_sniff) whose first header names host exactly. Anything else
+ * is left alone and counted in p. Failures are reported on stderr. */
+void logfile_prune(const char *dir, const char *host, int64_t today,
+    int retain_days, struct logfile_pruned *p);
 
 /* The newest day <= today that has a file for host, or -1. */
 int64_t logfile_newest(const char *dir, const char *host, int64_t today);
 
-/* boot_id of the last member header in file path into buf ("" if none). */
+/* boot_id of the last member header in file path into buf ("" if none,
+ * or when path is not a regular file: it is not followed, nor waited on). */
 void logfile_last_boot(const char *path, char *buf, size_t len);
 
 #endif

@@ -17,7 +17,7 @@ fdpath_check(int fd, const char *path)
 		return FDPATH_UNKNOWN;
 	if (a.st_nlink == 0)
 		return FDPATH_DELETED;
-	if (stat(path, &b) < 0)
+	if (lstat(path, &b) < 0)
 		return errno == ENOENT || errno == ENOTDIR ? FDPATH_MOVED :
 		    FDPATH_UNKNOWN;
 	return a.st_dev == b.st_dev && a.st_ino == b.st_ino ? FDPATH_SAME :

@@ -16,7 +16,9 @@ enum fdpath {
 	FDPATH_UNKNOWN		/* fstat or stat failed otherwise (errno) */
 };
 
-/* Compare fd's file with the file at path (followed as open(2) would). */
+/* Compare fd's file with the file at path. Its last component is not
+ * followed: a link put there, even to the open file, is another file
+ * (writers open their files with O_NOFOLLOW). */
 enum fdpath fdpath_check(int fd, const char *path);
 
 #endif

@@ -75,9 +75,22 @@ struct iolog_writer;
  * then says why): the repair waits in the backlog, before every frame,
  * and is retried with it. Returns NULL with a message (file, reason,
  * errno text) in err when the file cannot be opened or read, or is not
- * an iolog file (then it is not touched). */
+ * an iolog file (then it is not touched). The file is opened (created
+ * with mode 0644 less the umask) as lib/safefile opens it: no link is
+ * followed, and a name that is not a regular file of one name is
+ * refused (EPERM) before it is opened. */
 struct iolog_writer *iolog_writer_open(const char *path, int *repaired,
     char *err, size_t errlen);
+
+/* A new file at path, never an existing one (O_EXCL: nothing there is
+ * used, a link no more than a file). NULL with errno (EEXIST: a file is
+ * there; EPERM: a link, a FIFO or another thing that is not a regular
+ * file is) and a message in err. */
+struct iolog_writer *iolog_writer_create(const char *path, char *err,
+    size_t errlen);
+/* A writer with no file yet: frames wait in the backlog until
+ * iolog_writer_attach() gives it one. NULL when out of memory. */
+struct iolog_writer *iolog_writer_detached(void);
 
 /* Continue in the file at path (iolog_writer_open's checks and repair),
  * after detaching from the current one. 0, or -1 with a message in err:
@@ -162,6 +175,9 @@ struct iolog_reader;
 /* Read from a file, or from memory (for archive members and fuzzing; the
  * buffer must outlive the reader). name is used in messages. */
 struct iolog_reader *iolog_reader_open(const char *path, char *err,
+    size_t errlen);
+/* The same from an open descriptor, read from its offset to its end. */
+struct iolog_reader *iolog_reader_fd(int fd, const char *name, char *err,
     size_t errlen);
 struct iolog_reader *iolog_reader_mem(const void *buf, size_t len,
     const char *name);

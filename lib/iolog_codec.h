@@ -50,9 +50,8 @@ struct iolog_writer *iolog_writer_new(int fd, uint64_t file_len);
 struct inf_tail;
 void iolog_writer_set_file(struct iolog_writer *w, int fd, uint64_t len,
     const struct inf_tail *tail);
-/* A whole file into memory, or NULL with a message in err; from an open
- * descriptor's current offset, or NULL with errno. */
-uint8_t *iolog_slurp(const char *path, size_t *len, char *err, size_t errlen);
+/* A whole file into memory from an open descriptor's current offset, or
+ * NULL with errno. */
 uint8_t *iolog_slurp_fd(int fd, size_t *len);
 
 #endif

@@ -19,10 +19,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "safefile.h"
 
 /* Our own gzip header: a file that starts otherwise (or with less of it)
  * and yields no frame is not ours to cut. */
@@ -56,16 +59,23 @@ find_tail(const uint8_t *buf, size_t len, const char *path,
 	return 0;
 }
 
-/* The file, created when missing, locked. -1 with errno and a message. */
+/* The file, created when missing, locked: never through a link, nor
+ * anything but a regular file (lib/safefile). -1 with errno and a
+ * message. */
 static int
 open_append(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	char why[PATH_MAX + 256];
+	size_t n = strlen(path);
+	int fd = safefile_open(path, O_RDWR | O_APPEND | O_CREAT, 0644, why,
+	    sizeof why);
 	int e = errno;
 
 	if (fd < 0) {
+		/* safefile's message is "PATH: why" */
 		snprintf(err, errlen, "%s: cannot open for appending: %s",
-		    path, strerror(e));
+		    path, strncmp(why, path, n) == 0 && why[n] == ':' ?
+		    why + n + 2 : why);
 	} else if (flock(fd, LOCK_EX) < 0 && (errno != EINTR ||
 	    flock(fd, LOCK_EX) < 0)) {
 		e = errno;
@@ -152,8 +162,34 @@ iolog_writer_open(const char *path, int *repaired, char *err, size_t errlen)
 		return NULL;
 	}
 	if (iolog_writer_attach(w, path, repaired, err, errlen) < 0) {
+		int e = errno;
+
 		iolog_writer_close(w);
+		errno = e;
 		return NULL;
 	}
 	return w;
+}
+
+struct iolog_writer *
+iolog_writer_create(const char *path, char *err, size_t errlen)
+{
+	struct iolog_writer *w;
+	int fd = safefile_open(path, O_RDWR | O_APPEND | O_CREAT | O_EXCL, 0644,
+	    err, errlen);
+
+	if (fd < 0)
+		return NULL;
+	if ((w = iolog_writer_new(fd, 0)) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		close(fd);
+		errno = ENOMEM;
+	}
+	return w;
+}
+
+struct iolog_writer *
+iolog_writer_detached(void)
+{
+	return iolog_writer_new(-1, 0);
 }

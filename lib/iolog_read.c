@@ -101,42 +101,41 @@ iolog_slurp_fd(int fd, size_t *len)
 	return buf;
 }
 
-uint8_t *
-iolog_slurp(const char *path, size_t *len, char *err, size_t errlen)
+struct iolog_reader *
+iolog_reader_fd(int fd, const char *name, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct iolog_reader *r;
 	uint8_t *buf;
+	size_t len;
 
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
+	if ((buf = iolog_slurp_fd(fd, &len)) == NULL) {
+		snprintf(err, errlen, "%s: cannot read: %s", name,
 		    strerror(errno));
 		return NULL;
 	}
-	buf = iolog_slurp_fd(fd, len);
-	if (buf == NULL)
-		snprintf(err, errlen, "%s: cannot read: %s", path,
-		    strerror(errno));
-	close(fd);
-	return buf;
+	r = iolog_reader_mem(buf, len, name);
+	if (r == NULL) {
+		free(buf);
+		snprintf(err, errlen, "%s: %s", name, strerror(ENOMEM));
+		return NULL;
+	}
+	r->owned = buf;
+	return r;
 }
 
 struct iolog_reader *
 iolog_reader_open(const char *path, char *err, size_t errlen)
 {
 	struct iolog_reader *r;
-	uint8_t *buf;
-	size_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	buf = iolog_slurp(path, &len, err, errlen);
-	if (buf == NULL)
-		return NULL;
-	r = iolog_reader_mem(buf, len, path);
-	if (r == NULL) {
-		free(buf);
-		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+		    strerror(errno));
 		return NULL;
 	}
-	r->owned = buf;
+	r = iolog_reader_fd(fd, path, err, errlen);
+	close(fd);
 	return r;
 }
 

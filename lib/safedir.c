@@ -168,6 +168,31 @@ next(struct walk *w)
 	return xstrndup(p, len);
 }
 
+/* Walk the directories of w->todo. 0 with w->fd the last of them, or -1
+ * with errno (w->fd closed). */
+static int
+walk(struct walk *w, const struct safedir_make *make_dirs)
+{
+	char *comp;
+	int rc = 0, e;
+
+	if ((w->fd = open(w->path[0] == '/' ? "/" : ".", DIRFLAGS)) < 0) {
+		free(w->todo);
+		return fail(w, errno, NULL, NULL);
+	}
+	while (rc == 0 && (comp = next(w)) != NULL) {
+		rc = step(w, comp, make_dirs);
+		free(comp);
+	}
+	free(w->todo);
+	if (rc < 0) {
+		e = errno;
+		close(w->fd);
+		errno = e;
+	}
+	return rc;
+}
+
 int
 safedir_open(struct safedir *d, const char *path,
     const struct safedir_make *make_dirs, char *err, size_t errlen)
@@ -175,31 +200,26 @@ safedir_open(struct safedir *d, const char *path,
 	struct walk w = { -1, NULL, 0, 0, path, err, errlen };
 	const char *slash = strrchr(path, '/');
 	const char *name = slash ? slash + 1 : path;
-	char *comp;
-	int rc = 0;
 
 	d->fd = -1;
 	d->name = NULL;
 	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
 		return fail(&w, EISDIR, NULL, "names a directory, not a file");
-	if ((w.fd = open(path[0] == '/' ? "/" : ".", DIRFLAGS)) < 0)
-		return fail(&w, errno, NULL, NULL);
 	w.todo = xstrndup(path, (size_t)(name - path));
-	while (rc == 0 && (comp = next(&w)) != NULL) {
-		rc = step(&w, comp, make_dirs);
-		free(comp);
-	}
-	free(w.todo);
-	if (rc < 0) {
-		int e = errno;
-
-		close(w.fd);
-		errno = e;
+	if (walk(&w, make_dirs) < 0)
 		return -1;
-	}
 	d->fd = w.fd;
 	d->name = xstrdup(name);
 	return 0;
+}
+
+int
+safedir_dir(const char *dir, const struct safedir_make *make_dirs,
+    char *err, size_t errlen)
+{
+	struct walk w = { -1, xstrdup(dir), 0, 0, dir, err, errlen };
+
+	return walk(&w, make_dirs) < 0 ? -1 : w.fd;
 }
 
 void

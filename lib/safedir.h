@@ -38,6 +38,12 @@ int safedir_open(struct safedir *d, const char *path,
     const struct safedir_make *make, char *err, size_t errlen);
 void safedir_close(struct safedir *d);
 
+/* The directory dir itself, every component of it walked as above: its
+ * descriptor (O_PATH | O_DIRECTORY), or -1 with errno and err ("DIR:
+ * why"). */
+int safedir_dir(const char *dir, const struct safedir_make *make,
+    char *err, size_t errlen);
+
 /* "a symbolic link", "a FIFO", "a directory", ... for messages about a
  * file that is not a regular one (st_mode's type bits). */
 const char *safedir_kind(mode_t mode);

@@ -6,7 +6,8 @@ Checks: every decoded delta equals the one computed here from the
 fixture's counters (32-bit ms wraps included); sd_notify messages on an
 abstract AF_UNIX datagram socket (READY, STATUS, WATCHDOG, RELOADING,
 STOPPING); the pidfile; SIGHUP reopening without losing an interval;
-devices leaving and coming back; retention; usage and fatal exit codes;
+devices leaving and coming back; retention (of this host's real logs:
+tests/t_attack_iostatmon.py tries the rest); usage and fatal exit codes;
 running unprivileged; a full disk (ENOSPC on a small tmpfs, when root);
 a restart on a full disk after a kill (the torn tail repaired in place,
 never copied); an empty or foreign diskstats; today's log deleted, its directory removed, or not
@@ -25,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from tap import ok, eq, done  # noqa: E402
 import fakeproc  # noqa: E402
 from iostatmon_run import (BIN, Daemon, Notify, wait_for, common,  # noqa
-                           gzip_ok, logs)
+                           gzip_ok, logs, log_bytes, day_name)
 
 
 def test_count_notify_pidfile(tmp):
@@ -125,19 +126,20 @@ def test_retention(tmp):
     logdir = os.path.join(tmp, "log3")
     os.makedirs(logdir)
     today = int(time.time()) // 86400
-    name = lambda host, day: "iostatmon-%s-%s.iolog.gz" % (  # noqa: E731
-        host, time.strftime("%Y%m%d", time.gmtime(day * 86400)))
-    old = name("testhost", today - 40)
-    kept = [name("testhost", today - 20), name("otherhost", today - 40),
+    old = day_name("testhost", today - 40)
+    kept = [day_name("testhost", today - 20), day_name("otherhost", today - 40),
             "iostatmon-testhost-2000011.iolog.gz", "notes.txt"]
     for f in [old] + kept:
-        open(os.path.join(logdir, f), "w").close()
+        with open(os.path.join(logdir, f), "wb") as fh:
+            fh.write(log_bytes("otherhost" if "other" in f else "testhost"))
     d = Daemon(common(root, logdir) + ["-c", "1", "--retain", "31"])
     eq(d.finish(), 0, "retention: run exits 0")
     left = set(os.listdir(logdir))
-    ok(old not in left, "retention: this host's file of 40 days ago deleted")
+    ok(old not in left, "retention: this host's log of 40 days ago deleted")
     eq(sorted(k for k in kept if k in left), sorted(kept),
        "retention: other hosts, recent days and other names kept")
+    ok(any("deleted 1 log file older than 31 days" in ln for ln in d.lines),
+       "retention: the deletion is said", "\n".join(d.lines[-5:]))
 
 
 def test_restart_flags(tmp):

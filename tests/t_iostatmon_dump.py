@@ -221,8 +221,8 @@ def check_logdir_created():
        "log is in the new DIR")
     rc, _, err = run("import", raw, "--host", "h", "-o",
                      os.path.join(raw, "logs"))
-    ok(rc == 3 and "mk.raw/logs: cannot create the directory: Not a "
-       "directory" in err, "import -o under a file: exit 3, said", err)
+    ok(rc == 3 and "mk.raw/logs: mk.raw: Not a directory" in err,
+       "import -o under a file: exit 3, said", err)
 
 
 def check_never_data():

@@ -6,6 +6,7 @@ which written() returns. Notify is an abstract-namespace AF_UNIX datagram
 socket collecting sd_notify messages.
 """
 import glob
+import gzip
 import os
 import re
 import signal
@@ -13,6 +14,8 @@ import socket
 import subprocess
 import threading
 import time
+
+from iolog_py import frame_bytes
 
 BIN = os.path.join(os.environ.get("BUILD", "build"), "iostatmon")
 BIN = os.path.abspath(BIN)
@@ -132,3 +135,17 @@ def gzip_ok(paths):
 
 def logs(logdir):
     return sorted(glob.glob(os.path.join(logdir, "*.iolog.gz")))
+
+
+def log_bytes(host, boot="", writer="iostatmon test"):
+    """A log as docs/iolog-format.md has it (tests/lib/iolog_py.py): one
+    gzip member holding a header frame of host."""
+    return gzip.compress(frame_bytes(("H", host.encode(), b"", b"", 64,
+                                      60000, boot.encode(), 0,
+                                      writer.encode())))
+
+
+def day_name(host, day):
+    """The daemon's file name of host for a UTC day number."""
+    return "iostatmon-%s-%s.iolog.gz" % (
+        host, time.strftime("%Y%m%d", time.gmtime(day * 86400)))

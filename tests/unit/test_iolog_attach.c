@@ -3,7 +3,8 @@
  * place when the file cannot grow (RLIMIT_FSIZE makes the kernel refuse
  * every byte past a size: a full disk for this process), and a writer
  * whose file is deleted, moved or replaced while it writes: detached,
- * attached to a new file, nothing reported written lost.
+ * attached to a new file, nothing reported written lost. A link, a FIFO
+ * or a file of two names at the path is refused, never written through.
  */
 #include <signal.h>
 
@@ -205,6 +206,11 @@ test_moved(void)
 	rename(fx.path, moved);
 	ok(iolog_writer_at_path(w, fx.path) == FDPATH_MOVED, "at_path: "
 	    "moved away");
+	if (symlink(moved, fx.path) < 0)
+		printf("# symlink: %s\n", strerror(errno));
+	ok(iolog_writer_at_path(w, fx.path) == FDPATH_MOVED, "at_path: a "
+	    "link at the path, even to the open file, is another file");
+	unlink(fx.path);
 	write_file(fx.path, (const uint8_t *)"", 0);
 	ok(iolog_writer_at_path(w, fx.path) == FDPATH_MOVED, "at_path: "
 	    "another file at the path");
@@ -224,6 +230,60 @@ test_moved(void)
 	fx_free(&fx);
 }
 
+/* A link, a FIFO or a file of two names at the path: refused, nothing
+ * written through it, frames wait in the backlog; they reach the file
+ * that is there once it is a regular one. */
+static void
+test_refused(void)
+{
+	struct fixture fx;
+	char err[512], victim[sizeof fx.path + 8], fifo[sizeof fx.path + 8];
+	struct iolog_writer *w;
+	struct stat st;
+	int rc;
+
+	fx_init(&fx, 26);
+	snprintf(victim, sizeof victim, "%s.v", fx.path);
+	snprintf(fifo, sizeof fifo, "%s.f", fx.path);
+	write_file(victim, (const uint8_t *)"victim", 6);
+	unlink(fx.path);
+	if (symlink(victim, fx.path) < 0 || mkfifo(fifo, 0644) < 0)
+		printf("# cannot plant: %s\n", strerror(errno));
+	w = iolog_writer_open(fx.path, NULL, err, sizeof err);
+	ok(w == NULL && errno == EPERM && strstr(err, "symbolic link"),
+	    "open: a link at the path is refused: %s", err);
+	w = iolog_writer_open(fifo, NULL, err, sizeof err);
+	ok(w == NULL && errno == EPERM && strstr(err, "FIFO"),
+	    "open: a FIFO is refused, not waited on: %s", err);
+	w = iolog_writer_detached();
+	fx_member(&fx, w, 1, 2);
+	rc = iolog_writer_attach(w, fx.path, NULL, err, sizeof err);
+	ok(rc < 0 && errno == EPERM, "attach: a link is refused: %s", err);
+	ok(stat(victim, &st) == 0 && st.st_size == 6,
+	    "the link's target is not written");
+	unlink(fx.path);
+	if (link(victim, fx.path) < 0)
+		printf("# link: %s\n", strerror(errno));
+	rc = iolog_writer_attach(w, fx.path, NULL, err, sizeof err);
+	ok(rc < 0 && errno == EPERM, "attach: a file of two names is "
+	    "refused: %s", err);
+	unlink(fx.path);
+	rc = iolog_writer_attach(w, fx.path, NULL, err, sizeof err);
+	ok_why(rc == 0, err, "attach: once the path is free, a new file");
+	ok(iolog_writer_close(w) == 0, "close");
+	ok(decodes_as(fx.path, &fx, "after refusals"), "the frames that "
+	    "waited are all in it");
+	ok(stat(victim, &st) == 0 && st.st_size == 6, "the victim: 6 bytes");
+	w = iolog_writer_create(fx.path, err, sizeof err);
+	ok(w == NULL && errno == EEXIST, "create: an existing file: EEXIST");
+	w = iolog_writer_create(fifo, err, sizeof err);
+	ok(w == NULL && errno == EPERM, "create: a FIFO: EPERM");
+	unlink(victim);
+	unlink(fifo);
+	unlink(fx.path);
+	fx_free(&fx);
+}
+
 int
 main(void)
 {
@@ -232,5 +292,6 @@ main(void)
 	test_deleted_in_memory();
 	test_deleted_on_disk();
 	test_moved();
+	test_refused();
 	return tap_end();
 }
