@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_int.h"
+#include "epoch.h"
 
 /* 2^40 MiB/s is an exbibyte per second: anything above is a typo. The
  * bound also keeps the exact compares of coverage.c in 128 bits. */
@@ -35,7 +36,8 @@ static const struct optdoc optdocs[] = {
 	{ { "table", 1, NULL, O_TABLE }, CO_TABLE, "KEY",
 	  "print only this table" },
 	{ { "from", 1, NULL, O_FROM }, CO_FROM, "TIME",
-	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds)" },
+	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds;"
+	  " years 0 to 9999)" },
 	{ { "to", 1, NULL, O_TO }, CO_TO, "TIME", "window end (exclusive)" },
 	{ { "quarter", 1, NULL, O_QUARTER }, CO_QUARTER, "YYYYQn",
 	  "the window of a quarter: 2027Q1 is --from 2027-01-01 --to "
@@ -205,16 +207,9 @@ set_annotations(struct cli *a, const char *name, const char *path)
 	return 0;
 }
 
-/* The last second of 9999-12-31: ISO dates end there, and bounding unix
- * seconds as well keeps every window length far from overflow. */
-#define MAX_TIME 253402300799
 
-/* A --from or --to time. 0, or -1. */
-static int
-set_time(const char *v, int64_t *t)
-{
-	return cli_value_time(v, t) < 0 || *t > MAX_TIME ? -1 : 0;
-}
+/* The quarters whose windows lie in the times of lib/epoch.h. */
+#define QUARTER_WANT "a quarter: YYYYQ1 to YYYYQ4, from 0000Q1 to 9999Q3"
 
 /* --quarter YYYYQn: [first day of the quarter, first day of the next). */
 static int
@@ -228,12 +223,13 @@ set_quarter(struct cli *a, const char *name, const char *v)
 	if (strlen(v) != 6 || sscanf(v, "%4dQ%1d", &y, &q) != 2 || q < 1 ||
 	    q > 4 || y < 0 || y > 9999 || (q == 4 && y == 9999) ||
 	    strspn(v, "0123456789") != 4)
-		return bad(name, "quarter", v, "a quarter: YYYYQ1 to YYYYQ4");
+		return bad(name, "quarter", v, QUARTER_WANT);
 	snprintf(from, sizeof from, "%04d-%s", y, start[q - 1]);
 	snprintf(to, sizeof to, "%04d-%s", q == 4 ? y + 1 : y, start[q % 4]);
-	if (cli_value_time(from, &a->an.win.from) < 0 ||
-	    cli_value_time(to, &a->an.win.to) < 0)
-		return bad(name, "quarter", v, "a quarter: YYYYQ1 to YYYYQ4");
+	if (epoch_parse(from, &a->an.win.from) < 0 ||
+	    epoch_parse(to, &a->an.win.to) < 0)
+		return bad(name, "quarter", v, QUARTER_WANT);
+	a->an.win.has_from = a->an.win.has_to = 1;
 	a->quarter = 1;
 	return 0;
 }
@@ -247,14 +243,13 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 
 	switch (o) {
 	case O_FROM:
-		a->window = 1;
-		return set_time(v, &a->an.win.from) < 0 ?
-		    bad(name, "from", v, "a UTC time in the years 0 to 9999") :
-		    0;
+		a->window = a->an.win.has_from = 1;
+		return epoch_parse(v, &a->an.win.from) < 0 ?
+		    bad(name, "from", v, EPOCH_SYNTAX) : 0;
 	case O_TO:
-		a->window = 1;
-		return set_time(v, &a->an.win.to) < 0 ?
-		    bad(name, "to", v, "a UTC time in the years 0 to 9999") : 0;
+		a->window = a->an.win.has_to = 1;
+		return epoch_parse(v, &a->an.win.to) < 0 ?
+		    bad(name, "to", v, EPOCH_SYNTAX) : 0;
 	case O_QUARTER:
 		return set_quarter(a, name, v);
 	case O_HOST:
@@ -318,7 +313,7 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 	case O_DEPTH:
 		if (cli_value_count(v, &d) < 0 || d < 1 || d > 1000 ||
 		    d != (int)d)
-			return bad(name, "depth", v, "a depth of 1 or more");
+			return bad(name, "depth", v, "a depth from 1 to 1000");
 		a->an.dir_depth = (int)d;
 		return 0;
 	case O_FS:
@@ -358,9 +353,8 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		a->out = v;
 		return 0;
 	case O_NOW:
-		if (set_time(v, &a->now) < 0)
-			return bad(name, "now", v, "a UTC time in the years 0 "
-			    "to 9999");
+		if (epoch_parse(v, &a->now) < 0)
+			return bad(name, "now", v, EPOCH_SYNTAX);
 		a->has_now = 1;
 		return 0;
 	case O_BUNDLE:
@@ -536,7 +530,8 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 		    " give it or --from/--to, not both\n", name);
 		return -1;
 	}
-	if (a->an.win.from && a->an.win.to && a->an.win.to <= a->an.win.from) {
+	if (a->an.win.has_from && a->an.win.has_to &&
+	    a->an.win.to <= a->an.win.from) {
 		fprintf(stderr, "iocensus %s: --to must be after --from\n",
 		    name);
 		return -1;
