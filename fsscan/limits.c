@@ -131,15 +131,16 @@ load_line(void *arg, char *line, int lineno)
 	if (k > 0 && !limits_add(ld->l, &x))
 		why = "the project is listed twice", k = -1;
 	if (k < 0)
-		snprintf(ld->err, ld->errlen, "%s line %d: %s", ld->file,
-		    lineno, why);
+		snprintf(ld->err, ld->errlen, "%s:%d: %s", ld->file, lineno,
+		    why);
 	return k < 0 ? -1 : 0;
 }
 
 int
 limits_load(const char *path, struct limits *l, char *err, size_t errlen)
 {
-	struct lines_src src = { path, NULL, "a limits file", err, errlen };
+	struct lines_src src = { path, NULL, "a limits file", 1, err,
+	    errlen };
 	struct load ld = { l, path, 1, err, errlen };
 
 	return lines_read_path(&src, load_line, &ld);

@@ -39,7 +39,7 @@ struct limits {
 
 /* Read FILE into l (empty or not), within the bounds of lib/lines.h
  * (--limits /dev/zero fails at once), in time linear in its lines. 0, or
- * -1 with "FILE line N: why". */
+ * -1 with "FILE:LINE: why". */
 int limits_load(const char *path, struct limits *l, char *err,
     size_t errlen);
 /* The limit of project, or NULL. */

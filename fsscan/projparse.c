@@ -104,7 +104,7 @@ static int
 read_lines(struct parse *ps, const char *what, const char *file, int fd,
     line_fn fn, void *arg)
 {
-	struct lines_src src = { file, what, "a rule file", ps->err,
+	struct lines_src src = { file, what, "a rule file", 0, ps->err,
 	    ps->errlen };
 	struct rule_lines rl = { ps, fn, arg };
 

@@ -51,12 +51,12 @@ take(const struct lines_src *src, const char *chunk, size_t n, char *line,
 			if (fn(arg, line, (*lineno)++) < 0)
 				return -1;
 		} else if (chunk[i] == '\0') {
-			return fail(src, "%s line %d: holds a NUL byte",
-			    src->file, *lineno);
+			return fail(src, "%s%s%d: holds a NUL byte",
+			    src->file, src->colon ? ":" : " line ", *lineno);
 		} else if (*len == LINES_LINE_MAX) {
-			return fail(src, "%s line %d: longer than %d bytes, the"
-			    " limit of a line", src->file, *lineno,
-			    LINES_LINE_MAX);
+			return fail(src, "%s%s%d: longer than %d bytes, the"
+			    " limit of a line", src->file, src->colon ? ":" :
+			    " line ", *lineno, LINES_LINE_MAX);
 		} else {
 			line[(*len)++] = chunk[i];
 		}

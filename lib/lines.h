@@ -24,6 +24,8 @@ struct lines_src {
 	const char *file;	/* named in messages */
 	const char *what;	/* prefix of messages ("map:FILE"), or NULL */
 	const char *kind;	/* what the size bound is of: "a rule file" */
+	int colon;		/* a line is "FILE:N:", else "FILE line N:",
+				   as the caller's own messages have it */
 	char *err;		/* messages: "WHAT: FILE line N: why" */
 	size_t errlen;
 };

@@ -312,7 +312,7 @@ def limits_files(tmp):
     t0 = time.monotonic()
     rc, out, err = run([FSSCAN, "--db", db, "--quiet", "--limits",
                         "/dev/zero", root], timeout=30)
-    ok(rc == 2 and "/dev/zero line 1" in err and "NUL" in err and
+    ok(rc == 2 and "/dev/zero:1:" in err and "NUL" in err and
        time.monotonic() - t0 < 10,
        "--limits /dev/zero: exit 2 at once, naming the file, line and why",
        "%d %s" % (rc, err))
@@ -335,7 +335,7 @@ def limits_files(tmp):
         f.write("p123456,1,1\n")
     rc, out, err = run([FSSCAN, "--db", db, "--quiet", "--limits", lim,
                         root], timeout=300)
-    ok(rc == 2 and "line %d" % (n + 2) in err and "twice" in err,
+    ok(rc == 2 and "%s:%d:" % (lim, n + 2) in err and "twice" in err,
        "--limits: a project listed again on the last line is found", err)
 
 

@@ -151,7 +151,7 @@ def check_limits(tmp, mnt):
         write(lim, text)
         n = q(db, "SELECT count(*) FROM snapshot")[0][0]
         p = run(FSSCAN, "--db", db, "--quiet", "--limits", lim, mnt)
-        ok(p.returncode == 2 and "%s line %d:" % (lim, line) in p.stderr and
+        ok(p.returncode == 2 and "%s:%d:" % (lim, line) in p.stderr and
            why in p.stderr, "--limits bad file %d: exit 2 naming line %d"
            " (%s)" % (i, line, why), "%d %s" % (p.returncode, p.stderr))
         eq(q(db, "SELECT count(*) FROM snapshot")[0][0], n,

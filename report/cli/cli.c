@@ -207,11 +207,8 @@ set_annotations(struct cli *a, const char *name, const char *path)
 	return 0;
 }
 
-
-/* The quarters whose windows lie in the times of lib/epoch.h. */
-#define QUARTER_WANT "a quarter: YYYYQ1 to YYYYQ4, from 0000Q1 to 9999Q3"
-
-/* --quarter YYYYQn: [first day of the quarter, first day of the next). */
+/* --quarter YYYYQn: [first day of the quarter, first day of the next),
+ * both times of lib/epoch.h: 9999Q4 would end in the year 10000. */
 static int
 set_quarter(struct cli *a, const char *name, const char *v)
 {
@@ -221,14 +218,14 @@ set_quarter(struct cli *a, const char *name, const char *v)
 	int y, q;
 
 	if (strlen(v) != 6 || sscanf(v, "%4dQ%1d", &y, &q) != 2 || q < 1 ||
-	    q > 4 || y < 0 || y > 9999 || (q == 4 && y == 9999) ||
-	    strspn(v, "0123456789") != 4)
-		return bad(name, "quarter", v, QUARTER_WANT);
+	    q > 4 || y < 0 || y > 9999 || strspn(v, "0123456789") != 4)
+		return bad(name, "quarter", v, "a quarter: YYYYQ1 to YYYYQ4");
 	snprintf(from, sizeof from, "%04d-%s", y, start[q - 1]);
 	snprintf(to, sizeof to, "%04d-%s", q == 4 ? y + 1 : y, start[q % 4]);
 	if (epoch_parse(from, &a->an.win.from) < 0 ||
 	    epoch_parse(to, &a->an.win.to) < 0)
-		return bad(name, "quarter", v, QUARTER_WANT);
+		return bad(name, "quarter", v, "a quarter that ends in the"
+		    " years 0 to 9999: 0000Q1 to 9999Q3");
 	a->an.win.has_from = a->an.win.has_to = 1;
 	a->quarter = 1;
 	return 0;

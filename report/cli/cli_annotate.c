@@ -124,8 +124,8 @@ load_line(void *arg, char *line, int lineno)
 		return 0;
 	ld->a = xgrow(ld->a, ld->n, &ld->cap, sizeof *ld->a, 8);
 	if ((why = parse_line(line, &ld->a[ld->n])) != NULL) {
-		snprintf(ld->err, ld->errlen, "%s line %d: %s", ld->path,
-		    lineno, why);
+		snprintf(ld->err, ld->errlen, "%s:%d: %s", ld->path, lineno,
+		    why);
 		return -1;
 	}
 	ld->n++;
@@ -136,7 +136,7 @@ int
 cli_annotate_load(const char *path, struct annotation **out, size_t *nout,
     char *err, size_t errlen)
 {
-	struct lines_src src = { path, NULL, "an annotation file", err,
+	struct lines_src src = { path, NULL, "an annotation file", 1, err,
 	    errlen };
 	struct load ld = { NULL, 0, 0, path, err, errlen };
 

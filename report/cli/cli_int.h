@@ -33,7 +33,7 @@ int cli_value_sizes(const char *s, uint64_t *out, int max);
 
 /* Parse --annotate FILE: lines "FROM TO LABEL..." (times as epoch_parse
  * takes them, lib/epoch.h), '#' comments and blank lines ignored, within
- * the bounds of lib/lines.h. 0, or -1 with "FILE line N: why" in err;
+ * the bounds of lib/lines.h. 0, or -1 with "FILE:LINE: why" in err;
  * free with an_annotate_free. */
 int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
     char *err, size_t errlen);
