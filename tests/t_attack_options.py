@@ -28,7 +28,6 @@ the snapshot and the column, never read into overflowing arithmetic.
 projects is read whole, every limit recorded.
 """
 import datetime
-import json
 import os
 import re
 import shutil
@@ -43,6 +42,7 @@ from decimal import Decimal
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "lib"))
 sys.path.insert(0, HERE)
+from t_capacity import q  # noqa: E402
 from t_mpi import mpi_env  # noqa: E402
 from tap import done, eq, ok  # noqa: E402
 
@@ -228,14 +228,6 @@ def attack(label, opt, values, cmd, accepts, ok_rcs=(0,), check=None,
        ("; ... %d more" % (len(bad) - 4) if len(bad) > 4 else ""))
 
 
-def q(db, sql, *args):
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
-
-
 # ---- fsscan and fsscan-mpi ---------------------------------------------
 
 def fsscan_options(tmp):
@@ -285,6 +277,18 @@ def fsscan_options(tmp):
     n = q(db, "SELECT count(*) FROM snapshot")[0][0]
     eq(q(db, "SELECT count(*) FROM snapshot WHERE status = 'complete'")[0][0],
        n, "fsscan: every scan an option let run is recorded complete")
+    for opt, most, why in (("--exclude", 64, "at most 64"),
+                           ("--project", 8, "at most 8")):
+        for k in (most, most + 1):
+            args = []
+            for i in range(k):
+                args += [opt, "depth:%d" % (i + 1) if opt == "--project"
+                         else "x%d" % i]
+            rc, out, err = run([FSSCAN, "--db", db, "--quiet"] + args +
+                               [root])
+            ok(rc == (0 if k == most else 2) and (k == most or why in err),
+               "fsscan: %d of %s %s" % (k, opt, "taken" if k == most else
+                                        "refused, naming the bound"), err)
 
     mdb = os.path.join(tmp, "mpi.db")
     for opt, vals, accepts in (

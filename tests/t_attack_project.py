@@ -25,17 +25,17 @@ capacity, the Prometheus metrics and the report.
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "lib"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "lib"))
+sys.path.insert(0, HERE)
+from t_capacity import q  # noqa: E402
 from tap import done, eq, ok  # noqa: E402
 
-BUILD = os.environ.get("BUILD") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "build")
+BUILD = os.environ.get("BUILD") or os.path.join(HERE, "..", "build")
 FSSCAN = os.path.join(BUILD, "fsscan")
 IOCENSUS = os.path.join(BUILD, "iocensus")
 NONE = "(none)"
@@ -49,14 +49,6 @@ def run(*cmd, env=None):
     p = subprocess.run([str(c) for c in cmd], capture_output=True,
                        text=True, env=env)
     return p.returncode, p.stdout, p.stderr
-
-
-def q(db, sql, *args):
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 def build(root):
