@@ -4,10 +4,8 @@
  */
 #include "args.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -158,7 +156,8 @@ set_time(const char *prog, const char *opt, const char *val, int64_t *t,
 	return 0;
 }
 
-/* One option that takes a value; 0, or -1 (reported). */
+/* One option that takes a value; 0, or -1 (reported; 1 for an option
+ * that takes none, which getopt never hands here). */
 static int
 set_value(struct args *a, const char *prog, int c, const char *val)
 {
@@ -215,7 +214,7 @@ set_value(struct args *a, const char *prog, int c, const char *val)
 int
 args_parse(int argc, char **argv, const char *prog, struct args *a)
 {
-	int c, rc;
+	int c;
 
 	a->dirs = 3;
 	a->max_fds = 1024;
@@ -245,7 +244,7 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 			option_error(prog, argv[optind - 1]);
 			return -1;
 		default:
-			if ((rc = set_value(a, prog, c, optarg)) != 0)
+			if (set_value(a, prog, c, optarg) != 0)
 				return -1;
 			break;
 		}

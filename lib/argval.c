@@ -3,6 +3,8 @@
  */
 #include "argval.h"
 
+#include <stddef.h>
+
 const char *
 argval_digits(const char *s, uint64_t *v)
 {
@@ -12,11 +14,11 @@ argval_digits(const char *s, uint64_t *v)
 	for (; *p >= '0' && *p <= '9'; p++) {
 		unsigned d = (unsigned)(*p - '0');
 		if (x > (UINT64_MAX - d) / 10)
-			return 0;
+			return NULL;
 		x = x * 10 + d;
 	}
 	if (p == s)
-		return 0;
+		return NULL;
 	*v = x;
 	return p;
 }

@@ -3,6 +3,8 @@
  */
 #include "epoch.h"
 
+#include <stddef.h>
+
 #include "argval.h"
 
 /* Exactly n digits as an int (for date fields). */
@@ -13,7 +15,7 @@ fixed_digits(const char *s, int n, int *v)
 
 	for (int i = 0; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
-			return 0;
+			return NULL;
 		x = x * 10 + (s[i] - '0');
 	}
 	*v = x;
