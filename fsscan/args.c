@@ -4,15 +4,15 @@
  */
 #include "args.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "argval.h"
+#include "epoch.h"
 #include "idname.h"
 #include "xalloc.h"
 
@@ -27,20 +27,26 @@ args_usage(FILE *f, const char *prog)
 "  --db-group GROUP      group of a new database and its directories, which\n"
 "                        are made mode 0640 and 0750 (default: this user's)\n"
 "  --fs NAME             file-system name for the snapshot (default: ROOT)\n"
-"  -j, --threads N       walker threads (default: from CPUs and fs type)\n"
+"  -j, --threads N       walker threads, 1 to 1024 (default: from CPUs and fs\n"
+"                        type)\n"
 "  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
 "                        repeatable, first match wins (default depth:1)\n"
-"  --now EPOCH           reference time for ages (default: scan start)\n"
-"  --as-of EPOCH         date a scan of a file-system snapshot: the snapshot's\n"
+"  --now TIME            reference time for ages (default: scan start)\n"
+"  --as-of TIME          date a scan of a file-system snapshot: the snapshot's\n"
 "                        time and the age reference (capacity is not read)\n"
+"                        TIME: unix seconds or a UTC date (2010-02-01,\n"
+"                        2010-02-01T09:00), in the years 0 to 9999\n"
 "  --limits FILE         CSV project,bytes,inodes: each project's limit\n"
 "  --dirs DEPTH|all      subtree totals down to DEPTH (default 3)\n"
 "  --fsstats-csv FILE    also write the fsstats 1.4.5 CSV\n"
 "  --exclude GLOB        skip entries whose name matches (repeatable)\n"
 "  --cross-mounts        descend into other file systems\n"
-"  --max-fds N           directory fds held open at once (default 1024)\n"
-"  --max-rate N          at most N stat calls per second (default unlimited)\n"
-"  --top N               largest files and directories to keep (default 20)\n"
+"  --max-fds N           directory fds held open at once, 1 to 1048576\n"
+"                        (default 1024)\n"
+"  --max-rate N          at most N stat calls per second (default 0:\n"
+"                        unlimited)\n"
+"  --top N               largest files and directories to keep, 0 to 100000\n"
+"                        (default 20)\n"
 "  --symlink-targets     read symlink targets for the relative/absolute split\n"
 "                        (readlink updates the link's atime)\n"
 "  --stat-cached         accept cached attributes (AT_STATX_DONT_SYNC): one\n"
@@ -54,27 +60,27 @@ args_usage(FILE *f, const char *prog)
 "3 aborted or fatal.\n", prog);
 }
 
+/* A refused value: the option, the value and what it takes. */
 static int
-parse_u64(const char *s, uint64_t max, uint64_t *out)
+bad_value(const char *prog, const char *opt, const char *val,
+    const char *want)
 {
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	fprintf(stderr, "%s: %s '%s': expected %s\n", prog, opt, val, want);
+	return -1;
 }
 
+/* A whole number of an option, min to max (argval.h: digits only). */
 static int
-bad_value(const char *prog, const char *opt, const char *val)
+number(const char *prog, const char *opt, const char *val, uint64_t min,
+    uint64_t max, uint64_t *v)
 {
-	fprintf(stderr, "%s: invalid value for %s: '%s'\n", prog, opt, val);
-	return -1;
+	char want[96];
+
+	if (argval_u64(val, max, v) == 0 && *v >= min)
+		return 0;
+	snprintf(want, sizeof want, "a whole number from %llu to %llu",
+	    (unsigned long long)min, (unsigned long long)max);
+	return bad_value(prog, opt, val, want);
 }
 
 enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
@@ -143,10 +149,75 @@ option_error(const char *prog, const char *arg)
 	fprintf(stderr, "%s: `%s --help` lists the options\n", prog, prog);
 }
 
+/* --now or --as-of: a time of lib/epoch.h. */
+static int
+set_time(const char *prog, const char *opt, const char *val, int64_t *t,
+    int *have)
+{
+	if (epoch_parse(val, t) < 0)
+		return bad_value(prog, opt, val, EPOCH_SYNTAX);
+	*have = 1;
+	return 0;
+}
+
+/* One option that takes a value; 0, or -1 (reported; 1 for an option
+ * that takes none, which getopt never hands here). */
+static int
+set_value(struct args *a, const char *prog, int c, const char *val)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'j':
+		if (number(prog, "--threads", val, 1, 1024, &v) < 0)
+			return -1;
+		a->threads = (int)v;
+		return 0;
+	case O_NOW:
+		return set_time(prog, "--now", val, &a->now, &a->have_now);
+	case O_ASOF:
+		return set_time(prog, "--as-of", val, &a->as_of,
+		    &a->have_as_of);
+	case O_DIRS:
+		if (strcmp(val, "all") == 0) {
+			a->dirs = -1;
+			return 0;
+		}
+		if (argval_u64(val, INT_MAX, &v) < 0)
+			return bad_value(prog, "--dirs", val, "a depth from 0 to"
+			    " 2147483647, or all");
+		a->dirs = (int)v;
+		return 0;
+	case O_MAXFDS:
+		if (number(prog, "--max-fds", val, 1, 1 << 20, &v) < 0)
+			return -1;
+		a->max_fds = (int)v;
+		return 0;
+	case O_MAXRATE:
+		return number(prog, "--max-rate", val, 0, ARGS_MAX_RATE,
+		    &a->max_rate);
+	case O_TOP:
+		if (number(prog, "--top", val, 0, 100000, &v) < 0)
+			return -1;
+		a->topn = (int)v;
+		return 0;
+	case O_PROJECT:
+	case O_EXCLUDE: {
+		int *n = c == O_PROJECT ? &a->nprojects : &a->nexcludes;
+		const char **l = c == O_PROJECT ? a->projects : a->excludes;
+		if (*n == ARGS_MAX_LIST)
+			return bad_value(prog, c == O_PROJECT ? "--project" :
+			    "--exclude", val, "at most 64 of them");
+		l[(*n)++] = val;
+		return 0;
+	}
+	}
+	return 1;
+}
+
 int
 args_parse(int argc, char **argv, const char *prog, struct args *a)
 {
-	uint64_t v;
 	int c;
 
 	a->dirs = 3;
@@ -166,57 +237,9 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 			}
 			break;
 		case O_FS: a->fs = optarg; break;
-		case 'j':
-			if (parse_u64(optarg, 1024, &v) < 0 || v == 0)
-				return bad_value(prog, "--threads", optarg);
-			a->threads = (int)v;
-			break;
-		case O_PROJECT:
-		case O_EXCLUDE: {
-			int *n = c == O_PROJECT ? &a->nprojects : &a->nexcludes;
-			const char **l = c == O_PROJECT ? a->projects : a->excludes;
-			if (*n == ARGS_MAX_LIST)
-				return bad_value(prog, argv[optind - 2], optarg);
-			l[(*n)++] = optarg;
-			break;
-		}
-		case O_NOW:
-		case O_ASOF: {
-			char *end;
-			int64_t *t = c == O_NOW ? &a->now : &a->as_of;
-			errno = 0;
-			*t = strtoll(optarg, &end, 10);
-			if (errno || !*optarg || *end)
-				return bad_value(prog, c == O_NOW ? "--now" :
-				    "--as-of", optarg);
-			*(c == O_NOW ? &a->have_now : &a->have_as_of) = 1;
-			break;
-		}
 		case O_LIMITS: a->limits = optarg; break;
-		case O_DIRS:
-			if (strcmp(optarg, "all") == 0)
-				a->dirs = -1;
-			else if (parse_u64(optarg, INT_MAX, &v) < 0)
-				return bad_value(prog, "--dirs", optarg);
-			else
-				a->dirs = (int)v;
-			break;
 		case O_CSV: a->csv = optarg; break;
 		case O_CROSS: a->cross = 1; break;
-		case O_MAXFDS:
-			if (parse_u64(optarg, 1 << 20, &v) < 0 || v == 0)
-				return bad_value(prog, "--max-fds", optarg);
-			a->max_fds = (int)v;
-			break;
-		case O_MAXRATE:
-			if (parse_u64(optarg, UINT64_MAX / 2, &a->max_rate) < 0)
-				return bad_value(prog, "--max-rate", optarg);
-			break;
-		case O_TOP:
-			if (parse_u64(optarg, 100000, &v) < 0)
-				return bad_value(prog, "--top", optarg);
-			a->topn = (int)v;
-			break;
 		case O_LINKS: a->links = 1; break;
 		case O_CACHED: a->stat_cached = 1; break;
 		case O_PROGRESS: a->progress = 1; break;
@@ -229,9 +252,13 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 			fprintf(stderr, "%s: %s needs a value\n", prog,
 			    argv[optind - 1]);
 			return -1;
-		default:
+		case '?':
 			option_error(prog, argv[optind - 1]);
 			return -1;
+		default:
+			if (set_value(a, prog, c, optarg) != 0)
+				return -1;
+			break;
 		}
 	}
 	if (optind != argc - 1) {

@@ -11,6 +11,7 @@
 #define EXIT_USAGE   2
 #define EXIT_FATAL   3
 #define ARGS_MAX_LIST 64
+#define ARGS_MAX_RATE INT64_MAX	/* --max-rate: ranks add 1 each */
 
 struct args {
 	const char *db, *fs, *csv, *root, *limits;

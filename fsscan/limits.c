@@ -3,11 +3,11 @@
  */
 #include "limits.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lines.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -87,7 +87,7 @@ parse_line(char *line, int first, struct limit *x, const char **why)
 	char *f[NFIELD + 1];
 	int n;
 
-	line[strcspn(line, "\r\n")] = '\0';
+	line[strcspn(line, "\r")] = '\0';
 	if (line[0] == '\0' || line[0] == '#')
 		return 0;
 	if (first && strcmp(line, "project,bytes,inodes") == 0)
@@ -110,70 +110,70 @@ parse_line(char *line, int first, struct limit *x, const char **why)
 	return x->has_bytes || x->has_inodes;	/* "name,,": no limit */
 }
 
+struct load {
+	struct limits *l;
+	const char *file;
+	int first;		/* no line but blanks and comments yet */
+	char *err;
+	size_t errlen;
+};
+
+static int
+load_line(void *arg, char *line, int lineno)
+{
+	struct load *ld = arg;
+	const char *why = NULL;
+	struct limit x;
+	int k = parse_line(line, ld->first, &x, &why);
+
+	if (line[0] != '\0' && line[0] != '#')
+		ld->first = 0;	/* a header only comes first */
+	if (k > 0 && !limits_add(ld->l, &x))
+		why = "the project is listed twice", k = -1;
+	if (k < 0)
+		snprintf(ld->err, ld->errlen, "%s:%d: %s", ld->file, lineno,
+		    why);
+	return k < 0 ? -1 : 0;
+}
+
 int
 limits_load(const char *path, struct limits *l, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	const char *why = NULL;
-	int lineno = 0, rc = 0, first = 1;
+	struct lines_src src = { path, NULL, "a limits file", 1, err,
+	    errlen };
+	struct load ld = { l, path, 1, err, errlen };
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (rc == 0 && getline(&line, &cap, f) >= 0) {
-		struct limit x;
-		int k;
-
-		lineno++;
-		k = parse_line(line, first, &x, &why);
-		if (line[0] != '\0' && line[0] != '#')
-			first = 0;	/* a header only comes first */
-		if (k < 0)
-			rc = -1;
-		else if (k > 0 && !limits_add(l, &x)) {
-			why = "the project is listed twice";
-			rc = -1;
-		}
-	}
-	if (rc == 0 && ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		rc = -2;
-	}
-	if (rc == -1)
-		snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
-	free(line);
-	fclose(f);
-	return rc < 0 ? -1 : 0;
+	return lines_read_path(&src, load_line, &ld);
 }
 
 const struct limit *
 limits_find(const struct limits *l, const char *project)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].project, project) == 0)
-			return &l->v[i];
-	return NULL;
+	size_t i = strtab_find(&l->names, project, strlen(project));
+
+	return i == STRTAB_NONE ? NULL : &l->v[i];
 }
 
 int
 limits_add(struct limits *l, const struct limit *x)
 {
-	if (limits_find(l, x->project))
+	int added;
+	size_t i = strtab_add(&l->names, x->project, strlen(x->project),
+	    &added);
+
+	if (!added)
 		return 0;
 	l->v = xgrow(l->v, l->n, &l->cap, sizeof *l->v, 16);
-	l->v[l->n] = *x;
-	l->v[l->n++].project = xstrdup(x->project);
+	l->v[i] = *x;
+	l->v[i].project = l->names.name[i];
+	l->n++;
 	return 1;
 }
 
 void
 limits_free(struct limits *l)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i].project);
+	strtab_free(&l->names);
 	free(l->v);
 	memset(l, 0, sizeof *l);
 }

@@ -10,7 +10,8 @@
  * ("10TiB" is 10 * 2^40, "10TB" 10 * 10^12); inodes a whole number, with
  * K, M, G, T as powers of 1000 ("2M"). A project listed twice, a line
  * without three fields, or a value that is not such a number is an error
- * naming the file and line.
+ * naming the file and line; so are a file past 64 MiB, a line past 64 KiB
+ * and a NUL byte (lib/lines.h).
  *
  * Project quotas (quota.c) add the limits of the projects a projid rule
  * named; a project the file lists keeps the file's limit.
@@ -21,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "strtab.h"
+
 struct limit {
 	char *project;
 	int has_bytes, has_inodes;
@@ -29,11 +32,14 @@ struct limit {
 };
 
 struct limits {
-	struct limit *v;
+	struct limit *v;	/* v[i].project is names.name[i] */
 	size_t n, cap;
+	struct strtab names;	/* project -> index into v */
 };
 
-/* Read FILE into l (empty or not). 0, or -1 with "FILE:LINE: why". */
+/* Read FILE into l (empty or not), within the bounds of lib/lines.h
+ * (--limits /dev/zero fails at once), in time linear in its lines. 0, or
+ * -1 with "FILE:LINE: why". */
 int limits_load(const char *path, struct limits *l, char *err,
     size_t errlen);
 /* The limit of project, or NULL. */

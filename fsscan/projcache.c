@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "idname.h"
 #include "project_int.h"
@@ -71,7 +72,8 @@ idname_find(const struct idname *v, size_t n, uint32_t id)
 }
 
 /* The project name rule i gives numeric id, or NULL for no match.
- * May be slow (NSS), so it runs without the lock. */
+ * May be slow (NSS), so it runs without the lock. A projid, group or user
+ * named "(none)" goes by its number: that name is PROJECT_NONE's. */
 static char *
 rule_name(const struct project_rules *r, int i, uint32_t id)
 {
@@ -82,7 +84,7 @@ rule_name(const struct project_rules *r, int i, uint32_t id)
 	switch (ru->kind) {
 	case R_PROJID:
 		in = idname_find(r->projnames, r->nprojnames, id);
-		if (in)
+		if (in && strcmp(in->name, PROJECT_NONE_NAME) != 0)
 			return xstrdup(in->name);
 		break;
 	case R_GIDMAP:
@@ -91,8 +93,9 @@ rule_name(const struct project_rules *r, int i, uint32_t id)
 	case R_GROUP:
 	case R_USER:
 		s = id_name(ru->kind == R_USER ? ID_USER : ID_GROUP, id);
-		if (s)
+		if (s && strcmp(s, PROJECT_NONE_NAME) != 0)
 			return s;
+		free(s);
 		break;
 	default:
 		return NULL;

@@ -75,6 +75,20 @@ dir_self(struct project_rules *r, const struct proj_dir *parent,
 	return PROJECT_NONE;
 }
 
+/* The project depth:N names after a directory at depth N: its path below
+ * ROOT, which for N = 1 is its name; "(none)" there is "./(none)", the
+ * same path, as PROJECT_NONE's name is no directory's. */
+static int32_t
+depth_project(struct project_rules *r, const char *name,
+    const char *relpath, int depth)
+{
+	const char *path = depth > 1 && relpath ? relpath : name;
+
+	if (strcmp(path, PROJECT_NONE_NAME) == 0)
+		path = "./" PROJECT_NONE_NAME;
+	return proj_intern(r, path);
+}
+
 /* Fill d for a directory; parent is NULL for ROOT. */
 static void
 dir_state(struct project_rules *r, const struct proj_dir *parent,
@@ -106,8 +120,8 @@ dir_state(struct project_rules *r, const struct proj_dir *parent,
 			/* Below depth 1 the path, not the name: distinct
 			 * directories stay distinct projects. */
 			if (depth == ru->depth)
-				d.match[i] = proj_intern(r, depth > 1 && relpath ?
-				    relpath : name);
+				d.match[i] = depth_project(r, name, relpath,
+				    depth);
 			else if (depth > ru->depth)
 				d.match[i] = inherited;
 			break;

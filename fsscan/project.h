@@ -35,7 +35,8 @@
  * A directory's own project (self) applies the rules to the directory:
  * depth and map by its position, projid by its own ID, owner rules by its
  * uid/gid. Projects are names: two rules giving the same name give the
- * same id. Unmatched entries go to project id 0, named "(none)". Directory
+ * same id. Unmatched entries go to project id 0, named "(none)"; no rule
+ * gives that name (PROJECT_NONE_NAME below). Directory
  * rules (projid, depth, map) are evaluated once per directory; owner rules
  * once per entry through a small per-thread cache, so the hot path takes
  * no lock. A directory whose own owner rule is reached takes the registry
@@ -49,12 +50,16 @@
 #include <sys/types.h>
 
 #define PROJECT_NONE 0
+/* The name of PROJECT_NONE, and of no other project: a rule never gives
+ * it. Where a rule's name would be "(none)" it is spelled otherwise: a
+ * directory named so directly below ROOT (depth:1) is "./(none)", its
+ * path; a projid, group or user named so is its decimal ID, as one with
+ * no name is. A map or gidmap file that names a project "(none)" is
+ * refused (a usage error naming the file and line). */
+#define PROJECT_NONE_NAME "(none)"
 #define PROJECT_MAX_RULES 8
-/* Bounds of a map, gidmap or projid file: a larger file, a longer line
- * (newline excluded) or a NUL byte is an error, not a reason to fill
- * memory (map:/dev/zero). */
-#define PROJECT_FILE_MAX (64 << 20)
-#define PROJECT_LINE_MAX 65536
+/* A map, gidmap or projid file is read within the bounds of lib/lines.h
+ * (64 MiB, lines of 64 KiB, no NUL byte): map:/dev/zero fails at once. */
 
 struct project_rules;	/* parsed chain plus the shared name registry */
 

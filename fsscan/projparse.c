@@ -7,13 +7,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "lines.h"
 #include "project_int.h"
 #include "xalloc.h"
 
@@ -81,78 +80,41 @@ idnames_free(struct idname *v, size_t n)
 }
 
 /*
- * Read a rule file line by line, calling fn on each line (without its
- * newline). Every read is checked: a read that fails, or that ends
- * before the size a regular file had when opened, is an error, and the
- * line it cut is never used. The file and each line are bounded
- * (project.h), so a wrong name (map:/dev/zero) fails instead of filling
- * memory. Errors start with `what` (the rule, or "projid").
+ * Read a rule file line by line (lib/lines.h: bounded, every read
+ * checked), calling fn on each line: fd when it is open already, else
+ * the file opened here. Errors start with `what` (the rule, or "projid").
  */
 typedef int (*line_fn)(struct parse *, void *, char *, int);
+
+struct rule_lines {
+	struct parse *ps;
+	line_fn fn;
+	void *arg;
+};
+
+static int
+rule_line(void *arg, char *line, int lineno)
+{
+	struct rule_lines *rl = arg;
+
+	return rl->fn(rl->ps, rl->arg, line, lineno);
+}
 
 static int
 read_lines(struct parse *ps, const char *what, const char *file, int fd,
     line_fn fn, void *arg)
 {
-	struct stat st;
-	char *line = xmalloc(PROJECT_LINE_MAX + 1), chunk[65536];
-	size_t len = 0, total = 0;
-	int lineno = 1, rc = 0;
-	ssize_t n;
+	struct lines_src src = { file, what, "a rule file", 0, ps->err,
+	    ps->errlen };
+	struct rule_lines rl = { ps, fn, arg };
 
-	if (fstat(fd, &st) < 0)
-		st.st_mode = 0;
-	while (rc == 0 && (n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			projerr_set(ps->err, ps->errlen, "%s: reading %s: %s "
-			    "(after %zu bytes)", what, file, strerror(errno),
-			    total);
-			rc = -1;
-			break;
-		}
-		if ((total += (size_t)n) > PROJECT_FILE_MAX) {
-			projerr_set(ps->err, ps->errlen, "%s: %s is larger than"
-			    " %d MiB, the limit of a rule file", what, file,
-			    PROJECT_FILE_MAX >> 20);
-			rc = -1;
-			break;
-		}
-		for (ssize_t i = 0; i < n && rc == 0; i++) {
-			if (chunk[i] == '\n') {
-				line[len] = '\0';
-				rc = fn(ps, arg, line, lineno++);
-				len = 0;
-			} else if (chunk[i] == '\0') {
-				projerr_set(ps->err, ps->errlen, "%s: %s line %d:"
-				    " holds a NUL byte", what, file, lineno);
-				rc = -1;
-			} else if (len == PROJECT_LINE_MAX) {
-				projerr_set(ps->err, ps->errlen, "%s: %s line %d:"
-				    " longer than %d bytes, the limit of a line",
-				    what, file, lineno, PROJECT_LINE_MAX);
-				rc = -1;
-			} else {
-				line[len++] = chunk[i];
-			}
-		}
-	}
-	if (rc == 0 && S_ISREG(st.st_mode) && total < (size_t)st.st_size) {
-		projerr_set(ps->err, ps->errlen, "%s: reading %s: it ended after"
-		    " %zu of its %lld bytes", what, file, total,
-		    (long long)st.st_size);
-		rc = -1;
-	}
-	if (rc == 0 && len > 0) {	/* a last line without a newline */
-		line[len] = '\0';
-		rc = fn(ps, arg, line, lineno);
-	}
-	free(line);
-	return rc;
+	if (fd < 0)
+		return lines_read_path(&src, rule_line, &rl);
+	return lines_read(&src, fd, rule_line, &rl);
 }
 
-/* A "KEY VALUE" file of one rule: fields must number exactly two. */
+/* A "KEY VALUE" file of one rule: fields must number exactly two, and the
+ * VALUE, a project's name, is not PROJECT_NONE's. */
 typedef int (*pair_fn)(struct parse *, const struct rule *, char *,
     const char *, int);
 
@@ -176,6 +138,13 @@ pair_line(struct parse *ps, void *arg, char *line, int lineno)
 		    p->ru->spec, lineno, p->expect);
 		return -1;
 	}
+	if (strcmp(f[1], PROJECT_NONE_NAME) == 0) {
+		projerr_set(ps->err, ps->errlen, "%s line %d: the project name"
+		    " '%s' is reserved for the entries no rule matches: give"
+		    " the project another name", p->ru->spec, lineno,
+		    PROJECT_NONE_NAME);
+		return -1;
+	}
 	return p->fn(ps, p->ru, f[0], f[1], lineno);
 }
 
@@ -184,16 +153,8 @@ read_pairs(struct parse *ps, const struct rule *ru, const char *file,
     const char *expect, pair_fn fn)
 {
 	struct pairs p = { ru, expect, fn };
-	int fd = open(file, O_RDONLY | O_CLOEXEC), rc;
 
-	if (fd < 0) {
-		projerr_set(ps->err, ps->errlen, "%s: cannot open %s: %s",
-		    ru->spec, file, strerror(errno));
-		return -1;
-	}
-	rc = read_lines(ps, ru->spec, file, fd, pair_line, &p);
-	close(fd);
-	return rc;
+	return read_lines(ps, ru->spec, file, -1, pair_line, &p);
 }
 
 static int

@@ -11,8 +11,6 @@
 #include "project_int.h"
 #include "xalloc.h"
 
-#define NONE_NAME	"(none)"
-
 static uint64_t
 hash_str(const char *s)
 {
@@ -148,7 +146,7 @@ projreg_init(struct project_rules *r)
 	for (int k = 0; k < NCHUNK; k++)
 		atomic_init(&r->chunk[k], NULL);
 	atomic_init(&r->count, 0);
-	proj_intern_locked(r, NONE_NAME);
+	proj_intern_locked(r, PROJECT_NONE_NAME);
 }
 
 /* Frees everything r->lock guards, the memo table included. */

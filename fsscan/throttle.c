@@ -6,6 +6,8 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "i128.h"
+
 #define NS 1000000000ull
 #define MAX_CREDIT_NS (NS / 4)	/* idle time banked for a later burst */
 
@@ -24,7 +26,8 @@ throttle_init(struct throttle *t, uint64_t rate)
 	t->rate = rate;
 	/* About 100 reservations per second keep sleeps short and smooth. */
 	t->batch = rate >= 100 ? rate / 100 : 1;
-	t->batch_ns = rate ? t->batch * NS / rate : 0;
+	/* batch * NS passes 2^64 from a rate of 2 * 10^12 on. */
+	t->batch_ns = rate ? (uint64_t)((u128)t->batch * NS / rate) : 0;
 	atomic_init(&t->next_ns, mono_ns());
 }
 

@@ -50,6 +50,7 @@
 #include "cmd.h"
 #include "devices.h"
 #include "import_raw.h"
+#include "interval.h"
 #include "logfiles.h"
 #include "globlist.h"
 #include "safedir.h"
@@ -94,7 +95,8 @@ usage(FILE *f)
 "  --exclude GLOB        drop devices whose name matches (repeatable)\n"
 "  --all-devices         keep loop, ram, zram, nbd, optical and floppy\n"
 "                        devices too (left out by default, as live)\n"
-"  -i, --interval SEC    nominal interval (default: the usual T difference)\n"
+"  -i, --interval SEC    nominal interval, 0.001 to 86400, whole ms (default:\n"
+"                        the usual T difference)\n"
 "  --long-bits 32|64     the capturing kernel's long width (default 64)\n"
 "  -h, --help            this help\n", f);
 }
@@ -281,8 +283,6 @@ parse_args(struct import *im, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
-	char *end;
-	double sec;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "ho:i:", longopts, NULL)) != -1) {
@@ -302,18 +302,14 @@ parse_args(struct import *im, int argc, char **argv)
 			im->exclude[im->nexclude++] = optarg;
 			break;
 		case 'i':
-			sec = strtod(optarg, &end);
-			if (*end || !(sec >= 0.001 && sec <= 86400)) {
-				fprintf(stderr, "iostatmon import: --interval "
-				    "%s: expected seconds, 0.001 to 86400\n",
-				    optarg);
+			if (interval_parse("iostatmon import", optarg, 1,
+			    &im->interval_ns) < 0)
 				return -1;
-			}
-			im->interval_ns = (uint64_t)(sec * 1e9 + 0.5);
 			break;
 		case 'L':
-			im->long_bits = atoi(optarg);
-			if (im->long_bits != 32 && im->long_bits != 64) {
+			im->long_bits = strcmp(optarg, "32") == 0 ? 32 :
+			    strcmp(optarg, "64") == 0 ? 64 : 0;
+			if (im->long_bits == 0) {
 				fprintf(stderr, "iostatmon import: --long-bits "
 				    "%s: expected 32 or 64\n", optarg);
 				return -1;
@@ -332,6 +328,14 @@ parse_args(struct import *im, int argc, char **argv)
 		fprintf(stderr, "iostatmon import: need one RAW file, --host "
 		    "NAME, and one of -o LOGDIR or --out FILE\n");
 		usage(stderr);
+		return -1;
+	}
+	if (strlen(im->host) > (im->dir ? LOGFILE_HOST_MAX :
+	    sizeof im->h.host - 1)) {
+		fprintf(stderr, "iostatmon import: --host %s: longer than the"
+		    " %zu bytes %s\n", im->host, im->dir ?
+		    (size_t)LOGFILE_HOST_MAX : sizeof im->h.host - 1, im->dir ?
+		    "a log file's name holds (-o)" : "a log holds");
 		return -1;
 	}
 	im->raw = argv[optind];

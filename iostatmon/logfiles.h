@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The longest HOST that fits a file name (NAME_MAX 255, one byte per
+ * byte of the host): 255 - strlen("iostatmon-" "-YYYYMMDD.iolog.gz"). */
+#define LOGFILE_HOST_MAX 227
+
 /* UTC day number (days since 1970-01-01) of a realtime in ns. */
 int64_t logfile_day(uint64_t realtime_ns);
 

@@ -11,20 +11,23 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "argval.h"
 #include "cmd.h"
 #include "daemon.h"
+#include "interval.h"
+#include "logfiles.h"
 
 #ifndef IOCENSUS_VERSION
 #define IOCENSUS_VERSION "0.1.0"
 #endif
 
 #define MAX_GLOBS 64
+#define BACKLOG_MAX (1ULL << 32)
 #define DEFAULT_LOG_DIR "/var/log/iostatmon"
 
 static void
@@ -37,13 +40,13 @@ usage(FILE *f)
 "       iostatmon import [OPTIONS] RAW  convert a raw capture into a log\n"
 "\n"
 "  -i, --interval SEC    sample every SEC seconds, aligned to wall-clock\n"
-"                        multiples (default 60; 0.1 and up, whole ms)\n"
+"                        multiples (default 60; 0.1 to 86400, whole ms)\n"
 "  -c, --count N         stop after N samples, N >= 1 (default: run until\n"
 "                        signalled)\n"
 "  -o, --log-dir DIR     daily logs go here (default " DEFAULT_LOG_DIR ")\n"
 "      --host NAME       host name in the logs (default: gethostname)\n"
 "      --retain DAYS     delete this host's logs older than DAYS days\n"
-"                        (default 31; 0 keeps everything)\n"
+"                        (default 31; 0 keeps everything; at most 100000)\n"
 "      --proc DIR        read DIR/diskstats, DIR/self/mountinfo, DIR/swaps\n"
 "                        (default /proc)\n"
 "      --sys DIR         sysfs root (default /sys)\n"
@@ -95,71 +98,36 @@ bad(const char *opt, const char *arg, const char *why)
 	return -1;
 }
 
-/* Seconds with up to millisecond precision, 0.1 .. 86400, parsed as
- * exact decimal digits: "0.1" is 100 ms, with no binary rounding. */
+/* A whole number of opt from min to max (argval.h: digits only). */
 static int
-parse_interval(const char *arg, uint64_t *ns)
+parse_u64(const char *opt, const char *arg, uint64_t min, uint64_t max,
+    uint64_t *v)
 {
-	const char *p = arg;
-	uint64_t ms = 0;
-	int frac = -1;		/* digits after the point, -1 before it */
+	char why[80];
 
-	for (; *p; p++) {
-		if (*p == '.' && frac < 0) {
-			frac = 0;
-			continue;
-		}
-		if (*p < '0' || *p > '9' || ms > 86400000)
-			return bad("--interval", arg, "want seconds from 0.1 to 86400");
-		if (frac >= 0 && ++frac > 3) {
-			if (*p != '0')
-				return bad("--interval", arg,
-				    "want a whole number of ms");
-			continue;
-		}
-		ms = ms * 10 + (uint64_t)(*p - '0');
-	}
-	if (p == arg || (frac < 0 && p - arg > 9))
-		return bad("--interval", arg, "want seconds from 0.1 to 86400");
-	for (int k = frac < 0 ? 0 : frac; k < 3; k++)
-		ms *= 10;
-	if (ms < 100 || ms > 86400000)
-		return bad("--interval", arg, "want seconds from 0.1 to 86400");
-	*ns = ms * 1000000;
-	return 0;
+	if (argval_u64(arg, max, v) == 0 && *v >= min)
+		return 0;
+	snprintf(why, sizeof why, "want a whole number from %llu to %llu",
+	    (unsigned long long)min, (unsigned long long)max);
+	return bad(opt, arg, why);
 }
 
-static int
-parse_u64(const char *opt, const char *arg, uint64_t max, uint64_t *v)
-{
-	char *end;
-	unsigned long long x;
-
-	errno = 0;
-	x = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end != '\0' || arg[0] == '-' || x > max)
-		return bad(opt, arg, "not a number in range");
-	*v = x;
-	return 0;
-}
-
+/* BYTES[K|M], at most 4 GiB: the suffix is checked before it scales, so
+ * no value wraps. */
 static int
 parse_bytes(const char *arg, size_t *v)
 {
-	char *end;
-	unsigned long long x;
+	uint64_t x;
+	const char *end = argval_digits(arg, &x);
+	int shift = 0;
 
-	errno = 0;
-	x = strtoull(arg, &end, 10);
-	if (errno || end == arg || arg[0] == '-')
-		return bad("--backlog", arg, "not a size");
-	if (*end == 'K' || *end == 'k')
-		x <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		x <<= 20, end++;
-	if (*end != '\0' || x > (1ULL << 32))
+	if (end && (*end == 'K' || *end == 'k'))
+		shift = 10, end++;
+	else if (end && (*end == 'M' || *end == 'm'))
+		shift = 20, end++;
+	if (!end || *end != '\0' || x > (BACKLOG_MAX >> shift))
 		return bad("--backlog", arg, "want BYTES[K|M], at most 4G");
-	*v = (size_t)x;
+	*v = (size_t)(x << shift);
 	return 0;
 }
 
@@ -186,21 +154,21 @@ take_option(struct args *a, int c, const char *arg)
 	uint64_t v;
 
 	switch (c) {
-	case 'i': return parse_interval(arg, &a->d.interval_ns);
+	case 'i':
+		return interval_parse("iostatmon", arg, 100,
+		    &a->d.interval_ns);
 	case 'c':
-		if (parse_u64("--count", arg, UINT64_MAX, &a->d.count) < 0)
-			return -1;
-		if (a->d.count == 0)	/* 0 is "never" inside: not a count */
-			return bad("--count", arg, "want at least 1 sample");
-		return 0;
+		/* 0 is "never" inside: not a count */
+		return parse_u64("--count", arg, 1, UINT64_MAX, &a->d.count);
 	case 'o': a->d.log_dir = arg; return 0;
 	case OPT_HOST:
-		if (arg[0] == '\0' || strlen(arg) >= sizeof a->host)
-			return bad("--host", arg, "empty or too long");
+		if (arg[0] == '\0' || strlen(arg) > LOGFILE_HOST_MAX)
+			return bad("--host", arg, "want a name of 1 to 227"
+			    " bytes (it is part of the log files' names)");
 		a->d.host = arg;
 		return 0;
 	case OPT_RETAIN:
-		if (parse_u64("--retain", arg, 100000, &v) < 0)
+		if (parse_u64("--retain", arg, 0, 100000, &v) < 0)
 			return -1;
 		a->d.retain_days = (int)v;
 		return 0;

@@ -21,6 +21,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 from tap import ok, eq, done                     # noqa: E402
 
 IOCENSUS = os.path.join(os.environ["BUILD"], "iocensus")
+# a time as lib/epoch.h takes it
+TIME_WANT = ("a UTC time in the years 0 to 9999: unix seconds (-62167219200"
+             " to 253402300799) or a date (YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS])")
 
 PRINT = ["--db", "--format", "--table", "--out", "-h, --help"]
 WINDOW = ["--from", "--to", "--host"]
@@ -107,10 +110,10 @@ def check_prefix(tmp):
         (("diff", "--by", "project", "1"), "expected snapshot ids in pairs: A B [A2 B2 ...]"),
         (("files", "--snapshot", "x"), "--snapshot x: expected a snapshot id"),
         (("devices", "--from", "2010-02-30"),
-         "--from 2010-02-30: expected a UTC time in the years 0 to 9999"),
+         "--from 2010-02-30: expected " + TIME_WANT),
         # Unix seconds past 9999: no window length can overflow.
         (("throughput", "--to", "253402300800"),
-         "--to 253402300800: expected a UTC time in the years 0 to 9999"),
+         "--to 253402300800: expected " + TIME_WANT),
         (("growth", "--target", "-1"),
          "--target -1: expected a count (1e9, 2M), a size (50TiB, 50TB)"
          " or a percentage in (0%, 100%]"),

@@ -7,7 +7,9 @@ it), enough of the largest that every total passes 2^64 (v_snapshot, a
 project, an owner, a directory, a histogram bucket), and access and
 modification times at 0, +-1, +-2^31, 2^32, +-2^53, +-2^62 and both ends
 of time_t. fsscan scans it with --now at an ordinary time and at both
-ends of time_t, and every stable view, the owner totals, the extremes
+ends of the times it takes (0000-01-01 and 9999-12-31T23:59:59, lib/epoch.h:
+against the files' times at the ends of time_t, ages of 65 bits both
+ways), and every stable view, the owner totals, the extremes
 and the largest files are compared with tests/lib/oracle.py (os.lstat,
 Python integers): exact, never wrapped, never negative, an INTEGER when
 the value fits 64 bits and its decimal TEXT beyond. The fsstats CSV is
@@ -50,6 +52,8 @@ IOC = os.path.join(BUILD, "iocensus")
 DAY = 86400
 I64_MAX = (1 << 63) - 1
 I64_MIN = -(1 << 63)
+EPOCH_MIN = -62167219200           # 0000-01-01T00:00:00Z, lib/epoch.h
+EPOCH_MAX = 253402300799           # 9999-12-31T23:59:59Z
 BIG = I64_MAX                      # the largest file a local user can make
 
 SIZES = [0, 1, (1 << 31) - 1, 1 << 31, (1 << 31) + 1, (1 << 32) - 1,
@@ -704,8 +708,8 @@ def main():
         res = compare("--now now", tmp, root, now)
         if res:
             doc_example(*res)
-        compare("--now INT64_MAX", tmp, root, I64_MAX)
-        compare("--now INT64_MIN", tmp, root, I64_MIN, ["-j", "1"])
+        compare("--now 9999-12-31T23:59:59", tmp, root, EPOCH_MAX)
+        compare("--now 0000-01-01", tmp, root, EPOCH_MIN, ["-j", "1"])
         compare("--now 0, 3 threads", tmp, root, 0, ["-j", "3"])
         if res:
             reports(tmp, root, now, *res)

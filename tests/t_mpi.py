@@ -17,7 +17,7 @@ Skipped, with the reason printed, only when mpirun is not installed
     ranks share out, with 2 and 4 ranks: v_snapshot, v_project and v_dir
     bytes beyond 2^64 exact, as fsscan's and the oracle's;
   * copies of t_exact's tree of sizes and times at every integer limit,
-    --now at both ends of time_t, 3 ranks: as fsscan's;
+    --now at both ends of the times fsscan takes, 3 ranks: as fsscan's;
   * capacity and limits, 3 ranks: statvfs, the --limits file and project
     entries as fsscan's and os.walk's; --as-of dated, in the future a usage
     error, and with rank 1's clock an hour behind (faketime) decided by
@@ -364,7 +364,7 @@ def sparse_totals(tmp, mnt, now):
 def limits(tmp, mnt, now):
     """Six copies of t_exact's tree (sizes and times at every integer
     limit), each a project, with --now at an ordinary time and at both
-    ends of time_t, 3 ranks: the ranks that walk a copy send its extremes
+    ends of the times fsscan takes (years 0 and 9999), 3 ranks: the ranks that walk a copy send its extremes
     (ages of 65 bits), its histograms and its 192-bit sums to the others,
     and the snapshot comes out as fsscan's."""
     import t_exact
@@ -372,8 +372,8 @@ def limits(tmp, mnt, now):
     for k in range(6):
         os.makedirs(os.path.join(root, "c%d" % k))
         t_exact.build_tree(os.path.join(root, "c%d" % k), now)
-    for ref, label in ((now, "now"), (t_exact.I64_MAX, "INT64_MAX"),
-                       (t_exact.I64_MIN, "INT64_MIN")):
+    for ref, label in ((now, "now"), (t_exact.EPOCH_MAX, "9999-12-31"),
+                       (t_exact.EPOCH_MIN, "0000-01-01")):
         args = ["--dirs", "all", "-j", "2", "--max-rate", "600"]
         serial = scan(0, tmp, root, ref, args)
         m = scan(3, tmp, root, ref, args)

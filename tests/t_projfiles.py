@@ -28,8 +28,8 @@ BUILD = os.environ.get("BUILD") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "build")
 FSSCAN = os.path.join(BUILD, "fsscan")
 DELAYFS = os.path.join(BUILD, "tests", "delayfs")
-FILE_MAX = 64 << 20                # fsscan/project.h PROJECT_FILE_MAX
-LINE_MAX = 65536                   # PROJECT_LINE_MAX
+FILE_MAX = 64 << 20                # lib/lines.h LINES_FILE_MAX
+LINE_MAX = 65536                   # LINES_LINE_MAX
 RSS_MAX = 256 << 20                # what a bounded read may cost, ASan too
 TMP = tempfile.mkdtemp(prefix="t_projfiles.", dir=os.environ.get("TMPDIR"))
 

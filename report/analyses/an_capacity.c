@@ -79,7 +79,8 @@ fs_points(sqlite3 *db, const struct cap_fs *c, enum an_metric m,
 
 	an_opts_init(&o);
 	o.metric = m;
-	o.win.to = c->to;
+	o.win.to = c->win->to;
+	o.win.has_to = c->win->has_to;
 	p->fs = c->fs;
 	return an_growth_pts_load(db, &o, c->s, c->n, p, err, errlen);
 }
@@ -105,7 +106,7 @@ fs_projection(struct rtable *t, size_t row, int col, sqlite3 *db,
 	an_capacity_model_fit(&p, target, known, why, &m);
 	an_capacity_model_dates(t, row, col, &p, &m);
 	if (rate)
-		*rate = an_capacity_model_rate(&p, c->from);
+		*rate = an_capacity_model_rate(&p, io_window_lo(c->win));
 	an_growth_pts_free(&p);
 	return 0;
 }
@@ -150,7 +151,8 @@ fs_row(struct result *r, struct rtable *t, sqlite3 *db, const struct cap_fs *c,
 		return -1;
 	}
 	an_snapout_real(t, row, C_BPD, bpd);
-	an_snapout_real(t, row, C_FPD, an_capacity_model_rate(&files, c->from));
+	an_snapout_real(t, row, C_FPD, an_capacity_model_rate(&files,
+	    io_window_lo(c->win)));
 	if (c->nkeep - c->w0 < 2)
 		result_note(r, "%s: %zu point%s in the window (one per day):"
 		    " no growth over it.", c->fs, c->nkeep - c->w0,
@@ -170,14 +172,14 @@ one_fs(struct result *r, struct rtable **t, sqlite3 *db, struct cap_fs *c,
     char *err, size_t errlen)
 {
 	c->keep = xcalloc(c->n + 1, sizeof *c->keep);
-	c->nkeep = an_points_keep(c->s, c->n, c->fs, 0, c->to, c->keep,
-	    &c->nrescan);
-	for (c->w0 = 0; c->w0 < c->nkeep && c->from &&
-	    c->s[c->keep[c->w0]].started_at < c->from; c->w0++)
+	c->nkeep = an_points_keep(c->s, c->n, c->fs, INT64_MIN,
+	    io_window_hi(c->win), c->keep, &c->nrescan);
+	for (c->w0 = 0; c->w0 < c->nkeep &&
+	    c->s[c->keep[c->w0]].started_at < io_window_lo(c->win); c->w0++)
 		;
 	if (c->w0 == c->nkeep) {
-		result_note(r, "%s: no complete snapshot %s.", c->fs, c->from ||
-		    c->to ? "in the window" : "at all");
+		result_note(r, "%s: no complete snapshot %s.", c->fs,
+		    io_window_given(c->win) ? "in the window" : "at all");
 		return 0;
 	}
 	if (fs_row(r, t[0], db, c, err, errlen) < 0)
@@ -190,13 +192,13 @@ note_window(struct result *r, const struct an_opts *o)
 {
 	char a[32], b[32];
 
-	if (o->win.from || o->win.to)
+	if (io_window_given(&o->win))
 		result_note(r, "Window: %s to %s (UTC, end excluded): each file"
 		    " system's latest point in it is described, its first and"
 		    " last points give the growth per day, and the projections"
-		    " are fitted on every point before its end.", o->win.from ?
+		    " are fitted on every point before its end.", o->win.has_from ?
 		    human_date(o->win.from, 1, a, sizeof a) : "the first"
-		    " snapshot", o->win.to ? human_date(o->win.to, 1, b,
+		    " snapshot", o->win.has_to ? human_date(o->win.to, 1, b,
 		    sizeof b) : "the last snapshot");
 	result_note(r, "Use%% and IUse%% are as df prints them: used / (used +"
 	    " avail) and inodes used / inodes, rounded up. Dates are where the"
@@ -230,7 +232,7 @@ an_capacity(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		result_note(r, "No snapshots in the database.");
 	for (long i = 0; i < nfs; i++) {
 		struct cap_fs c = { .fs = names[i], .s = s, .n = n,
-		    .from = o->win.from, .to = o->win.to };
+		    .win = &o->win };
 		/* result_table may move the tables: take them anew */
 		for (int k = 0; k < 3; k++)
 			t[k] = &r->table[k];

@@ -24,7 +24,7 @@ struct cap_fs {
 	size_t *keep, nkeep;	/* points: indexes into s */
 	size_t w0;		/* keep[w0..]: the points in the window */
 	size_t nrescan;
-	int64_t from, to;
+	const struct io_window *win;	/* --from, --to (--quarter) */
 };
 
 /* The linear model of p towards target (known = 0: no target, why says
@@ -38,7 +38,7 @@ void an_capacity_model_dates(struct rtable *t, size_t row, int col,
     const struct points *p, const struct proj *m);
 
 /* Value per day between the window's first and last point of p (both at
- * or after `from`); NaN with fewer than two. */
+ * or after `from`, INT64_MIN for all); NaN with fewer than two. */
 double an_capacity_model_rate(const struct points *p, int64_t from);
 
 /* The project table and the top growers of one file system. 0, or -1. */

@@ -50,7 +50,7 @@ an_capacity_model_rate(const struct points *p, int64_t from)
 {
 	size_t i = 0;
 
-	while (i < p->n && from && p->t[i] < from)
+	while (i < p->n && p->t[i] < from)
 		i++;
 	if (p->n < 2 || i >= p->n - 1)
 		return NAN;

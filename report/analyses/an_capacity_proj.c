@@ -211,8 +211,8 @@ an_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
 	struct cproj *c;
 
 	(void)r;
-	if (query_census_project_rows(db, f->fs, NULL, f->to, &rows, &nrows,
-	    &names, &nnames, err, errlen) < 0)
+	if (query_census_project_rows(db, f->fs, NULL, io_window_hi(f->win),
+	    &rows, &nrows, &names, &nnames, err, errlen) < 0)
 		return -1;
 	c = xcalloc(nnames + 1, sizeof *c);
 	for (size_t a = 0, b; a < nrows; a = b) {

@@ -381,8 +381,8 @@ latest(const struct snap *s, size_t n, const char *fs,
 {
 	for (size_t i = n; i-- > 0;)
 		if (s[i].complete && (!fs || !strcmp(s[i].fs, fs)) &&
-		    (!w->from || s[i].started_at >= w->from) &&
-		    (!w->to || s[i].started_at < w->to))
+		    s[i].started_at >= io_window_lo(w) &&
+		    s[i].started_at < io_window_hi(w))
 			return s[i].id;
 	return 0;
 }
@@ -459,7 +459,7 @@ an_files(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	memset(&h, 0, sizeof h);
 	if (rc == 0) {
 		result_note(r, "No complete snapshots %s.", o->fs ? "of this file"
-		    " system" : o->win.from || o->win.to ? "in the window" :
+		    " system" : io_window_given(&o->win) ? "in the window" :
 		    "in the database");
 	} else {
 		note_selection(r, o, &s, metric);

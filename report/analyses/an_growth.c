@@ -119,7 +119,7 @@ note_points(struct result *r, const struct an_opts *o,
 	    p->x[p->n - 1], an_metric_name(o->metric), o->project ?
 	    " of project " : "", o->project ? o->project : "");
 	an_growth_pts_note(r, p, o->metric);
-	if (o->win.to)
+	if (o->win.has_to)
 		result_note(r, "Fitted on the snapshots started before %s.",
 		    human_date(o->win.to, 1, d0, sizeof d0));
 }

@@ -127,10 +127,12 @@ an_growth_pts_load(sqlite3 *db, const struct an_opts *o,
 	char **names = NULL;
 	int rc = 0;
 
-	k = an_points_keep(s, n, p->fs, 0, o->win.to, keep, &p->nrescan);
+	k = an_points_keep(s, n, p->fs, INT64_MIN, io_window_hi(&o->win), keep,
+	    &p->nrescan);
 	an_growth_pts_alloc(p, k);
 	if (o->project && (rc = query_census_project_rows(db, p->fs,
-	    o->project, 0, &rows, &nrows, &names, &nnames, err, errlen)) < 0)
+	    o->project, INT64_MAX, &rows, &nrows, &names, &nnames, err,
+	    errlen)) < 0)
 		goto out;
 	for (size_t i = 0; i < k; i++) {
 		const struct snap *x = &s[keep[i]];

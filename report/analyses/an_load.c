@@ -164,6 +164,7 @@ rescan_above(struct load_acc *a, sqlite3 *db, const struct io_window *w,
 		to = a->hour0 + (int64_t)e * HOUR_S;
 		sub.from = from > a->t_first ? from : a->t_first;
 		sub.to = to < a->t_end ? to : a->t_end;
+		sub.has_from = sub.has_to = 1;
 		if (query_scan_host_minutes(db, &sub, hl, count_above, a, err,
 		    errlen))
 			return -1;

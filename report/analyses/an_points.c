@@ -6,6 +6,8 @@
  * as if it were new evidence and turn a diff into hours, so the later one
  * stands for both. The growth fits, the capacity summary, the usage
  * tables and the report's automatic diffs all take their points here.
+ * Start times are those of lib/epoch.h (query_census refuses others), so
+ * their differences are exact.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +59,7 @@ an_points_keep(const struct snap *s, size_t n, const char *fs,
 	 * kept after it is a rescan of the same state. */
 	for (size_t i = n; i-- > 0;) {
 		if (!s[i].complete || strcmp(s[i].fs, fs) != 0 ||
-		    (from && s[i].started_at < from) ||
-		    (to && s[i].started_at >= to))
+		    s[i].started_at < from || s[i].started_at >= to)
 			continue;
 		if (k && s[keep[k - 1]].started_at - s[i].started_at <
 		    RESCAN_SECONDS) {

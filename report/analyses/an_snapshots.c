@@ -45,8 +45,8 @@ an_snapshots(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	for (size_t i = 0; i < n; i++) {
 		size_t row;
 
-		if ((o->win.from && s[i].started_at < o->win.from) ||
-		    (o->win.to && s[i].started_at >= o->win.to))
+		if (s[i].started_at < io_window_lo(&o->win) ||
+		    s[i].started_at >= io_window_hi(&o->win))
 			continue;
 		row = result_row(t);
 		shown++;

@@ -195,12 +195,13 @@ first_per_fs(const struct src *s, size_t row, size_t nth)
 }
 
 /* The first groups of a diff (sorted by new files) that gained files,
- * not the residual. */
+ * not the residual: the last row, known by its place, as a group may be
+ * named "(unattributed)" too. */
 static int
 busiest(const struct src *s, size_t row, size_t nth)
 {
 	return nth < BUSIEST_PER_DIFF && int_at(s, row, "d_files") > 0 &&
-	    strcmp(text_at(s, row, "name"), "(unattributed)") != 0;
+	    row + 1 < s->t->nrow;
 }
 
 /* One row of cells picked from the first table `table` of `cmd`. */

@@ -326,7 +326,7 @@ an_throughput(sqlite3 *db, const struct an_opts *o, char *err,
 	}
 	every = every_name(o->every, buf, sizeof buf);
 	/* An explicit window is checked before its minutes are loaded. */
-	if (o->win.from && o->win.to && check_buckets(floor_align64(o->win.from,
+	if (o->win.has_from && o->win.has_to && check_buckets(floor_align64(o->win.from,
 	    IO_MINUTE_S), floor_align64(o->win.to, IO_MINUTE_S), o->every,
 	    every,
 	    err, errlen) < 0)

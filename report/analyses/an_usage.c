@@ -87,8 +87,8 @@ frac(i128 part, struct nint whole)
 /* The rows of one file system: its latest point, and the one before. */
 static int
 fs_rows(struct result *r, struct rtable *t, sqlite3 *db, enum group_by by,
-    const struct snap *s, size_t n, const char *fs, int64_t to, char *err,
-    size_t errlen)
+    const struct snap *s, size_t n, const char *fs, const struct io_window *w,
+    char *err, size_t errlen)
 {
 	size_t *keep = xcalloc(n + 1, sizeof *keep), nr, k, na = 0, nb = 0;
 	struct gtot *ga = NULL, *gb = NULL;
@@ -97,9 +97,9 @@ fs_rows(struct result *r, struct rtable *t, sqlite3 *db, enum group_by by,
 	char d0[32], d1[32];
 	int rc = -1;
 
-	k = an_points_keep(s, n, fs, 0, to, keep, &nr);
+	k = an_points_keep(s, n, fs, INT64_MIN, io_window_hi(w), keep, &nr);
 	if (k == 0) {
-		result_note(r, "%s: no complete snapshot%s.", fs, to ?
+		result_note(r, "%s: no complete snapshot%s.", fs, w->has_to ?
 		    " before the window's end" : "");
 		rc = 0;
 		goto out;
@@ -190,7 +190,7 @@ an_usage(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	if (nfs == 0)
 		result_note(r, "No snapshots in the database.");
 	for (long i = 0; i < nfs; i++)
-		if (fs_rows(r, t, db, by, s, n, names[i], o->win.to, err,
+		if (fs_rows(r, t, db, by, s, n, names[i], &o->win, err,
 		    errlen) < 0) {
 			result_free(r);
 			r = NULL;

@@ -166,7 +166,8 @@ struct result *an_capacity(sqlite3 *db, const struct an_opts *o,
 /* The points of a file system (an_points.c): sort s by start time, then
  * id; the distinct file-system names of s in its order, into names (room
  * for n), returning how many; and the points of file system fs in sorted
- * s: its complete snapshots started in [from, to) (0: no bound), one per
+ * s: its complete snapshots started in [from, to) (io_window_lo/hi of a
+ * window; INT64_MIN and INT64_MAX: no bound), one per
  * day (of two less than a day apart, the later), as indexes into s in
  * keep[] (room for n), returning how many and *nrescan the rescans. */
 void an_points_sort(struct snap *s, size_t n);

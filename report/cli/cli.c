@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_int.h"
+#include "epoch.h"
 #include "idname.h"
 
 /* 2^40 MiB/s is an exbibyte per second: anything above is a typo. The
@@ -36,7 +37,8 @@ static const struct optdoc optdocs[] = {
 	{ { "table", 1, NULL, O_TABLE }, CO_TABLE, "KEY",
 	  "print only this table" },
 	{ { "from", 1, NULL, O_FROM }, CO_FROM, "TIME",
-	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds)" },
+	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds;"
+	  " years 0 to 9999)" },
 	{ { "to", 1, NULL, O_TO }, CO_TO, "TIME", "window end (exclusive)" },
 	{ { "quarter", 1, NULL, O_QUARTER }, CO_QUARTER, "YYYYQn",
 	  "the window of a quarter: 2027Q1 is --from 2027-01-01 --to "
@@ -215,18 +217,8 @@ set_annotations(struct cli *a, const char *name, const char *path)
 	return 0;
 }
 
-/* The last second of 9999-12-31: ISO dates end there, and bounding unix
- * seconds as well keeps every window length far from overflow. */
-#define MAX_TIME 253402300799
-
-/* A --from or --to time. 0, or -1. */
-static int
-set_time(const char *v, int64_t *t)
-{
-	return cli_value_time(v, t) < 0 || *t > MAX_TIME ? -1 : 0;
-}
-
-/* --quarter YYYYQn: [first day of the quarter, first day of the next). */
+/* --quarter YYYYQn: [first day of the quarter, first day of the next),
+ * both times of lib/epoch.h: 9999Q4 would end in the year 10000. */
 static int
 set_quarter(struct cli *a, const char *name, const char *v)
 {
@@ -236,14 +228,15 @@ set_quarter(struct cli *a, const char *name, const char *v)
 	int y, q;
 
 	if (strlen(v) != 6 || sscanf(v, "%4dQ%1d", &y, &q) != 2 || q < 1 ||
-	    q > 4 || y < 0 || y > 9999 || (q == 4 && y == 9999) ||
-	    strspn(v, "0123456789") != 4)
+	    q > 4 || y < 0 || y > 9999 || strspn(v, "0123456789") != 4)
 		return bad(name, "quarter", v, "a quarter: YYYYQ1 to YYYYQ4");
 	snprintf(from, sizeof from, "%04d-%s", y, start[q - 1]);
 	snprintf(to, sizeof to, "%04d-%s", q == 4 ? y + 1 : y, start[q % 4]);
-	if (cli_value_time(from, &a->an.win.from) < 0 ||
-	    cli_value_time(to, &a->an.win.to) < 0)
-		return bad(name, "quarter", v, "a quarter: YYYYQ1 to YYYYQ4");
+	if (epoch_parse(from, &a->an.win.from) < 0 ||
+	    epoch_parse(to, &a->an.win.to) < 0)
+		return bad(name, "quarter", v, "a quarter that ends in the"
+		    " years 0 to 9999: 0000Q1 to 9999Q3");
+	a->an.win.has_from = a->an.win.has_to = 1;
 	a->quarter = 1;
 	return 0;
 }
@@ -257,14 +250,13 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 
 	switch (o) {
 	case O_FROM:
-		a->window = 1;
-		return set_time(v, &a->an.win.from) < 0 ?
-		    bad(name, "from", v, "a UTC time in the years 0 to 9999") :
-		    0;
+		a->window = a->an.win.has_from = 1;
+		return epoch_parse(v, &a->an.win.from) < 0 ?
+		    bad(name, "from", v, EPOCH_SYNTAX) : 0;
 	case O_TO:
-		a->window = 1;
-		return set_time(v, &a->an.win.to) < 0 ?
-		    bad(name, "to", v, "a UTC time in the years 0 to 9999") : 0;
+		a->window = a->an.win.has_to = 1;
+		return epoch_parse(v, &a->an.win.to) < 0 ?
+		    bad(name, "to", v, EPOCH_SYNTAX) : 0;
 	case O_QUARTER:
 		return set_quarter(a, name, v);
 	case O_HOST:
@@ -328,7 +320,7 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 	case O_DEPTH:
 		if (cli_value_count(v, &d) < 0 || d < 1 || d > 1000 ||
 		    d != (int)d)
-			return bad(name, "depth", v, "a depth of 1 or more");
+			return bad(name, "depth", v, "a depth from 1 to 1000");
 		a->an.dir_depth = (int)d;
 		return 0;
 	case O_FS:
@@ -368,9 +360,8 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		a->out = v;
 		return 0;
 	case O_NOW:
-		if (set_time(v, &a->now) < 0)
-			return bad(name, "now", v, "a UTC time in the years 0 "
-			    "to 9999");
+		if (epoch_parse(v, &a->now) < 0)
+			return bad(name, "now", v, EPOCH_SYNTAX);
 		a->has_now = 1;
 		return 0;
 	case O_BUNDLE:
@@ -553,7 +544,8 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 		    " give it or --from/--to, not both\n", name);
 		return -1;
 	}
-	if (a->an.win.from && a->an.win.to && a->an.win.to <= a->an.win.from) {
+	if (a->an.win.has_from && a->an.win.has_to &&
+	    a->an.win.to <= a->an.win.from) {
 		fprintf(stderr, "iocensus %s: --to must be after --from\n",
 		    name);
 		return -1;

@@ -7,15 +7,17 @@
  *	2010-02-01T09:00 2010-02-05T10:00 data lost
  *	2010-03-10 06:00 2010-03-10 18:00 unplanned outage
  *
- * A time is one word, or a date and a time of day as two words.
+ * A time is one word, or a date and a time of day as two words, in the
+ * range of lib/epoch.h. The file is read within the bounds of lib/lines.h.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_int.h"
+#include "epoch.h"
+#include "lines.h"
 #include "xalloc.h"
 
 /* The next blank-separated word of *p (NUL-terminated in place), or NULL. */
@@ -67,9 +69,9 @@ read_time(char **p, int64_t *t)
 		if ((size_t)snprintf(joined, sizeof joined, "%s %s", w, tod) >=
 		    sizeof joined)
 			return -1;
-		return cli_value_time(joined, t);
+		return epoch_parse(joined, t);
 	}
-	return cli_value_time(w, t);
+	return epoch_parse(w, t);
 }
 
 /* One line (comment and blank already excluded) into a; NULL or why. */
@@ -104,38 +106,45 @@ is_blank_or_comment(const char *s)
 	return *s == '\0' || *s == '#';
 }
 
+struct load {
+	struct annotation *a;
+	size_t n, cap;
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+static int
+load_line(void *arg, char *line, int lineno)
+{
+	struct load *ld = arg;
+	const char *why;
+
+	if (is_blank_or_comment(line))
+		return 0;
+	ld->a = xgrow(ld->a, ld->n, &ld->cap, sizeof *ld->a, 8);
+	if ((why = parse_line(line, &ld->a[ld->n])) != NULL) {
+		snprintf(ld->err, ld->errlen, "%s:%d: %s", ld->path, lineno,
+		    why);
+		return -1;
+	}
+	ld->n++;
+	return 0;
+}
+
 int
 cli_annotate_load(const char *path, struct annotation **out, size_t *nout,
     char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	struct annotation *a = NULL;
-	size_t n = 0, cap = 0, lineno = 0, linecap = 0;
-	char *line = NULL;
-	const char *why = NULL;
+	struct lines_src src = { path, NULL, "an annotation file", 1, err,
+	    errlen };
+	struct load ld = { NULL, 0, 0, path, err, errlen };
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (lines_read_path(&src, load_line, &ld) < 0) {
+		an_annotate_free(ld.a, ld.n);
 		return -1;
 	}
-	while (!why && getline(&line, &linecap, f) >= 0) {
-		lineno++;
-		if (is_blank_or_comment(line))
-			continue;
-		a = xgrow(a, n, &cap, sizeof *a, 8);
-		if ((why = parse_line(line, &a[n])) == NULL)
-			n++;
-	}
-	if (!why && ferror(f))
-		why = strerror(errno);
-	free(line);
-	fclose(f);
-	if (why) {
-		snprintf(err, errlen, "%s:%zu: %s", path, lineno, why);
-		an_annotate_free(a, n);
-		return -1;
-	}
-	*out = a;
-	*nout = n;
+	*out = ld.a;
+	*nout = ld.n;
 	return 0;
 }

@@ -24,10 +24,6 @@
 #include "analyses/analyses.h"
 #include "outfile.h"
 
-/* A time in UTC: unix seconds ("1264982400", "@1264982400"), or ISO 8601
- * "2010-02-01", "2010-02-01T09:00", "2010-02-01 09:00:00", optional "Z".
- * 0 or -1. */
-int cli_value_time(const char *s, int64_t *out);
 /* A duration: "90" (seconds), "90s", "10m", "1h", "2d", "1w". 0 or -1. */
 int cli_value_duration(const char *s, int64_t *out);
 /* A size: "0", "131072", "128K", "128KiB", "1M", "1MiB", "1G" (binary
@@ -40,9 +36,10 @@ int cli_value_count(const char *s, double *out);
 int cli_value_durations(const char *s, int64_t *out, int max);
 int cli_value_sizes(const char *s, uint64_t *out, int max);
 
-/* Parse --annotate FILE: lines "FROM TO LABEL..." (times as accepted by
- * cli_value_time), '#' comments and blank lines ignored. 0, or -1 with
- * "FILE:LINE: why" in err; free with an_annotate_free. */
+/* Parse --annotate FILE: lines "FROM TO LABEL..." (times as epoch_parse
+ * takes them, lib/epoch.h), '#' comments and blank lines ignored, within
+ * the bounds of lib/lines.h. 0, or -1 with "FILE:LINE: why" in err;
+ * free with an_annotate_free. */
 int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
     char *err, size_t errlen);
 

@@ -206,13 +206,14 @@ fs_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 {
 	size_t *keep = xcalloc(n + 1, sizeof *keep), k, nrescan;
 	int64_t *id = xcalloc(n + 1, sizeof *id);
-	int window = o->win.from || o->win.to;
+	int window = io_window_given(&o->win);
 	struct an_opts c = *o;
 	char snap[300];
 	int rc = 0;
 
 	c.project = NULL, c.exclude = NULL, c.nexclude = 0, c.fs = fs;
-	k = an_points_keep(s, n, fs, o->win.from, o->win.to, keep, &nrescan);
+	k = an_points_keep(s, n, fs, io_window_lo(&o->win),
+	    io_window_hi(&o->win), keep, &nrescan);
 	for (size_t i = 0; i < k; i++)
 		id[i] = s[keep[i]].id;
 	if (k == 0) {
@@ -339,7 +340,7 @@ io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 	    char *, size_t) = { an_throughput, an_cdf, an_idle, an_burst,
 	    an_devices };
 	struct an_opts c = *o;
-	struct io_window all = { 0, 0, NULL, 0 };
+	struct io_window all = { 0 };
 	struct host_list hl;
 
 	/* Hosts with data at any time: none means nothing was ingested. */

@@ -1,120 +1,15 @@
 /*
  * cli_value: strict parsers for option values (cli_int.h). Every parser
- * consumes the whole string or fails; numbers that do not fit fail. Time
- * conversion is plain arithmetic on the proleptic Gregorian calendar, so
- * neither the time zone nor the locale can change a result.
+ * consumes the whole string or fails; numbers that do not fit fail. Times
+ * are lib/epoch.h's, digits lib/argval.h's.
  */
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "argval.h"
 #include "cli_int.h"
-
-/* Decimal digits into *v (no sign, at least one digit); returns the end,
- * or NULL on overflow or no digit. */
-static const char *
-digits_u64(const char *s, uint64_t *v)
-{
-	const char *p = s;
-	uint64_t x = 0;
-
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (x > (UINT64_MAX - d) / 10)
-			return NULL;
-		x = x * 10 + d;
-	}
-	if (p == s)
-		return NULL;
-	*v = x;
-	return p;
-}
-
-/* Exactly n digits as an int (for date fields). */
-static const char *
-fixed_digits(const char *s, int n, int *v)
-{
-	int x = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return NULL;
-		x = x * 10 + (s[i] - '0');
-	}
-	*v = x;
-	return s + n;
-}
-
-static int
-is_leap(int y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static int
-days_in_month(int y, int m)
-{
-	static const int dm[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
-	    30, 31 };
-
-	return m == 2 && is_leap(y) ? 29 : dm[m - 1];
-}
-
-/* Days since 1970-01-01 of a civil date (H. Hinnant's algorithm). */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	int64_t yoe = y - era * 400;
-	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-
-	return era * 146097 + doe - 719468;
-}
-
-/* "YYYY-MM-DD" then optionally ("T" | " ") "HH:MM" [":SS"], then "Z". */
-static int
-parse_iso(const char *s, int64_t *out)
-{
-	int y, mo, d, h = 0, mi = 0, sec = 0;
-	const char *p = s;
-
-	if (!(p = fixed_digits(p, 4, &y)) || *p++ != '-' ||
-	    !(p = fixed_digits(p, 2, &mo)) || *p++ != '-' ||
-	    !(p = fixed_digits(p, 2, &d)))
-		return -1;
-	if (*p == 'T' || *p == ' ') {
-		p++;
-		if (!(p = fixed_digits(p, 2, &h)) || *p++ != ':' ||
-		    !(p = fixed_digits(p, 2, &mi)))
-			return -1;
-		if (*p == ':' && !(p = fixed_digits(p + 1, 2, &sec)))
-			return -1;
-	}
-	if (*p == 'Z')
-		p++;
-	if (*p != '\0' || mo < 1 || mo > 12 || d < 1 ||
-	    d > days_in_month(y, mo) || h > 23 || mi > 59 || sec > 59)
-		return -1;
-	*out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
-	return 0;
-}
-
-int
-cli_value_time(const char *s, int64_t *out)
-{
-	uint64_t v;
-	const char *p = s[0] == '@' ? s + 1 : s;
-	const char *end = digits_u64(p, &v);
-
-	if (end && *end == '\0' && v <= INT64_MAX) {
-		*out = (int64_t)v;
-		return 0;
-	}
-	return p == s ? parse_iso(s, out) : -1;
-}
 
 /* v * mult into *out unless it overflows. */
 static int
@@ -135,7 +30,7 @@ cli_value_duration(const char *s, int64_t *out)
 	} unit[] = { { "", 1 }, { "s", 1 }, { "m", 60 }, { "min", 60 },
 	    { "h", 3600 }, { "d", 86400 }, { "w", 604800 } };
 	uint64_t v, r;
-	const char *end = digits_u64(s, &v);
+	const char *end = argval_digits(s, &v);
 
 	if (!end)
 		return -1;
@@ -168,7 +63,7 @@ int
 cli_value_size(const char *s, uint64_t *out)
 {
 	uint64_t v, mult = 1;
-	const char *end = digits_u64(s, &v);
+	const char *end = argval_digits(s, &v);
 
 	if (!end)
 		return -1;

@@ -35,17 +35,40 @@
 enum minute_state { MIN_NONE = 0, MIN_MISSING = 1, MIN_COMPLETE = 2 };
 
 /* The time window and hosts of a question. from/to: unix seconds, UTC,
- * [from, to); 0 means "from the first data" / "to the end of the last",
- * except that a start from the data is at most IO_DEFAULT_DAYS before
- * the end: the window a question gets without --from never passes the
- * limits below, however long the time its data claims to span.
+ * [from, to), each used only where has_from/has_to says it was given
+ * (any time of lib/epoch.h, 1970-01-01 too); one not given means "from
+ * the first data" / "to the end of the last", except that a start from
+ * the data is at most IO_DEFAULT_DAYS before the end: the window a
+ * question gets without --from never passes the limits below, however
+ * long the time its data claims to span. A zeroed window is no window.
  * hosts: glob patterns (lib/globlist); none means every host. */
 #define IO_DEFAULT_DAYS 366
 struct io_window {
 	int64_t from, to;
+	int has_from, has_to;
 	const char *const *hosts;
 	size_t nhosts;
 };
+
+/* The window's bounds as a half-open range [lo, hi) of times: a bound not
+ * given is the widest there is. */
+static inline int64_t
+io_window_lo(const struct io_window *w)
+{
+	return w->has_from ? w->from : INT64_MIN;
+}
+
+static inline int64_t
+io_window_hi(const struct io_window *w)
+{
+	return w->has_to ? w->to : INT64_MAX;
+}
+
+static inline int
+io_window_given(const struct io_window *w)
+{
+	return w->has_from || w->has_to;
+}
 
 /* Aggregate over the selected hosts' devices, one entry per calendar
  * minute of the window. */
@@ -297,8 +320,9 @@ query_census_prow_opt(const struct prow *r, int64_t v, unsigned bit)
 
 /* Rows of file system fs: with project, one per snapshot of fs (by id),
  * found or not; without (NULL), every project row of fs's complete
- * snapshots started before `to` (0: any), by name then snapshot id, and
- * names[] sorted (byte order). 0, or -1. */
+ * snapshots started before `to` (INT64_MAX: every one, as the times of
+ * lib/epoch.h are all before it), by name then snapshot id, and names[]
+ * sorted (byte order). 0, or -1. */
 int query_census_project_rows(sqlite3 *db, const char *fs,
     const char *project, int64_t to, struct prow **rows, size_t *n,
     char ***names, size_t *nnames, char *err, size_t errlen);

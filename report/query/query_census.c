@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "db.h"
+#include "epoch.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 static char *
@@ -106,26 +108,56 @@ step_one(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
     " s.fs_free_bytes, s.fs_avail_bytes, s.fs_inodes, s.fs_free_inodes" \
     " FROM v_snapshot s JOIN snapshot t ON t.id = s.id"
 
+/* A time of the snapshot, NULL where may_null allows: one of lib/epoch.h
+ * (fsscan writes no other), so that the analyses' differences and
+ * scalings of times stay exact; a row another program wrote with any
+ * other is refused, naming it. */
+static int
+col_time(sqlite3_stmt *st, int i, int64_t id, int may_null,
+    struct nint *t, char *err, size_t errlen)
+{
+	char d[I128_STRLEN];
+
+	t->has = sqlite3_column_type(st, i) != SQLITE_NULL;
+	t->v = 0;
+	if (!t->has && may_null)
+		return 0;
+	if (t->has && col_exact(st, i, id, &t->v, err, errlen) < 0)
+		return -1;
+	if (t->has && t->v >= EPOCH_MIN && t->v <= EPOCH_MAX)
+		return 0;
+	snprintf(err, errlen, "census database: snapshot %" PRId64 ": %s %s"
+	    " is not a time of the years 0 to 9999 (unix seconds %lld to"
+	    " %lld): the analyses cannot date the snapshot", id,
+	    sqlite3_column_name(st, i), t->has ? i128_str(t->v, d) : "NULL",
+	    (long long)EPOCH_MIN, (long long)EPOCH_MAX);
+	return -1;
+}
+
 static int
 snap_read(sqlite3_stmt *st, struct snap *s, char *err, size_t errlen)
 {
 	struct nint *cap[] = { &s->cap.bytes, &s->cap.free_bytes,
 	    &s->cap.avail_bytes, &s->cap.inodes, &s->cap.free_inodes };
+	struct nint started, now_ref;
 
 	memset(s, 0, sizeof *s);
 	s->id = sqlite3_column_int64(st, 0);
 	s->fs = col_dup(st, 1);
 	s->root = col_dup(st, 2);
-	s->started_at = sqlite3_column_int64(st, 3);
-	s->finished_at = col_nint(st, 4);
 	s->complete = sqlite3_column_int(st, 5) != 0;
 	s->files = col_nint(st, 6);
 	s->dirs = col_nint(st, 7);
 	s->errors = col_nint(st, 10);
 	s->status = col_dup(st, 11);
 	s->mount_opts = col_dup(st, 12);
-	s->now_ref = sqlite3_column_int64(st, 13);
-	s->scanned_at = col_nint(st, 14);
+	if (col_time(st, 3, s->id, 0, &started, err, errlen) < 0 ||
+	    col_time(st, 4, s->id, 1, &s->finished_at, err, errlen) < 0 ||
+	    col_time(st, 13, s->id, 0, &now_ref, err, errlen) < 0 ||
+	    col_time(st, 14, s->id, 1, &s->scanned_at, err, errlen) < 0)
+		return -1;
+	s->started_at = (int64_t)started.v;
+	s->now_ref = (int64_t)now_ref.v;
 	if (col_ntotal(st, 8, s->id, &s->bytes, err, errlen) < 0 ||
 	    col_ntotal(st, 9, s->id, &s->alloc, err, errlen) < 0)
 		return -1;
@@ -485,63 +517,15 @@ static const char project_all_sql[] =
     " JOIN project p ON p.snapshot_id = s.id"
     " LEFT JOIN project_limit l ON l.snapshot_id = p.snapshot_id"
     " AND l.project = p.name"
-    " WHERE s.fs = ?1 AND s.complete AND (?3 = 0 OR s.started_at < ?3)";
+    " WHERE s.fs = ?1 AND s.complete AND s.started_at < ?3";
 
-/* The names seen so far, found through an open-addressing table of their
- * indexes (a file system has its projects in every snapshot). */
-struct nameset {
-	char **name;
-	size_t n, cap;
-	size_t *slot;		/* index + 1; 0: empty */
-	size_t nslot;
-};
-
-static uint64_t
-name_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-static void
-nameset_grow(struct nameset *ns)
-{
-	size_t nslot = ns->nslot ? 2 * ns->nslot : 1024;
-
-	free(ns->slot);
-	ns->slot = xcalloc(nslot, sizeof *ns->slot);
-	ns->nslot = nslot;
-	for (size_t i = 0; i < ns->n; i++) {
-		size_t h = name_hash(ns->name[i], strlen(ns->name[i])) &
-		    (nslot - 1);
-		while (ns->slot[h])
-			h = (h + 1) & (nslot - 1);
-		ns->slot[h] = i + 1;
-	}
-}
-
-/* The index of the row's name (column 1), added when new. */
+/* The index of the row's name (column 1) in ns, added when new. */
 static size_t
-name_index(sqlite3_stmt *st, struct nameset *ns)
+name_index(sqlite3_stmt *st, struct strtab *ns)
 {
 	const char *s = (const char *)sqlite3_column_text(st, 1);
-	size_t len = (size_t)sqlite3_column_bytes(st, 1), h;
 
-	if (2 * (ns->n + 1) > ns->nslot)
-		nameset_grow(ns);
-	for (h = name_hash(s, len) & (ns->nslot - 1); ns->slot[h];
-	    h = (h + 1) & (ns->nslot - 1)) {
-		const char *x = ns->name[ns->slot[h] - 1];
-		if (strlen(x) == len && memcmp(x, s, len) == 0)
-			return ns->slot[h] - 1;
-	}
-	ns->name = xgrow(ns->name, ns->n, &ns->cap, sizeof *ns->name, 64);
-	ns->name[ns->n] = col_dup(st, 1);
-	ns->slot[h] = ns->n + 1;
-	return ns->n++;
+	return strtab_add(ns, s, (size_t)sqlite3_column_bytes(st, 1), NULL);
 }
 
 static const char *const *sort_names;
@@ -556,33 +540,33 @@ by_name(const void *a, const void *b)
 /* Names sorted (byte order), and rows grouped by name in snapshot order:
  * a counting sort on the names' ranks keeps the scan's snapshot order. */
 static void
-group_by_name(struct nameset *ns, struct prow **rows, size_t n)
+group_by_name(char **name, size_t nn, struct prow **rows, size_t n)
 {
-	size_t *order = xcalloc(ns->n + 1, sizeof *order);
-	size_t *rank = xcalloc(ns->n + 1, sizeof *rank);
-	size_t *start = xcalloc(ns->n + 2, sizeof *start);
-	char **sorted = xcalloc(ns->n + 1, sizeof *sorted);
+	size_t *order = xcalloc(nn + 1, sizeof *order);
+	size_t *rank = xcalloc(nn + 1, sizeof *rank);
+	size_t *start = xcalloc(nn + 2, sizeof *start);
+	char **sorted = xcalloc(nn + 1, sizeof *sorted);
 	struct prow *out = xcalloc(n + 1, sizeof *out);
 
-	for (size_t i = 0; i < ns->n; i++)
+	for (size_t i = 0; i < nn; i++)
 		order[i] = i;
-	sort_names = (const char *const *)ns->name;
-	qsort(order, ns->n, sizeof *order, by_name);
-	for (size_t i = 0; i < ns->n; i++) {
+	sort_names = (const char *const *)name;
+	qsort(order, nn, sizeof *order, by_name);
+	for (size_t i = 0; i < nn; i++) {
 		rank[order[i]] = i;
-		sorted[i] = ns->name[order[i]];
+		sorted[i] = name[order[i]];
 	}
 	for (size_t i = 0; i < n; i++)
 		start[rank[(*rows)[i].name] + 1]++;
-	for (size_t i = 0; i < ns->n; i++)
+	for (size_t i = 0; i < nn; i++)
 		start[i + 1] += start[i];
 	for (size_t i = 0; i < n; i++) {
 		size_t r = rank[(*rows)[i].name];
 		out[start[r]] = (*rows)[i];
 		out[start[r]++].name = r;
 	}
-	free(ns->name);
-	ns->name = sorted;
+	memcpy(name, sorted, nn * sizeof *name);
+	free(sorted);
 	free(*rows);
 	*rows = out;
 	free(order);
@@ -597,7 +581,7 @@ query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
 {
 	sqlite3_stmt *st = db_prepare(db, project ? project_one_sql :
 	    project_all_sql, err, errlen);
-	struct nameset ns = { 0 };
+	struct strtab ns = { 0 };
 	size_t cap = 0;
 	int rc;
 
@@ -636,11 +620,9 @@ query_census_project_rows(sqlite3 *db, const char *fs, const char *project,
 	}
 	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
 	sqlite3_finalize(st);
-	if (rc == 0 && !project && ns.n > 1)
-		group_by_name(&ns, rows, *n);
-	free(ns.slot);
-	*names = ns.name;
-	*nnames = ns.n;
+	*names = strtab_take(&ns, nnames);
+	if (rc == 0 && !project && *nnames > 1)
+		group_by_name(*names, *nnames, rows, *n);
 	return rc;
 }
 

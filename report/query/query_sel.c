@@ -178,16 +178,16 @@ query_sel_resolve(sqlite3 *db, const struct io_window *w, struct io_sel *s,
 	s->all = w->nhosts == 0;
 	if (load_hosts(db, w, s, err, errlen) < 0)
 		return -1;
-	if ((!w->from || !w->to) &&
+	if ((!w->has_from || !w->has_to) &&
 	    data_bounds(db, s, &a, &b, err, errlen) < 0)
 		return -1;
-	if ((!w->from || !w->to) && a == b)
+	if ((!w->has_from || !w->has_to) && a == b)
 		return 0;		/* no data to default a bound from */
-	s->from = w->from ? floor_div64(w->from, 60) * 60 : a;
-	s->to = w->to ? floor_div64(w->to, 60) * 60 : b;
+	s->from = w->has_from ? floor_div64(w->from, 60) * 60 : a;
+	s->to = w->has_to ? floor_div64(w->to, 60) * 60 : b;
 	if (s->to <= s->from)
 		s->to = s->from;
-	if (!w->from && s->to - s->from > IO_DEFAULT_DAYS * 86400LL) {
+	if (!w->has_from && s->to - s->from > IO_DEFAULT_DAYS * 86400LL) {
 		s->cut = 1;
 		s->data_from = s->from;
 		s->from = s->to - IO_DEFAULT_DAYS * 86400LL;

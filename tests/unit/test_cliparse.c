@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "cli/cli_int.h"
+#include "epoch.h"
 #include "tap.h"
 
 static void
@@ -9,7 +10,7 @@ time_ok(const char *s, int64_t want)
 {
 	int64_t got = -12345;
 
-	if (ok(cli_value_time(s, &got) == 0, "time %s parses", s))
+	if (ok(epoch_parse(s, &got) == 0, "time %s parses", s))
 		is_i64(got, want, "time %s", s);
 }
 
@@ -18,7 +19,7 @@ time_bad(const char *s)
 {
 	int64_t got;
 
-	ok(cli_value_time(s, &got) == -1, "time \"%s\" rejected", s);
+	ok(epoch_parse(s, &got) == -1, "time \"%s\" rejected", s);
 }
 
 static void
@@ -89,14 +90,33 @@ times(void)
 	time_ok("1969-12-31", -86400);
 	time_ok("2000-02-29", 951782400);	/* leap (div by 400) */
 	time_ok("2010-03-01", 1267401600);	/* Feb 2010 has 28 days */
-	time_ok("9223372036854775807", INT64_MAX);
+	/* the range of lib/epoch.h: years 0 to 9999; days_from_civil by
+	 * hand: 0000-01-01 is 719528 days before 1970-01-01 (1970 * 365
+	 * plus the 478 leap days of years 0 to 1969), 10000-01-01 is
+	 * 2932897 days after it */
+	time_ok("0000-01-01", -719528LL * 86400);
+	time_ok("0000-02-29", (-719528LL + 59) * 86400);	/* leap */
+	time_ok("9999-12-31T23:59:59", 2932897LL * 86400 - 1);
+	time_ok("-62167219200", -719528LL * 86400);
+	time_ok("253402300799", 2932897LL * 86400 - 1);
+	time_ok("-5", -5);
+	time_ok("@-86400", -86400);
+	time_ok("-0", 0);
+	time_bad("-62167219201");
+	time_bad("253402300800");
+	time_bad("9223372036854775807");
+	time_bad("-9223372036854775808");
 	time_bad("");
 	time_bad("@");
+	time_bad("-");
+	time_bad("--5");
+	time_bad("+5");
 	time_bad("9223372036854775808");
 	time_bad("99999999999999999999");
 	time_bad("12x");
-	time_bad("-5");
 	time_bad("@2010-02-01");
+	time_bad("10000-01-01");
+	time_bad("-2010-02-01");
 	time_bad("2010-2-01");
 	time_bad("2010-02-30");
 	time_bad("1900-02-29");	/* not leap (div by 100) */

@@ -62,8 +62,11 @@ dump(int argc, char **argv)
 		snprintf(err, sizeof err, "usage");
 		goto out;
 	}
+	/* 0: that bound of the data (callers never ask for 1970-01-01) */
 	w.from = strtoll(argv[3], NULL, 10);
 	w.to = strtoll(argv[4], NULL, 10);
+	w.has_from = w.from != 0;
+	w.has_to = w.to != 0;
 	w.hosts = (const char *const *)argv + 5;
 	w.nhosts = (size_t)(argc - 5);
 	if (strcmp(argv[1], "minutes") == 0) {
@@ -358,12 +361,14 @@ check_filters(sqlite3 *db)
 	    s.state[1] == MIN_MISSING && s.state[4] == MIN_MISSING,
 	    "host b: its one minute complete, then missing to the end");
 	query_minutes_free(&s);
-	w = (struct io_window){ .from = T0 + 60, .to = T0 + 150 };
+	w = (struct io_window){ .from = T0 + 60, .to = T0 + 150,
+	    .has_from = 1, .has_to = 1 };
 	ok(query_minutes_load(db, &w, &s, err, sizeof err) == 0 && s.n == 1 &&
 	    s.t0 == T0 + 60 && s.state[0] == MIN_COMPLETE && s.rd[0] == 5627,
 	    "window rounded down to minutes");
 	query_minutes_free(&s);
-	w = (struct io_window){ .from = T0 + 60, .to = T0 + 180 };
+	w = (struct io_window){ .from = T0 + 60, .to = T0 + 180,
+	    .has_from = 1, .has_to = 1 };
 	ok(query_devstats_load(db, &w, &d, &n, err, sizeof err) == 0, "dev stats");
 	ok(n == 2 && !strcmp(d[0].device, "sda") && !strcmp(d[1].device,
 	    "sdb"), "devices expected in the window, by name");
@@ -431,7 +436,8 @@ static void
 check_edge_stats(sqlite3 *db, int64_t from, int64_t to, int64_t samples,
     int64_t rd_bytes, int64_t minutes, const char *what)
 {
-	struct io_window w = { .from = from, .to = to };
+	struct io_window w = { .from = from, .to = to, .has_from = from != 0,
+	    .has_to = to != 0 };
 	struct dev_stat *d = NULL;
 	size_t n = 0;
 	char err[512] = "";

@@ -693,6 +693,71 @@ test_projid_file(void)
 	unsetenv("IOCENSUS_PROJID_FILE");
 }
 
+/* "(none)" is the name of what no rule matched, and of nothing else
+ * (project.h): a directory of that name directly below ROOT is
+ * "./(none)", deeper its path; a projid named so goes by its number; a
+ * map or gidmap that names a project so is refused. */
+static void
+test_none_reserved(void)
+{
+	const char *d1[] = { "depth:1" }, *d2[] = { "depth:2" };
+	const char *pj[] = { "projid" };
+	struct project_cache c = { 0 };
+	struct project_rules *r = rules("/r", 1, d1);
+	struct proj_dir rt, n, nn;
+	char spec[300], want[400];
+	const char *one[] = { spec };
+	uint32_t *ids;
+	int32_t *projs;
+	size_t k;
+
+	if (r) {
+		rt = root(r);
+		n = dir(r, &rt, "(none)", 1);
+		is_str(pname(r, n.self), "./(none)",
+		    "(none) below ROOT, depth:1: ./(none)");
+		is_str(file_in(r, &n, &c, 0, 0), "./(none)",
+		    "a file in it: ./(none)");
+		ok(n.self != PROJECT_NONE, "./(none) is not PROJECT_NONE");
+		is_str(file_in(r, &rt, &c, 0, 0), "(none)",
+		    "a file in ROOT: (none), PROJECT_NONE");
+		is_str(sources(r, "./(none)"), "depth:1", "./(none): depth:1");
+		project_cache_free(&c);
+		project_rules_free(r);
+	}
+	if ((r = rules("/r", 1, d2)) != NULL) {
+		rt = root(r);
+		n = dir(r, &rt, "(none)", 1);
+		nn = dir(r, &n, "(none)/(none)", 2);
+		is_str(pname(r, n.self), "(none)", "depth:2: (none) at depth 1"
+		    " matches nothing");
+		is_str(pname(r, nn.self), "(none)/(none)", "depth:2: its path");
+		project_rules_free(r);
+	}
+	setenv("IOCENSUS_PROJID_FILE", file_with("(none):42\nalpha:43\n"), 1);
+	if ((r = rules("/r", 1, pj)) != NULL) {
+		project_projid_note(r, 42);
+		project_projid_note(r, 43);
+		k = project_projids(r, &ids, &projs);
+		for (size_t i = 0; i < k; i++)
+			is_str(pname(r, projs[i]), ids[i] == 42 ? "42" : "alpha",
+			    "projid %u named in the projid file", ids[i]);
+		ok(k == 2, "projid: both IDs met");
+		free(ids);
+		free(projs);
+		project_rules_free(r);
+	}
+	unsetenv("IOCENSUS_PROJID_FILE");
+	snprintf(spec, sizeof spec, "map:%s", file_with("a b\nx (none)\n"));
+	snprintf(want, sizeof want, "%s line 2: the project name '(none)' is"
+	    " reserved", spec);
+	expect_error("/r", 1, one, want, "map naming a project (none)");
+	snprintf(spec, sizeof spec, "gidmap:%s", file_with("7 (none)\n"));
+	snprintf(want, sizeof want, "%s line 1: the project name '(none)' is"
+	    " reserved", spec);
+	expect_error("/r", 1, one, want, "gidmap naming a project (none)");
+}
+
 /* Many threads, each with its own cache, agree on every name. */
 #define NTHREADS 4
 #define NITER 20000
@@ -791,6 +856,7 @@ main(void)
 	test_projid_nomatch();
 	test_errors();
 	test_projid_file();
+	test_none_reserved();
 	test_threads();
 	for (int i = 0; i < nfiles; i++) {
 		char p[300];
