@@ -84,7 +84,7 @@ def kill_at_final_write(args, db, rnd, deadline=60):
     the WAL file: the first is the 'running' row, the second the final
     transaction (then the checkpoint on close). Returns the process and
     whether the second burst was seen."""
-    p = start(args)
+    p = start(args, killed=True)
     t0 = time.monotonic()
     prev = wal_state(db)
     changes = 0
@@ -129,7 +129,7 @@ def sigkill(s):
                            (k, what, sid, vs))
 
     for k, d in enumerate(delays):
-        p = start(args)
+        p = start(args, killed=True)
         time.sleep(d)
         p.send_signal(signal.SIGKILL)
         p.communicate()
