@@ -14,7 +14,7 @@
 #include "idname.h"
 
 /* 2^40 MiB/s is an exbibyte per second: anything above is a typo. The
- * bound also keeps the exact compares of coverage.c in 128 bits. */
+ * bound also keeps the exact compares of traffic/traffic_peak.c in 128 bits. */
 #define MAX_PEAK_MIB_S 1099511627776ull	/* 2^40 */
 
 enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "analyses/analyses.h"
+#include "opts/opts.h"
 #include "render/render.h"
 
 #define CLI_EXIT_PARTIAL 1

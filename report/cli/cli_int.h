@@ -21,7 +21,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
-#include "analyses/analyses.h"
+#include "opts/opts.h"
 #include "outfile.h"
 
 /* A duration: "90" (seconds), "90s", "10m", "1h", "2d", "1w". 0 or -1. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses/analyses.h"
+#include "space/space.h"
 #include "cli_int.h"
 #include "render/render.h"
 

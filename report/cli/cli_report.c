@@ -10,7 +10,7 @@
  *   file sizes, atime, mtime and ctime ages of its latest point; usage by
  *   project, user and group; then throughput, cdf, idle, burst and
  *   devices. The window (--from/--to, --quarter) drives every section.
- *   Points are complete snapshots, one per day (an_points.c).
+ *   Points are complete snapshots, one per day (space/space_points.c).
  *
  * What has no data still gets its section, with the analysis's own note
  * or, where the analysis cannot run (a diff without two complete
@@ -27,6 +27,9 @@
 #include "metric.h"
 #include "outfile.h"
 #include "render/render.h"
+#include "space/space.h"
+#include "summary/summary.h"
+#include "traffic/traffic.h"
 #include "xalloc.h"
 
 #ifndef IOCENSUS_VERSION

@@ -19,13 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyses/analyses.h"
 #include "cli.h"
 #include "db.h"
 #include "fmt.h"
 #include "ingest/ingest.h"
 #include "query/query.h"
 #include "render/render.h"
+#include "space/space.h"
+#include "traffic/traffic.h"
 #include "cli_int.h"
 #include "xalloc.h"
 

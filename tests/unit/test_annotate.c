@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyses/analyses.h"
 #include "cli/cli_int.h"
+#include "traffic/traffic_int.h"
 #include "tap.h"
 
 static char path[64];

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyses/analyses.h"
+#include "space/space.h"
 #include "db.h"
 #include "tap.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses/an_io_int.h"
+#include "traffic/traffic_int.h"
 #include "floordiv.h"
 #include "tap.h"
 

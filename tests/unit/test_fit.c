@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "analyses/an_fit_int.h"
+#include "space/space_fit_int.h"
 #include "tap.h"
 
 static int
