@@ -15,7 +15,7 @@ static const int64_t default_idle_edges[] = { 60, 600, 3600, 7200, 14400,
 static const uint64_t default_burst_c[] = { 0, 131072, 1048576 };
 
 void
-an_opts_init(struct an_opts *o)
+opts_init(struct opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->every = 3600;
@@ -28,7 +28,7 @@ an_opts_init(struct an_opts *o)
 }
 
 void
-an_annotate_free(struct annotation *a, size_t n)
+opts_annotations_free(struct annotation *a, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(a[i].label);

@@ -1,6 +1,6 @@
 /*
  * opts: what every question is asked with. A question (traffic/traffic.h,
- * space/space.h) takes a struct an_opts, loads what it needs (through
+ * space/space.h) takes a struct opts, loads what it needs (through
  * query/query.h), computes, and returns a struct result; none prints.
  * NULL means an error, with the message in err; "no data" is a result
  * with a note saying so and empty tables. An error caused by the request
@@ -47,16 +47,16 @@ struct xdec {
  * XDEC_MAX_FRAC decimals (zeros after them are fine); n < XDEC_LIMIT.
  * Trailing zeros of the decimals are dropped, so k is the least that
  * holds the value. 0, or -1 leaving *out alone. */
-int an_xdec_parse(const char *s, struct xdec *out);
+int opts_xdec_parse(const char *s, struct xdec *out);
 
 /* 10^k for k <= XDEC_MAX_FRAC. */
-uint64_t an_xdec_pow10(unsigned k);
+uint64_t opts_xdec_pow10(unsigned k);
 
 /* The nearest double, for display. */
-double an_xdec_value(struct xdec x);
+double opts_xdec_value(struct xdec x);
 
 /* The exact decimal ("5.555", "100") into buf; returns buf. */
-char *an_xdec_fmt(struct xdec x, char *buf, size_t len);
+char *opts_xdec_fmt(struct xdec x, char *buf, size_t len);
 
 /* A shaded window from --annotate FILE. */
 struct annotation {
@@ -65,26 +65,28 @@ struct annotation {
 };
 
 /* Free what cli_annotate_load returned. */
-void an_annotate_free(struct annotation *a, size_t n);
+void opts_annotations_free(struct annotation *a, size_t n);
 
 /* What a growth projection follows (growth --metric): files, bytes
  * (sum of st_size), alloc (allocated bytes), used (fs_bytes -
  * fs_free_bytes; a project's allocated bytes) and inodes (fs_inodes -
  * fs_free_inodes; a project's entries). */
-enum an_metric { AN_FILES, AN_BYTES, AN_ALLOC, AN_USED, AN_INODES };
+enum opts_metric {
+	OPTS_FILES, OPTS_BYTES, OPTS_ALLOC, OPTS_USED, OPTS_INODES
+};
 
 /* A growth target as written (growth --target, lib/units.h): a count
  * ("1e9", "2M"), a size ("50TiB", "50TB") or a percentage of capacity
  * ("80%"). given == 0: none. */
-struct an_target {
+struct opts_target {
 	int given;
 	enum units_kind kind;
 	double v;		/* a percentage as a fraction */
 };
 
 /* Every option of every analysis; main.c fills what the command takes,
- * the rest keep the defaults of an_opts_init(). */
-struct an_opts {
+ * the rest keep the defaults of opts_init(). */
+struct opts {
 	struct io_window win;		/* --from, --to (--quarter), --host;
 					   the census analyses take the
 					   snapshots started in [from, to) */
@@ -123,19 +125,19 @@ struct an_opts {
 	const char *const *exclude;	/* files --exclude-project,
 	    repeatable */
 	size_t nexclude;
-	struct an_target target;	/* growth --target */
-	enum an_metric metric;		/* growth --metric */
+	struct opts_target target;	/* growth --target */
+	enum opts_metric metric;	/* growth --metric */
 	int dir_depth;			/* diff --by dir: depth (default 1) */
 	int no_paths;			/* report --no-paths: no path below
 					   ROOT and no file name, for a page
 					   to share */
 };
 
-void an_opts_init(struct an_opts *o);
+void opts_init(struct opts *o);
 
 /* The name of a metric ("files", ...), and the metric of a name
  * (opts_metric.c): 0, or -1 when it is none. */
-const char *an_metric_name(enum an_metric m);
-int an_metric_parse(const char *s, enum an_metric *m);
+const char *opts_metric_name(enum opts_metric m);
+int opts_metric_parse(const char *s, enum opts_metric *m);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * an_xdec: exact user decimals (struct xdec, opts.h).
+ * opts_xdec: exact user decimals (struct xdec, opts.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +12,7 @@ static const uint64_t pow10_tab[XDEC_MAX_FRAC + 1] = {
 };
 
 uint64_t
-an_xdec_pow10(unsigned k)
+opts_xdec_pow10(unsigned k)
 {
 	return pow10_tab[k <= XDEC_MAX_FRAC ? k : XDEC_MAX_FRAC];
 }
@@ -37,7 +37,7 @@ add_digits(uint64_t *n, const char *s, size_t len)
 }
 
 int
-an_xdec_parse(const char *s, struct xdec *out)
+opts_xdec_parse(const char *s, struct xdec *out)
 {
 	size_t ilen = span_digits(s), flen = 0;
 	const char *frac = s + ilen;
@@ -66,15 +66,15 @@ an_xdec_parse(const char *s, struct xdec *out)
 /* Below 2^53 this is one correctly rounded division, so it equals what
  * strtod makes of the same text. */
 double
-an_xdec_value(struct xdec x)
+opts_xdec_value(struct xdec x)
 {
-	return (double)x.n / (double)an_xdec_pow10(x.k);
+	return (double)x.n / (double)opts_xdec_pow10(x.k);
 }
 
 char *
-an_xdec_fmt(struct xdec x, char *buf, size_t len)
+opts_xdec_fmt(struct xdec x, char *buf, size_t len)
 {
-	uint64_t p = an_xdec_pow10(x.k);
+	uint64_t p = opts_xdec_pow10(x.k);
 
 	if (x.k == 0)
 		snprintf(buf, len, "%llu", (unsigned long long)x.n);

@@ -1,5 +1,5 @@
 /*
- * an_capacity: when is each file system full? The quarterly summary's
+ * space_capacity: when is each file system full? The quarterly summary's
  * first table: per file system, its size, used and available space and
  * Use% as df counts them, the share of inodes used, its growth over the
  * window, and the dates its space and its inodes reach 100%, with the 95%
@@ -72,27 +72,27 @@ df_pct(i128 part, i128 whole)
 
 /* The points of one metric of the file system (target: 100%). */
 static int
-fs_points(sqlite3 *db, const struct cap_fs *c, enum an_metric m,
+fs_points(sqlite3 *db, const struct cap_fs *c, enum opts_metric m,
     struct points *p, char *err, size_t errlen)
 {
-	struct an_opts o;
+	struct opts o;
 
-	an_opts_init(&o);
+	opts_init(&o);
 	o.metric = m;
 	o.win.to = c->win->to;
 	o.win.has_to = c->win->has_to;
 	p->fs = c->fs;
-	return an_growth_pts_load(db, &o, c->s, c->n, p, err, errlen);
+	return space_growth_pts_load(db, &o, c->s, c->n, p, err, errlen);
 }
 
 /* The space or inode projection of the file system into its columns. */
 static int
 fs_projection(struct rtable *t, size_t row, int col, sqlite3 *db,
-    const struct cap_fs *c, enum an_metric metric, double *rate,
+    const struct cap_fs *c, enum opts_metric metric, double *rate,
     char *err, size_t errlen)
 {
 	struct points p = { 0 };
-	struct an_opts o;
+	struct opts o;
 	struct proj m;
 	char why[160] = "";
 	double target = 0;
@@ -100,14 +100,14 @@ fs_projection(struct rtable *t, size_t row, int col, sqlite3 *db,
 
 	if (fs_points(db, c, metric, &p, err, errlen) < 0)
 		return -1;
-	an_opts_init(&o);
+	opts_init(&o);
 	o.metric = metric;
-	known = an_growth_pts_target(&o, &p, &target, why, sizeof why);
-	an_capacity_model_fit(&p, target, known, why, &m);
-	an_capacity_model_dates(t, row, col, &p, &m);
+	known = space_growth_pts_target(&o, &p, &target, why, sizeof why);
+	space_capacity_model_fit(&p, target, known, why, &m);
+	space_capacity_model_dates(t, row, col, &p, &m);
 	if (rate)
-		*rate = an_capacity_model_rate(&p, io_window_lo(c->win));
-	an_growth_pts_free(&p);
+		*rate = space_capacity_model_rate(&p, io_window_lo(c->win));
+	space_growth_pts_free(&p);
 	return 0;
 }
 
@@ -129,7 +129,7 @@ fs_row(struct result *r, struct rtable *t, sqlite3 *db, const struct cap_fs *c,
 		result_set_wide(t, row, C_SIZE, cp->bytes.v);
 		result_set_wide(t, row, C_USED, used);
 		result_set_wide(t, row, C_AVAIL, cp->avail_bytes.v);
-		an_snapout_real(t, row, C_USEP, df_pct(used, used +
+		space_snapout_real(t, row, C_USEP, df_pct(used, used +
 		    cp->avail_bytes.v));
 	} else {
 		result_note(r, "%s: snapshot #%lld records no capacity (written"
@@ -140,18 +140,19 @@ fs_row(struct result *r, struct rtable *t, sqlite3 *db, const struct cap_fs *c,
 		i128 iused = cp->inodes.v - cp->free_inodes.v;
 		result_set_wide(t, row, C_INODES, cp->inodes.v);
 		result_set_wide(t, row, C_IUSED, iused);
-		an_snapout_real(t, row, C_IUSEP, df_pct(iused, cp->inodes.v));
+		space_snapout_real(t, row, C_IUSEP,
+		    df_pct(iused, cp->inodes.v));
 	}
-	an_snapout_nint(t, row, C_FILES, s->files);
-	if (fs_projection(t, row, C_FULL, db, c, AN_USED, &bpd, err,
-	    errlen) < 0 || fs_projection(t, row, C_IFULL, db, c, AN_INODES,
-	    NULL, err, errlen) < 0 || fs_points(db, c, AN_FILES, &files, err,
+	space_snapout_nint(t, row, C_FILES, s->files);
+	if (fs_projection(t, row, C_FULL, db, c, OPTS_USED, &bpd, err,
+	    errlen) < 0 || fs_projection(t, row, C_IFULL, db, c, OPTS_INODES,
+	    NULL, err, errlen) < 0 || fs_points(db, c, OPTS_FILES, &files, err,
 	    errlen) < 0) {
-		an_growth_pts_free(&files);
+		space_growth_pts_free(&files);
 		return -1;
 	}
-	an_snapout_real(t, row, C_BPD, bpd);
-	an_snapout_real(t, row, C_FPD, an_capacity_model_rate(&files,
+	space_snapout_real(t, row, C_BPD, bpd);
+	space_snapout_real(t, row, C_FPD, space_capacity_model_rate(&files,
 	    io_window_lo(c->win)));
 	if (c->nkeep - c->w0 < 2)
 		result_note(r, "%s: %zu point%s in the window (one per day):"
@@ -162,7 +163,7 @@ fs_row(struct result *r, struct rtable *t, sqlite3 *db, const struct cap_fs *c,
 		    " before the next one %s left out: a rescan counts once"
 		    " (the later).", c->fs, c->nrescan, c->nrescan == 1 ? "" :
 		    "s", c->nrescan == 1 ? "is" : "are");
-	an_growth_pts_free(&files);
+	space_growth_pts_free(&files);
 	return 0;
 }
 
@@ -172,7 +173,7 @@ one_fs(struct result *r, struct rtable **t, sqlite3 *db, struct cap_fs *c,
     char *err, size_t errlen)
 {
 	c->keep = xcalloc(c->n + 1, sizeof *c->keep);
-	c->nkeep = an_points_keep(c->s, c->n, c->fs, INT64_MIN,
+	c->nkeep = space_points_keep(c->s, c->n, c->fs, INT64_MIN,
 	    io_window_hi(c->win), c->keep, &c->nrescan);
 	for (c->w0 = 0; c->w0 < c->nkeep &&
 	    c->s[c->keep[c->w0]].started_at < io_window_lo(c->win); c->w0++)
@@ -184,11 +185,11 @@ one_fs(struct result *r, struct rtable **t, sqlite3 *db, struct cap_fs *c,
 	}
 	if (fs_row(r, t[0], db, c, err, errlen) < 0)
 		return -1;
-	return an_capacity_proj(r, t[1], t[2], db, c, err, errlen);
+	return space_capacity_proj(r, t[1], t[2], db, c, err, errlen);
 }
 
 static void
-note_window(struct result *r, const struct an_opts *o)
+note_window(struct result *r, const struct opts *o)
 {
 	char a[32], b[32];
 
@@ -209,7 +210,7 @@ note_window(struct result *r, const struct an_opts *o)
 }
 
 struct result *
-an_capacity(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct snap *s = NULL;
 	const char **names;
@@ -219,15 +220,15 @@ an_capacity(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	long nfs;
 	int rc;
 
-	if ((nfs = an_names_fs_list(db, o->fs, &s, &n, &names, err,
+	if ((nfs = space_names_fs_list(db, o->fs, &s, &n, &names, err,
 	    errlen)) < 0)
 		goto out;
 	r = result_new("capacity", "Capacity");
 	note_window(r, o);
 	t[0] = result_table(r, "filesystems", "Capacity per file system",
 	    fs_cols, sizeof fs_cols / sizeof *fs_cols);
-	t[1] = an_capacity_proj_table(r);
-	t[2] = an_capacity_proj_growers(r);
+	t[1] = space_capacity_proj_table(r);
+	t[2] = space_capacity_proj_growers(r);
 	if (nfs == 0)
 		result_note(r, "No snapshots in the database.");
 	for (long i = 0; i < nfs; i++) {

@@ -1,5 +1,5 @@
 /*
- * an_capacity_model: the projection of a file system or a project in the
+ * space_capacity_model: the projection of a file system or a project in the
  * capacity summary, the dates it gives, and growth per day over the
  * window (space_capacity_int.h).
  */
@@ -9,31 +9,32 @@
 #include "space_capacity_int.h"
 
 void
-an_capacity_model_fit(const struct points *p, double target, int known,
+space_capacity_model_fit(const struct points *p, double target, int known,
     const char *why, struct proj *m)
 {
 	struct gfit g;
 
 	m->model = "linear";
-	an_growth_fit_model(m, p, known ? target : 1, 0, &g);
+	space_growth_fit_model(m, p, known ? target : 1, 0, &g);
 	if (!known)
-		an_growth_fit_no_target(m, why);
+		space_growth_fit_no_target(m, why);
 	else
-		an_growth_fit_exceeded(m, p, target);
+		space_growth_fit_exceeded(m, p, target);
 }
 
 static void
 put_day(struct rtable *t, size_t row, int col, const struct points *p,
     double x)
 {
-	int64_t d = p->n ? an_growth_fit_day(p->t[0], p->x[p->n - 1], x) : -1;
+	int64_t d = p->n ? space_growth_fit_day(p->t[0], p->x[p->n - 1], x) :
+	    -1;
 
 	if (d != -1 && !isnan(x))
 		result_set_int(t, row, col, d);
 }
 
 void
-an_capacity_model_dates(struct rtable *t, size_t row, int col,
+space_capacity_model_dates(struct rtable *t, size_t row, int col,
     const struct points *p, const struct proj *m)
 {
 	if (strcmp(m->state, "already exceeded") != 0)
@@ -46,7 +47,7 @@ an_capacity_model_dates(struct rtable *t, size_t row, int col,
 }
 
 double
-an_capacity_model_rate(const struct points *p, int64_t from)
+space_capacity_model_rate(const struct points *p, int64_t from)
 {
 	size_t i = 0;
 

@@ -1,5 +1,5 @@
 /*
- * an_capacity_proj: the projects of a file system in the capacity
+ * space_capacity_proj: the projects of a file system in the capacity
  * summary: their usage at the latest point, share, limit and how much of
  * it they use, their growth over the window and the date they reach their
  * limit; then the projects that grew the most (space_capacity_int.h).
@@ -55,7 +55,7 @@ static const struct rcol_spec grow_cols[] = {
 };
 
 struct rtable *
-an_capacity_proj_table(struct result *r)
+space_capacity_proj_table(struct result *r)
 {
 	return result_table(r, "projects", "Projects: usage, limits and when"
 	    " they reach them", proj_cols, sizeof proj_cols /
@@ -63,7 +63,7 @@ an_capacity_proj_table(struct result *r)
 }
 
 struct rtable *
-an_capacity_proj_growers(struct result *r)
+space_capacity_proj_growers(struct result *r)
 {
 	return result_table(r, "growers", "Top growers (allocated bytes over"
 	    " the window)", grow_cols, sizeof grow_cols / sizeof *grow_cols);
@@ -91,31 +91,32 @@ static void
 model(struct cproj *c, const struct cap_fs *f, const struct prow *rows,
     size_t a, size_t b)
 {
-	enum an_metric m = c->last->has & PROW_LIMIT_BYTES ||
-	    !(c->last->has & PROW_LIMIT_INODES) ? AN_USED : AN_INODES;
-	struct an_opts o;
+	enum opts_metric m = c->last->has & PROW_LIMIT_BYTES ||
+	    !(c->last->has & PROW_LIMIT_INODES) ? OPTS_USED : OPTS_INODES;
+	struct opts o;
 	char why[160] = "";
 	double target = 0;
 	int known;
 
-	an_growth_pts_alloc(&c->p, f->nkeep);
+	space_growth_pts_alloc(&c->p, f->nkeep);
 	c->p.fs = f->fs;
 	for (size_t k = 0; k < f->nkeep; k++) {
 		const struct snap *s = &f->s[f->keep[k]];
-		const struct prow *r = an_growth_pts_row(rows, a, b, s->id);
+		const struct prow *r = space_growth_pts_row(rows, a, b, s->id);
 		struct prow none = { .has = PROW_ENTRIES };
 		i128 v, cap;
 
-		if (an_growth_pts_value(s, r ? r : &none, m, &v, &cap))
-			an_growth_pts_add(&c->p, s->id, s->started_at, v, cap);
+		if (space_growth_pts_value(s, r ? r : &none, m, &v, &cap))
+			space_growth_pts_add(&c->p, s->id, s->started_at, v,
+			    cap);
 	}
-	an_opts_init(&o);
+	opts_init(&o);
 	o.metric = m;
 	o.project = c->name;
-	known = an_growth_pts_target(&o, &c->p, &target, why, sizeof why);
-	if (!known && m == AN_USED)
+	known = space_growth_pts_target(&o, &c->p, &target, why, sizeof why);
+	if (!known && m == OPTS_USED)
 		snprintf(why, sizeof why, "no limit recorded");
-	an_capacity_model_fit(&c->p, target, known, why, &c->m);
+	space_capacity_model_fit(&c->p, target, known, why, &c->m);
 }
 
 /* Highest share of its limit first (none last), then the most used. */
@@ -158,15 +159,15 @@ proj_row(struct rtable *t, const char *fs, const struct cproj *c)
 	result_set_int(t, row, P_FILES, l->files);
 	result_set_wide(t, row, P_BYTES, l->bytes);
 	result_set_wide(t, row, P_ALLOC, l->alloc);
-	an_snapout_real(t, row, P_SHARE, c->share);
-	an_snapout_nint(t, row, P_LB, query_census_prow_opt(l,
+	space_snapout_real(t, row, P_SHARE, c->share);
+	space_snapout_nint(t, row, P_LB, query_census_prow_opt(l,
 	    l->limit_bytes, PROW_LIMIT_BYTES));
-	an_snapout_real(t, row, P_PCTB, c->pctb);
-	an_snapout_nint(t, row, P_LI, query_census_prow_opt(l,
+	space_snapout_real(t, row, P_PCTB, c->pctb);
+	space_snapout_nint(t, row, P_LI, query_census_prow_opt(l,
 	    l->limit_inodes, PROW_LIMIT_INODES));
-	an_snapout_real(t, row, P_PCTI, c->pcti);
-	an_snapout_real(t, row, P_BPD, c->bpd);
-	an_capacity_model_dates(t, row, P_FULL, &c->p, &c->m);
+	space_snapout_real(t, row, P_PCTI, c->pcti);
+	space_snapout_real(t, row, P_BPD, c->bpd);
+	space_capacity_model_dates(t, row, P_FULL, &c->p, &c->m);
 }
 
 static void
@@ -188,7 +189,7 @@ growers(struct rtable *t, const struct cap_fs *f, struct cproj *c, size_t n)
 		result_set_text(t, row, G_FS, f->fs);
 		result_set_text(t, row, G_NAME, g[i]->name);
 		result_set_wide(t, row, G_D, g[i]->d_used);
-		an_snapout_real(t, row, G_BPD, g[i]->bpd);
+		space_snapout_real(t, row, G_BPD, g[i]->bpd);
 		if (total > 0)
 			result_set_real(t, row, G_SHARE, (double)g[i]->d_used /
 			    total);
@@ -198,7 +199,7 @@ growers(struct rtable *t, const struct cap_fs *f, struct cproj *c, size_t n)
 }
 
 int
-an_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
+space_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
     sqlite3 *db, const struct cap_fs *f, char *err, size_t errlen)
 {
 	const struct snap *first = &f->s[f->keep[f->w0]];
@@ -221,7 +222,7 @@ an_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
 
 		for (b = a; b < nrows && rows[b].name == rows[a].name; b++)
 			;
-		if (!(l = an_growth_pts_row(rows, a, b, last->id)))
+		if (!(l = space_growth_pts_row(rows, a, b, last->id)))
 			continue;	/* not in the latest point */
 		x = &c[nc++];
 		x->name = names[rows[a].name];
@@ -232,7 +233,7 @@ an_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
 		x->pcti = l->has & PROW_ENTRIES ? ratio(l->entries,
 		    query_census_prow_opt(l, l->limit_inodes,
 		    PROW_LIMIT_INODES)) : NAN;
-		r0 = an_growth_pts_row(rows, a, b, first->id);
+		r0 = space_growth_pts_row(rows, a, b, first->id);
 		x->d_used = l->alloc - (r0 ? r0->alloc : 0);
 		x->bpd = days > 0 ? (double)x->d_used / days : NAN;
 		model(x, f, rows, a, b);
@@ -242,7 +243,7 @@ an_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
 		proj_row(pt, f->fs, &c[i]);
 	growers(gt, f, c, nc);
 	for (size_t i = 0; i < nc; i++)
-		an_growth_pts_free(&c[i].p);
+		space_growth_pts_free(&c[i].p);
 	free(c);
 	free(rows);
 	query_census_names_free(names, nnames);

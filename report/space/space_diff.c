@@ -1,5 +1,5 @@
 /*
- * an_diff: growth between two snapshots (study-analyses.md 1.5, Table IV).
+ * space_diff: growth between two snapshots (study-analyses.md 1.5, Table IV).
  *
  * Deltas are net (creations minus deletions). A group's share of new
  * files is its delta over the file system's delta; it is undefined when
@@ -134,16 +134,16 @@ fs_values(struct rtable *t, size_t row, const struct drow *tot,
 {
 	for (int m = 0; m < 3; m++) {
 		int c = m == M_FILES ? F_NA : m == M_BYTES ? F_BA : F_KA;
-		an_snapout_nint(t, row, c, tot->v[m].a);
-		an_snapout_nint(t, row, c + 1, tot->v[m].b);
-		an_snapout_nint(t, row, m == M_FILES ? F_DN : c + 2,
+		space_snapout_nint(t, row, c, tot->v[m].a);
+		space_snapout_nint(t, row, c + 1, tot->v[m].b);
+		space_snapout_nint(t, row, m == M_FILES ? F_DN : c + 2,
 		    delta(tot->v[m]));
 	}
 	if (tot->v[M_FILES].a.has && tot->v[M_FILES].b.has &&
 	    tot->v[M_FILES].a.v > 0)
 		result_set_real(t, row, F_GROWTH, (double)tot->v[M_FILES].b.v /
 		    (double)tot->v[M_FILES].a.v);
-	an_snapout_real(t, row, F_DN_DAY, per_day);
+	space_snapout_real(t, row, F_DN_DAY, per_day);
 }
 
 /* New files per day of one pair: NAN when missing or over a backwards
@@ -224,19 +224,19 @@ group_row(struct rtable *t, const struct drow *g, const struct drow *tot)
 	const struct pair *f = &g->v[M_FILES];
 
 	result_set_text(t, row, G_NAME, g->name);
-	an_snapout_nint(t, row, G_NA, f->a);
-	an_snapout_nint(t, row, G_NB, f->b);
-	an_snapout_nint(t, row, G_DN, delta(*f));
+	space_snapout_nint(t, row, G_NA, f->a);
+	space_snapout_nint(t, row, G_NB, f->b);
+	space_snapout_nint(t, row, G_DN, delta(*f));
 	if (f->a.has && f->b.has && f->a.v != 0)
 		result_set_real(t, row, G_PCT, (double)(f->b.v - f->a.v) /
 		    (double)f->a.v);
-	an_snapout_real(t, row, G_SN, share(*f, tot->v[M_FILES]));
-	an_snapout_nint(t, row, G_BA, g->v[M_BYTES].a);
-	an_snapout_nint(t, row, G_BB, g->v[M_BYTES].b);
-	an_snapout_nint(t, row, G_DB, delta(g->v[M_BYTES]));
-	an_snapout_real(t, row, G_SB, share(g->v[M_BYTES], tot->v[M_BYTES]));
-	an_snapout_nint(t, row, G_DK, delta(g->v[M_ALLOC]));
-	an_snapout_real(t, row, G_SK, share(g->v[M_ALLOC], tot->v[M_ALLOC]));
+	space_snapout_real(t, row, G_SN, share(*f, tot->v[M_FILES]));
+	space_snapout_nint(t, row, G_BA, g->v[M_BYTES].a);
+	space_snapout_nint(t, row, G_BB, g->v[M_BYTES].b);
+	space_snapout_nint(t, row, G_DB, delta(g->v[M_BYTES]));
+	space_snapout_real(t, row, G_SB, share(g->v[M_BYTES], tot->v[M_BYTES]));
+	space_snapout_nint(t, row, G_DK, delta(g->v[M_ALLOC]));
+	space_snapout_real(t, row, G_SK, share(g->v[M_ALLOC], tot->v[M_ALLOC]));
 }
 
 static void
@@ -276,7 +276,7 @@ merge_groups(const struct gtot *ga, size_t na, const struct gtot *gb,
 {
 	struct merged m = { xcalloc(na + nb + 1, sizeof *m.d), 0 };
 
-	an_groups_merge(ga, na, gb, nb, merge_one, &m);
+	space_groups_merge(ga, na, gb, nb, merge_one, &m);
 	*n = m.n;
 	return m.d;
 }
@@ -510,7 +510,7 @@ add_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
 }
 
 static int
-groups(struct result *r, sqlite3 *db, const struct an_opts *o,
+groups(struct result *r, sqlite3 *db, const struct opts *o,
     enum group_by by, const struct spair *p, size_t np,
     const struct drow *tot, char *err, size_t errlen)
 {
@@ -597,7 +597,7 @@ tot_add(struct drow *t, const struct drow *p)
 /* Load the pairs: (snap_a, snap_b), then o->pairs. A file system in two
  * pairs would count its growth twice. */
 static int
-load_pairs(sqlite3 *db, const struct an_opts *o, struct spair *p, size_t np,
+load_pairs(sqlite3 *db, const struct opts *o, struct spair *p, size_t np,
     char *err, size_t errlen)
 {
 	for (size_t i = 0; i < np; i++) {
@@ -682,7 +682,7 @@ note_windows(struct result *r, const struct spair *p, size_t np)
 }
 
 struct result *
-an_diff(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+space_diff(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	size_t np = 1 + o->npairs;
 	struct spair *p = xcalloc(np, sizeof *p);
@@ -732,8 +732,8 @@ an_diff(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	for (size_t i = 0; i < np; i++) {
 		char la[32], lb[32];
 		pair_labels(i, np, la, lb);
-		if (an_snapout_unresolved(r, db, &p[i].a, la, &share, err,
-		    errlen) < 0 || an_snapout_unresolved(r, db, &p[i].b, lb,
+		if (space_snapout_unresolved(r, db, &p[i].a, la, &share, err,
+		    errlen) < 0 || space_snapout_unresolved(r, db, &p[i].b, lb,
 		    &share,
 		    err, errlen) < 0)
 			goto fail;

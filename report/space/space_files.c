@@ -1,5 +1,5 @@
 /*
- * an_files: file-size and age distributions of one snapshot, by count and
+ * space_files: file-size and age distributions of one snapshot, by count and
  * by bytes (study-analyses.md 1.4 and 1.7, Figures 8 and 9).
  *
  * The histogram is the whole file system's, one project's, or the whole
@@ -28,7 +28,7 @@ static int
 parse_metric(const char *s)
 {
 	for (int i = 0; i < METRIC_NFILE; i++)
-		if (!s ? i == 0 : strcmp(s, an_files_metric(i)) == 0)
+		if (!s ? i == 0 : strcmp(s, space_files_metric(i)) == 0)
 			return i;
 	return -1;
 }
@@ -42,13 +42,14 @@ metric_choices(char *buf, size_t len)
 	buf[0] = 0;
 	for (int i = 0; i < METRIC_NFILE && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i == 0 ? "" :
-		    i == METRIC_NFILE - 1 ? " or " : ", ", an_files_metric(i));
+		    i == METRIC_NFILE - 1 ? " or " : ", ",
+		    space_files_metric(i));
 	return buf;
 }
 
 /* Whole file system, one project, or the whole minus excluded ones. */
 static int
-load_hist(sqlite3 *db, const struct an_opts *o, int64_t id,
+load_hist(sqlite3 *db, const struct opts *o, int64_t id,
     const char *metric, struct chist *h, struct result *r, char *err,
     size_t errlen)
 {
@@ -116,10 +117,10 @@ to_dist(const struct chist *h, int age, struct dist *d)
  * percentiles, but its largest file is unknown.
  */
 static int
-load_extent(sqlite3 *db, const struct an_opts *o, int64_t id, int metric,
+load_extent(sqlite3 *db, const struct opts *o, int64_t id, int metric,
     struct dist *d, struct result *r, char *err, size_t errlen)
 {
-	const char *m = an_files_metric(metric);
+	const char *m = space_files_metric(metric);
 	int rc;
 
 	if (o->project || o->nexclude) {
@@ -179,10 +180,14 @@ dist_table(struct result *r, const struct dist *d, const char *metric)
 		result_set_wide(t, row, D_HI, d->hi[k]);
 		result_set_int(t, row, D_FILES, d->files[k]);
 		result_set_wide(t, row, D_BYTES, d->bytes[k]);
-		an_snapout_real(t, row, D_SF, an_files_facts_frac(d->files[k], d->nfiles));
-		an_snapout_real(t, row, D_SB, an_files_facts_frac(d->bytes[k], d->nbytes));
-		an_snapout_real(t, row, D_CF, an_files_facts_frac(cf, d->nfiles));
-		an_snapout_real(t, row, D_CB, an_files_facts_frac(cb, d->nbytes));
+		space_snapout_real(t, row, D_SF,
+		    space_files_facts_frac(d->files[k], d->nfiles));
+		space_snapout_real(t, row, D_SB,
+		    space_files_facts_frac(d->bytes[k], d->nbytes));
+		space_snapout_real(t, row, D_CF,
+		    space_files_facts_frac(cf, d->nfiles));
+		space_snapout_real(t, row, D_CB,
+		    space_files_facts_frac(cb, d->nbytes));
 	}
 	if (d->age) {
 		snprintf(title, sizeof title, "%s age CDF by count and by"
@@ -346,7 +351,7 @@ note_atime_mode(struct result *r, const struct snap *s)
 }
 
 static void
-note_selection(struct result *r, const struct an_opts *o,
+note_selection(struct result *r, const struct opts *o,
     const struct snap *s, int metric)
 {
 	char d[32], x[1024];
@@ -358,7 +363,7 @@ note_selection(struct result *r, const struct an_opts *o,
 		    i ? ", " : "", o->exclude[i]);
 	result_note(r, "Snapshot #%lld of %s, started %s UTC; %s; %s%s.",
 	    (long long)s->id, s->fs, human_date(s->started_at, 1, d, sizeof d),
-	    an_files_metric(metric), o->project ? "project " : o->nexclude ?
+	    space_files_metric(metric), o->project ? "project " : o->nexclude ?
 	    "all projects except " : "all files", o->project ? o->project : x);
 	if (metric) {
 		result_note(r, "Ages are relative to the snapshot's reference"
@@ -392,7 +397,7 @@ latest(const struct snap *s, size_t n, const char *fs,
  * --exclude-project that has no files is only noted). 1, 0 none, -1
  * error. */
 static int
-pick_snapshot(sqlite3 *db, const struct an_opts *o, struct snap *out,
+pick_snapshot(sqlite3 *db, const struct opts *o, struct snap *out,
     char *err, size_t errlen)
 {
 	struct snap *s;
@@ -403,8 +408,8 @@ pick_snapshot(sqlite3 *db, const struct an_opts *o, struct snap *out,
 
 	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)
 		return -1;
-	rc = an_names_choose_fs(s, n, o->fs, 0, &fs, err, errlen);
-	an_points_sort(s, n);
+	rc = space_names_choose_fs(s, n, o->fs, 0, &fs, err, errlen);
+	space_points_sort(s, n);
 	if (rc >= 0 && id == 0)
 		id = latest(s, n, o->fs ? fs : NULL, &o->win);
 	if (rc >= 0 && id)
@@ -422,7 +427,7 @@ pick_snapshot(sqlite3 *db, const struct an_opts *o, struct snap *out,
 		    " %s, not --fs %s", (long long)id, out->fs, o->fs);
 		rc = -1;
 	}
-	if (rc > 0 && an_names_check_project(db, o->project, out->fs, err,
+	if (rc > 0 && space_names_check_project(db, o->project, out->fs, err,
 	    errlen) < 0)
 		rc = -1;
 	if (rc < 0)
@@ -431,7 +436,7 @@ pick_snapshot(sqlite3 *db, const struct an_opts *o, struct snap *out,
 }
 
 struct result *
-an_files(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+space_files(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	int metric = parse_metric(o->by), rc;
 	struct snap s = { 0 };
@@ -467,8 +472,8 @@ an_files(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 			result_note(r, "WARNING: snapshot %lld is not complete"
 			    " (%s): the distribution is partial.",
 			    (long long)s.id, s.status);
-		if (load_hist(db, o, s.id, an_files_metric(metric), &h, r, err,
-		    errlen) < 0 || an_snapout_unresolved(r, db, &s, NULL,
+		if (load_hist(db, o, s.id, space_files_metric(metric), &h, r,
+		    err, errlen) < 0 || space_snapout_unresolved(r, db, &s, NULL,
 		    &unres,
 		    err, errlen) < 0) {
 			result_free(r);
@@ -483,17 +488,17 @@ an_files(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		query_census_snap_clear(&s);
 		return NULL;
 	}
-	dist_table(r, &d, an_files_metric(metric));
+	dist_table(r, &d, space_files_metric(metric));
 	pct_table(r, &d);
 	if (rc > 0)
-		an_files_facts(r, &d, &s, metric, unres);
+		space_files_facts(r, &d, &s, metric, unres);
 	else
-		an_files_facts_table(r, &d);
+		space_files_facts_table(r, &d);
 	if (rc > 0 && metric == 0 && o->no_paths) {
 		result_note(r, "The largest files and directories are left "
 		    "out: this page was made without paths (--no-paths).");
 	} else if (rc > 0 && metric == 0 && !o->project && !o->nexclude &&
-	    an_files_top(r, db, &s, err, errlen) < 0) {
+	    space_files_top(r, db, &s, err, errlen) < 0) {
 		result_free(r);
 		r = NULL;
 	} else if (rc > 0 && metric == 0 && (o->project || o->nexclude)) {

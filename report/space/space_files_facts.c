@@ -1,5 +1,5 @@
 /*
- * an_files_facts: the facts of a files result: what the study quotes from
+ * space_files_facts: the facts of a files result: what the study quotes from
  * Figures 8 and 9 (most popular bucket, shares under 1 MiB, 2 MiB and
  * 128 MiB, share not accessed in 32 days), read exactly at bucket edges.
  */
@@ -15,7 +15,7 @@ static const char *const verbs[] = { NULL, "accessed", "modified",
     "changed" };
 
 double
-an_files_facts_frac(i128 part, i128 whole)
+space_files_facts_frac(i128 part, i128 whole)
 {
 	return whole > 0 ? (double)part / (double)whole : NAN;
 }
@@ -36,8 +36,8 @@ edge_shares(const struct dist *d, int64_t edge, int below, double *sf,
 			b += d->bytes[k];
 		}
 	}
-	*sf = an_files_facts_frac(f, d->nfiles);
-	*sb = an_files_facts_frac(b, d->nbytes);
+	*sf = space_files_facts_frac(f, d->nfiles);
+	*sb = space_files_facts_frac(b, d->nbytes);
 }
 
 enum { X_SNAP, X_FILES, X_BYTES, X_PLO, X_PHI, X_PFILES, X_UNRES, X_MAX,
@@ -61,7 +61,7 @@ static const struct rcol_spec age_facts[] = {
 };
 
 struct rtable *
-an_files_facts_table(struct result *r, const struct dist *d)
+space_files_facts_table(struct result *r, const struct dist *d)
 {
 	struct rcol_spec c[X_E6 + 1] = {
 		[X_SNAP] = { "snapshot", "Snapshot", NULL, CF_PLAIN, 0 },
@@ -109,10 +109,10 @@ note_popular(struct result *r, const struct dist *d, size_t k)
 }
 
 void
-an_files_facts(struct result *r, const struct dist *d, const struct snap *s,
+space_files_facts(struct result *r, const struct dist *d, const struct snap *s,
     int metric, double unresolved)
 {
-	struct rtable *t = an_files_facts_table(r, d);
+	struct rtable *t = space_files_facts_table(r, d);
 	size_t row = result_row(t), pop = 0;
 	double sf[3], sb[3];
 
@@ -129,7 +129,7 @@ an_files_facts(struct result *r, const struct dist *d, const struct snap *s,
 	}
 	if (d->n)
 		note_popular(r, d, pop);
-	an_snapout_real(t, row, X_UNRES, unresolved);
+	space_snapout_real(t, row, X_UNRES, unresolved);
 	if (d->has_ext && d->ext_exact) {
 		if (d->age)
 			result_set_real(t, row, X_MAX,
@@ -141,8 +141,8 @@ an_files_facts(struct result *r, const struct dist *d, const struct snap *s,
 		static const int64_t edges[] = { 1 << 20, 1 << 21, 1 << 27 };
 		for (int i = 0; i < 3; i++) {
 			edge_shares(d, edges[i], 1, &sf[i], &sb[i]);
-			an_snapout_real(t, row, X_E1 + 2 * i, sf[i]);
-			an_snapout_real(t, row, X_E2 + 2 * i, sb[i]);
+			space_snapout_real(t, row, X_E1 + 2 * i, sf[i]);
+			space_snapout_real(t, row, X_E2 + 2 * i, sb[i]);
 		}
 		if (d->nfiles > 0)
 			result_note(r, "%.1f%% of files are under 1 MiB, %.1f%%"
@@ -153,8 +153,8 @@ an_files_facts(struct result *r, const struct dist *d, const struct snap *s,
 	}
 	edge_shares(d, 32, 0, &sf[0], &sb[0]);
 	result_set_int(t, row, X_E1, 32);
-	an_snapout_real(t, row, X_E2, sf[0]);
-	an_snapout_real(t, row, X_E3, sb[0]);
+	space_snapout_real(t, row, X_E2, sf[0]);
+	space_snapout_real(t, row, X_E3, sb[0]);
 	result_set_int(t, row, X_E4, d->n && d->slot[0] == HIST_UNDER ?
 	    d->files[0] : 0);
 	if (d->nfiles > 0 && d->nbytes > 0)

@@ -1,9 +1,9 @@
 /*
- * an_files_int: one snapshot's size or age distribution as the files command
+ * space_files_int: one snapshot's size or age distribution as the files command
  * reads it (space_files.c), and its facts table (space_files_facts.c).
  */
-#ifndef IOCENSUS_AN_FILES_INT_H
-#define IOCENSUS_AN_FILES_INT_H
+#ifndef IOCENSUS_SPACE_FILES_INT_H
+#define IOCENSUS_SPACE_FILES_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,19 +38,19 @@ struct dist {
 
 /* The name of the i-th file metric (lib/metric.h metric_file[]). */
 static inline const char *
-an_files_metric(int i)
+space_files_metric(int i)
 {
 	return metric_def[metric_file[i]].name;
 }
 
 /* part / whole, NaN when whole is 0. */
-double an_files_facts_frac(i128 part, i128 whole);
+double space_files_facts_frac(i128 part, i128 whole);
 
 /* The "facts" table, empty (no snapshot) or filled: totals, the most
  * popular bucket, the largest value (when d has its exact extremes), the
  * study's thresholds, the unresolved-project share. */
-struct rtable *an_files_facts_table(struct result *r, const struct dist *d);
-void an_files_facts(struct result *r, const struct dist *d,
+struct rtable *space_files_facts_table(struct result *r, const struct dist *d);
+void space_files_facts(struct result *r, const struct dist *d,
     const struct snap *s,
     int metric, double unresolved);
 
@@ -58,7 +58,7 @@ void an_files_facts(struct result *r, const struct dist *d,
  * fsscan kept for snapshot s, and the directories holding the most bytes
  * (space_files_top.c): tables "largest_files", "largest_dirs" and
  * "largest_dirs_bytes". 0, or -1 with err. */
-int an_files_top(struct result *r, sqlite3 *db, const struct snap *s,
+int space_files_top(struct result *r, sqlite3 *db, const struct snap *s,
     char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * an_files_top: the largest files and the fullest directories of a
+ * space_files_top: the largest files and the fullest directories of a
  * snapshot, as fsscan kept them (--top), and the directories holding the
  * most bytes (subtree totals of v_dir, down to the depth fsscan kept). A
  * capacity planner's first question after "how much?" is "where?". Paths
@@ -95,7 +95,7 @@ bytes_table(struct result *r, sqlite3 *db, const struct snap *s, char *err,
 }
 
 int
-an_files_top(struct result *r, sqlite3 *db, const struct snap *s, char *err,
+space_files_top(struct result *r, sqlite3 *db, const struct snap *s, char *err,
     size_t errlen)
 {
 	if (top_table(r, db, s, "file", err, errlen) < 0 ||

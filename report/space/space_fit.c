@@ -1,5 +1,5 @@
 /*
- * an_fit: least squares, prediction-band crossings and the Student t
+ * space_fit: least squares, prediction-band crossings and the Student t
  * quantile (see space_fit_int.h). The t quantile inverts the CDF by bisection; the
  * CDF comes from the regularized incomplete beta function, evaluated by
  * its continued fraction (modified Lentz), which converges fast on the
@@ -10,7 +10,7 @@
 #include <math.h>
 
 int
-an_fit_ols(const double *x, const double *y, size_t n, struct ols *f)
+space_fit_ols(const double *x, const double *y, size_t n, struct ols *f)
 {
 	double sx = 0, sy = 0;
 
@@ -34,7 +34,7 @@ an_fit_ols(const double *x, const double *y, size_t n, struct ols *f)
 	f->slope = f->sxy / f->sxx;
 	f->intercept = f->ybar - f->slope * f->xbar;
 	for (size_t i = 0; i < n; i++) {
-		double e = y[i] - an_fit_predict(f, x[i]);
+		double e = y[i] - space_fit_predict(f, x[i]);
 		f->sse += e * e;
 	}
 	if (n >= 3)
@@ -46,7 +46,7 @@ an_fit_ols(const double *x, const double *y, size_t n, struct ols *f)
 
 /* Evaluated about the mean, where the fit is anchored. */
 double
-an_fit_predict(const struct ols *f, double x)
+space_fit_predict(const struct ols *f, double x)
 {
 	return f->ybar + f->slope * (x - f->xbar);
 }
@@ -65,7 +65,7 @@ an_fit_predict(const struct ols *f, double x)
  * the cancellation-free form.
  */
 int
-an_fit_band_cross(const struct ols *f, double tq, double y, double x0,
+space_fit_band_cross(const struct ols *f, double tq, double y, double x0,
     double *early, double *late)
 {
 	double b = f->slope, k2, A, B, C, disc, q, r1 = 0, r2 = 0;
@@ -106,7 +106,7 @@ an_fit_band_cross(const struct ols *f, double tq, double y, double x0,
 }
 
 double
-an_fit_band_half(const struct ols *f, double tq, double x)
+space_fit_band_half(const struct ols *f, double tq, double x)
 {
 	double u = x - f->xbar;
 
@@ -114,7 +114,7 @@ an_fit_band_half(const struct ols *f, double tq, double x)
 }
 
 double
-an_fit_rmse(const double *y, const double *yhat, size_t n)
+space_fit_rmse(const double *y, const double *yhat, size_t n)
 {
 	double ss = 0;
 
@@ -160,7 +160,7 @@ beta_cf(double a, double b, double x)
 }
 
 double
-an_fit_inc_beta(double a, double b, double x)
+space_fit_inc_beta(double a, double b, double x)
 {
 	double front;
 
@@ -177,15 +177,15 @@ an_fit_inc_beta(double a, double b, double x)
 
 /* P(T <= t) = 1 - I_{df/(df+t^2)}(df/2, 1/2) / 2 for t >= 0. */
 double
-an_fit_t_cdf(double t, double df)
+space_fit_t_cdf(double t, double df)
 {
-	double tail = 0.5 * an_fit_inc_beta(df / 2, 0.5, df / (df + t * t));
+	double tail = 0.5 * space_fit_inc_beta(df / 2, 0.5, df / (df + t * t));
 
 	return t >= 0 ? 1 - tail : tail;
 }
 
 double
-an_fit_t_quantile(double p, double df)
+space_fit_t_quantile(double p, double df)
 {
 	/* Thousands of fits of one question share their degrees of freedom:
 	 * the last quantile is kept (one thread asks). */
@@ -195,17 +195,17 @@ an_fit_t_quantile(double p, double df)
 	if (!(p > 0 && p < 1 && df > 0))
 		return NAN;
 	if (p < 0.5)
-		return -an_fit_t_quantile(1 - p, df);
+		return -space_fit_t_quantile(1 - p, df);
 	if (p == last_p && df == last_df)
 		return last_q;
-	while (an_fit_t_cdf(hi, df) < p && hi < 1e300)
+	while (space_fit_t_cdf(hi, df) < p && hi < 1e300)
 		hi *= 2;
 	/* Halve until the bracket no longer shrinks: full double precision. */
 	for (int i = 0; i < 2000; i++) {
 		double mid = lo + (hi - lo) / 2;
 		if (mid <= lo || mid >= hi)
 			break;
-		if (an_fit_t_cdf(mid, df) < p)
+		if (space_fit_t_cdf(mid, df) < p)
 			lo = mid;
 		else
 			hi = mid;

@@ -1,13 +1,13 @@
 /*
- * an_groups: two snapshots' groups side by side (space_groups_int.h).
+ * space_groups: two snapshots' groups side by side (space_groups_int.h).
  */
 #include <string.h>
 
 #include "space_groups_int.h"
 
 void
-an_groups_merge(const struct gtot *ga, size_t na, const struct gtot *gb,
-    size_t nb, an_groups_fn fn, void *arg)
+space_groups_merge(const struct gtot *ga, size_t na, const struct gtot *gb,
+    size_t nb, space_groups_fn fn, void *arg)
 {
 	size_t i = 0, j = 0;
 

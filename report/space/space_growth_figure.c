@@ -1,9 +1,10 @@
 /*
- * an_growth_figure: the table the growth figure draws (space_growth_int.h). Its
- * rows run from the first snapshot to the crossing of the target: the
- * snapshots themselves, GRID_STEPS + 1 even steps and the crossings. Each
- * model's line stops where it reaches the target (an exponential beyond it
- * would dwarf everything else); the target is a horizontal series.
+ * space_growth_figure: the table the growth figure draws
+ * (space_growth_int.h). Its rows run from the first snapshot to the
+ * crossing of the target: the snapshots themselves, GRID_STEPS + 1 even
+ * steps and the crossings. Each model's line stops where it reaches the
+ * target (an exponential beyond it would dwarf everything else); the
+ * target is a horizontal series.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ row_cmp(const void *pa, const void *pb)
 }
 
 struct grow_row *
-an_growth_figure_rows(int64_t t0, int64_t t1, const int64_t *extra,
+space_growth_figure_rows(int64_t t0, int64_t t1, const int64_t *extra,
     size_t nextra,
     const struct points *p, size_t *n)
 {
@@ -59,7 +60,7 @@ enum { G_T, G_OBS, G_LIN, G_EXP, G_BLO, G_BHI, G_TARGET };
 static int64_t
 time_at(const struct points *p, double x)
 {
-	return an_growth_fit_time(p->t[0], fmin(x, p->x[p->n - 1] + 2 *
+	return space_growth_fit_time(p->t[0], fmin(x, p->x[p->n - 1] + 2 *
 	    HORIZON_DAYS));
 }
 
@@ -119,26 +120,27 @@ fill_row(struct rtable *t, size_t row, const struct grow_row *w,
 		double y;
 		if (!g[k].fitted || (has[k] && w->t > tc[k]))
 			continue;
-		y = an_fit_predict(&g[k].f, x);
+		y = space_fit_predict(&g[k].f, x);
 		result_set_real(t, row, k ? G_EXP : G_LIN, k ? exp(y) : y);
 	}
 	if (p->n >= 3 && g[0].fitted) {
-		double y = an_fit_predict(&g[0].f, x),
-		    h = an_fit_band_half(&g[0].f,
-		    an_fit_t_quantile(0.975, (double)(p->n - 2)), x);
+		double y = space_fit_predict(&g[0].f, x),
+		    h = space_fit_band_half(&g[0].f,
+		    space_fit_t_quantile(0.975, (double)(p->n - 2)), x);
 		result_set_real(t, row, G_BLO, y - h);
 		result_set_real(t, row, G_BHI, y + h);
 	}
-	an_snapout_real(t, row, G_TARGET, target);
+	space_snapout_real(t, row, G_TARGET, target);
 }
 
 void
-an_growth_figure(struct result *r, const struct points *p,
+space_growth_figure(struct result *r, const struct points *p,
     const struct proj *m, const struct gfit *g, double target,
-    enum an_metric metric, const char *target_title)
+    enum opts_metric metric, const char *target_title)
 {
-	const char *unit = an_growth_pts_unit(metric);
-	enum col_fmt f = an_growth_pts_is_bytes(metric) ? CF_BYTES : CF_PLAIN;
+	const char *unit = space_growth_pts_unit(metric);
+	enum col_fmt f = space_growth_pts_is_bytes(metric) ? CF_BYTES :
+	    CF_PLAIN;
 	int dec = f == CF_BYTES ? 2 : 0;
 	const struct rcol_spec cols[] = {
 		[G_T] = { "t", "Time (UTC)", NULL, CF_TIME, 0 },
@@ -164,9 +166,9 @@ an_growth_figure(struct result *r, const struct points *p,
 	if (p->n >= 2) {
 		next = crossings(m, p, tc, has, ext);
 		end = fig_end(p, ext, &next, &cut);
-		w = an_growth_figure_rows(p->t[0], end, ext, next, p, &nw);
+		w = space_growth_figure_rows(p->t[0], end, ext, next, p, &nw);
 	} else if (p->n == 1) {
-		w = an_growth_figure_rows(p->t[0], p->t[0], NULL, 0, p, &nw);
+		w = space_growth_figure_rows(p->t[0], p->t[0], NULL, 0, p, &nw);
 	}
 	for (size_t i = 0; i < nw; i++)
 		fill_row(t, result_row(t), &w[i], p, g, tc, has, target);
@@ -185,7 +187,7 @@ an_growth_figure(struct result *r, const struct points *p,
 	    " the linear and exponential models up to where each reaches the"
 	    " target, the linear model's 95% prediction band (shaded, 3 or"
 	    " more points), and the target.", "date (UTC)",
-	    an_metric_name(metric));
+	    opts_metric_name(metric));
 	fig->xcol = G_T;
 	fig->ycol[0] = G_OBS;
 	fig->ycol[1] = G_LIN;

@@ -1,5 +1,5 @@
 /*
- * an_growth_fit: the linear and exponential models of one file system (or
+ * space_growth_fit: the linear and exponential models of one file system (or
  * project), and the projection table (space_growth_int.h).
  *
  * Two models: a line in N and a line in ln N (exponential). With two
@@ -35,16 +35,16 @@ fit_line(struct proj *m, const struct points *p, int logy, struct ols *f)
 			goto out;
 		y[i] = logy ? log(p->y[i]) : p->y[i];
 	}
-	if (an_fit_ols(p->x, y, p->n, f) < 0)
+	if (space_fit_ols(p->x, y, p->n, f) < 0)
 		goto out;
 	fitted = 1;
 	m->slope = f->slope;
 	if (p->n >= 3) {
 		for (size_t i = 0; i < p->n; i++)
-			yh[i] = logy ? exp(an_fit_predict(f, p->x[i])) :
-			    an_fit_predict(f, p->x[i]);
+			yh[i] = logy ? exp(space_fit_predict(f, p->x[i])) :
+			    space_fit_predict(f, p->x[i]);
 		m->r2 = f->r2;
-		m->rmse = an_fit_rmse(p->y, yh, p->n);
+		m->rmse = space_fit_rmse(p->y, yh, p->n);
 	}
 	if (logy && f->slope > 0)
 		m->doubling = log(2) / f->slope;
@@ -55,7 +55,7 @@ out:
 }
 
 void
-an_growth_fit_undetermined(struct proj *m)
+space_growth_fit_undetermined(struct proj *m)
 {
 	m->slope = m->r2 = m->rmse = m->doubling = NAN;
 	m->xc = m->xlo = m->xhi = NAN;
@@ -64,7 +64,7 @@ an_growth_fit_undetermined(struct proj *m)
 }
 
 void
-an_growth_fit_no_target(struct proj *m, const char *why)
+space_growth_fit_no_target(struct proj *m, const char *why)
 {
 	m->state = "no target";
 	m->xc = m->xlo = m->xhi = m->target = NAN;
@@ -72,7 +72,7 @@ an_growth_fit_no_target(struct proj *m, const char *why)
 }
 
 void
-an_growth_fit_crossing(struct proj *m, double xc, double xlast)
+space_growth_fit_crossing(struct proj *m, double xc, double xlast)
 {
 	m->xc = xc;
 	m->state = xc - xlast > HORIZON_DAYS ? "beyond 100 years" :
@@ -90,13 +90,13 @@ any_nonpositive(const struct points *p)
 }
 
 void
-an_growth_fit_model(struct proj *m, const struct points *p, double target,
+space_growth_fit_model(struct proj *m, const struct points *p, double target,
     int logy, struct gfit *g)
 {
 	double lv = logy ? log(target) : target, xlast;
 	const struct ols *f = &g->f;
 
-	an_growth_fit_undetermined(m);
+	space_growth_fit_undetermined(m);
 	m->target = target;
 	g->logy = logy;
 	g->fitted = 0;
@@ -122,10 +122,11 @@ an_growth_fit_model(struct proj *m, const struct points *p, double target,
 		    " 0");
 		return;
 	}
-	an_growth_fit_crossing(m, f->xbar + (lv - f->ybar) / f->slope, xlast);
+	space_growth_fit_crossing(m, f->xbar + (lv - f->ybar) / f->slope,
+	    xlast);
 	if (p->n == 2)
 		snprintf(m->why, sizeof m->why, "2 snapshots: no 95%% range");
-	else if (an_fit_band_cross(f, an_fit_t_quantile(0.975,
+	else if (space_fit_band_cross(f, space_fit_t_quantile(0.975,
 	    (double)(p->n - 2)), lv, xlast, &m->xlo, &m->xhi) == 0 &&
 	    isnan(m->xhi))
 		snprintf(m->why, sizeof m->why, "no later bound at 95%%: the"
@@ -136,7 +137,7 @@ an_growth_fit_model(struct proj *m, const struct points *p, double target,
 }
 
 int
-an_growth_fit_exceeded(struct proj *m, const struct points *p, double target)
+space_growth_fit_exceeded(struct proj *m, const struct points *p, double target)
 {
 	if (p->n == 0 || p->y[p->n - 1] < target)
 		return -1;
@@ -174,21 +175,21 @@ static const struct rcol_spec proj_cols[] = {
 };
 
 struct rtable *
-an_growth_fit_proj_table(struct result *r, const char *title,
-    enum an_metric metric)
+space_growth_fit_proj_table(struct result *r, const char *title,
+    enum opts_metric metric)
 {
 	struct rcol_spec c[sizeof proj_cols / sizeof *proj_cols];
 
 	memcpy(c, proj_cols, sizeof c);
-	c[P_TARGET].unit = an_growth_pts_unit(metric);
-	c[P_TARGET].fmt = an_growth_pts_is_bytes(metric) ? CF_BYTES :
+	c[P_TARGET].unit = space_growth_pts_unit(metric);
+	c[P_TARGET].fmt = space_growth_pts_is_bytes(metric) ? CF_BYTES :
 	    CF_PLAIN;
-	c[P_TARGET].decimals = an_growth_pts_is_bytes(metric) ? 2 : 0;
+	c[P_TARGET].decimals = space_growth_pts_is_bytes(metric) ? 2 : 0;
 	return result_table(r, "projection", title, c, sizeof c / sizeof *c);
 }
 
 const char *
-an_growth_fit_count(double v, int bytes, char *buf, size_t len)
+space_growth_fit_count(double v, int bytes, char *buf, size_t len)
 {
 	char h[32];
 
@@ -205,7 +206,7 @@ an_growth_fit_count(double v, int bytes, char *buf, size_t len)
 }
 
 int64_t
-an_growth_fit_time(int64_t t0, double x)
+space_growth_fit_time(int64_t t0, double x)
 {
 	return t0 + (int64_t)llround(x * GROWTH_DAY);
 }
@@ -218,7 +219,7 @@ near(double x, double xlast)
 }
 
 int64_t
-an_growth_fit_day(int64_t t0, double xlast, double x)
+space_growth_fit_day(int64_t t0, double xlast, double x)
 {
 	if (!near(x, xlast))
 		return -1;
@@ -231,36 +232,36 @@ static void
 put_day(struct rtable *t, size_t row, int col, int64_t t0, double xlast,
     double x)
 {
-	int64_t d = an_growth_fit_day(t0, xlast, x);
+	int64_t d = space_growth_fit_day(t0, xlast, x);
 
 	if (d != -1)
 		result_set_int(t, row, col, d);
 }
 
 void
-an_growth_fit_proj_row(struct rtable *t, const struct proj *m, size_t n,
+space_growth_fit_proj_row(struct rtable *t, const struct proj *m, size_t n,
     int64_t t0, double xlast)
 {
 	size_t row = result_row(t);
 
 	result_set_text(t, row, P_MODEL, m->model);
 	result_set_int(t, row, P_N, (int64_t)n);
-	an_snapout_real(t, row, P_SLOPE, m->slope);
-	an_snapout_real(t, row, P_R2, m->r2);
-	an_snapout_real(t, row, P_RMSE, m->rmse);
+	space_snapout_real(t, row, P_SLOPE, m->slope);
+	space_snapout_real(t, row, P_R2, m->r2);
+	space_snapout_real(t, row, P_RMSE, m->rmse);
 	put_day(t, row, P_CROSS, t0, xlast, m->xc);
 	put_day(t, row, P_LO, t0, xlast, m->xlo);
 	put_day(t, row, P_HI, t0, xlast, m->xhi);
-	an_snapout_real(t, row, P_DAYS, m->xc - xlast);
+	space_snapout_real(t, row, P_DAYS, m->xc - xlast);
 	result_set_text(t, row, P_STATE, m->state);
-	an_snapout_real(t, row, P_DOUBLING, m->doubling);
-	an_snapout_real(t, row, P_TARGET, m->target);
+	space_snapout_real(t, row, P_DOUBLING, m->doubling);
+	space_snapout_real(t, row, P_TARGET, m->target);
 	if (m->why[0])
 		result_set_text(t, row, P_WHY, m->why);
 }
 
 void
-an_growth_fit_note_far(struct result *r, const struct proj *m, double xlast)
+space_growth_fit_note_far(struct result *r, const struct proj *m, double xlast)
 {
 	static const char *const what[] = { "earliest (95%)",
 	    "latest (95%)" };

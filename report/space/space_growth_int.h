@@ -1,5 +1,5 @@
 /*
- * an_growth_int: what the growth analyses share (space_growth.c for one file
+ * space_growth_int: what the growth analyses share (space_growth.c for one file
  * system, space_growth_sum.c for the total over several, space_capacity.c for
  * the quarterly summary): the points of one file system or project
  * (space_growth_pts.c), its two models, the projection table (space_growth_fit.c)
@@ -11,8 +11,8 @@
  * for both. A snapshot without the metric (capacity unknown: written
  * before schema 6, or --as-of) is left out of that metric's points.
  */
-#ifndef IOCENSUS_AN_GROWTH_INT_H
-#define IOCENSUS_AN_GROWTH_INT_H
+#ifndef IOCENSUS_SPACE_GROWTH_INT_H
+#define IOCENSUS_SPACE_GROWTH_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -66,85 +66,85 @@ struct gfit {
 
 /* The value and capacity of a metric in a snapshot (a project row when
  * r is not NULL): 1 known, 0 unknown; *cap -1 when unknown. */
-int an_growth_pts_value(const struct snap *s, const struct prow *r,
-    enum an_metric m, i128 *v, i128 *cap);
+int space_growth_pts_value(const struct snap *s, const struct prow *r,
+    enum opts_metric m, i128 *v, i128 *cap);
 /* The row of snapshot id among rows[a, b) (sorted by snapshot id), or
  * NULL. */
-const struct prow *an_growth_pts_row(const struct prow *rows, size_t a,
+const struct prow *space_growth_pts_row(const struct prow *rows, size_t a,
     size_t b, int64_t id);
 /* Fill p (p->fs set) from sorted s: o->metric of the file system or of
  * o->project, fitted on the snapshots started before o->win.to. 0, or -1
  * with err. */
-int an_growth_pts_load(sqlite3 *db, const struct an_opts *o,
+int space_growth_pts_load(sqlite3 *db, const struct opts *o,
     const struct snap *s, size_t n, struct points *p, char *err,
     size_t errlen);
 /* Notes on the complete snapshots that are not points: rescans, and
  * those without the metric. */
-void an_growth_pts_note(struct result *r, const struct points *p,
-    enum an_metric m);
+void space_growth_pts_note(struct result *r, const struct points *p,
+    enum opts_metric m);
 /* Room for n points. */
-void an_growth_pts_alloc(struct points *p, size_t n);
+void space_growth_pts_alloc(struct points *p, size_t n);
 /* Append a point; x is set from the first point's time. */
-void an_growth_pts_add(struct points *p, int64_t id, int64_t t, i128 v,
+void space_growth_pts_add(struct points *p, int64_t id, int64_t t, i128 v,
     i128 cap);
-void an_growth_pts_free(struct points *p);
+void space_growth_pts_free(struct points *p);
 /* Refuse a target whose unit does not fit the metric (a size for files,
  * a count suffix for bytes), and a missing one where there is no default.
  * 0, or -1 with a usage error in err. */
-int an_growth_pts_check_target(const struct an_opts *o, char *err,
+int space_growth_pts_check_target(const struct opts *o, char *err,
     size_t errlen);
 /* The target of o in the metric's unit: a percentage of the capacity at
  * p's latest point (100% by default for used and inodes). 1 with *t, or
  * 0 when the capacity is unknown (why filled). */
-int an_growth_pts_target(const struct an_opts *o, const struct points *p,
+int space_growth_pts_target(const struct opts *o, const struct points *p,
     double *t, char *why, size_t whylen);
 /* The unit of a metric's values ("files", "bytes", "inodes") and whether
  * they are bytes. */
-const char *an_growth_pts_unit(enum an_metric m);
-int an_growth_pts_is_bytes(enum an_metric m);
+const char *space_growth_pts_unit(enum opts_metric m);
+int space_growth_pts_is_bytes(enum opts_metric m);
 
 /* ---- models (space_growth_fit.c) ---- */
 
 /* A model without a line: every number NaN, "not determinable". */
-void an_growth_fit_undetermined(struct proj *m);
+void space_growth_fit_undetermined(struct proj *m);
 /* A crossing xc days after the first point, the last at xlast: "projected",
  * or "beyond 100 years" past the horizon. */
-void an_growth_fit_crossing(struct proj *m, double xc, double xlast);
+void space_growth_fit_crossing(struct proj *m, double xc, double xlast);
 /* Fit one model (logy: on ln y, crossing ln target) and set its state,
  * why, slope, fit quality and crossings: the point estimate whenever the
  * slope is positive, the 95% band's earliest and latest dates where the
  * band reaches the target. */
-void an_growth_fit_model(struct proj *m, const struct points *p, double target,
-    int logy, struct gfit *g);
+void space_growth_fit_model(struct proj *m, const struct points *p,
+    double target, int logy, struct gfit *g);
 /* The latest point is at or above the target: the model is "already
  * exceeded" at the first point at or above it, whose index is returned;
  * -1 otherwise. */
-int an_growth_fit_exceeded(struct proj *m, const struct points *p,
+int space_growth_fit_exceeded(struct proj *m, const struct points *p,
     double target);
 /* A model whose target is unknown: "no target", with why. */
-void an_growth_fit_no_target(struct proj *m, const char *why);
+void space_growth_fit_no_target(struct proj *m, const char *why);
 
 /* The projection table, and one row of it: n points, x measured in days
  * from t0, xlast the latest point. */
-struct rtable *an_growth_fit_proj_table(struct result *r, const char *title,
-    enum an_metric metric);
-void an_growth_fit_proj_row(struct rtable *t, const struct proj *m, size_t n,
+struct rtable *space_growth_fit_proj_table(struct result *r, const char *title,
+    enum opts_metric metric);
+void space_growth_fit_proj_row(struct rtable *t, const struct proj *m, size_t n,
     int64_t t0, double xlast);
 /* The UTC day holding a crossing x days after t0, or -1 when there is
  * none or it lies beyond 100 years of xlast. */
-int64_t an_growth_fit_day(int64_t t0, double xlast, double x);
+int64_t space_growth_fit_day(int64_t t0, double xlast, double x);
 /* A note for each crossing that is n/a because it lies beyond 100
  * years, unlike the model's state. */
-void an_growth_fit_note_far(struct result *r, const struct proj *m,
+void space_growth_fit_note_far(struct result *r, const struct proj *m,
     double xlast);
 
 /* The figure's table of one file system: observed points (markers), the
  * fitted lines up to their crossing of the target, the linear model's
  * 95% prediction band (3 or more points, a shaded area) and the target,
  * from the first snapshot to the crossing (or the figure's horizon). */
-void an_growth_figure(struct result *r, const struct points *p,
+void space_growth_figure(struct result *r, const struct points *p,
     const struct proj *m, const struct gfit *g, double target,
-    enum an_metric metric, const char *target_title);
+    enum opts_metric metric, const char *target_title);
 
 /* A row of the figure: a time, and the point taken then (-1: none). */
 struct grow_row {
@@ -156,18 +156,18 @@ struct grow_row {
  * extra times, and every point of p (NULL: none), sorted by time; a step
  * or extra time equal to another row's is left out, points never are.
  * Returns the rows (free them), *n their count. */
-struct grow_row *an_growth_figure_rows(int64_t t0, int64_t t1,
+struct grow_row *space_growth_figure_rows(int64_t t0, int64_t t1,
     const int64_t *extra,
     size_t nextra, const struct points *p, size_t *n);
 /* A target as people read it: "1,000,000,000" (a fraction as given), or
  * "50 TiB" for bytes. */
-const char *an_growth_fit_count(double v, int bytes, char *buf, size_t len);
+const char *space_growth_fit_count(double v, int bytes, char *buf, size_t len);
 /* The UTC second of x days after t0. */
-int64_t an_growth_fit_time(int64_t t0, double x);
+int64_t space_growth_fit_time(int64_t t0, double x);
 
 /* The total over every file system (space_growth_sum.c); s: all the
  * snapshots, sorted. NULL with err on error. */
-struct result *an_growth_sum(sqlite3 *db, const struct an_opts *o,
+struct result *space_growth_sum(sqlite3 *db, const struct opts *o,
     struct snap *s, size_t n, char *err, size_t errlen);
 
 #endif

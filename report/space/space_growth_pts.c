@@ -1,5 +1,5 @@
 /*
- * an_growth_pts: the points a growth model is fitted on, their metric and
+ * space_growth_pts: the points a growth model is fitted on, their metric and
  * capacity, and the target (space_growth_int.h).
  */
 #include <math.h>
@@ -11,34 +11,34 @@
 #include "xalloc.h"
 
 int
-an_growth_pts_is_bytes(enum an_metric m)
+space_growth_pts_is_bytes(enum opts_metric m)
 {
-	return m == AN_BYTES || m == AN_ALLOC || m == AN_USED;
+	return m == OPTS_BYTES || m == OPTS_ALLOC || m == OPTS_USED;
 }
 
 const char *
-an_growth_pts_unit(enum an_metric m)
+space_growth_pts_unit(enum opts_metric m)
 {
-	return an_growth_pts_is_bytes(m) ? "bytes" : m == AN_FILES ? "files" :
-	    "inodes";
+	return space_growth_pts_is_bytes(m) ? "bytes" :
+	    m == OPTS_FILES ? "files" : "inodes";
 }
 
 int
-an_growth_pts_value(const struct snap *s, const struct prow *r,
-    enum an_metric m, i128 *v, i128 *cap)
+space_growth_pts_value(const struct snap *s, const struct prow *r,
+    enum opts_metric m, i128 *v, i128 *cap)
 {
 	const struct capacity *c = &s->cap;
 	struct nint val = { 0, 0 }, used = { 0, 0 };
-	int inodes = m == AN_FILES || m == AN_INODES;
+	int inodes = m == OPTS_FILES || m == OPTS_INODES;
 
 	if (r) {
 		struct nint l = inodes ? query_census_prow_opt(r,
 		    r->limit_inodes, PROW_LIMIT_INODES) :
 		    query_census_prow_opt(r, r->limit_bytes, PROW_LIMIT_BYTES);
 		*cap = l.has ? l.v : -1;
-		val = m == AN_FILES ? (struct nint){ r->files, 1 } :
-		    m == AN_BYTES ? (struct nint){ r->bytes, 1 } :
-		    m == AN_INODES ? query_census_prow_opt(r, r->entries,
+		val = m == OPTS_FILES ? (struct nint){ r->files, 1 } :
+		    m == OPTS_BYTES ? (struct nint){ r->bytes, 1 } :
+		    m == OPTS_INODES ? query_census_prow_opt(r, r->entries,
 		    PROW_ENTRIES) : (struct nint){ r->alloc, 1 };
 	} else {
 		/* Capacity values are at most DB_CAPACITY_MAX: no sum or
@@ -49,11 +49,11 @@ an_growth_pts_value(const struct snap *s, const struct prow *r,
 		    used.has && c->avail_bytes.has ? used.v +
 		    c->avail_bytes.v : -1;
 		switch (m) {
-		case AN_FILES: val = s->files; break;
-		case AN_BYTES: val = s->bytes; break;
-		case AN_ALLOC: val = s->alloc; break;
-		case AN_USED: val = used; break;
-		case AN_INODES:
+		case OPTS_FILES: val = s->files; break;
+		case OPTS_BYTES: val = s->bytes; break;
+		case OPTS_ALLOC: val = s->alloc; break;
+		case OPTS_USED: val = used; break;
+		case OPTS_INODES:
 			if (c->inodes.has && c->free_inodes.has)
 				val = (struct nint){ c->inodes.v -
 				    c->free_inodes.v, 1 };
@@ -65,7 +65,7 @@ an_growth_pts_value(const struct snap *s, const struct prow *r,
 }
 
 void
-an_growth_pts_alloc(struct points *p, size_t n)
+space_growth_pts_alloc(struct points *p, size_t n)
 {
 	p->id = xcalloc(n + 1, sizeof *p->id);
 	p->t = xcalloc(n + 1, sizeof *p->t);
@@ -76,7 +76,7 @@ an_growth_pts_alloc(struct points *p, size_t n)
 }
 
 void
-an_growth_pts_add(struct points *p, int64_t id, int64_t t, i128 v, i128 cap)
+space_growth_pts_add(struct points *p, int64_t id, int64_t t, i128 v, i128 cap)
 {
 	p->id[p->n] = id;
 	p->t[p->n] = t;
@@ -88,7 +88,7 @@ an_growth_pts_add(struct points *p, int64_t id, int64_t t, i128 v, i128 cap)
 }
 
 void
-an_growth_pts_free(struct points *p)
+space_growth_pts_free(struct points *p)
 {
 	free(p->id);
 	free(p->t);
@@ -103,7 +103,7 @@ an_growth_pts_free(struct points *p)
 }
 
 const struct prow *
-an_growth_pts_row(const struct prow *rows, size_t a, size_t b, int64_t id)
+space_growth_pts_row(const struct prow *rows, size_t a, size_t b, int64_t id)
 {
 	while (a < b) {
 		size_t mid = a + (b - a) / 2;
@@ -118,7 +118,7 @@ an_growth_pts_row(const struct prow *rows, size_t a, size_t b, int64_t id)
 }
 
 int
-an_growth_pts_load(sqlite3 *db, const struct an_opts *o,
+space_growth_pts_load(sqlite3 *db, const struct opts *o,
     const struct snap *s, size_t n, struct points *p, char *err,
     size_t errlen)
 {
@@ -127,25 +127,25 @@ an_growth_pts_load(sqlite3 *db, const struct an_opts *o,
 	char **names = NULL;
 	int rc = 0;
 
-	k = an_points_keep(s, n, p->fs, INT64_MIN, io_window_hi(&o->win), keep,
-	    &p->nrescan);
-	an_growth_pts_alloc(p, k);
+	k = space_points_keep(s, n, p->fs, INT64_MIN, io_window_hi(&o->win),
+	    keep, &p->nrescan);
+	space_growth_pts_alloc(p, k);
 	if (o->project && (rc = query_census_project_rows(db, p->fs,
 	    o->project, INT64_MAX, &rows, &nrows, &names, &nnames, err,
 	    errlen)) < 0)
 		goto out;
 	for (size_t i = 0; i < k; i++) {
 		const struct snap *x = &s[keep[i]];
-		const struct prow *r = o->project ? an_growth_pts_row(rows, 0,
-		    nrows, x->id) : NULL;
+		const struct prow *r = o->project ?
+		    space_growth_pts_row(rows, 0, nrows, x->id) : NULL;
 		i128 v, cap;
 
-		if ((o->project && !r) || !an_growth_pts_value(x, r, o->metric,
-		    &v, &cap)) {
+		if ((o->project && !r) ||
+		    !space_growth_pts_value(x, r, o->metric, &v, &cap)) {
 			p->nmissing++;
 			continue;
 		}
-		an_growth_pts_add(p, x->id, x->started_at, v, cap);
+		space_growth_pts_add(p, x->id, x->started_at, v, cap);
 	}
 out:
 	query_census_names_free(names, nnames);
@@ -155,19 +155,19 @@ out:
 }
 
 int
-an_growth_pts_check_target(const struct an_opts *o, char *err,
+space_growth_pts_check_target(const struct opts *o, char *err,
     size_t errlen)
 {
-	const struct an_target *t = &o->target;
-	int bytes = an_growth_pts_is_bytes(o->metric);
+	const struct opts_target *t = &o->target;
+	int bytes = space_growth_pts_is_bytes(o->metric);
 
 	if (!t->given) {
-		if (o->metric == AN_USED || o->metric == AN_INODES)
+		if (o->metric == OPTS_USED || o->metric == OPTS_INODES)
 			return 0;
 		snprintf(err, errlen, FMT_USAGE "--target is required for"
 		    " --metric %s (used and inodes default to 100%%): a count"
 		    " (1e9), a size (50TiB) or a percentage (80%%)",
-		    an_metric_name(o->metric));
+		    opts_metric_name(o->metric));
 		return -1;
 	}
 	if (!(t->v > 0) || (t->kind == UNITS_PERCENT && t->v > 1)) {
@@ -178,21 +178,21 @@ an_growth_pts_check_target(const struct an_opts *o, char *err,
 	if (t->kind == UNITS_SIZE && !bytes) {
 		snprintf(err, errlen, FMT_USAGE "--target is a size, but"
 		    " --metric %s counts %s: give a number (1e9, 2M)",
-		    an_metric_name(o->metric),
-		    an_growth_pts_unit(o->metric));
+		    opts_metric_name(o->metric),
+		    space_growth_pts_unit(o->metric));
 		return -1;
 	}
 	if (t->kind == UNITS_COUNT && bytes) {
 		snprintf(err, errlen, FMT_USAGE "--target for --metric %s is a"
 		    " size: write its unit as meant, 50TiB (2^40) or 50TB"
-		    " (10^12)", an_metric_name(o->metric));
+		    " (10^12)", opts_metric_name(o->metric));
 		return -1;
 	}
 	return 0;
 }
 
 int
-an_growth_pts_target(const struct an_opts *o, const struct points *p,
+space_growth_pts_target(const struct opts *o, const struct points *p,
     double *t, char *why, size_t whylen)
 {
 	double pct = o->target.given ? o->target.v : 1;
@@ -209,8 +209,8 @@ an_growth_pts_target(const struct an_opts *o, const struct points *p,
 	}
 	if (o->project)
 		snprintf(why, whylen, "project %s has no %s limit at the latest"
-		    " snapshot", o->project, o->metric == AN_FILES ||
-		    o->metric == AN_INODES ? "inode" : "byte");
+		    " snapshot", o->project, o->metric == OPTS_FILES ||
+		    o->metric == OPTS_INODES ? "inode" : "byte");
 	else
 		snprintf(why, whylen, "the latest snapshot records no capacity"
 		    " (written before schema 6, or dated with --as-of)");
@@ -218,8 +218,8 @@ an_growth_pts_target(const struct an_opts *o, const struct points *p,
 }
 
 void
-an_growth_pts_note(struct result *r, const struct points *p,
-    enum an_metric m)
+space_growth_pts_note(struct result *r, const struct points *p,
+    enum opts_metric m)
 {
 	if (p->nrescan)
 		result_note(r, "%zu complete snapshot%s of %s started less than"
@@ -229,9 +229,9 @@ an_growth_pts_note(struct result *r, const struct points *p,
 	if (p->nmissing)
 		result_note(r, "%zu complete snapshot%s of %s record%s no %s:"
 		    " left out (%s).", p->nmissing, p->nmissing == 1 ? "" : "s",
-		    p->fs, p->nmissing == 1 ? "s" : "", m == AN_USED ?
-		    "used space" : m == AN_INODES ? "inode count" :
-		    an_metric_name(m), m == AN_USED || m == AN_INODES ?
+		    p->fs, p->nmissing == 1 ? "s" : "", m == OPTS_USED ?
+		    "used space" : m == OPTS_INODES ? "inode count" :
+		    opts_metric_name(m), m == OPTS_USED || m == OPTS_INODES ?
 		    "written before schema 6, or dated with --as-of: statvfs"
 		    " was not read" : "written before schema 6");
 }

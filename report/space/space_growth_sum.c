@@ -1,5 +1,5 @@
 /*
- * an_growth_sum: when will the file systems together reach a target?
+ * space_growth_sum: when will the file systems together reach a target?
  * study-analyses.md 1.6: "for several file systems with different dates,
  * sum the per-file-system lines and solve sum_f N_f(t) = T".
  *
@@ -38,14 +38,15 @@ struct sumline {
 };
 
 static int
-load_lines(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
+load_lines(sqlite3 *db, const struct opts *o, struct snap *s, size_t n,
     struct fsline *l, size_t nl, double target, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < nl; i++) {
 		l[i].m.model = "linear";
-		if (an_growth_pts_load(db, o, s, n, &l[i].p, err, errlen) < 0)
+		if (space_growth_pts_load(db, o, s, n, &l[i].p, err,
+		    errlen) < 0)
 			return -1;
-		an_growth_fit_model(&l[i].m, &l[i].p, target, 0, &l[i].g);
+		space_growth_fit_model(&l[i].m, &l[i].p, target, 0, &l[i].g);
 	}
 	return 0;
 }
@@ -53,7 +54,7 @@ load_lines(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
 /* The total's target: as given, or a share of the sum of each file
  * system's capacity at its latest point. 1, or 0 with why. */
 static int
-sum_target(const struct an_opts *o, const struct fsline *l, size_t nl,
+sum_target(const struct opts *o, const struct fsline *l, size_t nl,
     double *target, char *why, size_t whylen)
 {
 	double sum = 0, t;
@@ -63,7 +64,7 @@ sum_target(const struct an_opts *o, const struct fsline *l, size_t nl,
 		return 1;
 	}
 	for (size_t i = 0; i < nl; i++) {
-		if (!an_growth_pts_target(o, &l[i].p, &t, why, whylen)) {
+		if (!space_growth_pts_target(o, &l[i].p, &t, why, whylen)) {
 			size_t len = strlen(why);
 			snprintf(why + len, whylen - len, " (%s)", l[i].p.fs);
 			return 0;
@@ -108,7 +109,7 @@ static void
 sum_model(struct proj *m, const struct sumline *t, double target)
 {
 	m->model = "linear";
-	an_growth_fit_undetermined(m);
+	space_growth_fit_undetermined(m);
 	m->target = target;
 	if (t->unfitted) {
 		snprintf(m->why, sizeof m->why, "%zu file system%s without a"
@@ -128,7 +129,7 @@ sum_model(struct proj *m, const struct sumline *t, double target)
 		    " above 0");
 		return;
 	}
-	an_growth_fit_crossing(m, (target - t->a) / t->b, t->xlast);
+	space_growth_fit_crossing(m, (target - t->a) / t->b, t->xlast);
 	snprintf(m->why, sizeof m->why, "%s", strcmp(m->state, "projected") ?
 	    "the crossing lies more than 100 years ahead" : "a sum of lines:"
 	    " no 95% range");
@@ -138,10 +139,10 @@ enum { F_FS, F_N, F_FIRST, F_LAST, F_V0, F_V1, F_DAYS, F_SLOPE, F_FIT };
 
 static void
 fs_table(struct result *r, const struct fsline *l, size_t nl,
-    enum an_metric metric)
+    enum opts_metric metric)
 {
-	const char *unit = an_growth_pts_unit(metric);
-	enum col_fmt vf = an_growth_pts_is_bytes(metric) ? CF_BYTES :
+	const char *unit = space_growth_pts_unit(metric);
+	enum col_fmt vf = space_growth_pts_is_bytes(metric) ? CF_BYTES :
 	    CF_PLAIN;
 	const struct rcol_spec cols[] = {
 		[F_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
@@ -170,7 +171,7 @@ fs_table(struct result *r, const struct fsline *l, size_t nl,
 			result_set_wide(t, row, F_V1, p->v[p->n - 1]);
 			result_set_real(t, row, F_DAYS, p->x[p->n - 1]);
 		}
-		an_snapout_real(t, row, F_SLOPE, l[i].m.slope);
+		space_snapout_real(t, row, F_SLOPE, l[i].m.slope);
 		result_set_text(t, row, F_FIT,
 		    !l[i].g.fitted ? "none" : p->n == 2 ?
 		    "through 2 snapshots" : "least squares");
@@ -181,10 +182,10 @@ enum { S_FS, S_ID, S_T, S_V, S_LIN };
 
 static void
 points_table(struct result *r, const struct fsline *l, size_t nl,
-    enum an_metric metric)
+    enum opts_metric metric)
 {
-	const char *unit = an_growth_pts_unit(metric);
-	enum col_fmt vf = an_growth_pts_is_bytes(metric) ? CF_BYTES :
+	const char *unit = space_growth_pts_unit(metric);
+	enum col_fmt vf = space_growth_pts_is_bytes(metric) ? CF_BYTES :
 	    CF_PLAIN;
 	const struct rcol_spec cols[] = {
 		[S_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
@@ -206,7 +207,7 @@ points_table(struct result *r, const struct fsline *l, size_t nl,
 			result_set_wide(t, row, S_V, p->v[k]);
 			if (l[i].g.fitted)
 				result_set_real(t, row, S_LIN,
-				    an_fit_predict(&l[i].g.f,
+				    space_fit_predict(&l[i].g.f,
 				    p->x[k]));
 		}
 	}
@@ -218,10 +219,10 @@ enum { X_T, X_SUM, X_TARGET };
  * (at most FIG_SPANS spans after the latest snapshot), and the target. */
 static void
 sum_figure(struct result *r, const struct sumline *t, const struct proj *m,
-    double target, enum an_metric metric)
+    double target, enum opts_metric metric)
 {
-	const char *unit = an_growth_pts_unit(metric);
-	enum col_fmt vf = an_growth_pts_is_bytes(metric) ? CF_BYTES :
+	const char *unit = space_growth_pts_unit(metric);
+	enum col_fmt vf = space_growth_pts_is_bytes(metric) ? CF_BYTES :
 	    CF_PLAIN;
 	const struct rcol_spec cols[] = {
 		[X_T] = { "t", "Time (UTC)", NULL, CF_TIME, 0 },
@@ -230,7 +231,8 @@ sum_figure(struct result *r, const struct sumline *t, const struct proj *m,
 	};
 	struct rtable *tb = result_table(r, "projection_points", "Growth"
 	    " figure: the sum of the lines", cols, sizeof cols / sizeof *cols);
-	int64_t last = an_growth_fit_time(t->t0, t->xlast), end = last, tc = 0;
+	int64_t last = space_growth_fit_time(t->t0, t->xlast);
+	int64_t end = last, tc = 0;
 	int64_t horizon = last + FIG_SPANS * (last - t->t0);
 	struct grow_row *w;
 	struct rfigure *fig;
@@ -242,7 +244,7 @@ sum_figure(struct result *r, const struct sumline *t, const struct proj *m,
 		return;
 	if (!strcmp(m->state, "projected") || !strcmp(m->state,
 	    "beyond 100 years")) {
-		tc = an_growth_fit_time(t->t0, fmin(m->xc, t->xlast + 2 *
+		tc = space_growth_fit_time(t->t0, fmin(m->xc, t->xlast + 2 *
 		    HORIZON_DAYS));
 		end = tc > end ? tc : end;
 		nx = tc >= t->t0 && tc <= horizon;
@@ -253,20 +255,20 @@ sum_figure(struct result *r, const struct sumline *t, const struct proj *m,
 		    " the latest snapshot, before the target is reached.",
 		    human_date(end, 0, d, sizeof d), FIG_SPANS);
 	}
-	w = an_growth_figure_rows(t->t0, end, &tc, nx, NULL, &nw);
+	w = space_growth_figure_rows(t->t0, end, &tc, nx, NULL, &nw);
 	for (size_t i = 0; i < nw; i++) {
 		size_t row = result_row(tb);
 		double x = (double)(w[i].t - t->t0) / GROWTH_DAY;
 		result_set_int(tb, row, X_T, w[i].t);
 		result_set_real(tb, row, X_SUM, t->a + t->b * x);
-		an_snapout_real(tb, row, X_TARGET, target);
+		space_snapout_real(tb, row, X_TARGET, target);
 	}
 	free(w);
 	fig = result_figure(r, "growth", FIG_LINE, (size_t)r->ntable - 1,
 	    "Total growth over time and projection to the target", "The sum"
 	    " of the file systems' linear models, each evaluated at the same"
 	    " date, and the target.", "date (UTC)",
-	    an_metric_name(metric));
+	    opts_metric_name(metric));
 	fig->xcol = X_T;
 	fig->ycol[0] = X_SUM;
 	fig->ycol[1] = X_TARGET;
@@ -276,14 +278,14 @@ sum_figure(struct result *r, const struct sumline *t, const struct proj *m,
 
 static void
 note_lines(struct result *r, const struct fsline *l, size_t nl,
-    enum an_metric metric)
+    enum opts_metric metric)
 {
 	int ols = 0;
 
 	for (size_t i = 0; i < nl; i++) {
 		const struct points *p = &l[i].p;
 		char d0[32], d1[32];
-		an_growth_pts_note(r, p, metric);
+		space_growth_pts_note(r, p, metric);
 		if (!l[i].g.fitted) {
 			result_note(r, "%s: %zu complete snapshot%s%s: no line,"
 			    " so the total cannot be projected (leaving %s out"
@@ -304,14 +306,14 @@ note_lines(struct result *r, const struct fsline *l, size_t nl,
 }
 
 struct result *
-an_growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
+space_growth_sum(sqlite3 *db, const struct opts *o, struct snap *s, size_t n,
     char *err, size_t errlen)
 {
 	const char **names = xcalloc(n + 1, sizeof *names);
-	size_t nl = an_points_fs_names(s, n, names);
+	size_t nl = space_points_fs_names(s, n, names);
 	struct fsline *l = xcalloc(nl + 1, sizeof *l);
-	const char *unit = an_growth_pts_unit(o->metric);
-	int bytes = an_growth_pts_is_bytes(o->metric);
+	const char *unit = space_growth_pts_unit(o->metric);
+	int bytes = space_growth_pts_is_bytes(o->metric);
 	struct result *r = NULL;
 	struct sumline t;
 	struct proj m;
@@ -322,12 +324,12 @@ an_growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
 
 	for (size_t i = 0; i < nl; i++)
 		l[i].p.fs = names[i];
-	an_points_sort(s, n);
+	space_points_sort(s, n);
 	if (load_lines(db, o, s, n, l, nl, 1, err, errlen) < 0)
 		goto out;
 	known = sum_target(o, l, nl, &target, why, sizeof why);
 	for (size_t i = 0; known && i < nl; i++)
-		an_growth_fit_model(&l[i].m, &l[i].p, target, 0, &l[i].g);
+		space_growth_fit_model(&l[i].m, &l[i].p, target, 0, &l[i].g);
 	if (sum_lines(l, nl, &t) < 0) {
 		snprintf(err, errlen, "the file systems' latest %s add up to"
 		    " more than 2^127 - 1: no exact total", unit);
@@ -335,7 +337,7 @@ an_growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
 	}
 	sum_model(&m, &t, target);
 	if (!known)
-		an_growth_fit_no_target(&m, why);
+		space_growth_fit_no_target(&m, why);
 	r = result_new("growth", "Growth projection of the total over every"
 	    " file system");
 	result_note(r, "Total over %zu file systems: the sum of each file"
@@ -344,9 +346,9 @@ an_growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
 	    " line is evaluated at the same date before adding.", nl);
 	if (known)
 		result_note(r, "Metric: %s%s%s. Target: %s%s%s.",
-		    an_metric_name(o->metric), o->project ?
+		    opts_metric_name(o->metric), o->project ?
 		    " of project " : "", o->project ? o->project : "",
-		    an_growth_fit_count(target, bytes, num, sizeof num),
+		    space_growth_fit_count(target, bytes, num, sizeof num),
 		    bytes ? "" : " ", bytes ? "" : unit);
 	else
 		result_note(r, "No target: %s.", why);
@@ -364,14 +366,14 @@ an_growth_sum(sqlite3 *db, const struct an_opts *o, struct snap *s, size_t n,
 		    (m.xc - t.xlast) / t.xlast);
 	fs_table(r, l, nl, o->metric);
 	points_table(r, l, nl, o->metric);
-	tb = an_growth_fit_proj_table(r,
+	tb = space_growth_fit_proj_table(r,
 	    "Projection of the total to the target", o->metric);
 	if (t.npoints)
-		an_growth_fit_proj_row(tb, &m, t.npoints, t.t0, t.xlast);
+		space_growth_fit_proj_row(tb, &m, t.npoints, t.t0, t.xlast);
 	sum_figure(r, &t, &m, known ? target : NAN, o->metric);
 out:
 	for (size_t i = 0; i < nl; i++)
-		an_growth_pts_free(&l[i].p);
+		space_growth_pts_free(&l[i].p);
 	free(l);
 	free(names);
 	return r;

@@ -1,5 +1,5 @@
 /*
- * an_metrics: the census as Prometheus gauges, for node_exporter's
+ * space_metrics: the census as Prometheus gauges, for node_exporter's
  * textfile collector. Per file system, the totals of its latest complete
  * snapshot, whether its latest snapshot is complete, and its capacity
  * where that snapshot records it.
@@ -143,7 +143,7 @@ fs_samples(sqlite3 *db, struct result *r, const struct fs_latest *l,
 }
 
 struct result *
-an_metrics(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+space_metrics(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct fs_latest *l;
 	struct result *r;

@@ -1,5 +1,5 @@
 /*
- * an_names: the --fs and --project checks of every census question
+ * space_names: the --fs and --project checks of every census question
  * (space_names_int.h).
  */
 #include <stdio.h>
@@ -29,7 +29,7 @@ list_names(const char *const *names, size_t n, char *err, size_t errlen)
 }
 
 int
-an_names_choose_fs(const struct snap *s, size_t n, const char *want,
+space_names_choose_fs(const struct snap *s, size_t n, const char *want,
     int all, const char **fs, char *err, size_t errlen)
 {
 	const char **names;
@@ -52,7 +52,7 @@ an_names_choose_fs(const struct snap *s, size_t n, const char *want,
 	if (all && (!want || strcmp(want, "all") == 0))
 		return 2;
 	names = xcalloc(n + 1, sizeof *names);
-	k = an_points_fs_names(s, n, names);
+	k = space_points_fs_names(s, n, names);
 	snprintf(err, errlen, FMT_USAGE "no snapshots of file system %s;"
 	    " file systems:", want);
 	list_names(names, k, err, errlen);
@@ -61,7 +61,7 @@ an_names_choose_fs(const struct snap *s, size_t n, const char *want,
 }
 
 long
-an_names_fs_list(sqlite3 *db, const char *want, struct snap **s, size_t *n,
+space_names_fs_list(sqlite3 *db, const char *want, struct snap **s, size_t *n,
     const char ***names, char *err, size_t errlen)
 {
 	const char *fs = NULL;
@@ -72,17 +72,18 @@ an_names_fs_list(sqlite3 *db, const char *want, struct snap **s, size_t *n,
 	if (query_census_snapshots(db, s, n, err, errlen) < 0)
 		return -1;
 	*names = xcalloc(*n + 1, sizeof **names);
-	if ((rc = an_names_choose_fs(*s, *n, want, 0, &fs, err, errlen)) < 0)
+	if ((rc = space_names_choose_fs(*s, *n, want, 0, &fs, err, errlen)) < 0)
 		return -1;
-	k = rc == 1 ? 1 : (long)an_points_fs_names(*s, *n, *names);
+	k = rc == 1 ? 1 : (long)space_points_fs_names(*s, *n, *names);
 	if (rc == 1)
 		(*names)[0] = fs;
-	an_points_sort(*s, *n);	/* names: in id order; points: in time */
+	/* names: in id order; points: in time */
+	space_points_sort(*s, *n);
 	return k;
 }
 
 int
-an_names_check_project(sqlite3 *db, const char *project, const char *fs,
+space_names_check_project(sqlite3 *db, const char *project, const char *fs,
     char *err, size_t errlen)
 {
 	char **names;

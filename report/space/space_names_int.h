@@ -1,10 +1,10 @@
 /*
- * an_names_int: the file systems and projects a question may name. A name
+ * space_names_int: the file systems and projects a question may name. A name
  * the database does not know is a usage error that lists the known ones,
  * never an empty answer (a typo would otherwise read as "no data").
  */
-#ifndef IOCENSUS_AN_NAMES_INT_H
-#define IOCENSUS_AN_NAMES_INT_H
+#ifndef IOCENSUS_SPACE_NAMES_INT_H
+#define IOCENSUS_SPACE_NAMES_INT_H
 
 #include <stddef.h>
 
@@ -16,7 +16,7 @@
  * all of them (several and no --fs, or --fs all where no file system has
  * that name; only when all is allowed), 0 the database has no snapshots,
  * -1 a usage error in err listing the file systems. */
-int an_names_choose_fs(const struct snap *s, size_t n, const char *want,
+int space_names_choose_fs(const struct snap *s, size_t n, const char *want,
     int all, const char **fs, char *err, size_t errlen);
 
 /* The snapshots (*s, sorted by start time) and the file systems a
@@ -24,12 +24,12 @@ int an_names_choose_fs(const struct snap *s, size_t n, const char *want,
  * the order of its first id). Returns how many file systems, or -1 with
  * err (a usage error for a --fs that names none). Free *names, and *s
  * with query_census_snaps_free. */
-long an_names_fs_list(sqlite3 *db, const char *want, struct snap **s,
+long space_names_fs_list(sqlite3 *db, const char *want, struct snap **s,
     size_t *n, const char ***names, char *err, size_t errlen);
 
 /* project (NULL: none to check) must be in some snapshot of file system
  * fs (NULL: of any). 0, or -1 with a usage error listing the projects. */
-int an_names_check_project(sqlite3 *db, const char *project, const char *fs,
+int space_names_check_project(sqlite3 *db, const char *project, const char *fs,
     char *err, size_t errlen);
 
 #endif

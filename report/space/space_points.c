@@ -1,5 +1,5 @@
 /*
- * an_points: which snapshots are the points of a file system (opts/opts.h):
+ * space_points: which snapshots are the points of a file system (space.h):
  * its complete snapshots in a window, one per day. A snapshot that started
  * less than a day before the next one kept is a rescan of the same state
  * (a rerun, a same-day manual scan): counting it would narrow every band
@@ -17,7 +17,7 @@
 #define RESCAN_SECONDS 86400	/* closer snapshots are one point */
 
 size_t
-an_points_fs_names(const struct snap *s, size_t n, const char **names)
+space_points_fs_names(const struct snap *s, size_t n, const char **names)
 {
 	size_t k = 0;
 
@@ -42,14 +42,14 @@ by_start(const void *pa, const void *pb)
 }
 
 void
-an_points_sort(struct snap *s, size_t n)
+space_points_sort(struct snap *s, size_t n)
 {
 	if (n > 1)
 		qsort(s, n, sizeof *s, by_start);
 }
 
 size_t
-an_points_keep(const struct snap *s, size_t n, const char *fs,
+space_points_keep(const struct snap *s, size_t n, const char *fs,
     int64_t from, int64_t to, size_t *keep, size_t *nrescan)
 {
 	size_t k = 0;

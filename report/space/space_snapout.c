@@ -1,5 +1,5 @@
 /*
- * an_snapout: shared result-filling helpers of the snapshot analyses.
+ * space_snapout: shared result-filling helpers of the snapshot analyses.
  */
 #include "space_snapout_int.h"
 
@@ -8,21 +8,21 @@
 #include "human.h"
 
 void
-an_snapout_nint(struct rtable *t, size_t row, int col, struct nint v)
+space_snapout_nint(struct rtable *t, size_t row, int col, struct nint v)
 {
 	if (v.has)
 		result_set_wide(t, row, col, v.v);
 }
 
 void
-an_snapout_real(struct rtable *t, size_t row, int col, double v)
+space_snapout_real(struct rtable *t, size_t row, int col, double v)
 {
 	if (!isnan(v))
 		result_set_real(t, row, col, v);
 }
 
 int
-an_snapout_unresolved(struct result *r, sqlite3 *db, const struct snap *s,
+space_snapout_unresolved(struct result *r, sqlite3 *db, const struct snap *s,
     const char *which, double *share, char *err, size_t errlen)
 {
 	int64_t files;

@@ -1,5 +1,5 @@
 /*
- * an_snapshots: the list of snapshots in the census database (those
+ * space_snapshots: the list of snapshots in the census database (those
  * started in the window, when there is one). A snapshot that is still
  * running, or died, has no totals: its cells are NULL. scanned_at differs
  * from started_at for a scan of a file-system snapshot (fsscan --as-of).
@@ -30,7 +30,7 @@ static const struct rcol_spec cols[] = {
 };
 
 struct result *
-an_snapshots(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+space_snapshots(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct snap *s;
 	size_t n, incomplete = 0, shown = 0;
@@ -54,15 +54,15 @@ an_snapshots(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		result_set_text(t, row, C_FS, s[i].fs);
 		result_set_text(t, row, C_ROOT, s[i].root);
 		result_set_int(t, row, C_START, s[i].started_at);
-		an_snapout_nint(t, row, C_END, s[i].finished_at);
+		space_snapout_nint(t, row, C_END, s[i].finished_at);
 		result_set_int(t, row, C_COMPLETE, s[i].complete);
 		result_set_text(t, row, C_STATUS, s[i].status);
-		an_snapout_nint(t, row, C_FILES, s[i].files);
-		an_snapout_nint(t, row, C_DIRS, s[i].dirs);
-		an_snapout_nint(t, row, C_BYTES, s[i].bytes);
-		an_snapout_nint(t, row, C_ALLOC, s[i].alloc);
-		an_snapout_nint(t, row, C_ERRORS, s[i].errors);
-		an_snapout_nint(t, row, C_SCANNED, s[i].scanned_at);
+		space_snapout_nint(t, row, C_FILES, s[i].files);
+		space_snapout_nint(t, row, C_DIRS, s[i].dirs);
+		space_snapout_nint(t, row, C_BYTES, s[i].bytes);
+		space_snapout_nint(t, row, C_ALLOC, s[i].alloc);
+		space_snapout_nint(t, row, C_ERRORS, s[i].errors);
+		space_snapout_nint(t, row, C_SCANNED, s[i].scanned_at);
 		incomplete += !s[i].complete;
 	}
 	if (n == 0)

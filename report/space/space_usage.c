@@ -1,5 +1,5 @@
 /*
- * an_usage: who holds a file system: files and bytes per project, user or
+ * space_usage: who holds a file system: files and bytes per project, user or
  * group at its latest point, each one's share, and the change since the
  * point before (points are one per day: a rescan counts once, see
  * space_growth_pts.c). The ncdu, gdu and rbh-report question, per file
@@ -97,7 +97,7 @@ fs_rows(struct result *r, struct rtable *t, sqlite3 *db, enum group_by by,
 	char d0[32], d1[32];
 	int rc = -1;
 
-	k = an_points_keep(s, n, fs, INT64_MIN, io_window_hi(w), keep, &nr);
+	k = space_points_keep(s, n, fs, INT64_MIN, io_window_hi(w), keep, &nr);
 	if (k == 0) {
 		result_note(r, "%s: no complete snapshot%s.", fs, w->has_to ?
 		    " before the window's end" : "");
@@ -128,7 +128,7 @@ fs_rows(struct result *r, struct rtable *t, sqlite3 *db, enum group_by by,
 		    "are rescans");
 	rs.r = xcalloc(na + nb + 1, sizeof *rs.r);
 	rs.has_prev = prev != NULL;
-	an_groups_merge(ga, na, gb, nb, add_row, &rs);
+	space_groups_merge(ga, na, gb, nb, add_row, &rs);
 	qsort(rs.r, rs.n, sizeof *rs.r, urow_cmp);
 	for (size_t i = 0; i < rs.n; i++) {
 		const struct urow *u = &rs.r[i];
@@ -139,8 +139,8 @@ fs_rows(struct result *r, struct rtable *t, sqlite3 *db, enum group_by by,
 		result_set_wide(t, row, U_FILES, u->v[0]);
 		result_set_wide(t, row, U_BYTES, u->v[1]);
 		result_set_wide(t, row, U_ALLOC, u->v[2]);
-		an_snapout_real(t, row, U_SF, frac(u->v[0], cur->files));
-		an_snapout_real(t, row, U_SB, frac(u->v[1], cur->bytes));
+		space_snapout_real(t, row, U_SF, frac(u->v[0], cur->files));
+		space_snapout_real(t, row, U_SB, frac(u->v[1], cur->bytes));
 		for (int m = 0; u->has_prev && m < 3; m++)
 			result_set_wide(t, row, U_DF + m, u->d[m]);
 	}
@@ -154,7 +154,7 @@ out:
 }
 
 struct result *
-an_usage(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+space_usage(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	static const char *const by_name[] = { [BY_PROJECT] = "project",
 	    [BY_USER] = "user", [BY_GROUP] = "group" };
@@ -175,7 +175,7 @@ an_usage(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		    " user or group", o->by);
 		return NULL;
 	}
-	if ((nfs = an_names_fs_list(db, o->fs, &s, &n, &names, err,
+	if ((nfs = space_names_fs_list(db, o->fs, &s, &n, &names, err,
 	    errlen)) < 0)
 		goto out;
 	snprintf(title, sizeof title, "Usage by %s", by_name[by]);

@@ -1,5 +1,5 @@
 /*
- * an_summary: the report's opening page. It computes nothing: it selects
+ * summary: the report's opening page. It computes nothing: it selects
  * cells from the other results' tables, by table and column key, and
  * copies them (exact values, original column formats) into short tables:
  * capacity, files, growth, busiest projects, I/O headline and burstiness.
@@ -418,7 +418,7 @@ table_of(const struct result *r, const char *key)
 }
 
 struct result *
-an_summary(struct result *const *parts, size_t nparts)
+summary_page(struct result *const *parts, size_t nparts)
 {
 	static const char *const space[] = { "fs", "size", "used", "avail",
 	    "use_pct", "inodes_pct", "bytes_per_day", "files_per_day", "full",

@@ -11,6 +11,6 @@
 /* Capacity, files, growth, projected dates, busiest projects,
  * burstiness, drawn from the results of the questions (it reads their
  * tables; it computes nothing new). */
-struct result *an_summary(struct result *const *parts, size_t nparts);
+struct result *summary_page(struct result *const *parts, size_t nparts);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * an_annotate: the --annotate windows (parsed by cli/cli_annotate.c)
+ * traffic_annotate: the --annotate windows (parsed by cli/cli_annotate.c)
  * placed on the throughput result's minutes and buckets.
  *
  * A minute (or bucket) overlaps a window when some second of it is in the
@@ -47,7 +47,7 @@ mark_add(char **mark, const char *label)
 }
 
 char **
-an_annotate_mark(const struct minute_series *s, int64_t width, size_t nb,
+traffic_annotate_mark(const struct minute_series *s, int64_t width, size_t nb,
     const struct annotation *ann, size_t nann)
 {
 	char **mark = xcalloc(nb, sizeof *mark);
@@ -70,7 +70,7 @@ an_annotate_mark(const struct minute_series *s, int64_t width, size_t nb,
 }
 
 void
-an_annotate_marks_free(char **mark, size_t nb)
+traffic_annotate_marks_free(char **mark, size_t nb)
 {
 	for (size_t i = 0; mark && i < nb; i++)
 		free(mark[i]);
@@ -87,7 +87,7 @@ static const struct rcol_spec ann_cols[] = {
 };
 
 void
-an_annotate_table(struct result *r, const struct minute_series *s,
+traffic_annotate_table(struct result *r, const struct minute_series *s,
     const struct annotation *ann, size_t nann)
 {
 	struct rtable *t = result_table(r, "annotations", "Annotated windows "

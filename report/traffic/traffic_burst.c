@@ -1,5 +1,5 @@
 /*
- * an_burst: I/O intensity I, burstiness rho and parallel I/O intensity P
+ * traffic_burst: I/O intensity I, burstiness rho and parallel I/O intensity P
  * across servers (El Sayed et al., study-analyses.md §2), plus Beacon's
  * hourly load classes (traffic_load.c), from one scan over the host minutes.
  *
@@ -77,7 +77,7 @@ burst_minute(const struct host_minute *m, void *arg)
 	struct burst_scan *s = arg;
 	int valid = minute_valid(m);
 
-	an_load_minute(s->load, m);
+	traffic_load_minute(s->load, m);
 	for (size_t k = 0; k < s->nc; k++)
 		for (int d = 0; d < NDIR; d++) {
 			struct burst_acc *a = &s->acc[k * NDIR + d];
@@ -191,7 +191,7 @@ add_burst_table(struct result *r, const struct burst_scan *s,
 }
 
 struct result *
-an_burst(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+traffic_burst(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct result *r = result_new("burst",
 	    "Burstiness across servers and hourly load classes");
@@ -205,21 +205,21 @@ an_burst(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	s.acc = xcalloc(s.nc ? s.nc * NDIR : 1, sizeof *s.acc);
 	for (size_t i = 0; i < s.nc * NDIR; i++)
 		s.acc[i].last = -1;
-	if (an_coverage_window_notes(db, &o->win, 0, r, &complete, err,
+	if (traffic_coverage_window_notes(db, &o->win, 0, r, &complete, err,
 	    errlen) ||
 	    query_hosts_load(db, &o->win, &hl, err, errlen))
 		goto out;
 	nserver = complete ? hl.n : 0;	/* no data: empty tables */
-	s.load = an_load_new(nserver, o->host_peak);
+	s.load = traffic_load_new(nserver, o->host_peak);
 	if (nserver && query_scan_host_minutes(db, &o->win, &hl, burst_minute,
 	    &s, err, errlen))
 		goto out;
 	if (nserver)
 		burst_notes(r, nserver);
 	add_burst_table(r, &s, nserver);
-	rc = an_load_finish(s.load, db, &o->win, &hl, r, err, errlen);
+	rc = traffic_load_finish(s.load, db, &o->win, &hl, r, err, errlen);
 out:
-	an_load_free(s.load);
+	traffic_load_free(s.load);
 	free(s.acc);
 	query_hosts_free(&hl);
 	if (rc) {

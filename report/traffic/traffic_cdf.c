@@ -1,12 +1,12 @@
 /*
- * an_cdf: the CDF of aggregate throughput over one-minute intervals
+ * traffic_cdf: the CDF of aggregate throughput over one-minute intervals
  * (study-analyses.md 1.2, Fig. 7): mean, peak, nearest-rank quantiles and
  * the share of time below f% of the peak.
  *
  * X(m) is kept as integer bytes per complete minute, sorted. Quantiles
  * and plot points use integer ranks ceil(k * n / 1000), so no rounding
  * decides which minute a quantile is; "below f% of peak" goes through
- * an_peak_cmp (exact), F(x) counts X <= x on integers.
+ * traffic_peak_cmp (exact), F(x) counts X <= x on integers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +79,7 @@ count_below(const uint64_t *x, size_t n, const struct io_peak *p,
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (an_peak_below_pct(p, x[mid], pct))
+		if (traffic_peak_below_pct(p, x[mid], pct))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -132,16 +132,16 @@ fill_summary(struct rtable *t, const struct io_coverage *c,
 
 	result_set_int(t, r, 0, (int64_t)n);
 	result_set_int(t, r, 1, (int64_t)c->calendar);
-	result_set_real(t, r, 2, an_coverage_share(c));
+	result_set_real(t, r, 2, traffic_coverage_share(c));
 	result_set_real(t, r, 3, mean);
 	result_set_real(t, r, 4, p->mib_s);
-	result_set_text(t, r, 5, an_peak_source(p));
+	result_set_text(t, r, 5, traffic_peak_source(p));
 	if (!p->configured)
 		result_set_int(t, r, 6, p->t);
 	if (p->mib_s > 0)
 		result_set_real(t, r, 7, mean / p->mib_s);
-	result_set_real(t, r, 8, an_mib_s(x[rank_pm(500, n) - 1]));
-	result_set_real(t, r, 9, an_mib_s(x[n - 1]));
+	result_set_real(t, r, 8, traffic_mib_s(x[rank_pm(500, n) - 1]));
+	result_set_real(t, r, 9, traffic_mib_s(x[n - 1]));
 	result_set_real(t, r, 10, (double)count_below(x, n, p, SENTENCE_PCT) /
 	    (double)n);
 	result_set_uint(t, r, 11, (uint64_t)sum);
@@ -154,8 +154,8 @@ fill_below(struct rtable *t, const struct io_peak *p, const uint64_t *x,
 	for (size_t i = 0; i < sizeof below_pct / sizeof below_pct[0]; i++) {
 		struct xdec f = XDEC_INT(below_pct[i]);
 		size_t r = result_row(t), k = count_below(x, n, p, f);
-		result_set_real(t, r, 0, an_xdec_value(f));
-		result_set_real(t, r, 1, an_peak_pct_mib_s(p, f));
+		result_set_real(t, r, 0, opts_xdec_value(f));
+		result_set_real(t, r, 1, traffic_peak_pct_mib_s(p, f));
 		result_set_int(t, r, 2, (int64_t)k);
 		result_set_real(t, r, 3, (double)k / (double)n);
 	}
@@ -170,7 +170,7 @@ fill_quantiles(struct rtable *t, const uint64_t *x, size_t n)
 		result_set_real(t, r, 0, quantile_pm[i] / 1000.0);
 		result_set_int(t, r, 1, (int64_t)k);
 		result_set_uint(t, r, 2, x[k - 1]);
-		result_set_real(t, r, 3, an_mib_s(x[k - 1]));
+		result_set_real(t, r, 3, traffic_mib_s(x[k - 1]));
 	}
 }
 
@@ -186,7 +186,7 @@ fill_cdf(struct rtable *t, const uint64_t *x, size_t n)
 		if (last < n && x[i] == x[last])
 			continue;
 		size_t le = count_le(x, n, i), r = result_row(t);
-		result_set_real(t, r, 0, an_mib_s(x[i]));
+		result_set_real(t, r, 0, traffic_mib_s(x[i]));
 		result_set_uint(t, r, 1, x[i]);
 		result_set_int(t, r, 2, (int64_t)le);
 		result_set_real(t, r, 3, (double)le / (double)n);
@@ -207,12 +207,12 @@ add_notes(struct result *r, const struct io_peak *p, const uint64_t *x,
 		    p->mib_s);
 	result_note(r, "%.1f%% of the time below 33%% of peak bandwidth "
 	    "(%s MiB/s, peak %s MiB/s %s); mean %s MiB/s%s.", b33,
-	    human_real(an_peak_pct_mib_s(p, SENTENCE_PCT), 1, f, sizeof f),
-	    human_real(p->mib_s, 1, pk, sizeof pk), an_peak_source(p),
+	    human_real(traffic_peak_pct_mib_s(p, SENTENCE_PCT), 1, f, sizeof f),
+	    human_real(p->mib_s, 1, pk, sizeof pk), traffic_peak_source(p),
 	    human_real(mean, 1, mn, sizeof mn), rel);
-	if (p->configured && an_mib_s(x[n - 1]) > p->mib_s)
+	if (p->configured && traffic_mib_s(x[n - 1]) > p->mib_s)
 		result_note(r, "The observed maximum, %.1f MiB/s, exceeds the "
-		    "configured peak.", an_mib_s(x[n - 1]));
+		    "configured peak.", traffic_mib_s(x[n - 1]));
 	result_note(r, "Mean, peak, quantiles and shares are over the %s "
 	    "complete minute%s. Quantiles use the nearest rank q_p = "
 	    "X_(ceil(p n)); \"below\" is strict (<), the CDF counts X <= x.",
@@ -228,7 +228,7 @@ add_figure(struct result *r, const struct io_peak *p)
 	snprintf(cap, sizeof cap, "Share of complete one-minute intervals "
 	    "with aggregate throughput at most x (linear x axis, as the "
 	    "study's Fig. 7); peak P = %.1f MiB/s (%s).", p->mib_s,
-	    an_peak_source(p));
+	    traffic_peak_source(p));
 	f = result_figure(r, "cdf", FIG_STEP, 3, "Throughput CDF", cap,
 	    "Aggregate throughput per minute (MiB/s)", "Share of minutes (%)");
 	f->xcol = 0;
@@ -237,7 +237,7 @@ add_figure(struct result *r, const struct io_peak *p)
 }
 
 struct result *
-an_cdf(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+traffic_cdf(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct minute_series s;
 	struct io_coverage c;
@@ -246,7 +246,7 @@ an_cdf(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 
 	if (query_minutes_load(db, &o->win, &s, err, errlen) != 0)
 		return NULL;
-	an_coverage_count(&s, &c);
+	traffic_coverage_count(&s, &c);
 	struct result *r = result_new("cdf",
 	    "Throughput CDF over one-minute intervals");
 	result_table(r, "summary", "Summary", summary_cols,
@@ -257,12 +257,12 @@ an_cdf(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	    quantile_cols, sizeof quantile_cols / sizeof quantile_cols[0]);
 	result_table(r, "cdf", "CDF points", cdf_cols,
 	    sizeof cdf_cols / sizeof cdf_cols[0])->detail = 1;
-	size_t n = an_coverage_notes(r, db, &c);
+	size_t n = traffic_coverage_notes(r, db, &c);
 	if (n > 0) {
 		uint64_t *x = sorted_minutes(&s, n, &sum);
-		double mean = an_mean_mib_s((double)sum, (double)n);
+		double mean = traffic_mean_mib_s((double)sum, (double)n);
 
-		an_peak_resolve(&s, o->peak, &p);
+		traffic_peak_resolve(&s, o->peak, &p);
 		fill_summary(&r->table[0], &c, &p, x, n, sum, mean);
 		fill_below(&r->table[1], &p, x, n);
 		fill_quantiles(&r->table[2], x, n);

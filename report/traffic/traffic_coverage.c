@@ -1,5 +1,5 @@
 /*
- * an_coverage: complete against calendar minutes, and the coverage notes
+ * traffic_coverage: complete against calendar minutes, and the coverage notes
  * every I/O result carries (traffic_int.h).
  */
 #include <math.h>
@@ -18,7 +18,7 @@ day_of(int64_t t)
 }
 
 void
-an_coverage_count(const struct minute_series *s, struct io_coverage *c)
+traffic_coverage_count(const struct minute_series *s, struct io_coverage *c)
 {
 	*c = (struct io_coverage){ .from = s->t0,
 	    .to = s->t0 + (int64_t)s->n * IO_MINUTE_S, .calendar = s->n,
@@ -47,7 +47,7 @@ an_coverage_count(const struct minute_series *s, struct io_coverage *c)
 }
 
 double
-an_coverage_share(const struct io_coverage *c)
+traffic_coverage_share(const struct io_coverage *c)
 {
 	return c->calendar ? (double)c->complete / (double)c->calendar : 0;
 }
@@ -60,7 +60,8 @@ plural(uint64_t n)
 }
 
 size_t
-an_coverage_notes(struct result *r, sqlite3 *db, const struct io_coverage *c)
+traffic_coverage_notes(struct result *r, sqlite3 *db,
+    const struct io_coverage *c)
 {
 	char a[32], b[32], n[32], m[32], d[32], e[32];
 
@@ -75,7 +76,7 @@ an_coverage_notes(struct result *r, sqlite3 *db, const struct io_coverage *c)
 		    "(%.2f%%); %s of %s day%s %s no complete minute.",
 		    human_uint(c->complete, n, sizeof n),
 		    human_uint(c->calendar, m, sizeof m), plural(c->calendar),
-		    100 * an_coverage_share(c),
+		    100 * traffic_coverage_share(c),
 		    human_uint(c->days_empty, d, sizeof d),
 		    human_uint(c->days, e, sizeof e),
 		    plural(c->days), c->days_empty == 1 || c->days == 1 ?

@@ -1,20 +1,21 @@
 /*
- * an_coverage_window: coverage notes of a window without keeping its series.
+ * traffic_coverage_window: coverage notes of a window without keeping its
+ * series.
  */
 #include "traffic_int.h"
 
 int
-an_coverage_window_notes(sqlite3 *db, const struct io_window *w, int partial,
-    struct result *r, size_t *complete, char *err, size_t errlen)
+traffic_coverage_window_notes(sqlite3 *db, const struct io_window *w,
+    int partial, struct result *r, size_t *complete, char *err, size_t errlen)
 {
 	struct minute_series s;
 	struct io_coverage c;
 
 	if (query_minutes_load(db, w, &s, err, errlen))
 		return -1;
-	an_coverage_count(&s, &c);
+	traffic_coverage_count(&s, &c);
 	c.partial = partial;
-	*complete = an_coverage_notes(r, db, &c);
+	*complete = traffic_coverage_notes(r, db, &c);
 	query_minutes_free(&s);
 	return 0;
 }

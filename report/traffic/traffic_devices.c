@@ -1,5 +1,5 @@
 /*
- * an_devices: per-device and per-host tables (average and peak MiB/s,
+ * traffic_devices: per-device and per-host tables (average and peak MiB/s,
  * IOPS, utilisation, await, request size, read share) and the imbalance
  * across the devices of a host and across hosts (max / mean).
  *
@@ -147,7 +147,7 @@ put_row(struct rtable *t, const struct io_row *r)
 	result_set_uint(t, row, D_WR, r->wr_bytes);
 	result_set_real(t, row, D_AVG, r->avg_mib_s);
 	if (r->peak_t >= 0) {
-		result_set_real(t, row, D_PEAK, an_mib_s(r->peak_bytes));
+		result_set_real(t, row, D_PEAK, traffic_mib_s(r->peak_bytes));
 		result_set_int(t, row, D_PEAK_T, r->peak_t);
 		result_set_real(t, row, D_PEAK_IOPS, (double)r->peak_ios / 60);
 	}
@@ -268,9 +268,9 @@ imbalance_row(struct rtable *t, const char *scope, const char *host,
 	}
 	result_set_uint(t, row, 7, npeak);
 	if (npeak) {
-		result_set_real(t, row, 8, an_mean_mib_s((double)psum,
+		result_set_real(t, row, 8, traffic_mean_mib_s((double)psum,
 		    (double)npeak));
-		result_set_real(t, row, 9, an_mib_s(pmax));
+		result_set_real(t, row, 9, traffic_mib_s(pmax));
 		if (psum > 0)
 			result_set_real(t, row, 10,
 			    (double)pmax * (double)npeak / (double)psum);
@@ -358,7 +358,7 @@ devices_notes(struct result *r)
 }
 
 struct result *
-an_devices(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+traffic_devices(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct result *r = result_new("devices", "Devices and hosts");
 	struct host_list hl = { 0 };
@@ -375,8 +375,8 @@ an_devices(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	for (size_t i = 0; i < nds && nrow == 0; i++)
 		if (ds[i].minutes)
 			nrow = nds;
-	if (an_coverage_window_notes(db, &o->win, nrow > 0, r, &complete, err,
-	    errlen) ||
+	if (traffic_coverage_window_notes(db, &o->win, nrow > 0, r, &complete,
+	    err, errlen) ||
 	    query_hosts_load(db, &o->win, &hl, err, errlen) ||
 	    host_peaks_load(db, &o->win, &hl, &p, err, errlen))
 		goto out;

@@ -1,9 +1,9 @@
 /*
- * an_idle: idle periods (study-analyses.md 1.3, Table III) and the strict
+ * traffic_idle: idle periods (study-analyses.md 1.3, Table III) and the strict
  * variant ("no disk activity at all").
  *
  * A minute is idle iff it is COMPLETE and X < theta = threshold% of P
- * (exact, an_peak_cmp); strictly idle iff COMPLETE, no device completed
+ * (exact, traffic_peak_cmp); strictly idle iff COMPLETE, no device completed
  * a request in it and no byte was read or written. A period is a maximal run of such minutes:
  * a busy minute, a missing minute or a minute without expected devices
  * ends it, so missing time is never idle. Durations are run length x
@@ -81,7 +81,7 @@ is_idle(const struct minute_series *s, size_t i, enum idle_kind kind,
 	 * counted in its neighbour: it is not "no activity at all". */
 	if (kind == IDLE_STRICT)
 		return s->ios[i] == 0 && s->rd[i] == 0 && s->wr[i] == 0;
-	return an_peak_below_pct(p, s->rd[i] + s->wr[i], pct);
+	return traffic_peak_below_pct(p, s->rd[i] + s->wr[i], pct);
 }
 
 static void
@@ -202,13 +202,13 @@ fill_summary(struct rtable *t, const struct io_coverage *c,
 
 	result_set_int(t, r, 0, (int64_t)c->complete);
 	result_set_int(t, r, 1, (int64_t)c->calendar);
-	result_set_real(t, r, 2, an_coverage_share(c));
+	result_set_real(t, r, 2, traffic_coverage_share(c));
 	result_set_real(t, r, 3, p->mib_s);
-	result_set_text(t, r, 4, an_peak_source(p));
+	result_set_text(t, r, 4, traffic_peak_source(p));
 	if (!p->configured)
 		result_set_int(t, r, 5, p->t);
-	result_set_real(t, r, 6, an_xdec_value(pct));
-	result_set_real(t, r, 7, an_peak_pct_mib_s(p, pct));
+	result_set_real(t, r, 6, opts_xdec_value(pct));
+	result_set_real(t, r, 7, traffic_peak_pct_mib_s(p, pct));
 	put_runs(t, r, 8, idle, c->complete);
 	put_runs(t, r, 13, strict, c->complete);
 }
@@ -238,14 +238,14 @@ add_notes(struct result *r, const struct io_peak *p, struct xdec pct,
 	    "which no device completed a request (reads, writes, discards, "
 	    "flushes). Missing minutes end a period and are neither idle nor "
 	    "busy; shares are of the complete minutes.",
-	    an_xdec_fmt(pct, num, sizeof num),
-	    an_peak_pct_mib_s(p, pct), p->mib_s, an_peak_source(p));
+	    opts_xdec_fmt(pct, num, sizeof num),
+	    traffic_peak_pct_mib_s(p, pct), p->mib_s, traffic_peak_source(p));
 	note_longest(r, "idle", idle);
 	note_longest(r, "strictly idle", strict);
 }
 
 static int
-check_opts(const struct an_opts *o, char *err, size_t errlen)
+check_opts(const struct opts *o, char *err, size_t errlen)
 {
 	if (o->nidle_edges == 0 || o->idle_edges[0] <= 0) {
 		snprintf(err, errlen, "idle classes need positive edges");
@@ -279,7 +279,7 @@ add_figure(struct result *r, size_t table, int strict)
 }
 
 struct result *
-an_idle(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
+traffic_idle(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct minute_series s;
 	struct io_coverage c;
@@ -289,7 +289,7 @@ an_idle(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 	if (check_opts(o, err, errlen) != 0 ||
 	    query_minutes_load(db, &o->win, &s, err, errlen) != 0)
 		return NULL;
-	an_coverage_count(&s, &c);
+	traffic_coverage_count(&s, &c);
 	struct result *r = result_new("idle", "Idle periods");
 	size_t ip = o->strict ? 1 : 0, is = o->strict ? 0 : 1;
 	for (int k = 0; k < 2; k++)
@@ -299,8 +299,8 @@ an_idle(sqlite3 *db, const struct an_opts *o, char *err, size_t errlen)
 		    sizeof period_cols / sizeof period_cols[0]);
 	result_table(r, "summary", "Summary", summary_cols,
 	    sizeof summary_cols / sizeof summary_cols[0]);
-	if (an_coverage_notes(r, db, &c) > 0) {
-		an_peak_resolve(&s, o->peak, &p);
+	if (traffic_coverage_notes(r, db, &c) > 0) {
+		traffic_peak_resolve(&s, o->peak, &p);
 		runs_init(&idle, o->idle_edges, o->nidle_edges);
 		runs_init(&strict, o->idle_edges, o->nidle_edges);
 		find_runs(&s, IDLE_THRESHOLD, &p, o->threshold_pct, &idle);

@@ -1,18 +1,18 @@
 /*
- * an_io_int: what every I/O analysis shares: units, what it says about
+ * traffic_int: what every I/O analysis shares: units, what it says about
  * its data before it says anything else, and the one exact way to compare
  * a minute with a share of the peak.
  *
- *  - an_coverage_* (traffic_coverage.c, traffic_coverage_window.c): complete vs
- *    calendar minutes of a minute_series, the UTC days without a complete
- *    minute, and the coverage note of the brief ("Coverage: N of M calendar
- *    minutes complete (P%); D of E days have no complete minute." plus the
- *    window).
- *  - an_peak_* (traffic_peak.c): the peak P, either the observed maximum of X over
- *    the complete minutes (kept as integer bytes per minute, so comparisons
- *    are exact) or the configured --peak in MiB/s, kept as the decimal the
- *    user typed (opts/opts.h).
- *  - an_peak_cmp: the sign of (bytes - pct% of P), exact, with pct the
+ *  - traffic_coverage_* (traffic_coverage.c, traffic_coverage_window.c):
+ *    complete vs calendar minutes of a minute_series, the UTC days without
+ *    a complete minute, and the coverage note of the brief ("Coverage: N
+ *    of M calendar minutes complete (P%); D of E days have no complete
+ *    minute." plus the window).
+ *  - traffic_peak_* (traffic_peak.c): the peak P, either the observed
+ *    maximum of X over the complete minutes (kept as integer bytes per
+ *    minute, so comparisons are exact) or the configured --peak in MiB/s,
+ *    kept as the decimal the user typed (opts/opts.h).
+ *  - traffic_peak_cmp: the sign of (bytes - pct% of P), exact, with pct the
  *    decimal a / 10^i as typed: against an observed peak Pb it compares
  *    bytes * 100 * 10^i with a * Pb; against a configured peak b / 10^j
  *    MiB/s it compares 100 * 10^(i+j) * bytes with a * b * 60 * 2^20,
@@ -21,8 +21,8 @@
  *
  * Units: X(m) in MiB/s = bytes of the minute / 60 / 2^20.
  */
-#ifndef IOCENSUS_AN_IO_INT_H
-#define IOCENSUS_AN_IO_INT_H
+#ifndef IOCENSUS_TRAFFIC_INT_H
+#define IOCENSUS_TRAFFIC_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -39,14 +39,14 @@
 
 /* Bytes moved in one minute as MiB/s. */
 static inline double
-an_mib_s(uint64_t bytes_per_minute)
+traffic_mib_s(uint64_t bytes_per_minute)
 {
 	return (double)bytes_per_minute / IO_MINUTE_S / IO_MIB;
 }
 
 /* Mean MiB/s of `bytes` moved over `minutes` whole minutes. */
 static inline double
-an_mean_mib_s(double bytes, double minutes)
+traffic_mean_mib_s(double bytes, double minutes)
 {
 	return bytes / minutes / IO_MINUTE_S / IO_MIB;
 }
@@ -68,11 +68,11 @@ struct io_coverage {
 				   complete minute */
 };
 
-void an_coverage_count(const struct minute_series *s,
+void traffic_coverage_count(const struct minute_series *s,
     struct io_coverage *c);
 
 /* Complete share, 0..1 (0 when calendar == 0). */
-double an_coverage_share(const struct io_coverage *c);
+double traffic_coverage_share(const struct io_coverage *c);
 
 /* Notes every I/O result carries: with data, the coverage sentence, the
  * window ("Window: 2010-01-23 00:00 to 2010-03-26 00:00 UTC; 3 hosts,
@@ -81,7 +81,7 @@ double an_coverage_share(const struct io_coverage *c);
  * statistics empty; throughput still lists the window's buckets), or when
  * c->partial, that no minute is complete. Also the stale-roll-up note when
  * db (may be NULL) has dirty hours. Returns c->complete. */
-size_t an_coverage_notes(struct result *r, sqlite3 *db,
+size_t traffic_coverage_notes(struct result *r, sqlite3 *db,
     const struct io_coverage *c);
 
 struct io_peak {
@@ -95,44 +95,45 @@ struct io_peak {
 
 /* configured.n > 0: that many MiB/s; else the observed maximum of rd + wr
  * over the COMPLETE minutes of s (the first such minute on ties). */
-void an_peak_resolve(const struct minute_series *s, struct xdec configured,
+void traffic_peak_resolve(const struct minute_series *s, struct xdec configured,
     struct io_peak *p);
 /* The same for a maximum found elsewhere (per host or device). */
-void an_peak_observed(struct io_peak *p, uint64_t bytes, int64_t t);
+void traffic_peak_observed(struct io_peak *p, uint64_t bytes, int64_t t);
 /* mib_s.n > 0 (the command line allows at most 2^40 MiB/s). */
-void an_peak_configured(struct io_peak *p, struct xdec mib_s);
+void traffic_peak_configured(struct io_peak *p, struct xdec mib_s);
 
 /* "observed" or "configured". */
-const char *an_peak_source(const struct io_peak *p);
+const char *traffic_peak_source(const struct io_peak *p);
 
 /* Sign of (bytes - pct% of P): -1, 0 or 1, exact as described above,
  * for every struct xdec (the 128-bit bounds are in traffic_peak.c). */
-int an_peak_cmp(const struct io_peak *p, uint64_t bytes, struct xdec pct);
+int traffic_peak_cmp(const struct io_peak *p, uint64_t bytes, struct xdec pct);
 /* bytes < pct% of P. */
-int an_peak_below_pct(const struct io_peak *p, uint64_t bytes, struct xdec pct);
+int traffic_peak_below_pct(const struct io_peak *p, uint64_t bytes,
+    struct xdec pct);
 /* pct% of P in MiB/s, for display. */
-double an_peak_pct_mib_s(const struct io_peak *p, struct xdec pct);
+double traffic_peak_pct_mib_s(const struct io_peak *p, struct xdec pct);
 /* bytes / P as one correctly rounded division of the exact values (NaN
  * when P is 0), for display. */
-double an_peak_ratio(const struct io_peak *p, uint64_t bytes);
+double traffic_peak_ratio(const struct io_peak *p, uint64_t bytes);
 
 /* Add the coverage notes of w to r; *complete = its complete minutes
  * (0: "No I/O data in the window.", the caller leaves its tables empty;
  * unless `partial`: the caller has values of its own, and the note says
  * that no minute is complete). 0, or -1 with err. */
-int an_coverage_window_notes(sqlite3 *db, const struct io_window *w,
+int traffic_coverage_window_notes(sqlite3 *db, const struct io_window *w,
     int partial,
     struct result *r, size_t *complete, char *err, size_t errlen);
 
 /* The windows on s's UTC-aligned buckets of width seconds (nb of them,
  * the first holding s->t0): per bucket, the labels of the windows that
  * overlap it, "; "-separated in file order; NULL where none does. */
-char **an_annotate_mark(const struct minute_series *s, int64_t width,
+char **traffic_annotate_mark(const struct minute_series *s, int64_t width,
     size_t nb, const struct annotation *a, size_t n);
-void an_annotate_marks_free(char **mark, size_t nb);
+void traffic_annotate_marks_free(char **mark, size_t nb);
 /* Add table "annotations" to r: per window, in file order, from, to,
  * label, its minutes in s, and how many of them are complete or not. */
-void an_annotate_table(struct result *r, const struct minute_series *s,
+void traffic_annotate_table(struct result *r, const struct minute_series *s,
     const struct annotation *a, size_t n);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * an_load: Beacon's hourly load classes (study-analyses.md §3, Yang et
- * al., NSDI 2019) per server, fed minute by minute by an_burst's scan.
+ * traffic_load: Beacon's hourly load classes (study-analyses.md §3, Yang et
+ * al., NSDI 2019) per server, fed minute by minute by traffic_burst's scan.
  *
  * For each host and UTC hour, peak_h is the host's busiest complete
  * minute of the hour (rd + wr bytes); r = peak_h / P_ref, where P_ref is
@@ -39,7 +39,7 @@ struct load_acc {
 };
 
 struct load_acc *
-an_load_new(size_t nhost, struct xdec host_peak_mib_s)
+traffic_load_new(size_t nhost, struct xdec host_peak_mib_s)
 {
 	struct load_acc *a = xcalloc(1, sizeof *a);
 
@@ -47,14 +47,14 @@ an_load_new(size_t nhost, struct xdec host_peak_mib_s)
 	a->above = xcalloc(nhost ? nhost : 1, sizeof *a->above);
 	a->complete = xcalloc(nhost ? nhost : 1, sizeof *a->complete);
 	if (host_peak_mib_s.n > 0)
-		an_peak_configured(&a->ref, host_peak_mib_s);
+		traffic_peak_configured(&a->ref, host_peak_mib_s);
 	else
-		an_peak_observed(&a->ref, 0, -1);
+		traffic_peak_observed(&a->ref, 0, -1);
 	return a;
 }
 
 void
-an_load_free(struct load_acc *a)
+traffic_load_free(struct load_acc *a)
 {
 	if (!a)
 		return;
@@ -87,7 +87,7 @@ hour_cells(struct load_acc *a, int64_t t)
 }
 
 void
-an_load_minute(struct load_acc *a, const struct host_minute *m)
+traffic_load_minute(struct load_acc *a, const struct host_minute *m)
 {
 	struct load_hour *c = hour_cells(a, m->t);
 
@@ -107,10 +107,10 @@ an_load_minute(struct load_acc *a, const struct host_minute *m)
 			c[h].peak = b;
 		a->complete[h]++;
 		if (a->ref.configured) {
-			if (an_peak_cmp(&a->ref, b, ABOVE_PCT) > 0)
+			if (traffic_peak_cmp(&a->ref, b, ABOVE_PCT) > 0)
 				a->above[h]++;
 		} else if (a->ref.t < 0 || b > a->ref.bytes) {
-			an_peak_observed(&a->ref, b, m->t);
+			traffic_peak_observed(&a->ref, b, m->t);
 			a->ref_host = h;
 		}
 	}
@@ -124,7 +124,8 @@ count_above(const struct host_minute *m, void *arg)
 
 	for (size_t h = 0; h < a->nhost; h++)
 		if (m->state[h] == MIN_COMPLETE &&
-		    an_peak_cmp(&a->ref, m->rd[h] + m->wr[h], ABOVE_PCT) > 0)
+		    traffic_peak_cmp(&a->ref, m->rd[h] + m->wr[h],
+		    ABOVE_PCT) > 0)
 			a->above[h]++;
 	return 0;
 }
@@ -138,7 +139,7 @@ hour_may_be_above(const struct load_acc *a, size_t k)
 
 	for (size_t h = 0; h < a->nhost; h++)
 		if (c[h].complete &&
-		    an_peak_cmp(&a->ref, c[h].peak, ABOVE_PCT) > 0)
+		    traffic_peak_cmp(&a->ref, c[h].peak, ABOVE_PCT) > 0)
 			return 1;
 	return 0;
 }
@@ -186,11 +187,11 @@ hour_class(const struct load_acc *a, const struct load_hour *c)
 		return CL_MISSING;
 	if (!a->ref.configured && a->ref.bytes == 0)
 		return CL_IDLE;
-	if (an_peak_cmp(&a->ref, c->peak, XDEC_INT(10)) < 0)
+	if (traffic_peak_cmp(&a->ref, c->peak, XDEC_INT(10)) < 0)
 		return CL_IDLE;
-	if (an_peak_cmp(&a->ref, c->peak, XDEC_INT(50)) < 0)
+	if (traffic_peak_cmp(&a->ref, c->peak, XDEC_INT(50)) < 0)
 		return CL_LOW;
-	if (an_peak_cmp(&a->ref, c->peak, XDEC_INT(90)) <= 0)
+	if (traffic_peak_cmp(&a->ref, c->peak, XDEC_INT(90)) <= 0)
 		return CL_MID;
 	return CL_HIGH;
 }
@@ -200,7 +201,7 @@ hour_class(const struct load_acc *a, const struct load_hour *c)
 static double
 hour_ratio(const struct load_acc *a, uint64_t peak)
 {
-	return an_peak_ratio(&a->ref, peak);
+	return traffic_peak_ratio(&a->ref, peak);
 }
 
 static const struct rcol_spec class_cols[] = {
@@ -241,7 +242,7 @@ host_rows(const struct load_acc *a, size_t h, const char *name,
 		result_set_uint(t, row, 3, c->complete);
 		if (cl == CL_MISSING)
 			continue;
-		result_set_real(t, row, 4, an_mib_s(c->peak));
+		result_set_real(t, row, 4, traffic_mib_s(c->peak));
 		result_set_real(t, row, 5, hour_ratio(a, c->peak));
 	}
 }
@@ -320,7 +321,7 @@ add_notes(const struct load_acc *a, const struct host_list *hl,
 }
 
 int
-an_load_finish(struct load_acc *a, sqlite3 *db, const struct io_window *w,
+traffic_load_finish(struct load_acc *a, sqlite3 *db, const struct io_window *w,
     const struct host_list *hl, struct result *r, char *err, size_t errlen)
 {
 	if (!a->ref.configured && a->ref.bytes > 0 &&

@@ -1,5 +1,5 @@
 /*
- * an_peak: the peak of an I/O question and exact percent-of-peak
+ * traffic_peak: the peak of an I/O question and exact percent-of-peak
  * comparisons (traffic_int.h).
  */
 #include <math.h>
@@ -10,28 +10,28 @@
 typedef unsigned __int128 u128;
 
 void
-an_peak_observed(struct io_peak *p, uint64_t bytes, int64_t t)
+traffic_peak_observed(struct io_peak *p, uint64_t bytes, int64_t t)
 {
 	*p = (struct io_peak){ .bytes = bytes, .t = t,
-	    .mib_s = an_mib_s(bytes) };
+	    .mib_s = traffic_mib_s(bytes) };
 }
 
 void
-an_peak_configured(struct io_peak *p, struct xdec mib_s)
+traffic_peak_configured(struct io_peak *p, struct xdec mib_s)
 {
 	*p = (struct io_peak){ .configured = 1, .t = -1, .cfg = mib_s,
-	    .mib_s = an_xdec_value(mib_s) };
+	    .mib_s = opts_xdec_value(mib_s) };
 }
 
 void
-an_peak_resolve(const struct minute_series *s, struct xdec configured,
+traffic_peak_resolve(const struct minute_series *s, struct xdec configured,
     struct io_peak *p)
 {
 	uint64_t best = 0;
 	int64_t t = -1;
 
 	if (configured.n > 0) {
-		an_peak_configured(p, configured);
+		traffic_peak_configured(p, configured);
 		return;
 	}
 	for (size_t i = 0; i < s->n; i++) {
@@ -41,11 +41,11 @@ an_peak_resolve(const struct minute_series *s, struct xdec configured,
 			t = s->t0 + (int64_t)i * IO_MINUTE_S;
 		}
 	}
-	an_peak_observed(p, best, t);
+	traffic_peak_observed(p, best, t);
 }
 
 const char *
-an_peak_source(const struct io_peak *p)
+traffic_peak_source(const struct io_peak *p)
 {
 	return p->configured ? "configured" : "observed";
 }
@@ -75,7 +75,8 @@ cmp_u128(u128 a, u128 b)
 static int
 cmp_configured(uint64_t bytes, struct xdec pct, struct xdec peak)
 {
-	u128 l = (u128)bytes * 5 * an_xdec_pow10(pct.k) * an_xdec_pow10(peak.k);
+	u128 l = (u128)bytes * 5 * opts_xdec_pow10(pct.k) *
+	    opts_xdec_pow10(peak.k);
 	u128 r = (u128)pct.n * peak.n * 3;
 
 	if (r >> LHS_BITS)
@@ -84,24 +85,24 @@ cmp_configured(uint64_t bytes, struct xdec pct, struct xdec peak)
 }
 
 int
-an_peak_cmp(const struct io_peak *p, uint64_t bytes, struct xdec pct)
+traffic_peak_cmp(const struct io_peak *p, uint64_t bytes, struct xdec pct)
 {
 	if (p->configured)
 		return cmp_configured(bytes, pct, p->cfg);
-	return cmp_u128((u128)bytes * 100 * an_xdec_pow10(pct.k),
+	return cmp_u128((u128)bytes * 100 * opts_xdec_pow10(pct.k),
 	    (u128)pct.n * p->bytes);
 }
 
 int
-an_peak_below_pct(const struct io_peak *p, uint64_t bytes, struct xdec pct)
+traffic_peak_below_pct(const struct io_peak *p, uint64_t bytes, struct xdec pct)
 {
-	return an_peak_cmp(p, bytes, pct) < 0;
+	return traffic_peak_cmp(p, bytes, pct) < 0;
 }
 
 double
-an_peak_pct_mib_s(const struct io_peak *p, struct xdec pct)
+traffic_peak_pct_mib_s(const struct io_peak *p, struct xdec pct)
 {
-	return an_xdec_value(pct) / 100 * p->mib_s;
+	return opts_xdec_value(pct) / 100 * p->mib_s;
 }
 
 /* n / d for d < 2^126, correctly rounded: long division grows the
@@ -131,10 +132,10 @@ div_u128(u128 n, u128 d)
 /* Configured: bytes / (b / 10^j * 60 * 2^20) = bytes * 10^j / (b * 60 *
  * 2^20), both below 2^86 by the bounds above. */
 double
-an_peak_ratio(const struct io_peak *p, uint64_t bytes)
+traffic_peak_ratio(const struct io_peak *p, uint64_t bytes)
 {
 	if (p->configured)
-		return div_u128((u128)bytes * an_xdec_pow10(p->cfg.k),
+		return div_u128((u128)bytes * opts_xdec_pow10(p->cfg.k),
 		    (u128)p->cfg.n * IO_MINUTE_S << 20);
 	return p->bytes ? div_u128(bytes, p->bytes) : NAN;
 }

@@ -1,5 +1,5 @@
 /*
- * an_throughput: aggregate read and write traffic over time, the read
+ * traffic_throughput: aggregate read and write traffic over time, the read
  * share per bucket and per day (study-analyses.md 1.1, Fig. 6).
  *
  * Every number comes from the COMPLETE minutes only: bucket sums and
@@ -105,12 +105,12 @@ fill_series(struct rtable *t, const struct bucket *b, size_t nb,
 			continue;
 		result_set_uint(t, r, 3, b[i].rd);
 		result_set_uint(t, r, 4, b[i].wr);
-		result_set_real(t, r, 5, an_mean_mib_s((double)b[i].rd,
+		result_set_real(t, r, 5, traffic_mean_mib_s((double)b[i].rd,
 		    (double)b[i].complete));
-		result_set_real(t, r, 6, an_mean_mib_s((double)b[i].wr,
+		result_set_real(t, r, 6, traffic_mean_mib_s((double)b[i].wr,
 		    (double)b[i].complete));
-		result_set_real(t, r, 7, an_mib_s(b[i].max_rd));
-		result_set_real(t, r, 8, an_mib_s(b[i].max_wr));
+		result_set_real(t, r, 7, traffic_mib_s(b[i].max_rd));
+		result_set_real(t, r, 8, traffic_mib_s(b[i].max_wr));
 		put_share(t, r, 9, b[i].rd, b[i].wr);
 	}
 }
@@ -190,7 +190,7 @@ fill_totals(struct rtable *t, const struct minute_series *s,
 	}
 	result_set_int(t, r, 3, n);
 	result_set_int(t, r, 4, (int64_t)c->calendar);
-	result_set_real(t, r, 5, an_coverage_share(c));
+	result_set_real(t, r, 5, traffic_coverage_share(c));
 	result_set_int(t, r, 6, (int64_t)c->days);
 	result_set_int(t, r, 7, (int64_t)c->days_empty);
 	if (n == 0)
@@ -200,17 +200,17 @@ fill_totals(struct rtable *t, const struct minute_series *s,
 	put_share(t, r, 2, rd, wr);
 	result_set_real(t, r, 8, (double)((u128)rd * 1440) / (double)n);
 	result_set_real(t, r, 9, (double)((u128)wr * 1440) / (double)n);
-	result_set_real(t, r, 10, an_mean_mib_s((double)rd, (double)n));
-	result_set_real(t, r, 11, an_mean_mib_s((double)wr, (double)n));
-	result_set_real(t, r, 12, an_mib_s(s->rd[pr]));
+	result_set_real(t, r, 10, traffic_mean_mib_s((double)rd, (double)n));
+	result_set_real(t, r, 11, traffic_mean_mib_s((double)wr, (double)n));
+	result_set_real(t, r, 12, traffic_mib_s(s->rd[pr]));
 	result_set_int(t, r, 13, s->t0 + (int64_t)pr * IO_MINUTE_S);
-	result_set_real(t, r, 14, an_mib_s(s->wr[pw]));
+	result_set_real(t, r, 14, traffic_mib_s(s->wr[pw]));
 	result_set_int(t, r, 15, s->t0 + (int64_t)pw * IO_MINUTE_S);
 }
 
 /* The throughput plot, with the --annotate windows that meet it. */
 static void
-add_figures(struct result *r, const struct an_opts *o,
+add_figures(struct result *r, const struct opts *o,
     const struct io_coverage *c, const char *every)
 {
 	char cap[256];
@@ -284,12 +284,12 @@ check_buckets(int64_t from, int64_t to, int64_t width, const char *every,
 /* Every table, note and figure of a window of calendar minutes. */
 static void
 fill_result(struct result *r, const struct minute_series *s,
-    const struct io_coverage *c, const struct an_opts *o, const char *every)
+    const struct io_coverage *c, const struct opts *o, const char *every)
 {
 	size_t nb, nday;
 	struct bucket *b = bucketize(s, o->every, &nb);
 	struct bucket *day = bucketize(s, IO_DAY_S, &nday);
-	char **mark = o->nann ? an_annotate_mark(s, o->every, nb, o->ann,
+	char **mark = o->nann ? traffic_annotate_mark(s, o->every, nb, o->ann,
 	    o->nann) : NULL;
 
 	fill_series(&r->table[0], b, nb, o->every, mark);
@@ -304,13 +304,13 @@ fill_result(struct result *r, const struct minute_series *s,
 		    "1,440 / %zu.", c->complete, c->complete == 1 ? "" : "s",
 		    every, c->complete);
 	add_figures(r, o, c, every);
-	an_annotate_marks_free(mark, nb);
+	traffic_annotate_marks_free(mark, nb);
 	free(b);
 	free(day);
 }
 
 struct result *
-an_throughput(sqlite3 *db, const struct an_opts *o, char *err,
+traffic_throughput(sqlite3 *db, const struct opts *o, char *err,
     size_t errlen)
 {
 	struct minute_series s;
@@ -338,7 +338,7 @@ an_throughput(sqlite3 *db, const struct an_opts *o, char *err,
 		query_minutes_free(&s);
 		return NULL;
 	}
-	an_coverage_count(&s, &c);
+	traffic_coverage_count(&s, &c);
 	r = result_new("throughput", "Aggregate throughput");
 	result_table(r, "series", "Throughput per bucket", series_cols,
 	    o->nann ? SERIES_NCOL : SERIES_NCOL - 1);
@@ -347,8 +347,8 @@ an_throughput(sqlite3 *db, const struct an_opts *o, char *err,
 	result_table(r, "totals", "Totals over the complete minutes",
 	    total_cols, sizeof total_cols / sizeof total_cols[0]);
 	if (o->nann)
-		an_annotate_table(r, &s, o->ann, o->nann);
-	an_coverage_notes(r, db, &c);
+		traffic_annotate_table(r, &s, o->ann, o->nann);
+	traffic_coverage_notes(r, db, &c);
 	/* Every bucket of the window is a row, with or without data. */
 	if (c.calendar > 0)
 		fill_result(r, &s, &c, o, every);
