@@ -29,10 +29,13 @@ BUILD = os.environ.get("BUILD", os.path.join(TOP, "build"))
 
 # room: (prefix of its public names, rooms it may use). lib/ is below all.
 ROOMS = {
-    "cli": ("cli_", {"analyses", "render", "ingest", "rollup", "query",
-                     "result"}),
+    "cli": ("cli_", {"traffic", "space", "summary", "opts", "render",
+                     "ingest", "rollup", "query", "result"}),
     "render": ("render_", {"result"}),
-    "analyses": ("an_", {"query", "rollup", "chunk", "result"}),
+    "traffic": ("traffic_", {"opts", "query", "rollup", "result"}),
+    "space": ("space_", {"opts", "query", "result"}),
+    "summary": ("summary_", {"result"}),
+    "opts": ("opts_", {"query"}),
     "query": ("query_", {"chunk"}),
     "ingest": ("ingest_", {"rollup", "chunk", "result"}),
     "rollup": ("rollup_", {"chunk"}),
@@ -55,7 +58,7 @@ def objects():
 
 
 def unit(o):
-    """report/analyses/an_cdf for BUILD/obj/report/analyses/an_cdf.o"""
+    """report/traffic/traffic_cdf for BUILD/obj/report/traffic/traffic_cdf.o"""
     return os.path.relpath(o, os.path.join(BUILD, "obj"))[:-2]
 
 

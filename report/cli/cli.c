@@ -14,7 +14,7 @@
 #include "idname.h"
 
 /* 2^40 MiB/s is an exbibyte per second: anything above is a typo. The
- * bound also keeps the exact compares of coverage.c in 128 bits. */
+ * bound also keeps the exact compares of traffic/traffic_peak.c in 128 bits. */
 #define MAX_PEAK_MIB_S 1099511627776ull	/* 2^40 */
 
 enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
@@ -132,7 +132,7 @@ cli_init(struct cli *a, const struct command *cmd)
 	a->format = FMT_TABLE;
 	a->progress = isatty(STDERR_FILENO);
 	a->db_group = (uint32_t)-1;
-	an_opts_init(&a->an);
+	opts_init(&a->an);
 }
 
 static void
@@ -205,7 +205,7 @@ set_annotations(struct cli *a, const char *name, const char *path)
 {
 	char err[512];
 
-	an_annotate_free(a->ann, a->nann);
+	opts_annotations_free(a->ann, a->nann);
 	a->ann = NULL;
 	a->nann = 0;
 	if (cli_annotate_load(path, &a->ann, &a->nann, err, sizeof err) < 0) {
@@ -266,16 +266,16 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 		return set_every(a, name, v);
 	case O_PEAK:
 	case O_HOST_PEAK:
-		if (an_xdec_parse(v, &x) < 0 || x.n == 0 ||
-		    x.n > MAX_PEAK_MIB_S * an_xdec_pow10(x.k))
+		if (opts_xdec_parse(v, &x) < 0 || x.n == 0 ||
+		    x.n > MAX_PEAK_MIB_S * opts_xdec_pow10(x.k))
 			return bad(name, o == O_PEAK ? "peak" : "host-peak", v,
 			    "a bandwidth in MiB/s above 0 and at most 2^40, "
 			    "at most 6 decimals");
 		*(o == O_PEAK ? &a->an.peak : &a->an.host_peak) = x;
 		return 0;
 	case O_THRESHOLD:
-		if (an_xdec_parse(v, &x) < 0 || x.n == 0 ||
-		    x.n > 100 * an_xdec_pow10(x.k))
+		if (opts_xdec_parse(v, &x) < 0 || x.n == 0 ||
+		    x.n > 100 * opts_xdec_pow10(x.k))
 			return bad(name, "threshold", v, "a percentage in "
 			    "(0, 100], at most 6 decimals");
 		a->an.threshold_pct = x;
@@ -334,11 +334,11 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		    (u.kind == UNITS_PERCENT && u.v > 1))
 			return bad(name, "target", v, "a count (1e9, 2M), a size"
 			    " (50TiB, 50TB) or a percentage in (0%, 100%]");
-		a->an.target = a->target = (struct an_target){ 1, u.kind,
+		a->an.target = a->target = (struct opts_target){ 1, u.kind,
 		    u.v };
 		return 0;
 	case O_METRIC:
-		if (an_metric_parse(v, &a->an.metric) < 0)
+		if (opts_metric_parse(v, &a->an.metric) < 0)
 			return bad(name, "metric", v, "files, bytes, alloc, used"
 			    " or inodes");
 		return 0;
@@ -582,7 +582,7 @@ cli_error_is_usage(const char *err)
 void
 cli_free(struct cli *a)
 {
-	an_annotate_free(a->ann, a->nann);
+	opts_annotations_free(a->ann, a->nann);
 	a->ann = NULL;
 	a->nann = 0;
 }

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "analyses/analyses.h"
+#include "opts/opts.h"
 #include "render/render.h"
 
 #define CLI_EXIT_PARTIAL 1
@@ -36,14 +36,14 @@ struct cli {
 	const char *db;
 	enum fmt_kind format;
 	const char *table;		/* --table KEY */
-	struct an_opts an;
+	struct opts an;
 	const char *hosts[CLI_MAX_LIST];
 	const char *excludes[CLI_MAX_LIST];
 	int64_t edges[CLI_MAX_LIST];
 	uint64_t burst_c[CLI_MAX_LIST];
 	struct annotation *ann;
 	size_t nann;
-	struct an_target target;
+	struct opts_target target;
 	int threads, progress;
 	int quarter, window;		/* --quarter; --from or --to */
 	int quiet;			/* --quiet given */

@@ -141,7 +141,7 @@ cli_annotate_load(const char *path, struct annotation **out, size_t *nout,
 	struct load ld = { NULL, 0, 0, path, err, errlen };
 
 	if (lines_read_path(&src, load_line, &ld) < 0) {
-		an_annotate_free(ld.a, ld.n);
+		opts_annotations_free(ld.a, ld.n);
 		return -1;
 	}
 	*out = ld.a;

@@ -21,7 +21,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
-#include "analyses/analyses.h"
+#include "opts/opts.h"
 #include "outfile.h"
 
 /* A duration: "90" (seconds), "90s", "10m", "1h", "2d", "1w". 0 or -1. */
@@ -39,7 +39,7 @@ int cli_value_sizes(const char *s, uint64_t *out, int max);
 /* Parse --annotate FILE: lines "FROM TO LABEL..." (times as epoch_parse
  * takes them, lib/epoch.h), '#' comments and blank lines ignored, within
  * the bounds of lib/lines.h. 0, or -1 with "FILE:LINE: why" in err;
- * free with an_annotate_free. */
+ * free with opts_annotations_free. */
 int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
     char *err, size_t errlen);
 
@@ -47,8 +47,8 @@ int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
  * default). target: the file-count growth target; none given picks the
  * next power of ten above each file system's latest file count. title:
  * the page's heading, NULL for "iocensus report". 0, or -1 with err. */
-int cli_report_write(sqlite3 *db, const struct an_opts *o,
-    const struct an_target *target, const char *title,
+int cli_report_write(sqlite3 *db, const struct opts *o,
+    const struct opts_target *target, const char *title,
     const char *html_path, const char *bundle_path,
     const struct outfile_opts *out, char *err, size_t errlen);
 
@@ -59,10 +59,10 @@ int cli_report_write(sqlite3 *db, const struct an_opts *o,
 const char *cli_suggest(const char *word, const char *const *cand,
     size_t n);
 
-/* The census metrics (an_metrics) in the Prometheus text format, to
+/* The census metrics (space_metrics) in the Prometheus text format, to
  * path (replaced atomically) or, path NULL, to standard output. 0, or -1
  * with err. */
-int cli_metrics_write(sqlite3 *db, const struct an_opts *o,
+int cli_metrics_write(sqlite3 *db, const struct opts *o,
     const char *path, const struct outfile_opts *out, char *err,
     size_t errlen);
 

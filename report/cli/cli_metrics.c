@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses/analyses.h"
+#include "space/space.h"
 #include "cli_int.h"
 #include "render/render.h"
 
 int
-cli_metrics_write(sqlite3 *db, const struct an_opts *o, const char *path,
+cli_metrics_write(sqlite3 *db, const struct opts *o, const char *path,
     const struct outfile_opts *out, char *err, size_t errlen)
 {
-	struct result *r = an_metrics(db, o, err, errlen);
+	struct result *r = space_metrics(db, o, err, errlen);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;

@@ -10,7 +10,7 @@
  *   file sizes, atime, mtime and ctime ages of its latest point; usage by
  *   project, user and group; then throughput, cdf, idle, burst and
  *   devices. The window (--from/--to, --quarter) drives every section.
- *   Points are complete snapshots, one per day (an_points.c).
+ *   Points are complete snapshots, one per day (space/space_points.c).
  *
  * What has no data still gets its section, with the analysis's own note
  * or, where the analysis cannot run (a diff without two complete
@@ -27,6 +27,9 @@
 #include "metric.h"
 #include "outfile.h"
 #include "render/render.h"
+#include "space/space.h"
+#include "summary/summary.h"
+#include "traffic/traffic.h"
 #include "xalloc.h"
 
 #ifndef IOCENSUS_VERSION
@@ -149,7 +152,7 @@ rekey_figure(struct result *r, const char *key, const char *fs)
 
 /* The diff of the window's first and last points. */
 static int
-fs_diff(struct parts *p, sqlite3 *db, struct an_opts *c, const char *fs,
+fs_diff(struct parts *p, sqlite3 *db, struct opts *c, const char *fs,
     const int64_t *id, size_t k, size_t nrescan, char *err, size_t errlen)
 {
 	char num[64];
@@ -157,7 +160,7 @@ fs_diff(struct parts *p, sqlite3 *db, struct an_opts *c, const char *fs,
 	c->snap_a = id[0];
 	c->snap_b = id[k - 1];
 	c->by = "project";
-	if (run(p, an_diff(db, c, err, errlen)) < 0)
+	if (run(p, space_diff(db, c, err, errlen)) < 0)
 		return -1;
 	snprintf(num, sizeof num, "#%lld to #%lld", (long long)c->snap_a,
 	    (long long)c->snap_b);
@@ -171,25 +174,25 @@ fs_diff(struct parts *p, sqlite3 *db, struct an_opts *c, const char *fs,
 
 /* The file count to the target, and the used space to 100%. */
 static int
-fs_growth(struct parts *p, sqlite3 *db, struct an_opts *c,
-    const struct an_target *target, const char *fs, int64_t files,
+fs_growth(struct parts *p, sqlite3 *db, struct opts *c,
+    const struct opts_target *target, const char *fs, int64_t files,
     char *err, size_t errlen)
 {
 	char num[64];
 
-	c->metric = AN_FILES;
-	c->target = target->given ? *target : (struct an_target){ 1,
+	c->metric = OPTS_FILES;
+	c->target = target->given ? *target : (struct opts_target){ 1,
 	    UNITS_PLAIN, default_target(files) };
-	if (run(p, an_growth(db, c, err, errlen)) < 0)
+	if (run(p, space_growth(db, c, err, errlen)) < 0)
 		return -1;
 	human_real(c->target.v, 0, num, sizeof num);
 	if (c->target.kind == UNITS_PERCENT)
 		snprintf(num, sizeof num, "%g%% of the inodes",
 		    100 * c->target.v);
 	retitle(p->r[p->n - 1], "Growth projection: %s to %s files", fs, num);
-	c->metric = AN_USED;
-	c->target = (struct an_target){ 0, UNITS_PERCENT, 1 };
-	if (run(p, an_growth(db, c, err, errlen)) < 0)
+	c->metric = OPTS_USED;
+	c->target = (struct opts_target){ 0, UNITS_PERCENT, 1 };
+	if (run(p, space_growth(db, c, err, errlen)) < 0)
 		return -1;
 	retitle(p->r[p->n - 1], "Space projection: %s to %s", fs,
 	    "100% of its capacity");
@@ -200,19 +203,19 @@ fs_growth(struct parts *p, sqlite3 *db, struct an_opts *c,
 /* Every census result of one file system: its points are its complete
  * snapshots in the window, one per day. */
 static int
-fs_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
-    const struct an_target *target, const struct snap *s, size_t n,
+fs_results(struct parts *p, sqlite3 *db, const struct opts *o,
+    const struct opts_target *target, const struct snap *s, size_t n,
     const char *fs, struct result *notes, char *err, size_t errlen)
 {
 	size_t *keep = xcalloc(n + 1, sizeof *keep), k, nrescan;
 	int64_t *id = xcalloc(n + 1, sizeof *id);
 	int window = io_window_given(&o->win);
-	struct an_opts c = *o;
+	struct opts c = *o;
 	char snap[300];
 	int rc = 0;
 
 	c.project = NULL, c.exclude = NULL, c.nexclude = 0, c.fs = fs;
-	k = an_points_keep(s, n, fs, io_window_lo(&o->win),
+	k = space_points_keep(s, n, fs, io_window_lo(&o->win),
 	    io_window_hi(&o->win), keep, &nrescan);
 	for (size_t i = 0; i < k; i++)
 		id[i] = s[keep[i]].id;
@@ -241,7 +244,7 @@ fs_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 	    (long long)c.snapshot);
 	for (int m = 0; m < METRIC_NFILE; m++) {
 		c.by = DIST(m)->name;
-		if ((rc = run(p, an_files(db, &c, err, errlen))) < 0)
+		if ((rc = run(p, space_files(db, &c, err, errlen))) < 0)
 			goto out;
 		retitle(p->r[p->n - 1], "%s: %s", DIST(m)->title, snap);
 	}
@@ -253,24 +256,24 @@ out:
 
 /* Who holds the space: usage by project, user and group. */
 static int
-usage_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
+usage_results(struct parts *p, sqlite3 *db, const struct opts *o,
     char *err, size_t errlen)
 {
 	static const char *const by[] = { "project", "user", "group" };
-	struct an_opts c = *o;
+	struct opts c = *o;
 
 	c.fs = NULL;
 	for (size_t i = 0; i < sizeof by / sizeof *by; i++) {
 		c.by = by[i];
-		if (run(p, an_usage(db, &c, err, errlen)) < 0)
+		if (run(p, space_usage(db, &c, err, errlen)) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 static int
-census_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
-    const struct an_target *target, struct result *notes, char *err,
+census_results(struct parts *p, sqlite3 *db, const struct opts *o,
+    const struct opts_target *target, struct result *notes, char *err,
     size_t errlen)
 {
 	struct snap *s;
@@ -278,7 +281,7 @@ census_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 	size_t n, nfs;
 	int rc = -1;
 
-	if (run(p, an_snapshots(db, o, err, errlen)) < 0 ||
+	if (run(p, space_snapshots(db, o, err, errlen)) < 0 ||
 	    query_census_snapshots(db, &s, &n, err, errlen) < 0)
 		return -1;
 	if (n == 0) {
@@ -290,9 +293,9 @@ census_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 	}
 	/* File systems in the order of their first snapshot's id. */
 	names = xcalloc(n + 1, sizeof *names);
-	nfs = an_points_fs_names(s, n, names);
-	an_points_sort(s, n);
-	if (run(p, an_capacity(db, o, err, errlen)) < 0)
+	nfs = space_points_fs_names(s, n, names);
+	space_points_sort(s, n);
+	if (run(p, space_capacity(db, o, err, errlen)) < 0)
 		goto out;
 	for (size_t i = 0; i < nfs; i++)
 		if (fs_results(p, db, o, target, s, n, names[i], notes, err,
@@ -333,13 +336,13 @@ quarantine_notes(sqlite3 *db, struct result *notes, char *err,
 }
 
 static int
-io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
+io_results(struct parts *p, sqlite3 *db, const struct opts *o,
     struct result *notes, char *err, size_t errlen)
 {
-	struct result *(*const fn[])(sqlite3 *, const struct an_opts *,
-	    char *, size_t) = { an_throughput, an_cdf, an_idle, an_burst,
-	    an_devices };
-	struct an_opts c = *o;
+	struct result *(*const fn[])(sqlite3 *, const struct opts *,
+	    char *, size_t) = { traffic_throughput, traffic_cdf, traffic_idle,
+	    traffic_burst, traffic_devices };
+	struct opts c = *o;
 	struct io_window all = { 0 };
 	struct host_list hl;
 
@@ -364,8 +367,8 @@ io_results(struct parts *p, sqlite3 *db, const struct an_opts *o,
 }
 
 int
-cli_report_write(sqlite3 *db, const struct an_opts *o,
-    const struct an_target *target, const char *title, const char *html_path,
+cli_report_write(sqlite3 *db, const struct opts *o,
+    const struct opts_target *target, const char *title, const char *html_path,
     const char *bundle_path, const struct outfile_opts *out, char *err,
     size_t errlen)
 {
@@ -387,7 +390,7 @@ cli_report_write(sqlite3 *db, const struct an_opts *o,
 	if (census_results(&p, db, o, target, notes, err, errlen) < 0 ||
 	    io_results(&p, db, o, notes, err, errlen) < 0)
 		goto out;
-	p.r[0] = an_summary(p.r + 1, p.n - 1);
+	p.r[0] = summary_page(p.r + 1, p.n - 1);
 	for (size_t i = 0; i < notes->nnote; i++)
 		result_note(p.r[0], "%s", notes->note[i]);
 	f = open_memstream(&html, &len);

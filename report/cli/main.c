@@ -19,13 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyses/analyses.h"
 #include "cli.h"
 #include "db.h"
 #include "fmt.h"
 #include "ingest/ingest.h"
 #include "query/query.h"
 #include "render/render.h"
+#include "space/space.h"
+#include "traffic/traffic.h"
 #include "cli_int.h"
 #include "xalloc.h"
 
@@ -38,7 +39,7 @@ on_signal(int sig)
 	stop_flag = 1;
 }
 
-typedef struct result *(*analysis_fn)(sqlite3 *, const struct an_opts *,
+typedef struct result *(*analysis_fn)(sqlite3 *, const struct opts *,
     char *, size_t);
 
 struct command {
@@ -61,31 +62,32 @@ static const struct command commands[] = {
 	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS | CO_NOW |
 	  CO_DBGROUP, -1,
 	  NULL },
-	{ "snapshots", "", "list snapshots", CO_PRINT, 0, an_snapshots },
+	{ "snapshots", "", "list snapshots", CO_PRINT, 0, space_snapshots },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
-	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, an_diff },
+	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, space_diff },
 	{ "growth", "", "project files, bytes, used space or inodes to a "
 	  "target", CO_PRINT | CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0,
-	  an_growth },
+	  space_growth },
 	{ "capacity", "", "size, use and projected full dates per file "
 	  "system and project", CO_PRINT | CO_FS | CO_FROM | CO_TO |
-	  CO_QUARTER, 0, an_capacity },
+	  CO_QUARTER, 0, space_capacity },
 	{ "usage", "", "files and bytes per project, user or group",
-	  CO_PRINT | CO_FS | CO_BY, 0, an_usage },
+	  CO_PRINT | CO_FS | CO_BY, 0, space_usage },
 	{ "files", "", "file size and age distributions and CDFs",
 	  CO_PRINT | CO_FS | CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0,
-	  an_files },
+	  space_files },
 	{ "throughput", "", "aggregate read/write throughput over time",
-	  CO_PRINT | CO_WINDOW | CO_EVERY | CO_ANNOTATE, 0, an_throughput },
+	  CO_PRINT | CO_WINDOW | CO_EVERY | CO_ANNOTATE, 0,
+	  traffic_throughput },
 	{ "cdf", "", "CDF of one-minute aggregate throughput",
-	  CO_PRINT | CO_WINDOW | CO_PEAK, 0, an_cdf },
+	  CO_PRINT | CO_WINDOW | CO_PEAK, 0, traffic_cdf },
 	{ "idle", "", "idle-period table",
 	  CO_PRINT | CO_WINDOW | CO_PEAK | CO_THRESHOLD | CO_STRICT |
-	  CO_BUCKETS, 0, an_idle },
+	  CO_BUCKETS, 0, traffic_idle },
 	{ "burst", "", "I/O intensity, burstiness, parallelism; load classes",
-	  CO_PRINT | CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, an_burst },
+	  CO_PRINT | CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, traffic_burst },
 	{ "devices", "", "per-device and per-host tables, imbalance",
-	  CO_PRINT | CO_WINDOW, 0, an_devices },
+	  CO_PRINT | CO_WINDOW, 0, traffic_devices },
 	/* These write a file format of their own: no --format or --table. */
 	{ "metrics", "", "census metrics for Prometheus (node_exporter "
 	  "textfile)", CO_OUT, 0, NULL },

@@ -1,12 +1,12 @@
 /* annotate: --annotate FILE parsing, the windows placed on minutes and
- * buckets, and an_opts defaults. */
+ * buckets, and the defaults of opts_init. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analyses/analyses.h"
 #include "cli/cli_int.h"
+#include "traffic/traffic_int.h"
 #include "tap.h"
 
 static char path[64];
@@ -46,7 +46,7 @@ good(void)
 	is_i64(a[2].to, 1268179200 + 18 * 3600 + 30, "TO with seconds");
 	is_str(a[2].label, "unplanned 10:00 outage", "label keeps inner words");
 	is_i64(a[3].to, 1267405200, "unix seconds");
-	an_annotate_free(a, n);
+	opts_annotations_free(a, n);
 }
 
 static void
@@ -111,7 +111,7 @@ placed(void)
 	char **mark;
 
 	series10(&s);
-	an_annotate_table(r, &s, a, 5);
+	traffic_annotate_table(r, &s, a, 5);
 	t = &r->table[0];
 	is_str(t->key, "annotations", "table key");
 	is_i64((int64_t)t->nrow, 5, "a row per window");
@@ -128,16 +128,16 @@ placed(void)
 		    (unsigned long long)want[i][2]);
 	}
 	/* Buckets of 5 minutes: [0, 5) and [5, 10). */
-	mark = an_annotate_mark(&s, 300, 2, a, 5);
+	mark = traffic_annotate_mark(&s, 300, 2, a, 5);
 	is_str(mark[0] ? mark[0] : "(none)", "m2-4; one second",
 	    "first bucket: its windows in file order");
 	is_str(mark[1] ? mark[1] : "(none)", "to the end; edge",
 	    "second bucket");
-	an_annotate_marks_free(mark, 2);
+	traffic_annotate_marks_free(mark, 2);
 	/* Hours: one bucket, labelled by 00:00, holding the ten minutes. */
-	mark = an_annotate_mark(&s, 3600, 1, a + 3, 1);
+	mark = traffic_annotate_mark(&s, 3600, 1, a + 3, 1);
 	ok(mark[0] == NULL, "a window before the series marks nothing");
-	an_annotate_marks_free(mark, 1);
+	traffic_annotate_marks_free(mark, 1);
 	result_free(r);
 	query_minutes_free(&s);
 }
@@ -145,11 +145,11 @@ placed(void)
 static void
 defaults(void)
 {
-	struct an_opts o;
+	struct opts o;
 	static const int64_t edges[] = { 60, 600, 3600, 7200, 14400, 28800,
 	    86400 };
 
-	an_opts_init(&o);
+	opts_init(&o);
 	is_i64(o.every, 3600, "default every");
 	ok(o.threshold_pct.n == 5 && o.threshold_pct.k == 0,
 	    "default threshold 5%%");

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyses/analyses.h"
+#include "space/space.h"
 #include "db.h"
 #include "tap.h"
 
@@ -49,15 +49,15 @@ col_key(const struct result *r, const struct rfigure *f, int k)
 static void
 test_growth(sqlite3 *db)
 {
-	struct an_opts o;
+	struct opts o;
 	char err[512] = "";
 	struct result *r;
 	const struct rfigure *f;
 
-	an_opts_init(&o);
+	opts_init(&o);
 	o.fs = "one";
-	o.target = (struct an_target){ 1, UNITS_PLAIN, 1000 };
-	r = an_growth(db, &o, err, sizeof err);
+	o.target = (struct opts_target){ 1, UNITS_PLAIN, 1000 };
+	r = space_growth(db, &o, err, sizeof err);
 	f = figure(r, "growth");
 	ok(f && !strcmp(r->table[f->table].key, "projection_points"),
 	    "growth figure draws the projection points");
@@ -72,7 +72,7 @@ test_growth(sqlite3 *db)
 	result_free(r);
 
 	o.fs = "all";
-	r = an_growth(db, &o, err, sizeof err);
+	r = space_growth(db, &o, err, sizeof err);
 	f = figure(r, "growth");
 	ok(f && f->ny == 2 && f->markers == 0 &&
 	    !strcmp(col_key(r, f, 0), "total_fit"),
@@ -84,16 +84,16 @@ static void
 test_ages(sqlite3 *db)
 {
 	static const char *const m[] = { "atime", "mtime", "ctime" };
-	struct an_opts o;
+	struct opts o;
 	char err[512] = "", want[64];
 
-	an_opts_init(&o);
+	opts_init(&o);
 	o.snapshot = 2;
 	for (int i = 0; i < 3; i++) {
 		struct result *r;
 		const struct rfigure *f;
 		o.by = m[i];
-		r = an_files(db, &o, err, sizeof err);
+		r = space_files(db, &o, err, sizeof err);
 		f = figure(r, "age_cdf");
 		snprintf(want, sizeof want, "%s age CDF by count and by bytes",
 		    m[i]);

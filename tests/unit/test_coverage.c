@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses/an_io_int.h"
+#include "traffic/traffic_int.h"
 #include "floordiv.h"
 #include "tap.h"
 
@@ -37,7 +37,7 @@ counting(void)
 	s.state[0] = s.state[1] = MIN_COMPLETE;	/* day 9: complete */
 	s.state[1442] = s.state[1443] = MIN_NONE;	/* day 11: nothing */
 	s.state[700] = MIN_NONE;
-	an_coverage_count(&s, &c);
+	traffic_coverage_count(&s, &c);
 	is_i64((int64_t)c.calendar, 1444, "calendar minutes");
 	is_i64((int64_t)c.complete, 2, "complete minutes");
 	is_i64((int64_t)c.missing, 1439, "missing minutes");
@@ -45,22 +45,22 @@ counting(void)
 	is_i64((int64_t)c.days_empty, 2, "days without a complete minute");
 	is_i64(c.from, day10 - 120, "window from");
 	is_i64(c.to, day10 + 86400 + 120, "window to");
-	ok(an_coverage_share(&c) == 2.0 / 1444, "share");
+	ok(traffic_coverage_share(&c) == 2.0 / 1444, "share");
 	s.state[1443] = MIN_COMPLETE;
-	an_coverage_count(&s, &c);
+	traffic_coverage_count(&s, &c);
 	is_i64((int64_t)c.days_empty, 1, "one minute makes a day count");
 	query_minutes_free(&s);
 
 	series_new(&s, day10, 1440, MIN_COMPLETE);
-	an_coverage_count(&s, &c);
+	traffic_coverage_count(&s, &c);
 	is_i64((int64_t)c.days, 1, "one aligned day");
 	is_i64((int64_t)c.days_empty, 0, "no empty day");
 	query_minutes_free(&s);
 
 	series_new(&s, 0, 0, 0);
-	an_coverage_count(&s, &c);
+	traffic_coverage_count(&s, &c);
 	ok(c.calendar == 0 && c.days == 0 && c.days_empty == 0 &&
-	    an_coverage_share(&c) == 0, "empty window");
+	    traffic_coverage_share(&c) == 0, "empty window");
 	query_minutes_free(&s);
 	is_i64(floor_align64(-1, 60), -60, "align floors below zero");
 	is_i64(floor_align64(-60, 60), -60, "align exact below zero");
@@ -76,8 +76,9 @@ notes(void)
 
 	series_new(&s, 1264982400 - 60, 3, MIN_COMPLETE);
 	s.state[2] = MIN_MISSING;
-	an_coverage_count(&s, &c);
-	is_i64((int64_t)an_coverage_notes(r, NULL, &c), 2, "notes: complete");
+	traffic_coverage_count(&s, &c);
+	is_i64((int64_t)traffic_coverage_notes(r, NULL, &c), 2,
+	    "notes: complete");
 	is_i64((int64_t)r->nnote, 2, "notes: two sentences");
 	if (r->nnote == 2) {
 		is_str(r->note[0], "Coverage: 2 of 3 calendar minutes complete "
@@ -89,8 +90,8 @@ notes(void)
 	result_free(r);
 	r = result_new("t", "t");
 	memset(s.state, MIN_NONE, 3);
-	an_coverage_count(&s, &c);
-	is_i64((int64_t)an_coverage_notes(r, NULL, &c), 0, "no data: 0");
+	traffic_coverage_count(&s, &c);
+	is_i64((int64_t)traffic_coverage_notes(r, NULL, &c), 0, "no data: 0");
 	ok(r->nnote >= 1 && strcmp(r->note[0], "No I/O data in the window.")
 	    == 0, "no data sentence");
 	result_free(r);
@@ -107,8 +108,8 @@ note_pair(struct minute_series *s, const char *coverage, const char *window,
 	struct io_coverage c;
 	size_t k;
 
-	an_coverage_count(s, &c);
-	an_coverage_notes(r, NULL, &c);
+	traffic_coverage_count(s, &c);
+	traffic_coverage_notes(r, NULL, &c);
 	k = r->nnote >= 2 ? r->nnote - 2 : 0;
 	if (ok(r->nnote >= 2, "%s: two sentences", what)) {
 		is_str(r->note[k], coverage, "%s: coverage", what);
@@ -155,7 +156,7 @@ dec(const char *s)
 {
 	struct xdec x = XDEC_INT(0);
 
-	if (an_xdec_parse(s, &x) != 0)
+	if (opts_xdec_parse(s, &x) != 0)
 		ok(0, "dec(\"%s\") parses", s);
 	return x;
 }
@@ -165,7 +166,7 @@ parse_ok(const char *s, uint64_t n, unsigned k)
 {
 	struct xdec x = { 7, 7 };
 
-	ok(an_xdec_parse(s, &x) == 0 && x.n == n && x.k == k,
+	ok(opts_xdec_parse(s, &x) == 0 && x.n == n && x.k == k,
 	    "parse \"%s\" = %llu / 10^%u", s, (unsigned long long)n, k);
 }
 
@@ -174,7 +175,7 @@ parse_bad(const char *s)
 {
 	struct xdec x = { 7, 3 };
 
-	ok(an_xdec_parse(s, &x) == -1 && x.n == 7 && x.k == 3,
+	ok(opts_xdec_parse(s, &x) == -1 && x.n == 7 && x.k == 3,
 	    "reject \"%s\", output untouched", s);
 }
 
@@ -208,13 +209,13 @@ decimals(void)
 	parse_bad("inf");
 	parse_bad("1000000000000000000");
 	parse_bad("1000000000000.000001");
-	ok(an_xdec_value(dec("2.7")) == 2.7 && an_xdec_value(dec("5.555")) == 5.555,
+	ok(opts_xdec_value(dec("2.7")) == 2.7 && opts_xdec_value(dec("5.555")) == 5.555,
 	    "value is the double strtod gives");
-	is_str(an_xdec_fmt(dec("5.5550"), buf, sizeof buf), "5.555", "fmt 5.555");
-	is_str(an_xdec_fmt(dec("0.000001"), buf, sizeof buf), "0.000001",
+	is_str(opts_xdec_fmt(dec("5.5550"), buf, sizeof buf), "5.555", "fmt 5.555");
+	is_str(opts_xdec_fmt(dec("0.000001"), buf, sizeof buf), "0.000001",
 	    "fmt 0.000001");
-	is_str(an_xdec_fmt(XDEC_INT(100), buf, sizeof buf), "100", "fmt 100");
-	ok(an_xdec_pow10(0) == 1 && an_xdec_pow10(6) == 1000000, "powers of ten");
+	is_str(opts_xdec_fmt(XDEC_INT(100), buf, sizeof buf), "100", "fmt 100");
+	ok(opts_xdec_pow10(0) == 1 && opts_xdec_pow10(6) == 1000000, "powers of ten");
 }
 
 static void
@@ -228,16 +229,16 @@ peaks(void)
 	s.rd[1] = 2000;				/* missing: not a peak */
 	s.state[1] = MIN_MISSING;
 	s.wr[2] = 1000;				/* tie: the first wins */
-	an_peak_resolve(&s, XDEC_INT(0), &p);
+	traffic_peak_resolve(&s, XDEC_INT(0), &p);
 	ok(!p.configured && p.bytes == 1000 && p.t == 600, "observed peak");
-	is_str(an_peak_source(&p), "observed", "observed source");
+	is_str(traffic_peak_source(&p), "observed", "observed source");
 	ok(p.mib_s == 1000 / 60.0 / 1048576, "observed MiB/s");
-	an_peak_resolve(&s, dec("250.5"), &p);
+	traffic_peak_resolve(&s, dec("250.5"), &p);
 	ok(p.configured && p.mib_s == 250.5 && p.t == -1 && p.cfg.n == 2505 &&
 	    p.cfg.k == 1, "configured peak");
-	is_str(an_peak_source(&p), "configured", "configured source");
+	is_str(traffic_peak_source(&p), "configured", "configured source");
 	memset(s.state, MIN_MISSING, 4);
-	an_peak_resolve(&s, XDEC_INT(0), &p);
+	traffic_peak_resolve(&s, XDEC_INT(0), &p);
 	ok(p.bytes == 0 && p.t == -1, "no complete minute: no peak");
 	query_minutes_free(&s);
 }
@@ -247,47 +248,51 @@ compare_observed(void)
 {
 	struct io_peak p;
 
-	an_peak_observed(&p, 1000, 0);
-	is_i64(an_peak_cmp(&p, 49, XDEC_INT(5)), -1, "49 < 5%% of 1000");
-	is_i64(an_peak_cmp(&p, 50, XDEC_INT(5)), 0, "50 = 5%% of 1000");
-	is_i64(an_peak_cmp(&p, 51, XDEC_INT(5)), 1, "51 > 5%% of 1000");
-	ok(an_peak_below_pct(&p, 329, XDEC_INT(33)) &&
-	    !an_peak_below_pct(&p, 330, XDEC_INT(33)), "33%%: 329 below, 330 not");
-	ok(an_peak_below_pct(&p, 0, dec("0.005")) &&
-	    !an_peak_below_pct(&p, 1, dec("0.005")), "0.005%%: 0 below, 1 not");
+	traffic_peak_observed(&p, 1000, 0);
+	is_i64(traffic_peak_cmp(&p, 49, XDEC_INT(5)), -1, "49 < 5%% of 1000");
+	is_i64(traffic_peak_cmp(&p, 50, XDEC_INT(5)), 0, "50 = 5%% of 1000");
+	is_i64(traffic_peak_cmp(&p, 51, XDEC_INT(5)), 1, "51 > 5%% of 1000");
+	ok(traffic_peak_below_pct(&p, 329, XDEC_INT(33)) &&
+	    !traffic_peak_below_pct(&p, 330, XDEC_INT(33)), "33%%: 329 below, 330 not");
+	ok(traffic_peak_below_pct(&p, 0, dec("0.005")) &&
+	    !traffic_peak_below_pct(&p, 1, dec("0.005")),
+	    "0.005%%: 0 below, 1 not");
 	/* 0.004% of 1000 is 0.04 bytes: no longer rounded to 0%. */
-	ok(an_peak_below_pct(&p, 0, dec("0.004")) &&
-	    !an_peak_below_pct(&p, 1, dec("0.004")), "0.004%%: a zero minute is "
+	ok(traffic_peak_below_pct(&p, 0, dec("0.004")) &&
+	    !traffic_peak_below_pct(&p, 1, dec("0.004")), "0.004%%: a zero minute is "
 	    "below");
-	ok(an_peak_below_pct(&p, 1000, dec("100.01")) &&
-	    !an_peak_below_pct(&p, 1000, XDEC_INT(100)),
+	ok(traffic_peak_below_pct(&p, 1000, dec("100.01")) &&
+	    !traffic_peak_below_pct(&p, 1000, XDEC_INT(100)),
 	    "peak itself is not below 100%%");
 	/* 5.555% of 100000 is 5555 exactly (it used to act as 5.56%). */
-	an_peak_observed(&p, 100000, 0);
-	is_i64(an_peak_cmp(&p, 5555, dec("5.555")), 0, "5555 = 5.555%%");
-	is_i64(an_peak_cmp(&p, 5554, dec("5.555")), -1, "one byte less is "
+	traffic_peak_observed(&p, 100000, 0);
+	is_i64(traffic_peak_cmp(&p, 5555, dec("5.555")), 0, "5555 = 5.555%%");
+	is_i64(traffic_peak_cmp(&p, 5554, dec("5.555")), -1, "one byte less is "
 	    "below 5.555%%");
 	/* Six decimals: 1.000001% of 10^8 is 1000001, 0.000001% is 1. */
-	an_peak_observed(&p, 100000000, 0);
-	is_i64(an_peak_cmp(&p, 1000001, dec("1.000001")), 0,
+	traffic_peak_observed(&p, 100000000, 0);
+	is_i64(traffic_peak_cmp(&p, 1000001, dec("1.000001")), 0,
 	    "1.000001%% of 10^8");
-	is_i64(an_peak_cmp(&p, 1000000, dec("1.000001")), -1,
+	is_i64(traffic_peak_cmp(&p, 1000000, dec("1.000001")), -1,
 	    "one byte below 1.000001%%");
-	is_i64(an_peak_cmp(&p, 1, dec("0.000001")), 0, "0.000001%% of 10^8");
-	ok(an_peak_below_pct(&p, 0, dec("0.000001")), "0 below 0.000001%%");
-	an_peak_observed(&p, UINT64_MAX, 0);
-	ok(an_peak_below_pct(&p, UINT64_MAX - 1, XDEC_INT(100)) &&
-	    !an_peak_below_pct(&p, UINT64_MAX, XDEC_INT(100)),
+	is_i64(traffic_peak_cmp(&p, 1, dec("0.000001")), 0,
+	    "0.000001%% of 10^8");
+	ok(traffic_peak_below_pct(&p, 0, dec("0.000001")),
+	    "0 below 0.000001%%");
+	traffic_peak_observed(&p, UINT64_MAX, 0);
+	ok(traffic_peak_below_pct(&p, UINT64_MAX - 1, XDEC_INT(100)) &&
+	    !traffic_peak_below_pct(&p, UINT64_MAX, XDEC_INT(100)),
 	    "no overflow at 2^64");
-	ok(an_peak_below_pct(&p, UINT64_MAX - 1, dec("99.999999")) == 0 &&
-	    an_peak_below_pct(&p, UINT64_MAX / 100 * 99, dec("99.999999")),
+	ok(traffic_peak_below_pct(&p, UINT64_MAX - 1, dec("99.999999")) == 0 &&
+	    traffic_peak_below_pct(&p, UINT64_MAX / 100 * 99, dec("99.999999")),
 	    "99.999999%% of 2^64 - 1");
-	an_peak_observed(&p, 0, 0);
-	ok(!an_peak_below_pct(&p, 0, XDEC_INT(50)), "zero peak: nothing below");
-	ok(an_peak_pct_mib_s(&p, XDEC_INT(5)) == 0, "zero peak threshold");
-	ok(isnan(an_peak_ratio(&p, 0)), "zero peak: no ratio");
-	an_peak_observed(&p, 3, 0);
-	ok(an_peak_ratio(&p, 1) == 1.0 / 3, "observed ratio 1/3");
+	traffic_peak_observed(&p, 0, 0);
+	ok(!traffic_peak_below_pct(&p, 0, XDEC_INT(50)),
+	    "zero peak: nothing below");
+	ok(traffic_peak_pct_mib_s(&p, XDEC_INT(5)) == 0, "zero peak threshold");
+	ok(isnan(traffic_peak_ratio(&p, 0)), "zero peak: no ratio");
+	traffic_peak_observed(&p, 3, 0);
+	ok(traffic_peak_ratio(&p, 1) == 1.0 / 3, "observed ratio 1/3");
 }
 
 static void
@@ -295,70 +300,73 @@ compare_configured(void)
 {
 	struct io_peak p;
 
-	an_peak_configured(&p, XDEC_INT(1));	/* 62,914,560 B/min */
-	is_i64(an_peak_cmp(&p, 3145727, XDEC_INT(5)), -1,
+	traffic_peak_configured(&p, XDEC_INT(1));	/* 62,914,560 B/min */
+	is_i64(traffic_peak_cmp(&p, 3145727, XDEC_INT(5)), -1,
 	    "below 5%% of 1 MiB/s");
-	is_i64(an_peak_cmp(&p, 3145728, XDEC_INT(5)), 0,
+	is_i64(traffic_peak_cmp(&p, 3145728, XDEC_INT(5)), 0,
 	    "exactly 5%% of 1 MiB/s");
-	is_i64(an_peak_cmp(&p, 3145729, XDEC_INT(5)), 1,
+	is_i64(traffic_peak_cmp(&p, 3145729, XDEC_INT(5)), 1,
 	    "above 5%% of 1 MiB/s");
 	/* 33% = 20,761,804.8 */
-	ok(an_peak_below_pct(&p, 20761804, XDEC_INT(33)) &&
-	    !an_peak_below_pct(&p, 20761805, XDEC_INT(33)),
+	ok(traffic_peak_below_pct(&p, 20761804, XDEC_INT(33)) &&
+	    !traffic_peak_below_pct(&p, 20761805, XDEC_INT(33)),
 	    "33%% of 1 MiB/s between integers");
 	/* 0.1 MiB/s is 6,291,456 B/min exactly: 10% is 629,145.6, 50% is
 	 * 3,145,728 (the double 0.1 made that minute count as below). */
-	an_peak_configured(&p, dec("0.1"));
-	ok(an_peak_below_pct(&p, 629145, XDEC_INT(10)) &&
-	    !an_peak_below_pct(&p, 629146, XDEC_INT(10)), "10%% of 0.1 MiB/s");
-	is_i64(an_peak_cmp(&p, 3145728, XDEC_INT(50)), 0,
+	traffic_peak_configured(&p, dec("0.1"));
+	ok(traffic_peak_below_pct(&p, 629145, XDEC_INT(10)) &&
+	    !traffic_peak_below_pct(&p, 629146, XDEC_INT(10)),
+	    "10%% of 0.1 MiB/s");
+	is_i64(traffic_peak_cmp(&p, 3145728, XDEC_INT(50)), 0,
 	    "50%% of 0.1 MiB/s exact");
 	/* The reviewer's case: 331776 sectors of 512 B in a minute is 2.7
 	 * MiB/s exactly, 169,869,312 B. */
-	an_peak_configured(&p, dec("2.7"));
-	is_i64(an_peak_cmp(&p, 169869312, XDEC_INT(100)), 0,
+	traffic_peak_configured(&p, dec("2.7"));
+	is_i64(traffic_peak_cmp(&p, 169869312, XDEC_INT(100)), 0,
 	    "a minute at exactly 2.7 MiB/s is 100%% of 2.7");
-	is_i64(an_peak_cmp(&p, 169869311, XDEC_INT(100)), -1,
+	is_i64(traffic_peak_cmp(&p, 169869311, XDEC_INT(100)), -1,
 	    "one byte less is below");
 	/* 99.999999% of it is 169,869,310.301... */
-	ok(an_peak_below_pct(&p, 169869310, dec("99.999999")) &&
-	    !an_peak_below_pct(&p, 169869311, dec("99.999999")),
+	ok(traffic_peak_below_pct(&p, 169869310, dec("99.999999")) &&
+	    !traffic_peak_below_pct(&p, 169869311, dec("99.999999")),
 	    "99.999999%% of 2.7 MiB/s");
 	/* 0.003125 MiB/s = 196,608 B/min: six decimals, 50% is 98,304. */
-	an_peak_configured(&p, dec("0.003125"));
-	is_i64(an_peak_cmp(&p, 98304, XDEC_INT(50)), 0, "50%% of 0.003125");
-	is_i64(an_peak_cmp(&p, 98303, XDEC_INT(50)), -1, "one below");
-	is_i64(an_peak_cmp(&p, 98304, dec("50.000001")), -1,
+	traffic_peak_configured(&p, dec("0.003125"));
+	is_i64(traffic_peak_cmp(&p, 98304, XDEC_INT(50)), 0,
+	    "50%% of 0.003125");
+	is_i64(traffic_peak_cmp(&p, 98303, XDEC_INT(50)), -1, "one below");
+	is_i64(traffic_peak_cmp(&p, 98304, dec("50.000001")), -1,
 	    "below 50.000001%%");
-	an_peak_configured(&p, XDEC_INT(1000000000));
+	traffic_peak_configured(&p, XDEC_INT(1000000000));
 	/* 62,914,560,000,000,000 B/min */
-	is_i64(an_peak_cmp(&p, 62914560000000000ull, XDEC_INT(100)), 0,
+	is_i64(traffic_peak_cmp(&p, 62914560000000000ull, XDEC_INT(100)), 0,
 	    "1e9 MiB/s exact");
-	is_i64(an_peak_cmp(&p, 62914560000000001ull, XDEC_INT(100)), 1,
+	is_i64(traffic_peak_cmp(&p, 62914560000000001ull, XDEC_INT(100)), 1,
 	    "one above");
-	is_i64(an_peak_cmp(&p, 62914559999999999ull, XDEC_INT(100)), -1,
+	is_i64(traffic_peak_cmp(&p, 62914559999999999ull, XDEC_INT(100)), -1,
 	    "one below");
-	is_i64(an_peak_cmp(&p, 0, XDEC_INT(0)), 0, "0 vs 0%%");
-	is_i64(an_peak_cmp(&p, 1, XDEC_INT(0)), 1, "1 vs 0%%");
+	is_i64(traffic_peak_cmp(&p, 0, XDEC_INT(0)), 0, "0 vs 0%%");
+	is_i64(traffic_peak_cmp(&p, 1, XDEC_INT(0)), 1, "1 vs 0%%");
 	/* 2^40 MiB/s, the largest --peak: 60 * 2^60 B/min > 2^64; 1% of it
 	 * is 691,752,902,764,108,185.6. */
-	an_peak_configured(&p, dec("1099511627776"));
-	is_i64(an_peak_cmp(&p, UINT64_MAX, XDEC_INT(100)), -1, "huge peak");
-	ok(an_peak_below_pct(&p, 691752902764108185ull, XDEC_INT(1)) &&
-	    !an_peak_below_pct(&p, 691752902764108186ull, XDEC_INT(1)),
+	traffic_peak_configured(&p, dec("1099511627776"));
+	is_i64(traffic_peak_cmp(&p, UINT64_MAX, XDEC_INT(100)), -1,
+	    "huge peak");
+	ok(traffic_peak_below_pct(&p, 691752902764108185ull, XDEC_INT(1)) &&
+	    !traffic_peak_below_pct(&p, 691752902764108186ull, XDEC_INT(1)),
 	    "1%% of 2^40 MiB/s");
-	is_i64(an_peak_cmp(&p, UINT64_MAX, dec("99.999999")), -1,
+	is_i64(traffic_peak_cmp(&p, UINT64_MAX, dec("99.999999")), -1,
 	    "huge peak, six decimals");
 	/* 0.000001 MiB/s = 62.91456 B/min: 1% of it is 0.6291456. */
-	an_peak_configured(&p, dec("0.000001"));
-	is_i64(an_peak_cmp(&p, 1, XDEC_INT(1)), 1, "tiny peak");
-	is_i64(an_peak_cmp(&p, 0, XDEC_INT(1)), -1, "0 below a tiny peak");
-	is_i64(an_peak_cmp(&p, 0, dec("0.000001")), -1,
+	traffic_peak_configured(&p, dec("0.000001"));
+	is_i64(traffic_peak_cmp(&p, 1, XDEC_INT(1)), 1, "tiny peak");
+	is_i64(traffic_peak_cmp(&p, 0, XDEC_INT(1)), -1, "0 below a tiny peak");
+	is_i64(traffic_peak_cmp(&p, 0, dec("0.000001")), -1,
 	    "0 below the least share of the least peak");
-	ok(an_peak_pct_mib_s(&p, XDEC_INT(0)) == 0, "0%% threshold");
+	ok(traffic_peak_pct_mib_s(&p, XDEC_INT(0)) == 0, "0%% threshold");
 	/* Outside the CLI limits the compare stays defined. */
-	an_peak_configured(&p, dec("999999999999999999"));
-	is_i64(an_peak_cmp(&p, UINT64_MAX, dec("999999999999999999")), -1,
+	traffic_peak_configured(&p, dec("999999999999999999"));
+	is_i64(traffic_peak_cmp(&p, UINT64_MAX, dec("999999999999999999")), -1,
 	    "far past the limits: no overflow");
 }
 
@@ -368,16 +376,16 @@ ratios(void)
 {
 	struct io_peak p;
 
-	an_peak_configured(&p, dec("1.5"));
-	ok(an_peak_ratio(&p, 9437184) == 0.1, "10%% of 1.5 MiB/s is 0.1");
-	an_peak_configured(&p, dec("2.7"));
-	ok(an_peak_ratio(&p, 169869312) == 1, "2.7 MiB/s of 2.7 is 1");
-	ok(an_peak_ratio(&p, 0) == 0, "nothing is 0");
+	traffic_peak_configured(&p, dec("1.5"));
+	ok(traffic_peak_ratio(&p, 9437184) == 0.1, "10%% of 1.5 MiB/s is 0.1");
+	traffic_peak_configured(&p, dec("2.7"));
+	ok(traffic_peak_ratio(&p, 169869312) == 1, "2.7 MiB/s of 2.7 is 1");
+	ok(traffic_peak_ratio(&p, 0) == 0, "nothing is 0");
 	/* 1 / (2.7 * 60 * 2^20) = 1 / 169869312 */
-	ok(an_peak_ratio(&p, 1) == 1.0 / 169869312, "one byte");
-	an_peak_configured(&p, dec("0.000001"));
+	ok(traffic_peak_ratio(&p, 1) == 1.0 / 169869312, "one byte");
+	traffic_peak_configured(&p, dec("0.000001"));
 	/* 2^62 * 10^6 / (60 * 2^20) = 2^44 * 12500 / 3, one rounding */
-	ok(an_peak_ratio(&p, 1ull << 62) == 0x1p44 * 12500 / 3,
+	ok(traffic_peak_ratio(&p, 1ull << 62) == 0x1p44 * 12500 / 3,
 	    "tiny peak ratio");
 }
 

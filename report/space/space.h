@@ -1,0 +1,53 @@
+/*
+ * space: the census questions, over the snapshots fsscan recorded:
+ * snapshots, diff, growth, files, usage, capacity and the census as
+ * Prometheus gauges. Each follows the contract of opts/opts.h: it takes
+ * a struct opts and returns a struct result, or NULL with err.
+ */
+#ifndef IOCENSUS_SPACE_H
+#define IOCENSUS_SPACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "opts/opts.h"
+#include "query/query.h"
+#include "result/result.h"
+
+struct result *space_snapshots(sqlite3 *db, const struct opts *o,
+    char *err, size_t errlen);
+/* The census as Prometheus gauges (space_metrics.c): one table per metric
+ * family, keyed by the metric name, titled by its HELP text; the columns
+ * are the labels (fs, project), the value last. Per file system, from
+ * its latest complete snapshot; iocensus_snapshot_complete says whether
+ * its latest snapshot is that one. A capacity family (v_snapshot's fs_*
+ * columns) has a sample where that snapshot records the value. */
+struct result *space_metrics(sqlite3 *db, const struct opts *o,
+    char *err, size_t errlen);
+struct result *space_diff(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+struct result *space_growth(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+struct result *space_files(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+struct result *space_usage(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+struct result *space_capacity(sqlite3 *db, const struct opts *o,
+    char *err, size_t errlen);
+
+/* The points of a file system (space_points.c): sort s by start time, then
+ * id; the distinct file-system names of s in its order, into names (room
+ * for n), returning how many; and the points of file system fs in sorted
+ * s: its complete snapshots started in [from, to) (io_window_lo/hi of a
+ * window; INT64_MIN and INT64_MAX: no bound), one per
+ * day (of two less than a day apart, the later), as indexes into s in
+ * keep[] (room for n), returning how many and *nrescan the rescans. */
+void space_points_sort(struct snap *s, size_t n);
+size_t space_points_fs_names(const struct snap *s, size_t n,
+    const char **names);
+size_t space_points_keep(const struct snap *s, size_t n, const char *fs,
+    int64_t from, int64_t to, size_t *keep, size_t *nrescan);
+
+#endif

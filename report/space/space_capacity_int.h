@@ -1,0 +1,52 @@
+/*
+ * space_capacity_int: what the capacity summary's parts share
+ * (space_capacity.c: the file systems; space_capacity_proj.c: the
+ * projects and top growers).
+ */
+#ifndef IOCENSUS_SPACE_CAPACITY_INT_H
+#define IOCENSUS_SPACE_CAPACITY_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "space_growth_int.h"
+#include "result/result.h"
+
+#define GROWERS_PER_FS 10
+
+/* One file system: its points up to the window's end (all of its history
+ * before it, one per day), and where the window's points start. */
+struct cap_fs {
+	const char *fs;
+	const struct snap *s;	/* every snapshot, sorted by start */
+	size_t n;
+	size_t *keep, nkeep;	/* points: indexes into s */
+	size_t w0;		/* keep[w0..]: the points in the window */
+	size_t nrescan;
+	const struct io_window *win;	/* --from, --to (--quarter) */
+};
+
+/* The linear model of p towards target (known = 0: no target, why says
+ * why not), already exceeded where the latest point reached it. */
+void space_capacity_model_fit(const struct points *p, double target, int known,
+    const char *why, struct proj *m);
+
+/* A model's crossing into a row: the point estimate's day, the 95%
+ * range's, the state and why (columns col, col + 1 ... col + 4). */
+void space_capacity_model_dates(struct rtable *t, size_t row, int col,
+    const struct points *p, const struct proj *m);
+
+/* Value per day between the window's first and last point of p (both at
+ * or after `from`, INT64_MIN for all); NaN with fewer than two. */
+double space_capacity_model_rate(const struct points *p, int64_t from);
+
+/* The project table and the top growers of one file system. 0, or -1. */
+int space_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
+    sqlite3 *db, const struct cap_fs *c, char *err, size_t errlen);
+/* Declare the two tables. */
+struct rtable *space_capacity_proj_table(struct result *r);
+struct rtable *space_capacity_proj_growers(struct result *r);
+
+#endif

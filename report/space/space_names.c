@@ -1,0 +1,109 @@
+/*
+ * space_names: the --fs and --project checks of every census question
+ * (space_names_int.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "space.h"
+#include "space_growth_int.h"
+#include "space_names_int.h"
+#include "xalloc.h"
+
+#define LIST_MAX 10	/* names listed in a message, then how many */
+
+/* " a, b, c (12 in all)" appended to err. */
+static void
+list_names(const char *const *names, size_t n, char *err, size_t errlen)
+{
+	size_t len = strlen(err);
+
+	if (n == 0 && len < errlen)
+		snprintf(err + len, errlen - len, " none");
+	for (size_t i = 0; i < n && i < LIST_MAX && len < errlen; i++)
+		len += (size_t)snprintf(err + len, errlen - len, "%s%s",
+		    i ? ", " : " ", names[i]);
+	if (n > LIST_MAX && len < errlen)
+		snprintf(err + len, errlen - len, " (%zu in all)", n);
+}
+
+int
+space_names_choose_fs(const struct snap *s, size_t n, const char *want,
+    int all, const char **fs, char *err, size_t errlen)
+{
+	const char **names;
+	size_t k;
+	int one = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (want && strcmp(s[i].fs, want) == 0) {
+			*fs = s[i].fs;
+			return 1;
+		}
+		one &= strcmp(s[i].fs, s[0].fs) == 0;
+	}
+	if (n == 0 && (!want || strcmp(want, "all") == 0))
+		return 0;
+	if (!want && (one || !all)) {
+		*fs = one ? s[0].fs : NULL;
+		return one ? 1 : 2;
+	}
+	if (all && (!want || strcmp(want, "all") == 0))
+		return 2;
+	names = xcalloc(n + 1, sizeof *names);
+	k = space_points_fs_names(s, n, names);
+	snprintf(err, errlen, FMT_USAGE "no snapshots of file system %s;"
+	    " file systems:", want);
+	list_names(names, k, err, errlen);
+	free(names);
+	return -1;
+}
+
+long
+space_names_fs_list(sqlite3 *db, const char *want, struct snap **s, size_t *n,
+    const char ***names, char *err, size_t errlen)
+{
+	const char *fs = NULL;
+	long k;
+	int rc;
+
+	*names = NULL;
+	if (query_census_snapshots(db, s, n, err, errlen) < 0)
+		return -1;
+	*names = xcalloc(*n + 1, sizeof **names);
+	if ((rc = space_names_choose_fs(*s, *n, want, 0, &fs, err, errlen)) < 0)
+		return -1;
+	k = rc == 1 ? 1 : (long)space_points_fs_names(*s, *n, *names);
+	if (rc == 1)
+		(*names)[0] = fs;
+	/* names: in id order; points: in time */
+	space_points_sort(*s, *n);
+	return k;
+}
+
+int
+space_names_check_project(sqlite3 *db, const char *project, const char *fs,
+    char *err, size_t errlen)
+{
+	char **names;
+	size_t n;
+	int found;
+
+	if (!project)
+		return 0;
+	if ((found = query_census_project_known(db, fs, project, err,
+	    errlen)) != 0)
+		return found < 0 ? -1 : 0;
+	if (query_census_fs_projects(db, fs, &names, &n, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < n && !found; i++)
+		found = strcmp(names[i], project) == 0;
+	if (!found) {
+		snprintf(err, errlen, FMT_USAGE "project %s is in no snapshot"
+		    " of %s; projects:", project, fs ? fs : "any file system");
+		list_names((const char *const *)names, n, err, errlen);
+	}
+	query_census_names_free(names, n);
+	return found ? 0 : -1;
+}

@@ -1,0 +1,81 @@
+/*
+ * space_snapshots: the list of snapshots in the census database (those
+ * started in the window, when there is one). A snapshot that is still
+ * running, or died, has no totals: its cells are NULL. scanned_at differs
+ * from started_at for a scan of a file-system snapshot (fsscan --as-of).
+ */
+#include <stdio.h>
+
+#include "space.h"
+#include "query/query.h"
+#include "space_snapout_int.h"
+
+enum { C_ID, C_FS, C_ROOT, C_START, C_END, C_COMPLETE, C_STATUS, C_FILES,
+    C_DIRS, C_BYTES, C_ALLOC, C_ERRORS, C_SCANNED };
+
+static const struct rcol_spec cols[] = {
+	[C_ID] = { "id", "Id", NULL, CF_PLAIN, 0 },
+	[C_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
+	[C_ROOT] = { "root", "Root", NULL, CF_PLAIN, 0 },
+	[C_START] = { "started_at", "Started (UTC)", NULL, CF_TIME, 0 },
+	[C_END] = { "finished_at", "Finished (UTC)", NULL, CF_TIME, 0 },
+	[C_COMPLETE] = { "complete", "Complete", NULL, CF_BOOL, 0 },
+	[C_STATUS] = { "status", "Status", NULL, CF_PLAIN, 0 },
+	[C_FILES] = { "files", "Files", "files", CF_PLAIN, 0 },
+	[C_DIRS] = { "dirs", "Directories", "dirs", CF_PLAIN, 0 },
+	[C_BYTES] = { "bytes", "Bytes", "bytes", CF_BYTES, 0 },
+	[C_ALLOC] = { "alloc_bytes", "Allocated", "bytes", CF_BYTES, 0 },
+	[C_ERRORS] = { "errors", "Errors", "entries", CF_PLAIN, 0 },
+	[C_SCANNED] = { "scanned_at", "Scanned (UTC)", NULL, CF_TIME, 0 },
+};
+
+struct result *
+space_snapshots(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
+{
+	struct snap *s;
+	size_t n, incomplete = 0, shown = 0;
+	struct result *r;
+	struct rtable *t;
+
+	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)
+		return NULL;
+	r = result_new("snapshots", "Snapshots");
+	t = result_table(r, "snapshots", "Snapshots in the census database",
+	    cols, sizeof cols / sizeof *cols);
+	for (size_t i = 0; i < n; i++) {
+		size_t row;
+
+		if (s[i].started_at < io_window_lo(&o->win) ||
+		    s[i].started_at >= io_window_hi(&o->win))
+			continue;
+		row = result_row(t);
+		shown++;
+		result_set_int(t, row, C_ID, s[i].id);
+		result_set_text(t, row, C_FS, s[i].fs);
+		result_set_text(t, row, C_ROOT, s[i].root);
+		result_set_int(t, row, C_START, s[i].started_at);
+		space_snapout_nint(t, row, C_END, s[i].finished_at);
+		result_set_int(t, row, C_COMPLETE, s[i].complete);
+		result_set_text(t, row, C_STATUS, s[i].status);
+		space_snapout_nint(t, row, C_FILES, s[i].files);
+		space_snapout_nint(t, row, C_DIRS, s[i].dirs);
+		space_snapout_nint(t, row, C_BYTES, s[i].bytes);
+		space_snapout_nint(t, row, C_ALLOC, s[i].alloc);
+		space_snapout_nint(t, row, C_ERRORS, s[i].errors);
+		space_snapout_nint(t, row, C_SCANNED, s[i].scanned_at);
+		incomplete += !s[i].complete;
+	}
+	if (n == 0)
+		result_note(r, "No snapshots in the database.");
+	else if (shown < n)
+		result_note(r, "%zu of %zu snapshots started in the window.",
+		    shown, n);
+	if (incomplete)
+		result_note(r, "%zu of %zu snapshot%s %s not complete (running,"
+		    " interrupted or failed); %s totals are missing or"
+		    " partial.", incomplete, shown, shown == 1 ? "" : "s",
+		    incomplete == 1 ? "is" : "are", incomplete == 1 ? "its" :
+		    "their");
+	query_census_snaps_free(s, n);
+	return r;
+}

@@ -1,0 +1,30 @@
+/*
+ * traffic: the I/O questions, over the minutes the roll-up derived from
+ * the samples: throughput, the CDF of a minute's throughput, idle runs,
+ * burstiness with the hourly load classes, and devices. Each follows the
+ * contract of opts/opts.h: it takes a struct opts and returns a
+ * struct result, or NULL with err.
+ */
+#ifndef IOCENSUS_TRAFFIC_H
+#define IOCENSUS_TRAFFIC_H
+
+#include <stddef.h>
+
+#include <sqlite3.h>
+
+#include "opts/opts.h"
+#include "query/query.h"
+#include "result/result.h"
+
+struct result *traffic_throughput(sqlite3 *db, const struct opts *o,
+    char *err, size_t errlen);
+struct result *traffic_cdf(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+struct result *traffic_idle(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+struct result *traffic_burst(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+struct result *traffic_devices(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+
+#endif
