@@ -11,7 +11,7 @@
 #include "devices.h"
 #include "diskstats.h"
 #include "dsread.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "logfiles.h"
 #include "notify.h"
 #include "sampler.h"

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "diskstats.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 
 struct dev_opts {
 	const char *proc;		/* root of /proc (default "/proc") */

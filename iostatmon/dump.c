@@ -30,7 +30,7 @@
 
 #include "cmd.h"
 #include "fmt.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "iostat_calc.h"
 
 #define PROG "iostatmon dump"

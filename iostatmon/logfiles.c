@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "logfiles.h"
 #include "safedir.h"
 #include "safefile.h"

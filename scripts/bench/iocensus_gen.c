@@ -38,7 +38,7 @@
 
 #include "iocensus_gen.h"
 #include "iocensus_load.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "xalloc.h"
 
 #define NS	UINT64_C(1000000000)

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "diskstats.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "sampler.h"
 
 #define NFIELDS 17

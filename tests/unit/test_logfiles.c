@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "logfiles.h"
 #include "scratch.h"
 #include "tap.h"

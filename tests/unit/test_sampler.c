@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "sampler.h"
 #include "tap.h"
 

@@ -1,9 +1,9 @@
 /*
- * iolog_codec: frame bodies of docs/iolog-format.md to and from structs,
- * and the limits every reader enforces. Internal to lib/iolog_*.c.
+ * iolog_int: frame bodies of docs/iolog-format.md to and from structs,
+ * and the limits every reader enforces. Internal to lib/iolog/.
  */
-#ifndef IOCENSUS_IOLOG_CODEC_H
-#define IOCENSUS_IOLOG_CODEC_H
+#ifndef IOCENSUS_IOLOG_INT_H
+#define IOCENSUS_IOLOG_INT_H
 
 #include "iobuf.h"
 #include "iolog.h"

@@ -17,13 +17,13 @@
  * input the seek stays linear (past the budget, only member headers are
  * tried). An attempt at a real flush point fails within its first frame.
  */
-#include "iolog_inflate.h"
+#include "iolog_inflate_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "iolog_codec.h"
+#include "iolog_int.h"
 
 #define INF_CHUNK 65536		/* inflate output room per call */
 #define SEEK_BUDGET_MIN (1u << 20)	/* plus twice the input: see above */

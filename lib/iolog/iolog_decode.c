@@ -4,7 +4,7 @@
  * anything is allocated, so allocations never exceed a small multiple of
  * the frame length.
  */
-#include "iolog_codec.h"
+#include "iolog_int.h"
 
 /* A str into a fixed-size field, NUL-terminated. */
 static void

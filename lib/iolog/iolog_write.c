@@ -19,8 +19,8 @@
  * member none of whose bytes reached the old file moves to the new one
  * whole; one begun in the old file is finished there.
  */
-#include "iolog_codec.h"
-#include "iolog_inflate.h"
+#include "iolog_int.h"
+#include "iolog_inflate_int.h"
 #include "fdpath.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
  * and gzip whose header or data is bad before its data says anything
  * against being a log is called damaged, not foreign.
  */
-#include "iolog_inflate.h"
+#include "iolog_inflate_int.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * iolog_encode: structs to frame bodies (docs/iolog-format.md). Nothing
  * here touches a file; the writer frames, deflates and writes the bodies.
  */
-#include "iolog_codec.h"
+#include "iolog_int.h"
 
 #include <errno.h>
 

@@ -6,10 +6,10 @@
  * compressed offset where the loss starts; reading then resumes at the
  * first frame that inflates on its own at a flush point of the same member
  * (docs/iolog-format.md, Reading), or at the next gzip member. Internal to
- * lib/iolog_*.c.
+ * lib/iolog/.
  */
-#ifndef IOCENSUS_IOLOG_INFLATE_H
-#define IOCENSUS_IOLOG_INFLATE_H
+#ifndef IOCENSUS_IOLOG_INFLATE_INT_H
+#define IOCENSUS_IOLOG_INFLATE_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -37,7 +37,7 @@ struct inf_frame {
 
 enum inf_mode { INF_BETWEEN, INF_IN_MEMBER, INF_SEEK };
 
-/* Where a writer may append (lib/iolog_open.c): the end of the last whole
+/* Where a writer may append (iolog_open.c): the end of the last whole
  * member (BETWEEN); inside an unfinished one, the last flush point after a
  * whole frame (FLUSH: byte-aligned, every inflated byte cut into frames,
  * the stream to be sealed there with a final block and the trailer); or

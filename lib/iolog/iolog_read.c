@@ -8,8 +8,8 @@
  * interval starts at a read that was lost); a member whose header is lost
  * or wrong is skipped to its end.
  */
-#include "iolog_codec.h"
-#include "iolog_inflate.h"
+#include "iolog_int.h"
+#include "iolog_inflate_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

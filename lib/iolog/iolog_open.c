@@ -14,8 +14,8 @@
  * with the frames written meanwhile, in the writer's backlog. Damage
  * before the tail stays as it is: readers recover around it.
  */
-#include "iolog_codec.h"
-#include "iolog_inflate.h"
+#include "iolog_int.h"
+#include "iolog_inflate_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
