@@ -344,7 +344,7 @@ daemon_stop(struct daemon *d)
 		pidfile_remove(d->o->pidfile);
 	sampler_free(d->s);
 	dev_set_free(&d->set);
-	ds_table_free(&d->t);
+	diskstats_table_free(&d->t);
 	dsread_close(&d->ds);
 	tick_close(&d->tick);
 	if (d->sigfd >= 0)

@@ -91,7 +91,7 @@ print_header(const struct out *o)
 		printf("%-10s %-12s %-20s %-14s", "host", "device", "t",
 		    "seconds");
 		for (int f = 0; f < DS_KNOWN; f++)
-			printf(" %12s", ds_field_name(f));
+			printf(" %12s", diskstats_field_name(f));
 		putchar('\n');
 		return;
 	}
@@ -119,7 +119,7 @@ row_counters(const struct out *o, const struct row *r)
 			if (have)
 				printf("%" PRIu64, r->d[f]);
 		} else if (o->fmt == FMT_JSON) {
-			printf(", \"%s\": ", ds_field_name(f));
+			printf(", \"%s\": ", diskstats_field_name(f));
 			if (have)
 				printf("%" PRIu64, r->d[f]);
 			else

@@ -191,11 +191,11 @@ selected(const struct import *im, const struct ds_line *l, char *why,
 {
 	const char *g;
 
-	if ((g = glob_match(im->exclude, im->nexclude, l->name)) != NULL) {
+	if ((g = globlist_match(im->exclude, im->nexclude, l->name)) != NULL) {
 		snprintf(why, len, "excluded: matches --exclude %s", g);
 		return 0;
 	}
-	if ((g = glob_match(im->include, im->ninclude, l->name)) != NULL) {
+	if ((g = globlist_match(im->include, im->ninclude, l->name)) != NULL) {
 		snprintf(why, len, "imported: matches --include %s", g);
 		return 1;
 	}

@@ -156,7 +156,7 @@ mounts_containing(const struct mount_tab *t, const char *path)
 
 	for (size_t i = 0; i < t->n; i++) {
 		size_t n = t->v[i].target ?
-		    mount_prefix_len(t->v[i].target, path) : 0;
+		    mountpath_prefix_len(t->v[i].target, path) : 0;
 
 		if (n > 0 && n >= best_len) {
 			best = &t->v[i];

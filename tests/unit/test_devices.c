@@ -91,7 +91,7 @@ load(const char *scenario, struct ds_table *t)
 	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
 		exit(1);
 	fclose(f);
-	ds_parse_all(buf, (size_t)n, t);
+	diskstats_parse_all(buf, (size_t)n, t);
 	free(buf);
 }
 
@@ -297,7 +297,7 @@ test_btrfs(void)
 	is_i64(decide(&o, &t, &s, err, sizeof err), -1, "no sysfs: error");
 	is_str(err, "/nonexistent/sys/class/block: No such file or directory",
 	    "no sysfs: message");
-	ds_table_free(&t);
+	diskstats_table_free(&t);
 }
 
 int
@@ -314,7 +314,7 @@ main(void)
 	test_main_default(&t);
 	test_overrides(&t);
 	test_btrfs();
-	ds_table_free(&t);
+	diskstats_table_free(&t);
 	sh("rm -rf %s%s", tmp, "");
 	return tap_end();
 }
