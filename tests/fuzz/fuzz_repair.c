@@ -66,7 +66,7 @@ slurp(const char *path, size_t *len)
 
 	if (fd < 0)
 		return NULL;
-	buf = iolog_slurp_fd(fd, len);
+	buf = iolog_read_slurp_fd(fd, len);
 	close(fd);
 	return buf;
 }
