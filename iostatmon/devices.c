@@ -347,7 +347,7 @@ devices_decide(const struct dev_opts *o, const struct ds_table *t,
 }
 
 void
-dev_set_free(struct dev_set *s)
+devices_set_free(struct dev_set *s)
 {
 	size_t k;
 

@@ -212,7 +212,7 @@ devices_cmd(int argc, char **argv)
 		print_csv(&s);
 	else
 		print_json(&s);
-	dev_set_free(&s);
+	devices_set_free(&s);
 	diskstats_table_free(&t);
 	return fflush(stdout) == 0 ? 0 : 3;
 }

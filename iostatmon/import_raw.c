@@ -225,7 +225,8 @@ close_raw(FILE *f, const char *path)
 }
 
 int
-raw_read(const char *path, raw_block_fn fn, void *arg, struct raw_stats *st)
+import_raw_read(const char *path, raw_block_fn fn, void *arg,
+    struct raw_stats *st)
 {
 	struct reader r = { .path = path, .st = st };
 	char *line = NULL;
@@ -293,7 +294,7 @@ mode(const uint64_t *v, size_t n)
 }
 
 int
-raw_scan(const char *path, struct raw_stats *st)
+import_raw_scan(const char *path, struct raw_stats *st)
 {
 	FILE *f;
 	char *line = NULL;
