@@ -263,6 +263,8 @@ def li_symbols(objs):
         path, _, rest = line.partition(":")
         p = rest.split()
         u = unit(path)
+        if p and p[-1].startswith("__"):
+            continue    # the implementation's (a sanitizer's __odr_asan.*)
         if len(p) == 3 and p[1] in "TDBRC":
             out[u][0].add(p[2])
         elif len(p) == 2 and p[0] == "U":
