@@ -42,7 +42,8 @@ REPORT_LIBS = $(call once,REPORT_LIBS,--libs libarchive)
 IOSTATMON_LIBS = -Wl,--as-needed $(call once,IOSTATMON_PKG,--libs blkid zlib) \
     $(SANFLAGS)
 
-LIB_SRC    := $(wildcard lib/*.c)
+# lib/'s rooms (lib/iolog/) are included as "iolog/iolog.h" through -Ilib.
+LIB_SRC    := $(wildcard lib/*.c lib/*/*.c)
 FSSCAN_SRC := $(filter-out fsscan/mpi_%.c,$(wildcard fsscan/*.c))
 MPI_SRC    := $(wildcard fsscan/mpi_*.c)
 IOSTATMON_SRC := $(wildcard iostatmon/*.c)

@@ -70,10 +70,10 @@ account_file(struct census *c, int64_t now, const struct hl_file *f,
 	ps->a.files++;
 	ps->a.bytes += f->size;
 	ps->a.alloc += alloc;
-	phist_add(&ps->size, HS_SIZE, size, f->size);
-	phist_add(&ps->atime, HS_AGE, amt[0], f->size);
-	phist_add(&ps->mtime, HS_AGE, amt[1], f->size);
-	phist_add(&ps->ctime, HS_AGE, amt[2], f->size);
+	hist_phist_add(&ps->size, HS_SIZE, size, f->size);
+	hist_phist_add(&ps->atime, HS_AGE, amt[0], f->size);
+	hist_phist_add(&ps->mtime, HS_AGE, amt[1], f->size);
+	hist_phist_add(&ps->ctime, HS_AGE, amt[2], f->size);
 
 	u->files++;
 	u->bytes += f->size;

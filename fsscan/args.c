@@ -230,7 +230,7 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 		switch (c) {
 		case O_DB: a->db = optarg; break;
 		case O_DBGROUP:
-			if (id_group(optarg, &a->db_group) < 0) {
+			if (idname_gid(optarg, &a->db_group) < 0) {
 				fprintf(stderr, "%s: --db-group: no group '%s'\n",
 				    prog, optarg);
 				return -1;

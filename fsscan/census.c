@@ -421,10 +421,10 @@ census_merge(struct census *dst, struct census *src)
 		d = census_proj(dst, (int)p);
 		acct_add(&d->a, &s->a);
 		d->entries += s->entries;
-		phist_merge(&d->size, &s->size);
-		phist_merge(&d->atime, &s->atime);
-		phist_merge(&d->mtime, &s->mtime);
-		phist_merge(&d->ctime, &s->ctime);
+		hist_phist_merge(&d->size, &s->size);
+		hist_phist_merge(&d->atime, &s->atime);
+		hist_phist_merge(&d->mtime, &s->mtime);
+		hist_phist_merge(&d->ctime, &s->ctime);
 	}
 	idmap_merge(&dst->users, &src->users);
 	idmap_merge(&dst->groups, &src->groups);

@@ -92,7 +92,7 @@ rule_name(const struct project_rules *r, int i, uint32_t id)
 		return in ? xstrdup(in->name) : NULL;
 	case R_GROUP:
 	case R_USER:
-		s = id_name(ru->kind == R_USER ? ID_USER : ID_GROUP, id);
+		s = idname_of(ru->kind == R_USER ? ID_USER : ID_GROUP, id);
 		if (s && strcmp(s, PROJECT_NONE_NAME) != 0)
 			return s;
 		free(s);

@@ -317,7 +317,7 @@ write_owners(struct w *w, int64_t id, const struct idmap *m, const char *kind)
 		char *name;
 		if (!e->used)
 			continue;
-		name = id_name(kind[0] == 'u' ? ID_USER : ID_GROUP, e->id);
+		name = idname_of(kind[0] == 'u' ? ID_USER : ID_GROUP, e->id);
 		sqlite3_bind_int64(st, 1, id);
 		db_bind_text(st, 2, kind);
 		sqlite3_bind_int64(st, 3, e->id);

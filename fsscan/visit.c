@@ -217,7 +217,7 @@ open_dir(struct worker *w, struct dnode *d)
 static int
 excluded(const struct walk_opts *o, const char *name)
 {
-	return glob_match(o->excludes, (size_t)o->nexcludes, name) != NULL;
+	return globlist_match(o->excludes, (size_t)o->nexcludes, name) != NULL;
 }
 
 static int

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
-#include "daemon_impl.h"
+#include "daemon_int.h"
 #include "xalloc.h"
 
 #define NS	     1000000000ULL
@@ -153,15 +153,15 @@ take_sample(struct daemon *d, uint64_t boundary, uint64_t missed)
 	}
 	c.missed = missed;
 	c.flags = sample_flags(d, &c, boundary);
-	if (d->s == NULL && daemon_first(d, &c) < 0)
+	if (d->s == NULL && daemon_setup_first(d, &c) < 0)
 		return -1;
 	/* before a rotation, so that what waits for a deleted log reaches
 	 * its new file before the day's file is finished */
 	if (daemon_logcheck(d) < 0)
 		return -1;
 	if (devices_changed(&d->set, &d->t))
-		daemon_decide(d, "the set of devices changed");
-	daemon_rotate(d, logfile_day(c.realtime_ns));
+		daemon_setup_decide(d, "the set of devices changed");
+	daemon_setup_rotate(d, logfiles_day(c.realtime_ns));
 	errno = 0;
 	rc = sampler_feed(d->s, &d->t, &d->set, &c);
 	e = errno;
@@ -193,13 +193,13 @@ reload(struct daemon *d)
 	notify_send(d->nfy, "RELOADING=1\nMONOTONIC_USEC=%" PRIu64,
 	    tick_now(CLOCK_MONOTONIC) / 1000);
 	fprintf(stderr, "iostatmon: SIGHUP: reopening %s\n", d->path);
-	daemon_reopen(d);
+	daemon_setup_reopen(d);
 	dsread_boot_id(d->o->dev.proc, boot, sizeof boot, err, sizeof err);
 	if (strcmp(boot, d->h.boot_id) != 0) {
 		snprintf(d->h.boot_id, sizeof d->h.boot_id, "%s", boot);
 		sampler_set_header(d->s, &d->h);
 	}
-	daemon_decide(d, "SIGHUP");
+	daemon_setup_decide(d, "SIGHUP");
 	notify_send(d->nfy, "READY=1");
 }
 
@@ -269,9 +269,9 @@ daemon_run(const struct daemon_opts *o)
 	d->sigfd = d->tick.fd = d->ds.fd = d->lockfd = -1;
 	d->nfy = notify_open();
 	if (setup_signals(d, err, sizeof err) < 0 ||
-	    daemon_start(d, err, sizeof err) < 0 ||
+	    daemon_setup_start(d, err, sizeof err) < 0 ||
 	    take_sample(d, 0, 0) < 0 ||
-	    daemon_pidfile(d, err, sizeof err) < 0 ||
+	    daemon_setup_pidfile(d, err, sizeof err) < 0 ||
 	    tick_open(&d->tick, o->interval_ns, err, sizeof err) < 0) {
 		if (err[0])
 			fprintf(stderr, "iostatmon: %s\n", err);
@@ -280,7 +280,7 @@ daemon_run(const struct daemon_opts *o)
 	}
 	notify_send(d->nfy, "STOPPING=1");
 	lost = d->lost;
-	if ((daemon_stop(d) < 0 || lost) && rc == 0)
+	if ((daemon_setup_stop(d) < 0 || lost) && rc == 0)
 		rc = EXIT_LOST;
 	return rc;
 }

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon_impl.h"
+#include "daemon_int.h"
 
 /* The lock file was deleted with the directory: take a new one, so that
  * a second daemon cannot start on the recreated directory. -1 when one
@@ -36,7 +36,7 @@ check_lock(struct daemon *d)
 
 	if (f == FDPATH_SAME || f == FDPATH_UNKNOWN)
 		return 0;
-	if (daemon_lock(d, err, sizeof err) == 0) {
+	if (daemon_setup_lock(d, err, sizeof err) == 0) {
 		fprintf(stderr, "iostatmon: %s: lock file recreated\n",
 		    d->lockpath);
 		d->lock_trouble = 0;
@@ -58,11 +58,11 @@ check_lock(struct daemon *d)
 static void
 reopen(struct daemon *d)
 {
-	if (daemon_attach(d) < 0)
+	if (daemon_setup_attach(d) < 0)
 		return;
 	fprintf(stderr, "iostatmon: %s: writing to a new log\n", d->path);
 	if (iolog_writer_needs_header(d->w))
-		daemon_new_member(d);
+		daemon_setup_new_member(d);
 }
 
 /* The log left its path (f): a new one there, after the directory and
@@ -76,7 +76,7 @@ replace(struct daemon *d, enum fdpath f, const char *when)
 		fprintf(stderr, "iostatmon: %s %s %s\n", d->path,
 		    f == FDPATH_DELETED ? "was deleted" :
 		    "was moved away or replaced", when);
-	if (logfile_mkdir(d->o->log_dir, err, sizeof err) == 1)
+	if (logfiles_mkdir(d->o->log_dir, err, sizeof err) == 1)
 		fprintf(stderr, "iostatmon: %s: log directory recreated\n",
 		    d->o->log_dir);
 	if (check_lock(d) < 0) {

@@ -1,7 +1,7 @@
 /*
  * daemon_setup: what the loop needs around it: start-up, the header, the
  * day's file (open, rotate, reopen, prune), device decisions, the pidfile
- * and an orderly stop. See daemon_impl.h.
+ * and an orderly stop. See daemon_int.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon_impl.h"
+#include "daemon_int.h"
 #include "pidfile.h"
 #include "safefile.h"
 
@@ -39,11 +39,11 @@ kernel_long_bits(const struct utsname *u)
  * (a dangling one would have root make its target) and only when it is
  * a regular file (lib/safefile). */
 int
-daemon_lock(struct daemon *d, char *err, size_t len)
+daemon_setup_lock(struct daemon *d, char *err, size_t len)
 {
 	int fd, e;
 
-	if (d->lockpath[0] == '\0' && logfile_lock_path(d->lockpath,
+	if (d->lockpath[0] == '\0' && logfiles_lock_path(d->lockpath,
 	    sizeof d->lockpath, d->o->log_dir, d->o->host) < 0) {
 		snprintf(err, len, "%s: log directory name too long",
 		    d->o->log_dir);
@@ -69,14 +69,14 @@ daemon_lock(struct daemon *d, char *err, size_t len)
 }
 
 int
-daemon_start(struct daemon *d, char *err, size_t len)
+daemon_setup_start(struct daemon *d, char *err, size_t len)
 {
 	const struct daemon_opts *o = d->o;
 	struct utsname u;
 	char why[PATH_MAX + 128];
 
-	if (logfile_mkdir(o->log_dir, err, len) < 0 ||
-	    daemon_lock(d, err, len) < 0 ||
+	if (logfiles_mkdir(o->log_dir, err, len) < 0 ||
+	    daemon_setup_lock(d, err, len) < 0 ||
 	    dsread_open(&d->ds, o->dev.proc, err, len) < 0)
 		return -1;
 	dsread_boot_id(o->dev.proc, d->h.boot_id, sizeof d->h.boot_id, why,
@@ -97,7 +97,7 @@ daemon_start(struct daemon *d, char *err, size_t len)
 }
 
 void
-daemon_repaired(const char *path, int repaired, const char *err)
+daemon_setup_repaired(const char *path, int repaired, const char *err)
 {
 	if (repaired == 1)
 		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
@@ -114,7 +114,7 @@ daemon_repaired(const char *path, int repaired, const char *err)
 static int
 day_path(struct daemon *d, int64_t day, char *path, size_t pathlen)
 {
-	if (logfile_path(path, pathlen, d->o->log_dir, d->o->host, day) < 0) {
+	if (logfiles_path(path, pathlen, d->o->log_dir, d->o->host, day) < 0) {
 		fprintf(stderr, "iostatmon: %s: log directory name too long\n",
 		    d->o->log_dir);
 		return -1;
@@ -132,7 +132,7 @@ open_day(struct daemon *d, const char *path, char *err, size_t errlen)
 	w = iolog_writer_open(path, &repaired, err, errlen);
 	if (w == NULL)
 		return NULL;
-	daemon_repaired(path, repaired, err);
+	daemon_setup_repaired(path, repaired, err);
 	iolog_writer_set_backlog_max(w, d->o->backlog_max);
 	return w;
 }
@@ -144,7 +144,7 @@ prune(struct daemon *d)
 {
 	struct logfile_pruned p;
 
-	logfile_prune(d->o->log_dir, d->o->host, d->day, d->o->retain_days,
+	logfiles_prune(d->o->log_dir, d->o->host, d->day, d->o->retain_days,
 	    &p);
 	if (p.deleted > 0)
 		fprintf(stderr, "iostatmon: deleted %d log file%s older than "
@@ -174,7 +174,7 @@ same_decision(const struct dev_set *old, const struct dev_info *di)
 }
 
 void
-daemon_decide(struct daemon *d, const char *why)
+daemon_setup_decide(struct daemon *d, const char *why)
 {
 	struct dev_set ns = { 0 };
 	char err[PATH_MAX + 256];
@@ -184,7 +184,7 @@ daemon_decide(struct daemon *d, const char *why)
 			fprintf(stderr, "iostatmon: %s; keeping the previous "
 			    "device decisions\n", err);
 		d->decide_trouble = 1;
-		dev_set_free(&ns);
+		devices_set_free(&ns);
 		return;
 	}
 	d->decide_trouble = 0;
@@ -197,17 +197,17 @@ daemon_decide(struct daemon *d, const char *why)
 	}
 	fprintf(stderr, "iostatmon: %s: sampling %zu of %zu devices\n", why,
 	    d->nmon, ns.n);
-	dev_set_free(&d->set);
+	devices_set_free(&d->set);
 	d->set = ns;
 	if (d->s)
 		sampler_devices_changed(d->s);
 }
 
 int
-daemon_first(struct daemon *d, struct iolog_clock *c)
+daemon_setup_first(struct daemon *d, struct iolog_clock *c)
 {
 	char err[PATH_MAX + 256], prev[PATH_MAX], boot[64];
-	int64_t day = logfile_day(c->realtime_ns), last;
+	int64_t day = logfiles_day(c->realtime_ns), last;
 
 	if (devices_decide(&d->o->dev, &d->t, &d->set, err, sizeof err) < 0) {
 		fprintf(stderr, "iostatmon: %s\n", err);
@@ -218,11 +218,11 @@ daemon_first(struct daemon *d, struct iolog_clock *c)
 		fprintf(stderr, "iostatmon: %s: %s\n", d->set.d[i].name,
 		    d->set.d[i].reason);
 	}
-	last = logfile_newest(d->o->log_dir, d->o->host, day);
-	if (last >= 0 && logfile_path(prev, sizeof prev, d->o->log_dir,
+	last = logfiles_newest(d->o->log_dir, d->o->host, day);
+	if (last >= 0 && logfiles_path(prev, sizeof prev, d->o->log_dir,
 	    d->o->host, last) == 0) {
 		c->flags |= IOLOG_GAP;		/* the daemon was stopped */
-		logfile_last_boot(prev, boot, sizeof boot);
+		logfiles_last_boot(prev, boot, sizeof boot);
 		if (boot[0] && strcmp(boot, d->h.boot_id) != 0)
 			c->flags |= IOLOG_NEW_BOOT;
 	}
@@ -234,14 +234,14 @@ daemon_first(struct daemon *d, struct iolog_clock *c)
 	}
 	iolog_writer_set_backlog_max(d->w, d->o->backlog_max);
 	d->day = day;
-	daemon_attach(d);
+	daemon_setup_attach(d);
 	prune(d);
 	d->s = sampler_new(d->w, &d->h);
 	return 0;
 }
 
 void
-daemon_new_member(struct daemon *d)
+daemon_setup_new_member(struct daemon *d)
 {
 	d->h.created_ns = tick_now(CLOCK_REALTIME);
 	sampler_set_header(d->s, &d->h);
@@ -249,7 +249,7 @@ daemon_new_member(struct daemon *d)
 }
 
 void
-daemon_rotate(struct daemon *d, int64_t day)
+daemon_setup_rotate(struct daemon *d, int64_t day)
 {
 	char path[PATH_MAX], err[PATH_MAX + 256];
 	struct iolog_writer *w;
@@ -277,12 +277,12 @@ daemon_rotate(struct daemon *d, int64_t day)
 	d->w = w;
 	d->day = day;
 	memcpy(d->path, path, sizeof path);
-	daemon_new_member(d);
+	daemon_setup_new_member(d);
 	prune(d);
 }
 
 int
-daemon_attach(struct daemon *d)
+daemon_setup_attach(struct daemon *d)
 {
 	char err[PATH_MAX + 256];
 	size_t dropped = iolog_writer_detach(d->w, ENOENT);
@@ -303,24 +303,24 @@ daemon_attach(struct daemon *d)
 		d->file_trouble = 1;
 		return -1;
 	}
-	daemon_repaired(d->path, repaired, err);
+	daemon_setup_repaired(d->path, repaired, err);
 	d->file_trouble = 0;
 	d->problem[0] = '\0';
 	return 0;
 }
 
 void
-daemon_reopen(struct daemon *d)
+daemon_setup_reopen(struct daemon *d)
 {
-	if (daemon_attach(d) < 0)
+	if (daemon_setup_attach(d) < 0)
 		return;
-	daemon_new_member(d);
+	daemon_setup_new_member(d);
 	d->write_trouble = 0;
 	d->problem[0] = '\0';
 }
 
 int
-daemon_pidfile(struct daemon *d, char *err, size_t len)
+daemon_setup_pidfile(struct daemon *d, char *err, size_t len)
 {
 	if (d->o->pidfile == NULL)
 		return 0;
@@ -331,7 +331,7 @@ daemon_pidfile(struct daemon *d, char *err, size_t len)
 }
 
 int
-daemon_stop(struct daemon *d)
+daemon_setup_stop(struct daemon *d)
 {
 	int rc = 0;
 
@@ -343,8 +343,8 @@ daemon_stop(struct daemon *d)
 	if (d->pidfile_written)
 		pidfile_remove(d->o->pidfile);
 	sampler_free(d->s);
-	dev_set_free(&d->set);
-	ds_table_free(&d->t);
+	devices_set_free(&d->set);
+	diskstats_table_free(&d->t);
 	dsread_close(&d->ds);
 	tick_close(&d->tick);
 	if (d->sigfd >= 0)

@@ -87,17 +87,17 @@ delta_compute(const uint64_t *prev, const uint64_t *cur, uint32_t fields,
 	memset(out->v, 0, sizeof out->v);
 	out->mask = 0;
 	for (int f = 0; f < DS_FIELDS; f++) {
-		int bits = ds_field_bits(f, long_bits);
+		int bits = diskstats_field_bits(f, long_bits);
 		uint64_t d;
 
 		if (!(fields >> f & 1))
 			continue;
-		if (ds_is_gauge(f)) {
+		if (diskstats_is_gauge(f)) {
 			d = cur[f];
 		} else {
 			if (bits >= 64 && cur[f] < prev[f])
 				goto reset;
-			d = ds_delta(prev[f], cur[f], bits);
+			d = diskstats_delta(prev[f], cur[f], bits);
 			if (!plausible(f, d, dt_ms))
 				goto reset;
 		}

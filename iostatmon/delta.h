@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "diskstats.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 
 #define DELTA_QD_MAX       65536		/* requests in flight, per ms */
 #define DELTA_IOS_PER_MS   (UINT64_C(1) << 16)	/* 65 M ops/s */

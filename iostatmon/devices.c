@@ -267,10 +267,10 @@ identify(struct decide *c, const struct ds_line *l, size_t k)
 		if (d->is_partition && (w = sysblk_whole(&c->g, i)) >= 0)
 			snprintf(d->whole, sizeof d->whole, "%s", c->g.n[w].name);
 	}
-	if (glob_match(o->exclude, o->nexclude, d->name)) {
+	if (globlist_match(o->exclude, o->nexclude, d->name)) {
 		c->forced[k] = -1;
 		decide(d, 0, "excluded by --exclude");
-	} else if (glob_match(o->include, o->ninclude, d->name)) {
+	} else if (globlist_match(o->include, o->ninclude, d->name)) {
 		c->forced[k] = 1;
 		decide(d, 1, "included by --include");
 	} else if (o->all_devices) {
@@ -347,7 +347,7 @@ devices_decide(const struct dev_opts *o, const struct ds_table *t,
 }
 
 void
-dev_set_free(struct dev_set *s)
+devices_set_free(struct dev_set *s)
 {
 	size_t k;
 

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "diskstats.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 
 struct dev_opts {
 	const char *proc;		/* root of /proc (default "/proc") */
@@ -52,7 +52,7 @@ struct dev_set {
  * read at all; missing optional facts degrade to "unknown". */
 int devices_decide(const struct dev_opts *o, const struct ds_table *t,
     struct dev_set *out, char *err, size_t errlen);
-void dev_set_free(struct dev_set *s);
+void devices_set_free(struct dev_set *s);
 
 /* Rule 5 as far as it needs no sysfs: why a device of this major:minor
  * and name never holds data ("loop device", "zram device", "hidden path

@@ -194,7 +194,7 @@ devices_cmd(int argc, char **argv)
 	    dsread_table(&ds, &t, err, sizeof err) < 0) {
 		fprintf(stderr, "iostatmon devices: %s\n", err);
 		dsread_close(&ds);
-		ds_table_free(&t);
+		diskstats_table_free(&t);
 		return 3;
 	}
 	if (t.bad)
@@ -203,7 +203,7 @@ devices_cmd(int argc, char **argv)
 	dsread_close(&ds);
 	if (devices_decide(&o, &t, &s, err, sizeof err) < 0) {
 		fprintf(stderr, "iostatmon devices: %s\n", err);
-		ds_table_free(&t);
+		diskstats_table_free(&t);
 		return 3;
 	}
 	if (fmt == FMT_TABLE)
@@ -212,7 +212,7 @@ devices_cmd(int argc, char **argv)
 		print_csv(&s);
 	else
 		print_json(&s);
-	dev_set_free(&s);
-	ds_table_free(&t);
+	devices_set_free(&s);
+	diskstats_table_free(&t);
 	return fflush(stdout) == 0 ? 0 : 3;
 }

@@ -82,7 +82,7 @@ dsread_table(struct dsread *r, struct ds_table *t, char *err, size_t len)
 
 	if (n < 0)
 		return -1;
-	ds_parse_all(r->buf, (size_t)n, t);
+	diskstats_parse_all(r->buf, (size_t)n, t);
 	if (t->n > 0)
 		return 0;
 	if (t->bad == 0)

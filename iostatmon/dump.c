@@ -30,7 +30,7 @@
 
 #include "cmd.h"
 #include "fmt.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "iostat_calc.h"
 
 #define PROG "iostatmon dump"
@@ -91,13 +91,13 @@ print_header(const struct out *o)
 		printf("%-10s %-12s %-20s %-14s", "host", "device", "t",
 		    "seconds");
 		for (int f = 0; f < DS_KNOWN; f++)
-			printf(" %12s", ds_field_name(f));
+			printf(" %12s", diskstats_field_name(f));
 		putchar('\n');
 		return;
 	}
 	fputs("host,device,t,seconds", stdout);
 	for (int c = 0; c < IOX_NCOLS; c++)
-		printf(",%s", iox_col_title(c));
+		printf(",%s", iostat_calc_col_title(c));
 	putchar('\n');
 }
 
@@ -119,7 +119,7 @@ row_counters(const struct out *o, const struct row *r)
 			if (have)
 				printf("%" PRIu64, r->d[f]);
 		} else if (o->fmt == FMT_JSON) {
-			printf(", \"%s\": ", ds_field_name(f));
+			printf(", \"%s\": ", diskstats_field_name(f));
 			if (have)
 				printf("%" PRIu64, r->d[f]);
 			else
@@ -137,7 +137,7 @@ row_iostat(const struct out *o, const struct row *r)
 {
 	struct iox_row x;
 
-	iox_compute(r->d, r->fields, r->interval_ns, &x);
+	iostat_calc_compute(r->d, r->fields, r->interval_ns, &x);
 	for (int c = 0; c < IOX_NCOLS; c++) {
 		int have = (x.have >> c) & 1;
 
@@ -146,13 +146,13 @@ row_iostat(const struct out *o, const struct row *r)
 			if (have)
 				printf("%.2f", x.v[c]);
 		} else if (o->fmt == FMT_JSON) {
-			printf(", \"%s\": ", iox_col_json(c));
+			printf(", \"%s\": ", iostat_calc_col_json(c));
 			if (have)
 				printf("%.2f", x.v[c]);
 			else
 				fputs("null", stdout);
 		} else {
-			int w = strstr(iox_col_title(c), "kB") ? 9 : 8;
+			int w = strstr(iostat_calc_col_title(c), "kB") ? 9 : 8;
 
 			if (have)
 				printf(" %*.2f", w, x.v[c]);
@@ -179,8 +179,8 @@ iostat_block(struct out *o, const struct row *r)
 	printf("%s%s  %s  interval %s s\n%-13s", o->rows ? "\n" : "", r->host,
 	    tb, fmt_ns(sb, sizeof sb, r->interval_ns), "Device");
 	for (int c = 0; c < IOX_NCOLS; c++)
-		printf(" %*s", strstr(iox_col_title(c), "kB") ? 9 : 8,
-		    iox_col_title(c));
+		printf(" %*s", strstr(iostat_calc_col_title(c), "kB") ? 9 : 8,
+		    iostat_calc_col_title(c));
 	putchar('\n');
 }
 

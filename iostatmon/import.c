@@ -154,7 +154,7 @@ static int
 writer_for(struct import *im, uint64_t t)
 {
 	char path[4096];
-	int64_t day = logfile_day(t);
+	int64_t day = logfiles_day(t);
 
 	if (im->w && (im->out || day == im->day))
 		return 0;
@@ -167,7 +167,7 @@ writer_for(struct import *im, uint64_t t)
 	im->w = NULL;
 	if (im->out)
 		snprintf(path, sizeof path, "%s", im->out);
-	else if (logfile_path(path, sizeof path, im->dir, im->host, day) < 0) {
+	else if (logfiles_path(path, sizeof path, im->dir, im->host, day) < 0) {
 		fprintf(stderr, "iostatmon import: %s: path too long\n",
 		    im->dir);
 		return -1;
@@ -191,11 +191,11 @@ selected(const struct import *im, const struct ds_line *l, char *why,
 {
 	const char *g;
 
-	if ((g = glob_match(im->exclude, im->nexclude, l->name)) != NULL) {
+	if ((g = globlist_match(im->exclude, im->nexclude, l->name)) != NULL) {
 		snprintf(why, len, "excluded: matches --exclude %s", g);
 		return 0;
 	}
-	if ((g = glob_match(im->include, im->ninclude, l->name)) != NULL) {
+	if ((g = globlist_match(im->include, im->ninclude, l->name)) != NULL) {
 		snprintf(why, len, "imported: matches --include %s", g);
 		return 1;
 	}
@@ -355,12 +355,12 @@ import_cmd(int argc, char **argv)
 
 	if (parse_args(&im, argc, argv) < 0)
 		return EXIT_USAGE;
-	rc = raw_scan(im.raw, &st);
+	rc = import_raw_scan(im.raw, &st);
 	if (rc < 0)
 		return EXIT_FATAL;
 	if (!im.interval_ns)
 		im.interval_ns = st.usual_step ? st.usual_step : 60 * NS;
-	rc = raw_read(im.raw, feed_block, &im, &st);
+	rc = import_raw_read(im.raw, feed_block, &im, &st);
 	if (rc < 0)
 		status = EXIT_FATAL;
 	else if (st.skipped_lines || st.skipped_blocks)

@@ -139,7 +139,7 @@ add_line(struct reader *r, const char *s, size_t len)
 	struct ds_table *t = &r->tab;
 
 	t->dev = xgrow(t->dev, t->n, &t->cap, sizeof *t->dev, 64);
-	if (ds_parse_line(s, len, &t->dev[t->n]) < 0) {
+	if (diskstats_parse_line(s, len, &t->dev[t->n]) < 0) {
 		complain(r, r->lineno, "not a diskstats line; skipped");
 		r->st->skipped_lines++;
 		return;
@@ -225,7 +225,8 @@ close_raw(FILE *f, const char *path)
 }
 
 int
-raw_read(const char *path, raw_block_fn fn, void *arg, struct raw_stats *st)
+import_raw_read(const char *path, raw_block_fn fn, void *arg,
+    struct raw_stats *st)
 {
 	struct reader r = { .path = path, .st = st };
 	char *line = NULL;
@@ -262,7 +263,7 @@ raw_read(const char *path, raw_block_fn fn, void *arg, struct raw_stats *st)
 		    st->skipped_blocks);
 	free(line);
 	free(r.slots);
-	ds_table_free(&r.tab);
+	diskstats_table_free(&r.tab);
 	return rc;
 }
 
@@ -293,7 +294,7 @@ mode(const uint64_t *v, size_t n)
 }
 
 int
-raw_scan(const char *path, struct raw_stats *st)
+import_raw_scan(const char *path, struct raw_stats *st)
 {
 	FILE *f;
 	char *line = NULL;

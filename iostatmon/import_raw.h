@@ -20,7 +20,7 @@ struct raw_stats {
 
 /* Pre-pass over the T lines only, for the usual step. Path "-" (stdin)
  * cannot be read twice: st->usual_step stays 0. 0, or -1 with a message. */
-int raw_scan(const char *path, struct raw_stats *st);
+int import_raw_scan(const char *path, struct raw_stats *st);
 
 /* Called once per good block, in file order, with T in ns; a non-zero
  * return stops the read and is returned. */
@@ -29,7 +29,7 @@ typedef int (*raw_block_fn)(void *arg, uint64_t t_ns,
 
 /* Read path ("-": stdin) block by block. 0, or -1 (the file cannot be
  * read: message printed), or fn's non-zero return. */
-int raw_read(const char *path, raw_block_fn fn, void *arg,
+int import_raw_read(const char *path, raw_block_fn fn, void *arg,
     struct raw_stats *st);
 
 #endif

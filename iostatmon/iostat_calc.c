@@ -29,13 +29,13 @@ static const char *const json_keys[IOX_NCOLS] = {
 };
 
 const char *
-iox_col_title(int col)
+iostat_calc_col_title(int col)
 {
 	return col >= 0 && col < IOX_NCOLS ? titles[col] : NULL;
 }
 
 const char *
-iox_col_json(int col)
+iostat_calc_col_json(int col)
 {
 	return col >= 0 && col < IOX_NCOLS ? json_keys[col] : NULL;
 }
@@ -96,7 +96,7 @@ direction(const uint64_t *d, uint32_t fields, double itv, int f0, int col0,
 }
 
 void
-iox_compute(const uint64_t delta[DS_FIELDS], uint32_t fields,
+iostat_calc_compute(const uint64_t delta[DS_FIELDS], uint32_t fields,
     uint64_t interval_ns, struct iox_row *out)
 {
 	/* exact when the interval is whole centiseconds (and < 2^53 ns) */

@@ -40,12 +40,12 @@ struct iox_row {
 /* delta[f]: the interval's delta of field f (for in_flight, its value);
  * fields: mask of fields the kernel provides; interval_ns: its length.
  * With interval_ns 0 only the ratio columns are computed. */
-void iox_compute(const uint64_t delta[DS_FIELDS], uint32_t fields,
+void iostat_calc_compute(const uint64_t delta[DS_FIELDS], uint32_t fields,
     uint64_t interval_ns, struct iox_row *out);
 
 /* Column headers as iostat's table prints them ("%rrqm") and as its JSON
  * names them ("rrqm"). */
-const char *iox_col_title(int col);
-const char *iox_col_json(int col);
+const char *iostat_calc_col_title(int col);
+const char *iostat_calc_col_json(int col);
 
 #endif

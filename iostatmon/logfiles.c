@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "logfiles.h"
 #include "safedir.h"
 #include "safefile.h"
@@ -24,7 +24,7 @@
 #define VERIFY_BYTES 4096
 
 int64_t
-logfile_day(uint64_t realtime_ns)
+logfiles_day(uint64_t realtime_ns)
 {
 	return (int64_t)(realtime_ns / 1000000000ULL / DAY_S);
 }
@@ -46,7 +46,7 @@ safe_host(char *out, size_t len, const char *host)
 }
 
 int
-logfile_path(char *buf, size_t len, const char *dir, const char *host,
+logfiles_path(char *buf, size_t len, const char *dir, const char *host,
     int64_t day)
 {
 	char h[256];
@@ -62,7 +62,7 @@ logfile_path(char *buf, size_t len, const char *dir, const char *host,
 }
 
 int
-logfile_lock_path(char *buf, size_t len, const char *dir, const char *host)
+logfiles_lock_path(char *buf, size_t len, const char *dir, const char *host)
 {
 	char h[256];
 	int n;
@@ -109,7 +109,7 @@ name_day(const char *name, const char *host)
 }
 
 int
-logfile_mkdir(const char *dir, char *err, size_t len)
+logfiles_mkdir(const char *dir, char *err, size_t len)
 {
 	char *p = strdup(dir);
 	size_t n = strlen(dir);
@@ -250,7 +250,7 @@ prune_one(int dirfd, const char *name, int64_t day, void *arg)
 }
 
 void
-logfile_prune(const char *dir, const char *host, int64_t today,
+logfiles_prune(const char *dir, const char *host, int64_t today,
     int retain_days, struct logfile_pruned *p)
 {
 	struct prune pr = { today - retain_days, dir, host, p };
@@ -277,7 +277,7 @@ newest_one(int dirfd, const char *name, int64_t day, void *arg)
 }
 
 int64_t
-logfile_newest(const char *dir, const char *host, int64_t today)
+logfiles_newest(const char *dir, const char *host, int64_t today)
 {
 	struct newest nw = { today, -1 };
 
@@ -286,7 +286,7 @@ logfile_newest(const char *dir, const char *host, int64_t today)
 }
 
 void
-logfile_last_boot(const char *path, char *buf, size_t len)
+logfiles_last_boot(const char *path, char *buf, size_t len)
 {
 	char err[PATH_MAX + 256];
 	struct iolog_reader *r = NULL;

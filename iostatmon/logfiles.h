@@ -17,24 +17,24 @@
 #define LOGFILE_HOST_MAX 227
 
 /* UTC day number (days since 1970-01-01) of a realtime in ns. */
-int64_t logfile_day(uint64_t realtime_ns);
+int64_t logfiles_day(uint64_t realtime_ns);
 
 /* The file of host for day: "dir/iostatmon-HOST-YYYYMMDD.iolog.gz". Host
  * characters other than [A-Za-z0-9._-] are written as '_'. 0, or -1 when
  * it does not fit in len. */
-int logfile_path(char *buf, size_t len, const char *dir, const char *host,
+int logfiles_path(char *buf, size_t len, const char *dir, const char *host,
     int64_t day);
 
 /* The lock file of host's daemon: "dir/.iostatmon-HOST.lock". 0 or -1. */
-int logfile_lock_path(char *buf, size_t len, const char *dir,
+int logfiles_lock_path(char *buf, size_t len, const char *dir,
     const char *host);
 
 /* Make dir when it is missing: one level, mode 0755 less the umask; the
  * path to it is opened by lib/safedir. 1 made, 0 it was there (or is not
  * a directory: opening a file in it says so), -1 with a message in err. */
-int logfile_mkdir(const char *dir, char *err, size_t len);
+int logfiles_mkdir(const char *dir, char *err, size_t len);
 
-/* What logfile_prune did. */
+/* What logfiles_prune did. */
 struct logfile_pruned {
 	int deleted;
 	int left;		/* expired by name, not verified as logs */
@@ -46,14 +46,14 @@ struct logfile_pruned {
  * link, which is not followed), whose first bytes are an iostatmon log
  * (iolog_sniff) whose first header names host exactly. Anything else
  * is left alone and counted in p. Failures are reported on stderr. */
-void logfile_prune(const char *dir, const char *host, int64_t today,
+void logfiles_prune(const char *dir, const char *host, int64_t today,
     int retain_days, struct logfile_pruned *p);
 
 /* The newest day <= today that has a file for host, or -1. */
-int64_t logfile_newest(const char *dir, const char *host, int64_t today);
+int64_t logfiles_newest(const char *dir, const char *host, int64_t today);
 
 /* boot_id of the last member header in file path into buf ("" if none,
  * or when path is not a regular file: it is not followed, nor waited on). */
-void logfile_last_boot(const char *path, char *buf, size_t len);
+void logfiles_last_boot(const char *path, char *buf, size_t len);
 
 #endif

@@ -108,7 +108,7 @@ read_lines(const char *path, struct mount_tab *t,
 	free(line);
 	fclose(fp);
 	if (e) {
-		mount_tab_free(t);
+		mounts_tab_free(t);
 		errno = e;
 		return -1;
 	}
@@ -122,13 +122,13 @@ mounts_read(const char *path, struct mount_tab *t)
 }
 
 int
-swaps_read(const char *path, struct mount_tab *t)
+mounts_swaps_read(const char *path, struct mount_tab *t)
 {
 	return read_lines(path, t, swaps_line);
 }
 
 void
-mount_tab_free(struct mount_tab *t)
+mounts_tab_free(struct mount_tab *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->v[i].target);
@@ -156,7 +156,7 @@ mounts_containing(const struct mount_tab *t, const char *path)
 
 	for (size_t i = 0; i < t->n; i++) {
 		size_t n = t->v[i].target ?
-		    mount_prefix_len(t->v[i].target, path) : 0;
+		    mountpath_prefix_len(t->v[i].target, path) : 0;
 
 		if (n > 0 && n >= best_len) {
 			best = &t->v[i];

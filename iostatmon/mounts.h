@@ -28,8 +28,8 @@ struct mount_tab {
 /* 0, or -1 with errno set when the file cannot be read; lines that do
  * not parse are skipped. */
 int mounts_read(const char *path, struct mount_tab *t);
-int swaps_read(const char *path, struct mount_tab *t);
-void mount_tab_free(struct mount_tab *t);
+int mounts_swaps_read(const char *path, struct mount_tab *t);
+void mounts_tab_free(struct mount_tab *t);
 
 /* The last entry whose mount point is exactly target, or NULL. */
 const struct mount_ent *mounts_find_target(const struct mount_tab *t,

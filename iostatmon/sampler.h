@@ -13,7 +13,7 @@
 #define IOSTATMON_SAMPLER_H
 
 #include "devices.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 
 struct sampler;
 

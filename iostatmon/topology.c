@@ -226,7 +226,7 @@ walk_swaps(struct closure *c, const struct mount_tab *mounts,
 {
 	struct mount_tab sw;
 
-	if (swaps_read(path, &sw) < 0) {
+	if (mounts_swaps_read(path, &sw) < 0) {
 		if (errno == ENOENT)
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -246,7 +246,7 @@ walk_swaps(struct closure *c, const struct mount_tab *mounts,
 		if ((home = mounts_containing(mounts, s->source)) != NULL)
 			walk_fs(c, home, label);
 	}
-	mount_tab_free(&sw);
+	mounts_tab_free(&sw);
 	return 0;
 }
 
@@ -273,7 +273,7 @@ topology_local(struct sysblk *g, const char *proc, const struct ds_table *t,
 	}
 	snprintf(path, sizeof path, "%s/swaps", proc);
 	rc = walk_swaps(&c, &tb, path, err, errlen);
-	mount_tab_free(&tb);
+	mounts_tab_free(&tb);
 	if (rc == 0) {
 		size_t nmarked = g->nn;
 

@@ -26,19 +26,19 @@ static const int short_fields[4] = {
 };
 
 const char *
-ds_field_name(int f)
+diskstats_field_name(int f)
 {
 	return f >= 0 && f < DS_KNOWN ? field_names[f] : NULL;
 }
 
 int
-ds_is_gauge(int f)
+diskstats_is_gauge(int f)
 {
 	return f == DS_IN_FLIGHT;
 }
 
 int
-ds_field_bits(int f, int long_bits)
+diskstats_field_bits(int f, int long_bits)
 {
 	switch (f) {
 	case DS_RD_MS: case DS_WR_MS: case DS_IN_FLIGHT: case DS_IO_MS:
@@ -120,7 +120,7 @@ store_counter(struct ds_line *out, int ncols, int k, uint64_t v)
 
 	if (f >= DS_FIELDS)
 		return 0;		/* a later field we do not keep */
-	if (ds_field_bits(f, 64) == 32 && v > UINT32_MAX)
+	if (diskstats_field_bits(f, 64) == 32 && v > UINT32_MAX)
 		return -1;		/* the kernel prints these as unsigned int */
 	out->v[f] = v;
 	out->mask |= UINT32_C(1) << f;
@@ -128,7 +128,7 @@ store_counter(struct ds_line *out, int ncols, int k, uint64_t v)
 }
 
 int
-ds_parse_line(const char *s, size_t len, struct ds_line *out)
+diskstats_parse_line(const char *s, size_t len, struct ds_line *out)
 {
 	uint64_t tmp[DS_FIELDS];
 	size_t pos = 0, start;
@@ -179,7 +179,7 @@ table_slot(struct ds_table *t)
 }
 
 void
-ds_parse_all(const char *buf, size_t len, struct ds_table *t)
+diskstats_parse_all(const char *buf, size_t len, struct ds_table *t)
 {
 	size_t start = 0;
 
@@ -194,7 +194,7 @@ ds_parse_all(const char *buf, size_t len, struct ds_table *t)
 
 		if (skip_space(buf, end, &first)) {	/* not a blank line */
 			slot = table_slot(t);
-			if (slot == NULL || ds_parse_line(buf + start,
+			if (slot == NULL || diskstats_parse_line(buf + start,
 			    end - start, slot) < 0)
 				t->bad++;
 			else
@@ -205,7 +205,7 @@ ds_parse_all(const char *buf, size_t len, struct ds_table *t)
 }
 
 void
-ds_table_free(struct ds_table *t)
+diskstats_table_free(struct ds_table *t)
 {
 	free(t->dev);
 	t->dev = NULL;

@@ -32,7 +32,7 @@ struct ds_line {
 /* Parse one line (without or with its newline). Returns 0, or -1 when the
  * line is not a diskstats line (too few columns, a non-number, a name too
  * long); out is then unspecified. Never reads past s[len - 1]. */
-int ds_parse_line(const char *s, size_t len, struct ds_line *out);
+int diskstats_parse_line(const char *s, size_t len, struct ds_line *out);
 
 /* A whole /proc/diskstats read. */
 struct ds_table {
@@ -43,18 +43,19 @@ struct ds_table {
 
 /* Parse buf (len bytes, need not be NUL-terminated) into t, replacing its
  * contents. Malformed lines are counted in t->bad and skipped. */
-void ds_parse_all(const char *buf, size_t len, struct ds_table *t);
-void ds_table_free(struct ds_table *t);
+void diskstats_parse_all(const char *buf, size_t len, struct ds_table *t);
+void diskstats_table_free(struct ds_table *t);
 
 /* Width in bits of field f: 32 for the ms fields and in_flight, long_bits
  * (32 or 64) for the others. */
-int ds_field_bits(int f, int long_bits);
-int ds_is_gauge(int f);			/* in_flight */
-const char *ds_field_name(int f);	/* "rd_ios", ...; NULL past DS_KNOWN */
+int diskstats_field_bits(int f, int long_bits);
+int diskstats_is_gauge(int f);		/* in_flight */
+/* "rd_ios", ...; NULL past DS_KNOWN */
+const char *diskstats_field_name(int f);
 
 /* (cur - prev) modulo 2^bits. */
 static inline uint64_t
-ds_delta(uint64_t prev, uint64_t cur, int bits)
+diskstats_delta(uint64_t prev, uint64_t cur, int bits)
 {
 	uint64_t d = cur - prev;
 

@@ -57,7 +57,7 @@ fsident_get(dev_t dev, const char *path_abs, struct fsident *id)
 		size_t n;
 		if (mnt_fs_get_devno(fs) != dev)
 			continue;
-		n = mount_prefix_len(mnt_fs_get_target(fs), path_abs);
+		n = mountpath_prefix_len(mnt_fs_get_target(fs), path_abs);
 		if (n && n >= best_len) {
 			best = fs;
 			best_len = n;

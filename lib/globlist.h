@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 /* The first glob that matches name (flags 0), or NULL if none does. */
-const char *glob_match(const char *const *globs, size_t n, const char *name);
+const char *globlist_match(const char *const *globs, size_t n,
+    const char *name);
 
 #endif

@@ -188,7 +188,7 @@ hist_merge(struct hist *dst, const struct hist *src)
 }
 
 void
-phist_add(struct phist *h, enum hist_scheme s, i128 v, uint64_t weight)
+hist_phist_add(struct phist *h, enum hist_scheme s, i128 v, uint64_t weight)
 {
 	int i = hist_slot(s, v);
 
@@ -199,7 +199,7 @@ phist_add(struct phist *h, enum hist_scheme s, i128 v, uint64_t weight)
 }
 
 void
-phist_merge(struct phist *dst, const struct phist *src)
+hist_phist_merge(struct phist *dst, const struct phist *src)
 {
 	extent_merge(&dst->min, &dst->max, &dst->count, src->min, src->max,
 	    src->count);

@@ -68,9 +68,9 @@ void hist_add(struct hist *h, enum hist_scheme s, i128 v, uint64_t weight);
 /* Add value v with weight to a given slot (overhead rows are chosen by size). */
 void hist_add_slot(struct hist *h, int slot, i128 v, uint64_t weight);
 void hist_merge(struct hist *dst, const struct hist *src);
-void phist_add(struct phist *h, enum hist_scheme s, i128 v,
+void hist_phist_add(struct phist *h, enum hist_scheme s, i128 v,
     uint64_t weight);
-void phist_merge(struct phist *dst, const struct phist *src);
+void hist_phist_merge(struct phist *dst, const struct phist *src);
 uint64_t hist_total(const struct hist *h);
 
 /* *dst += *src. */

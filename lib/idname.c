@@ -9,7 +9,7 @@
 #include "xalloc.h"
 
 char *
-id_name(enum id_kind kind, uint32_t id)
+idname_of(enum id_kind kind, uint32_t id)
 {
 	size_t cap = 1024;
 	char *buf = NULL, *res = NULL;
@@ -38,7 +38,7 @@ id_name(enum id_kind kind, uint32_t id)
 }
 
 int
-id_group(const char *s, uint32_t *gid)
+idname_gid(const char *s, uint32_t *gid)
 {
 	size_t cap = 1024;
 	char *buf = NULL, *end;

@@ -7,9 +7,9 @@
 enum id_kind { ID_USER, ID_GROUP };
 
 /* A newly allocated name for id, or NULL when the id has no name here. */
-char *id_name(enum id_kind kind, uint32_t id);
+char *idname_of(enum id_kind kind, uint32_t id);
 /* The group s names: a group name, or a number (a gid of no name too).
  * 0, or -1 when there is no such group. */
-int id_group(const char *s, uint32_t *gid);
+int idname_gid(const char *s, uint32_t *gid);
 
 #endif

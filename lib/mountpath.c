@@ -3,7 +3,7 @@
 #include <string.h>
 
 size_t
-mount_prefix_len(const char *mnt, const char *path)
+mountpath_prefix_len(const char *mnt, const char *path)
 {
 	size_t n = strlen(mnt);
 

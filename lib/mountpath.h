@@ -7,6 +7,6 @@
 /* The length of mount point mnt when it is a prefix of path on a component
  * boundary ("/data" holds "/data/x" but not "/database"), 1 for "/", 0 when
  * it does not hold path. The longest such mount holds the path. */
-size_t mount_prefix_len(const char *mnt, const char *path);
+size_t mountpath_prefix_len(const char *mnt, const char *path);
 
 #endif

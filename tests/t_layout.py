@@ -217,6 +217,207 @@ def main():
                   "; ".join(other))
 
 
+# ==== lib/ and iostatmon/ (begin) ===========================================
+# The rooms below the programs, as docs/ARCHITECTURE.md ("Rooms") has them:
+#  L1. lib/ is a module per file: lib/FILE.c with its one public header
+#      lib/FILE.h (or a header alone); a module with private parts is a room
+#      of its own, lib/ROOM/ (LIB_ROOMS), whose files are named ROOM*, with
+#      one public header ROOM/ROOM.h and the others ending in _int.h.
+#      iostatmon/ is one room: each file that others call has its header
+#      FILE.h; a header shared by the files named X is X_int.h.
+#  L2. A name with external linkage in lib/ or iostatmon/ starts with its
+#      file's name; in lib/ROOM/ one that ROOM.h declares may start with
+#      the room's prefix instead, and one the room alone uses may not.
+#  L3. A name of lib/ROOM/ that code outside the room uses is declared in
+#      ROOM/ROOM.h.
+#  L4. A private header is included only inside its room (lib/ROOM/*, or
+#      iostatmon/X* for iostatmon/X_int.h), and by unit tests and fuzzers,
+#      however the include is spelled: it is known by its file name, which
+#      is unique in the tree.
+#  L5. lib/'s modules and rooms use each other in no circle.
+
+LIB_ROOMS = {"iolog": "iolog_"}         # lib/ROOM/: the prefix of its names
+
+# Exceptions, each with its reason. Keep this short.
+LI_NAME_ALLOW = {
+    # xalloc's allocators that exit instead of failing are named after the
+    # libc functions they wrap, with an x (xmalloc for malloc; xgrow the
+    # array growth built on xrealloc): a convention read at a glance, in
+    # some 360 calls in every room of the tree.
+    "lib/xalloc": "x",
+}
+LI_HEADER_ALLOW = {
+    # the subcommands' entry points (devices_cmd, dump_cmd, import_cmd),
+    # one per command file, dispatched by main.c.
+    "iostatmon/cmd.h",
+}
+# Who may include a room's private headers besides the room.
+LI_TEST_DIRS = ("tests/unit/", "tests/fuzz/")
+# Where includes are looked for: every C source of the tree.
+LI_SRC_DIRS = ("lib", "fsscan", "iostatmon", "report", "scripts", "tests")
+
+
+def li_symbols(objs):
+    """unit -> (defined, used) names of the objects, in one nm run."""
+    out = {unit(o): (set(), set()) for o in objs}
+    nm = subprocess.run(["nm", "-A"] + objs, capture_output=True, text=True,
+                        check=True).stdout
+    for line in nm.splitlines():
+        path, _, rest = line.partition(":")
+        p = rest.split()
+        u = unit(path)
+        if p and p[-1].startswith("__"):
+            continue    # the implementation's (a sanitizer's __odr_asan.*)
+        if len(p) == 3 and p[1] in "TDBRC":
+            out[u][0].add(p[2])
+        elif len(p) == 2 and p[0] == "U":
+            out[u][1].add(p[1])
+    return out
+
+
+def li_files(top, exts):
+    """Paths (relative to TOP) under top with one of exts."""
+    out = []
+    for root, dirs, files in os.walk(os.path.join(TOP, top)):
+        dirs[:] = [d for d in dirs if d not in ("corpus", "golden")]
+        out += [os.path.relpath(os.path.join(root, f), TOP)
+                for f in files if f.endswith(exts)]
+    return sorted(out)
+
+
+def li_lib_room(u):
+    """iolog for lib/iolog/iolog_read (a unit or a path), else None."""
+    p = u.split("/")
+    return p[1] if p[0] == "lib" and len(p) == 3 else None
+
+
+def li_layout():
+    """L1: the headers of lib/, its rooms and iostatmon/."""
+    odd = []
+    for f in os.listdir(os.path.join(TOP, "lib")):
+        path = os.path.join(TOP, "lib", f)
+        if os.path.isdir(path):
+            if f not in LIB_ROOMS:
+                odd.append("lib/%s/ is no documented room" % f)
+            continue
+        base, ext = os.path.splitext(f)
+        if ext == ".c" and not os.path.exists(path[:-2] + ".h"):
+            odd.append("lib/%s has no header lib/%s.h" % (f, base))
+        elif ext == ".h" and base.endswith("_int"):
+            odd.append("lib/%s: a private header makes a room lib/ROOM/" % f)
+    check("lib/: a public header per module, rooms only where documented",
+          not odd, "; ".join(odd))
+    for r in sorted(LIB_ROOMS):
+        d = os.path.join(TOP, "lib", r)
+        files = sorted(os.listdir(d)) if os.path.isdir(d) else []
+        odd = [f for f in files if not f.startswith(r) or
+               (f.endswith(".h") and f != r + ".h" and
+                not f.endswith("_int.h"))]
+        check("lib/%s: files named %s*, one public header %s.h, the rest "
+              "_int.h" % (r, r, r), (r + ".h") in files and not odd,
+              "odd: %s" % odd)
+    srcs = {f[:-2] for f in li_files("iostatmon", (".c",))}
+    odd = [h for h in li_files("iostatmon", (".h",))
+           if h[:-2] not in srcs and not h.endswith("_int.h") and
+           h not in LI_HEADER_ALLOW]
+    check("iostatmon/: a header is a file's FILE.h or a private X_int.h",
+          not odd, "; ".join(odd))
+
+
+def li_names(syms):
+    """L2 and L3."""
+    misnamed, unexported = [], []
+    public = {}
+    for r in LIB_ROOMS:
+        with open(os.path.join(TOP, "lib", r, r + ".h")) as f:
+            public[r] = set(re.findall(r"\b(\w+)\s*\(", f.read()))
+    for u, (defs, _) in sorted(syms.items()):
+        if not u.startswith(("lib/", "iostatmon/")):
+            continue
+        r, base = li_lib_room(u), os.path.basename(u)
+        for s in sorted(defs - {"main"}):
+            if r is not None and s in public[r]:
+                good = s.startswith(LIB_ROOMS[r])
+            else:
+                good = s.startswith(LI_NAME_ALLOW.get(u, base))
+            if not good:
+                misnamed.append("%s: %s" % (u, s))
+    where = {s: u for u, (defs, _) in syms.items() for s in defs}
+    for u, (_, used) in sorted(syms.items()):
+        for s in sorted(used):
+            r = li_lib_room(where.get(s, ""))
+            if r is not None and li_lib_room(u) != r and s not in public[r]:
+                unexported.append("%s uses %s of %s" % (u, s, where[s]))
+    check("lib/ and iostatmon/ names start with their file's (or room's) "
+          "name", not misnamed, "; ".join(misnamed))
+    check("lib/ rooms are used only through their public header",
+          not unexported, "; ".join(unexported))
+
+
+def li_private():
+    """L4: private headers and who includes them."""
+    owner = {}          # file name -> (its path, who may include it)
+    for r in LIB_ROOMS:
+        for h in li_files(os.path.join("lib", r), ("_int.h",)):
+            owner.setdefault(os.path.basename(h), []).append(
+                (h, "lib/%s/" % r))
+    for h in li_files("iostatmon", ("_int.h",)):
+        owner.setdefault(os.path.basename(h), []).append(
+            (h, h[:-len("_int.h")]))
+    names = {}
+    for d in LI_SRC_DIRS:
+        for f in li_files(d, (".c", ".h")):
+            names.setdefault(os.path.basename(f), []).append(f)
+    dup = ["%s: %s" % (n, names[n]) for n in sorted(owner)
+           if len(names.get(n, [])) > 1]
+    check("private headers of lib/ and iostatmon/ have names unique in "
+          "the tree", not dup, "; ".join(dup))
+    bad = []
+    for d in LI_SRC_DIRS:
+        for f in li_files(d, (".c", ".h")):
+            with open(os.path.join(TOP, f), errors="replace") as fh:
+                incs = re.findall(r'^\s*#\s*include\s*["<]([^">]+)[">]',
+                                  fh.read(), re.M)
+            for inc in incs:
+                for h, inside in owner.get(os.path.basename(inc), ()):
+                    if not f.startswith((inside,) + LI_TEST_DIRS):
+                        bad.append("%s includes %s (%s)" % (f, inc, h))
+    check("lib/ and iostatmon/ private headers stay inside their room",
+          not bad, "; ".join(bad))
+
+
+def li_circles(syms):
+    """L5: lib/ modules and rooms as nodes of one graph."""
+    def node(u):
+        r = li_lib_room(u)
+        return "lib/" + r if r else u
+    where = {s: u for u, (defs, _) in syms.items() for s in defs}
+    graph = {}
+    for u, (_, used) in syms.items():
+        if not u.startswith("lib/"):
+            continue
+        graph.setdefault(node(u), set()).update(
+            node(where[s]) for s in used
+            if s in where and node(where[s]) != node(u))
+    circ = cycles(graph)
+    check("lib/ modules and rooms use each other in no circle", not circ,
+          "; ".join(" <-> ".join(c) for c in circ))
+
+
+def li_main():
+    objs = objects()
+    if not any(unit(o).startswith("lib/") for o in objs):
+        check("lib objects", False, "no lib/ objects under %s" % BUILD)
+        return
+    syms = li_symbols(objs)
+    li_layout()
+    li_names(syms)
+    li_private()
+    li_circles(syms)
+# ==== lib/ and iostatmon/ (end) =============================================
+
+
 if __name__ == "__main__":
     main()
+    li_main()    # lib/ and iostatmon/
     tap.done()

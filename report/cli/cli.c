@@ -368,7 +368,7 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		a->bundle = v;
 		return 0;
 	case O_DBGROUP:
-		if (id_group(v, &a->db_group) < 0)
+		if (idname_gid(v, &a->db_group) < 0)
 			return bad(name, "db-group", v, "a group name or id");
 		return 0;
 	case O_NOPATHS:

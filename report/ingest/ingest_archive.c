@@ -23,7 +23,7 @@
 
 #include "ingest_int.h"
 #include "ingest_unpack_int.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "xalloc.h"
 
 #define NEST_MAX 4		/* levels of archives around an archive */

@@ -24,7 +24,7 @@
 
 #include "diskstats.h"
 #include "chunk/chunk.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "ingest_unpack_int.h"
 
 enum src_kind {

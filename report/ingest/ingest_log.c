@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "ingest_int.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "xalloc.h"
 
 static size_t

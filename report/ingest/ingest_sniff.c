@@ -1,11 +1,11 @@
 /*
  * ingest_sniff: what a file or archive member is, from its first bytes
- * (lib/iolog_sniff) and its name.
+ * (lib/iolog/iolog_sniff) and its name.
  */
 #include <string.h>
 
 #include "ingest_int.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 
 #define LOG_SUFFIX ".iolog.gz"
 

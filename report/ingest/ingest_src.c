@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "ingest_int.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "xalloc.h"
 
 #define SNIFF_BYTES 65536

@@ -54,7 +54,7 @@ query_hosts_check(sqlite3 *db, const struct io_window *w, char *err,
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 
 		for (size_t i = 0; i < w->nhosts; i++)
-			hit[i] |= glob_match(&w->hosts[i], 1, name) != NULL;
+			hit[i] |= globlist_match(&w->hosts[i], 1, name) != NULL;
 		if (n < LIST_HOSTS)
 			names[n++] = xstrdup(name);
 		total++;

@@ -49,7 +49,7 @@ load_hosts(sqlite3 *db, const struct io_window *w, struct io_sel *s,
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 
 		if (name == NULL || (!s->all &&
-		    glob_match(w->hosts, w->nhosts, name) == NULL))
+		    globlist_match(w->hosts, w->nhosts, name) == NULL))
 			continue;
 		if (s->n == cap) {
 			cap = cap ? 2 * cap : 16;

@@ -38,7 +38,7 @@
 
 #include "iocensus_gen.h"
 #include "iocensus_load.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "xalloc.h"
 
 #define NS	UINT64_C(1000000000)
@@ -171,7 +171,8 @@ advance(struct host *x, int64_t k, uint64_t *bytes)
 static uint64_t
 printed(const uint64_t *abs, int f)
 {
-	return ds_field_bits(f, 64) == 32 ? abs[f] & 0xffffffffu : abs[f];
+	return diskstats_field_bits(f, 64) == 32 ? abs[f] & 0xffffffffu :
+	    abs[f];
 }
 
 /* x->val: the deltas since the last read (in_flight: its value now), or
@@ -187,9 +188,9 @@ fill_vals(struct host *x, int deltas)
 		for (int f = 0; f < DS_KNOWN; f++) {
 			uint64_t a = printed(src, f);
 
-			if (deltas && !ds_is_gauge(f))
-				a = ds_delta(printed(x->prev[j], f), a,
-				    ds_field_bits(f, 64));
+			if (deltas && !diskstats_is_gauge(f))
+				a = diskstats_delta(printed(x->prev[j], f), a,
+				    diskstats_field_bits(f, 64));
 			v->v[f] = a;
 		}
 	}

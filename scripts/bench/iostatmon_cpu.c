@@ -1,6 +1,6 @@
 /*
  * iostatmon_cpu: CPU time per sample of the daemon's hot path, for a table of
- * N devices: pread of a diskstats file kept open, ds_parse_all(), and
+ * N devices: pread of a diskstats file kept open, diskstats_parse_all(), and
  * sampler_feed() (deltas, plausibility, encoding, deflate with a sync flush,
  * and the write of the frame). Hourly keyframes are included: a day of 60 s
  * samples is fed.
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "diskstats.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "sampler.h"
 
 #define NFIELDS 17
@@ -142,7 +142,7 @@ main(int argc, char **argv)
 			return 1;
 		double c0 = now_us(CLOCK_THREAD_CPUTIME_ID), w0 = now_us(CLOCK_MONOTONIC);
 		ssize_t n = pread(fd, buf, cap, 0);
-		ds_parse_all(buf, n > 0 ? (size_t)n : 0, &t);
+		diskstats_parse_all(buf, n > 0 ? (size_t)n : 0, &t);
 		parse[k] = now_us(CLOCK_THREAD_CPUTIME_ID) - c0;
 		if (sampler_feed(s, &t, NULL, &c) < 0) {
 			perror("iostatmon_cpu: sampler_feed");
@@ -153,7 +153,7 @@ main(int argc, char **argv)
 	}
 	iolog_writer_close(w);
 	sampler_free(s);
-	ds_table_free(&t);
+	diskstats_table_free(&t);
 	printf("%d devices, %d samples, %d%% active per sample\n", ndev, nsamp, active);
 	report("cpu", cpu, nsamp);
 	report("read+parse", parse, nsamp);

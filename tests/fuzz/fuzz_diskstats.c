@@ -19,7 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i;
 	int f;
 
-	ds_parse_all((const char *)data, size, &t);
+	diskstats_parse_all((const char *)data, size, &t);
 	for (i = 0; i < t.n; i++) {
 		const struct ds_line *d = &t.dev[i];
 
@@ -29,10 +29,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		for (f = 0; f < DS_FIELDS; f++)
 			if ((!(d->mask >> f & 1) && d->v[f] != 0) ||
-			    (ds_field_bits(f, 64) == 32 && d->v[f] > UINT32_MAX))
+			    (diskstats_field_bits(f, 64) == 32 &&
+			    d->v[f] > UINT32_MAX))
 				abort();
 	}
-	ds_table_free(&t);
-	(void)ds_parse_line((const char *)data, size, &l);
+	diskstats_table_free(&t);
+	(void)diskstats_parse_line((const char *)data, size, &l);
 	return 0;
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "iobuf.h"
 
 static void

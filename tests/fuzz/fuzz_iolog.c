@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 
 static volatile uint64_t sink;
 

@@ -10,14 +10,15 @@
  * no frame is left, the file is refused untouched). A file with readable
  * frames is never refused.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "iolog.h"
-#include "iolog_codec.h"
+#include "iolog/iolog.h"
+#include "iolog/iolog_int.h"
 
 struct frames {
 	uint8_t *buf;
@@ -56,6 +57,20 @@ collect(const void *data, size_t size, struct frames *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The whole file at path, or NULL. */
+static uint8_t *
+slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY);
+	uint8_t *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = iolog_read_slurp_fd(fd, len);
+	close(fd);
+	return buf;
+}
+
 /* Open and close the writer on path: the file afterwards, or NULL when
  * the writer refused it. */
 static uint8_t *
@@ -70,7 +85,7 @@ open_close(const char *path, size_t *len)
 		return NULL;
 	if (iolog_writer_close(w) < 0)
 		abort();
-	out = iolog_slurp(path, len, err, sizeof err);
+	out = slurp(path, len);
 	if (out == NULL)
 		abort();
 	return out;
@@ -83,7 +98,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct frames before, after;
 	uint8_t *out, *again;
 	size_t outlen, againlen, k;
-	char err[512];
 	FILE *f;
 
 	if (path[0] == '\0')
@@ -105,7 +119,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* repair lost or changed a frame */
 		again = open_close(path, &againlen);
 		if (again == NULL && after.n == 0)	/* refused, untouched */
-			again = iolog_slurp(path, &againlen, err, sizeof err);
+			again = slurp(path, &againlen);
 		if (again == NULL || againlen != outlen ||
 		    memcmp(again, out, outlen) != 0)
 			abort();	/* the repaired tail was not clean */

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "tap.h"
 
 #define FX_MAX 512

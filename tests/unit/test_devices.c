@@ -91,7 +91,7 @@ load(const char *scenario, struct ds_table *t)
 	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
 		exit(1);
 	fclose(f);
-	ds_parse_all(buf, (size_t)n, t);
+	diskstats_parse_all(buf, (size_t)n, t);
 	free(buf);
 }
 
@@ -205,7 +205,7 @@ test_main_default(struct ds_table *t)
 	is_i64(devices_changed(&s, t), 1, "a device went away");
 	t->n++;
 	is_i64(devices_changed(&s, t), 0, "restored: unchanged");
-	dev_set_free(&s);
+	devices_set_free(&s);
 	is_u64(s.n, 0, "freed set is empty");
 }
 
@@ -226,7 +226,7 @@ test_overrides(const struct ds_table *t)
 	is_reason(&s, "sda", "monitored: included by --include", "include");
 	is_reason(&s, "sda1", "excluded: holds /boot", "include");
 	is_reason(&s, "sdc", "monitored: data disk", "include");
-	dev_set_free(&s);
+	devices_set_free(&s);
 
 	o.ninclude = 3;
 	o.exclude = exc;
@@ -238,7 +238,7 @@ test_overrides(const struct ds_table *t)
 	is_reason(&s, "md1", "excluded: stacked on excluded sdc, sdd",
 	    "exclude");
 	is_reason(&s, "nvme0n1", "monitored: data disk", "exclude");
-	dev_set_free(&s);
+	devices_set_free(&s);
 
 	o.include = NULL;
 	o.ninclude = 0;
@@ -250,7 +250,7 @@ test_overrides(const struct ds_table *t)
 	is_reason(&s, "sda", "monitored: all devices", "all");
 	is_reason(&s, "sdc1", "monitored: all devices", "all");
 	is_reason(&s, "nvme0c1n1", "monitored: all devices", "all");
-	dev_set_free(&s);
+	devices_set_free(&s);
 }
 
 static void
@@ -278,13 +278,13 @@ test_btrfs(void)
 	is_u64(s.n, sizeof w / sizeof w[0], "btrfs: all listed");
 	for (k = 0; k < sizeof w / sizeof w[0]; k++)
 		is_reason(&s, w[k].name, w[k].reason, "btrfs");
-	dev_set_free(&s);
+	devices_set_free(&s);
 
 	snprintf(path, sizeof path, "%s/swaps", proc);
 	unlink(path);
 	is_i64(decide(&o, &t, &s, err, sizeof err), 0, "no swaps: decided");
 	is_reason(&s, "sdd", "monitored: data disk", "no swaps");
-	dev_set_free(&s);
+	devices_set_free(&s);
 
 	snprintf(path, sizeof path, "%s/self/mountinfo", proc);
 	unlink(path);
@@ -297,7 +297,7 @@ test_btrfs(void)
 	is_i64(decide(&o, &t, &s, err, sizeof err), -1, "no sysfs: error");
 	is_str(err, "/nonexistent/sys/class/block: No such file or directory",
 	    "no sysfs: message");
-	ds_table_free(&t);
+	diskstats_table_free(&t);
 }
 
 int
@@ -314,7 +314,7 @@ main(void)
 	test_main_default(&t);
 	test_overrides(&t);
 	test_btrfs();
-	ds_table_free(&t);
+	diskstats_table_free(&t);
 	sh("rm -rf %s%s", tmp, "");
 	return tap_end();
 }

@@ -10,7 +10,7 @@
 static int
 parse(const char *s, struct ds_line *l)
 {
-	return ds_parse_line(s, strlen(s), l);
+	return diskstats_parse_line(s, strlen(s), l);
 }
 
 static void
@@ -85,7 +85,7 @@ test_values(void)
 	    "32-byte name rejected (longer than the kernel's DISK_NAME_LEN)");
 	ok(parse("8 0 0123456789012345678901234567890 1 2 3 4", &l) == 0,
 	    "31-byte name accepted");
-	ok(ds_parse_line("8 0 s\0a 1 2 3 4", 15, &l) < 0,
+	ok(diskstats_parse_line("8 0 s\0a 1 2 3 4", 15, &l) < 0,
 	    "a NUL in the name rejected");
 	ok(parse("\t8\t0\tsda\t1 2  3\t4\r\n", &l) == 0, "tabs and CRLF");
 	is_u64(l.v[DS_WR_SECTORS], 4, "last field before CRLF");
@@ -100,7 +100,8 @@ test_bounds(void)
 	struct ds_line l;
 
 	memcpy(heap, line, sizeof line - 2);	/* "...3 4", no NUL */
-	ok(ds_parse_line(heap, sizeof line - 2, &l) == 0, "unterminated line");
+	ok(diskstats_parse_line(heap, sizeof line - 2, &l) == 0,
+	    "unterminated line");
 	is_u64(l.v[DS_WR_SECTORS], 4, "last digit at the buffer end");
 	free(heap);
 }
@@ -118,7 +119,7 @@ test_all(void)
 	char *heap = malloc(sizeof text - 1);
 
 	memcpy(heap, text, sizeof text - 1);
-	ds_parse_all(heap, sizeof text - 1, &t);
+	diskstats_parse_all(heap, sizeof text - 1, &t);
 	is_u64(t.n, 3, "three devices");
 	is_u64(t.bad, 1, "one bad line");
 	if (t.n == 3) {
@@ -126,28 +127,31 @@ test_all(void)
 		is_u64(t.dev[2].v[DS_WEIGHTED_MS], 11, "its last field");
 		is_i64(t.dev[1].ncols, 7, "mixed column counts");
 	}
-	ds_parse_all(heap, 0, &t);
+	diskstats_parse_all(heap, 0, &t);
 	is_u64(t.n, 0, "empty buffer replaces the contents");
-	ds_table_free(&t);
+	diskstats_table_free(&t);
 	free(heap);
 }
 
 static void
 test_deltas(void)
 {
-	is_i64(ds_field_bits(DS_RD_MS, 64), 32, "rd_ms is 32 bits");
-	is_i64(ds_field_bits(DS_IN_FLIGHT, 64), 32, "in_flight is 32 bits");
-	is_i64(ds_field_bits(DS_FL_MS, 64), 32, "fl_ms is 32 bits");
-	is_i64(ds_field_bits(DS_RD_IOS, 64), 64, "rd_ios long 64");
-	is_i64(ds_field_bits(DS_RD_IOS, 32), 32, "rd_ios long 32");
-	is_i64(ds_field_bits(20, 64), 64, "later fields long");
-	ok(ds_is_gauge(DS_IN_FLIGHT) && !ds_is_gauge(DS_IO_MS), "gauge");
-	is_str(ds_field_name(DS_WEIGHTED_MS), "weighted_ms", "field name");
-	ok(ds_field_name(DS_KNOWN) == NULL, "no name past DS_KNOWN");
-	is_u64(ds_delta(4294967290u, 5, 32), 11, "32-bit wrap");
-	is_u64(ds_delta(UINT64_MAX - 1, 3, 64), 5, "64-bit wrap");
-	is_u64(ds_delta(7, 7, 32), 0, "no change");
-	is_u64(ds_delta(10, 3, 32), 4294967289u, "backwards is modular");
+	is_i64(diskstats_field_bits(DS_RD_MS, 64), 32, "rd_ms is 32 bits");
+	is_i64(diskstats_field_bits(DS_IN_FLIGHT, 64), 32,
+	    "in_flight is 32 bits");
+	is_i64(diskstats_field_bits(DS_FL_MS, 64), 32, "fl_ms is 32 bits");
+	is_i64(diskstats_field_bits(DS_RD_IOS, 64), 64, "rd_ios long 64");
+	is_i64(diskstats_field_bits(DS_RD_IOS, 32), 32, "rd_ios long 32");
+	is_i64(diskstats_field_bits(20, 64), 64, "later fields long");
+	ok(diskstats_is_gauge(DS_IN_FLIGHT) && !diskstats_is_gauge(DS_IO_MS),
+	    "gauge");
+	is_str(diskstats_field_name(DS_WEIGHTED_MS), "weighted_ms",
+	    "field name");
+	ok(diskstats_field_name(DS_KNOWN) == NULL, "no name past DS_KNOWN");
+	is_u64(diskstats_delta(4294967290u, 5, 32), 11, "32-bit wrap");
+	is_u64(diskstats_delta(UINT64_MAX - 1, 3, 64), 5, "64-bit wrap");
+	is_u64(diskstats_delta(7, 7, 32), 0, "no change");
+	is_u64(diskstats_delta(10, 3, 32), 4294967289u, "backwards is modular");
 }
 
 int

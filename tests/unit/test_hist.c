@@ -389,31 +389,32 @@ test_merge(void)
 	memset(&q, 0, sizeof q);
 	p.n[3] = 2; p.w[3] = 10;
 	q.n[3] = 5; q.w[3] = 1; q.n[HIST_UNDER] = 1;
-	phist_merge(&p, &q);
+	hist_phist_merge(&p, &q);
 	ok(p.n[3] == 7 && p.w[3] == 11 && p.n[HIST_UNDER] == 1 && q.n[3] == 5,
 	    "phist merge adds slot by slot");
 
-	/* Extremes: phist_add keeps them; a merge takes the wider ones, and
-	 * into an empty phist takes src's, not zeros. */
+	/* Extremes: hist_phist_add keeps them; a merge takes the wider ones,
+	 * and into an empty phist takes src's, not zeros. */
 	memset(&p, 0, sizeof p);
 	memset(&q, 0, sizeof q);
-	phist_add(&p, HS_SIZE, 5000, 5000);
-	phist_add(&p, HS_SIZE, 70, 70);
-	phist_add(&q, HS_AGE, -7, 1);
-	phist_add(&q, HS_AGE, 9 * DAY, 1);
+	hist_phist_add(&p, HS_SIZE, 5000, 5000);
+	hist_phist_add(&p, HS_SIZE, 70, 70);
+	hist_phist_add(&q, HS_AGE, -7, 1);
+	hist_phist_add(&q, HS_AGE, 9 * DAY, 1);
 	ok(p.count == 2 && p.min == 70 && p.max == 5000 && p.n[1] == 1 &&
-	    p.n[3] == 1 && p.w[3] == 5000, "phist_add counts and keeps extremes");
+	    p.n[3] == 1 && p.w[3] == 5000,
+	    "hist_phist_add counts and keeps extremes");
 	ok(q.n[HIST_UNDER] == 1 && q.min == -7 && q.max == 9 * DAY,
-	    "phist_add: a future age is the minimum");
-	phist_merge(&p, &q);
+	    "hist_phist_add: a future age is the minimum");
+	hist_phist_merge(&p, &q);
 	ok(p.count == 4 && p.min == -7 && p.max == 9 * DAY,
 	    "phist merge widens the extremes");
 	memset(&p, 0, sizeof p);
-	phist_merge(&p, &q);
+	hist_phist_merge(&p, &q);
 	ok(p.count == 2 && p.min == -7 && p.max == 9 * DAY,
 	    "phist merge into empty takes src's extremes");
 	memset(&q, 0, sizeof q);
-	phist_merge(&p, &q);
+	hist_phist_merge(&p, &q);
 	ok(p.count == 2 && p.min == -7 && p.max == 9 * DAY,
 	    "phist merge of an empty one keeps the extremes");
 }

@@ -16,7 +16,7 @@
 #include "db.h"
 #include "ingest/ingest.h"
 #include "chunk/chunk.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "tap.h"
 
 #define T0 UINT64_C(1700000000)

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "tap.h"
 
 static void

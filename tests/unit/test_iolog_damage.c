@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <time.h>
 
-#include "iolog_codec.h"
+#include "iolog/iolog_int.h"
 #include "iolog_fixture.h"
 
 static const struct iolog_header hdr = { .host = "h", .long_bits = 64,

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "logfiles.h"
 #include "scratch.h"
 #include "tap.h"
@@ -60,20 +60,21 @@ test_names(void)
 	char path[512];
 
 	/* 2026-11-21 00:00:00 UTC = 1795219200 = day 20778. */
-	is_i64(logfile_day(1795219200ULL * NS), 20778, "midnight is day 20778");
-	is_i64(logfile_day(1795219200ULL * NS - 1), 20777,
+	is_i64(logfiles_day(1795219200ULL * NS), 20778,
+	    "midnight is day 20778");
+	is_i64(logfiles_day(1795219200ULL * NS - 1), 20777,
 	    "one ns before midnight is the day before");
-	is_i64(logfile_day((1795219200ULL + 86399) * NS + 999999999), 20778,
+	is_i64(logfiles_day((1795219200ULL + 86399) * NS + 999999999), 20778,
 	    "23:59:59.999999999 is the same day");
-	logfile_path(path, sizeof path, "/var/log/iostatmon", "db1", 20778);
+	logfiles_path(path, sizeof path, "/var/log/iostatmon", "db1", 20778);
 	is_str(path, "/var/log/iostatmon/iostatmon-db1-20261121.iolog.gz",
 	    "file name of 2026-11-21");
-	logfile_path(path, sizeof path, "d", "a/b c", 0);
+	logfiles_path(path, sizeof path, "d", "a/b c", 0);
 	is_str(path, "d/iostatmon-a_b_c-19700101.iolog.gz",
 	    "host sanitised; day 0 is 1970-01-01");
-	logfile_path(path, sizeof path, "d", "h", 11016);
+	logfiles_path(path, sizeof path, "d", "h", 11016);
 	is_str(path, "d/iostatmon-h-20000229.iolog.gz", "leap day 2000-02-29");
-	ok(logfile_path(path, 20, "/a/long/directory", "h", 1) < 0,
+	ok(logfiles_path(path, 20, "/a/long/directory", "h", 1) < 0,
 	    "too long for the buffer: -1");
 }
 
@@ -84,13 +85,13 @@ test_mkdir(void)
 	char err[512];
 	struct stat st;
 
-	is_i64(logfile_mkdir(scratch_at("made"), err, sizeof err), 1,
+	is_i64(logfiles_mkdir(scratch_at("made"), err, sizeof err), 1,
 	    "mkdir: a missing directory is made");
 	ok(stat(scratch_at("made"), &st) == 0 && S_ISDIR(st.st_mode),
 	    "mkdir: it is a directory");
-	is_i64(logfile_mkdir(scratch_at("made/"), err, sizeof err), 0,
+	is_i64(logfiles_mkdir(scratch_at("made/"), err, sizeof err), 0,
 	    "mkdir: there already (trailing slash): 0");
-	is_i64(logfile_mkdir(scratch_at("gone/log"), err, sizeof err), -1,
+	is_i64(logfiles_mkdir(scratch_at("gone/log"), err, sizeof err), -1,
 	    "mkdir: one level only: a missing parent is not made");
 	ok(!scratch_exists("gone"), "mkdir: the missing parent is not made");
 	if (geteuid() != 0) {
@@ -101,7 +102,7 @@ test_mkdir(void)
 	if (symlink(scratch_at("victim"), scratch_at("theirs")) < 0 ||
 	    lchown(scratch_at("theirs"), NOBODY, NOBODY) < 0)
 		printf("# cannot plant theirs: %s\n", strerror(errno));
-	is_i64(logfile_mkdir(scratch_at("theirs/log"), err, sizeof err), -1,
+	is_i64(logfiles_mkdir(scratch_at("theirs/log"), err, sizeof err), -1,
 	    "mkdir: through a link of uid %d: refused", NOBODY);
 	ok(strstr(err, "owned by uid 65534") != NULL,
 	    "mkdir: the message names the link's owner: %s", err);
@@ -138,15 +139,16 @@ test_prune(void)
 	    scratch_at("second-name")) < 0)
 		printf("# link: %s\n", strerror(errno));
 
-	is_i64(logfile_newest(scratch_dir, "h", 20778), 20778, "newest: today");
-	is_i64(logfile_newest(scratch_dir, "h", 20777), 20747,
+	is_i64(logfiles_newest(scratch_dir, "h", 20778), 20778,
+	    "newest: today");
+	is_i64(logfiles_newest(scratch_dir, "h", 20777), 20747,
 	    "newest up to yesterday: 2026-10-21");
-	is_i64(logfile_newest(scratch_dir, "nobody", 20778), -1,
+	is_i64(logfiles_newest(scratch_dir, "nobody", 20778), -1,
 	    "newest: none");
-	logfile_prune(scratch_dir, "h", 20778, 0, &p);
+	logfiles_prune(scratch_dir, "h", 20778, 0, &p);
 	ok(p.deleted == 0 && p.left == 0, "retain 0 keeps all, checks none");
 	/* retain 31: days before 20778 - 31 = 20747 go. */
-	logfile_prune(scratch_dir, "h", 20778, 31, &p);
+	logfiles_prune(scratch_dir, "h", 20778, 31, &p);
 	is_i64(p.deleted, 1, "retain 31: one deleted");
 	is_i64(p.left, 6, "retain 31: six left alone, not verified");
 	ok(p.first[0] != '\0', "retain 31: the first says why: %s", p.first);
@@ -176,17 +178,17 @@ test_prune(void)
 	    "an empty file named like an old log: kept");
 	ok(scratch_exists("iostatmon-h-20261014.iolog.gz"),
 	    "an old log of h with a second name: kept");
-	logfile_prune(scratch_dir, "h", 20778, 31, &p);
+	logfiles_prune(scratch_dir, "h", 20778, 31, &p);
 	ok(p.deleted == 0 && p.left == 6,
 	    "retain again: nothing more deleted, the same six left");
 
-	logfile_last_boot(scratch_at("iostatmon-h-20261121.iolog.gz"), boot,
+	logfiles_last_boot(scratch_at("iostatmon-h-20261121.iolog.gz"), boot,
 	    sizeof boot);
 	is_str(boot, "b2", "last boot of a log");
-	logfile_last_boot(scratch_at("iostatmon-h-20261018.iolog.gz"), boot,
+	logfiles_last_boot(scratch_at("iostatmon-h-20261018.iolog.gz"), boot,
 	    sizeof boot);
 	is_str(boot, "", "last boot: a link is not followed");
-	logfile_last_boot(scratch_at("iostatmon-h-20261016.iolog.gz"), boot,
+	logfiles_last_boot(scratch_at("iostatmon-h-20261016.iolog.gz"), boot,
 	    sizeof boot);
 	is_str(boot, "", "last boot: a FIFO is not waited on");
 }
@@ -199,7 +201,7 @@ test_prune_host(void)
 
 	real_log("iostatmon-a_b-20261020.iolog.gz", "a/b", "b1");
 	real_log("iostatmon-a_b-20261019.iolog.gz", "a_b", "b1");
-	logfile_prune(scratch_dir, "a/b", 20778, 31, &p);
+	logfiles_prune(scratch_dir, "a/b", 20778, 31, &p);
 	ok(p.deleted == 1 && !scratch_exists("iostatmon-a_b-20261020.iolog.gz"),
 	    "host a/b: its old log (file name a_b) deleted");
 	ok(p.left == 1 && scratch_exists("iostatmon-a_b-20261019.iolog.gz"),

@@ -54,7 +54,7 @@ test_mountinfo(void)
 	m = mounts_containing(&t, "/database/x");
 	ok(m && strcmp(m->target, "/") == 0,
 	    "/data is not a prefix of /database: component boundary");
-	mount_tab_free(&t);
+	mounts_tab_free(&t);
 	ok(mounts_read("/nonexistent/mountinfo", &t) < 0, "missing file: -1");
 }
 
@@ -67,13 +67,13 @@ test_swaps(void)
 	    "/dev/sda2                               partition\t8388604\t\t0\t\t-2\n"
 	    "/srv/swap\\040file                       file\t\t1048572\t\t0\t\t-3\n");
 
-	ok(swaps_read(p, &t) == 0, "swaps read");
+	ok(mounts_swaps_read(p, &t) == 0, "swaps read");
 	is_u64(t.n, 2, "header skipped, two swap areas");
 	is_str(t.v[0].source, "/dev/sda2", "partition source");
 	is_str(t.v[0].fstype, "partition", "partition type");
 	is_str(t.v[1].source, "/srv/swap file", "swap file name unescaped");
 	is_str(t.v[1].fstype, "file", "file type");
-	mount_tab_free(&t);
+	mounts_tab_free(&t);
 }
 
 int

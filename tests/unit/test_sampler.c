@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "sampler.h"
 #include "tap.h"
 
@@ -91,7 +91,8 @@ render(const char *path, char *out, size_t len)
 				for (int f = 0; f < DS_FIELDS; f++) {
 					if (!(v->mask >> f & 1))
 						continue;
-					PUT("%s%s=%llu", sep, ds_field_name(f),
+					PUT("%s%s=%llu", sep,
+					    diskstats_field_name(f),
 					    (unsigned long long)v->v[f]);
 					sep = ",";
 				}

@@ -7,7 +7,7 @@
  * and gzip whose header or data is bad before its data says anything
  * against being a log is called damaged, not foreign.
  */
-#include "iolog_inflate.h"
+#include "iolog_inflate_int.h"
 
 #include <string.h>
 
@@ -57,7 +57,7 @@ iolog_sniff(const void *buf, size_t len, int more)
 		return more ? IOLOG_NEED_MORE : IOLOG_NOT_GZIP;
 	if (p[0] != 0x1f || p[1] != 0x8b)
 		return IOLOG_NOT_GZIP;
-	h = inf_member_header_len(p, len);
+	h = iolog_inflate_member_header_len(p, len);
 	if (h < 0)
 		return IOLOG_DAMAGED;
 	if (h == 0)	/* the header is cut short */

@@ -4,7 +4,7 @@
  * anything is allocated, so allocations never exceed a small multiple of
  * the frame length.
  */
-#include "iolog_codec.h"
+#include "iolog_int.h"
 
 /* A str into a fixed-size field, NUL-terminated. */
 static void
@@ -56,7 +56,7 @@ done(struct cursor *c)
 }
 
 const char *
-iolog_dec_header(const uint8_t *p, size_t n, struct iolog_header *h)
+iolog_decode_header(const uint8_t *p, size_t n, struct iolog_header *h)
 {
 	struct cursor c = { p, p + n, NULL };
 	char magic[8];
@@ -116,7 +116,7 @@ get_dev(struct cursor *c, struct iolog_dev *d)
 }
 
 void
-iolog_devs_free(struct iolog_dev *d, size_t n)
+iolog_decode_devs_free(struct iolog_dev *d, size_t n)
 {
 	size_t i, j;
 
@@ -164,7 +164,7 @@ check_ids(const struct iolog_dev *d, size_t n)
 }
 
 const char *
-iolog_dec_table(const uint8_t *p, size_t n, struct iolog_dev **dev,
+iolog_decode_table(const uint8_t *p, size_t n, struct iolog_dev **dev,
     size_t *ndev)
 {
 	struct cursor c = { p, p + n, NULL };
@@ -190,7 +190,7 @@ iolog_dec_table(const uint8_t *p, size_t n, struct iolog_dev **dev,
 	if (why == NULL)
 		why = check_ids(d, count);
 	if (why != NULL) {
-		iolog_devs_free(d, count);
+		iolog_decode_devs_free(d, count);
 		return why;
 	}
 	*dev = d;
@@ -223,7 +223,7 @@ get_fields(struct cursor *c, struct iolog_val *v)
 }
 
 const char *
-iolog_dec_values(const uint8_t *p, size_t n, int type,
+iolog_decode_values(const uint8_t *p, size_t n, int type,
     struct iolog_clock *k, struct iolog_val *v, size_t ndev)
 {
 	struct cursor c = { p, p + n, NULL };

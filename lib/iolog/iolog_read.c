@@ -8,8 +8,8 @@
  * interval starts at a read that was lost); a member whose header is lost
  * or wrong is skipped to its end.
  */
-#include "iolog_codec.h"
-#include "iolog_inflate.h"
+#include "iolog_int.h"
+#include "iolog_inflate_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,14 +60,14 @@ iolog_reader_mem(const void *buf, size_t len, const char *name)
 	if (r == NULL)
 		return NULL;
 	snprintf(r->name, sizeof r->name, "%s", name ? name : "(memory)");
-	inf_init(&r->inf, buf, len);
+	iolog_inflate_init(&r->inf, buf, len);
 	return r;
 }
 
 /* The whole file in memory: daily logs are a few MB, and a private copy
  * cannot change under the reader the way a mapping could. */
 uint8_t *
-iolog_slurp_fd(int fd, size_t *len)
+iolog_read_slurp_fd(int fd, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *buf = malloc(cap), *p;
@@ -108,7 +108,7 @@ iolog_reader_fd(int fd, const char *name, char *err, size_t errlen)
 	uint8_t *buf;
 	size_t len;
 
-	if ((buf = iolog_slurp_fd(fd, &len)) == NULL) {
+	if ((buf = iolog_read_slurp_fd(fd, &len)) == NULL) {
 		snprintf(err, errlen, "%s: cannot read: %s", name,
 		    strerror(errno));
 		return NULL;
@@ -148,7 +148,7 @@ iolog_reader_name(const struct iolog_reader *r)
 static void
 drop_table(struct iolog_reader *r)
 {
-	iolog_devs_free(r->dev, r->ndev);
+	iolog_decode_devs_free(r->dev, r->ndev);
 	free(r->val);
 	r->dev = NULL;
 	r->val = NULL;
@@ -229,14 +229,14 @@ on_table(struct iolog_reader *r, const uint8_t *p, size_t n)
 {
 	struct iolog_dev *dev;
 	size_t ndev;
-	const char *why = iolog_dec_table(p, n, &dev, &ndev);
+	const char *why = iolog_decode_table(p, n, &dev, &ndev);
 
 	drop_table(r);		/* a bad table leaves none: never the old one */
 	if (why != NULL)
 		return why;
 	r->val = calloc(ndev ? ndev : 1, sizeof *r->val);
 	if (r->val == NULL) {
-		iolog_devs_free(dev, ndev);
+		iolog_decode_devs_free(dev, ndev);
 		return "out of memory";
 	}
 	r->dev = dev;
@@ -259,7 +259,7 @@ on_values(struct iolog_reader *r, int type, const uint8_t *p, size_t n,
 		    "keyframe before device table";
 	if (type == IOLOG_T_SAMPLE && !r->have_base && !r->lost)
 		return "sample before keyframe";
-	why = iolog_dec_values(p, n, type, &r->clock, r->val, r->ndev);
+	why = iolog_decode_values(p, n, type, &r->clock, r->val, r->ndev);
 	if (why != NULL)
 		return why;
 	*deliver = type == IOLOG_T_KEYFRAME || r->have_base;
@@ -292,7 +292,7 @@ on_frame(struct iolog_reader *r, const uint8_t *body, size_t len,
 	case IOLOG_T_HEADER:
 		if (r->have_hdr)
 			return "second header frame in member";
-		why = iolog_dec_header(body + 1, len - 1, &r->hdr);
+		why = iolog_decode_header(body + 1, len - 1, &r->hdr);
 		if (why != NULL)
 			return why;
 		r->have_hdr = 1;
@@ -326,7 +326,7 @@ on_inf_frame(struct iolog_reader *r, const struct inf_frame *fr,
 	why = on_frame(r, fr->body, fr->len, ev, &deliver);
 	if (why != NULL) {
 		if (!r->have_hdr || fr->body[0] == IOLOG_T_HEADER)
-			inf_skip_member(&r->inf);
+			iolog_inflate_skip_member(&r->inf);
 		lose(r, fr->start, why, 0);
 		return 0;
 	}
@@ -375,7 +375,7 @@ iolog_next(struct iolog_reader *r, struct iolog_event *ev)
 			r->member_next = 0;
 			new_member(r);
 		}
-		switch (inf_next(&r->inf, &fr)) {
+		switch (iolog_inflate_next(&r->inf, &fr)) {
 		case INF_END:
 			return r->lost ? report_lost(r, ev, 0, 0) : 0;
 		case INF_MEMBER:
@@ -415,7 +415,7 @@ iolog_reader_close(struct iolog_reader *r)
 	if (r == NULL)
 		return;
 	drop_table(r);
-	inf_free(&r->inf);
+	iolog_inflate_free(&r->inf);
 	free(r->owned);
 	free(r);
 }

@@ -17,13 +17,13 @@
  * input the seek stays linear (past the budget, only member headers are
  * tried). An attempt at a real flush point fails within its first frame.
  */
-#include "iolog_inflate.h"
+#include "iolog_inflate_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "iolog_codec.h"
+#include "iolog_int.h"
 
 #define INF_CHUNK 65536		/* inflate output room per call */
 #define SEEK_BUDGET_MIN (1u << 20)	/* plus twice the input: see above */
@@ -44,7 +44,7 @@ enum step {
 static const uint8_t flush_marker[4] = { 0, 0, 0xff, 0xff };
 
 void
-inf_init(struct iolog_inflate *f, const void *buf, size_t len)
+iolog_inflate_init(struct iolog_inflate *f, const void *buf, size_t len)
 {
 	memset(f, 0, sizeof *f);
 	f->buf = buf;
@@ -55,7 +55,7 @@ inf_init(struct iolog_inflate *f, const void *buf, size_t len)
 }
 
 void
-inf_free(struct iolog_inflate *f)
+iolog_inflate_free(struct iolog_inflate *f)
 {
 	if (f->zinit)
 		inflateEnd(&f->zs);
@@ -84,7 +84,7 @@ skip_cstr(const uint8_t *p, size_t n, size_t *i)
 }
 
 long
-inf_member_header_len(const uint8_t *p, size_t n)
+iolog_inflate_member_header_len(const uint8_t *p, size_t n)
 {
 	static const uint8_t magic[3] = { 0x1f, 0x8b, 8 };
 	size_t i, k = n < 3 ? n : 3;
@@ -139,7 +139,7 @@ find_member(struct iolog_inflate *f, size_t from)
 			break;
 		i = (size_t)(p - f->buf);
 		if (p[1] == 0x8b && p[2] == 8 &&
-		    inf_member_header_len(p, f->len - i) > 0)
+		    iolog_inflate_member_header_len(p, f->len - i) > 0)
 			return f->magic_at = i;
 	}
 	return f->magic_at = f->len;
@@ -405,7 +405,7 @@ next_member(struct iolog_inflate *f, struct inf_frame *out)
 
 	if (at >= f->len)
 		return INF_END;
-	h = inf_member_header_len(f->buf + at, f->len - at);
+	h = iolog_inflate_member_header_len(f->buf + at, f->len - at);
 	if (h <= 0) {
 		seek(f, at + 1, 0);
 		damage(f, out, at, h < 0 ? "not a gzip member header" :
@@ -482,13 +482,14 @@ attempt(struct iolog_inflate *f, struct inf_frame *out, size_t c,
     int member, size_t limit)
 {
 	enum step s;
+	long h;
 
 	if (member) {
 		/* Past a member boundary the old member's flush points are
 		 * no context for anything: they may be this member's. */
 		f->seek_flush = 0;
-		if (open_member(f, c, inf_member_header_len(f->buf + c,
-		    f->len - c)) < 0)
+		h = iolog_inflate_member_header_len(f->buf + c, f->len - c);
+		if (open_member(f, c, h) < 0)
 			return S_FAIL;
 	} else {
 		if (restart(f, c + sizeof flush_marker) < 0)
@@ -542,7 +543,7 @@ seek_next(struct iolog_inflate *f, struct inf_frame *out)
 }
 
 enum inf_result
-inf_next(struct iolog_inflate *f, struct inf_frame *out)
+iolog_inflate_next(struct iolog_inflate *f, struct inf_frame *out)
 {
 	if (f->stashed) {
 		f->stashed = 0;
@@ -561,7 +562,7 @@ inf_next(struct iolog_inflate *f, struct inf_frame *out)
 }
 
 void
-inf_skip_member(struct iolog_inflate *f)
+iolog_inflate_skip_member(struct iolog_inflate *f)
 {
 	if (f->mode == INF_IN_MEMBER)
 		seek(f, f->good_pos, 0);

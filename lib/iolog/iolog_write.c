@@ -19,8 +19,8 @@
  * member none of whose bytes reached the old file moves to the new one
  * whole; one begun in the old file is finished there.
  */
-#include "iolog_codec.h"
-#include "iolog_inflate.h"
+#include "iolog_int.h"
+#include "iolog_inflate_int.h"
 #include "fdpath.h"
 
 #include <errno.h>
@@ -369,7 +369,7 @@ int
 iolog_write_header(struct iolog_writer *w, const struct iolog_header *h)
 {
 	w->body.len = 0;
-	return write_encoded(w, iolog_enc_header(&w->body, h));
+	return write_encoded(w, iolog_encode_header(&w->body, h));
 }
 
 int
@@ -377,7 +377,7 @@ iolog_write_table(struct iolog_writer *w, const struct iolog_dev *d,
     size_t n)
 {
 	w->body.len = 0;
-	return write_encoded(w, iolog_enc_table(&w->body, d, n));
+	return write_encoded(w, iolog_encode_table(&w->body, d, n));
 }
 
 int
@@ -385,7 +385,7 @@ iolog_write_keyframe(struct iolog_writer *w, const struct iolog_clock *c,
     const struct iolog_val *v, size_t n)
 {
 	w->body.len = 0;
-	return write_encoded(w, iolog_enc_values(&w->body, IOLOG_T_KEYFRAME,
+	return write_encoded(w, iolog_encode_values(&w->body, IOLOG_T_KEYFRAME,
 	    c, v, n));
 }
 
@@ -394,7 +394,7 @@ iolog_write_sample(struct iolog_writer *w, const struct iolog_clock *c,
     const struct iolog_val *v, size_t n)
 {
 	w->body.len = 0;
-	return write_encoded(w, iolog_enc_values(&w->body, IOLOG_T_SAMPLE,
+	return write_encoded(w, iolog_encode_values(&w->body, IOLOG_T_SAMPLE,
 	    c, v, n));
 }
 

@@ -1,9 +1,9 @@
 /*
- * iolog_codec: frame bodies of docs/iolog-format.md to and from structs,
- * and the limits every reader enforces. Internal to lib/iolog_*.c.
+ * iolog_int: frame bodies of docs/iolog-format.md to and from structs,
+ * and the limits every reader enforces. Internal to lib/iolog/.
  */
-#ifndef IOCENSUS_IOLOG_CODEC_H
-#define IOCENSUS_IOLOG_CODEC_H
+#ifndef IOCENSUS_IOLOG_INT_H
+#define IOCENSUS_IOLOG_INT_H
 
 #include "iobuf.h"
 #include "iolog.h"
@@ -20,21 +20,22 @@ enum { IOLOG_T_HEADER = 'H', IOLOG_T_TABLE = 'T', IOLOG_T_KEYFRAME = 'K',
 /* Encoders append a whole body (type byte first) to b. They return 0, or
  * -1 with errno EINVAL when the input cannot be represented (a string too
  * long, a state or mask out of range) and ENOMEM; b is then unspecified. */
-int iolog_enc_header(struct iobuf *b, const struct iolog_header *h);
-int iolog_enc_table(struct iobuf *b, const struct iolog_dev *d, size_t n);
-int iolog_enc_values(struct iobuf *b, int type, const struct iolog_clock *c,
+int iolog_encode_header(struct iobuf *b, const struct iolog_header *h);
+int iolog_encode_table(struct iobuf *b, const struct iolog_dev *d, size_t n);
+int iolog_encode_values(struct iobuf *b, int type, const struct iolog_clock *c,
     const struct iolog_val *v, size_t n);
 
 /* Decoders take the body after its type byte and return NULL, or the
- * reason it is invalid. dec_table allocates *dev (free with
- * iolog_devs_free) and sets *ndev; dec_values fills ndev entries. */
-const char *iolog_dec_header(const uint8_t *p, size_t n,
+ * reason it is invalid. iolog_decode_table allocates *dev (free with
+ * iolog_decode_devs_free) and sets *ndev; iolog_decode_values fills ndev
+ * entries. */
+const char *iolog_decode_header(const uint8_t *p, size_t n,
     struct iolog_header *h);
-const char *iolog_dec_table(const uint8_t *p, size_t n,
+const char *iolog_decode_table(const uint8_t *p, size_t n,
     struct iolog_dev **dev, size_t *ndev);
-const char *iolog_dec_values(const uint8_t *p, size_t n, int type,
+const char *iolog_decode_values(const uint8_t *p, size_t n, int type,
     struct iolog_clock *c, struct iolog_val *v, size_t ndev);
-void iolog_devs_free(struct iolog_dev *d, size_t n);
+void iolog_decode_devs_free(struct iolog_dev *d, size_t n);
 
 /* The body of the frame the reader delivered last. */
 void iolog_reader_frame(const struct iolog_reader *r, const uint8_t **body,
@@ -52,6 +53,6 @@ void iolog_writer_set_file(struct iolog_writer *w, int fd, uint64_t len,
     const struct inf_tail *tail);
 /* A whole file into memory from an open descriptor's current offset, or
  * NULL with errno. */
-uint8_t *iolog_slurp_fd(int fd, size_t *len);
+uint8_t *iolog_read_slurp_fd(int fd, size_t *len);
 
 #endif

@@ -14,8 +14,8 @@
  * with the frames written meanwhile, in the writer's backlog. Damage
  * before the tail stays as it is: readers recover around it.
  */
-#include "iolog_codec.h"
-#include "iolog_inflate.h"
+#include "iolog_int.h"
+#include "iolog_inflate_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,11 +43,11 @@ find_tail(const uint8_t *buf, size_t len, const char *path,
 	enum inf_result r;
 	size_t frames = 0;
 
-	inf_init(&f, buf, len);
-	while ((r = inf_next(&f, &fr)) != INF_END)
+	iolog_inflate_init(&f, buf, len);
+	while ((r = iolog_inflate_next(&f, &fr)) != INF_END)
 		frames += r == INF_FRAME;
 	*t = f.tail;
-	inf_free(&f);
+	iolog_inflate_free(&f);
 	if (frames == 0 && (memcmp(buf, our_header, len < sizeof our_header ?
 	    len : sizeof our_header) != 0 ||
 	    iolog_sniff(buf, len, 1) == IOLOG_FOREIGN)) {
@@ -100,7 +100,7 @@ check(int fd, uint64_t len, const char *path, struct inf_tail *t,
 	*t = (struct inf_tail){ 0, INF_TAIL_BETWEEN, 0, 0 };
 	if (len == 0)
 		return 0;
-	if ((buf = iolog_slurp_fd(fd, &n)) == NULL) {
+	if ((buf = iolog_read_slurp_fd(fd, &n)) == NULL) {
 		snprintf(err, errlen, "%s: cannot read: %s", path,
 		    strerror(errno));
 		return -1;

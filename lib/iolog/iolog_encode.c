@@ -2,7 +2,7 @@
  * iolog_encode: structs to frame bodies (docs/iolog-format.md). Nothing
  * here touches a file; the writer frames, deflates and writes the bodies.
  */
-#include "iolog_codec.h"
+#include "iolog_int.h"
 
 #include <errno.h>
 
@@ -33,7 +33,7 @@ finish(struct iobuf *b, int invalid)
 }
 
 int
-iolog_enc_header(struct iobuf *b, const struct iolog_header *h)
+iolog_encode_header(struct iobuf *b, const struct iolog_header *h)
 {
 	int invalid = h->long_bits != 32 && h->long_bits != 64;
 
@@ -68,7 +68,7 @@ put_attr(struct iobuf *b, const struct iolog_attr *a)
 }
 
 int
-iolog_enc_table(struct iobuf *b, const struct iolog_dev *d, size_t n)
+iolog_encode_table(struct iobuf *b, const struct iolog_dev *d, size_t n)
 {
 	size_t i, j;
 	int invalid = 0;
@@ -139,7 +139,7 @@ put_fields(struct iobuf *b, const uint64_t *v)
 }
 
 int
-iolog_enc_values(struct iobuf *b, int type, const struct iolog_clock *c,
+iolog_encode_values(struct iobuf *b, int type, const struct iolog_clock *c,
     const struct iolog_val *v, size_t n)
 {
 	size_t i;

@@ -1,9 +1,11 @@
 /*
- * daemon_impl: the daemon's state, shared by daemon.c (the loop) and
- * daemon_setup.c (start-up, files, device decisions, shutdown).
+ * daemon_int: the daemon's state, shared by daemon.c (the loop),
+ * daemon_setup.c (start-up, files, device decisions, shutdown) and
+ * daemon_logcheck.c (a log deleted or replaced under it). Only they
+ * include it.
  */
-#ifndef IOSTATMON_DAEMON_IMPL_H
-#define IOSTATMON_DAEMON_IMPL_H
+#ifndef IOSTATMON_DAEMON_INT_H
+#define IOSTATMON_DAEMON_INT_H
 
 #include <limits.h>
 
@@ -11,7 +13,7 @@
 #include "devices.h"
 #include "diskstats.h"
 #include "dsread.h"
-#include "iolog.h"
+#include "iolog/iolog.h"
 #include "logfiles.h"
 #include "notify.h"
 #include "sampler.h"
@@ -53,35 +55,35 @@ struct daemon {
 
 /* Open diskstats, read boot_id, fill the header. 0, or -1 with a message
  * in err. */
-int daemon_start(struct daemon *d, char *err, size_t len);
+int daemon_setup_start(struct daemon *d, char *err, size_t len);
 /* With the first read in d->t taken at c: decide the devices, flag c with
  * GAP/NEW_BOOT from the previous run's file, open the day's file (when it
- * cannot be, samples wait in memory: daemon_attach), make the sampler.
+ * cannot be, samples wait in memory: daemon_setup_attach), make the sampler.
  * 0, or -1 (reported). */
-int daemon_first(struct daemon *d, struct iolog_clock *c);
+int daemon_setup_first(struct daemon *d, struct iolog_clock *c);
 /* Finish the file, remove the pidfile, free everything. 0 or -1. */
-int daemon_stop(struct daemon *d);
-int daemon_pidfile(struct daemon *d, char *err, size_t len);
+int daemon_setup_stop(struct daemon *d);
+int daemon_setup_pidfile(struct daemon *d, char *err, size_t len);
 
 /* Decide the devices again on d->t (why goes into the log line). */
-void daemon_decide(struct daemon *d, const char *why);
+void daemon_setup_decide(struct daemon *d, const char *why);
 /* Move to the file of day when it is not the open one. */
-void daemon_rotate(struct daemon *d, int64_t day);
+void daemon_setup_rotate(struct daemon *d, int64_t day);
 /* SIGHUP: finish the member, open the file again, start a new member. */
-void daemon_reopen(struct daemon *d);
+void daemon_setup_reopen(struct daemon *d);
 /* Leave the file (its member finished) and continue in the one at
  * d->path, the same or a new one. 0; -1 when none can be opened (a link,
  * a FIFO or anything but a regular file there is refused): said once,
  * and samples wait in memory until daemon_logcheck opens one. */
-int daemon_attach(struct daemon *d);
+int daemon_setup_attach(struct daemon *d);
 /* The sampler starts a member in d->w, with a header of this moment. */
-void daemon_new_member(struct daemon *d);
+void daemon_setup_new_member(struct daemon *d);
 /* Take DIR/.iostatmon-HOST.lock (again: a new lock file when it was
  * deleted) into d->lockfd. 0, or -1 with a message in err and errno
  * (EWOULDBLOCK: another daemon holds it). */
-int daemon_lock(struct daemon *d, char *err, size_t len);
+int daemon_setup_lock(struct daemon *d, char *err, size_t len);
 /* Say what iolog_writer_open's repaired (1 or 2) means for path. */
-void daemon_repaired(const char *path, int repaired, const char *err);
+void daemon_setup_repaired(const char *path, int repaired, const char *err);
 
 /* Before a sample: when the log (or the lock file) was deleted or replaced,
  * open a new one at its path. 0, or -1 with d->fatal set when the daemon

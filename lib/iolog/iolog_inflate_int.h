@@ -6,10 +6,10 @@
  * compressed offset where the loss starts; reading then resumes at the
  * first frame that inflates on its own at a flush point of the same member
  * (docs/iolog-format.md, Reading), or at the next gzip member. Internal to
- * lib/iolog_*.c.
+ * lib/iolog/.
  */
-#ifndef IOCENSUS_IOLOG_INFLATE_H
-#define IOCENSUS_IOLOG_INFLATE_H
+#ifndef IOCENSUS_IOLOG_INFLATE_INT_H
+#define IOCENSUS_IOLOG_INFLATE_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,7 +18,7 @@
 enum inf_result { INF_END, INF_MEMBER, INF_FRAME, INF_DAMAGE };
 
 struct inf_frame {
-	const uint8_t *body;	/* FRAME: valid until the next inf_next() */
+	const uint8_t *body;	/* FRAME: valid until the next read */
 	size_t len;
 	/* FRAME: where the deflate block holding its last byte ends (see
 	 * iolog.h); MEMBER: where the member starts; DAMAGE: where the
@@ -37,7 +37,7 @@ struct inf_frame {
 
 enum inf_mode { INF_BETWEEN, INF_IN_MEMBER, INF_SEEK };
 
-/* Where a writer may append (lib/iolog_open.c): the end of the last whole
+/* Where a writer may append (iolog_open.c): the end of the last whole
  * member (BETWEEN); inside an unfinished one, the last flush point after a
  * whole frame (FLUSH: byte-aligned, every inflated byte cut into frames,
  * the stream to be sealed there with a final block and the trailer); or
@@ -85,15 +85,17 @@ struct iolog_inflate {
 	struct inf_tail tail;
 };
 
-void inf_init(struct iolog_inflate *f, const void *buf, size_t len);
-enum inf_result inf_next(struct iolog_inflate *f, struct inf_frame *out);
+void iolog_inflate_init(struct iolog_inflate *f, const void *buf,
+    size_t len);
+enum inf_result iolog_inflate_next(struct iolog_inflate *f,
+    struct inf_frame *out);
 /* Give up the rest of the current member quietly (the frame layer above
  * found it unusable and reports why): reading resumes at the next member. */
-void inf_skip_member(struct iolog_inflate *f);
-void inf_free(struct iolog_inflate *f);
+void iolog_inflate_skip_member(struct iolog_inflate *f);
+void iolog_inflate_free(struct iolog_inflate *f);
 
 /* RFC 1952 member header at p: its length, 0 when cut short, -1 when p
  * is not a gzip header. */
-long inf_member_header_len(const uint8_t *p, size_t n);
+long iolog_inflate_member_header_len(const uint8_t *p, size_t n);
 
 #endif
