@@ -30,7 +30,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
-from tap import done, eq, ok  # noqa: E402
+from tap import done, eq, ok, skip  # noqa: E402
 
 FSSCAN = os.environ.get("FSSCAN", "build/fsscan")
 CAP_COLS = ("fs_bytes", "fs_free_bytes", "fs_avail_bytes", "fs_inodes",
@@ -245,9 +245,12 @@ def check_upgrade(tmp, mnt, version):
     eq(q(db, "SELECT count(*) FROM v_limit"), [(0,)], "%s: v_limit" % what)
 
 
+SECTIONS = "capacity checks (capacity, limits, --as-of, upgrades from 4, 5)"
+
+
 def main():
     if os.geteuid() != 0:
-        ok(True, "capacity checks: skipped (needs root to mount a tmpfs)")
+        skip(SECTIONS, "mounting a tmpfs needs root", needs="root")
         done()
     tmp = tempfile.mkdtemp(prefix="t_capacity.")
     mnt = os.path.join(tmp, "mnt")
@@ -255,8 +258,7 @@ def main():
     p = run("mount", "-t", "tmpfs", "-o", "size=16m,nr_inodes=64,mode=755",
             "tmpfs", mnt)
     if p.returncode != 0:
-        ok(True, "capacity checks: skipped (mount tmpfs: %s)" %
-           p.stderr.strip())
+        skip(SECTIONS, "mount tmpfs: %s" % p.stderr.strip())
         shutil.rmtree(tmp, ignore_errors=True)
         done()
     try:

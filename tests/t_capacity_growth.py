@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 import census_oracle as oracle  # noqa: E402
 import snapgen  # noqa: E402
-from tap import done, eq, ok  # noqa: E402
+from tap import done, eq, ok, skip  # noqa: E402
 
 BUILD = os.environ.get("BUILD") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "build")
@@ -124,17 +124,18 @@ def df_pcent(mnt):
 
 def check_tmpfs(tmp):
     if os.geteuid() != 0:
-        return ok(True, "tmpfs growth: skipped (needs root to mount)")
+        return skip("tmpfs growth", "mounting a tmpfs needs root",
+                    needs="root")
     if shutil.which("faketime") is None:
-        return ok(True, "tmpfs growth: skipped (faketime not installed:"
-                  " scripts/install-deps)")
+        return skip("tmpfs growth", "faketime not installed",
+                    needs="faketime")
     mnt = os.path.join(tmp, "mnt")
     os.mkdir(mnt)
     p = subprocess.run(["mount", "-t", "tmpfs", "-o",
                         "size=16m,nr_inodes=600,mode=755", "tmpfs", mnt],
                        capture_output=True, text=True)
     if p.returncode != 0:
-        return ok(True, "tmpfs growth: skipped (%s)" % p.stderr.strip())
+        return skip("tmpfs growth", "mount tmpfs: %s" % p.stderr.strip())
     try:
         tmpfs_growth(tmp, mnt)
     finally:

@@ -21,7 +21,8 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 lt()     { awk "BEGIN { exit !($1 < $2) }"; }
 
 if [ ! -c /dev/fuse ]; then
-	ok "delayfs skipped: no /dev/fuse"
+	python3 "$TOP/tests/lib/tap.py" skip "delayfs: mirror, delays and fsscan" \
+	    "no /dev/fuse" /dev/fuse
 	exit 0
 fi
 delayfs=$BUILD/tests/delayfs

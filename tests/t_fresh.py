@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from tap import ok, done                         # noqa: E402
+from tap import ok, skip, done                   # noqa: E402
 
 TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ["BUILD"]
@@ -83,7 +83,8 @@ def read(path):
 
 def main():
     if os.path.basename(BUILD.rstrip("/")) != "build":
-        ok(True, "fresh machine: checked with the first build only")
+        skip("fresh machine", "checked with the build directory named"
+             " build only, not " + BUILD)
         return
     with tempfile.TemporaryDirectory(prefix="t_fresh.") as tmp:
         tree = os.path.join(tmp, "tree")

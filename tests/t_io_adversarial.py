@@ -23,7 +23,7 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from tap import ok, eq, done          # noqa: E402
+from tap import ok, eq, done, skip    # noqa: E402
 from rawgen import Dataset            # noqa: E402
 import snapgen                        # noqa: E402
 from peakrss import run_peak          # noqa: E402
@@ -451,7 +451,8 @@ def check_read_only(db):
     directory): read-only, with a note, and the same numbers as root."""
     setpriv = shutil.which("setpriv")
     if os.geteuid() != 0 or not setpriv:
-        ok(True, "read-only database: skipped (needs root and setpriv)")
+        skip("read-only database", "an unprivileged user is made with"
+             " setpriv, as root", needs="root" if os.geteuid() else "setpriv")
         return
     ro = tempfile.mkdtemp(dir=TMP)
     os.chmod(TMP, 0o755)

@@ -22,7 +22,7 @@ from collections import Counter
 from decimal import Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from tap import ok, eq, done          # noqa: E402
+from tap import ok, eq, done, skip    # noqa: E402
 from diskgen import Capture           # noqa: E402
 from rawgen import Dataset            # noqa: E402
 from iolog_py import layout, after_cut, after_damage  # noqa: E402
@@ -389,13 +389,13 @@ def check_archives(logs, one):
        "archive after the files: only io_source rows added")
     zstd = shutil.which("zstd")
     if zstd is None:
-        print("# skip: tar.zst check: the zstd program is missing")
+        skip("tar.zst", "the zstd program is missing", needs="zstd")
     else:
         zst = path("bundle.tar.zst")
         rc, _, err = run("tar", "--zstd", "-cf", zst, "-C", TMP,
                          "a.iolog.gz", "b.iolog.gz", "c.iolog.gz")
         if rc != 0:
-            print("# skip: tar.zst check: tar --zstd failed: %s" % err)
+            skip("tar.zst", "tar --zstd failed: %s" % err)
         else:
             db = path("zst.db")
             rc, _, err = ingest(db, zst)
@@ -687,7 +687,8 @@ def check_errors(logs):
     elif setpriv:
         drop = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
     else:
-        print("# skip: unreadable inputs: running as root without setpriv")
+        skip("unreadable inputs", "running as root without setpriv",
+             needs="setpriv")
         return
     pub = tempfile.mkdtemp(prefix="t_io_ingest_pub.")
     try:
@@ -776,7 +777,7 @@ def check_signal(logs):
     p.send_signal(2)
     out, err = p.communicate(timeout=120)
     if p.returncode == 0:
-        print("# skip: SIGINT check: ingest finished before the signal")
+        skip("SIGINT (3 checks)", "ingest finished before the signal")
     else:
         eq(p.returncode, 3, "SIGINT: exit 3")
         loaded = sql(cut, "SELECT sum(samples) FROM io_source")[0][0] or 0

@@ -23,7 +23,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-from tap import ok, eq, done  # noqa: E402
+from tap import ok, eq, done, skip  # noqa: E402
 import fakeproc  # noqa: E402
 from iostatmon_run import (BIN, Daemon, Notify, wait_for, common,  # noqa
                            gzip_ok, logs, log_bytes, day_name)
@@ -244,7 +244,8 @@ def test_diskstats_unusable(tmp):
 
 def test_unprivileged(tmp):
     if os.geteuid() != 0 or not shutil.which("setpriv"):
-        ok(True, "unprivileged run # skip: needs root and setpriv")
+        skip("unprivileged run", "nobody's run is made with setpriv, as root",
+             needs="root" if os.geteuid() else "setpriv")
         return
     root = fakeproc.FakeRoot(os.path.join(tmp, "r5"), 1.0)
     root.start()
@@ -273,10 +274,13 @@ def on_small_tmpfs(tmp, name, size, what, run):
     """run(tmp, mnt) on a tmpfs of size mounted at tmp/name (as root)."""
     mnt = os.path.join(tmp, name)
     os.makedirs(mnt)
-    if os.geteuid() != 0 or subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mnt],
-            capture_output=True).returncode != 0:
-        ok(True, "%s # skip: cannot mount a small tmpfs" % what)
+    if os.geteuid() != 0:
+        skip(what, "mounting a small tmpfs needs root", needs="root")
+        return
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size,
+                        "tmpfs", mnt], capture_output=True, text=True)
+    if p.returncode != 0:
+        skip(what, "mount tmpfs: %s" % p.stderr.strip())
         return
     try:
         run(tmp, mnt)

@@ -37,7 +37,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from tap import ok, eq, done          # noqa: E402
+from tap import ok, eq, done, skip    # noqa: E402
 from diskgen import Capture           # noqa: E402
 
 BIN = os.path.join(os.environ.get("BUILD", "build"), "iostatmon")
@@ -218,7 +218,9 @@ def exact_fixture():
 
 def exact_main(tmp):
     if os.geteuid() != 0 or not shutil.which("unshare"):
-        ok(True, "iostat with our interval # skip: needs root and unshare")
+        skip("exact: iostat with our interval", "a mount namespace is made"
+             " with unshare, as root",
+             needs="root" if os.geteuid() else "unshare")
         return
     c = exact_fixture()
     tmp = os.path.join(tmp, "exact")

@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-from tap import ok, eq, done  # noqa: E402
+from tap import ok, eq, done, skip  # noqa: E402
 import fakeproc  # noqa: E402
 from iostatmon_run import Daemon, BIN, logs  # noqa: E402
 
@@ -55,7 +55,8 @@ def main():
 def run(tmp):
     dev = block_device_of(tmp)
     if dev is None:
-        ok(True, "live test # skip: %s is not on a block device" % tmp)
+        skip("live test", "%s is not on a block device (IOSTATMON_LIVE_DIR"
+             " names another directory)" % tmp)
         return
     name, whole = dev
     print("# %s is on %s (whole disk %s)" % (tmp, name, whole))
@@ -70,8 +71,8 @@ def run(tmp):
     if p.returncode != 0:
         d.p.send_signal(signal.SIGTERM)
         d.finish()
-        ok(True, "live test # skip: dd oflag=direct failed: %s" %
-           p.stderr.strip().splitlines()[-1:])
+        skip("live test: after dd", "dd oflag=direct failed: %s" %
+             p.stderr.strip().splitlines()[-1:])
         return
     n = len(d.written())
     ok(d.wait_written(n + 2), "live: two samples after dd")

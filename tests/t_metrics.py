@@ -37,7 +37,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from tap import ok, done, diff                   # noqa: E402
+from tap import ok, done, diff, skip             # noqa: E402
 
 
 def eq(got, want, name, why=""):
@@ -291,8 +291,8 @@ def check_real_capacity(tmp):
     """A private tmpfs, scanned: its capacity as statvfs says, through
     promtool and node_exporter."""
     if os.geteuid() != 0:
-        ok(True, "capacity against statvfs: skipped (needs root to mount"
-           " a tmpfs)")
+        skip("capacity against statvfs", "mounting a tmpfs needs root",
+             needs="root")
         return
     mnt = os.path.join(tmp, "capfs")
     os.makedirs(mnt)
@@ -300,8 +300,8 @@ def check_real_capacity(tmp):
                         "size=8m,nr_inodes=300,mode=755", "tmpfs", mnt],
                        capture_output=True, text=True)
     if p.returncode != 0:
-        ok(True, "capacity against statvfs: skipped (mount tmpfs: %s)" %
-           p.stderr.strip())
+        skip("capacity against statvfs", "mount tmpfs: %s" %
+             p.stderr.strip())
         return
     try:
         for i in range(5):

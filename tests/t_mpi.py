@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """t_mpi: fsscan-mpi gives fsscan's snapshot, balances, and fails safely.
 
-Skipped, with the reason printed, only when mpirun is not installed
-(scripts/install-deps installs Open MPI). Runs `mpirun --oversubscribe`:
+Skipped as a whole (one skip line, with the reason) only when mpirun is
+not installed (scripts/install-deps installs Open MPI). Runs `mpirun
+--oversubscribe`:
 
   * the oracle tree of t_oracle (hard links across directories and
     projects, odd names, a nested mount, a link outside ROOT) with 1, 2, 4
@@ -55,7 +56,7 @@ import gentree  # noqa: E402
 import oracle  # noqa: E402
 import reltree  # noqa: E402
 import t_oracle  # noqa: E402
-from tap import done, eq, ok  # noqa: E402
+from tap import done, eq, ok, skip  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(HERE)
 BUILD = os.environ.get("BUILD") or os.path.join(TOP, "build")
@@ -148,6 +149,9 @@ def same_as_serial(label, m, s):
        label + ": scan_rank has one row per rank", repr(ranks))
 
 
+SANITIZED = "left to the release build: no code path of its own"
+
+
 def sanitized():
     """A sanitizer build: results do not depend on the build, so the cases
     that only repeat code paths already run are left to the release one."""
@@ -181,6 +185,8 @@ def oracle_trees(tmp, mnt, now):
     t_oracle.compare(label, m, model, walk, now, root)
     same_as_serial(label, m, serial)
 
+    if sanitized():
+        skip("4 ranks --project depth:2 user", SANITIZED)
     for chain in (["depth:2", "user"],) if not sanitized() else ():
         pargs = []
         for r in chain:
@@ -196,6 +202,7 @@ def oracle_trees(tmp, mnt, now):
 
     doc_scripts(tmp, root, now)
     if sanitized():
+        skip("wide tree, 2 and 7 ranks", SANITIZED)
         return info
     wide = os.path.join(mnt, "wide")
     os.mkdir(wide)
@@ -469,8 +476,8 @@ def skewed_as_of(tmp, root):
     """Rank 1's clock an hour behind: --as-of a minute ago is in the future
     for it alone. Rank 0's verdict holds for every rank: the scan runs."""
     if sanitized():
-        # libfaketime's preload cannot come before ASan's runtime
-        print("# skewed clocks: release build only")
+        skip("--as-of, rank 1 an hour behind", "release build only: "
+             "libfaketime's preload cannot come before ASan's runtime")
         return
     if not shutil.which("faketime"):
         ok(False, "--as-of, skewed clocks: faketime installed")
@@ -581,6 +588,16 @@ def skewed_tree(src):
     big, total = count(os.path.join(src, "big")) + 1, count(src)
     dirs = sum(len(ds) for _, ds, _ in os.walk(os.path.join(src, "big")))
     return big, total, dirs
+
+
+def delayfs_missing():
+    """None when tests/delayfs can mount here, else skip()'s why and
+    needs."""
+    if not os.path.exists("/dev/fuse"):
+        return "no /dev/fuse", "/dev/fuse"
+    if not os.access(DELAYFS, os.X_OK):
+        return "tests/delayfs not built", "delayfs"
+    return None
 
 
 class Delayfs:
@@ -744,8 +761,9 @@ def main():
         ok(False, "t_mpi runs as root", "euid %d" % os.geteuid())
         done()
     if not MPIRUN:
-        ok(True, "fsscan-mpi tests skipped: mpirun not found "
-           "(scripts/install-deps installs Open MPI)")
+        skip("fsscan-mpi: oracle trees, sparse totals, limits, capacity,"
+             " deep tree, unreadable, delayfs and faults (all of t_mpi)",
+             "mpirun not found", needs="mpirun")
         done()
     if not ok(os.access(FSSCAN_MPI, os.X_OK), "fsscan-mpi built", FSSCAN_MPI):
         done()
@@ -764,10 +782,11 @@ def main():
         capacity_limits(tmp, mnt, now)
         deep_tree(tmp, mnt, now)
         unreadable(tmp, mnt, now)
-        if os.path.exists("/dev/fuse") and os.access(DELAYFS, os.X_OK):
-            through_delayfs(tmp, now)
+        if delayfs_missing():
+            skip("delayfs: skewed tree, progress and faults",
+                 *delayfs_missing())
         else:
-            ok(True, "delayfs cases skipped: no /dev/fuse or no delayfs")
+            through_delayfs(tmp, now)
     finally:
         gentree.cleanup(info)
         ok(subprocess.run(["umount", mnt]).returncode == 0,

@@ -13,9 +13,9 @@ import tempfile
 import time
 
 import t_mpi
-from t_mpi import Delayfs, DELAYFS, FSSCAN_MPI, MPIRUN, skewed_tree, \
-    timed, walk_seconds
-from tap import done, ok
+from t_mpi import Delayfs, FSSCAN_MPI, MPIRUN, skewed_tree, timed, \
+    walk_seconds
+from tap import done, ok, skip
 
 
 def speed(tmp, root, now):
@@ -36,8 +36,8 @@ def main():
     if os.geteuid() != 0 or not MPIRUN or not os.access(FSSCAN_MPI, os.X_OK):
         ok(False, "t_mpi_speed runs as root with mpirun and fsscan-mpi")
         done()
-    if not (os.path.exists("/dev/fuse") and os.access(DELAYFS, os.X_OK)):
-        ok(True, "speed-up skipped: no /dev/fuse or no delayfs")
+    if t_mpi.delayfs_missing():
+        skip("delayfs: the speed-up of 4 ranks", *t_mpi.delayfs_missing())
         done()
     os.environ.update(t_mpi.mpi_env())
     tmp = tempfile.mkdtemp(prefix="t_mpi_speed.",

@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from tap import ok, done, diff                   # noqa: E402
+from tap import ok, done, diff, skip             # noqa: E402
 import reportdb                                  # noqa: E402
 
 BUILD = os.environ["BUILD"]
@@ -170,15 +170,16 @@ def check_fsscan(tmp):
                              text=True).stdout
         eq(got.strip(), "failed", "... as the database does")
     else:
-        print("# skip: a snapshot that cannot be recorded: no tmpfs mount "
-              "here (not root?)")
+        skip("a snapshot that cannot be recorded (2 checks)", "no tmpfs"
+             " mount here", needs="root" if os.geteuid() else None)
 
     # The progress line, on the root of a file system of our own.
     mnt = os.path.join(tmp, "mnt")
     os.makedirs(mnt)
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs",
                        mnt], capture_output=True).returncode != 0:
-        ok(True, "progress share: no tmpfs mount here (not root?)")
+        skip("progress share", "no tmpfs mount here",
+             needs="root" if os.geteuid() else None)
         return
     try:
         for k in range(300):

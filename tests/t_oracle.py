@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import fsstats_oracle  # noqa: E402
 import gentree  # noqa: E402
 import oracle  # noqa: E402
-from tap import done, eq, ok  # noqa: E402
+from tap import done, eq, ok, skip  # noqa: E402
 
 FSSCAN = os.environ.get("FSSCAN") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "build", "fsscan")
@@ -438,7 +438,7 @@ def collide(tmp, now):
             if subprocess.run(["mkfs.ext4", "-q", "-F", img],
                               stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL).returncode != 0:
-                print("# mkfs.ext4 failed: two-image test skipped")
+                skip("two ext4 images", "mkfs.ext4 failed")
                 return
             if mp != top:
                 # first regular file of each image: the same inode number
@@ -447,7 +447,7 @@ def collide(tmp, now):
                 os.link(os.path.join(top, "h"), os.path.join(top, "h2"))
                 os.mkdir(mp)
             if subprocess.run(["mount", "-o", "loop", img, mp]).returncode:
-                print("# loop mount failed: two-image test skipped")
+                skip("two ext4 images", "loop mount failed")
                 return
             mounted.append(mp)
         with open(os.path.join(top, "inner", "h"), "wb") as f:

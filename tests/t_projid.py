@@ -35,7 +35,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
-from tap import ok, eq, done  # noqa: E402
+from tap import ok, eq, done, skip  # noqa: E402
 
 FSSCAN = os.environ.get("FSSCAN", "build/fsscan")
 
@@ -217,8 +217,11 @@ def check_quota_mpi(tmp, mnt, env):
     the other ranks met."""
     import t_mpi
     mpi = os.path.join(os.path.dirname(FSSCAN), "fsscan-mpi")
-    if not t_mpi.MPIRUN or not os.access(mpi, os.X_OK):
-        ok(True, "quota, fsscan-mpi: skipped: no mpirun or fsscan-mpi")
+    if not t_mpi.MPIRUN:
+        skip("quota, fsscan-mpi", "mpirun not found", needs="mpirun")
+        return
+    if not os.access(mpi, os.X_OK):
+        skip("quota, fsscan-mpi", "fsscan-mpi not built", needs="mpicc")
         return
     db = os.path.join(tmp, "qmpi.db")
     env = dict(t_mpi.mpi_env(), IOCENSUS_PROJID_FILE=env[
@@ -243,8 +246,9 @@ def check_quota(tmp):
         return
     p = run("mount", "-o", "loop,prjquota", img, mnt)
     if p.returncode != 0:
-        ok(True, "quota: skipped: the kernel refuses an XFS mount with"
-           " prjquota (%s)" % kernel_reason())
+        skip("quota: v_limit from XFS project quotas, fsscan and"
+             " fsscan-mpi", "the kernel refuses an XFS mount with prjquota"
+             " (%s)" % kernel_reason())
         return
     try:
         for d, pid in (("pa", 42), ("pb", 43), ("pc", 44)):

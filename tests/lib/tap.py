@@ -1,17 +1,35 @@
 """tap: the tiny check protocol of tests/run.
 
-Every check prints one line, "ok - NAME" or "not ok - NAME: why", and
-done() exits 1 when any check failed. Keep this small and stable: other
-tests import it.
+Every check prints one line, and done() exits 1 when any check failed:
+
+    ok - NAME                          a check that passed
+    not ok - NAME: why                 a check that failed
+    ok - NAME # SKIP why (needs WHAT)  a check, or a whole section of
+                                       checks, that did not run
+
+A skip is never a pass: tests/run counts it apart, lists every skip with
+its reason at the end, and, under CI=true, counts a skip whose WHAT
+scripts/install-deps would have installed as a failure. WHAT is a command
+or a Debian package ("mpirun", "faketime"), a device ("/dev/fuse"), or
+"root" (mounts, chown): tests/run's table says which package provides a
+command; "root" and whatever no package of scripts/install-deps provides
+are not a dependency's fault. A skip without WHAT (a race lost, a kernel
+that refuses) names the reason only. A test that cannot run a section
+says so once, with skip(), naming the checks it leaves out: one skip per
+section, never an ok() in its place.
+
+Shell tests print the same line with `python3 tests/lib/tap.py skip NAME
+WHY [WHAT]`. Keep this small and stable: other tests import it.
 
     import sys, os
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-    from tap import ok, eq, done
+    from tap import ok, eq, skip, done
 """
 import sys
 
 _failed = 0
 _passed = 0
+_skipped = 0
 
 
 def _oneline(s):
@@ -30,6 +48,18 @@ def ok(cond, name, why=""):
         print("not ok - " + _oneline(name) + ": " + _oneline(why or "failed"),
               flush=True)
     return bool(cond)
+
+
+def skip(name, why, needs=None):
+    """Print the line of a check or section NAME that did not run: why
+    says why, needs names what it lacked (a command, a Debian package,
+    "root"), or None when nothing installable would have let it run."""
+    global _skipped
+    _skipped += 1
+    line = "ok - %s # SKIP %s" % (_oneline(name), _oneline(why))
+    if needs:
+        line += " (needs %s)" % _oneline(needs)
+    print(line, flush=True)
 
 
 def diff(got, want, limit=8):
@@ -84,7 +114,18 @@ def passed():
     return _passed
 
 
+def skipped():
+    return _skipped
+
+
 def done():
     """Exit: 1 when any check failed, else 0."""
     sys.stdout.flush()
     sys.exit(1 if _failed else 0)
+
+
+if __name__ == "__main__":
+    # tap.py skip NAME WHY [NEEDS]: the skip line, for shell tests.
+    if len(sys.argv) not in (4, 5) or sys.argv[1] != "skip":
+        sys.exit("usage: tap.py skip NAME WHY [NEEDS]")
+    skip(*sys.argv[2:])

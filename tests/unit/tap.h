@@ -4,11 +4,15 @@
  * Each check prints "ok - NAME" or "not ok - NAME: why" on one line; names
  * are printf formats. Diagnostics that need more room go to lines starting
  * with "# ", which tests/run ignores. main() ends with "return tap_end();".
+ * Checks that cannot run here say so once per section with tap_skip(),
+ * "ok - NAME # SKIP why (needs WHAT)", which tests/run counts as a skip,
+ * never as a pass (the protocol is described in tests/lib/tap.py).
  *
  *	ok(x > 0, "x positive");
  *	is_i64(hist_slot(HS_SIZE, 2048), 2, "size slot of %d", 2048);
  *	is_str(buf, want, "file size section");
  *	ok_why(n == 3, "counted twice", "entries of %s", dir);
+ *	tap_skip("chown needs root", "root", "links of another user");
  */
 #ifndef TESTS_TAP_H
 #define TESTS_TAP_H
@@ -63,6 +67,29 @@ ok_why(int pass, const char *why, const char *name, ...)
 	r = tap_vresult(pass, why, name, ap);
 	va_end(ap);
 	return r;
+}
+
+/*
+ * Say that the checks NAME did not run: why, and needs, what they lacked
+ * (a command, a Debian package, "root"), or NULL when nothing that could
+ * be installed would have let them run.
+ */
+static inline void tap_skip(const char *why, const char *needs,
+    const char *name, ...) __attribute__((format(printf, 3, 4)));
+static inline void
+tap_skip(const char *why, const char *needs, const char *name, ...)
+{
+	va_list ap;
+
+	printf("ok - ");
+	va_start(ap, name);
+	vprintf(name, ap);
+	va_end(ap);
+	printf(" # SKIP %s", why);
+	if (needs != NULL)
+		printf(" (needs %s)", needs);
+	printf("\n");
+	fflush(stdout);
 }
 
 static inline int is_i64(int64_t got, int64_t want, const char *name, ...)

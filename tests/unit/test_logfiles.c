@@ -95,7 +95,8 @@ test_mkdir(void)
 	    "mkdir: one level only: a missing parent is not made");
 	ok(!scratch_exists("gone"), "mkdir: the missing parent is not made");
 	if (geteuid() != 0) {
-		ok(1, "mkdir: another user's link # skip: needs root to chown");
+		tap_skip("planting it needs chown", "root",
+		    "mkdir: another user's link (3 checks)");
 		return;
 	}
 	mkdir(scratch_at("victim"), 0755);
