@@ -1,6 +1,6 @@
 /*
  * delta: modular deltas and the reset verdict of one device. See delta.h
- * and docs/iolog-format.md; the policy is that of reference §3: an interval
+ * and docs/iolog-format.md; the policy is that of docs/diskstats.md ("Differences"): an interval
  * that cannot be known is reported as unknown, never clamped to zero.
  */
 #include <string.h>

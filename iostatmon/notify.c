@@ -22,7 +22,7 @@ struct notify {
 	uint64_t watchdog_usec;
 };
 
-/* $WATCHDOG_USEC if meant for us (reference §9: WATCHDOG_PID). */
+/* $WATCHDOG_USEC if meant for us (sd_watchdog_enabled(3): WATCHDOG_PID). */
 static uint64_t
 watchdog_from_env(void)
 {

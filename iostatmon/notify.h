@@ -1,6 +1,6 @@
 /*
- * notify: the systemd Type=notify protocol without libsystemd (reference
- * §9). Messages are newline-separated KEY=VALUE datagrams sent to the
+ * notify: the systemd Type=notify protocol without libsystemd (sd_notify(3):
+ * the protocol is stable and documented there). Messages are newline-separated KEY=VALUE datagrams sent to the
  * AF_UNIX socket named by $NOTIFY_SOCKET (a path, or "@name" for the
  * abstract namespace). Without $NOTIFY_SOCKET every call does nothing.
  */

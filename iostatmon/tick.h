@@ -1,8 +1,7 @@
 /*
  * tick: the sampling schedule. A periodic CLOCK_REALTIME timerfd armed at
  * the next wall-clock multiple of the interval, with TFD_TIMER_CANCEL_ON_SET
- * so that a stepped clock is noticed and the schedule re-armed (reference
- * §8). The expiration count says how many boundaries passed unsampled.
+ * so that a stepped clock is noticed and the schedule re-armed (timerfd_create(2)). The expiration count says how many boundaries passed unsampled.
  */
 #ifndef IOSTATMON_TICK_H
 #define IOSTATMON_TICK_H

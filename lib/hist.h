@@ -5,8 +5,8 @@
  * timestamp in the future), slots 1..64 hold log2 or linear bucket b = slot-1,
  * and slot HIST_OVER is the overflow row of the linear schemes. Values are
  * kept in base units (bytes, 512-byte blocks, seconds, counts); conversion
- * to KB or days happens only when rendering. See docs/ and
- * the fsstats reference for the formulas.
+ * to KB or days happens only when rendering. docs/fsstats-format.md
+ * ("Bucket schemes") gives the formulas.
  */
 #ifndef IOCENSUS_HIST_H
 #define IOCENSUS_HIST_H

@@ -8,7 +8,7 @@ early, a host whose T lines jitter by milliseconds) go through `iostatmon
 import` and `iocensus ingest`. Every row of io_minute, io_host_hour (r127
 decoded here), io_dev_hour, io_hour and io_day must equal what
 tests/lib/io_oracle.py computes from the raw text alone; so must the
-minutes, host scans and device totals of report/ioseries.c (through the
+minutes, host scans and device totals of report/query/ (through the
 dump mode of build/tests/test_ioseries). Ingesting the same data in two
 overlapping halves, later half first, must give the same tables.
 

@@ -272,7 +272,8 @@ def check_select_and_time():
 
 
 def check_iostat_hand():
-    """The hand-computed pair of reference §10, 1.00 s apart."""
+    """A hand-computed pair of samples, 1.00 s apart (docs/diskstats.md,
+    "iostat's columns")."""
     text = ("T 1000\n   8 0 sda 1000 10 80000 4000 500 5 40000 2000 0 3000 6000 10 1 800 20 50 100\n"
             " 104 0 cciss/c0d0 1 0 8 4 0 0 0 0 0 1 4\n"
             "T 1001\n   8 0 sda 1100 20 88000 4400 500 5 40000 2000 3 3500 7000 10 1 800 20 52 106\n"

@@ -1,7 +1,7 @@
 """iostatmon dump --iostat against the real sysstat iostat.
 
 Fixture snapshots (tests/lib/diskgen.py) are replayed to
-`iostat -dx -y -f DIR -p ALL -o JSON 1 K` (reference diskstats.md §10): the
+`iostat -dx -y -f DIR -p ALL -o JSON 1 K` (docs/diskstats.md, "iostat's columns"): the
 test writes snapshot 0 to DIR/diskstats, and each time iostat has read the
 file (inotify IN_CLOSE_NOWRITE: iostat opens it once per report) it renames
 the next snapshot into place, a whole second before iostat's next read. The

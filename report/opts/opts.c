@@ -7,7 +7,7 @@
 
 #include "opts.h"
 
-/* Idle duration classes of study-analyses.md 1.3: [1, 10) min, [10, 60)
+/* Idle duration classes of docs/analyses.md ("Idle periods"): [1, 10) min, [10, 60)
  * min, [1, 2) h, [2, 4) h, [4, 8) h, [8, 24) h, >= 24 h. */
 static const int64_t default_idle_edges[] = { 60, 600, 3600, 7200, 14400,
     28800, 86400 };

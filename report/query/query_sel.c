@@ -138,7 +138,7 @@ query_sel_expect_free(struct expect_map *e)
 	memset(e, 0, sizeof *e);
 }
 
-/* [*a, *b) of the selection's expected minutes (query_expect.c); *a ==
+/* [*a, *b) of the selection's expected minutes (query_sel.c); *a ==
  * *b when there are none. */
 static int
 data_bounds(sqlite3 *db, const struct io_sel *s, int64_t *a, int64_t *b,

@@ -26,7 +26,7 @@
 /* Widths in em of the table's font. The page's column is 1052 px: 74.7 em
  * of the table font (.88 of 16 px), 82.2 em of the compact one (.8); the
  * budgets keep a margin for the estimate. The padding of a cell (left and
- * right) comes from the page's CSS (html.c). */
+ * right) comes from the page's CSS (render_html.c). */
 #define FIT_EM		70.0
 #define FIT_EM_COMPACT	78.0
 #define PAD_EM		1.1

@@ -4,7 +4,7 @@
  * An analysis fills a struct result with notes (sentences such as coverage
  * statements), tables (typed cells, NULL meaning "missing", never 0) and
  * figures (which table columns to plot, and how). It never formats numbers:
- * the renderers (render.c, html.c) decide how a cell looks. A result owns
+ * the renderers (render/render.c, render/render_html.c) decide how a cell looks. A result owns
  * every string it holds (the builders copy their arguments).
  */
 #ifndef IOCENSUS_RESULT_H

@@ -4,7 +4,7 @@
  *
  * The plan (rollup_plan.c) gives pieces of hours. For each piece, devices
  * are taken host by host in id order, one statement per device reading its
- * chunks in time order (minutesplit.c): its minutes become io_dev_hour
+ * chunks in time order (chunk/chunk_minute.c): its minutes become io_dev_hour
  * rows and are counted into the host's per-minute arrays (expected, valid,
  * sums over valid devices); a device is expected from its first interval
  * to its expected end (rollup_expect.c), also where no sample of it

@@ -1,5 +1,6 @@
 /*
- * space_diff: growth between two snapshots (study-analyses.md 1.5, Table IV).
+ * space_diff: growth between two snapshots (docs/analyses.md, "Growth between two snapshots"; Table IV of
+ * the Intrepid study).
  *
  * Deltas are net (creations minus deletions). A group's share of new
  * files is its delta over the file system's delta; it is undefined when
@@ -11,7 +12,7 @@
  * Several pairs (one per file system, each with its own dates) give one
  * row per file system and a total row that adds their net changes: the
  * snapshots were not simultaneous, so the total has no common window and
- * the notes list each one (study-analyses.md 1.5). Groups of the same
+ * the notes list each one (docs/analyses.md). Groups of the same
  * name in several file systems are added up.
  *
  * Totals are exact 128-bit integers (census.h): a difference of two is

@@ -1,6 +1,7 @@
 /*
  * space_files: file-size and age distributions of one snapshot, by count and
- * by bytes (study-analyses.md 1.4 and 1.7, Figures 8 and 9).
+ * by bytes (docs/analyses.md, "File distributions";
+ * Figures 8 and 9 of the Intrepid study).
  *
  * The histogram is the whole file system's, one project's, or the whole
  * minus some projects (bucket by bucket, exact integers). Cumulative

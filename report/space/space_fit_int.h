@@ -1,7 +1,7 @@
 /*
  * space_fit_int: ordinary least squares on one variable, the Student t
  * quantile, and where a 95% prediction band crosses a level
- * (study-analyses.md §4).
+ * (docs/analyses.md, "Growth projections").
  *
  * Sums are taken about the means (two passes), so days since the first
  * snapshot and counts in the hundreds of millions keep full precision.

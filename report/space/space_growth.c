@@ -1,6 +1,6 @@
 /*
  * space_growth: when will a file system (or a project) reach a target: a
- * file count, a size, or a share of its capacity? study-analyses.md 1.6
+ * file count, a size, or a share of its capacity? docs/analyses.md ("Growth projections")
  * and 4.
  *
  * The points are the complete snapshots of one file system, one per day

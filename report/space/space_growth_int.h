@@ -3,7 +3,8 @@
  * system, space_growth_sum.c for the total over several, space_capacity.c for
  * the quarterly summary): the points of one file system or project
  * (space_growth_pts.c), its two models, the projection table (space_growth_fit.c)
- * and the figure's table (space_growth_figure.c). study-analyses.md 1.6 and 4.
+ * and the figure's table (space_growth_figure.c). docs/analyses.md, "Growth
+ * projections".
  *
  * Points: the complete snapshots of one file system, at their start times
  * (fsscan --as-of sets them), one per day: a snapshot that started less

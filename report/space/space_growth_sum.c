@@ -1,9 +1,9 @@
 /*
  * space_growth_sum: when will the file systems together reach a target?
- * study-analyses.md 1.6: "for several file systems with different dates,
+ * docs/analyses.md ("Growth projections"): "for several file systems with different dates,
  * sum the per-file-system lines and solve sum_f N_f(t) = T".
  *
- * Each file system's line is its linear model (growth_fit.c): exact
+ * Each file system's line is its linear model (space_growth_fit.c): exact
  * through two snapshots, least squares through three or more. The lines
  * are evaluated at the same date and added, so snapshots taken on
  * different days are never treated as simultaneous. A file system without

@@ -1,6 +1,6 @@
 /*
  * traffic_burst: I/O intensity I, burstiness rho and parallel I/O intensity P
- * across servers (El Sayed et al., study-analyses.md §2), plus Beacon's
+ * across servers (El Sayed et al.; docs/analyses.md, "Burstiness"), plus Beacon's
  * hourly load classes (traffic_load.c), from one scan over the host minutes.
  *
  * Servers S are the hosts of the window; dt = 60 s. A minute is valid

@@ -1,6 +1,6 @@
 /*
  * traffic_cdf: the CDF of aggregate throughput over one-minute intervals
- * (study-analyses.md 1.2, Fig. 7): mean, peak, nearest-rank quantiles and
+ * (docs/analyses.md; Fig. 7 of the Intrepid study): mean, peak, nearest-rank quantiles and
  * the share of time below f% of the peak.
  *
  * X(m) is kept as integer bytes per complete minute, sorted. Quantiles

@@ -1,5 +1,6 @@
 /*
- * traffic_idle: idle periods (study-analyses.md 1.3, Table III) and the strict
+ * traffic_idle: idle periods (docs/analyses.md; Table III of the
+ * Intrepid study) and the strict
  * variant ("no disk activity at all").
  *
  * A minute is idle iff it is COMPLETE and X < theta = threshold% of P

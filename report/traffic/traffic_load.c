@@ -1,5 +1,5 @@
 /*
- * traffic_load: Beacon's hourly load classes (study-analyses.md §3, Yang et
+ * traffic_load: Beacon's hourly load classes (docs/analyses.md, "Hourly load classes"; Yang et
  * al., NSDI 2019) per server, fed minute by minute by traffic_burst's scan.
  *
  * For each host and UTC hour, peak_h is the host's busiest complete

@@ -1,5 +1,5 @@
 /*
- * traffic_load_int: Beacon's hourly load classes (study-analyses.md §3)
+ * traffic_load_int: Beacon's hourly load classes (docs/analyses.md)
  * per server. The burst analysis owns the one scan over the host minutes
  * and feeds every minute here; traffic_load_finish then classes the hours
  * and adds the tables "load_classes" and "load_counts" and a heat-map

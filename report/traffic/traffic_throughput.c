@@ -1,6 +1,7 @@
 /*
  * traffic_throughput: aggregate read and write traffic over time, the read
- * share per bucket and per day (study-analyses.md 1.1, Fig. 6).
+ * share per bucket and per day (docs/analyses.md; Fig. 6 of the
+ * Intrepid study).
  *
  * Every number comes from the COMPLETE minutes only: bucket sums and
  * means, daily totals (a day with missing minutes is flagged partial,

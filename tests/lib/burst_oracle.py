@@ -9,7 +9,7 @@ tables, computed from the io_oracle model (never from the database).
     devs, hosts, imbalance = devices(m)
 
 Rows are dicts keyed by the JSON column keys; None is NULL. Definitions
-(study-analyses.md §2, §3 with the iocensus rules of the brief):
+(docs/analyses.md, "Burstiness" and "Hourly load classes"):
 
 burst: servers S = the selected hosts with an expected minute in the
 window. A minute is valid iff no server is expected-but-incomplete and at

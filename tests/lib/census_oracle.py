@@ -1,7 +1,7 @@
 """census_oracle: what `iocensus snapshots|diff|growth|files` must answer,
 recomputed from the generated snapshots of snapgen.py (never from the DB).
 
-Rules (study-analyses.md 1.4-1.7 and 4, as iocensus documents them):
+Rules (docs/analyses.md, "Census analyses"):
   diff:   deltas are B - A; share = group delta / file-system delta, None
           when that delta <= 0; "(unattributed)" = totals - sum of groups,
           last; rows by new files descending, then name.

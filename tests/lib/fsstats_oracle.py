@@ -1,8 +1,8 @@
 """fsstats_oracle: the fsstats 1.4.5 CSV that fsscan must write for a tree.
 
 Built from an oracle.Walk (fsscan's walk semantics: one file system, no
-descent into .snapshot, --exclude) and the reference
-../../shared/reference/fsstats-format.md, sections 1-6. All arithmetic is
+descent into .snapshot, --exclude) and the format as
+docs/fsstats-format.md gives it. All arithmetic is
 exact (fractions.Fraction on integer inputs); a number is rounded once,
 to the nearest double, just before C-style "%f" formatting.
 
@@ -306,7 +306,7 @@ def strip(text, statvfs_lines=False):
 
 
 def _selftest():
-    """The four-file example of fsstats-format.md section 4."""
+    """Four files of 100, 3000, 10000 and 700000 bytes, by hand."""
     h = Hist("file size", "KB", "log")
     for s in (100, 3000, 10000, 700000):
         h.add(key_size(s), F(s, 1024))

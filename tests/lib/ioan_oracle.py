@@ -4,7 +4,7 @@ Input is a minute series as io_oracle.Model.series() gives it: one
 (t, state, rd, wr, ios) per calendar minute of the window, state in
 'complete', 'missing', 'none' (values of non-complete minutes are 0 and
 never used). Everything is computed here from that list with Python ints
-and fractions (study-analyses.md 0, 1.1-1.3 and the shared semantics of
+and fractions (docs/analyses.md, "I/O analyses", and the semantics of
 the brief), never from the database. Each function returns
 {table_key: [row dict]} with the column keys of the command's JSON output;
 None stands for NULL. Reals are the correctly rounded value of the exact

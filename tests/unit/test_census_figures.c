@@ -1,6 +1,6 @@
 /*
  * test_census_figures: what the census analyses tell the renderers about
- * their figures (report/result.h), which no CSV or JSON output carries:
+ * their figures (report/result/result.h), which no CSV or JSON output carries:
  * the growth figure draws its table of projection points with markers on
  * the observed series only, and each age figure names its metric.
  */

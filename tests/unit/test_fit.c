@@ -1,6 +1,6 @@
 /*
  * test_fit: least squares, prediction-band crossings, the incomplete beta
- * and the Student t quantile of report/fit.c. Expected values are closed
+ * and the Student t quantile of report/space/space_fit.c. Expected values are closed
  * forms (df 1, 2, 4), published table values, or worked out by hand.
  */
 #include <math.h>
@@ -156,7 +156,7 @@ test_band(void)
 	    "falling line refused");
 }
 
-/* The study's projection on two points (§1.6): 95.7 M files on day 0,
+/* The study's projection on two points (docs/analyses.md, "Growth projections"): 95.7 M files on day 0,
  * 191.4 M on day 63: the line reaches 1e9 808.6/95.7*63 days after. */
 static void
 test_two_points(void)

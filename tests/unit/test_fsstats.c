@@ -5,7 +5,7 @@
  * calculator) from fsstats' rules: KB = bytes/1024, days = seconds/86400,
  * %d truncates, %f prints 6 decimals, percentages are fractions, rows only
  * for non-empty buckets. The first case is the worked example of the
- * format reference (§4).
+ * format (docs/fsstats-format.md).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -108,7 +108,7 @@ add_file_size(int64_t s)
 	hist_add(&cen.h[METRIC_SIZE], HS_SIZE, s, (uint64_t)s);
 }
 
-/* Reference §4: four files of 100, 3000, 10000 and 700000 bytes. */
+/* By hand: four files of 100, 3000, 10000 and 700000 bytes. */
 static void
 test_reference_example(void)
 {

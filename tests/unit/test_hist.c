@@ -1,7 +1,7 @@
 /*
  * test_hist: bucket formulas, bounds, sums and 128-bit text of lib/hist.
  * Every expected value below was worked out by hand from the fsstats
- * reference (docs/fsstats-compat.md, §3 of the format reference); none is
+ * reference (docs/fsstats-compat.md, docs/fsstats-format.md "Bucket schemes"); none is
  * computed with the code under test.
  */
 #include <stdint.h>

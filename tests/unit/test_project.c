@@ -3,7 +3,7 @@
  *
  * Each case builds a small imaginary tree by calling project_root and
  * project_dir the way the walker does (fd -1: no project IDs; the real
- * XFS project IDs are tested in tests/t_projid.sh) and checks the project
+ * XFS project IDs are tested in tests/t_projid.py) and checks the project
  * NAMES that directories and files get against expectations worked out
  * by hand from the semantics in fsscan/project.h.
  */
