@@ -15,6 +15,7 @@
 
 #include "traffic_load_int.h"
 #include "traffic_int.h"
+#include "floordiv.h"
 #include "human.h"
 #include "xalloc.h"
 
@@ -69,7 +70,7 @@ traffic_load_free(struct load_acc *a)
 static struct load_hour *
 hour_cells(struct load_acc *a, int64_t t)
 {
-	int64_t h = t - t % HOUR_S;
+	int64_t h = floor_align64(t, HOUR_S);
 
 	if (a->nhour == 0)
 		a->hour0 = h;
