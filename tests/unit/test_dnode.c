@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "census.h"
+#include "walk/census.h"
 #include "tap.h"
-#include "walk_int.h"
+#include "walk/walk_int.h"
 #include "xalloc.h"
 
 #define NODES 400

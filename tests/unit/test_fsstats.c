@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "census.h"
-#include "fsstats.h"
+#include "walk/census.h"
+#include "record/fsstats.h"
 #include "tap.h"
 
 #define DAY 86400LL

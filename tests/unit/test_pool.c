@@ -1,5 +1,5 @@
 /*
- * test_pool: what fsscan/pool.c hands to another rank (pool_give), and
+ * test_pool: what fsscan/walk/pool.c hands to another rank (pool_give), and
  * the driver's nap that a thread waiting for work cuts short (pool_nap).
  *
  * The walker is built by hand: one or two deques filled with pool_push,
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "walk_int.h"
+#include "walk/walk_int.h"
 #include "xalloc.h"
 
 static struct dnode *root;

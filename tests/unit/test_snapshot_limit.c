@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "snapshot.h"
+#include "record/snapshot.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/test_snapshot_limit.XXXXXX";

@@ -10,7 +10,7 @@
  * (rank, seq) of its v_dir node; and its parent's project state. The
  * receiver rebuilds the chain as stand-in items that are never visited
  * (fd -1: the first visit reopens through them, and shares each fd it
- * reopens with the other items below it, visit.c) and stand-in v_dir
+ * reopens with the other items below it, walk/visit.c) and stand-in v_dir
  * nodes (dirtot stubs, invariant 2).
  *
  * Items of one batch usually share most of their chain (half of a deque's

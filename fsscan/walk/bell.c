@@ -1,6 +1,6 @@
 /*
  * bell: a futex word. Not FUTEX_PRIVATE_FLAG: the word may live in memory
- * that the MPI ranks of one node share (mpi_node.c), and a private futex
+ * that the MPI ranks of one node share (mpi/mpi_node.c), and a private futex
  * is keyed by one process's address space.
  */
 #include <linux/futex.h>

@@ -16,7 +16,7 @@
 
 #include "db.h"
 #include "mpi_int.h"
-#include "scan.h"
+#include "scan/scan.h"
 
 #define PROG "fsscan-mpi"
 

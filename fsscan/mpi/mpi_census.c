@@ -181,7 +181,7 @@ put_topn(struct iobuf *b, const struct topn *t)
 }
 
 /* The project IDs this rank met, so that rank 0 can read the quotas of
- * every one (scan.c) and name them as the rank that met them did. */
+ * every one (scan/scan.c) and name them as the rank that met them did. */
 static void
 put_projids(struct iobuf *b, const struct project_rules *rules)
 {

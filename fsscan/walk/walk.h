@@ -17,7 +17,7 @@
 #include "census.h"
 #include "dirtot.h"
 #include "hardlink.h"
-#include "project.h"
+#include "project/project.h"
 
 struct walk_opts {
 	const char *root;		/* as given on the command line */

@@ -16,8 +16,8 @@
 #include "capacity.h"
 #include "i128.h"
 #include "limits.h"
-#include "project.h"
-#include "walk.h"
+#include "project/project.h"
+#include "walk/walk.h"
 
 struct snap_meta {
 	const char *fs, *root, *root_abs, *host;

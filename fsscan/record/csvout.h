@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "capacity.h"
-#include "census.h"
+#include "walk/census.h"
 #include "outfile.h"
 
 struct csv_out {

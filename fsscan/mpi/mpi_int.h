@@ -41,8 +41,8 @@
 
 #include "i128.h"
 #include "iobuf.h"
-#include "snapshot.h"
-#include "walk_int.h"
+#include "record/snapshot.h"
+#include "walk/walk_int.h"
 
 enum mpi_tag {
 	TAG_REQ = 1,		/* steal request: empty */

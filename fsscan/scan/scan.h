@@ -13,13 +13,13 @@
 #include <sys/stat.h>
 
 #include "args.h"
-#include "capacity.h"
-#include "csvout.h"
+#include "record/capacity.h"
+#include "record/csvout.h"
 #include "fsident.h"
-#include "limits.h"
-#include "project.h"
-#include "snapshot.h"
-#include "walk.h"
+#include "record/limits.h"
+#include "project/project.h"
+#include "record/snapshot.h"
+#include "walk/walk.h"
 
 struct scan {
 	const char *prog;

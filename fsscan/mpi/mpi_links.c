@@ -2,7 +2,7 @@
  * mpi_links: regular files with nlink > 1, counted once per (dev, ino)
  * across ranks.
  *
- * Each rank has merged its threads' tables (hardlink.c): per inode, the
+ * Each rank has merged its threads' tables (walk/hardlink.c): per inode, the
  * links it saw, the smallest (parent inode, name) among them and that
  * link's file, and the smallest path offered for the top-N list. The
  * inode's owner rank, chosen by hashing (dev, ino), combines every rank's

@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capacity.h"
+#include "record/capacity.h"
 #include "db.h"
 #include "human.h"
-#include "quota.h"
+#include "record/quota.h"
 
 /* ROOT must be a real directory: fsscan never follows symlinks. */
 static int

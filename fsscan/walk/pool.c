@@ -3,7 +3,7 @@
  * steal-half, and termination on an atomic count of pending items: the
  * walk is over when no item is queued or being visited. Under fsscan-mpi
  * (g->fed) items also come from, and go to, other ranks through a driver
- * thread (mpi_steal.c): an empty pool is then only idle, and the driver
+ * thread (mpi/mpi_steal.c): an empty pool is then only idle, and the driver
  * says when the walk is over.
  */
 #include <stdlib.h>
