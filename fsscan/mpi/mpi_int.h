@@ -42,7 +42,7 @@
 #include "i128.h"
 #include "iobuf.h"
 #include "record/snapshot.h"
-#include "walk/walk_int.h"
+#include "walk/walk.h"
 
 enum mpi_tag {
 	TAG_REQ = 1,		/* steal request: empty */

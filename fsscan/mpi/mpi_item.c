@@ -116,7 +116,7 @@ mpi_item_pack(const struct mpi_job *j, struct walker *g,
 		}
 		iobuf_byte(out, d->parent != prev_parent);
 		if (d->parent != prev_parent)
-			put_state(out, g->o->rules, &d->parent->proj);
+			put_state(out, walk_rules(g), &d->parent->proj);
 		prev_parent = d->parent;
 		iobuf_str(out, d->name, d->namelen);
 		iobuf_varint(out, mpi_dev_out(j, d->dev));
@@ -150,13 +150,10 @@ node_for(struct walker *g, struct dirtot *parent, uint64_t rank,
     uint64_t seq, int me)
 {
 	int prank = parent->rank < 0 ? me : parent->rank;
-	struct dirtot *t;
 
 	if ((uint64_t)prank == rank && parent->seq == seq)
 		return parent;
-	t = dirtot_stub(parent, (int)rank, seq);
-	dirtot_list_push(&g->stubs, t);
-	return t;
+	return walk_stub(g, parent, (int)rank, seq);
 }
 
 static void
@@ -191,7 +188,7 @@ get_ancestor(const struct mpi_job *j, struct walker *g, struct cursor *c,
 	a->acct = node_for(g, parent->acct, rank, seq, j->rank);
 	for (int i = 0; i < PROJECT_MAX_RULES; i++)
 		a->proj.match[i] = -1;
-	a->proj.map_node = project_map_child(g->o->rules, &parent->proj,
+	a->proj.map_node = project_map_child(walk_rules(g), &parent->proj,
 	    a->name);
 	return a;
 }
@@ -227,6 +224,7 @@ mpi_item_unpack(const struct mpi_job *j, struct walker *g, const uint8_t *p,
 {
 	struct cursor c = { p, p + len, NULL };
 	struct chain chain = { 0 }, made = { 0 }, items = { 0 };
+	struct dnode *root = walk_root(g);
 	struct proj_dir scratch;
 	char *buf = NULL;
 	size_t cap = 0, n = cursor_varint(&c);
@@ -239,16 +237,16 @@ mpi_item_unpack(const struct mpi_job *j, struct walker *g, const uint8_t *p,
 			cursor_fail(&c, "chain longer than the last");
 		chain.n = keep < chain.n ? keep : chain.n;
 		for (size_t k = 0; k < nnew && !c.err; k++) {
-			parent = chain.n ? chain.v[chain.n - 1] : g->root;
+			parent = chain.n ? chain.v[chain.n - 1] : root;
 			chain_push(&chain, get_ancestor(j, g, &c, parent, &buf,
 			    &cap));
 			chain_push(&made, chain.v[chain.n - 1]);
 		}
-		parent = chain.n ? chain.v[chain.n - 1] : g->root;
+		parent = chain.n ? chain.v[chain.n - 1] : root;
 		if (get_byte(&c)) {
 			/* ROOT's own state is this rank's, and read by its
 			 * threads: never overwritten. */
-			get_state(&c, g->o->rules, parent == g->root ?
+			get_state(&c, walk_rules(g), parent == root ?
 			    &scratch : &parent->proj, &buf, &cap);
 		}
 		chain_push(&items, get_item(j, &c, parent, &buf, &cap));
@@ -259,9 +257,7 @@ mpi_item_unpack(const struct mpi_job *j, struct walker *g, const uint8_t *p,
 	for (size_t i = 0; i < made.n; i++)
 		dnode_release(g, made.v[i]);
 	/* One thread's deque: the others steal runs of siblings from it. */
-	for (size_t i = 0; i < items.n; i++)
-		pool_push(&g->w[g->feed % g->nw], items.v[i]);
-	g->feed++;
+	pool_feed(g, items.v, items.n);
 	free(chain.v);
 	free(made.v);
 	free(items.v);

@@ -129,20 +129,17 @@ walk_all(struct mpi_job *j, struct scan *s, struct walk_result *r)
 			fprintf(stderr, PROG ": rank %d: %s\n", j->rank, err);
 		return -1;
 	}
-	j->root_dev = g->root_dev;
-	dev = g->root_dev;
+	j->root_dev = walk_root_dev(g);
+	dev = j->root_dev;
 	MPI_Bcast(&dev, 1, MPI_UINT64_T, 0, j->comm);
 	j->canon_dev = dev;
-	g->fed = 1;
-	g->bell = j->bells[j->rank];
-	if (j->rank == 0) {
+	walk_feeder(g, j->bells[j->rank]);
+	if (j->rank == 0)
 		walk_seed(g);
-	} else {
-		g->root->acct = dirtot_stub(NULL, 0, 0);
-		dirtot_list_push(&g->stubs, g->root->acct);
-	}
+	else
+		walk_root(g)->acct = walk_stub(g, NULL, 0, 0);
 	MPI_Barrier(j->comm);
-	g->start_ns = mono_ns();
+	walk_clock_reset(g);
 	walk_go(g, mpi_steal_drive, j);
 	walk_collect(g, r);
 	walk_resolve(r);	/* paths travel between ranks as text */

@@ -1,5 +1,5 @@
 /*
- * mpi_node: the ranks that share this node, and a doorbell (walk/bell.h) for
+ * mpi_node: the ranks that share this node, and a doorbell (walk/walk.h) for
  * each in memory they share, an MPI shared-memory window.
  *
  * A rank's driver naps between polls of MPI (mpi_steal.c), and a message

@@ -157,12 +157,7 @@ receive_progress(struct steal *s, const MPI_Status *st)
 		sum.errors += s->seen[i].errors;
 		sum.bytes += s->seen[i].bytes;
 	}
-	atomic_store_explicit(&s->g->remote_entries, sum.entries,
-	    memory_order_relaxed);
-	atomic_store_explicit(&s->g->remote_errors, sum.errors,
-	    memory_order_relaxed);
-	atomic_store_explicit(&s->g->remote_bytes, sum.bytes,
-	    memory_order_relaxed);
+	walk_remote(s->g, &sum);
 }
 
 /* Handle one message, if any is there; returns whether one was. */

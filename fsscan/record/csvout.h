@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "capacity.h"
-#include "walk/census.h"
+#include "walk/walk.h"
 #include "outfile.h"
 
 struct csv_out {

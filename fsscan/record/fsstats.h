@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "walk/census.h"
+#include "walk/walk.h"
 
 struct fsstats_info {
 	int have_statvfs;		/* print "Filesystem total/used" lines */

@@ -534,7 +534,7 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	struct dir_source own = { list_next, &ls };
 	sqlite3_stmt *top;
 
-	/* Sums are exact only below CENSUS_MAX_ENTRIES (walk/census.h). */
+	/* Sums are exact only below CENSUS_MAX_ENTRIES (walk/walk.h). */
 	if (census_entries(&r->c) >= CENSUS_MAX_ENTRIES) {
 		snprintf(err, errlen, "the scan counted 2^54 entries or more:"
 		    " its byte totals could exceed 2^127, so it is not"

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bell.h"
+#include "walk.h"
 
 void
 bell_ring(_Atomic uint32_t *b)

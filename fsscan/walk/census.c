@@ -1,12 +1,10 @@
 /*
  * census: per-thread aggregates and their merge.
  */
-#include "census.h"
-#include "dnode.h"
-
 #include <stdlib.h>
 #include <string.h>
 
+#include "walk_int.h"
 #include "xalloc.h"
 
 void

@@ -1,12 +1,11 @@
 /*
- * dirtot: subtree totals. See dirtot.h.
+ * dirtot: subtree totals. See walk.h.
  */
-#include "dirtot.h"
-
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "walk_int.h"
 #include "xalloc.h"
 
 struct dirtot *

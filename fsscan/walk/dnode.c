@@ -1,7 +1,7 @@
 /*
  * dnode: one directory item of the walk and its chain of ancestors, which
  * holds the names for messages and top-N entries and the fds that children
- * open against. See dnode.h and walk_int.h.
+ * open against. See walk.h and walk_int.h.
  */
 #include <stdlib.h>
 #include <string.h>

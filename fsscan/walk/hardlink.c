@@ -1,12 +1,10 @@
 /*
- * hardlink: see hardlink.h.
+ * hardlink: see walk.h.
  */
-#include "hardlink.h"
-
 #include <stdlib.h>
 #include <string.h>
 
-#include "dnode.h"
+#include "walk_int.h"
 #include "xalloc.h"
 
 static size_t
@@ -86,8 +84,8 @@ owner_less(uint64_t pino, const char *name, size_t len, const struct hl_ent *e)
 	return len < e->owner_namelen;
 }
 
-/* The smallest path offered stays (census.h compares held ones without
- * building them). */
+/* The smallest path offered stays (top_ent_pathcmp compares held ones
+ * without building them). */
 static void
 keep_top(struct hl_ent *e, struct top_ent *top)
 {

@@ -158,6 +158,14 @@ pool_wait(struct walker *g)
 	return 1;
 }
 
+void
+pool_feed(struct walker *g, struct dnode **items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		pool_push(&g->w[g->feed % g->nw], items[i]);
+	g->feed++;
+}
+
 int
 pool_idle(struct walker *g)
 {

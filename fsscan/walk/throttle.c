@@ -1,12 +1,12 @@
 /*
- * throttle: see throttle.h.
+ * throttle: see throttle_int.h; and the monotonic clock (walk.h).
  */
-#include "throttle.h"
-
 #include <stdatomic.h>
 #include <time.h>
 
 #include "i128.h"
+#include "throttle_int.h"
+#include "walk.h"
 
 #define NS 1000000000ull
 #define MAX_CREDIT_NS (NS / 4)	/* idle time banked for a later burst */

@@ -1,7 +1,19 @@
 /*
- * walk_int: state shared by the walker's pieces: walk.c (one scan),
- * pool.c (work items), dnode.c (directory items), visit.c (one directory).
- * Not for use outside the walker.
+ * walk_int: what the walker's own files share, and no other room's
+ * (walk.h is the room's public header): the state of a walk and of its
+ * threads, and the functions only the walker calls.
+ *
+ *   walk.c      one scan: threads, progress line, the merge
+ *   drive.c     what a driver (fsscan-mpi) sets and reads of a walk
+ *   pool.c      work items: deques, stealing, termination
+ *   dnode.c     directory items, their names and paths
+ *   visit.c     one directory
+ *   account.c   one entry into a thread's census
+ *   census.c    the census, its merge, its errors
+ *   hardlink.c  the hard-link table
+ *   dirtot.c    v_dir subtree totals
+ *   throttle.c  --max-rate (throttle_int.h), the monotonic clock
+ *   bell.c      the doorbell
  */
 #ifndef FSSCAN_WALK_INT_H
 #define FSSCAN_WALK_INT_H
@@ -9,50 +21,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "bell.h"
-#include "dnode.h"
-#include "hardlink.h"
-#include "throttle.h"
+#include "throttle_int.h"
 #include "walk.h"
-
-/*
- * A directory to visit. refs counts the item itself until it has been
- * visited plus one per child item alive. fd is set when the directory is
- * opened and is constant while any child exists: either it stays open until
- * the last child is released, or (over the fd budget) it is closed before
- * the children are published, and they reopen it through their ancestors.
- * A directory without an fd (closed for the budget, or a stand-in for an
- * ancestor of items from another rank, never visited) gets shared_fd from
- * the first child that reopens it, when the budget has room: set once,
- * from -1 to an open fd, read by any child, closed only when the node is
- * freed. So the children of one directory, whichever thread takes them,
- * reopen their ancestors once.
- *
- * life counts what needs the node's name: 1 while refs is not 0, one per
- * child node, one per dnode_hold (a top-N entry); the node is freed when
- * it drops to 0, so a held node outlives its fd, and keeps its ancestors.
- * jump is an ancestor (ROOT's is ROOT) chosen as in a skew-binary list
- * (Myers, 1983), so that any ancestor is reached in O(log depth) steps.
- */
-struct dnode {
-	struct dnode *parent;
-	struct dnode *jump;
-	_Atomic int refs;
-	_Atomic int life;
-	int fd;
-	int fd_budgeted;
-	_Atomic int shared_fd;		/* budgeted; -1 until a child shares */
-	uint64_t dev, ino;		/* identity, checked after openat */
-	uint64_t size, blocks;		/* the directory's own stat */
-	int64_t mtime;
-	uint32_t uid, gid;
-	int depth;
-	int no_read;			/* .snapshot: count, do not descend */
-	struct dirtot *acct;		/* v_dir node receiving its content */
-	struct proj_dir proj;
-	size_t namelen;
-	char name[];
-};
 
 #define DIRBUF_SIZE (64 * 1024)
 #define FD_SLOTS 2
@@ -122,68 +92,98 @@ struct walker {
 	uid_t euid;
 };
 
-
-
-/* walk.c: the steps of walk_run (walk.h), for a driver of its own */
-struct walker *walk_new(const struct walk_opts *o, char *err, size_t errlen);
-void walk_seed(struct walker *g);
-/* Run the threads until the walk is over; drive, when given, runs in the
- * calling thread meanwhile (and all g->nw workers are new threads). */
-void walk_go(struct walker *g, void (*drive)(struct walker *, void *),
-    void *arg);
-void walk_collect(struct walker *g, struct walk_result *r);
+/* walk.c: the steps of walk_run after walk_collect. */
+/* Account every hard-linked file once, under its owning link. */
 void walk_links(struct walk_result *r, int64_t now);
-/* Build the paths of the top-N entries and hard links' candidates, which
- * hold their directories until then (census.h); walk_finish does it. */
-void walk_resolve(struct walk_result *r);
+/* Build the top-N paths (walk_resolve), sort the top-N lists and sum the
+ * subtrees: the last step of a scan. */
 void walk_finish(struct walk_result *r);
-/* This process's entries, bytes and errors so far (its threads'), for a
- * progress line. */
-struct walk_sofar {
-	uint64_t entries, errors;
-	double bytes;
-};
-void walk_so_far(const struct walker *g, struct walk_sofar *s);
 
 /* pool.c: queue d; the next item for w (its own newest, else half of a
  * victim's oldest), or NULL; 0 when the walk is over, else 1 after a short
- * wait for work; an item is finished (after its visit and release). */
+ * wait for work. */
 void pool_push(struct worker *w, struct dnode *d);
 struct dnode *pool_take(struct worker *w);
 int pool_wait(struct walker *g);
-void pool_done(struct walker *g);
-/* For a feeder outside the threads (g->fed): is nothing pending; take up
- * to max of the oldest queued items, at most half of them and keeping one
- * per idle thread, to hand to another process (each then released and
- * pool_done by the caller); end the walk. */
-int pool_idle(struct walker *g);
-/* Some thread waits for work and none is queued: time to ask for more. */
-int pool_hungry(struct walker *g);
-size_t pool_give(struct walker *g, struct dnode **out, size_t max);
-/* The feeder's pause: us microseconds, or less when g->bell rings (a
- * thread begins to wait for work, a message comes) or has rung since the
- * last pool_nap returned (*seen, 0 at first). */
-void pool_nap(struct walker *g, long us, uint32_t *seen);
 /* A condition variable timed by the monotonic clock, which no clock
  * setting can stretch. */
 void pool_cond_init(pthread_cond_t *cv);
-void pool_end(struct walker *g);
 
-/* dnode.c (and dnode.h) */
-struct dnode *dnode_new(struct dnode *parent, const char *name, size_t len);
-void dnode_release(struct walker *g, struct dnode *d);
+/*
+ * dnode.c: the names of a walk's directories, each item pointing to its
+ * parent, so that a path is never stored but built when one is shown.
+ *
+ * A top-N entry holds a directory as a reference (dnode_hold) rather
+ * than as its path, and compares it with another by dnode_pathcmp in
+ * time logarithmic in their depth: building each candidate's path to
+ * compare it, as a chain of directories would have every level do, costs
+ * time quadratic in the depth.
+ */
+/* Full path of name inside d (or of d itself when name is NULL), joined
+ * from ROOT as given. */
+char *dnode_path(const struct dnode *d, const char *name, size_t namelen);
+/* d's path below ROOT, "a/b/c" (its components, ROOT's excluded). */
+char *dnode_relpath(const struct dnode *d);
+/* strcmp(dnode_path(a, an, alen), dnode_path(b, bn, blen)), as its sign,
+ * without building either path (an and bn may be NULL). */
+int dnode_pathcmp(const struct dnode *a, const char *an, size_t alen,
+    const struct dnode *b, const char *bn, size_t blen);
+/* Keep d's name and its ancestors' (not its fd) until dnode_drop. */
+void dnode_hold(struct dnode *d);
+void dnode_drop(struct dnode *d);
 
 /* visit.c */
 void visit_dir(struct worker *w, struct dnode *d);
 void visit_forget_slots(struct worker *w);
 
-/* account.c */
-void account_file(struct census *c, int64_t now, const struct hl_file *f,
-    struct dirlocal *dl, char *path);
+/* account.c: the other entries (account_file is in walk.h). */
 void account_dir(struct census *c, const struct dnode *d, struct dirlocal *dl);
 void account_symlink(struct census *c, int32_t proj, uint64_t size,
     uint64_t blocks, int64_t mtime, int target_abs, struct dirlocal *dl);
 void account_other(struct census *c, int32_t proj, uint64_t size,
     uint64_t blocks, int64_t mtime, struct dirlocal *dl);
+
+/* census.c: what only the walker's threads call. */
+/* Would a top-N heap keep key? */
+int topn_wants(const struct topn *t, uint64_t key);
+/* Offer leaf (NULL: dir itself) in dir without building its path: dir is
+ * held and leaf copied only when kept. */
+void topn_offer_at(struct topn *t, uint64_t key, struct dnode *dir,
+    const char *leaf, size_t leaflen);
+/* Turn every held entry into its path, letting go of its directory. */
+void topn_resolve(struct topn *t);
+/* One entry by itself (a hard link's candidate): strcmp of the paths of
+ * a and b, held or not; its path; its release. */
+int top_ent_pathcmp(const struct top_ent *a, const struct top_ent *b);
+void top_ent_resolve(struct top_ent *e);
+void top_ent_free(struct top_ent *e);
+/* Offer e (nothing when it has neither path nor directory) with key;
+ * what e owns passes to t or is freed. */
+void topn_offer_ent(struct topn *t, uint64_t key, struct top_ent *e);
+/* Is a path of one more error err kept? */
+int census_error_wants_path(const struct census *c, int err);
+
+/* hardlink.c: record one link, name in directory dir; dir is held as a
+ * top-N candidate when top is set. */
+void hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
+    struct dnode *dir, const char *name, size_t namelen,
+    const struct hl_file *f, int top);
+/* Build every entry's top-N path, letting go of its directory. */
+void hl_resolve(struct hltab *t);
+/* Move all of src into dst, combining links to the same inode. */
+void hl_merge(struct hltab *dst, struct hltab *src);
+
+/* dirtot.c: a node under parent (NULL: ROOT, named "."), numbered from
+ * *seq. */
+struct dirtot *dirtot_new(struct dirtot *parent, const char *name,
+    size_t namelen, _Atomic uint64_t *seq);
+/* A stand-in for node seq of another rank under the stand-in parent
+ * (walk_stub). */
+struct dirtot *dirtot_stub(struct dirtot *parent, int rank, uint64_t seq);
+void dirlocal_mtime(struct dirlocal *l, int64_t mtime);
+void dirtot_list_push(struct dirtot_list *l, struct dirtot *t);
+/* Move every node of src into dst. */
+void dirtot_list_take(struct dirtot_list *dst, struct dirtot_list *src);
+void dirtot_list_free(struct dirtot_list *l);
 
 #endif

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "walk/bell.h"
+#include "walk/walk.h"
 #include "tap.h"
 
 #define NAP_US (60 * 1000000L)

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "walk/census.h"
 #include "tap.h"
 #include "walk/walk_int.h"
 #include "xalloc.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "walk/census.h"
+#include "walk/walk.h"
 #include "record/fsstats.h"
 #include "tap.h"
 

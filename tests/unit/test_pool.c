@@ -4,7 +4,7 @@
  *
  * The walker is built by hand: one or two deques filled with pool_push,
  * and g->idle set as if that many threads waited for work. Every expected
- * count is worked out by hand from the rule in walk_int.h: half of each
+ * count is worked out by hand from the rule in walk/walk.h: half of each
  * deque's oldest items, rounded up, at most max in all, and never the
  * items that our own idle threads are about to take.
  */

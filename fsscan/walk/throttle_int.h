@@ -1,11 +1,11 @@
 /*
- * throttle: a shared cap on stat calls per second (--max-rate), for
+ * throttle_int: a shared cap on stat calls per second (--max-rate), for
  * metadata servers that other users depend on. Threads reserve time slots
  * in batches from one atomic clock, so an unthrottled scan pays nothing and
  * a throttled one pays one atomic add per batch.
  */
-#ifndef FSSCAN_THROTTLE_H
-#define FSSCAN_THROTTLE_H
+#ifndef FSSCAN_THROTTLE_INT_H
+#define FSSCAN_THROTTLE_INT_H
 
 #include <stdint.h>
 
@@ -23,7 +23,5 @@ struct throttle_local {
 void throttle_init(struct throttle *t, uint64_t rate);
 /* Account one operation; sleeps when the caller is ahead of the rate. */
 void throttle_op(struct throttle *t, struct throttle_local *l);
-
-uint64_t mono_ns(void);
 
 #endif
