@@ -19,12 +19,12 @@
  *           errnos, per errno: err count paths, str path...; varint
  *           n, n x varint project ID met (a projid rule's)
  *   acct    varint files dirs, wide bytes alloc
- *   wide    a 128-bit integer as two varints, low half first (mpi_int.h)
+ *   wide    a 128-bit integer as two varints, low half first (mpi.h)
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_int.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 /* The census counters that add, in two lists: 64-bit counts, and the

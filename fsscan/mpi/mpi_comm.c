@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_int.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 #define WAIT_MAX_US 2000

@@ -10,14 +10,14 @@
  * reaches each of its ancestors exactly once (invariant 2).
  *
  *   contribution   varint seq, totals
- *   totals         varint files dirs, wide bytes alloc (mpi_int.h),
+ *   totals         varint files dirs, wide bytes alloc (mpi.h),
  *                  byte any, [zigzag max_mtime]
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_int.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 struct roll {

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_int.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 #define CHAIN0 64

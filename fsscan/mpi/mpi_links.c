@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_int.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 struct links {

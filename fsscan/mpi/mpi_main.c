@@ -1,7 +1,7 @@
 /*
  * fsscan-mpi: the census walk of one tree by many MPI ranks, each with its
- * walker threads, into the same snapshot as fsscan's. See docs/fsscan.1
- * ("fsscan-mpi") and mpi_int.h for the pieces.
+ * walker threads, into the same snapshot as fsscan's. See
+ * docs/fsscan-mpi.1, and mpi.h for the pieces.
  *
  *	mpirun -np N fsscan-mpi [OPTIONS] ROOT	(or srun)
  *
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "mpi_int.h"
+#include "mpi.h"
 #include "scan/scan.h"
 
 #define PROG "fsscan-mpi"

@@ -14,7 +14,7 @@
  */
 #include <stdlib.h>
 
-#include "mpi_int.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 /* One cache line per rank: a ring does not disturb the neighbours'. */

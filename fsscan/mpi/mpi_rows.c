@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_int.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 #define ROWS_BATCH (256u << 10)

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi_int.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 #define MAX_GIVE	512		/* directories per steal */

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "mpi_int.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 #define XCHG_LIMIT (256u << 10)

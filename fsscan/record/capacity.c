@@ -1,11 +1,10 @@
 /*
- * capacity: see capacity.h.
+ * capacity: see record.h.
  */
-#include "capacity.h"
-
 #include <sys/statvfs.h>
 
 #include "db.h"
+#include "record.h"
 
 int
 capacity_read(const char *root, struct fs_capacity *cap)

@@ -1,8 +1,6 @@
 /*
- * csvout: the fsstats CSV file of a scan. See csvout.h.
+ * csvout: the fsstats CSV file of a scan. See record.h.
  */
-#include "csvout.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +8,8 @@
 #include <sys/stat.h>
 
 #include "db.h"
-#include "fsstats.h"
+#include "fsstats_int.h"
+#include "record.h"
 
 int
 csvout_open(struct csv_out *c, const char *prog, const char *path,

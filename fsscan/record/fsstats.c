@@ -13,7 +13,7 @@
  * zero), %f for averages and every percentage column, and percentages as
  * fractions in 0..1.
  */
-#include "fsstats.h"
+#include "fsstats_int.h"
 
 #include <errno.h>
 #include <inttypes.h>

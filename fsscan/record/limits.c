@@ -1,13 +1,12 @@
 /*
- * limits: the --limits FILE reader and the list of limits (limits.h).
+ * limits: the --limits FILE reader and the list of limits (record.h).
  */
-#include "limits.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lines.h"
+#include "record.h"
 #include "units.h"
 #include "xalloc.h"
 

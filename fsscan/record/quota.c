@@ -1,15 +1,15 @@
 /*
- * quota: project quota limits through quotactl (quota.h). The generic
+ * quota: project quota limits through quotactl (record.h). The generic
  * Q_GETQUOTA works on XFS and ext4 alike; block limits are in units of
  * QIF_DQBLKSIZE (1 KiB).
  */
-#include "quota.h"
-
 #include <errno.h>
 #include <stddef.h>
 #include <sys/quota.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "record.h"
 
 #ifndef PRJQUOTA
 #define PRJQUOTA 2

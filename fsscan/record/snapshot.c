@@ -2,8 +2,6 @@
  * snapshot: write one scan into the census database. Every value is bound;
  * names and paths are stored as the bytes the file system returned.
  */
-#include "snapshot.h"
-
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +10,7 @@
 
 #include "db.h"
 #include "idname.h"
+#include "record.h"
 
 /* A statement and the error context of one write. */
 struct w {

@@ -2,8 +2,6 @@
  * args: the command line of fsscan and fsscan-mpi, which take the same
  * options (docs/fsscan.1).
  */
-#include "args.h"
-
 #include <getopt.h>
 #include <limits.h>
 #include <string.h>
@@ -14,6 +12,7 @@
 #include "argval.h"
 #include "epoch.h"
 #include "idname.h"
+#include "scan.h"
 #include "xalloc.h"
 
 void

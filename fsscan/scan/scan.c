@@ -1,8 +1,6 @@
 /*
  * scan: see scan.h.
  */
-#include "scan.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,10 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/capacity.h"
 #include "db.h"
 #include "human.h"
-#include "record/quota.h"
+#include "scan.h"
 
 /* ROOT must be a real directory: fsscan never follows symlinks. */
 static int

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "walk/walk.h"
-#include "record/fsstats.h"
+#include "record/fsstats_int.h"
 #include "tap.h"
 
 #define DAY 86400LL

@@ -1,11 +1,11 @@
 /*
- * fsstats: write a census as the CSV of fsstats 1.4.5, so that tools and
+ * fsstats_int: write a census as the CSV of fsstats 1.4.5, so that tools and
  * archives built around that format read fsscan's output unchanged.
  * docs/fsstats-compat.md lists where the numbers differ from the Perl
  * script (hardlink key, reference time) and what fsscan adds.
  */
-#ifndef FSSCAN_FSSTATS_H
-#define FSSCAN_FSSTATS_H
+#ifndef FSSCAN_FSSTATS_INT_H
+#define FSSCAN_FSSTATS_INT_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,9 @@
 /*
- * mpi_int: the pieces of fsscan-mpi, the walk of one tree by many MPI
- * ranks (docs/fsscan.1, "fsscan-mpi"). Not for use outside fsscan/mpi_*.c.
+ * mpi: the pieces of fsscan-mpi, the walk of one tree by many MPI ranks
+ * (docs/fsscan-mpi.1), the one header of fsscan/mpi/, which no other room
+ * uses. Not Open MPI's <mpi.h>, which it includes: the room's files name
+ * this one "mpi.h", found beside them, and that one <mpi.h>, found on the
+ * include path, where this folder never is.
  *
  *   mpi_main.c    the program: options, database on rank 0, the steps
  *   mpi_steal.c   the driver thread of each rank: stealing directories
@@ -33,15 +36,15 @@
  *    since the token last passed.
  * 4. Only rank 0 opens the database and the CSV.
  */
-#ifndef FSSCAN_MPI_INT_H
-#define FSSCAN_MPI_INT_H
+#ifndef FSSCAN_MPI_H
+#define FSSCAN_MPI_H
 
 #include <mpi.h>
 #include <stdint.h>
 
 #include "i128.h"
 #include "iobuf.h"
-#include "record/snapshot.h"
+#include "record/record.h"
 #include "walk/walk.h"
 
 enum mpi_tag {
