@@ -1,8 +1,8 @@
 /*
  * walk: the parallel census walk of one tree, the public header of
  * fsscan/walk/. What other rooms may use of the walker is declared here,
- * in three parts: what a walk counts (the census, its hard links and its
- * directory totals), the walk itself (walk_run), and the interface of a
+ * in three parts: what a walk counts (the census with its top-N lists, its
+ * hard links and its directory totals), the walk itself (walk_run), and the interface of a
  * driver that feeds the walk directories from elsewhere (fsscan-mpi).
  * walk_int.h holds what only the walker's own files share.
  *
@@ -30,6 +30,30 @@ struct dnode;
 struct dirtot;
 
 /*
+ * topn.c: the lists of the largest files and directories.
+ *
+ * A bounded min-heap keeping the largest keys. An entry is a path (owned),
+ * or while the walk runs a directory held (dnode_hold) and, for a file,
+ * its name (owned): topn_resolve turns those into paths.
+ */
+struct topn {
+	struct top_ent {
+		uint64_t key;
+		char *path;
+		struct dnode *dir;
+		char *leaf;
+		size_t leaflen;
+	} *e;
+	int cap, len;
+};
+
+/* Offer a candidate to a top-N heap; path is built by the caller only when
+ * topn_wants() says the key would be kept. Takes ownership of path. */
+void topn_offer(struct topn *t, uint64_t key, char *path);
+/* Sort entries by key, largest first (ties by path) for output. */
+void topn_sort(struct topn *t);
+
+/*
  * census.c: what one scan counts. Each walker thread owns one struct
  * census and fills it without locks; census_merge() adds them once at the
  * end. Histograms add exactly, so the merged result does not depend on
@@ -54,20 +78,6 @@ struct proj_stats {
 struct idmap {
 	struct idmap_ent { uint32_t id; uint32_t used; struct acct a; } *e;
 	size_t cap, len;
-};
-
-/* Bounded min-heap keeping the largest keys. An entry is a path (owned),
- * or while the walk runs a directory held (dnode_hold) and, for a file,
- * its name (owned): topn_resolve turns those into paths. */
-struct topn {
-	struct top_ent {
-		uint64_t key;
-		char *path;
-		struct dnode *dir;
-		char *leaf;
-		size_t leaflen;
-	} *e;
-	int cap, len;
 };
 
 #define ERR_PATHS 5	/* first paths kept per errno */
@@ -116,12 +126,6 @@ void census_merge(struct census *dst, struct census *src);
 
 struct proj_stats *census_proj(struct census *c, int proj);
 struct acct *idmap_get(struct idmap *m, uint32_t id);
-
-/* Offer a candidate to a top-N heap; path is built by the caller only when
- * topn_wants() says the key would be kept. Takes ownership of path. */
-void topn_offer(struct topn *t, uint64_t key, char *path);
-/* Sort entries by key, largest first (ties by path) for output. */
-void topn_sort(struct topn *t);
 
 /* Count an error; path may be NULL when more paths would not be kept. */
 void census_error(struct census *c, int err, char *path);

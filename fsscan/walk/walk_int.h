@@ -10,6 +10,7 @@
  *   visit.c     one directory
  *   account.c   one entry into a thread's census
  *   census.c    the census, its merge, its errors
+ *   topn.c      the census's top-N lists
  *   hardlink.c  the hard-link table
  *   dirtot.c    v_dir subtree totals
  *   throttle.c  --max-rate (throttle_int.h), the monotonic clock
@@ -143,7 +144,7 @@ void account_symlink(struct census *c, int32_t proj, uint64_t size,
 void account_other(struct census *c, int32_t proj, uint64_t size,
     uint64_t blocks, int64_t mtime, struct dirlocal *dl);
 
-/* census.c: what only the walker's threads call. */
+/* topn.c: what only the walker calls. */
 /* Would a top-N heap keep key? */
 int topn_wants(const struct topn *t, uint64_t key);
 /* Offer leaf (NULL: dir itself) in dir without building its path: dir is
@@ -160,7 +161,11 @@ void top_ent_free(struct top_ent *e);
 /* Offer e (nothing when it has neither path nor directory) with key;
  * what e owns passes to t or is freed. */
 void topn_offer_ent(struct topn *t, uint64_t key, struct top_ent *e);
-/* Is a path of one more error err kept? */
+/* Add src's entries into dst (src is left empty); free t's entries. */
+void topn_merge(struct topn *dst, struct topn *src);
+void topn_free(struct topn *t);
+
+/* census.c: is a path of one more error err kept? */
 int census_error_wants_path(const struct census *c, int err);
 
 /* hardlink.c: record one link, name in directory dir; dir is held as a
