@@ -257,7 +257,7 @@ get_idmap(struct cursor *c, struct idmap *m)
 
 	for (uint64_t i = 0; i < n && !c->err; i++) {
 		uint32_t id = (uint32_t)cursor_varint(c);
-		get_acct(c, idmap_get(m, id));
+		get_acct(c, census_idmap_get(m, id));
 	}
 }
 

@@ -6,7 +6,7 @@
  * links it saw, the smallest (parent inode, name) among them and that
  * link's file, and the smallest path offered for the top-N list. The
  * inode's owner rank, chosen by hashing (dev, ino), combines every rank's
- * entry with the same rule (hl_add), so it knows the owning link of the
+ * entry with the same rule (hardlink_add), so it knows the owning link of the
  * whole tree and the rank that saw it, and it counts the duplicates. It
  * then tells that rank, which accounts the file exactly as fsscan would
  * (its project and v_dir node are that rank's), with the smallest path.
@@ -101,7 +101,7 @@ unpack_seen(void *arg, int src, struct cursor *c)
 	/* The name may hold no NUL, so len is its length. */
 	struct top_ent top = { .path = get_path(l, c) };
 
-	hl_add(&l->own, dev, ino, links, pino, name, len, &f, &top);
+	hardlink_add(&l->own, dev, ino, links, pino, name, len, &f, &top);
 }
 
 static int
@@ -128,7 +128,7 @@ unpack_owned(void *arg, int src, struct cursor *c)
 	uint64_t dev = mpi_dev_in(l->j, cursor_varint(c));
 	uint64_t ino = cursor_varint(c);
 	char *path = get_path(l, c);
-	struct hl_ent *e = hl_find(&l->r->hl, dev, ino);
+	struct hl_ent *e = hardlink_find(&l->r->hl, dev, ino);
 
 	(void)src;
 	if (!e) {
@@ -150,7 +150,7 @@ mpi_links(const struct mpi_job *j, struct walk_result *r, int64_t now)
 	r->c.hardlink_dups += l.own.links - l.own.len;
 	l.next = 0;
 	mpi_xchg(j, &owned);
-	hl_free(&l.own);
-	hl_free(&r->hl);
+	hardlink_free(&l.own);
+	hardlink_free(&r->hl);
 	free(l.buf);
 }

@@ -130,7 +130,7 @@ receive_work(struct steal *s, const MPI_Status *st)
 	    MPI_STATUS_IGNORE);
 	if (s->done)
 		mpi_comm_fail("directories from another rank", "after the end");
-	s->stir_ns = mono_ns();
+	s->stir_ns = throttle_mono_ns();
 	s->j->st.items_in += mpi_item_unpack(s->j, s->g, s->in.p, (size_t)n);
 	s->j->st.steals++;
 	s->outstanding = 0;
@@ -173,7 +173,7 @@ poll_one(struct steal *s)
 	case TAG_REQ:
 		MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_REQ, s->j->comm,
 		    MPI_STATUS_IGNORE);
-		s->stir_ns = mono_ns();
+		s->stir_ns = throttle_mono_ns();
 		answer(s, st.MPI_SOURCE);
 		break;
 	case TAG_WORK:
@@ -183,7 +183,7 @@ poll_one(struct steal *s)
 		MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_NOWORK,
 		    s->j->comm, MPI_STATUS_IGNORE);
 		s->outstanding = 0;
-		s->stir_ns = mono_ns();
+		s->stir_ns = throttle_mono_ns();
 		s->retry_ns = s->stir_ns + (uint64_t)s->retry_us * 1000;
 		if (s->retry_us < RETRY_MAX_US)
 			s->retry_us *= 2;
@@ -215,7 +215,7 @@ ask(struct steal *s)
 	int n = s->j->n, v;
 
 	if (n == 1 || s->outstanding || !pool_hungry(s->g) ||
-	    mono_ns() < s->retry_ns)
+	    throttle_mono_ns() < s->retry_ns)
 		return;
 	v = (int)(rand_r(&s->j->seed) % (unsigned)(n - 1));
 	if (v >= s->j->rank)
@@ -248,7 +248,7 @@ pass_token(struct steal *s)
 static void
 send_progress(struct steal *s, int last)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = throttle_mono_ns();
 	int flag = 1;
 
 	if (!s->j->progress || s->j->rank == 0)
@@ -282,7 +282,7 @@ send_progress(struct steal *s, int last)
 static long
 nap_max(const struct steal *s)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = throttle_mono_ns();
 
 	if (s->outstanding || s->done || s->work_req != MPI_REQUEST_NULL)
 		return POLL_ASK_US;

@@ -107,7 +107,7 @@ rule_name(const struct project_rules *r, int i, uint32_t id)
 /* Project of numeric id under rule i (-1: no match), memoised for all
  * threads. Does not mark: callers mark when they use the result. */
 int32_t
-proj_resolve(struct project_rules *r, int i, uint32_t id)
+projcache_resolve(struct project_rules *r, int i, uint32_t id)
 {
 	uint64_t key = (uint64_t)i << 32 | id;
 	struct okey *s;
@@ -128,7 +128,7 @@ proj_resolve(struct project_rules *r, int i, uint32_t id)
 	s = otab_slot(r, key);	/* another thread may have added it */
 	if (!s->used) {
 		s->key = key;
-		s->proj = name ? proj_intern_locked(r, name) : -1;
+		s->proj = name ? projreg_intern_locked(r, name) : -1;
 		s->used = 1;
 		r->olen++;
 	}
@@ -164,7 +164,7 @@ project_projid_note(struct project_rules *r, uint32_t id)
 {
 	for (int i = 0; i < r->nrules; i++)
 		if (r->rule[i].kind == R_PROJID)
-			(void)proj_resolve(r, i, id);
+			(void)projcache_resolve(r, i, id);
 }
 
 /* Per-thread cache ------------------------------------------------------ */
@@ -214,7 +214,7 @@ cache_slot(struct project_cache *c, int k, uint32_t id)
 /* Project of numeric id under owner rule i, through thread cache c.
  * Marks the rule on a miss, the first time this thread uses the result. */
 int32_t
-proj_cache_get(struct project_rules *r, struct project_cache *c, int i,
+projcache_get(struct project_rules *r, struct project_cache *c, int i,
     uint32_t id)
 {
 	int k = r->rule[i].owneri;
@@ -226,8 +226,8 @@ proj_cache_get(struct project_rules *r, struct project_cache *c, int i,
 	s = cache_slot(c, k, id);
 	if (s->proj != PC_EMPTY)
 		return s->proj;
-	p = proj_resolve(r, i, id);
-	proj_mark(r, i, p);
+	p = projcache_resolve(r, i, id);
+	projreg_mark(r, i, p);
 	if ((c->len + 1) * 2 > c->cap) {
 		cache_grow(r, c);
 		s = cache_slot(c, k, id);

@@ -36,7 +36,7 @@ projid_project(struct project_rules *r, int i, const struct proj_dir *parent,
 {
 	if (parent && parent->projid == projid && parent->match[i] >= 0)
 		return parent->match[i];
-	return proj_resolve(r, i, projid);
+	return projcache_resolve(r, i, projid);
 }
 
 /* The directory's own project: the first rule that matches it. */
@@ -60,15 +60,15 @@ dir_self(struct project_rules *r, const struct proj_dir *parent,
 			p = d->match[i];
 			break;
 		case R_USER:
-			p = proj_resolve(r, i, (uint32_t)uid);
+			p = projcache_resolve(r, i, (uint32_t)uid);
 			break;
 		case R_GIDMAP:
 		case R_GROUP:
-			p = proj_resolve(r, i, (uint32_t)gid);
+			p = projcache_resolve(r, i, (uint32_t)gid);
 			break;
 		}
 		if (p >= 0) {
-			proj_mark(r, i, p);
+			projreg_mark(r, i, p);
 			return p;
 		}
 	}
@@ -86,7 +86,7 @@ depth_project(struct project_rules *r, const char *name,
 
 	if (strcmp(path, PROJECT_NONE_NAME) == 0)
 		path = "./" PROJECT_NONE_NAME;
-	return proj_intern(r, path);
+	return projreg_intern(r, path);
 }
 
 /* Fill d for a directory; parent is NULL for ROOT. */
@@ -104,7 +104,7 @@ dir_state(struct project_rules *r, const struct proj_dir *parent,
 		read_projid(fd, &d);
 	if (r->trie)
 		d.map_node = parent == NULL ? r->trie :
-		    parent->map_node ? mnode_child(parent->map_node, name) :
+		    parent->map_node ? projmap_child(parent->map_node, name) :
 		    NULL;
 	for (int i = 0; i < r->nrules; i++) {
 		const struct rule *ru = &r->rule[i];
@@ -126,7 +126,7 @@ dir_state(struct project_rules *r, const struct proj_dir *parent,
 				d.match[i] = inherited;
 			break;
 		case R_MAP:
-			d.match[i] = mnode_id(r, d.map_node, ru->mapi);
+			d.match[i] = projmap_id(r, d.map_node, ru->mapi);
 			if (d.match[i] < 0)
 				d.match[i] = inherited;
 			break;
@@ -144,7 +144,7 @@ project_map_child(const struct project_rules *r,
 {
 	if (!r->trie || !parent->map_node)
 		return NULL;
-	return mnode_child(parent->map_node, name);
+	return projmap_child(parent->map_node, name);
 }
 
 void
@@ -181,7 +181,7 @@ map_file(struct project_rules *r, const struct proj_dir *d, int mapi,
 
 	if (n == NULL || n->nkids == 0)
 		return -1;
-	return mnode_id(r, mnode_child(n, name), mapi);
+	return projmap_id(r, projmap_child(n, name), mapi);
 }
 
 int32_t
@@ -193,22 +193,22 @@ project_of(struct project_rules *r, const struct proj_dir *d,
 
 		switch (r->rule[i].kind) {
 		case R_USER:
-			p = proj_cache_get(r, c, i, (uint32_t)uid);
+			p = projcache_get(r, c, i, (uint32_t)uid);
 			break;
 		case R_GIDMAP:
 		case R_GROUP:
-			p = proj_cache_get(r, c, i, (uint32_t)gid);
+			p = projcache_get(r, c, i, (uint32_t)gid);
 			break;
 		case R_MAP:
 			if ((p = map_file(r, d, r->rule[i].mapi, name)) < 0)
 				p = d->match[i];
 			if (p >= 0)
-				proj_mark(r, i, p);
+				projreg_mark(r, i, p);
 			break;
 		default:
 			p = d->match[i];
 			if (p >= 0)
-				proj_mark(r, i, p);
+				projreg_mark(r, i, p);
 			break;
 		}
 		if (p >= 0)

@@ -141,23 +141,23 @@ void	 projerr_set(char *err, size_t errlen, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 
 /* projmap.c */
-int	 map_start(struct parse *ps, const char *root_abs);
-int	 map_line(struct parse *ps, const struct rule *ru, char *prefix,
+int	 projmap_start(struct parse *ps, const char *root_abs);
+int	 projmap_line(struct parse *ps, const struct rule *ru, char *prefix,
 	    const char *proj, int line);
-void	 mnode_free(struct mnode *n, int nmap);
-const struct mnode *mnode_child(const struct mnode *n, const char *name);
-int32_t	 mnode_id(struct project_rules *r, const struct mnode *n, int mi);
+void	 projmap_free(struct mnode *n, int nmap);
+const struct mnode *projmap_child(const struct mnode *n, const char *name);
+int32_t	 projmap_id(struct project_rules *r, const struct mnode *n, int mi);
 
 /* projreg.c */
 void	 projreg_init(struct project_rules *r);
 void	 projreg_free(struct project_rules *r);
-int32_t	 proj_intern_locked(struct project_rules *r, const char *name);
-int32_t	 proj_intern(struct project_rules *r, const char *name);
-void	 proj_mark(struct project_rules *r, int i, int32_t p);
+int32_t	 projreg_intern_locked(struct project_rules *r, const char *name);
+int32_t	 projreg_intern(struct project_rules *r, const char *name);
+void	 projreg_mark(struct project_rules *r, int i, int32_t p);
 
 /* projcache.c */
-int32_t	 proj_resolve(struct project_rules *r, int i, uint32_t id);
-int32_t	 proj_cache_get(struct project_rules *r, struct project_cache *c,
+int32_t	 projcache_resolve(struct project_rules *r, int i, uint32_t id);
+int32_t	 projcache_get(struct project_rules *r, struct project_cache *c,
 	    int i, uint32_t id);
 
 #endif

@@ -23,12 +23,12 @@ mnode_new(const char *name)
 }
 
 void
-mnode_free(struct mnode *n, int nmap)
+projmap_free(struct mnode *n, int nmap)
 {
 	if (n == NULL)
 		return;
 	for (size_t i = 0; i < n->nkids; i++)
-		mnode_free(n->kids[i], nmap);
+		projmap_free(n->kids[i], nmap);
 	if (n->val)
 		for (int i = 0; i < nmap; i++)
 			free(n->val[i].name);
@@ -55,7 +55,7 @@ mnode_lower(const struct mnode *n, const char *name)
 }
 
 const struct mnode *
-mnode_child(const struct mnode *n, const char *name)
+projmap_child(const struct mnode *n, const char *name)
 {
 	size_t i = mnode_lower(n, name);
 
@@ -81,7 +81,7 @@ mnode_add(struct mnode *n, const char *name)
 
 /* The interned id of map rule mi's value at node n, or -1. */
 int32_t
-mnode_id(struct project_rules *r, const struct mnode *n, int mi)
+projmap_id(struct project_rules *r, const struct mnode *n, int mi)
 {
 	struct mval *v;
 	int32_t id;
@@ -95,7 +95,7 @@ mnode_id(struct project_rules *r, const struct mnode *n, int mi)
 	pthread_mutex_lock(&r->lock);
 	id = atomic_load_explicit(&v->id, memory_order_relaxed);
 	if (id == ID_LAZY) {
-		id = proj_intern_locked(r, v->name);
+		id = projreg_intern_locked(r, v->name);
 		atomic_store_explicit(&v->id, id, memory_order_release);
 	}
 	pthread_mutex_unlock(&r->lock);
@@ -128,7 +128,7 @@ split_path(char *path, struct comps *c, int dotdot_ok)
 
 /* Create the trie and split ROOT, which anchors absolute prefixes. */
 int
-map_start(struct parse *ps, const char *root_abs)
+projmap_start(struct parse *ps, const char *root_abs)
 {
 	if (root_abs == NULL || root_abs[0] != '/') {
 		projerr_set(ps->err, ps->errlen,
@@ -173,7 +173,7 @@ map_set(struct parse *ps, const struct rule *ru, struct mnode *n, int len,
 
 /* One "PATH-PREFIX PROJECT" line of map rule ru. */
 int
-map_line(struct parse *ps, const struct rule *ru, char *prefix,
+projmap_line(struct parse *ps, const struct rule *ru, char *prefix,
     const char *proj, int line)
 {
 	struct comps *pc = &ps->pc, *rc = &ps->root;

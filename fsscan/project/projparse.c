@@ -334,7 +334,7 @@ load_files(struct parse *ps, const char *root_abs)
 
 	if (r->has_projid && load_projid(ps) < 0)
 		return -1;
-	if (r->nmap && map_start(ps, root_abs) < 0)
+	if (r->nmap && projmap_start(ps, root_abs) < 0)
 		return -1;
 	for (int i = 0; i < r->nrules; i++) {
 		struct rule *ru = &r->rule[i];
@@ -343,7 +343,7 @@ load_files(struct parse *ps, const char *root_abs)
 
 		if (ru->kind == R_MAP)
 			rc = read_pairs(ps, ru, file + 1,
-			    "PATH-PREFIX PROJECT", map_line);
+			    "PATH-PREFIX PROJECT", projmap_line);
 		else if (ru->kind == R_GIDMAP)
 			rc = read_pairs(ps, ru, file + 1, "GID PROJECT",
 			    gidmap_line);
@@ -403,7 +403,7 @@ project_rules_free(struct project_rules *r)
 		free(r->rule[i].spec);
 		idnames_free(r->rule[i].gids, r->rule[i].ngids);
 	}
-	mnode_free(r->trie, r->nmap);
+	projmap_free(r->trie, r->nmap);
 	idnames_free(r->projnames, r->nprojnames);
 	projreg_free(r);
 	free(r);

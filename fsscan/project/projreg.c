@@ -84,7 +84,7 @@ hash_find(const struct project_rules *r, const char *name)
 
 /* Name -> id, adding the name when new. Caller holds r->lock. */
 int32_t
-proj_intern_locked(struct project_rules *r, const char *name)
+projreg_intern_locked(struct project_rules *r, const char *name)
 {
 	int32_t n = atomic_load_explicit(&r->count, memory_order_relaxed);
 	int32_t id = hash_find(r, name);
@@ -114,19 +114,19 @@ proj_intern_locked(struct project_rules *r, const char *name)
 }
 
 int32_t
-proj_intern(struct project_rules *r, const char *name)
+projreg_intern(struct project_rules *r, const char *name)
 {
 	int32_t id;
 
 	pthread_mutex_lock(&r->lock);
-	id = proj_intern_locked(r, name);
+	id = projreg_intern_locked(r, name);
 	pthread_mutex_unlock(&r->lock);
 	return id;
 }
 
 /* Record that rule i attributed something to p. Cheap when already set. */
 void
-proj_mark(struct project_rules *r, int i, int32_t p)
+projreg_mark(struct project_rules *r, int i, int32_t p)
 {
 	struct pname *n;
 	uint32_t bit = 1u << i;
@@ -146,7 +146,7 @@ projreg_init(struct project_rules *r)
 	for (int k = 0; k < NCHUNK; k++)
 		atomic_init(&r->chunk[k], NULL);
 	atomic_init(&r->count, 0);
-	proj_intern_locked(r, PROJECT_NONE_NAME);
+	projreg_intern_locked(r, PROJECT_NONE_NAME);
 }
 
 /* Frees everything r->lock guards, the memo table included. */
@@ -167,7 +167,7 @@ projreg_free(struct project_rules *r)
 int32_t
 project_id(struct project_rules *r, const char *name)
 {
-	return proj_intern(r, name);
+	return projreg_intern(r, name);
 }
 
 uint32_t
@@ -184,7 +184,7 @@ project_add_sources(struct project_rules *r, int32_t id, uint32_t bits)
 {
 	for (int i = 0; i < r->nrules; i++)
 		if (bits & (1u << i))
-			proj_mark(r, i, id);
+			projreg_mark(r, i, id);
 }
 
 int32_t

@@ -47,8 +47,8 @@ account_file(struct census *c, int64_t now, const struct hl_file *f,
 {
 	struct dirlocal own = { 0 };
 	struct proj_stats *ps = census_proj(c, f->proj);
-	struct acct *u = idmap_get(&c->users, f->uid);
-	struct acct *g = idmap_get(&c->groups, f->gid);
+	struct acct *u = census_idmap_get(&c->users, f->uid);
+	struct acct *g = census_idmap_get(&c->groups, f->gid);
 	u128 alloc = blocks_bytes(f->blocks);
 	uint64_t size = f->size;
 	i128 amt[3] = { age(now, f->atime), age(now, f->mtime),
@@ -87,7 +87,7 @@ account_file(struct census *c, int64_t now, const struct hl_file *f,
 	dl->files++;
 	dl->bytes += f->size;
 	dl->alloc += alloc;
-	dirlocal_mtime(dl, f->mtime);
+	dirtot_local_mtime(dl, f->mtime);
 	if (dl == &own)
 		dirtot_add(f->acct, &own);
 
@@ -105,10 +105,10 @@ account_dir(struct census *c, const struct dnode *d, struct dirlocal *dl)
 	add_overhead(c, d->size, d->blocks);
 	ps->entries++;
 	ps->a.dirs++;
-	idmap_get(&c->users, d->uid)->dirs++;
-	idmap_get(&c->groups, d->gid)->dirs++;
+	census_idmap_get(&c->users, d->uid)->dirs++;
+	census_idmap_get(&c->groups, d->gid)->dirs++;
 	dl->dirs++;
-	dirlocal_mtime(dl, d->mtime);
+	dirtot_local_mtime(dl, d->mtime);
 }
 
 void
@@ -124,7 +124,7 @@ account_symlink(struct census *c, int32_t proj, uint64_t size,
 	else if (target_abs == 0)
 		c->symlink_rel++;
 	census_proj(c, proj)->entries++;
-	dirlocal_mtime(dl, mtime);
+	dirtot_local_mtime(dl, mtime);
 }
 
 void
@@ -134,5 +134,5 @@ account_other(struct census *c, int32_t proj, uint64_t size,
 	c->others++;
 	add_totals(c, size, blocks);
 	census_proj(c, proj)->entries++;
-	dirlocal_mtime(dl, mtime);
+	dirtot_local_mtime(dl, mtime);
 }

@@ -67,12 +67,12 @@ idmap_grow(struct idmap *m)
 	m->len = 0;
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.e[i].used)
-			*idmap_get(m, old.e[i].id) = old.e[i].a;
+			*census_idmap_get(m, old.e[i].id) = old.e[i].a;
 	free(old.e);
 }
 
 struct acct *
-idmap_get(struct idmap *m, uint32_t id)
+census_idmap_get(struct idmap *m, uint32_t id)
 {
 	size_t i;
 
@@ -189,7 +189,8 @@ idmap_merge(struct idmap *dst, const struct idmap *src)
 {
 	for (size_t i = 0; i < src->cap; i++)
 		if (src->e[i].used)
-			acct_add(idmap_get(dst, src->e[i].id), &src->e[i].a);
+			acct_add(census_idmap_get(dst, src->e[i].id),
+			    &src->e[i].a);
 }
 
 void

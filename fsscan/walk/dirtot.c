@@ -55,7 +55,7 @@ max_store(_Atomic int64_t *m, int64_t v)
 }
 
 void
-dirlocal_mtime(struct dirlocal *l, int64_t mtime)
+dirtot_local_mtime(struct dirlocal *l, int64_t mtime)
 {
 	if (!l->any || mtime > l->max_mtime)
 		l->max_mtime = mtime;

@@ -54,5 +54,5 @@ walk_remote(struct walker *g, const struct walk_sofar *s)
 void
 walk_clock_reset(struct walker *g)
 {
-	g->start_ns = mono_ns();
+	g->start_ns = throttle_mono_ns();
 }

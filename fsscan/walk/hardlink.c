@@ -84,7 +84,7 @@ owner_less(uint64_t pino, const char *name, size_t len, const struct hl_ent *e)
 	return len < e->owner_namelen;
 }
 
-/* The smallest path offered stays (top_ent_pathcmp compares held ones
+/* The smallest path offered stays (topn_ent_pathcmp compares held ones
  * without building them). */
 static void
 keep_top(struct hl_ent *e, struct top_ent *top)
@@ -92,18 +92,18 @@ keep_top(struct hl_ent *e, struct top_ent *top)
 	if (!top->path && !top->dir)
 		return;
 	if ((!e->top.path && !e->top.dir) ||
-	    top_ent_pathcmp(top, &e->top) < 0) {
-		top_ent_free(&e->top);
+	    topn_ent_pathcmp(top, &e->top) < 0) {
+		topn_ent_free(&e->top);
 		e->top = *top;
 	} else {
-		top_ent_free(top);
+		topn_ent_free(top);
 	}
 	memset(top, 0, sizeof *top);
 }
 
 /* Combine one link (or a set of links, from a merge) into the table. */
 void
-hl_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
+hardlink_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
     uint64_t pino, char *name, size_t namelen, const struct hl_file *f,
     struct top_ent *top)
 {
@@ -126,7 +126,7 @@ hl_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
 }
 
 void
-hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
+hardlink_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
     struct dnode *dir, const char *name, size_t namelen,
     const struct hl_file *f, int top)
 {
@@ -138,24 +138,24 @@ hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
 		cand.leaf = xstrndup(name, namelen);
 		cand.leaflen = namelen;
 	}
-	hl_add(t, dev, ino, 1, pino, xstrndup(name, namelen), namelen, f,
+	hardlink_add(t, dev, ino, 1, pino, xstrndup(name, namelen), namelen, f,
 	    &cand);
 }
 
 void
-hl_merge(struct hltab *dst, struct hltab *src)
+hardlink_merge(struct hltab *dst, struct hltab *src)
 {
 	/* Into an empty table: take src whole rather than copy it entry by
 	 * entry, which would hold both tables at once. */
 	if (dst->len == 0) {
-		hl_free(dst);
+		hardlink_free(dst);
 		*dst = *src;
 		memset(src, 0, sizeof *src);
 		return;
 	}
 	for (size_t i = 0; i < src->len; i++) {
 		struct hl_ent *e = &src->e[i];
-		hl_add(dst, e->dev, e->ino, e->links, e->owner_pino,
+		hardlink_add(dst, e->dev, e->ino, e->links, e->owner_pino,
 		    e->owner_name, e->owner_namelen, &e->f, &e->top);
 	}
 	free(src->e);
@@ -164,7 +164,7 @@ hl_merge(struct hltab *dst, struct hltab *src)
 }
 
 struct hl_ent *
-hl_find(struct hltab *t, uint64_t dev, uint64_t ino)
+hardlink_find(struct hltab *t, uint64_t dev, uint64_t ino)
 {
 	uint32_t *sl;
 
@@ -175,11 +175,11 @@ hl_find(struct hltab *t, uint64_t dev, uint64_t ino)
 }
 
 void
-hl_free(struct hltab *t)
+hardlink_free(struct hltab *t)
 {
 	for (size_t i = 0; i < t->len; i++) {
 		free(t->e[i].owner_name);
-		top_ent_free(&t->e[i].top);
+		topn_ent_free(&t->e[i].top);
 	}
 	free(t->e);
 	free(t->slot);
@@ -187,8 +187,8 @@ hl_free(struct hltab *t)
 }
 
 void
-hl_resolve(struct hltab *t)
+hardlink_resolve(struct hltab *t)
 {
 	for (size_t i = 0; i < t->len; i++)
-		top_ent_resolve(&t->e[i].top);
+		topn_ent_resolve(&t->e[i].top);
 }

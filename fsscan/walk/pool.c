@@ -116,7 +116,7 @@ pool_cond_init(pthread_cond_t *cv)
 static struct timespec
 deadline(long us)
 {
-	uint64_t t = mono_ns() + (uint64_t)us * 1000;
+	uint64_t t = throttle_mono_ns() + (uint64_t)us * 1000;
 
 	return (struct timespec){ (time_t)(t / 1000000000),
 	    (long)(t % 1000000000) };

@@ -12,7 +12,7 @@
 #define MAX_CREDIT_NS (NS / 4)	/* idle time banked for a later burst */
 
 uint64_t
-mono_ns(void)
+throttle_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -28,7 +28,7 @@ throttle_init(struct throttle *t, uint64_t rate)
 	t->batch = rate >= 100 ? rate / 100 : 1;
 	/* batch * NS passes 2^64 from a rate of 2 * 10^12 on. */
 	t->batch_ns = rate ? (uint64_t)((u128)t->batch * NS / rate) : 0;
-	atomic_init(&t->next_ns, mono_ns());
+	atomic_init(&t->next_ns, throttle_mono_ns());
 }
 
 void
@@ -42,7 +42,7 @@ throttle_op(struct throttle *t, struct throttle_local *l)
 		l->left--;
 		return;
 	}
-	now = mono_ns();
+	now = throttle_mono_ns();
 	floor = now > MAX_CREDIT_NS ? now - MAX_CREDIT_NS : 0;
 	slot = atomic_load_explicit(&t->next_ns, memory_order_relaxed);
 	/* Do not let a long pause turn into an unbounded burst. */

@@ -11,7 +11,7 @@
 #include "xalloc.h"
 
 void
-top_ent_free(struct top_ent *e)
+topn_ent_free(struct top_ent *e)
 {
 	free(e->path);
 	free(e->leaf);
@@ -20,7 +20,7 @@ top_ent_free(struct top_ent *e)
 }
 
 void
-top_ent_resolve(struct top_ent *e)
+topn_ent_resolve(struct top_ent *e)
 {
 	if (e->path || !e->dir)
 		return;
@@ -35,7 +35,7 @@ void
 topn_free(struct topn *t)
 {
 	for (int i = 0; i < t->len; i++)
-		top_ent_free(&t->e[i]);
+		topn_ent_free(&t->e[i]);
 	free(t->e);
 	t->e = NULL;
 	t->len = 0;
@@ -49,7 +49,7 @@ top_path(const struct top_ent *e)
 
 /* strcmp of the two paths; held entries are compared without them. */
 int
-top_ent_pathcmp(const struct top_ent *a, const struct top_ent *b)
+topn_ent_pathcmp(const struct top_ent *a, const struct top_ent *b)
 {
 	char *pa, *pb;
 	int c;
@@ -73,7 +73,7 @@ top_less(const struct top_ent *a, const struct top_ent *b)
 {
 	if (a->key != b->key)
 		return a->key < b->key;
-	return top_ent_pathcmp(a, b) > 0;	/* keep smaller paths on ties */
+	return topn_ent_pathcmp(a, b) > 0;	/* keep smaller paths on ties */
 }
 
 static void
@@ -131,7 +131,7 @@ topn_put(struct topn *t, const struct top_ent *e)
 		t->e[t->len++] = *e;
 		heap_up(t, t->len - 1);
 	} else {
-		top_ent_free(&t->e[0]);
+		topn_ent_free(&t->e[0]);
 		t->e[0] = *e;
 		heap_down(t, 0);
 	}
@@ -146,7 +146,7 @@ topn_offer_ent(struct topn *t, uint64_t key, struct top_ent *e)
 	if (topn_ranks(t, e))
 		topn_put(t, e);
 	else
-		top_ent_free(e);
+		topn_ent_free(e);
 	memset(e, 0, sizeof *e);
 }
 
@@ -176,7 +176,7 @@ void
 topn_resolve(struct topn *t)
 {
 	for (int i = 0; i < t->len; i++)
-		top_ent_resolve(&t->e[i]);
+		topn_ent_resolve(&t->e[i]);
 }
 
 static int
@@ -205,7 +205,7 @@ topn_merge(struct topn *dst, struct topn *src)
 		if (topn_ranks(dst, &src->e[i]))
 			topn_put(dst, &src->e[i]);
 		else
-			top_ent_free(&src->e[i]);
+			topn_ent_free(&src->e[i]);
 	free(src->e);
 	src->e = NULL;
 	src->len = 0;

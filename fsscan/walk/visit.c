@@ -309,7 +309,7 @@ add_entry(struct worker *w, struct dnode *d, int fd, const char *name,
 		};
 		int top = topn_wants(&w->c.top_files, f.size);
 		if (f.nlink > 1) {
-			hl_note(&w->hl, makedev(sx->stx_dev_major,
+			hardlink_note(&w->hl, makedev(sx->stx_dev_major,
 			    sx->stx_dev_minor), sx->stx_ino, d->ino, d, name,
 			    len, &f, top);
 		} else {

@@ -81,7 +81,7 @@ progress_line(const struct progress *p)
 {
 	char n[32], in[32], b[32], e[32], r[32], t[32], share[80] = "";
 	const struct walker *g = p->g;
-	double s = (double)(mono_ns() - p->start_ns) / 1e9;
+	double s = (double)(throttle_mono_ns() - p->start_ns) / 1e9;
 	uint64_t used = g->o->inodes_used;
 	struct walk_sofar so;
 
@@ -209,7 +209,7 @@ walk_new(const struct walk_opts *o, char *err, size_t errlen)
 		pthread_mutex_init(&w->lk, NULL);
 	}
 	g->root = root_node(g, fd, &st);
-	g->start_ns = mono_ns();
+	g->start_ns = throttle_mono_ns();
 	return g;
 }
 
@@ -254,7 +254,7 @@ workers_free(struct walker *g)
 		struct worker *w = &g->w[i];
 		census_free(&w->c);
 		project_cache_free(&w->pc);
-		hl_free(&w->hl);
+		hardlink_free(&w->hl);
 		dirtot_list_free(&w->dirs);
 		free(w->dq);
 		free(w->buf);
@@ -287,14 +287,14 @@ walk_collect(struct walker *g, struct walk_result *r)
 	for (int i = 0; i < g->nw; i++) {
 		struct worker *w = &g->w[i];
 		census_merge(&r->c, &w->c);
-		hl_merge(&r->hl, &w->hl);
+		hardlink_merge(&r->hl, &w->hl);
 		dirtot_list_take(&r->dirs, &w->dirs);
 		r->entries += atomic_load(&w->entries);
 	}
 	dirtot_list_take(&r->stubs, &g->stubs);
 	r->interrupted = atomic_load(&g->interrupted) || *g->o->stop;
 	r->root_dev = g->root_dev;
-	r->seconds = (double)(mono_ns() - g->start_ns) / 1e9;
+	r->seconds = (double)(throttle_mono_ns() - g->start_ns) / 1e9;
 	workers_free(g);
 	pthread_mutex_destroy(&g->idle_lk);
 	pthread_cond_destroy(&g->idle_cv);
@@ -313,7 +313,7 @@ walk_links(struct walk_result *r, int64_t now)
 		topn_offer_ent(&r->c.top_files, e->f.size, &e->top);
 	}
 	r->c.hardlink_dups += hl->links - hl->len;
-	hl_free(hl);
+	hardlink_free(hl);
 }
 
 void
@@ -321,7 +321,7 @@ walk_resolve(struct walk_result *r)
 {
 	topn_resolve(&r->c.top_files);
 	topn_resolve(&r->c.top_dirs);
-	hl_resolve(&r->hl);
+	hardlink_resolve(&r->hl);
 }
 
 /* Sort the top-N lists and sum the subtrees: the last step of a scan. */
@@ -354,7 +354,7 @@ void
 walk_result_free(struct walk_result *r)
 {
 	census_free(&r->c);
-	hl_free(&r->hl);
+	hardlink_free(&r->hl);
 	dirtot_list_free(&r->dirs);
 	dirtot_list_free(&r->stubs);
 }

@@ -1,9 +1,10 @@
 /*
  * walk: the parallel census walk of one tree, the public header of
  * fsscan/walk/. What other rooms may use of the walker is declared here,
- * in three parts: what a walk counts (the census with its top-N lists, its
- * hard links and its directory totals), the walk itself (walk_run), and the interface of a
- * driver that feeds the walk directories from elsewhere (fsscan-mpi).
+ * in three parts: what a walk counts (the census with its top-N lists,
+ * its hard links and its directory totals), the walk itself (walk_run),
+ * and the interface of a driver that feeds the walk directories from
+ * elsewhere (fsscan-mpi).
  * walk_int.h holds what only the walker's own files share.
  *
  * Work items are directories. Each thread owns a deque: it pushes and pops
@@ -125,7 +126,7 @@ void census_free(struct census *c);
 void census_merge(struct census *dst, struct census *src);
 
 struct proj_stats *census_proj(struct census *c, int proj);
-struct acct *idmap_get(struct idmap *m, uint32_t id);
+struct acct *census_idmap_get(struct idmap *m, uint32_t id);
 
 /* Count an error; path may be NULL when more paths would not be kept. */
 void census_error(struct census *c, int err, char *path);
@@ -177,12 +178,12 @@ struct hltab {
 /* Add links links to one inode, of which (pino, name) is the smallest
  * and f its file; name and what top owns (it may hold nothing) pass to
  * the table. */
-void hl_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
+void hardlink_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
     uint64_t pino, char *name, size_t namelen, const struct hl_file *f,
     struct top_ent *top);
 /* The entry of (dev, ino), or NULL. */
-struct hl_ent *hl_find(struct hltab *t, uint64_t dev, uint64_t ino);
-void hl_free(struct hltab *t);
+struct hl_ent *hardlink_find(struct hltab *t, uint64_t dev, uint64_t ino);
+void hardlink_free(struct hltab *t);
 
 /*
  * dirtot.c: per-directory subtree totals for v_dir.
@@ -440,6 +441,6 @@ void bell_wait(_Atomic uint32_t *b, uint32_t *seen, long us);
 
 /* throttle.c: the monotonic clock, in nanoseconds, that the walk and its
  * driver time themselves by. */
-uint64_t mono_ns(void);
+uint64_t throttle_mono_ns(void);
 
 #endif

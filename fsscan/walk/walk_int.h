@@ -155,9 +155,9 @@ void topn_offer_at(struct topn *t, uint64_t key, struct dnode *dir,
 void topn_resolve(struct topn *t);
 /* One entry by itself (a hard link's candidate): strcmp of the paths of
  * a and b, held or not; its path; its release. */
-int top_ent_pathcmp(const struct top_ent *a, const struct top_ent *b);
-void top_ent_resolve(struct top_ent *e);
-void top_ent_free(struct top_ent *e);
+int topn_ent_pathcmp(const struct top_ent *a, const struct top_ent *b);
+void topn_ent_resolve(struct top_ent *e);
+void topn_ent_free(struct top_ent *e);
 /* Offer e (nothing when it has neither path nor directory) with key;
  * what e owns passes to t or is freed. */
 void topn_offer_ent(struct topn *t, uint64_t key, struct top_ent *e);
@@ -170,13 +170,13 @@ int census_error_wants_path(const struct census *c, int err);
 
 /* hardlink.c: record one link, name in directory dir; dir is held as a
  * top-N candidate when top is set. */
-void hl_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
+void hardlink_note(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t pino,
     struct dnode *dir, const char *name, size_t namelen,
     const struct hl_file *f, int top);
 /* Build every entry's top-N path, letting go of its directory. */
-void hl_resolve(struct hltab *t);
+void hardlink_resolve(struct hltab *t);
 /* Move all of src into dst, combining links to the same inode. */
-void hl_merge(struct hltab *dst, struct hltab *src);
+void hardlink_merge(struct hltab *dst, struct hltab *src);
 
 /* dirtot.c: a node under parent (NULL: ROOT, named "."), numbered from
  * *seq. */
@@ -185,7 +185,7 @@ struct dirtot *dirtot_new(struct dirtot *parent, const char *name,
 /* A stand-in for node seq of another rank under the stand-in parent
  * (walk_stub). */
 struct dirtot *dirtot_stub(struct dirtot *parent, int rank, uint64_t seq);
-void dirlocal_mtime(struct dirlocal *l, int64_t mtime);
+void dirtot_local_mtime(struct dirlocal *l, int64_t mtime);
 void dirtot_list_push(struct dirtot_list *l, struct dirtot *t);
 /* Move every node of src into dst. */
 void dirtot_list_take(struct dirtot_list *dst, struct dirtot_list *src);

@@ -161,7 +161,7 @@ test_give_root(void)
 static double
 now_s(void)
 {
-	return (double)mono_ns() / 1e9;
+	return (double)throttle_mono_ns() / 1e9;
 }
 
 static void *
