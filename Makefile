@@ -25,7 +25,7 @@ PKG_CFLAGS  = $(call once,PKG_CFLAGS,--cflags $(PKGS) libarchive)
 PKG_LIBS    = $(call once,PKG_LIBS,--libs $(PKGS))
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-# fsscan-mpi's own dlclose (fsscan/mpi_lsan.c) must bind Open MPI's calls.
+# fsscan-mpi's own dlclose (fsscan/mpi/mpi_lsan.c) must bind Open MPI's calls.
 MPI_SANLINK := -Wl,--export-dynamic-symbol=dlclose
 endif
 # The numbered invariants of docs/ARCHITECTURE.md are assert()ed in debug
@@ -44,8 +44,8 @@ IOSTATMON_LIBS = -Wl,--as-needed $(call once,IOSTATMON_PKG,--libs blkid zlib) \
 
 # lib/'s rooms (lib/iolog/) are included as "iolog/iolog.h" through -Ilib.
 LIB_SRC    := $(wildcard lib/*.c lib/*/*.c)
-FSSCAN_SRC := $(filter-out fsscan/mpi_%.c,$(wildcard fsscan/*.c))
-MPI_SRC    := $(wildcard fsscan/mpi_*.c)
+FSSCAN_SRC := $(filter-out fsscan/mpi/%,$(wildcard fsscan/*/*.c))
+MPI_SRC    := $(wildcard fsscan/mpi/*.c)
 IOSTATMON_SRC := $(wildcard iostatmon/*.c)
 REPORT_SRC := $(wildcard report/*/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
@@ -97,7 +97,7 @@ mpi: $(FSSCAN_OBJ) $(BUILD)/libiocensus.a
 		    "(scripts/install-deps installs Open MPI)"; \
 	fi
 
-$(BUILD)/obj/fsscan/mpi_%.o: fsscan/mpi_%.c | $(BUILD)/sql_embed.h
+$(BUILD)/obj/fsscan/mpi/%.o: fsscan/mpi/%.c | $(BUILD)/sql_embed.h
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS_ALL) -c -o $@ $<
 
@@ -111,8 +111,9 @@ $(BUILD)/iostatmon: $(IOSTATMON_OBJ) $(BUILD)/libiocensus.a
 $(BUILD)/iocensus: $(REPORT_OBJ) $(BUILD)/libiocensus.a
 	$(CC) -o $@ $(REPORT_OBJ) $(BUILD)/libiocensus.a $(REPORT_LIBS) $(LDLIBS_ALL)
 
-# report/ rooms include each other as "room/room.h".
+# The rooms of report/ and of fsscan/ include each other as "room/room.h".
 $(REPORT_OBJ): CFLAGS_ALL += -Ireport
+$(FSSCAN_OBJ) $(MPI_OBJ): CFLAGS_ALL += -Ifsscan
 
 # -MMD -MP: each object depends on exactly the headers it includes.
 $(BUILD)/obj/%.o: %.c | $(BUILD)/sql_embed.h

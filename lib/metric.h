@@ -4,7 +4,7 @@
  * set), stored under its name in hist.metric, hist_extent.metric and
  * project_extent.metric, bucketed by its scheme (lib/hist.h).
  *
- * The writer (fsscan/snapshot.c), the stable views (sql/views.sql, whose
+ * The writer (fsscan/record/snapshot.c), the stable views (sql/views.sql, whose
  * @FILE_METRICS@ lib/db.c replaces with metric_sql_list()) and the readers
  * (report/) all take names, schemes and titles from here, so adding a
  * metric is one line in metric.c.

@@ -14,6 +14,11 @@ fails here instead of in review.
     prefix and is declared in ROOM/ROOM.h.
  4. Rooms depend on each other only downwards, as the table below (and
     ARCHITECTURE.md's module map) says.
+ 5. fsscan/ is in rooms too (FSSCAN_ROOMS below): one public header each,
+    private headers included only inside their room however the include
+    is spelled, every exported name starting with its file's or its
+    room's name, a name another room uses declared in the public header,
+    and dependencies downwards only.
 """
 import os
 import re
@@ -49,11 +54,15 @@ def check(name, cond, why):
 
 
 def objects():
+    """The objects of the sources there are: a build directory keeps those
+    of files since moved or removed."""
     out = []
     for d, _, files in os.walk(os.path.join(BUILD, "obj")):
         for f in files:
-            if f.endswith(".o") and f != "sql_embed.o":
-                out.append(os.path.join(d, f))
+            o = os.path.join(d, f)
+            if f.endswith(".o") and f != "sql_embed.o" and \
+                    os.path.exists(os.path.join(TOP, unit(o) + ".c")):
+                out.append(o)
     return sorted(out)
 
 
@@ -215,6 +224,138 @@ def main():
                  if not (v.startswith("lib/") or v.startswith(prog + "/"))]
         check("%s uses only itself and lib/" % prog, not other,
                   "; ".join(other))
+    fsscan_rooms(defs, uses, graph)
+
+
+# ---------------------------------------------------------------------
+# fsscan/: its rooms and their rules (rule 5), apart from the rest.
+#
+# room: the rooms it may use; lib/ is below all. fsscan's rooms are larger
+# than report's: a name another room uses starts with its file's name
+# (census_merge, snapshot_begin) or its room's, and is declared in the
+# room's public header.
+FSSCAN_ROOMS = {
+    "mpi": {"scan", "record", "walk", "project"},
+    "scan": {"record", "walk", "project"},
+    "record": {"walk", "project"},
+    "walk": {"project"},
+    "project": set(),
+}
+# (unit, name): exported names that carry no prefix, and why.
+FSSCAN_NAME_ALLOW = {
+    # Replaces libdl's dlclose in sanitizer builds of fsscan-mpi, so that
+    # Open MPI's components stay loaded and LeakSanitizer names them.
+    ("fsscan/mpi/mpi_lsan", "dlclose"),
+}
+# -I directories of the Makefile, in order, after the including file's own.
+INCLUDE_DIRS = ("lib", "fsscan", "report", "iostatmon")
+
+
+def fsscan_room(u):
+    """walk for fsscan/walk/visit (a unit or a source path)."""
+    p = u.split("/")
+    return p[1] if p[0] == "fsscan" and len(p) == 3 else None
+
+
+def resolve_include(src, name, quoted):
+    """The file of the tree an #include names, as the compiler finds it;
+    None for one outside it (a system header)."""
+    dirs = ([os.path.dirname(src)] if quoted else []) + \
+        [os.path.join(TOP, d) for d in INCLUDE_DIRS]
+    for d in dirs:
+        path = os.path.normpath(os.path.join(d, name))
+        if os.path.isfile(path):
+            return os.path.relpath(path, TOP)
+    return None
+
+
+def fsscan_private_includes():
+    """Every include, in any source of the tree but the unit tests, that
+    finds a private header of an fsscan room outside that room."""
+    bad = []
+    for d, dirs, files in os.walk(TOP):
+        dirs[:] = [x for x in dirs if not x.startswith((".", "build"))]
+        rel = os.path.relpath(d, TOP)
+        if rel == os.path.join("tests", "unit"):
+            continue
+        for f in files:
+            if not f.endswith((".c", ".h")):
+                continue
+            src = os.path.join(d, f)
+            with open(src, errors="replace") as fh:
+                incs = re.findall(r'^\s*#\s*include\s*([<"])([^">]+)[">]',
+                                  fh.read(), re.M)
+            for q, name in incs:
+                h = resolve_include(src, name, q == '"')
+                r = fsscan_room(h) if h else None
+                if r and h.endswith("_int.h") and \
+                        fsscan_room(os.path.relpath(src, TOP)) != r:
+                    bad.append("%s includes %s"
+                               % (os.path.relpath(src, TOP), h))
+    return bad
+
+
+def fsscan_public_decls(room):
+    with open(os.path.join(TOP, "fsscan", room, room + ".h")) as f:
+        return set(re.findall(r"\b(\w+)\s*\(", f.read()))
+
+
+def fsscan_rooms(defs, uses, graph):
+    top = os.path.join(TOP, "fsscan")
+    rooms = sorted(d for d in os.listdir(top)
+                   if os.path.isdir(os.path.join(top, d)))
+    loose = sorted(f for f in os.listdir(top)
+                   if f.endswith((".c", ".h")))
+    check("fsscan/ rooms are the documented ones",
+          rooms == sorted(FSSCAN_ROOMS) and not loose,
+          "rooms %s, files outside them %s" % (rooms, loose))
+    for r in rooms:
+        hdrs = [f for f in os.listdir(os.path.join(top, r))
+                if f.endswith(".h")]
+        odd = [h for h in hdrs if h != r + ".h" and not h.endswith("_int.h")]
+        check("fsscan/%s: one public header %s.h, the rest _int.h"
+              % (r, r), (r + ".h") in hdrs and not odd, "odd: %s" % odd)
+
+    bad = fsscan_private_includes()
+    check("no file includes an fsscan room's private header from outside",
+          not bad, "; ".join(bad))
+
+    misnamed = []
+    for s, u in sorted(defs.items()):
+        r = fsscan_room(u)
+        if r is None or s == "main" or (u, s) in FSSCAN_NAME_ALLOW:
+            continue
+        if not any(s == p or s.startswith(p + "_")
+                   for p in (os.path.basename(u), r)):
+            misnamed.append("%s: %s" % (u, s))
+    check("fsscan/ exported names start with their file's or room's name",
+          not misnamed, "; ".join(misnamed))
+
+    undeclared, wrong, rgraph = [], [], {}
+    for u in sorted(uses):
+        ru = fsscan_room(u)
+        if ru is None:
+            continue
+        for s in sorted(uses[u]):
+            d = defs.get(s)
+            rd = fsscan_room(d) if d else None
+            if rd is None or rd == ru:
+                continue
+            if s not in fsscan_public_decls(rd):
+                undeclared.append("%s uses %s of %s" % (u, s, d))
+        for v in graph[u]:
+            rv = fsscan_room(v)
+            if rv is None or rv == ru:
+                continue
+            rgraph.setdefault(ru, set()).add(rv)
+            if rv not in FSSCAN_ROOMS.get(ru, ()):
+                wrong.append("%s (%s) uses %s (%s)" % (u, ru, v, rv))
+    check("fsscan/ rooms use only what each other's public header declares",
+          not undeclared, "; ".join(undeclared))
+    check("fsscan/ rooms depend downwards only", not wrong,
+          "; ".join(sorted(set(wrong))))
+    check("no fsscan/ room imports another in a circle", not cycles(rgraph),
+          str(cycles(rgraph)))
 
 
 # ==== lib/ and iostatmon/ (begin) ===========================================

@@ -176,7 +176,7 @@ def oracle_trees(tmp, mnt, now):
         t_oracle.compare(label, m, model, walk, now, root)
         same_as_serial(label, m, serial)
     # Without a shared-memory window no rank has a doorbell
-    # (fsscan/mpi_node.c): every message waits for its receiver's poll,
+    # (fsscan/mpi/mpi_node.c): every message waits for its receiver's poll,
     # as between nodes.
     label = "oracle tree, 4 ranks polling (--mca osc ^sm: no doorbells)"
     m = scan(4, tmp, root, now, args,

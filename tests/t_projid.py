@@ -3,7 +3,7 @@
 Builds a small tree on a fresh XFS image, sets project IDs and the
 PROJINHERIT flag with xfs_io (no quota mount option needed: the IDs live
 in the inodes), and checks v_project and the project table's source column
-against a table worked out by hand from the rules in fsscan/project.h.
+against a table worked out by hand from the rules in fsscan/project/project.h.
 File sizes are chosen here; alloc_bytes and the totals are cross-checked
 with find(1).
 

@@ -15,8 +15,9 @@
  * the notes list each one (docs/analyses.md). Groups of the same
  * name in several file systems are added up.
  *
- * Totals are exact 128-bit integers (census.h): a difference of two is
- * exact, and a sum that would pass 2^127 - 1 is refused, never wrapped.
+ * Totals are exact 128-bit integers (fsscan/walk/walk.h): a difference
+ * of two is exact, and a sum that would pass 2^127 - 1 is refused, never
+ * wrapped.
  */
 #include <math.h>
 #include <stdio.h>

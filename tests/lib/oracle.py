@@ -1,6 +1,6 @@
 """oracle: an independent model of what fsscan must store for a tree.
 
-Derived from the brief's "Exact semantics" and fsscan/project.h only, never
+Derived from the brief's "Exact semantics" and fsscan/project/project.h only, never
 from fsscan's C code. It walks with os.scandir/os.lstat on byte paths, never
 follows symlinks, and stays on ROOT's st_dev unless cross_mounts.
 

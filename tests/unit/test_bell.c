@@ -1,6 +1,6 @@
 /*
- * test_bell: fsscan/bell.c's doorbell between processes, as the MPI ranks
- * of one node ring each other's (fsscan/mpi_node.c): the word lies in a
+ * test_bell: fsscan/walk/bell.c's doorbell between processes, as the MPI ranks
+ * of one node ring each other's (fsscan/mpi/mpi_node.c): the word lies in a
  * shared mapping and another process rings it. A private futex, keyed by
  * one address space, would never wake the waiter.
  *
@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bell.h"
+#include "walk/walk.h"
 #include "tap.h"
 
 #define NAP_US (60 * 1000000L)

@@ -13,9 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "census.h"
 #include "tap.h"
-#include "walk_int.h"
+#include "walk/walk_int.h"
 #include "xalloc.h"
 
 #define NODES 400

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "census.h"
-#include "fsstats.h"
+#include "walk/walk.h"
+#include "record/fsstats_int.h"
 #include "tap.h"
 
 #define DAY 86400LL

@@ -1,10 +1,10 @@
 /*
- * test_pool: what fsscan/pool.c hands to another rank (pool_give), and
+ * test_pool: what fsscan/walk/pool.c hands to another rank (pool_give), and
  * the driver's nap that a thread waiting for work cuts short (pool_nap).
  *
  * The walker is built by hand: one or two deques filled with pool_push,
  * and g->idle set as if that many threads waited for work. Every expected
- * count is worked out by hand from the rule in walk_int.h: half of each
+ * count is worked out by hand from the rule in walk/walk.h: half of each
  * deque's oldest items, rounded up, at most max in all, and never the
  * items that our own idle threads are about to take.
  */
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "walk_int.h"
+#include "walk/walk_int.h"
 #include "xalloc.h"
 
 static struct dnode *root;
@@ -161,7 +161,7 @@ test_give_root(void)
 static double
 now_s(void)
 {
-	return (double)mono_ns() / 1e9;
+	return (double)throttle_mono_ns() / 1e9;
 }
 
 static void *

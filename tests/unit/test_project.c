@@ -5,7 +5,7 @@
  * project_dir the way the walker does (fd -1: no project IDs; the real
  * XFS project IDs are tested in tests/t_projid.py) and checks the project
  * NAMES that directories and files get against expectations worked out
- * by hand from the semantics in fsscan/project.h.
+ * by hand from the semantics in fsscan/project/project.h.
  */
 #include <sys/stat.h>
 
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "project.h"
+#include "project/project.h"
 #include "tap.h"
 
 /* Ids that no test machine has as a user or group. */

@@ -1,7 +1,7 @@
 /*
  * test_snapshot_limit: the snapshot writer refuses a census of
  * CENSUS_MAX_ENTRIES (2^54) entries or more, whose 128-bit byte totals
- * could have wrapped (census.h), and records one just below it.
+ * could have wrapped (fsscan/walk/walk.h), and records one just below it.
  *
  * The limit counts every kind of entry together: fsscan-mpi's rank 0
  * hands the writer the job's census, so a job whose ranks each stay
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "snapshot.h"
+#include "record/record.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/test_snapshot_limit.XXXXXX";

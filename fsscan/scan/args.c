@@ -1,0 +1,327 @@
+/*
+ * args: the command line of fsscan and fsscan-mpi, which take the same
+ * options (docs/fsscan.1).
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "argval.h"
+#include "epoch.h"
+#include "idname.h"
+#include "scan.h"
+#include "xalloc.h"
+
+void
+args_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+"usage: %s [OPTIONS] ROOT\n"
+"Walk ROOT in parallel and record a census snapshot in the database.\n"
+"\n"
+"  --db PATH             census database (default $IOCENSUS_DB, else ./iocensus.db)\n"
+"  --db-group GROUP      group of a new database and its directories, which\n"
+"                        are made mode 0640 and 0750 (default: this user's)\n"
+"  --fs NAME             file-system name for the snapshot (default: ROOT)\n"
+"  -j, --threads N       walker threads, 1 to 1024 (default: from CPUs and fs\n"
+"                        type)\n"
+"  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
+"                        repeatable, first match wins (default depth:1)\n"
+"  --now TIME            reference time for ages (default: scan start)\n"
+"  --as-of TIME          date a scan of a file-system snapshot: the snapshot's\n"
+"                        time and the age reference (capacity is not read)\n"
+"                        TIME: unix seconds or a UTC date (2010-02-01,\n"
+"                        2010-02-01T09:00), in the years 0 to 9999\n"
+"  --limits FILE         CSV project,bytes,inodes: each project's limit\n"
+"  --dirs DEPTH|all      subtree totals down to DEPTH (default 3)\n"
+"  --fsstats-csv FILE    also write the fsstats 1.4.5 CSV\n"
+"  --exclude GLOB        skip entries whose name matches (repeatable)\n"
+"  --cross-mounts        descend into other file systems\n"
+"  --max-fds N           directory fds held open at once, 1 to 1048576\n"
+"                        (default 1024)\n"
+"  --max-rate N          at most N stat calls per second (default 0:\n"
+"                        unlimited)\n"
+"  --top N               largest files and directories to keep, 0 to 100000\n"
+"                        (default 20)\n"
+"  --symlink-targets     read symlink targets for the relative/absolute split\n"
+"                        (readlink updates the link's atime)\n"
+"  --stat-cached         accept cached attributes (AT_STATX_DONT_SYNC): one\n"
+"                        round trip less per entry on NFS, FUSE, Lustre\n"
+"  --progress, --quiet   progress line on stderr (default: when it is a TTY)\n"
+"  -v, --verbose         print a summary when done\n"
+"  -h, --help            this help\n"
+"  -V, --version         version\n"
+"\n"
+"Exit status: 0 complete, 1 complete with unreadable entries, 2 usage error,\n"
+"3 aborted or fatal.\n", prog);
+}
+
+/* A refused value: the option, the value and what it takes. */
+static int
+bad_value(const char *prog, const char *opt, const char *val,
+    const char *want)
+{
+	fprintf(stderr, "%s: %s '%s': expected %s\n", prog, opt, val, want);
+	return -1;
+}
+
+/* A whole number of an option, min to max (argval.h: digits only). */
+static int
+number(const char *prog, const char *opt, const char *val, uint64_t min,
+    uint64_t max, uint64_t *v)
+{
+	char want[96];
+
+	if (argval_u64(val, max, v) == 0 && *v >= min)
+		return 0;
+	snprintf(want, sizeof want, "a whole number from %llu to %llu",
+	    (unsigned long long)min, (unsigned long long)max);
+	return bad_value(prog, opt, val, want);
+}
+
+enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
+    O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED,
+    O_ASOF, O_LIMITS, O_DBGROUP };
+
+static const struct option longopts[] = {
+	{ "db", required_argument, NULL, O_DB },
+	{ "db-group", required_argument, NULL, O_DBGROUP },
+	{ "fs", required_argument, NULL, O_FS },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "project", required_argument, NULL, O_PROJECT },
+	{ "now", required_argument, NULL, O_NOW },
+	{ "as-of", required_argument, NULL, O_ASOF },
+	{ "limits", required_argument, NULL, O_LIMITS },
+	{ "dirs", required_argument, NULL, O_DIRS },
+	{ "fsstats-csv", required_argument, NULL, O_CSV },
+	{ "exclude", required_argument, NULL, O_EXCLUDE },
+	{ "cross-mounts", no_argument, NULL, O_CROSS },
+	{ "max-fds", required_argument, NULL, O_MAXFDS },
+	{ "max-rate", required_argument, NULL, O_MAXRATE },
+	{ "top", required_argument, NULL, O_TOP },
+	{ "symlink-targets", no_argument, NULL, O_LINKS },
+	{ "stat-cached", no_argument, NULL, O_CACHED },
+	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --as-of dates the past: a future time is a mistake, and --now would
+ * contradict it (it is the age reference too). */
+static int
+check_as_of(const char *prog, const struct args *a)
+{
+	if (!a->have_as_of)
+		return 0;
+	if (a->have_now) {
+		fprintf(stderr, "%s: --as-of is also the reference time for"
+		    " ages: give --as-of or --now, not both\n", prog);
+		return -1;
+	}
+	if (a->as_of > (int64_t)time(NULL)) {
+		fprintf(stderr, "%s: --as-of %lld is in the future: it dates"
+		    " a file-system snapshot already taken\n", prog,
+		    (long long)a->as_of);
+		return -1;
+	}
+	return 0;
+}
+
+/* getopt rejected the word arg of argv: say so as prog, not as the path
+ * the program was started by. */
+static void
+option_error(const char *prog, const char *arg)
+{
+	if (!strncmp(arg, "--", 2))
+		fprintf(stderr, "%s: unknown option '%.*s'\n", prog,
+		    (int)strcspn(arg, "="), arg);
+	else if (optopt)
+		fprintf(stderr, "%s: unknown option '-%c'\n", prog, optopt);
+	else
+		fprintf(stderr, "%s: unknown option '%s'\n", prog, arg);
+	fprintf(stderr, "%s: `%s --help` lists the options\n", prog, prog);
+}
+
+/* --now or --as-of: a time of lib/epoch.h. */
+static int
+set_time(const char *prog, const char *opt, const char *val, int64_t *t,
+    int *have)
+{
+	if (epoch_parse(val, t) < 0)
+		return bad_value(prog, opt, val, EPOCH_SYNTAX);
+	*have = 1;
+	return 0;
+}
+
+/* One option that takes a value; 0, or -1 (reported; 1 for an option
+ * that takes none, which getopt never hands here). */
+static int
+set_value(struct args *a, const char *prog, int c, const char *val)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'j':
+		if (number(prog, "--threads", val, 1, 1024, &v) < 0)
+			return -1;
+		a->threads = (int)v;
+		return 0;
+	case O_NOW:
+		return set_time(prog, "--now", val, &a->now, &a->have_now);
+	case O_ASOF:
+		return set_time(prog, "--as-of", val, &a->as_of,
+		    &a->have_as_of);
+	case O_DIRS:
+		if (strcmp(val, "all") == 0) {
+			a->dirs = -1;
+			return 0;
+		}
+		if (argval_u64(val, INT_MAX, &v) < 0)
+			return bad_value(prog, "--dirs", val, "a depth from 0 to"
+			    " 2147483647, or all");
+		a->dirs = (int)v;
+		return 0;
+	case O_MAXFDS:
+		if (number(prog, "--max-fds", val, 1, 1 << 20, &v) < 0)
+			return -1;
+		a->max_fds = (int)v;
+		return 0;
+	case O_MAXRATE:
+		return number(prog, "--max-rate", val, 0, ARGS_MAX_RATE,
+		    &a->max_rate);
+	case O_TOP:
+		if (number(prog, "--top", val, 0, 100000, &v) < 0)
+			return -1;
+		a->topn = (int)v;
+		return 0;
+	case O_PROJECT:
+	case O_EXCLUDE: {
+		int *n = c == O_PROJECT ? &a->nprojects : &a->nexcludes;
+		const char **l = c == O_PROJECT ? a->projects : a->excludes;
+		if (*n == ARGS_MAX_LIST)
+			return bad_value(prog, c == O_PROJECT ? "--project" :
+			    "--exclude", val, "at most 64 of them");
+		l[(*n)++] = val;
+		return 0;
+	}
+	}
+	return 1;
+}
+
+int
+args_parse(int argc, char **argv, const char *prog, struct args *a)
+{
+	int c;
+
+	a->dirs = 3;
+	a->db_group = (uint32_t)-1;
+	a->max_fds = 1024;
+	a->topn = 20;
+	a->progress = isatty(STDERR_FILENO);
+	opterr = 0;		/* getopt would start with argv[0], a path */
+	while ((c = getopt_long(argc, argv, ":j:vhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_DB: a->db = optarg; break;
+		case O_DBGROUP:
+			if (idname_gid(optarg, &a->db_group) < 0) {
+				fprintf(stderr, "%s: --db-group: no group '%s'\n",
+				    prog, optarg);
+				return -1;
+			}
+			break;
+		case O_FS: a->fs = optarg; break;
+		case O_LIMITS: a->limits = optarg; break;
+		case O_CSV: a->csv = optarg; break;
+		case O_CROSS: a->cross = 1; break;
+		case O_LINKS: a->links = 1; break;
+		case O_CACHED: a->stat_cached = 1; break;
+		case O_PROGRESS: a->progress = 1; break;
+		case O_QUIET: a->progress = 0; break;
+		case 'v': a->verbose = 1; break;
+		case 'h': args_usage(stdout, prog); return 1;
+		case 'V': printf("%s (iocensus) %s\n", prog, IOCENSUS_VERSION);
+			return 1;
+		case ':':
+			fprintf(stderr, "%s: %s needs a value\n", prog,
+			    argv[optind - 1]);
+			return -1;
+		case '?':
+			option_error(prog, argv[optind - 1]);
+			return -1;
+		default:
+			if (set_value(a, prog, c, optarg) != 0)
+				return -1;
+			break;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n", prog, optind == argc ?
+		    "missing ROOT" : "only one ROOT may be given");
+		args_usage(stderr, prog);
+		return -1;
+	}
+	a->root = argv[optind];
+	return check_as_of(prog, a);
+}
+
+/* Network and FUSE file systems are latency-bound: many threads overlap
+ * round trips. Local ones are bound by kernel CPU time, which the
+ * processes of one node (MPI ranks: share) divide between them. */
+int
+args_default_threads(const char *fstype, int share)
+{
+	static const char *const remote[] = { "nfs", "nfs4", "lustre", "gpfs",
+	    "cifs", "smb3", "beegfs", "ceph", "glusterfs", "9p", "panfs",
+	    "fuse", "afs", "pvfs2", "orangefs", NULL };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (int i = 0; remote[i]; i++)
+		if (strncmp(fstype, remote[i], strlen(remote[i])) == 0)
+			return 32;
+	if (share > 1)
+		cpus /= share;
+	if (cpus < 1)
+		cpus = 1;
+	return cpus > 8 ? 8 : (int)cpus;
+}
+
+/* Keep a margin below RLIMIT_NOFILE for the database and the CSV. */
+int
+args_fd_budget(int wanted)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)wanted + 64 > rl.rlim_cur)
+			wanted = rl.rlim_cur > 80 ? (int)rl.rlim_cur - 64 : 16;
+	}
+	return wanted;
+}
+
+char *
+args_command_line(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = xcalloc(1, len);
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}

@@ -1,0 +1,138 @@
+/*
+ * account: add one entry to a thread's census. Called from the walk hot
+ * loop: no allocation, no locks, integer arithmetic only, and no path
+ * (invariant 4: the caller builds one only for a top-N candidate).
+ */
+#include "walk_int.h"
+
+/* Bytes of st_blocks: 512 * a 64-bit count needs 73 bits. */
+static u128
+blocks_bytes(uint64_t blocks)
+{
+	return (u128)blocks * 512;
+}
+
+/* fsstats' overhead rows are chosen by the entry's size. */
+static void
+add_overhead(struct census *c, uint64_t size, uint64_t blocks)
+{
+	u128 cap = blocks_bytes(blocks);
+	int slot = hist_slot(HS_SIZE, size);
+
+	if (cap >= size)
+		hist_add_slot(&c->h[METRIC_POS_OVERHEAD], slot, (i128)(cap - size), 0);
+	else
+		hist_add_slot(&c->h[METRIC_NEG_OVERHEAD], slot, (i128)(size - cap), 0);
+}
+
+static void
+add_totals(struct census *c, uint64_t size, uint64_t blocks)
+{
+	c->all_size += size;
+	c->all_blocks += blocks;
+}
+
+/* An age in seconds: any two 64-bit times differ by less than 2^64, which
+ * 128 bits hold exactly (a time near either end of time_t, or --now at
+ * either limit, would overflow int64_t). */
+static i128
+age(int64_t now, int64_t t)
+{
+	return (i128)now - t;
+}
+
+void
+account_file(struct census *c, int64_t now, const struct hl_file *f,
+    struct dirlocal *dl, char *path)
+{
+	struct dirlocal own = { 0 };
+	struct proj_stats *ps = census_proj(c, f->proj);
+	struct acct *u = census_idmap_get(&c->users, f->uid);
+	struct acct *g = census_idmap_get(&c->groups, f->gid);
+	u128 alloc = blocks_bytes(f->blocks);
+	uint64_t size = f->size;
+	i128 amt[3] = { age(now, f->atime), age(now, f->mtime),
+	    age(now, f->ctime) };
+
+	c->files++;
+	c->bytes += f->size;
+	c->alloc += alloc;
+	add_totals(c, f->size, f->blocks);
+	hist_add(&c->h[METRIC_SIZE], HS_SIZE, size, f->size);
+	hist_add(&c->h[METRIC_CAPACITY], HS_BLOCKS, f->blocks, 0);
+	hist_add(&c->h[METRIC_LINK_COUNT], HS_COUNT, f->nlink, 0);
+	hist_add(&c->h[METRIC_ATIME], HS_AGE, amt[0], f->size);
+	hist_add(&c->h[METRIC_MTIME], HS_AGE, amt[1], f->size);
+	hist_add(&c->h[METRIC_CTIME], HS_AGE, amt[2], f->size);
+	add_overhead(c, f->size, f->blocks);
+
+	ps->entries++;
+	ps->a.files++;
+	ps->a.bytes += f->size;
+	ps->a.alloc += alloc;
+	hist_phist_add(&ps->size, HS_SIZE, size, f->size);
+	hist_phist_add(&ps->atime, HS_AGE, amt[0], f->size);
+	hist_phist_add(&ps->mtime, HS_AGE, amt[1], f->size);
+	hist_phist_add(&ps->ctime, HS_AGE, amt[2], f->size);
+
+	u->files++;
+	u->bytes += f->size;
+	u->alloc += alloc;
+	g->files++;
+	g->bytes += f->size;
+	g->alloc += alloc;
+
+	if (!dl)
+		dl = &own;
+	dl->files++;
+	dl->bytes += f->size;
+	dl->alloc += alloc;
+	dirtot_local_mtime(dl, f->mtime);
+	if (dl == &own)
+		dirtot_add(f->acct, &own);
+
+	if (path)
+		topn_offer(&c->top_files, f->size, path);
+}
+
+void
+account_dir(struct census *c, const struct dnode *d, struct dirlocal *dl)
+{
+	struct proj_stats *ps = census_proj(c, d->proj.self);
+
+	c->dirs++;
+	add_totals(c, d->size, d->blocks);
+	add_overhead(c, d->size, d->blocks);
+	ps->entries++;
+	ps->a.dirs++;
+	census_idmap_get(&c->users, d->uid)->dirs++;
+	census_idmap_get(&c->groups, d->gid)->dirs++;
+	dl->dirs++;
+	dirtot_local_mtime(dl, d->mtime);
+}
+
+void
+account_symlink(struct census *c, int32_t proj, uint64_t size,
+    uint64_t blocks, int64_t mtime, int target_abs, struct dirlocal *dl)
+{
+	c->symlinks++;
+	add_totals(c, size, blocks);
+	add_overhead(c, size, blocks);
+	hist_add(&c->h[METRIC_SYMLINK_LEN], HS_LINEAR8, size, 0);
+	if (target_abs > 0)
+		c->symlink_abs++;
+	else if (target_abs == 0)
+		c->symlink_rel++;
+	census_proj(c, proj)->entries++;
+	dirtot_local_mtime(dl, mtime);
+}
+
+void
+account_other(struct census *c, int32_t proj, uint64_t size,
+    uint64_t blocks, int64_t mtime, struct dirlocal *dl)
+{
+	c->others++;
+	add_totals(c, size, blocks);
+	census_proj(c, proj)->entries++;
+	dirtot_local_mtime(dl, mtime);
+}
