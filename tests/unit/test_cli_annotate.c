@@ -1,12 +1,11 @@
-/* annotate: --annotate FILE parsing, the windows placed on minutes and
- * buckets, and the defaults of opts_init. */
+/* test_cli_annotate: --annotate FILE read by report/cli/cli_annotate.c:
+ * dates, times and labels, and the errors that name the file and line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli_int.h"
-#include "traffic/traffic_int.h"
 #include "tap.h"
 
 static char path[64];
@@ -63,106 +62,6 @@ bad(const char *text, const char *want, const char *name)
 	is_str(err, full, "%s message", name);
 }
 
-/* Ten minutes from 2010-02-01 00:00, minutes 3, 4 and 7 not complete. */
-static void
-series10(struct minute_series *s)
-{
-	memset(s, 0, sizeof *s);
-	s->t0 = 1264982400;
-	s->n = 10;
-	s->state = malloc(s->n);
-	memset(s->state, MIN_COMPLETE, s->n);
-	s->state[3] = s->state[4] = MIN_MISSING;
-	s->state[7] = MIN_NONE;
-}
-
-static const char *
-text_cell(const struct rtable *t, size_t row, int col)
-{
-	const struct cell *c = result_cell(t, row, col);
-
-	return c->kind == CK_TEXT ? c->v.s : "(not text)";
-}
-
-static uint64_t
-uint_cell(const struct rtable *t, size_t row, int col)
-{
-	const struct cell *c = result_cell(t, row, col);
-
-	return c->kind == CK_UINT ? c->v.u : 999;
-}
-
-static void
-placed(void)
-{
-	int64_t t0 = 1264982400;
-	struct annotation a[] = {
-		{ t0 + 120, t0 + 300, "m2-4" },		/* minutes 2, 3, 4 */
-		{ t0 + 90, t0 + 91, "one second" },	/* minute 1 */
-		{ t0 + 420, t0 + 7200, "to the end" },	/* minutes 7, 8, 9 */
-		{ t0 - 600, t0, "before" },		/* none */
-		{ t0 + 570, t0 + 630, "edge" },		/* minute 9 */
-	};
-	static const uint64_t want[][3] = { { 3, 1, 2 }, { 1, 1, 0 },
-	    { 3, 2, 1 }, { 0, 0, 0 }, { 1, 1, 0 } };
-	struct minute_series s;
-	struct result *r = result_new("t", "t");
-	const struct rtable *t;
-	char **mark;
-
-	series10(&s);
-	traffic_annotate_table(r, &s, a, 5);
-	t = &r->table[0];
-	is_str(t->key, "annotations", "table key");
-	is_i64((int64_t)t->nrow, 5, "a row per window");
-	for (size_t i = 0; i < 5 && i < t->nrow; i++) {
-		is_i64(result_cell(t, i, 0)->v.i, a[i].from, "%s: from", a[i].label);
-		is_i64(result_cell(t, i, 1)->v.i, a[i].to, "%s: to", a[i].label);
-		is_str(text_cell(t, i, 2), a[i].label, "%s: label", a[i].label);
-		ok(uint_cell(t, i, 3) == want[i][0] &&
-		    uint_cell(t, i, 4) == want[i][1] &&
-		    uint_cell(t, i, 5) == want[i][2],
-		    "%s: %llu minutes, %llu complete, %llu missing", a[i].label,
-		    (unsigned long long)want[i][0],
-		    (unsigned long long)want[i][1],
-		    (unsigned long long)want[i][2]);
-	}
-	/* Buckets of 5 minutes: [0, 5) and [5, 10). */
-	mark = traffic_annotate_mark(&s, 300, 2, a, 5);
-	is_str(mark[0] ? mark[0] : "(none)", "m2-4; one second",
-	    "first bucket: its windows in file order");
-	is_str(mark[1] ? mark[1] : "(none)", "to the end; edge",
-	    "second bucket");
-	traffic_annotate_marks_free(mark, 2);
-	/* Hours: one bucket, labelled by 00:00, holding the ten minutes. */
-	mark = traffic_annotate_mark(&s, 3600, 1, a + 3, 1);
-	ok(mark[0] == NULL, "a window before the series marks nothing");
-	traffic_annotate_marks_free(mark, 1);
-	result_free(r);
-	query_minutes_free(&s);
-}
-
-static void
-defaults(void)
-{
-	struct opts o;
-	static const int64_t edges[] = { 60, 600, 3600, 7200, 14400, 28800,
-	    86400 };
-
-	opts_init(&o);
-	is_i64(o.every, 3600, "default every");
-	ok(o.threshold_pct.n == 5 && o.threshold_pct.k == 0,
-	    "default threshold 5%%");
-	ok(o.peak.n == 0 && o.strict == 0 && o.nann == 0,
-	    "no peak, not strict");
-	is_i64((int64_t)o.nidle_edges, 7, "seven idle classes");
-	ok(memcmp(o.idle_edges, edges, sizeof edges) == 0, "idle edges");
-	is_i64((int64_t)o.nburst_c, 3, "three burst thresholds");
-	ok(o.burst_c[0] == 0 && o.burst_c[1] == 131072 &&
-	    o.burst_c[2] == 1048576, "burst thresholds 0, 128K, 1M");
-	is_i64(o.dir_depth, 1, "dir depth 1");
-}
-
 int
 main(void)
 {
@@ -171,7 +70,7 @@ main(void)
 	char err[256];
 	int fd;
 
-	snprintf(path, sizeof path, "/tmp/test_annotate.XXXXXX");
+	snprintf(path, sizeof path, "/tmp/test_cli_annotate.XXXXXX");
 	fd = mkstemp(path);
 	close(fd);
 	good();
@@ -186,7 +85,5 @@ main(void)
 	unlink(path);
 	ok(cli_annotate_load(path, &a, &n, err, sizeof err) == -1 &&
 	    strstr(err, "No such file") != NULL, "missing file: %s", err);
-	placed();
-	defaults();
 	return tap_end();
 }
