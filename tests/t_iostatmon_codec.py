@@ -2,8 +2,9 @@
 """The iolog format as docs/iolog-format.md describes it, read and written
 by this file alone (Python stdlib: zlib, struct), against the C codec.
 
-test_iolog_cli (tests/unit/test_iolog_cli.c) turns text into a log through
-the C writer, and a log into text through the C reader. Here:
+test_iolog encode|decode (the text filter of tests/unit/iolog_text.h) turns
+text into a log through the C writer, and a log into text through the C
+reader. Here:
   1. random frames -> C writer -> this decoder: must give the input back;
      Python's gzip module must accept the file too;
   2. this encoder (gzip header flags, levels, stored blocks, one member per
@@ -31,11 +32,11 @@ from iolog_py import (DS_FIELDS, frame_bytes, py_decode,  # noqa: E402
                       layout, after_damage, after_cut, MARKER)
 
 BUILD = os.environ.get("BUILD", os.path.join(os.path.dirname(__file__), "..", "build"))
-CLI = os.path.join(BUILD, "tests", "test_iolog_cli")
+CLI = os.path.join(BUILD, "tests", "test_iolog")
 SAFE = b"._/:-"
 
 
-# ---- text form shared with test_iolog_cli ----
+# ---- text form shared with tests/unit/iolog_text.h ----
 
 def esc(b):
     if not b:
@@ -399,7 +400,7 @@ def check_recovery(tmp, r):
 
 def main():
     if not os.access(CLI, os.X_OK):
-        ok(False, "test_iolog_cli is built", CLI + " missing")
+        ok(False, "test_iolog is built", CLI + " missing")
         done()
     r = random.Random(int(os.environ.get("SEED", "20261121")))
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,11 +1,18 @@
 /*
- * test_iolog: the log codec end to end. Round trips of every frame type and
- * value range, truncation at every byte, bit flips at every byte, repair of
- * a torn tail in place followed by an append (checked with gzip -t too).
+ * test_iolog: the log codec of lib/iolog/ end to end. Round trips of every
+ * frame type and value range, truncation at every byte, bit flips at every
+ * byte, repair of a torn tail in place followed by an append (checked with
+ * gzip -t too), and the varints of lib/varint.h.
+ *
+ * With arguments it is the codec as a text filter for
+ * tests/t_iostatmon_codec.py (iolog_text.h):
+ *	test_iolog encode LOG < TEXT
+ *	test_iolog decode LOG > TEXT
  */
 #include <zlib.h>
 
 #include "iolog_fixture.h"
+#include "iolog_text.h"
 #include "varint.h"
 
 /* got must be exactly exp[0..n). */
@@ -578,8 +585,16 @@ test_varint(void)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "encode") == 0)
+		return text_encode(argv[2], stdin);
+	if (argc == 3 && strcmp(argv[1], "decode") == 0)
+		return text_decode(argv[2], stdout);
+	if (argc != 1) {
+		fprintf(stderr, "usage: test_iolog [encode|decode LOG]\n");
+		return 2;
+	}
 	test_varint();
 	test_roundtrip();
 	test_truncation();
@@ -587,5 +602,6 @@ main(void)
 	test_bitflips();
 	test_repair();
 	test_repair_middle();
+	text_check();
 	return tap_end();
 }

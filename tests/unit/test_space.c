@@ -1,8 +1,9 @@
 /*
- * test_census_figures: what the census analyses tell the renderers about
- * their figures (report/result/result.h), which no CSV or JSON output carries:
- * the growth figure draws its table of projection points with markers on
- * the observed series only, and each age figure names its metric.
+ * test_space: what the census questions of report/space/ tell the
+ * renderers about their figures (report/result/result.h), which no CSV or
+ * JSON output carries: space_growth's figure draws its table of
+ * projection points with markers on the observed series only, and each
+ * age figure of space_files names its metric.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,7 @@ test_ages(sqlite3 *db)
 int
 main(void)
 {
-	char dir[] = "/tmp/test_census_figures.XXXXXX", path[512], err[512] = "";
+	char dir[] = "/tmp/test_space.XXXXXX", path[512], err[512] = "";
 	sqlite3 *db;
 
 	if (!mkdtemp(dir))

@@ -1,10 +1,10 @@
 /*
- * test_iolog_cli: the iolog codec as a text filter, for the Python oracle
+ * iolog_text: the iolog codec as a text filter, for the Python oracle
  * (tests/t_iostatmon_codec.py), which checks it against its own reading of
- * docs/iolog-format.md.
+ * docs/iolog-format.md. test_iolog runs it when given arguments:
  *
- *	test_iolog_cli encode LOG < TEXT	frames from text into LOG
- *	test_iolog_cli decode LOG > TEXT	events of LOG as text
+ *	test_iolog encode LOG < TEXT	frames from text into LOG
+ *	test_iolog decode LOG > TEXT	events of LOG as text
  *
  * One frame per line; strings are %XX-escaped outside [A-Za-z0-9._/:-]:
  *	H host release machine long_bits interval_ms boot_id created_ns writer
@@ -13,8 +13,11 @@
  *	S seq rt mono boot read flags missed STATE[:FIELDS]... [iv=NS]
  *	D offset resumed note|cut|damage reason  (iolog.h: DAMAGE fields)
  * FIELDS is "i=v/i=v..." (non-zero fields) or "-". Decode prints iv= on
- * samples. Without arguments it runs a small self-check.
+ * samples. text_check() is a small self-check of the two.
  */
+#ifndef TESTS_IOLOG_TEXT_H
+#define TESTS_IOLOG_TEXT_H
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -26,7 +29,7 @@
 #include "iolog/iolog.h"
 #include "tap.h"
 
-static void
+static inline void
 put_esc(FILE *o, const char *s)
 {
 	if (*s == '\0')
@@ -42,7 +45,7 @@ put_esc(FILE *o, const char *s)
 }
 
 /* Unescape tok into dst (size n); a lone "%" is the empty string. */
-static void
+static inline void
 get_esc(const char *tok, char *dst, size_t n)
 {
 	size_t j = 0;
@@ -62,7 +65,7 @@ get_esc(const char *tok, char *dst, size_t n)
 	dst[j] = '\0';
 }
 
-static void
+static inline void
 put_fields(FILE *o, const struct iolog_val *v)
 {
 	int f, first = 1;
@@ -77,7 +80,7 @@ put_fields(FILE *o, const struct iolog_val *v)
 		fputs("-", o);
 }
 
-static void
+static inline void
 get_fields(const char *tok, struct iolog_val *v)
 {
 	memset(v->v, 0, sizeof v->v);
@@ -97,7 +100,7 @@ get_fields(const char *tok, struct iolog_val *v)
 	}
 }
 
-static void
+static inline void
 put_clock(FILE *o, const struct iolog_clock *c)
 {
 	fprintf(o, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
@@ -105,7 +108,7 @@ put_clock(FILE *o, const struct iolog_clock *c)
 	    c->monotonic_ns, c->boottime_ns, c->read_ns, c->flags, c->missed);
 }
 
-static void
+static inline void
 put_event(FILE *o, const struct iolog_event *ev)
 {
 	const struct iolog_header *h = ev->header;
@@ -164,8 +167,8 @@ put_event(FILE *o, const struct iolog_event *ev)
 	fputs("\n", o);
 }
 
-static int
-decode(const char *path, FILE *o)
+static inline int
+text_decode(const char *path, FILE *o)
 {
 	char err[512];
 	struct iolog_reader *r = iolog_reader_open(path, err, sizeof err);
@@ -182,7 +185,7 @@ decode(const char *path, FILE *o)
 }
 
 /* Split a line into tokens in place; returns the count. */
-static size_t
+static inline size_t
 split(char *line, char ***tok)
 {
 	size_t n = 0, cap = 16;
@@ -198,7 +201,7 @@ split(char *line, char ***tok)
 	return n;
 }
 
-static int
+static inline int
 enc_header(struct iolog_writer *w, char **t, size_t n)
 {
 	struct iolog_header h;
@@ -218,7 +221,7 @@ enc_header(struct iolog_writer *w, char **t, size_t n)
 }
 
 /* One device token: id,name,major,minor,diskseq,fields,nattr[,k,v]... */
-static void
+static inline void
 get_dev(char *tok, struct iolog_dev *d)
 {
 	char *save, *f[8], *k, *v;
@@ -247,7 +250,7 @@ get_dev(char *tok, struct iolog_dev *d)
 	}
 }
 
-static int
+static inline int
 enc_table(struct iolog_writer *w, char **t, size_t n)
 {
 	struct iolog_dev *d = calloc(n, sizeof *d);
@@ -268,7 +271,7 @@ enc_table(struct iolog_writer *w, char **t, size_t n)
 	return rc;
 }
 
-static int
+static inline int
 enc_values(struct iolog_writer *w, char **t, size_t n)
 {
 	struct iolog_clock c;
@@ -306,8 +309,8 @@ enc_values(struct iolog_writer *w, char **t, size_t n)
 	return rc;
 }
 
-static int
-encode(const char *path, FILE *in)
+static inline int
+text_encode(const char *path, FILE *in)
 {
 	char err[512], *line = NULL, **t;
 	size_t cap = 0, n;
@@ -345,9 +348,9 @@ encode(const char *path, FILE *in)
 	return rc;
 }
 
-/* Without arguments: encode a fixed text, decode it, compare. */
-static int
-self_check(void)
+/* Encode a fixed text, decode it, compare. */
+static inline void
+text_check(void)
 {
 	static const char text[] =
 	    "H h%20x 6.1.0 x86_64 64 60000 b-1 17 w\n"
@@ -355,33 +358,21 @@ self_check(void)
 	    "K 0 100 1000 1000 5 0 0 0=1/3=4294967295 -\n"
 	    "S 1 200 61000 61000 5 1 0 0:0=18446744073709551615 1 iv=60000\n"
 	    "S 2 300 121000 121000 5 2 3 2:8=7 0:- iv=60000\n";
-	char path[] = "/tmp/test_iolog_cli-XXXXXX", *out = NULL;
+	char path[] = "/tmp/test_iolog_text-XXXXXX", *out = NULL;
 	size_t outlen = 0;
 	FILE *in = fmemopen((void *)text, sizeof text - 1, "r"), *o;
 	int fd = mkstemp(path);
 
 	ok(fd >= 0 && in != NULL, "temporary file");
 	close(fd);
-	ok(encode(path, in) == 0, "encode the fixed text");
+	ok(text_encode(path, in) == 0, "text: encode the fixed text");
 	fclose(in);
 	o = open_memstream(&out, &outlen);
-	ok(decode(path, o) == 0, "decode it");
+	ok(text_decode(path, o) == 0, "text: decode it");
 	fclose(o);
-	is_str(out, text, "decoded text equals the input");
+	is_str(out, text, "text: decoded text equals the input");
 	free(out);
 	unlink(path);
-	return tap_end();
 }
 
-int
-main(int argc, char **argv)
-{
-	if (argc == 3 && strcmp(argv[1], "encode") == 0)
-		return encode(argv[2], stdin);
-	if (argc == 3 && strcmp(argv[1], "decode") == 0)
-		return decode(argv[2], stdout);
-	if (argc == 1)
-		return self_check();
-	fprintf(stderr, "usage: test_iolog_cli encode|decode LOG\n");
-	return 2;
-}
+#endif

@@ -1,5 +1,5 @@
 /*
- * test_snapshot_limit: the snapshot writer refuses a census of
+ * test_snapshot: the snapshot writer refuses a census of
  * CENSUS_MAX_ENTRIES (2^54) entries or more, whose 128-bit byte totals
  * could have wrapped (fsscan/walk/walk.h), and records one just below it.
  *
@@ -17,7 +17,7 @@
 #include "record/record.h"
 #include "tap.h"
 
-static char tmpdir[] = "/tmp/test_snapshot_limit.XXXXXX";
+static char tmpdir[] = "/tmp/test_snapshot.XXXXXX";
 
 /* Write a snapshot whose census counts files, dirs, symlinks and others;
  * its status in the database after a refusal is the caller's. */

@@ -1,7 +1,8 @@
 /*
- * iochunk: r127 bytes against hand-computed expectations, width edges,
- * corrupt input, chunk rows through SQLite and back (also decoded by the
- * v_io view, the plain-SQL decoder users rely on), and merge rules.
+ * test_chunk: report/chunk/chunk.c's r127 bytes against hand-computed
+ * expectations, width edges, corrupt input, chunk rows through SQLite and
+ * back (also decoded by the v_io view, the plain-SQL decoder users rely
+ * on), and merge rules.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,7 +327,7 @@ main(void)
 {
 	/* A directory of its own: a database is never made in one that
 	 * every user may write. */
-	char path[] = "/tmp/test_iochunk.XXXXXX";
+	char path[] = "/tmp/test_chunk.XXXXXX";
 	char db_path[64], side[80];
 	sqlite3 *db;
 

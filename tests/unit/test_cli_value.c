@@ -1,4 +1,6 @@
-/* cliparse: option value parsers against hand-computed values. */
+/* test_cli_value: the option values of report/cli/cli_value.c (durations,
+ * sizes, counts and their lists) and the times of lib/epoch.c that every
+ * time option is read with, against hand-computed values. */
 #include <stdint.h>
 
 #include "cli/cli_int.h"

@@ -1,13 +1,13 @@
 /*
- * test_ioseries: the roll-up and the minute loaders on a hand-made
- * database whose every expected value is worked out by hand below (the
- * minute rules of docs/census-db.md); none is computed with the code
- * under test.
+ * test_rollup: the roll-up (report/rollup/) and the minute loaders of
+ * report/query/ that read what it writes, on a hand-made database whose
+ * every expected value is worked out by hand below (the minute rules of
+ * docs/census-db.md); none is computed with the code under test.
  *
  * With arguments it is a dump tool for tests/t_io_rollup.py, which
  * compares against tests/lib/io_oracle.py:
- *	test_ioseries rollup DB
- *	test_ioseries minutes|hosts|scan|devstats DB FROM TO [HOSTGLOB...]
+ *	test_rollup rollup DB
+ *	test_rollup minutes|hosts|scan|devstats DB FROM TO [HOSTGLOB...]
  * (FROM/TO unix seconds, 0 = from the data).
  */
 #include <inttypes.h>
@@ -509,7 +509,7 @@ check_hour_edge(const char *dir)
 int
 main(int argc, char **argv)
 {
-	char dir[] = "/tmp/test_ioseries.XXXXXX", path[64];
+	char dir[] = "/tmp/test_rollup.XXXXXX", path[64];
 	sqlite3 *db;
 
 	if (argc > 2)

@@ -1,10 +1,11 @@
 /*
- * test_iolog_attach: the writer and its file. A torn tail repaired in
- * place when the file cannot grow (RLIMIT_FSIZE makes the kernel refuse
- * every byte past a size: a full disk for this process), and a writer
- * whose file is deleted, moved or replaced while it writes: detached,
- * attached to a new file, nothing reported written lost. A link, a FIFO
- * or a file of two names at the path is refused, never written through.
+ * test_iolog_open: the writer and its file, which iolog_open.c attaches
+ * it to. A torn tail repaired in place when the file cannot grow
+ * (RLIMIT_FSIZE makes the kernel refuse every byte past a size: a full
+ * disk for this process), and a writer whose file is deleted, moved or
+ * replaced while it writes: detached, attached to a new file, nothing
+ * reported written lost. A link, a FIFO or a file of two names at the
+ * path is refused, never written through.
  */
 #include <signal.h>
 

@@ -1,7 +1,8 @@
 /*
- * test_fit: least squares, prediction-band crossings, the incomplete beta
- * and the Student t quantile of report/space/space_fit.c. Expected values are closed
- * forms (df 1, 2, 4), published table values, or worked out by hand.
+ * test_space_fit: least squares, prediction-band crossings, the incomplete
+ * beta and the Student t quantile of report/space/space_fit.c. Expected
+ * values are closed forms (df 1, 2, 4), published table values, or worked
+ * out by hand.
  */
 #include <math.h>
 
