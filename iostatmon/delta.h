@@ -1,7 +1,8 @@
 /*
  * delta: one device's interval from two absolute reads, or the verdict that
  * the interval cannot be known (a reset). Pure arithmetic, no state, so the
- * sampler's policy can be tested field by field.
+ * sampler's policy can be tested field by field. A reset ends the device's
+ * epoch (S1): its absolutes are the base of the next delta.
  *
  * Deltas are taken modulo each field's width (32 bits for the ms fields,
  * the kernel's long for ios, merges and sectors). A reset is declared when

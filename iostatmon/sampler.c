@@ -3,15 +3,17 @@
  *
  * The table lists the monitored devices of the last read. Each read gives
  * one S frame against that table: a delta (or a reset, see delta.c) for a
- * device found with the same identity, "absent" otherwise. When the set of
- * devices changed, a T with the new table and a K with the read's
+ * device found with the same identity, "absent" otherwise (S1). When the
+ * set of devices changed, a T with the new table and a K with the read's
  * absolutes follow the S, so the intervals of unchanged devices are never
- * lost; a device that is new or came back gets a new dev_id, a new epoch.
+ * lost; a device that is new or came back gets a new dev_id, a new epoch
+ * (S3).
  *
  * A member starts with H, T and a K of the previous read (when there is
  * one), so rotation and reopening lose no interval either: the interval
- * that ends at 00:00:00 is the first S of the new day's file.
+ * that ends at 00:00:00 is the first S of the new day's file (S2).
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +105,7 @@ sampler_set_header(struct sampler *s, const struct iolog_header *h)
 		s->h.long_bits = 64;
 	s->need_member = 1;
 	if (reboot && s->have_prev) {
-		s->have_prev = 0;	/* no interval across a reboot */
+		s->have_prev = 0;	/* no interval across a reboot (S1) */
 		s->new_boot = 1;
 	}
 }
@@ -240,6 +242,10 @@ rebuild_table(struct sampler *s, const struct ds_table *t,
 		const struct dev_info *info = info_of(set, t, i);
 		ssize_t old = old_of_line ? old_of_line[i] : -1;
 
+		/* S3: an id is kept from the table, or new: next_id only
+		 * grows */
+		assert(old < 0 || ((size_t)old < s->n &&
+		    s->tab[old].id < s->next_id));
 		if (!monitored(set, info))
 			continue;
 		make_dev(&tab[n], &slot[n], old >= 0 ? s->tab[old].id :
@@ -279,6 +285,8 @@ wrote(struct sampler *s, int rc)
 static int
 write_keyframe(struct sampler *s, const struct iolog_clock *c)
 {
+	/* S2: in a member this sampler started, after its T */
+	assert(!s->need_member && !iolog_writer_needs_header(s->w));
 	for (size_t j = 0; j < s->n; j++) {
 		delta_absolute(s->slot[j].prev, s->tab[j].fields, &s->val[j]);
 		s->val[j].state = IOLOG_OK;
@@ -347,6 +355,10 @@ sample_entries(struct sampler *s, const struct ds_table *t,
 			changed = 1;
 			continue;
 		}
+		/* S1: a delta against the previous read of this boot only,
+		 * of the device as it was there */
+		assert(s->have_prev && s->tab[j].major == t->dev[i].major &&
+		    s->tab[j].minor == t->dev[i].minor);
 		s->slot[j].pos = i;
 		delta_compute(s->slot[j].prev, t->dev[i].v, s->tab[j].fields,
 		    s->h.long_bits, dt_ns, v);
@@ -388,6 +400,9 @@ sampler_feed(struct sampler *s, const struct ds_table *t,
 	dt_ns = cur.monotonic_ns > s->prev_clock.monotonic_ns ?
 	    cur.monotonic_ns - s->prev_clock.monotonic_ns : 0;
 	changed = sample_entries(s, t, set, dt_ns);
+	/* S2: an S goes into a member this sampler started with H, T and a
+	 * K of the read its intervals start at */
+	assert(!ok || (!s->need_member && !iolog_writer_needs_header(s->w)));
 	if (ok)
 		ok = wrote(s, iolog_write_sample(s->w, &cur, s->val, s->n));
 	if (changed)

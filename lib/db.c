@@ -1,9 +1,10 @@
 /*
  * db: open, schema version, embedded SQL.
  *
- * Invariant: a database whose user_version is 0 is either new or was never
- * initialised; installing the schema and setting user_version happen in one
- * transaction, so a crash leaves it at 0 or fully installed.
+ * A file's identity is known before anything writes to it (D1), the file
+ * SQLite opens is the one checked (D3, with lib/dbfile), and a database
+ * whose user_version is 0 is new or was never initialised: the schema and
+ * user_version are installed in one transaction (D2).
  */
 #include "db.h"
 
@@ -508,6 +509,9 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		goto fail;
 	}
 	if (version < DB_SCHEMA_VERSION) {
+		/* D2: the schema and the version that says it is there are
+		 * written in this one transaction */
+		assert(!sqlite3_get_autocommit(db));
 		snprintf(sql, sizeof sql,
 		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
@@ -588,7 +592,7 @@ check_name(const char *path, char *err, size_t errlen)
 	return -1;
 }
 
-enum ident { ID_NEW, ID_EMPTY, ID_OURS };
+enum ident { ID_UNKNOWN, ID_NEW, ID_EMPTY, ID_OURS };
 
 /* What the identity fields say: the census, at a version this program
  * reads; an SQLite file with no schema ever (nothing to refuse); or
@@ -665,7 +669,7 @@ identity_sqlite(const char *path, const char *sqlpath, enum ident *id,
 }
 
 /*
- * What the file at path is, decided before anything writes to it: a
+ * What the file at path is, decided before anything writes to it (D1): a
  * read-write connection would (SQLite switches a database to WAL, and
  * checkpoints a WAL into the file when its last connection closes), and
  * even a read-only one leaves -wal and -shm files behind. So the 100-byte
@@ -713,13 +717,12 @@ check_identity(const char *path, const struct dbfile *f, enum ident *id,
 }
 
 /* The file is the census, at a version this program reads, or (create)
- * new. 0, or -1 with err; nothing has written to the file. */
+ * new: *id says which. 0, or -1 with err; nothing has written to the
+ * file. */
 static int
 check_file(const char *path, const struct dbfile *f, int create,
-    char *err, size_t errlen)
+    enum ident *id, char *err, size_t errlen)
 {
-	enum ident id;
-
 	/* Say which of the two a writer lacks, before SQLite fails with "attempt
 	 * to write a readonly database" (and leaves a -wal and -shm behind). */
 	if (create && f->exists && access(f->sqlpath, W_OK) < 0) {
@@ -734,9 +737,9 @@ check_file(const char *path, const struct dbfile *f, int create,
 		    strerror(errno));
 		return -1;
 	}
-	if (check_identity(path, f, &id, err, errlen) < 0)
+	if (check_identity(path, f, id, err, errlen) < 0)
 		return -1;
-	if (!create && id != ID_OURS) {
+	if (!create && *id != ID_OURS) {
 		if (!f->exists)
 			snprintf(err, errlen, "%s: %s", path, strerror(ENOENT));
 		else
@@ -749,13 +752,22 @@ check_file(const char *path, const struct dbfile *f, int create,
 }
 
 /* WAL, the schema (installed or upgraded) and the settings of every
- * connection. 0, or -1 with err. */
+ * connection, on the file f, which check_file found to be id. 0, or -1
+ * with err. */
 static int
-prepare(sqlite3 *db, const char *path, char *err, size_t errlen)
+prepare(sqlite3 *db, const struct dbfile *f, enum ident id, int create,
+    const char *path, char *err, size_t errlen)
 {
 	char msg[512];
 	int version = 0;
 
+	/* D1: the first write (WAL) goes to the census, or to a file that
+	 * a writer may make one of: known before, and untouched till now */
+	assert(id == ID_OURS || (create && (id == ID_NEW || id == ID_EMPTY)));
+	assert(f->checked);	/* D3: the very file that was checked */
+	(void)f;
+	(void)id;
+	(void)create;
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_handler(db, on_busy, NULL);
 	if (pragma_int(db, "PRAGMA user_version", &version) < 0) {
@@ -797,11 +809,12 @@ open_rw(const char *path, const struct dbfile_create *create, char *err,
 {
 	struct dbfile f;
 	sqlite3 *db = NULL;
+	enum ident id = ID_UNKNOWN;
 
 	if (check_name(path, err, errlen) < 0 ||
 	    dbfile_open(&f, path, create, err, errlen) < 0)
 		return NULL;
-	if (check_file(path, &f, create != NULL, err, errlen) < 0)
+	if (check_file(path, &f, create != NULL, &id, err, errlen) < 0)
 		goto fail;
 	dbfile_release(&f);
 	if (sqlite3_open_v2(f.sqlpath, &db, SQLITE_OPEN_READWRITE |
@@ -812,7 +825,7 @@ open_rw(const char *path, const struct dbfile_create *create, char *err,
 		goto fail;
 	}
 	if (dbfile_check(&f, db, path, err, errlen) < 0 ||
-	    prepare(db, path, err, errlen) < 0)
+	    prepare(db, &f, id, create != NULL, path, err, errlen) < 0)
 		goto fail;
 	dbfile_close(&f);
 	return db;

@@ -3,6 +3,7 @@
  */
 #include "dbfile.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -125,7 +126,7 @@ dbfile_open(struct dbfile *f, const char *path,
 	    create ? create->group : (gid_t)-1 };
 	struct safedir d;
 
-	*f = (struct dbfile){ NULL, -1, 0, { 0 }, 0 };
+	*f = (struct dbfile){ NULL, -1, 0, { 0 }, 0, 0 };
 	if (safedir_open(&d, path, create ? &mk : NULL, err, errlen) < 0)
 		return -1;
 	/* What is there is judged first: the most precise reason. */
@@ -154,14 +155,19 @@ fail:
 }
 
 int
-dbfile_check(const struct dbfile *f, sqlite3 *db, const char *path,
+dbfile_check(struct dbfile *f, sqlite3 *db, const char *path,
     char *err, size_t errlen)
 {
 	struct stat st;
 	int moved = 1;
 
-	if (!f->exists)
-		return 0;	/* nothing was there to compare with */
+	/* D3: our descriptor was closed before SQLite opened the file:
+	 * closing one later would drop SQLite's POSIX locks */
+	assert(f->fd < 0);
+	if (!f->exists) {
+		f->checked = 1;	/* nothing was there to compare with */
+		return 0;
+	}
 	if (sqlite3_file_control(db, "main", SQLITE_FCNTL_HAS_MOVED,
 	    &moved) != SQLITE_OK || moved || stat(f->sqlpath, &st) < 0 ||
 	    st.st_dev != f->st.st_dev || st.st_ino != f->st.st_ino) {
@@ -169,6 +175,7 @@ dbfile_check(const struct dbfile *f, sqlite3 *db, const char *path,
 		    "opened; not used", path);
 		return -1;
 	}
+	f->checked = 1;
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct dbfile {
 	int exists;	/* it does (or did, when found): st is its status */
 	struct stat st;
 	int created;	/* made by this call */
+	int checked;	/* dbfile_check found SQLite's file to be it (D3) */
 };
 
 /* How a writer that may create the database makes it: the file with
@@ -44,8 +45,9 @@ int dbfile_open(struct dbfile *f, const char *path,
     const struct dbfile_create *create, char *err, size_t errlen);
 /* Close fd, keeping what st says of the file. */
 void dbfile_release(struct dbfile *f);
-/* Is the file db has open the one f checked? 0, or -1 with err. */
-int dbfile_check(const struct dbfile *f, sqlite3 *db, const char *path,
+/* Is the file db has open the one f checked? 0 (f->checked is set), or
+ * -1 with err. */
+int dbfile_check(struct dbfile *f, sqlite3 *db, const char *path,
     char *err, size_t errlen);
 void dbfile_close(struct dbfile *f);
 

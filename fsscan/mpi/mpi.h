@@ -18,23 +18,13 @@
  *   mpi_comm.c    messages between ranks without spinning a core
  *   mpi_node.c    the ranks sharing this node: their doorbells
  *
- * Every MPI call is made by the main thread of a rank (MPI_THREAD_FUNNELED);
- * walker threads never call MPI.
- *
- * Invariants:
- *
- * 1. A directory is visited by exactly one rank: it is an item of one
- *    pool at a time, and an item handed to another rank is released here
- *    (and counted done) only after it has been packed.
- * 2. A v_dir node is made only by the rank that visits its directory; any
- *    other rank refers to it by (rank, seq) through a stand-in (dirtot
- *    stub), and whatever is added to a stand-in is added, after the walk,
- *    to that node and to every one of its ancestors, once.
- * 3. The walk is over only when every rank is idle and no directory is in
- *    flight: the termination token (mpi_steal.c) comes back white to
- *    rank 0 from a whole round of idle ranks none of which gave work
- *    since the token last passed.
- * 4. Only rank 0 opens the database and the CSV.
+ * The room keeps invariants M1 to M6 of docs/ARCHITECTURE.md, which
+ * states them: a directory is visited by one rank (M1); its v_dir node is
+ * made by that rank, and the others' stand-ins for it add into it and its
+ * ancestors once (M2); the walk ends only when no rank has work and none
+ * is in flight (M3); only rank 0 opens the database and the CSV (M4); a
+ * hard-linked inode has one owner rank (M5); every MPI call of a rank is
+ * made by its main thread, never by a walker thread (M6).
  */
 #ifndef FSSCAN_MPI_H
 #define FSSCAN_MPI_H

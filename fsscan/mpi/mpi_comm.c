@@ -6,8 +6,10 @@
  * walker threads work, would take a core from them. These test, then
  * sleep a little, and test again. A rank on the same node rings the
  * receiver's bell after each message (mpi_node.c), which ends the sleep
- * as the message comes.
+ * as the message comes. Only the thread that initialised MPI calls these
+ * (M6).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,18 @@
 #include "xalloc.h"
 
 #define WAIT_MAX_US 2000
+
+#ifndef NDEBUG
+/* Is this the thread that initialised MPI, the only one that calls it? */
+static int
+funneled(void)
+{
+	int flag = 0;
+
+	MPI_Is_thread_main(&flag);
+	return flag;
+}
+#endif
 
 /* Sleep for up to us microseconds, less when a rank on this node rings
  * (*seen: this rank's bell as last seen: only later rings end the nap). */
@@ -40,6 +54,7 @@ mpi_comm_wait(const struct mpi_job *j, MPI_Request *req)
 	long us = 20;
 	int done = 0;
 
+	assert(funneled());	/* M6 */
 	for (;;) {
 		MPI_Test(req, &done, MPI_STATUS_IGNORE);
 		if (done)
@@ -63,6 +78,7 @@ void
 mpi_comm_send(const struct mpi_job *j, const void *buf, int n,
     MPI_Datatype type, int dst, int tag)
 {
+	assert(funneled());	/* M6 */
 	MPI_Send(buf, n, type, dst, tag, j->comm);
 	mpi_node_ring(j, dst);
 }
@@ -71,6 +87,7 @@ void
 mpi_comm_isend(const struct mpi_job *j, const void *buf, int n,
     MPI_Datatype type, int dst, int tag, MPI_Request *req)
 {
+	assert(funneled());	/* M6 */
 	MPI_Isend(buf, n, type, dst, tag, j->comm, req);
 	mpi_node_ring(j, dst);
 }
@@ -89,6 +106,7 @@ mpi_comm_probe(const struct mpi_job *j, int src, int tag, MPI_Status *st)
 {
 	int flag = 0;
 
+	assert(funneled());	/* M6 */
 	/* Open MPI's MPI_Iprobe matches the messages already taken in and
 	 * only then makes progress, which takes in what has come since: a
 	 * message whose ring woke us is found by the second probe. */

@@ -7,12 +7,13 @@
  * visited below --dirs under a stand-in. Then what each stand-in holds is
  * sent to its node and to every ancestor of it (the stand-ins' parents),
  * which add it without passing it further up: every directory's content
- * reaches each of its ancestors exactly once (invariant 2).
+ * reaches each of its ancestors exactly once (M2).
  *
  *   contribution   varint seq, totals
  *   totals         varint files dirs, wide bytes alloc (mpi.h),
  *                  byte any, [zigzag max_mtime]
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,8 @@ pack_stub(void *arg, struct iobuf *out, size_t limit)
 	for (; o->next < s->len && used < limit; o->next++) {
 		struct dirlocal l;
 
+		/* M2: what is sent is what stand-ins hold */
+		assert(s->v[o->next]->rank >= 0);
 		dirtot_get(s->v[o->next], &l);
 		if (!l.any && !l.files && !l.dirs && !l.bytes && !l.alloc)
 			continue;
@@ -89,6 +92,8 @@ unpack_stub(void *arg, int src, struct cursor *c)
 		cursor_fail(c, "subtree total for a directory not here");
 		return;
 	}
+	/* M2: it lands on the node this rank made, never on a stand-in */
+	assert(o->r->dirs.v[seq]->rank < 0 && o->r->dirs.v[seq]->seq == seq);
 	dirtot_add(o->r->dirs.v[seq], &l);
 }
 

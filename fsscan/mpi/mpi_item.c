@@ -11,7 +11,7 @@
  * receiver rebuilds the chain as stand-in items that are never visited
  * (fd -1: the first visit reopens through them, and shares each fd it
  * reopens with the other items below it, walk/visit.c) and stand-in v_dir
- * nodes (dirtot stubs, invariant 2).
+ * nodes (dirtot stubs, M2).
  *
  * Items of one batch usually share most of their chain (half of a deque's
  * shallowest items, often siblings), so each item sends only the part of
@@ -28,6 +28,7 @@
  *   state    per rule: varint 0 (no match) or 1 + str project name;
  *            varint projid, byte projinherit
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,8 @@ mpi_item_pack(const struct mpi_job *j, struct walker *g,
 		const struct dnode *d = items[i];
 		size_t keep = 0;
 
+		/* M1: ROOT is each rank's own, never handed over */
+		assert(d->parent != NULL);
 		chain_of(d, &cur);
 		while (keep < cur.n && keep < prev.n &&
 		    cur.v[keep] == prev.v[keep])

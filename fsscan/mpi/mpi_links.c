@@ -9,12 +9,14 @@
  * entry with the same rule (hardlink_add), so it knows the owning link of the
  * whole tree and the rank that saw it, and it counts the duplicates. It
  * then tells that rank, which accounts the file exactly as fsscan would
- * (its project and v_dir node are that rank's), with the smallest path.
+ * (its project and v_dir node are that rank's), with the smallest path
+ * (M5).
  *
  *   to the owner   varint dev ino links pino, str name, byte has_path,
  *                  [str path]
  *   to the origin  varint dev ino, byte has_path, [str path]
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +103,9 @@ unpack_seen(void *arg, int src, struct cursor *c)
 	/* The name may hold no NUL, so len is its length. */
 	struct top_ent top = { .path = get_path(l, c) };
 
+	/* M5: every link of an inode comes to its one owner: this rank */
+	assert(c->err || owner_of(l->j, dev, ino) == l->j->rank);
+
 	hardlink_add(&l->own, dev, ino, links, pino, name, len, &f, &top);
 }
 
@@ -125,12 +130,15 @@ static void
 unpack_owned(void *arg, int src, struct cursor *c)
 {
 	struct links *l = arg;
-	uint64_t dev = mpi_dev_in(l->j, cursor_varint(c));
+	uint64_t wire = cursor_varint(c), dev = mpi_dev_in(l->j, wire);
 	uint64_t ino = cursor_varint(c);
 	char *path = get_path(l, c);
 	struct hl_ent *e = hardlink_find(&l->r->hl, dev, ino);
 
+	/* M5: told by the inode's owner, as that rank saw the owning link */
+	assert(c->err || owner_of(l->j, wire, ino) == src);
 	(void)src;
+	(void)wire;
 	if (!e) {
 		free(path);
 		cursor_fail(c, "hard link owned by a link this rank did not see");

@@ -7,6 +7,7 @@
  *
  * Exit status as fsscan's, the same on every rank.
  */
+#include <assert.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@ on_signal(int sig)
 	stop_flag = 1;
 }
 
-/* Rank 0's database, CSV and snapshot row. */
+/* Rank 0's database, CSV and snapshot row: no other rank's (M4). */
 struct out {
 	sqlite3 *db;
 	struct csv_out csv;
@@ -239,6 +240,8 @@ run(struct mpi_job *j, struct args *a, char *cmdline, int share)
 	rc = finish(j, &s, a, &o, &r);
 	walk_result_free(&r);
 out:
+	/* M4: no other rank has opened the database or the CSV */
+	assert(j->rank == 0 || (o.db == NULL && !o.csv.open));
 	close_out(&o);
 	scan_free(&s);
 	MPI_Ibcast(&rc, 1, MPI_INT, 0, j->comm, &req);

@@ -14,14 +14,15 @@
  * a white token, and when one comes back white while rank 0 is idle and
  * white, no rank has work and none is in flight (work only moves from a
  * rank that has it, which then turns black): the walk is over
- * (invariant 3). Rank 0 says so to every rank, each drains the requests
- * still in flight, and a barrier closes the walk.
+ * (M3). Rank 0 says so to every rank, each drains the requests still in
+ * flight, and a barrier closes the walk.
  *
  * Progress: with --progress, every rank sends rank 0 its entries, errors
  * and bytes so far four times a second (three 64-bit words, the bytes as
  * a double's bits: they only show), and rank 0's progress line (once a
  * second) shows the job's totals.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,7 +109,8 @@ answer(struct steal *s, int src)
 		    "batch too large");
 	mpi_comm_isend(s->j, s->work.p, (int)s->work.len, MPI_BYTE, src,
 	    TAG_WORK, &s->work_req);
-	/* invariant 1: packed, so no longer ours */
+	/* M1: packed, so no longer ours: released, and done here */
+	assert(s->work.len > 0 && s->work_req != MPI_REQUEST_NULL);
 	for (size_t i = 0; i < n; i++) {
 		dnode_release(g, s->give[i]);
 		pool_done(g);
@@ -196,6 +198,8 @@ poll_one(struct steal *s)
 	case TAG_DONE:
 		MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_DONE, s->j->comm,
 		    MPI_STATUS_IGNORE);
+		/* M3: told the walk is over, this rank has nothing pending */
+		assert(pool_idle(s->g));
 		s->done = 1;
 		break;
 	case TAG_PROG:
@@ -225,13 +229,14 @@ ask(struct steal *s)
 	s->us = POLL_MIN_US;	/* the answer is soon there */
 }
 
-/* Pass the token on, or on rank 0 end the walk (invariant 3). */
+/* Pass the token on, or on rank 0 end the walk (M3). */
 static void
 pass_token(struct steal *s)
 {
 	const struct mpi_job *j = s->j;
 	int color;
 
+	assert(pool_idle(s->g));	/* M3: only while idle */
 	if (j->rank == 0 && s->token == WHITE && !s->black) {
 		for (int i = 1; i < j->n; i++)
 			send_empty(s, i, TAG_DONE);
@@ -381,6 +386,10 @@ mpi_steal_drive(struct walker *g, void *arg)
 	s.seen = xcalloc((size_t)s.j->n, sizeof *s.seen);
 	walk_ranks(&s);
 	drain(&s);
+	/* M3: nothing pending here, and no request or batch of ours in
+	 * flight */
+	assert(pool_idle(g) && !s.outstanding &&
+	    s.work_req == MPI_REQUEST_NULL);
 	pool_end(g);
 	iobuf_free(&s.work);
 	iobuf_free(&s.in);

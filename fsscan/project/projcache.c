@@ -4,6 +4,7 @@
  * r->otab under r->lock, so NSS is asked once per id, and again in each
  * walker thread's project_cache, so the per-file hot path takes no lock.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ otab_slot(struct project_rules *r, uint64_t key)
 {
 	size_t i;
 
+	assert(projreg_locked(r));	/* P3 */
 	if ((r->olen + 1) * 2 > r->ocap)
 		otab_grow(r);
 	for (i = mix64(key) & (r->ocap - 1); r->otab[i].used;
@@ -115,16 +117,16 @@ projcache_resolve(struct project_rules *r, int i, uint32_t id)
 	int32_t p;
 	int used;
 
-	pthread_mutex_lock(&r->lock);
+	projreg_lock(r);
 	s = otab_slot(r, key);
 	used = s->used;
 	p = s->proj;
-	pthread_mutex_unlock(&r->lock);
+	projreg_unlock(r);
 	if (used)
 		return p;
 
 	name = rule_name(r, i, id);
-	pthread_mutex_lock(&r->lock);
+	projreg_lock(r);
 	s = otab_slot(r, key);	/* another thread may have added it */
 	if (!s->used) {
 		s->key = key;
@@ -132,8 +134,11 @@ projcache_resolve(struct project_rules *r, int i, uint32_t id)
 		s->used = 1;
 		r->olen++;
 	}
+	/* P6: the memo answers for (rule, id) from now on, the first
+	 * answer stored, whichever thread stored it */
+	assert(s->used && s->key == key);
 	p = s->proj;
-	pthread_mutex_unlock(&r->lock);
+	projreg_unlock(r);
 	free(name);
 	return p;
 }
@@ -227,7 +232,7 @@ projcache_get(struct project_rules *r, struct project_cache *c, int i,
 	if (s->proj != PC_EMPTY)
 		return s->proj;
 	p = projcache_resolve(r, i, id);
-	projreg_mark(r, i, p);
+	projreg_mark(r, i, p);	/* P5: before the first entry it names */
 	if ((c->len + 1) * 2 > c->cap) {
 		cache_grow(r, c);
 		s = cache_slot(c, k, id);

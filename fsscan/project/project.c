@@ -12,6 +12,7 @@
 #include <sys/types.h>
 #include <linux/fs.h>
 
+#include <assert.h>
 #include <string.h>
 
 #include "project_int.h"
@@ -69,6 +70,9 @@ dir_self(struct project_rules *r, const struct proj_dir *parent,
 		}
 		if (p >= 0) {
 			projreg_mark(r, i, p);
+			/* P5 */
+			assert(p == PROJECT_NONE ||
+			    (project_source_bits(r, p) & 1u << i));
 			return p;
 		}
 	}
@@ -97,6 +101,7 @@ dir_state(struct project_rules *r, const struct proj_dir *parent,
 {
 	struct proj_dir d;
 
+	assert(r->frozen);	/* P2: rules are read once built */
 	memset(&d, 0, sizeof d);
 	for (int i = 0; i < PROJECT_MAX_RULES; i++)
 		d.match[i] = -1;
@@ -188,6 +193,7 @@ int32_t
 project_of(struct project_rules *r, const struct proj_dir *d,
     struct project_cache *c, const char *name, uid_t uid, gid_t gid)
 {
+	assert(r->frozen);	/* P2 */
 	for (int i = 0; i < r->nrules; i++) {
 		int32_t p;
 
@@ -211,8 +217,12 @@ project_of(struct project_rules *r, const struct proj_dir *d,
 				projreg_mark(r, i, p);
 			break;
 		}
-		if (p >= 0)
+		if (p >= 0) {
+			/* P5: the rule is among p's sources already */
+			assert(p == PROJECT_NONE ||
+			    (project_source_bits(r, p) & 1u << i));
 			return p;
+		}
 	}
 	return PROJECT_NONE;
 }

@@ -9,30 +9,13 @@
  *   projcache.c  numeric rule results: shared memo, per-thread cache
  *   project.c    per-directory and per-entry evaluation
  *
- * Invariants:
- *
- * - Ids are dense: 0 .. count-1, no gaps, 0 is "(none)", the rest in
- *   order of first use. Names of map and gidmap projects are interned when
- *   a rule first produces them, not when the file is read, so ids stay
- *   dense even with site-wide maps that mostly match nothing here.
- * - Everything built by project_rules_new (rules, trie shape, gidmap and
- *   projid tables) is immutable afterwards and read without a lock.
- * - r->lock guards every write to the registry: appending a name (chunk
- *   allocation, count), the name hash, and the memo table of numeric rule
- *   results (otab). It also serialises interning a map value (mval.id,
- *   set once from ID_LAZY).
- * - Readers do not take the lock: registry entries live in chunks that
- *   never move (chunk k holds CHUNK0 << k entries) and a name is written
- *   before count is published with release, so any id below count can be
- *   read. Source bits are atomic, set with a relaxed OR.
- * - Source bits ("which rules attributed entries to this name") are set
- *   only when a rule's result is actually used: for directory rules when
- *   a thread sees the bit missing, for owner rules on a cache miss.
- * - Numeric results (projid -> name, gid -> group name, uid -> user name,
- *   gid -> gidmap project) are memoised in otab, so NSS is asked once per
- *   id, not once per id per thread. Files reach it only through their
- *   thread's cache; a directory takes the lock when its own owner rule is
- *   reached.
+ * The room keeps invariants P1 to P6 of docs/ARCHITECTURE.md, which
+ * states them: ids are dense, 0 being "(none)" (P1); the rules are frozen
+ * once built (P2); r->lock is held for every write to the registry, the
+ * name hash, the memo of numeric results and a map value's id (P3);
+ * readers take no lock (P4); a rule's source bit is set before anything
+ * is attributed through it (P5); a numeric rule's result is resolved once
+ * per id for the whole scan (P6).
  */
 #ifndef FSSCAN_PROJECT_INT_H
 #define FSSCAN_PROJECT_INT_H
@@ -106,6 +89,8 @@ struct project_rules {
 	size_t hcap;
 	struct okey *otab;		/* memoised numeric rule results */
 	size_t ocap, olen;
+	int frozen;			/* built: read-only but for the
+					   fields above (P2) */
 };
 
 /* Path components, pointing into a string the caller keeps alive. */
@@ -151,6 +136,10 @@ int32_t	 projmap_id(struct project_rules *r, const struct mnode *n, int mi);
 /* projreg.c */
 void	 projreg_init(struct project_rules *r);
 void	 projreg_free(struct project_rules *r);
+/* r->lock, taken and let go; does this thread hold it (P3)? */
+void	 projreg_lock(struct project_rules *r);
+void	 projreg_unlock(struct project_rules *r);
+int	 projreg_locked(const struct project_rules *r);
 int32_t	 projreg_intern_locked(struct project_rules *r, const char *name);
 int32_t	 projreg_intern(struct project_rules *r, const char *name);
 void	 projreg_mark(struct project_rules *r, int i, int32_t p);

@@ -4,7 +4,8 @@
  * down from its parent's node with its own name, so no path is ever
  * built. Each node holds one value per map rule; a directory's match is
  * the value at its node, or else its parent's match, which is the longest
- * matching prefix. Values are interned on first use (see project_int.h).
+ * matching prefix. Values are interned on first use (P1), under the
+ * registry's lock (P3).
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -92,13 +93,13 @@ projmap_id(struct project_rules *r, const struct mnode *n, int mi)
 	id = atomic_load_explicit(&v->id, memory_order_acquire);
 	if (id != ID_LAZY)
 		return id;
-	pthread_mutex_lock(&r->lock);
+	projreg_lock(r);
 	id = atomic_load_explicit(&v->id, memory_order_relaxed);
 	if (id == ID_LAZY) {
 		id = projreg_intern_locked(r, v->name);
 		atomic_store_explicit(&v->id, id, memory_order_release);
 	}
-	pthread_mutex_unlock(&r->lock);
+	projreg_unlock(r);
 	return id;
 }
 

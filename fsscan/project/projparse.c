@@ -391,6 +391,7 @@ project_rules_new(const char *const *specs, int nspecs, const char *root_abs,
 		project_rules_free(r);
 		return NULL;
 	}
+	r->frozen = 1;		/* P2: read-only from now on */
 	return r;
 }
 

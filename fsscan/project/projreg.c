@@ -1,8 +1,8 @@
 /*
  * projreg: the project name registry. Interns names to dense ids under
- * r->lock; readers look names and source bits up without it (see the
- * invariants in project_int.h).
+ * r->lock (P3); readers look names and source bits up without it (P4).
  */
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,30 @@
 
 #include "project_int.h"
 #include "xalloc.h"
+
+/* The registry whose lock this thread holds, for P3's asserts: one per
+ * thread, so no other thread's lock passes for this one's. */
+static _Thread_local const struct project_rules *holding;
+
+void
+projreg_lock(struct project_rules *r)
+{
+	pthread_mutex_lock(&r->lock);
+	holding = r;
+}
+
+void
+projreg_unlock(struct project_rules *r)
+{
+	holding = NULL;
+	pthread_mutex_unlock(&r->lock);
+}
+
+int
+projreg_locked(const struct project_rules *r)
+{
+	return holding == r;
+}
 
 static uint64_t
 hash_str(const char *s)
@@ -38,6 +62,7 @@ pname_at(const struct project_rules *r, int32_t id)
 	struct pname *c = atomic_load_explicit(
 	    &((struct project_rules *)r)->chunk[k], memory_order_acquire);
 
+	assert(c != NULL);	/* P4: an id's chunk is there before the id */
 	return &c[off];
 }
 
@@ -91,8 +116,11 @@ projreg_intern_locked(struct project_rules *r, const char *name)
 	struct pname *p;
 	int k;
 
+	assert(projreg_locked(r));	/* P3 */
 	if (id >= 0)
 		return id;
+	/* P1: the next id; 0 is "(none)", the first interned */
+	assert(n > 0 || strcmp(name, PROJECT_NONE_NAME) == 0);
 	if (n == INT32_MAX) {
 		fprintf(stderr, "fsscan: too many projects\n");
 		exit(3);
@@ -103,6 +131,7 @@ projreg_intern_locked(struct project_rules *r, const char *name)
 		    xcalloc((size_t)CHUNK0 << k, sizeof(struct pname)),
 		    memory_order_release);
 	p = pname_at(r, n);
+	assert(p->name == NULL);	/* P4: an entry is written once */
 	p->name = xstrdup(name);
 	atomic_init(&p->bits, 0);
 	atomic_store_explicit(&r->count, n + 1, memory_order_release);
@@ -118,9 +147,9 @@ projreg_intern(struct project_rules *r, const char *name)
 {
 	int32_t id;
 
-	pthread_mutex_lock(&r->lock);
+	projreg_lock(r);
 	id = projreg_intern_locked(r, name);
-	pthread_mutex_unlock(&r->lock);
+	projreg_unlock(r);
 	return id;
 }
 
@@ -142,11 +171,15 @@ projreg_mark(struct project_rules *r, int i, int32_t p)
 void
 projreg_init(struct project_rules *r)
 {
+	int32_t none;
+
 	pthread_mutex_init(&r->lock, NULL);
 	for (int k = 0; k < NCHUNK; k++)
 		atomic_init(&r->chunk[k], NULL);
 	atomic_init(&r->count, 0);
-	projreg_intern_locked(r, PROJECT_NONE_NAME);
+	none = projreg_intern(r, PROJECT_NONE_NAME);
+	assert(none == PROJECT_NONE);	/* P1 */
+	(void)none;
 }
 
 /* Frees everything r->lock guards, the memo table included. */
@@ -197,9 +230,13 @@ project_count(const struct project_rules *r)
 const char *
 project_name(const struct project_rules *r, int32_t id)
 {
+	const char *name;
+
 	if (id < 0 || id >= project_count(r))
 		return NULL;
-	return pname_at(r, id)->name;
+	name = pname_at(r, id)->name;
+	assert(name != NULL);	/* P4: stored before count says so */
+	return name;
 }
 
 /* Whether an earlier rule j < i with bit set has the same spec:

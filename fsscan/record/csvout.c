@@ -1,6 +1,7 @@
 /*
  * csvout: the fsstats CSV file of a scan. See record.h.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,9 @@ csvout_commit(struct csv_out *c)
 {
 	char err[1024];
 
+	/* R3: renamed over its target only once written whole, and only
+	 * after the snapshot's commit (scan_record) */
+	assert(c->open);
 	c->open = 0;
 	if (outfile_commit(&c->f, err, sizeof err) == 0)
 		return 0;

@@ -28,6 +28,9 @@ prep(struct w *w, const char *sql)
 static int
 done(struct w *w, sqlite3_stmt *st)
 {
+	/* R1: every row of a snapshot is written inside a transaction:
+	 * its running row, then all the others at once */
+	assert(!sqlite3_get_autocommit(w->db));
 	if (db_step_done(st) == 0)
 		return 0;
 	snprintf(w->err, w->errlen, "%s", sqlite3_errmsg(w->db));
@@ -129,10 +132,12 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 	const struct census *c = &r->c;
 	sqlite3_stmt *st;
 
-	/* invariant 1: complete only after the whole walk, with every row of
-	 * the snapshot in this one transaction */
+	/* R1: complete only after the whole walk, with every row of the
+	 * snapshot in this one transaction */
 	assert(strcmp(status, "complete") != 0 || !r->interrupted);
-	assert(!sqlite3_get_autocommit(w->db));
+	assert(!sqlite3_get_autocommit(w->db));	/* R1 */
+	/* R2: below this, no total can have wrapped (snapshot_finish) */
+	assert(census_entries(c) < CENSUS_MAX_ENTRIES);
 	st = prep(w,
 	    "UPDATE snapshot SET status=?, finished_at=?, files=?, dirs=?,"
 	    " symlinks=?, others=?, hardlink_dups=?, snapshot_dirs=?,"
@@ -533,7 +538,7 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	struct dir_source own = { list_next, &ls };
 	sqlite3_stmt *top;
 
-	/* Sums are exact only below CENSUS_MAX_ENTRIES (walk/walk.h). */
+	/* Sums are exact only below CENSUS_MAX_ENTRIES (walk/walk.h, R2). */
 	if (census_entries(&r->c) >= CENSUS_MAX_ENTRIES) {
 		snprintf(err, errlen, "the scan counted 2^54 entries or more:"
 		    " its byte totals could exceed 2^127, so it is not"

@@ -151,6 +151,8 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 	parts->limits = &s->limits;
 	parts->started = s->m.started;
 	parts->scanned = s->m.scanned;
+	/* R3: the CSV is written before the snapshot commits, and renamed
+	 * over its target after; a failure of either fails the snapshot */
 	if (a->csv && csvout_write(csv, &r->c, r->interrupted,
 	    have_cap ? &s->cap : NULL, a->links) < 0) {
 		snapshot_fail(db, id);

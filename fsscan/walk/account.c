@@ -1,8 +1,10 @@
 /*
  * account: add one entry to a thread's census. Called from the walk hot
  * loop: no allocation, no locks, integer arithmetic only, and no path
- * (invariant 4: the caller builds one only for a top-N candidate).
+ * (W4: the caller builds one only for a top-N candidate).
  */
+#include <assert.h>
+
 #include "walk_int.h"
 
 /* Bytes of st_blocks: 512 * a 64-bit count needs 73 bits. */
@@ -54,6 +56,9 @@ account_file(struct census *c, int64_t now, const struct hl_file *f,
 	i128 amt[3] = { age(now, f->atime), age(now, f->mtime),
 	    age(now, f->ctime) };
 
+	/* W4: a path comes only with a hard-linked file, accounted after
+	 * the walk, never from the visit of a directory (dl) */
+	assert(path == NULL || dl == NULL);
 	c->files++;
 	c->bytes += f->size;
 	c->alloc += alloc;

@@ -1,6 +1,7 @@
 /*
  * census: per-thread aggregates and their merge.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,6 +197,10 @@ idmap_merge(struct idmap *dst, const struct idmap *src)
 void
 census_merge(struct census *dst, struct census *src)
 {
+#ifndef NDEBUG
+	u128 entries = census_entries(dst) + census_entries(src);
+#endif
+
 	dst->files += src->files;
 	dst->dirs += src->dirs;
 	dst->symlinks += src->symlinks;
@@ -229,4 +234,6 @@ census_merge(struct census *dst, struct census *src)
 	topn_merge(&dst->top_files, &src->top_files);
 	topn_merge(&dst->top_dirs, &src->top_dirs);
 	errs_merge(dst, src);
+	/* W5: every entry counted once, whatever the order */
+	assert(census_entries(dst) == entries);
 }

@@ -125,8 +125,9 @@ dirtot_list_take(struct dirtot_list *dst, struct dirtot_list *src)
 
 /*
  * Sequence numbers are dense and a parent is numbered before its
- * children, so placing each node at its seq orders the list in linear
- * time, and walking it backwards sums every child before its parent.
+ * children (W6), so placing each node at its seq orders the list in
+ * linear time, and walking it backwards sums every child before its
+ * parent.
  */
 void
 dirtot_finish(struct dirtot_list *l)
@@ -135,7 +136,11 @@ dirtot_finish(struct dirtot_list *l)
 
 	for (size_t i = 0; i < l->len; i++) {
 		struct dirtot *t = l->v[i];
-		assert(t->seq < l->len && v[t->seq] == NULL);
+
+		assert(t->seq < l->len && v[t->seq] == NULL);	/* W6 */
+		/* W6: a parent made by this process is numbered first */
+		assert(!t->parent || t->parent->rank >= 0 ||
+		    t->parent->seq < t->seq);
 		v[t->seq] = t;
 	}
 	free(l->v);

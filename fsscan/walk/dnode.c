@@ -3,6 +3,7 @@
  * holds the names for messages and top-N entries and the fds that children
  * open against. See walk.h and walk_int.h.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,11 +26,17 @@ dnode_new(struct dnode *parent, const char *name, size_t len)
 	d->jump = d;
 	if (parent) {
 		const struct dnode *j = parent->jump;
+		int refs, life;
+
 		d->depth = parent->depth + 1;
 		d->jump = parent->depth - j->depth == j->depth - j->jump->depth ?
 		    j->jump : parent;
-		atomic_fetch_add(&parent->refs, 1);
-		atomic_fetch_add(&parent->life, 1);
+		refs = atomic_fetch_add(&parent->refs, 1);
+		life = atomic_fetch_add(&parent->life, 1);
+		/* W1: a child is made only of a live item */
+		assert(refs > 0 && life > 0);
+		(void)refs;
+		(void)life;
 	}
 	return d;
 }
@@ -97,36 +104,61 @@ dnode_relpath(const struct dnode *d)
 void
 dnode_hold(struct dnode *d)
 {
-	atomic_fetch_add(&d->life, 1);
+	int life = atomic_fetch_add(&d->life, 1);
+
+	assert(life > 0);	/* W1: held only while alive */
+	(void)life;
 }
 
 void
 dnode_drop(struct dnode *d)
 {
-	while (d && atomic_fetch_sub(&d->life, 1) == 1) {
+	while (d) {
 		struct dnode *p = d->parent;
+		int life = atomic_fetch_sub(&d->life, 1);
+
+		assert(life > 0);	/* W1 */
+		if (life != 1)
+			return;
 		free(d);
 		d = p;
 	}
+}
+
+/* One budgeted fd of g closed (W3). */
+static void
+fd_unbudget(struct walker *g)
+{
+	int n = atomic_fetch_sub(&g->open_fds, 1);
+
+	assert(n > walk_fd_reserve(g));	/* W3: never below the reserve */
+	(void)n;
 }
 
 /* The last item reference closes the fds; the name may live on. */
 void
 dnode_release(struct walker *g, struct dnode *d)
 {
-	while (d && atomic_fetch_sub(&d->refs, 1) == 1) {
+	while (d) {
 		struct dnode *p = d->parent;
-		int sfd = atomic_load(&d->shared_fd);
+		int refs = atomic_fetch_sub(&d->refs, 1), sfd;
+
+		assert(refs > 0);	/* W1 */
+		if (refs != 1)
+			return;
+		/* W1: refs held one of life until now */
+		assert(atomic_load(&d->life) > 0);
+		sfd = atomic_load(&d->shared_fd);
 		if (d->fd >= 0 && p) {
 			close(d->fd);
 			d->fd = -1;
 			if (d->fd_budgeted)
-				atomic_fetch_sub(&g->open_fds, 1);
+				fd_unbudget(g);
 		}
 		if (sfd >= 0) {
 			close(sfd);
 			atomic_store(&d->shared_fd, -1);
-			atomic_fetch_sub(&g->open_fds, 1);
+			fd_unbudget(g);
 		}
 		dnode_drop(d);
 		d = p;

@@ -1,6 +1,7 @@
 /*
  * hardlink: see walk.h.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +70,7 @@ find_or_add(struct hltab *t, uint64_t dev, uint64_t ino, int *added)
 
 /* Is (pino, name) a smaller owner key than the entry's? The owner of an
  * inode is the smallest key of its links, whatever order threads meet
- * them in (invariant 2). */
+ * them in (W5). */
 static int
 owner_less(uint64_t pino, const char *name, size_t len, const struct hl_ent *e)
 {
@@ -120,6 +121,8 @@ hardlink_add(struct hltab *t, uint64_t dev, uint64_t ino, uint64_t links,
 	} else {
 		free(name);
 	}
+	/* W5: the owner's key is the smallest offered: never above this one */
+	assert(e->owner_pino <= pino);
 	e->links += links;
 	t->links += links;
 	keep_top(e, top);
@@ -153,11 +156,15 @@ hardlink_merge(struct hltab *dst, struct hltab *src)
 		memset(src, 0, sizeof *src);
 		return;
 	}
+#ifndef NDEBUG
+	uint64_t links = dst->links + src->links;
+#endif
 	for (size_t i = 0; i < src->len; i++) {
 		struct hl_ent *e = &src->e[i];
 		hardlink_add(dst, e->dev, e->ino, e->links, e->owner_pino,
 		    e->owner_name, e->owner_namelen, &e->f, &e->top);
 	}
+	assert(dst->links == links);	/* W5: every link counted, once */
 	free(src->e);
 	free(src->slot);
 	memset(src, 0, sizeof *src);

@@ -6,6 +6,7 @@
  * thread (mpi/mpi_steal.c): an empty pool is then only idle, and the driver
  * says when the walk is over.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -185,7 +186,7 @@ size_t
 pool_give(struct walker *g, struct dnode **out, size_t max)
 {
 	size_t got = 0;
-	int64_t spare = atomic_load(&g->queued) - atomic_load(&g->idle);
+	int64_t spare = atomic_load(&g->queued) - atomic_load(&g->idle), queued;
 
 	/* Items our own idle threads are about to take stay here: given
 	 * away, an item just received would bounce between two hungry ranks
@@ -213,7 +214,10 @@ pool_give(struct walker *g, struct dnode **out, size_t max)
 		if (w->tail == w->head)
 			w->head = w->tail = 0;
 		pthread_mutex_unlock(&w->lk);
-		atomic_fetch_sub(&g->queued, (int64_t)n);
+		queued = atomic_fetch_sub(&g->queued, (int64_t)n);
+		/* M1: what is given was queued here, and is no longer */
+		assert(queued >= (int64_t)n);
+		(void)queued;
 		got += n;
 	}
 	return got;

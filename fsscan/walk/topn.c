@@ -2,7 +2,7 @@
  * topn: the census's lists of the largest files and directories, each a
  * bounded min-heap on (key, path) whose root is the entry evicted first.
  * An entry held while the walk runs names its directory item instead of
- * a path (invariant 4) and is compared through it (dnode_pathcmp).
+ * a path (W4) and is compared through it (dnode_pathcmp).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -123,6 +123,7 @@ static int
 slot_put(struct worker *w, struct dnode *d, int fd)
 {
 	struct dnode *old = w->slot[FD_SLOTS - 1];
+	int refs;
 
 	if (!w->g->keep_slots)
 		return -1;
@@ -132,7 +133,9 @@ slot_put(struct worker *w, struct dnode *d, int fd)
 	}
 	memmove(w->slot + 1, w->slot, (FD_SLOTS - 1) * sizeof *w->slot);
 	memmove(w->slot_fd + 1, w->slot_fd, (FD_SLOTS - 1) * sizeof *w->slot_fd);
-	atomic_fetch_add(&d->refs, 1);
+	refs = atomic_fetch_add(&d->refs, 1);
+	assert(refs > 0);	/* W1: d is an item being visited */
+	(void)refs;
 	w->slot[0] = d;
 	w->slot_fd[0] = fd;
 	return 0;
@@ -150,7 +153,7 @@ share_fd(struct worker *w, struct dnode *p, int *fd)
 	struct walker *g = w->g;
 	int none = -1;
 
-	assert(*fd >= 0 && p->fd < 0);	/* invariant 3: p has no fd */
+	assert(*fd >= 0 && p->fd < 0);	/* W2: p has no fd of its own */
 	if (atomic_fetch_add(&g->open_fds, 1) >= g->o->max_fds) {
 		atomic_fetch_sub(&g->open_fds, 1);
 		return -1;
@@ -254,12 +257,17 @@ hold_child(struct worker *w, struct dnode *c)
 	w->later[w->nlater++] = c;
 }
 
-/* A subdirectory: publish it as a work item. */
+/* A subdirectory: publish it as a work item, now when d's fd stays open,
+ * else once it is closed. */
 static void
 add_subdir(struct worker *w, struct dnode *d, const char *name, size_t len,
     const struct statx *sx, int publish_now)
 {
-	struct dnode *c = dnode_new(d, name, len);
+	struct dnode *c;
+
+	/* W2: d's fd is set before its first child exists: kept, or none */
+	assert((d->fd >= 0) == publish_now);
+	c = dnode_new(d, name, len);
 
 	c->dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
 	c->ino = sx->stx_ino;
@@ -399,7 +407,7 @@ enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
 			d->acct = d->parent->acct;
 		}
 		/* The one path built here: a project directory of depth:N,
-		 * N > 1, is named by it (invariant 4's exception). */
+		 * N > 1, is named by it (W4's exception). */
 		char *rel = project_wants_path(o->rules, d->depth) ?
 		    dnode_relpath(d) : NULL;
 
@@ -443,8 +451,8 @@ visit_dir(struct worker *w, struct dnode *d)
 		if (!keep)
 			atomic_fetch_sub(&g->open_fds, 1);
 		d->fd_budgeted = keep;
-		/* invariant 3: d->fd is set before any child exists, and an fd
-		 * over the budget is never published (children reopen it) */
+		/* W2: d->fd is set before any child exists, and an fd over
+		 * the budget is never published (children reopen it) */
 		assert(atomic_load(&d->refs) == 1 && d->fd == -1);
 		if (keep)
 			d->fd = fd;

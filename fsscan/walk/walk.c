@@ -6,6 +6,7 @@
  * driver in the main thread and resolve hard links across ranks;
  * walk_run is the whole of one process's scan.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -192,8 +193,7 @@ walk_new(const struct walk_opts *o, char *err, size_t errlen)
 	/* FD_SLOTS of the fd budget per thread for directories opened past
 	 * it (visit.c), when the budget can spare them. */
 	g->keep_slots = o->max_fds > 2 * FD_SLOTS * g->nw;
-	if (g->keep_slots)
-		atomic_init(&g->open_fds, FD_SLOTS * g->nw);
+	atomic_init(&g->open_fds, walk_fd_reserve(g));
 	throttle_init(&g->thr, o->max_rate);
 	pthread_mutex_init(&g->idle_lk, NULL);
 	pool_cond_init(&g->idle_cv);
@@ -277,6 +277,8 @@ walk_collect(struct walker *g, struct walk_result *r)
 	if (!g->seeded)
 		dnode_release(g, root);		/* the item it never was */
 	dnode_release(g, root);
+	/* W3: every item is released, every budgeted fd closed */
+	assert(atomic_load(&g->open_fds) == walk_fd_reserve(g));
 	census_init(&r->c, g->o->topn);
 	for (int i = 1; i < g->nw; i++)		/* the largest table first */
 		if (g->w[i].hl.len > g->w[0].hl.len) {

@@ -114,7 +114,8 @@ struct census {
  * Every sum is exact in 128 bits (192 for value * weight) while a scan
  * counts fewer than 2^54 entries, 57 years at 10^7 entries per second:
  * each entry adds less than 2^73 (hist.h). The snapshot writer refuses
- * a census beyond that rather than store a total that could have wrapped.
+ * a census beyond that rather than store a total that could have wrapped
+ * (R2).
  */
 #define CENSUS_MAX_ENTRIES ((u128)1 << 54)
 

@@ -76,7 +76,8 @@ struct walker {
 	uint64_t start_ns;
 	_Atomic int64_t pending;	/* items pushed and not yet finished */
 	_Atomic int64_t queued;		/* items in the deques */
-	_Atomic int open_fds;		/* budgeted directory fds */
+	_Atomic int open_fds;		/* budgeted directory fds, and the
+					   slots' reserve (W3) */
 	int keep_slots;			/* FD_SLOTS per thread in the budget */
 	_Atomic int idle;
 	_Atomic int interrupted;
@@ -92,6 +93,14 @@ struct walker {
 	uint64_t root_dev;
 	uid_t euid;
 };
+
+/* The part of the fd budget kept for the threads' slots (visit.c): what
+ * open_fds counts while no budgeted fd is open (W3). */
+static inline int
+walk_fd_reserve(const struct walker *g)
+{
+	return g->keep_slots ? FD_SLOTS * g->nw : 0;
+}
 
 /* walk.c: the steps of walk_run after walk_collect. */
 /* Account every hard-linked file once, under its owning link. */

@@ -16,9 +16,11 @@
  * share a budget of input, a small multiple of the input's size: on any
  * input the seek stays linear (past the budget, only member headers are
  * tried). An attempt at a real flush point fails within its first frame.
+ * The seek moves forward only (L3).
  */
 #include "iolog_inflate_int.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -525,6 +527,7 @@ seek_next(struct iolog_inflate *f, struct inf_frame *out)
 		from = c + sizeof flush_marker;
 		if (!member && next > from && next - from > f->budget)
 			next = from + f->budget;
+		assert(c >= f->scan);	/* L3: forward only */
 		f->scan = c + 1;
 		if (attempt(f, out, c, member, next) != S_FRAME) {
 			used = member || f->in_pos < from ? 0 : f->in_pos - from;

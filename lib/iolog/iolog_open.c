@@ -11,7 +11,7 @@
  * or given just its trailer when only that is missing (docs/iolog-format.md,
  * Writing). Nothing is copied: the repair writes
  * 13 bytes, so it works on a full disk, and when even that fails it waits,
- * with the frames written meanwhile, in the writer's backlog. Damage
+ * with the frames written meanwhile, in the writer's backlog (L2). Damage
  * before the tail stays as it is: readers recover around it.
  */
 #include "iolog_int.h"

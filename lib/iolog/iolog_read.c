@@ -3,14 +3,15 @@
  * device table, checks the order of frames (H, then T, then K before any
  * S), and computes each sample's interval from the monotonic clock of the
  * previous K or S frame of the same member. Anything out of order is damage.
- * Damage is reported once per damaged region, when reading resumes: at a
- * table, a keyframe, or at the second sample read again (the first one's
- * interval starts at a read that was lost); a member whose header is lost
- * or wrong is skipped to its end.
+ * Damage is reported once per damaged region, when reading resumes (L3):
+ * at a table, a keyframe, or at the second sample read again (the first
+ * one's interval starts at a read that was lost); a member whose header is
+ * lost or wrong is skipped to its end.
  */
 #include "iolog_int.h"
 #include "iolog_inflate_int.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -206,8 +207,10 @@ static int
 report_lost(struct iolog_reader *r, struct iolog_event *ev,
     uint64_t resumed, int counted)
 {
-	int n = snprintf(r->why, sizeof r->why, "%s", r->lost_why);
+	int n;
 
+	assert(r->lost);	/* L3: a region is reported once */
+	n = snprintf(r->why, sizeof r->why, "%s", r->lost_why);
 	if (resumed && n >= 0 && (size_t)n < sizeof r->why)
 		n += snprintf(r->why + n, sizeof r->why - (size_t)n,
 		    "; resumed at compressed offset %llu",

@@ -4,15 +4,15 @@
  * Each frame is deflated and sync-flushed (full-flushed for keyframes); a
  * table or keyframe also starts on an empty dictionary, so that a reader
  * can resume there after damage. Its compressed bytes, with anything still
- * pending, go out in one write(2)
- * under flock(LOCK_EX). Bytes that could not be written stay in a bounded
- * backlog and go out first next time. When the backlog overflows, the member
- * is given up: the file is cut back to its last frame boundary on disk and
- * sealed (empty final stored block and trailer), so that the next member,
- * which the caller starts with a new header, stays readable. A torn tail
- * found when the file was opened (iolog_open.c) is cut and sealed the same
- * way, before anything else is written: until that succeeds, frames wait in
- * the backlog like any others.
+ * pending, go out in one write(2) under flock(LOCK_EX) (L1). Bytes that
+ * could not be written stay in a bounded backlog and go out first next
+ * time. When the backlog overflows, the member is given up: the file is cut
+ * back to its last frame boundary on disk and sealed (empty final stored
+ * block and trailer), so that the next member, which the caller starts with
+ * a new header, stays readable. A torn tail found when the file was opened
+ * (iolog_open.c) is cut and sealed the same way, before anything else is
+ * written (L2): until that succeeds, frames wait in the backlog like any
+ * others.
  *
  * A writer may also have no file (detached: its file was deleted, or cannot
  * be opened): frames then wait in the backlog until a file is attached. A
@@ -23,6 +23,7 @@
 #include "iolog_inflate_int.h"
 #include "fdpath.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -102,6 +103,20 @@ iolog_writer_set_file(struct iolog_writer *w, int fd, uint64_t len,
 	}
 }
 
+#ifndef NDEBUG
+/* Does the backlog end at a frame boundary: a flush marker, which ends
+ * every frame, or (no member open) a member's trailer (L1)? */
+static int
+at_boundary(const struct iolog_writer *w)
+{
+	static const uint8_t marker[4] = { 0x00, 0x00, 0xff, 0xff };
+
+	return w->out.len == 0 || !w->member || (w->out.len >= sizeof marker &&
+	    memcmp(w->out.p + w->out.len - sizeof marker, marker,
+	    sizeof marker) == 0);
+}
+#endif
+
 /* flock(LOCK_EX) through signals. */
 static int
 lock(int fd)
@@ -140,6 +155,9 @@ put_out(struct iolog_writer *w, size_t n)
 	size_t left = n;
 	int err = 0;
 
+	/* L2: nothing goes after a torn tail or a member given up until
+	 * the file is cut back and sealed */
+	assert(!w->seal_pending);
 	if (n == 0)
 		return 0;
 	if (lock(w->fd) < 0)
@@ -173,6 +191,7 @@ write_out(struct iolog_writer *w)
 	}
 	if (w->seal_pending && seal(w) < 0)
 		return -1;
+	assert(at_boundary(w));	/* L1: whole frames only */
 	if (put_out(w, w->out.len) < 0)
 		return -1;
 	w->sync_len = w->file_len;
@@ -215,10 +234,13 @@ zput(struct iolog_writer *w, const void *p, size_t n, int flush)
 static int
 begin_member(struct iolog_writer *w)
 {
-	int rc = w->zinit ? deflateReset(&w->zs) :
+	int rc;
+
+	/* L2: a member begins after the last one ended or was given up */
+	assert(!w->member);
+	rc = w->zinit ? deflateReset(&w->zs) :
 	    deflateInit2(&w->zs, DEFLATE_LEVEL, Z_DEFLATED, -15, 8,
 	    Z_DEFAULT_STRATEGY);
-
 	if (rc != Z_OK) {
 		errno = ENOMEM;
 		return -1;
@@ -239,6 +261,7 @@ end_member(struct iolog_writer *w)
 {
 	uint8_t trailer[8];
 
+	assert(w->member);	/* L2: only an open member ends */
 	w->member = 0;
 	w->hdr_pos = NOWHERE;
 	if (zput(w, NULL, 0, Z_FINISH) < 0)
@@ -272,6 +295,8 @@ seal(struct iolog_writer *w)
 	struct stat st;
 	int rc = -1, err;
 
+	/* L2: what is sealed is a torn tail or a member given up */
+	assert(w->fd >= 0 && w->seal_pending);
 	if (lock(w->fd) < 0)
 		return -1;
 	if (fstat(w->fd, &st) < 0)
@@ -351,6 +376,7 @@ iolog_write_body(struct iolog_writer *w, const uint8_t *body, size_t len)
 		return failed(w);
 	}
 	w->fresh = flush == Z_FULL_FLUSH;
+	assert(at_boundary(w));	/* L1: the frame ends at a flush point */
 	if (write_out(w) < 0)
 		return failed(w);
 	return 0;

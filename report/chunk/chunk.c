@@ -177,6 +177,19 @@ put_column(struct iochunk_enc *e, int col, const uint64_t *v, size_t n,
 	*used += e->len[col];
 }
 
+#ifndef NDEBUG
+/* Do n samples end in hour t0, each after the one before (C1)? */
+static int
+one_hour_in_order(int64_t t0, const struct io_sample *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (floor_div64(s[i].t_ms, MS_HOUR) * 3600 != t0 ||
+		    (i > 0 && s[i].t_ms <= s[i - 1].t_ms))
+			return 0;
+	return 1;
+}
+#endif
+
 int
 chunk_encode(int64_t t0, const struct io_sample *s, size_t n,
     struct iochunk_enc *e, char *buf, size_t *used)
@@ -186,6 +199,7 @@ chunk_encode(int64_t t0, const struct io_sample *s, size_t n,
 
 	if (n < 1 || n > IOCHUNK_MAX)
 		return -1;
+	assert(one_hour_in_order(t0, s, n));	/* C1 */
 	base = t0 * 1000;
 	e->n = (int64_t)n;
 	e->t1_ms = s[0].t_ms - base;
@@ -358,6 +372,7 @@ size_t
 chunk_merge(struct iochunk *c, const struct io_sample *add, size_t nadd,
     uint64_t *dups, uint64_t *conflicts)
 {
+	uint64_t dups0 = *dups;
 	size_t u = union_size(c, add, nadd, dups, conflicts);
 	size_t skip = u > IOCHUNK_MAX ? u - IOCHUNK_MAX : 0;
 	size_t i = c->n, j = nadd, k = u - skip, added = 0;
@@ -374,7 +389,7 @@ chunk_merge(struct iochunk *c, const struct io_sample *add, size_t nadd,
 			from = &add[--j];
 			mine = 1;
 		} else {
-			--j;	/* a duplicate: the stored one stays (invariant 6) */
+			--j;	/* a duplicate: the stored one stays (C2) */
 			from = &c->s[--i];
 			mine = 0;
 		}
@@ -385,10 +400,11 @@ chunk_merge(struct iochunk *c, const struct io_sample *add, size_t nadd,
 		c->s[--k] = *from;
 		added += (size_t)mine;
 	}
-#ifndef NDEBUG
-	/* invariant 6: one sample per (device, end time), in time order */
-	for (size_t x = 1; x < c->n; x++)
-		assert(c->s[x - 1].t_ms < c->s[x].t_ms);
-#endif
+	assert(one_hour_in_order(c->t0, c->s, c->n));	/* C1 */
+	/* C2: what is stored already adds nothing: merging a set again
+	 * changes no chunk */
+	assert(added + (size_t)(*dups - dups0) <= nadd &&
+	    (*dups - dups0 < nadd || added == 0));
+	(void)dups0;
 	return added;
 }

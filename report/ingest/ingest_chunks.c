@@ -187,6 +187,7 @@ ingest_chunks_dev(struct store *st, int64_t dev_id, const struct src_dev *d,
 	int64_t lo, hi;
 	size_t h = 0;
 
+	assert(!sqlite3_get_autocommit(st->db));	/* I1 */
 	if (d->nch == 0)
 		return 0;
 	lo = d->ch[0].t0;
@@ -218,7 +219,7 @@ ingest_chunks_dev(struct store *st, int64_t dev_id, const struct src_dev *d,
 				return -1;
 		}
 		if (rc > 0)
-			mark_dirty(st, c->t0);
+			mark_dirty(st, c->t0);	/* I2 */
 	}
 	widen_span(sp, lo, hi);
 	return 0;
@@ -230,8 +231,8 @@ db_fail:
 int
 ingest_chunks_dirty(struct store *st)
 {
-	/* invariant 5: the changed hours go into io_dirty in the source's
-	 * own transaction */
+	/* I2: the changed hours go into io_dirty in the source's own
+	 * transaction (I1) */
 	assert(!sqlite3_get_autocommit(st->db));
 	for (size_t i = 0; i < st->hours.n; i++) {
 		if (ingest_idset_has(&st->dirty, st->hours.v[i]))

@@ -217,8 +217,10 @@ int ingest_read_file(struct src *s);
 void ingest_log_decode(struct src *s);
 
 /* ingest_quar.c: samples with implausible times. split: move those of
- * d (sorted, unique) to d->q, both sorted (decoders). */
+ * d (sorted, unique) to d->q, both sorted (decoders); plausible: does
+ * x's whole interval lie in s's plausible times? */
 void ingest_quar_split(struct src *s, struct src_dev *d);
+int ingest_quar_plausible(const struct src *s, const struct io_sample *x);
 /* A host's quarantined samples in a source: how many, the first and
  * last end (unix ms); n == 0 for none. */
 struct quar_host {

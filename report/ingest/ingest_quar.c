@@ -7,18 +7,19 @@
  * until 2199 and every window span centuries. A sample is plausible when
  * its whole interval lies in [INGEST_TIME_FLOOR, the ingest's time +
  * INGEST_AHEAD_S]; the others go to io_quarantine, whole and apart, and
- * touch nothing else: no host, device, chunk, roll-up or window. An
+ * touch nothing else (I3): no host, device, chunk, roll-up or window. An
  * ingest that finds quarantined samples plausible (its --now is later)
  * stores them and takes them out: that is how they are released.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "db.h"
 #include "ingest_store_int.h"
 #include "xalloc.h"
 
-static int
-plausible(const struct src *s, const struct io_sample *x)
+int
+ingest_quar_plausible(const struct src *s, const struct io_sample *x)
 {
 	return x->t_ms - x->dur_ms >= s->ok_from_ms && x->t_ms <= s->ok_to_ms;
 }
@@ -29,12 +30,12 @@ ingest_quar_split(struct src *s, struct src_dev *d)
 	size_t keep = 0, nq = 0;
 
 	for (size_t i = 0; i < d->n; i++)
-		nq += !plausible(s, &d->s[i]);
+		nq += !ingest_quar_plausible(s, &d->s[i]);
 	if (nq == 0)
 		return;
 	d->q = xmalloc(nq * sizeof *d->q);
 	for (size_t i = 0; i < d->n; i++) {
-		if (plausible(s, &d->s[i]))
+		if (ingest_quar_plausible(s, &d->s[i]))
 			d->s[keep++] = d->s[i];
 		else
 			d->q[d->nq++] = d->s[i];
@@ -97,6 +98,7 @@ ingest_quar_store(struct store *st, const struct src *s,
 {
 	sqlite3_stmt *q = st->q[Q_QUAR];
 
+	assert(!sqlite3_get_autocommit(st->db));	/* I1 */
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct src_dev *d = &s->dev[i];
 		const struct src_host *h = &s->host[d->host];

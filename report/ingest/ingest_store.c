@@ -3,10 +3,11 @@
  * devices upserted, each device's samples merged into its hour chunks,
  * the changed hours (and the hour before each: a sample's interval may
  * start there) marked dirty for the roll-up, the source and its damage
- * recorded. Everything is a function of the set of samples stored, never
- * of the order they came in, so ingesting again changes nothing
- * (docs/census-db.md, "Idempotency").
+ * recorded (I1, I2). Everything is a function of the set of samples
+ * stored, never of the order they came in, so ingesting again changes
+ * nothing (docs/census-db.md, "Idempotency"; C2).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,7 @@ returning_id(sqlite3_stmt *q)
 static int
 insert_damage(struct store *st, const struct src *s)
 {
+	assert(!sqlite3_get_autocommit(st->db));	/* I1 */
 	for (size_t i = 0; i < s->ndmg; i++) {
 		if (s->dmg[i].truncated)
 			continue;
@@ -145,6 +147,8 @@ source_row(struct store *st, const struct src *s)
 	int64_t first = 0, last = 0;
 	size_t nd = 0, have = 0;
 
+	/* I1: the source's row commits with its samples, or neither does */
+	assert(!sqlite3_get_autocommit(st->db));
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct src_dev *d = &s->dev[i];
 
@@ -193,6 +197,7 @@ quarantined_only(const struct src *s, size_t host)
 static int
 upsert_ids(struct store *st, const struct src *s, int64_t *host_id)
 {
+	assert(!sqlite3_get_autocommit(st->db));	/* I1 */
 	for (size_t i = 0; i < s->nhost; i++) {
 		host_id[i] = 0;
 		if (quarantined_only(s, i))
@@ -229,6 +234,18 @@ upsert_ids(struct store *st, const struct src *s, int64_t *host_id)
 	return 0;
 }
 
+#ifndef NDEBUG
+/* Does every sample of d lie in the source's plausible times (I3)? */
+static int
+plausible_only(const struct src *s, const struct src_dev *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!ingest_quar_plausible(s, &d->s[i]))
+			return 0;
+	return 1;
+}
+#endif
+
 int
 ingest_store_source(struct store *st, const struct src *s,
     struct store_stats *out,
@@ -252,6 +269,7 @@ ingest_store_source(struct store *st, const struct src *s,
 			rc = 1;
 			goto fail;
 		}
+		assert(plausible_only(s, &s->dev[i]));	/* I3 */
 		if (s->dev[i].n > 0 && ingest_chunks_dev(st, st->devid[i],
 		    &s->dev[i],
 		    s->enc, out, err, errlen) < 0)

@@ -212,10 +212,11 @@ query_minutes_load(sqlite3 *db, const struct io_window *w,
 	if (rc < 0)
 		query_minutes_free(s);
 #ifndef NDEBUG
-	/* invariant 7: a minute that is not complete carries no value */
-	for (size_t i = 0; rc == 0 && i < s->n; i++)
+	for (size_t i = 0; rc == 0 && i < s->n; i++) {
+		/* A1: a minute that is not complete carries no value */
 		assert(s->state[i] == MIN_COMPLETE || (s->rd[i] == 0 &&
 		    s->wr[i] == 0 && s->ios[i] == 0));
+	}
 #endif
 	return rc;
 }

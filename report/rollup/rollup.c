@@ -1,6 +1,6 @@
 /*
  * rollup: rebuild the derived I/O tables for the dirty hours, in one
- * transaction with the deletion of the io_dirty rows.
+ * transaction with the deletion of the io_dirty rows (I2).
  *
  * The plan (rollup_plan.c) gives pieces of hours. For each piece, devices
  * are taken host by host in id order, one statement per device reading its
@@ -221,6 +221,7 @@ do_piece(struct rollup *r, const struct span *p, char *err, size_t errlen)
 	}
 	acc_zero(&r->host, n);
 	acc_zero(&r->sys, n);
+	assert(!sqlite3_get_autocommit(r->db));	/* I2 */
 	if (rollup_write_clear(&r->out, p->a, p->b, err, errlen) < 0)
 		return -1;
 	w = rollup_work_start(r->db, r->own, r->dev, r->ndev, p, err, errlen);
@@ -245,8 +246,8 @@ rebuild(struct rollup *r, const struct span *p, size_t np, char *err,
 	for (size_t i = 0; i < np; i++)
 		if (rollup_write_days(r->db, p[i].a, p[i].b, err, errlen) < 0)
 			return -1;
-	/* invariant 5: the rebuilt hours leave io_dirty in the transaction
-	 * that wrote them */
+	/* I2: the rebuilt hours leave io_dirty in the transaction that
+	 * wrote them */
 	assert(!sqlite3_get_autocommit(r->db));
 	if (sqlite3_exec(r->db, "DELETE FROM io_dirty", NULL, NULL, NULL) !=
 	    SQLITE_OK)

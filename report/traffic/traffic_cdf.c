@@ -8,6 +8,7 @@
  * decides which minute a quantile is; "below f% of peak" goes through
  * traffic_peak_cmp (exact), F(x) counts X <= x on integers.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -43,10 +44,11 @@ sorted_minutes(const struct minute_series *s, size_t n, u128 *sum)
 
 	*sum = 0;
 	for (size_t i = 0; i < s->n; i++)
-		if (s->state[i] == MIN_COMPLETE) {	/* invariant 7 */
+		if (s->state[i] == MIN_COMPLETE) {	/* A1 */
 			x[k] = s->rd[i] + s->wr[i];
 			*sum += x[k++];
 		}
+	assert(k == n);	/* A1: the complete minutes, and no other */
 	qsort(x, n, sizeof *x, cmp_u64);
 	return x;
 }

@@ -93,7 +93,7 @@ traffic_coverage_notes(struct result *r, sqlite3 *db,
 		    "it).", IO_DEFAULT_DAYS,
 		    human_date(c->data_from, 1, a, sizeof a),
 		    human_date(c->from, 1, b, sizeof b));
-	if (db) {
+	if (db) {	/* I2: derived rows are current, or said stale */
 		long dirty = rollup_dirty_hours(db);
 		if (dirty > 0)
 			result_note(r, "Derived tables are stale for %ld "

@@ -75,7 +75,7 @@ static int
 is_idle(const struct minute_series *s, size_t i, enum idle_kind kind,
     const struct io_peak *p, struct xdec pct)
 {
-	if (s->state[i] != MIN_COMPLETE)	/* invariant 7 */
+	if (s->state[i] != MIN_COMPLETE)	/* A1 */
 		return 0;
 	/* Samples that straddle minutes are split in whole requests and
 	 * bytes (floor), so a minute can get a few bytes of a request

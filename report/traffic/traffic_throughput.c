@@ -51,7 +51,7 @@ bucketize(const struct minute_series *s, int64_t width, size_t *nb)
 		}
 		struct bucket *k = &b[n - 1];
 		k->minutes++;
-		if (s->state[i] != MIN_COMPLETE)	/* invariant 7 */
+		if (s->state[i] != MIN_COMPLETE)	/* A1 */
 			continue;
 		k->complete++;
 		k->rd += s->rd[i];
