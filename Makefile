@@ -48,7 +48,9 @@ FSSCAN_SRC := $(filter-out fsscan/mpi/%,$(wildcard fsscan/*/*.c))
 MPI_SRC    := $(wildcard fsscan/mpi/*.c)
 IOSTATMON_SRC := $(wildcard iostatmon/*.c)
 REPORT_SRC := $(wildcard report/*/*.c)
-UNIT_SRC   := $(wildcard tests/unit/*.c)
+# Unit tests stand in a folder per program (tests/unit/lib/, ...), as
+# the code does; their shared headers are in tests/unit/.
+UNIT_SRC   := $(wildcard tests/unit/*/*.c)
 SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql sql/dash.sql
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sql_embed.o
@@ -136,7 +138,7 @@ $(REPORT_LIB): $(filter-out %/main.o,$(REPORT_OBJ))
 # Unit tests link every fsscan and iostatmon object except the mains.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a $(PROG_OBJ) $(REPORT_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Ifsscan -Iiostatmon -Ireport -o $@ $< $(PROG_OBJ) \
+	$(CC) $(CFLAGS_ALL) -Itests/unit -Ifsscan -Iiostatmon -Ireport -o $@ $< $(PROG_OBJ) \
 	    $(REPORT_LIB) $(BUILD)/libiocensus.a $(REPORT_LIBS) $(LDLIBS_ALL)
 
 # FUSE test helper: a passthrough file system with a fixed per-operation delay.

@@ -9,7 +9,7 @@ import` and `iocensus ingest`. Every row of io_minute, io_host_hour (r127
 decoded here), io_dev_hour, io_hour and io_day must equal what
 tests/lib/io_oracle.py computes from the raw text alone; so must the
 minutes, host scans and device totals of report/query/ (through the
-dump mode of build/tests/test_rollup). Ingesting the same data in two
+dump mode of build/tests/report/test_rollup). Ingesting the same data in two
 overlapping halves, later half first, must give the same tables.
 
 The expected end (sql/io.sql): a host that stops logging, or whose log is
@@ -37,7 +37,7 @@ from io_oracle import load_raw, build, r127_decode  # noqa: E402
 BUILD = os.environ.get("BUILD", "build")
 IOCENSUS = os.path.join(BUILD, "iocensus")
 IOSTATMON = os.path.join(BUILD, "iostatmon")
-DUMP = os.path.join(BUILD, "tests", "test_rollup")
+DUMP = os.path.join(BUILD, "tests", "report", "test_rollup")
 
 DAY = 86400
 S = 1262304000                  # 2010-01-01 00:00 UTC

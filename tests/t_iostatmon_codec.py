@@ -32,7 +32,7 @@ from iolog_py import (DS_FIELDS, frame_bytes, py_decode,  # noqa: E402
                       layout, after_damage, after_cut, MARKER)
 
 BUILD = os.environ.get("BUILD", os.path.join(os.path.dirname(__file__), "..", "build"))
-CLI = os.path.join(BUILD, "tests", "test_iolog")
+CLI = os.path.join(BUILD, "tests", "lib", "test_iolog")
 SAFE = b"._/:-"
 
 

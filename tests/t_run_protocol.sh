@@ -35,7 +35,7 @@ has() {
 }
 
 t=$tmp/tree
-mkdir -p "$t/tests/lib" "$t/scripts" "$t/b/tests"
+mkdir -p "$t/tests/lib" "$t/scripts" "$t/b/tests/lib"
 cp "$TOP/tests/run" "$t/tests/run"
 cp "$TOP/tests/lib/tap.py" "$t/tests/lib/tap.py"
 printf '#!/bin/sh\n' >"$t/b/fsscan"
@@ -83,7 +83,7 @@ main(void)
 }
 EOF
 ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -I"$TOP/tests/unit" \
-    -o "$t/b/tests/test_cskip" "$tmp/cskip.c" ||
+    -o "$t/b/tests/lib/test_cskip" "$tmp/cskip.c" ||
 	nok "tap.h's tap_skip compiles" "cc failed"
 
 # protocol OUT [ENV...]: run the scratch tree's tests/run into OUT, print
