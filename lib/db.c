@@ -125,8 +125,8 @@ set_wal(sqlite3 *db, char *err, size_t errlen)
  * and keeps derived rows only where some device has a value (a minute or
  * hour in which every expected device is missing has none): an older
  * database loses those rows, in the same transaction, and nothing else
- * changes (the analyses read the same minutes). Versions 4, 6 and 7
- * changed the census tables: see exact_tables, census_cols6 and dir_rows
+ * changes (the analyses read the same minutes). Versions 4, 6, 7 and 8
+ * changed the census tables: see exact_tables, census_cols and dir_rows
  * below. */
 static const char iocensus_io_from2[] = "DROP TABLE IF EXISTS io_dev_hour;";
 static const char iocensus_io_sparse[] =
@@ -257,23 +257,26 @@ exact_fill(sqlite3 *db, const int moved[N_EXACT], char *err, size_t errlen)
 }
 
 /*
- * Version 6 added columns to tables every older version has: capacity
- * (statvfs at the scan; exact, so without a type) and the real scan time
- * of a snapshot, and the entries of a project. The rows written before
- * have NULL there: unknown. A version 1-3 database gets them from the
- * schema, which creates its rebuilt tables anew (exact_fill copies the old
- * columns by name); a version 4 or 5 one through ALTER TABLE, which
- * leaves every row where it is. The new project_limit table and the views
- * come from the schema as usual.
+ * Versions 6 and 8 added columns to tables every older version has:
+ * capacity (statvfs at the scan; exact, so without a type) and the real
+ * scan time of a snapshot, and the entries of a project (6); the device
+ * number of ROOT (8). The rows written before have NULL there: unknown.
+ * A version 1-3 database gets them from the schema, which creates its
+ * rebuilt tables anew (exact_fill copies the old columns by name); a
+ * version 4 to 7 one through ALTER TABLE, which leaves every row where it
+ * is, and adds only the columns it lacks. The new tables (project_limit;
+ * cold) and the views (v_limit; v_cold, v_snapshot's fs_device) come from
+ * the schema as usual.
  */
 static const struct {
 	const char *table, *col, *type;
-} census_cols6[] = {
+} census_cols[] = {
 	{ "snapshot", "fs_bytes", "" }, { "snapshot", "fs_free_bytes", "" },
 	{ "snapshot", "fs_avail_bytes", "" }, { "snapshot", "fs_inodes", "" },
 	{ "snapshot", "fs_free_inodes", "" },
 	{ "snapshot", "scanned_at", "INTEGER" },
 	{ "project", "entries", "INTEGER" },
+	{ "snapshot", "fs_dev", "TEXT" },
 };
 
 /* Add a column unless the table has it. 0, or -1 with err. */
@@ -301,11 +304,11 @@ add_column(sqlite3 *db, const char *table, const char *col,
 }
 
 static int
-census_from5(sqlite3 *db, char *err, size_t errlen)
+census_add_cols(sqlite3 *db, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < sizeof census_cols6 / sizeof *census_cols6; i++)
-		if (add_column(db, census_cols6[i].table, census_cols6[i].col,
-		    census_cols6[i].type, err, errlen) < 0)
+	for (size_t i = 0; i < sizeof census_cols / sizeof *census_cols; i++)
+		if (add_column(db, census_cols[i].table, census_cols[i].col,
+		    census_cols[i].type, err, errlen) < 0)
 			return -1;
 	return 0;
 }
@@ -521,7 +524,7 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		if ((version == 2 &&
 		    db_exec(db, iocensus_io_from2, err, errlen) < 0) ||
 		    (rebuild && exact_move_aside(db, moved, err, errlen) < 0) ||
-		    (version >= 4 && census_from5(db, err, errlen) < 0) ||
+		    (version >= 4 && census_add_cols(db, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
 		    (rebuild && exact_fill(db, moved, err, errlen) < 0) ||
 		    (dirs_old && dir_rows(db, err, errlen) < 0) ||

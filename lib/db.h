@@ -16,7 +16,7 @@
 
 #include "i128.h"
 
-#define DB_SCHEMA_VERSION 7	/* 2: I/O samples (sql/io.sql); 3: the
+#define DB_SCHEMA_VERSION 8	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
 				   per-project extremes, dir_scope; 4:
 				   totals beyond INT64_MAX as exact text;
@@ -24,7 +24,9 @@
 				   where a device has a value; 6: capacity
 				   (statvfs) and scan time of a snapshot,
 				   project entries, limits; 7: dir rows as
-				   parent and name, not paths; scan_rank */
+				   parent and name, not paths; scan_rank;
+				   8: cold data (v_cold), ROOT's device
+				   number (v_snapshot.fs_device) */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 

@@ -45,7 +45,10 @@ CREATE TABLE IF NOT EXISTS snapshot (
   fs_inodes, fs_free_inodes,                              -- exact
   -- Schema 6. When the walk really started: started_at unless --as-of
   -- dated the scan.
-  scanned_at     INTEGER
+  scanned_at     INTEGER,
+  -- Schema 8. st_dev of ROOT as "MAJOR:MINOR": with fs_source (or
+  -- fs_uuid), which file system holds ROOT (v_snapshot.fs_device).
+  fs_dev         TEXT
 );
 
 CREATE TABLE IF NOT EXISTS project (
@@ -114,6 +117,23 @@ CREATE TABLE IF NOT EXISTS project_extent (
   metric TEXT NOT NULL, min NOT NULL, max NOT NULL,   -- exact
   PRIMARY KEY (snapshot_id, project, metric)
 ) WITHOUT ROWID;
+
+-- Schema 8: cold data. Per project (NULL: the whole file system), the
+-- regular files whose atime, or mtime, is at least `days` days before
+-- now_ref (now_ref - time >= days * 86400), each hard-linked inode once
+-- under its owning link: their count and bytes (st_size). A row for
+-- every threshold of the scan (fsscan --cold), zero included; a snapshot
+-- written before has none.
+CREATE TABLE IF NOT EXISTS cold (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  project     TEXT,
+  metric      TEXT NOT NULL CHECK (metric IN ('atime', 'mtime')),
+  days        INTEGER NOT NULL,
+  files       INTEGER NOT NULL,
+  bytes       NOT NULL             -- exact
+);
+CREATE UNIQUE INDEX IF NOT EXISTS cold_key
+  ON cold (snapshot_id, ifnull(project, ''), metric, days);
 
 -- Subtree totals, one row per directory kept (fsscan --dirs): its own name
 -- and its parent's row, never its path, so that the rows of a deep tree

@@ -3,13 +3,23 @@
 -- The marker in v_hist's IN list becomes the file metrics of lib/metric.c
 -- ('size', 'atime', 'mtime', 'ctime'); lib/db.c puts them in.
 
--- Schema 6 added the fs_* columns: an upgrade replaces the view.
+-- Schema 6 added the fs_* columns, schema 8 fs_device: an upgrade
+-- replaces the view. fs_device names the file system that holds ROOT:
+-- 'UUID=' and its UUID where libblkid read one, else the device number
+-- of ROOT, its mount source and the host ("0:52 tmpfs on node1": such a
+-- number means nothing on another host); NULL where neither is known
+-- (a snapshot written before schema 8 without a UUID). Snapshots with the
+-- same fs_device measure one capacity (docs/census-db.md).
 DROP VIEW IF EXISTS v_snapshot;
 CREATE VIEW IF NOT EXISTS v_snapshot AS
   SELECT id, fs, root, started_at, finished_at,
          (status = 'complete') AS complete,
          files, dirs, symlinks, others, bytes, alloc_bytes, errors,
-         fs_bytes, fs_free_bytes, fs_avail_bytes, fs_inodes, fs_free_inodes
+         fs_bytes, fs_free_bytes, fs_avail_bytes, fs_inodes, fs_free_inodes,
+         CASE WHEN fs_uuid <> '' THEN 'UUID=' || fs_uuid
+              WHEN fs_dev IS NOT NULL THEN fs_dev
+                || ifnull(' ' || fs_source, '') || ifnull(' on ' || host, '')
+         END AS fs_device
   FROM snapshot;
 
 CREATE VIEW IF NOT EXISTS v_limit AS
@@ -20,6 +30,12 @@ CREATE VIEW IF NOT EXISTS v_limit AS
 CREATE VIEW IF NOT EXISTS v_project AS
   SELECT snapshot_id, name AS project, files, dirs, bytes, alloc_bytes
   FROM project;
+
+
+-- Schema 8: cold data per project and threshold (fsscan --cold).
+CREATE VIEW IF NOT EXISTS v_cold AS
+  SELECT snapshot_id, project, metric, days, files, bytes
+  FROM cold;
 
 
 CREATE VIEW IF NOT EXISTS v_hist AS

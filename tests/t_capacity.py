@@ -18,7 +18,7 @@ root the checks are skipped and say why):
   * a database of schema 4 or 5 (exact totals, before capacity) is
     upgraded in place by adding the columns: its rows get NULL capacity
     and entries, the capacity columns have no type (exact), v_limit
-    exists, user_version is 7 (schema 3 and older: t_exact.py).
+    exists, user_version is 8 (schema 3 and older: t_exact.py).
 """
 import os
 import shutil
@@ -227,7 +227,7 @@ def check_upgrade(tmp, mnt, version):
     make_schema5(db, version)
     p = run(FSSCAN, "--db", db, "--quiet", mnt)
     ok(p.returncode == 0, "%s: fsscan upgrades and scans" % what, p.stderr)
-    eq(q(db, "PRAGMA user_version"), [(7,)], "%s: now version 7" % what)
+    eq(q(db, "PRAGMA user_version"), [(8,)], "%s: now version 8" % what)
     eq(q(db, "SELECT name, type FROM pragma_table_info('snapshot') WHERE"
          " name IN (%s) ORDER BY cid" % ", ".join("'%s'" % c for c in
                                                    CAP_COLS)),
