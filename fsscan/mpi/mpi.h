@@ -184,7 +184,8 @@ void mpi_xchg(const struct mpi_job *j, const struct xchg_ops *ops);
 
 /* mpi_links.c: account every hard-linked file once, under the owning link
  * serial fsscan would choose. */
-void mpi_links(const struct mpi_job *j, struct walk_result *r, int64_t now);
+void mpi_links(const struct mpi_job *j, struct walk_result *r,
+    const struct walk_opts *o);
 
 /* mpi_dirs.c: sum the subtrees across ranks (returns, on rank 0, every
  * rank's count of nodes); a node's totals on the wire. */

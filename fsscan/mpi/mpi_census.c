@@ -14,7 +14,8 @@
  *
  *   keyed   varint projects, per project: str name, varint rule bits,
  *           acct entries, 4 x phist (66 n, 66 wide w, zigzag wide min
- *           max, varint count); per owner kind: varint n, n x (id acct);
+ *           max, varint count), 2 x cold (atime, mtime: 8 n, 8 wide
+ *           w); per owner kind: varint n, n x (id acct);
  *           per top-N list: varint n, n x (key, str path); varint
  *           errnos, per errno: err count paths, str path...; varint
  *           n, n x varint project ID met (a projid rule's)
@@ -158,6 +159,26 @@ get_phist(struct cursor *c, struct phist *h)
 	h->count = cursor_varint(c);
 }
 
+/* A project's cold-data bins, every one (walk.h: the thresholds are the
+ * same on every rank, and unused bins are 0). */
+static void
+put_cold(struct iobuf *b, const struct cold_bins *cb)
+{
+	for (int i = 0; i < ACCOUNT_COLD_MAX; i++)
+		iobuf_varint(b, cb->n[i]);
+	for (int i = 0; i < ACCOUNT_COLD_MAX; i++)
+		mpi_put_u128(b, cb->w[i]);
+}
+
+static void
+get_cold(struct cursor *c, struct cold_bins *cb)
+{
+	for (int i = 0; i < ACCOUNT_COLD_MAX; i++)
+		cb->n[i] = cursor_varint(c);
+	for (int i = 0; i < ACCOUNT_COLD_MAX; i++)
+		cb->w[i] = mpi_get_u128(c);
+}
+
 static void
 put_idmap(struct iobuf *b, const struct idmap *m)
 {
@@ -233,6 +254,8 @@ pack_keyed(const struct census *c, const struct project_rules *rules,
 		put_phist(b, &ps->atime);
 		put_phist(b, &ps->mtime);
 		put_phist(b, &ps->ctime);
+		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+			put_cold(b, &ps->cold[m]);
 	}
 	put_idmap(b, &c->users);
 	put_idmap(b, &c->groups);
@@ -311,6 +334,8 @@ unpack_keyed(struct cursor *c, struct census *t, struct project_rules *rules)
 		get_phist(c, &ps->atime);
 		get_phist(c, &ps->mtime);
 		get_phist(c, &ps->ctime);
+		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+			get_cold(c, &ps->cold[m]);
 	}
 	get_idmap(c, &t->users);
 	get_idmap(c, &t->groups);

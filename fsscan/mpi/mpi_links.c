@@ -28,7 +28,7 @@ struct links {
 	struct walk_result *r;
 	struct hltab own;		/* inodes this rank owns */
 	size_t next;			/* packing position */
-	int64_t now;
+	struct account_ref ref;		/* now and the cold-data cuts */
 	char *buf;
 	size_t cap;
 };
@@ -144,15 +144,18 @@ unpack_owned(void *arg, int src, struct cursor *c)
 		cursor_fail(c, "hard link owned by a link this rank did not see");
 		return;
 	}
-	account_file(&l->r->c, l->now, &e->f, NULL, path);
+	account_file(&l->r->c, &l->ref, &e->f, NULL, path);
 }
 
 void
-mpi_links(const struct mpi_job *j, struct walk_result *r, int64_t now)
+mpi_links(const struct mpi_job *j, struct walk_result *r,
+    const struct walk_opts *o)
 {
-	struct links l = { .j = j, .r = r, .now = now };
+	struct links l = { .j = j, .r = r };
 	struct xchg_ops seen = { pack_seen, unpack_seen, &l };
 	struct xchg_ops owned = { pack_owned, unpack_owned, &l };
+
+	account_ref_init(&l.ref, o->now, o->cold_days, o->ncold);
 
 	mpi_xchg(j, &seen);
 	r->c.hardlink_dups += l.own.links - l.own.len;

@@ -182,7 +182,7 @@ finish(struct mpi_job *j, struct scan *s, const struct args *a,
 	int rc = 0, stop = r->interrupted;
 
 	MPI_Allreduce(&stop, &r->interrupted, 1, MPI_INT, MPI_MAX, j->comm);
-	mpi_links(j, r, s->o.now);
+	mpi_links(j, r, &s->o);
 	counts = mpi_dirs_rollup(j, r);
 	mpi_census_reduce(j, &r->c, s->rules);
 	MPI_Reduce(&entries, &r->entries, 1, MPI_UINT64_T, MPI_SUM, 0,

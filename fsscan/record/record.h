@@ -111,6 +111,7 @@ struct snap_meta {
 	const char *fs, *root, *root_abs, *host;
 	const char *fstype, *source, *uuid, *label, *mntopts;
 	const char *options;		/* command line */
+	const char *dev;		/* ROOT's st_dev, "MAJOR:MINOR" */
 	int64_t started, now_ref;	/* --as-of: both the as-of time */
 	int64_t scanned;		/* when the walk really started */
 	int threads;
@@ -160,6 +161,8 @@ struct snap_parts {
 	const struct limits *limits;	/* NULL: none */
 	int64_t started, scanned;	/* snap_meta's: finished_at is started
 					   plus the walk's real duration */
+	const uint32_t *cold_days;	/* the walk's cold-data thresholds */
+	int ncold;
 };
 
 int snapshot_begin(sqlite3 *db, const struct snap_meta *m, int64_t *id,

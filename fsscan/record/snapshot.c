@@ -61,8 +61,8 @@ insert_snapshot(struct w *w, const struct snap_meta *m, int64_t *id)
 	sqlite3_stmt *st = prep(w,
 	    "INSERT INTO snapshot (fs, root, root_abs, host, fstype, fs_source,"
 	    " fs_uuid, fs_label, mount_opts, started_at, now_ref, status,"
-	    " threads, options, version, scanned_at)"
-	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?)");
+	    " threads, options, version, scanned_at, fs_dev)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?)");
 	int rc;
 
 	if (!st)
@@ -82,6 +82,7 @@ insert_snapshot(struct w *w, const struct snap_meta *m, int64_t *id)
 	db_bind_text(st, 13, m->options);
 	db_bind_text(st, 14, IOCENSUS_VERSION);
 	sqlite3_bind_int64(st, 15, m->scanned);
+	db_bind_text(st, 16, m->dev);
 	rc = done(w, st);
 	*id = sqlite3_last_insert_rowid(w->db);
 	sqlite3_finalize(st);
@@ -303,6 +304,61 @@ write_projects(struct w *w, int64_t id, const struct census *c,
 		sqlite3_bind_int64(st, 8, (int64_t)c->proj[p].entries);
 		rc = done(w, st);
 	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The rows of one project (NULL: the whole file system) for every
+ * threshold, zero included, by atime and by mtime. */
+static int
+write_cold_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
+    const struct cold_bins *cb, const struct snap_parts *p)
+{
+	static const char *const metric[ACCOUNT_NCOLD_METRIC] = {
+	    [ACCOUNT_ATIME] = "atime", [ACCOUNT_MTIME] = "mtime" };
+
+	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+		for (int k = 0; k < p->ncold; k++) {
+			uint64_t files;
+			u128 bytes;
+
+			census_cold_sum(&cb[m], p->ncold, k, &files, &bytes);
+			sqlite3_bind_int64(st, 1, id);
+			db_bind_text(st, 2, proj);
+			db_bind_text(st, 3, metric[m]);
+			sqlite3_bind_int64(st, 4, p->cold_days[k]);
+			sqlite3_bind_int64(st, 5, (int64_t)files);
+			db_bind_i128(st, 6, (i128)bytes);
+			if (done(w, st) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+/* v_cold: each project's rows, then the whole file system's, the sum of
+ * the projects' bins (every regular file is in one project). */
+static int
+write_cold(struct w *w, int64_t id, const struct census *c,
+    const struct project_rules *rules, const struct snap_parts *p)
+{
+	sqlite3_stmt *st = prep(w, "INSERT INTO cold (snapshot_id, project,"
+	    " metric, days, files, bytes) VALUES (?,?,?,?,?,?)");
+	struct cold_bins all[ACCOUNT_NCOLD_METRIC] = { 0 };
+	int rc = 0;
+
+	if (!st)
+		return -1;
+	for (size_t i = 0; i < c->nproj && rc == 0; i++) {
+		const struct proj_stats *ps = &c->proj[i];
+		if (!ps->entries)
+			continue;
+		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+			census_cold_merge(&all[m], &ps->cold[m]);
+		rc = write_cold_rows(w, st, id, project_name(rules,
+		    (int32_t)i), ps->cold, p);
+	}
+	if (rc == 0)
+		rc = write_cold_rows(w, st, id, NULL, all, p);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -552,6 +608,7 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	top = prep(&w, "INSERT INTO top (snapshot_id, kind, rank, value, path)"
 	    " VALUES (?,?,?,?,?)");
 	if (!top || write_projects(&w, id, &r->c, rules) < 0 ||
+	    write_cold(&w, id, &r->c, rules, parts) < 0 ||
 	    write_owners(&w, id, &r->c.users, "user") < 0 ||
 	    write_owners(&w, id, &r->c.groups, "group") < 0 ||
 	    write_hists(&w, id, &r->c, rules) < 0 ||

@@ -36,6 +36,10 @@ args_usage(FILE *f, const char *prog)
 "                        TIME: unix seconds or a UTC date (2010-02-01,\n"
 "                        2010-02-01T09:00), in the years 0 to 9999\n"
 "  --limits FILE         CSV project,bytes,inodes: each project's limit\n"
+"  --cold DAYS[,DAYS...] count the files not read (atime) and not modified\n"
+"                        (mtime) in DAYS days, per project: 1 to 8\n"
+"                        thresholds, ascending, of 1 to 3652425 days\n"
+"                        (default 30,90,180,365)\n"
 "  --dirs DEPTH|all      subtree totals down to DEPTH (default 3)\n"
 "  --fsstats-csv FILE    also write the fsstats 1.4.5 CSV\n"
 "  --exclude GLOB        skip entries whose name matches (repeatable)\n"
@@ -84,7 +88,7 @@ number(const char *prog, const char *opt, const char *val, uint64_t min,
 
 enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
     O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED,
-    O_ASOF, O_LIMITS, O_DBGROUP };
+    O_ASOF, O_LIMITS, O_DBGROUP, O_COLD };
 
 static const struct option longopts[] = {
 	{ "db", required_argument, NULL, O_DB },
@@ -95,6 +99,7 @@ static const struct option longopts[] = {
 	{ "now", required_argument, NULL, O_NOW },
 	{ "as-of", required_argument, NULL, O_ASOF },
 	{ "limits", required_argument, NULL, O_LIMITS },
+	{ "cold", required_argument, NULL, O_COLD },
 	{ "dirs", required_argument, NULL, O_DIRS },
 	{ "fsstats-csv", required_argument, NULL, O_CSV },
 	{ "exclude", required_argument, NULL, O_EXCLUDE },
@@ -159,6 +164,36 @@ set_time(const char *prog, const char *opt, const char *val, int64_t *t,
 	return 0;
 }
 
+/* --cold DAYS[,DAYS...]: whole numbers of days, ascending without a
+ * repeat (each threshold is a row of v_cold: two equal ones, or an order
+ * the table would not keep, are mistakes), at most ACCOUNT_COLD_MAX of
+ * them, each of 1 to ACCOUNT_COLD_DAYS_MAX days (walk.h). */
+static int
+set_cold(struct args *a, const char *prog, const char *val)
+{
+	char want[160];
+	const char *p = val;
+	uint64_t d;
+	int n = 0;
+
+	snprintf(want, sizeof want, "1 to %d whole numbers of days, ascending,"
+	    " each from 1 to %d, separated by commas (30,90,180,365)",
+	    ACCOUNT_COLD_MAX, ACCOUNT_COLD_DAYS_MAX);
+	for (;;) {
+		if (n == ACCOUNT_COLD_MAX || !(p = argval_digits(p, &d)) ||
+		    d < 1 || d > ACCOUNT_COLD_DAYS_MAX ||
+		    (n > 0 && d <= a->cold[n - 1]))
+			return bad_value(prog, "--cold", val, want);
+		a->cold[n++] = (uint32_t)d;
+		if (*p == '\0')
+			break;
+		if (*p++ != ',')
+			return bad_value(prog, "--cold", val, want);
+	}
+	a->ncold = n;
+	return 0;
+}
+
 /* One option that takes a value; 0, or -1 (reported; 1 for an option
  * that takes none, which getopt never hands here). */
 static int
@@ -177,6 +212,8 @@ set_value(struct args *a, const char *prog, int c, const char *val)
 	case O_ASOF:
 		return set_time(prog, "--as-of", val, &a->as_of,
 		    &a->have_as_of);
+	case O_COLD:
+		return set_cold(a, prog, val);
 	case O_DIRS:
 		if (strcmp(val, "all") == 0) {
 			a->dirs = -1;
@@ -223,6 +260,7 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 	a->db_group = (uint32_t)-1;
 	a->max_fds = 1024;
 	a->topn = 20;
+	set_cold(a, prog, ARGS_COLD_DEFAULT);
 	a->progress = isatty(STDERR_FILENO);
 	opterr = 0;		/* getopt would start with argv[0], a path */
 	while ((c = getopt_long(argc, argv, ":j:vhV", longopts, NULL)) != -1) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,13 +105,15 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 		return EXIT_USAGE;
 	}
 	fsident_get(s->st.st_dev, s->root_abs, &s->fi);
+	snprintf(s->dev, sizeof s->dev, "%u:%u", major(s->st.st_dev),
+	    minor(s->st.st_dev));
 	gethostname(s->host, sizeof s->host - 1);
 	s->m = (struct snap_meta){ .fs = a->fs ? a->fs : a->root,
 	    .root = a->root, .root_abs = s->root_abs, .host = s->host,
 	    .fstype = s->fi.fstype, .source = s->fi.source,
 	    .uuid = s->fi.uuid[0] ? s->fi.uuid : NULL,
 	    .label = s->fi.label[0] ? s->fi.label : NULL,
-	    .mntopts = s->fi.options, .options = cmdline,
+	    .mntopts = s->fi.options, .options = cmdline, .dev = s->dev,
 	    .scanned = time(NULL), .threads = a->threads ? a->threads :
 	    args_default_threads(s->fi.fstype, share), .dirs_depth = a->dirs };
 	s->m.started = a->have_as_of ? a->as_of : s->m.scanned;
@@ -119,7 +122,8 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 	    .dirs_depth = a->dirs, .cross_mounts = a->cross,
 	    .excludes = a->excludes, .nexcludes = a->nexcludes,
 	    .max_fds = args_fd_budget(a->max_fds), .max_rate = a->max_rate,
-	    .topn = a->topn, .now = s->m.now_ref, .progress = a->progress,
+	    .topn = a->topn, .now = s->m.now_ref, .cold_days = a->cold,
+	    .ncold = a->ncold, .progress = a->progress,
 	    .prog = prog, .inodes_used = a->progress ? inodes_used(a->root) : 0,
 	    .symlink_targets = a->links, .stat_cached = a->stat_cached,
 	    .rules = s->rules, .stop = stop };
@@ -151,6 +155,8 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 	parts->limits = &s->limits;
 	parts->started = s->m.started;
 	parts->scanned = s->m.scanned;
+	parts->cold_days = a->cold;
+	parts->ncold = a->ncold;
 	/* R3: the CSV is written before the snapshot commits, and renamed
 	 * over its target after; a failure of either fails the snapshot */
 	if (a->csv && csvout_write(csv, &r->c, r->interrupted,

@@ -27,6 +27,7 @@
 #define EXIT_FATAL   3
 #define ARGS_MAX_LIST 64
 #define ARGS_MAX_RATE INT64_MAX	/* --max-rate: ranks add 1 each */
+#define ARGS_COLD_DEFAULT "30,90,180,365"	/* --cold */
 
 struct args {
 	const char *db, *fs, *csv, *root, *limits;
@@ -38,6 +39,8 @@ struct args {
 	int stat_cached;
 	uint64_t max_rate;
 	int64_t now, as_of;
+	uint32_t cold[ACCOUNT_COLD_MAX];	/* --cold, days ascending */
+	int ncold;
 	uint32_t db_group;	/* a new database's group; (uint32_t)-1: own */
 	int have_now, have_as_of;
 };
@@ -68,6 +71,7 @@ struct scan {
 	struct stat st;			/* ROOT */
 	char root_abs[PATH_MAX];
 	char host[256];
+	char dev[32];			/* ROOT's st_dev, "MAJOR:MINOR" */
 	struct fsident fi;
 	struct project_rules *rules;
 	struct limits limits;		/* --limits, then the quotas read */

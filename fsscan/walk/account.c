@@ -44,8 +44,40 @@ age(int64_t now, int64_t t)
 }
 
 void
-account_file(struct census *c, int64_t now, const struct hl_file *f,
-    struct dirlocal *dl, char *path)
+account_ref_init(struct account_ref *ref, int64_t now, const uint32_t *days,
+    int ndays)
+{
+	assert(ndays >= 0 && ndays <= ACCOUNT_COLD_MAX);
+	ref->now = now;
+	ref->ncold = ndays;
+	for (int k = 0; k < ndays; k++) {
+		/* Thresholds ascend, so the cuts descend; both are far from
+		 * the ends of int64_t (walk.h). */
+		assert(days[k] <= ACCOUNT_COLD_DAYS_MAX &&
+		    (k == 0 || days[k] > days[k - 1]));
+		ref->cut[k] = now - (int64_t)days[k] * 86400;
+	}
+}
+
+/* Cold at days[k] when t <= cut[k]: the cuts descend, so the thresholds a
+ * file reaches are the first few; it goes to the bin of the last. */
+static void
+add_cold(struct cold_bins *b, const struct account_ref *ref, int64_t t,
+    uint64_t size)
+{
+	int k = 0;
+
+	while (k < ref->ncold && t <= ref->cut[k])
+		k++;
+	if (k > 0) {
+		b->n[k - 1]++;
+		b->w[k - 1] += size;
+	}
+}
+
+void
+account_file(struct census *c, const struct account_ref *ref,
+    const struct hl_file *f, struct dirlocal *dl, char *path)
 {
 	struct dirlocal own = { 0 };
 	struct proj_stats *ps = census_proj(c, f->proj);
@@ -53,6 +85,7 @@ account_file(struct census *c, int64_t now, const struct hl_file *f,
 	struct acct *g = census_idmap_get(&c->groups, f->gid);
 	u128 alloc = blocks_bytes(f->blocks);
 	uint64_t size = f->size;
+	int64_t now = ref->now;
 	i128 amt[3] = { age(now, f->atime), age(now, f->mtime),
 	    age(now, f->ctime) };
 
@@ -79,6 +112,8 @@ account_file(struct census *c, int64_t now, const struct hl_file *f,
 	hist_phist_add(&ps->atime, HS_AGE, amt[0], f->size);
 	hist_phist_add(&ps->mtime, HS_AGE, amt[1], f->size);
 	hist_phist_add(&ps->ctime, HS_AGE, amt[2], f->size);
+	add_cold(&ps->cold[ACCOUNT_ATIME], ref, f->atime, f->size);
+	add_cold(&ps->cold[ACCOUNT_MTIME], ref, f->mtime, f->size);
 
 	u->files++;
 	u->bytes += f->size;

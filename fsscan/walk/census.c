@@ -97,6 +97,27 @@ acct_add(struct acct *d, const struct acct *s)
 	d->alloc += s->alloc;
 }
 
+void
+census_cold_sum(const struct cold_bins *b, int nthr, int k, uint64_t *files,
+    u128 *bytes)
+{
+	*files = 0;
+	*bytes = 0;
+	for (int i = k; i < nthr; i++) {
+		*files += b->n[i];
+		*bytes += b->w[i];
+	}
+}
+
+void
+census_cold_merge(struct cold_bins *dst, const struct cold_bins *src)
+{
+	for (int i = 0; i < ACCOUNT_COLD_MAX; i++) {
+		dst->n[i] += src->n[i];
+		dst->w[i] += src->w[i];
+	}
+}
+
 static struct errstat *
 err_slot(struct census *c, int err)
 {
@@ -228,6 +249,8 @@ census_merge(struct census *dst, struct census *src)
 		hist_phist_merge(&d->atime, &s->atime);
 		hist_phist_merge(&d->mtime, &s->mtime);
 		hist_phist_merge(&d->ctime, &s->ctime);
+		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+			census_cold_merge(&d->cold[m], &s->cold[m]);
 	}
 	idmap_merge(&dst->users, &src->users);
 	idmap_merge(&dst->groups, &src->groups);

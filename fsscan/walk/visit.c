@@ -321,7 +321,7 @@ add_entry(struct worker *w, struct dnode *d, int fd, const char *name,
 			    sx->stx_dev_minor), sx->stx_ino, d->ino, d, name,
 			    len, &f, top);
 		} else {
-			account_file(&w->c, o->now, &f, dl, NULL);
+			account_file(&w->c, &w->g->ref, &f, dl, NULL);
 			if (top)
 				topn_offer_at(&w->c.top_files, f.size, d,
 				    name, len);

@@ -190,6 +190,7 @@ walk_new(const struct walk_opts *o, char *err, size_t errlen)
 	g->nw = o->threads > 0 ? o->threads : 1;
 	g->root_dev = st.st_dev;
 	g->euid = geteuid();
+	account_ref_init(&g->ref, o->now, o->cold_days, o->ncold);
 	/* FD_SLOTS of the fd budget per thread for directories opened past
 	 * it (visit.c), when the budget can spare them. */
 	g->keep_slots = o->max_fds > 2 * FD_SLOTS * g->nw;
@@ -305,13 +306,15 @@ walk_collect(struct walker *g, struct walk_result *r)
 
 /* Account every hard-linked file once, under its owning link. */
 void
-walk_links(struct walk_result *r, int64_t now)
+walk_links(struct walk_result *r, const struct walk_opts *o)
 {
 	struct hltab *hl = &r->hl;
+	struct account_ref ref;
 
+	account_ref_init(&ref, o->now, o->cold_days, o->ncold);
 	for (size_t i = 0; i < hl->len; i++) {
 		struct hl_ent *e = &hl->e[i];
-		account_file(&r->c, now, &e->f, NULL, NULL);
+		account_file(&r->c, &ref, &e->f, NULL, NULL);
 		topn_offer_ent(&r->c.top_files, e->f.size, &e->top);
 	}
 	r->c.hardlink_dups += hl->links - hl->len;
@@ -347,7 +350,7 @@ walk_run(const struct walk_opts *o, struct walk_result *r, char *err,
 	walk_seed(g);
 	walk_go(g, NULL, NULL);
 	walk_collect(g, r);
-	walk_links(r, o->now);
+	walk_links(r, o);
 	walk_finish(r);
 	return 0;
 }

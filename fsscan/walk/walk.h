@@ -68,11 +68,32 @@ struct acct {
 	u128 bytes, alloc;
 };
 
+/*
+ * Cold data (account.c): a regular file is cold at `days` by its atime
+ * (mtime) when now - atime >= days * 86400. A scan counts at most
+ * ACCOUNT_COLD_MAX thresholds, ascending, each of 1 to
+ * ACCOUNT_COLD_DAYS_MAX days (10,000 years: days * 86400 is below 2^39,
+ * and now - that stays far inside int64_t for every time of lib/epoch.h).
+ * A file adds to one bin, that of the largest threshold it reaches: bin k
+ * holds the files cold at days[k] and not at days[k + 1], so the files
+ * cold at days[k] are the sum of bins k and up (census_cold_sum), and
+ * the hot path adds one count and one size whatever the thresholds.
+ */
+#define ACCOUNT_COLD_MAX 8
+#define ACCOUNT_COLD_DAYS_MAX 3652425
+enum { ACCOUNT_ATIME, ACCOUNT_MTIME, ACCOUNT_NCOLD_METRIC };
+
+struct cold_bins {
+	uint64_t n[ACCOUNT_COLD_MAX];
+	u128 w[ACCOUNT_COLD_MAX];		/* bytes: Σ st_size */
+};
+
 struct proj_stats {
 	struct acct a;
 	uint64_t entries;			/* everything attributed,
 	    any type */
 	struct phist size, atime, mtime, ctime;	/* regular files only */
+	struct cold_bins cold[ACCOUNT_NCOLD_METRIC];	/* by atime, mtime */
 };
 
 /* uid or gid -> totals; open addressing, grows by doubling. */
@@ -127,6 +148,11 @@ void census_free(struct census *c);
 void census_merge(struct census *dst, struct census *src);
 
 struct proj_stats *census_proj(struct census *c, int proj);
+/* Cold-data bins (account.c): the files and bytes of b cold at threshold
+ * k of nthr, bins k and up; dst += src, bin by bin. */
+void census_cold_sum(const struct cold_bins *b, int nthr, int k,
+    uint64_t *files, u128 *bytes);
+void census_cold_merge(struct cold_bins *dst, const struct cold_bins *src);
 struct acct *census_idmap_get(struct idmap *m, uint32_t id);
 
 /* Count an error; path may be NULL when more paths would not be kept. */
@@ -260,6 +286,9 @@ struct walk_opts {
 	uint64_t max_rate;		/* stat calls per second, 0 unlimited */
 	int topn;
 	int64_t now;			/* reference time for ages */
+	const uint32_t *cold_days;	/* cold-data thresholds in days,
+					   ascending (ACCOUNT_COLD_MAX) */
+	int ncold;
 	int progress;			/* progress line on stderr */
 	const char *prog;		/* names the program in it (NULL:
 					   "fsscan") */
@@ -422,12 +451,23 @@ void pool_nap(struct walker *g, long us, uint32_t *seen);
 /* The walk is over: the threads return from walk_go. */
 void pool_end(struct walker *g);
 
-/* account.c: add one regular file to c. Its directory's share goes to
+/* account.c: the times a file is measured against: now, for its ages,
+ * and the cold-data thresholds as times (cut[k] = now - days[k] * 86400:
+ * a file is cold at days[k] when its time <= cut[k]). */
+struct account_ref {
+	int64_t now;
+	int ncold;
+	int64_t cut[ACCOUNT_COLD_MAX];
+};
+void account_ref_init(struct account_ref *ref, int64_t now,
+    const uint32_t *days, int ndays);
+/* Add one regular file to c. Its directory's share goes to
  * dl, or, when dl is NULL, straight to its v_dir node (f->acct), as for a
  * hard-linked file, accounted once after the walk under its owning link;
  * path, when not NULL, is offered as a top-N candidate (owned). */
-void account_file(struct census *c, int64_t now, const struct hl_file *f,
-    struct dirlocal *dl, char *path);
+void account_file(struct census *c, const struct account_ref *ref,
+    const struct hl_file *f, struct dirlocal *dl, char *path);
+
 
 /*
  * bell.c: a doorbell, one 32-bit word that threads, or processes sharing

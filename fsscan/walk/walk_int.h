@@ -92,6 +92,7 @@ struct walker {
 	struct throttle thr;
 	uint64_t root_dev;
 	uid_t euid;
+	struct account_ref ref;		/* now and the cold-data cuts */
 };
 
 /* The part of the fd budget kept for the threads' slots (visit.c): what
@@ -104,7 +105,7 @@ walk_fd_reserve(const struct walker *g)
 
 /* walk.c: the steps of walk_run after walk_collect. */
 /* Account every hard-linked file once, under its owning link. */
-void walk_links(struct walk_result *r, int64_t now);
+void walk_links(struct walk_result *r, const struct walk_opts *o);
 /* Build the top-N paths (walk_resolve), sort the top-N lists and sum the
  * subtrees: the last step of a scan. */
 void walk_finish(struct walk_result *r);
