@@ -259,6 +259,17 @@ def check_summary(by_cmd):
     ok(any(n.startswith("gpfs is 73% used (Use%); its space is full on")
            for n in summ["notes"]), "summary: the space sentence",
        repr(summ["notes"][:3]))
+    want = []
+    for c in by_cmd["cold"]:
+        rows = rows_of(c, "projects")
+        top = max([r["days"] for r in rows] or [0])
+        want += [[r[k] for k in ("fs", "project", "days", "bytes")]
+                 for r in rows if r["days"] == top][:5]
+    eq([[r[k] for k in ("fs", "project", "days", "bytes")]
+        for r in rows_of(summ, "cold")], want,
+       "summary: cold = the five projects with the most cold bytes at the"
+       " longest threshold, per file system")
+    ok(len(want) > 2, "summary: cold rows of both file systems", repr(want))
     figs = [k for k in summ["tables"] if k.startswith("space_")]
     eq(figs, ["space_1", "space_2"], "summary: a used-space figure per"
        " file system")
@@ -469,11 +480,13 @@ def main():
                 "File sizes: gpfs (snapshot #4)", "File ages by atime: gpfs (snapshot #4)",
                 "File ages by mtime: gpfs (snapshot #4)",
                 "File ages by ctime: gpfs (snapshot #4)",
+                "Cold data: gpfs, not read in N days",
                 "Growth of pvfs: snapshots #5 to #6", "Growth projection: pvfs to 1,000 files",
                 "Space projection: pvfs to 100% of its capacity",
                 "File sizes: pvfs (snapshot #6)", "File ages by atime: pvfs (snapshot #6)",
                 "File ages by mtime: pvfs (snapshot #6)",
                 "File ages by ctime: pvfs (snapshot #6)",
+                "Cold data: pvfs, not read in N days",
                 "Usage by project", "Usage by user", "Usage by group"]
         eq(titles[:len(want)], want, "every census section, in order")
         eq(len(titles), len(want) + 5, "and the five I/O sections")
@@ -528,10 +541,10 @@ def main():
         check_page(h3, "empty")
         census = ["Growth between snapshots", "Growth projection", "Space projection",
                   "File sizes", "File ages by atime", "File ages by mtime",
-                  "File ages by ctime"]
-        eq([t for t, _ in blocks(h3)][:9], ["Summary", "Snapshots"] + census,
+                  "File ages by ctime", "Cold data"]
+        eq([t for t, _ in blocks(h3)][:10], ["Summary", "Snapshots"] + census,
            "empty database: every census section")
-        eq([t for t, body in blocks(h3)[2:9]
+        eq([t for t, body in blocks(h3)[2:10]
             if re.search(r'class="note">[^<]*(needs two complete snapshots|'
                          r'needs complete snapshots|read from a complete snapshot)'
                          r'[^<]*this database has none\.</p>\n<p class="nodata">', body)],
@@ -551,7 +564,7 @@ def main():
            "one snapshot: the diff section says it needs two")
         eq([t for t in b4 if t.startswith(("Growth projection: scratch", "File "))],
            ["Growth projection: scratch to 100 files"] +
-           ["%s: scratch (snapshot #1)" % t for t in census[3:]],
+           ["%s: scratch (snapshot #1)" % t for t in census[3:-1]],
            "one snapshot: growth, size and age sections")
         check_lane_labels(h4, hosts)
     finally:

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "argval.h"
 #include "cli_int.h"
 #include "epoch.h"
 #include "idname.h"
@@ -21,7 +22,8 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
-	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_HELP };
+	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_DAYS,
+	O_HELP };
 
 struct optdoc {
 	struct option opt;
@@ -75,7 +77,11 @@ static const struct optdoc optdocs[] = {
 	  "growth target: a count (1e9, 2M), a size (50TiB, 50TB) or a "
 	  "share of capacity (80%)" },
 	{ { "metric", 1, NULL, O_METRIC }, CO_METRIC, "METRIC",
-	  "files|bytes|alloc|used|inodes (default files)" },
+	  "growth: files|bytes|alloc|used|inodes (default files); cold: "
+	  "atime|mtime (default atime)" },
+	{ { "days", 1, NULL, O_DAYS }, CO_DAYS, "N",
+	  "only this threshold, one the snapshots recorded (fsscan --cold;"
+	  " default: each)" },
 	{ { "snapshot", 1, NULL, O_SNAPSHOT }, CO_SNAPSHOT, "ID",
 	  "snapshot (default: the latest complete one)" },
 	{ { "exclude-project", 1, NULL, O_EXCLUDE }, CO_EXCLUDE, "NAME",
@@ -310,6 +316,7 @@ static int
 set_other(struct cli *a, const char *name, int o, const char *v)
 {
 	struct units_value u;
+	uint64_t u64;
 	double d;
 	int64_t id;
 
@@ -338,9 +345,21 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		    u.v };
 		return 0;
 	case O_METRIC:
+		if (!strcmp(name, "cold")) {
+			if (strcmp(v, "atime") && strcmp(v, "mtime"))
+				return bad(name, "metric", v, "atime or mtime");
+			a->an.age = v;
+			return 0;
+		}
 		if (opts_metric_parse(v, &a->an.metric) < 0)
 			return bad(name, "metric", v, "files, bytes, alloc, used"
 			    " or inodes");
+		return 0;
+	case O_DAYS:
+		if (argval_u64(v, INT32_MAX, &u64) < 0 || u64 == 0)
+			return bad(name, "days", v, "a whole number of days from"
+			    " 1 to 2147483647");
+		a->an.days = (int64_t)u64;
 		return 0;
 	case O_SNAPSHOT:
 		if (parse_id(v, &id) < 0)

@@ -7,7 +7,8 @@
  *   snapshot): the diff of its first and last points in the window (by
  *   project), the file count's growth to the target and the used space's
  *   to 100% of capacity (fitted on the points before the window's end),
- *   file sizes, atime, mtime and ctime ages of its latest point; usage by
+ *   file sizes, atime, mtime and ctime ages of its latest point, and its
+ *   cold data (not read in N days, per project); usage by
  *   project, user and group; then throughput, cdf, idle, burst and
  *   devices. The window (--from/--to, --quarter) drives every section.
  *   Points are complete snapshots, one per day (space/space_points.c).
@@ -131,6 +132,9 @@ census_placeholders(struct parts *p, const char *fs, size_t npoints,
 		    "snapshot; %s has none%s.", DIST(k)->title, the, in);
 		placeholder(p, "files", DIST(k)->title, fs, why);
 	}
+	snprintf(why, sizeof why, "Cold data is read from a complete "
+	    "snapshot; %s has none%s.", the, in);
+	placeholder(p, "cold", "Cold data", fs, why);
 }
 
 /* The figure of a result gets another key (the summary copies the space
@@ -248,6 +252,11 @@ fs_results(struct parts *p, sqlite3 *db, const struct opts *o,
 			goto out;
 		retitle(p->r[p->n - 1], "%s: %s", DIST(m)->title, snap);
 	}
+	c.days = 0;
+	c.age = "atime";
+	if ((rc = run(p, space_cold(db, &c, err, errlen))) < 0)
+		goto out;
+	retitle(p->r[p->n - 1], "Cold data: %s%s", fs, ", not read in N days");
 out:
 	free(keep);
 	free(id);

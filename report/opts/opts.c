@@ -25,6 +25,7 @@ opts_init(struct opts *o)
 	o->burst_c = default_burst_c;
 	o->nburst_c = sizeof default_burst_c / sizeof default_burst_c[0];
 	o->dir_depth = 1;
+	o->age = "atime";
 }
 
 void

@@ -127,6 +127,11 @@ struct opts {
 	size_t nexclude;
 	struct opts_target target;	/* growth --target */
 	enum opts_metric metric;	/* growth --metric */
+	const char *age;		/* cold --metric: "atime" (not read,
+					   the default) or "mtime" (not
+					   modified) */
+	int64_t days;			/* cold --days; 0: every threshold
+					   the snapshot recorded */
 	int dir_depth;			/* diff --by dir: depth (default 1) */
 	int no_paths;			/* report --no-paths: no path below
 					   ROOT and no file name, for a page

@@ -200,6 +200,10 @@ struct snap {
 	int complete;
 	struct nint files, dirs, bytes, alloc, errors;
 	struct capacity cap;
+	char *fs_device;		/* which file system holds ROOT
+					   (schema 8; NULL when unknown):
+					   snapshots with the same one
+					   measure one capacity */
 };
 
 /* All snapshots, ordered by id. 0, or -1 with err. */
@@ -326,6 +330,19 @@ query_census_prow_opt(const struct prow *r, int64_t v, unsigned bit)
 int query_census_project_rows(sqlite3 *db, const char *fs,
     const char *project, int64_t to, struct prow **rows, size_t *n,
     char ***names, size_t *nnames, char *err, size_t errlen);
+
+/* The cold data of a snapshot (v_cold) by metric "atime" or "mtime":
+ * by threshold ascending, the whole file system's row (project NULL)
+ * first, then each project's by name (byte order). A snapshot written
+ * before schema 8 has none. 0, or -1 with err. */
+struct cold_row {
+	char *project;			/* NULL: the whole file system */
+	int64_t days, files;
+	i128 bytes;
+};
+int query_census_cold(sqlite3 *db, int64_t id, const char *metric,
+    struct cold_row **out, size_t *n, char *err, size_t errlen);
+void query_census_cold_free(struct cold_row *r, size_t n);
 
 /* The directories of a snapshot with the largest subtree totals (v_dir,
  * depth 1 or more), bytes descending then path: at most max of them.

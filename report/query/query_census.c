@@ -105,8 +105,8 @@ step_one(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
 #define SNAP_COLS "SELECT s.id, s.fs, s.root, s.started_at, s.finished_at," \
     " s.complete, s.files, s.dirs, s.bytes, s.alloc_bytes, s.errors," \
     " t.status, t.mount_opts, t.now_ref, t.scanned_at, s.fs_bytes," \
-    " s.fs_free_bytes, s.fs_avail_bytes, s.fs_inodes, s.fs_free_inodes" \
-    " FROM v_snapshot s JOIN snapshot t ON t.id = s.id"
+    " s.fs_free_bytes, s.fs_avail_bytes, s.fs_inodes, s.fs_free_inodes," \
+    " s.fs_device FROM v_snapshot s JOIN snapshot t ON t.id = s.id"
 
 /* A time of the snapshot, NULL where may_null allows: one of lib/epoch.h
  * (fsscan writes no other), so that the analyses' differences and
@@ -151,6 +151,7 @@ snap_read(sqlite3_stmt *st, struct snap *s, char *err, size_t errlen)
 	s->errors = col_nint(st, 10);
 	s->status = col_dup(st, 11);
 	s->mount_opts = col_dup(st, 12);
+	s->fs_device = col_dup(st, 20);
 	if (col_time(st, 3, s->id, 0, &started, err, errlen) < 0 ||
 	    col_time(st, 4, s->id, 1, &s->finished_at, err, errlen) < 0 ||
 	    col_time(st, 13, s->id, 0, &now_ref, err, errlen) < 0 ||
@@ -263,6 +264,7 @@ query_census_snap_clear(struct snap *s)
 	free(s->root);
 	free(s->status);
 	free(s->mount_opts);
+	free(s->fs_device);
 	memset(s, 0, sizeof *s);
 }
 
@@ -329,6 +331,51 @@ query_census_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
 	if (*n > 1)	/* byte order, not SQLite's collation of numbers */
 		qsort(*out, *n, sizeof **out, gtot_cmp);
 	return rc;
+}
+
+int
+query_census_cold(sqlite3 *db, int64_t id, const char *metric,
+    struct cold_row **out, size_t *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT project, days, files, bytes"
+	    " FROM v_cold WHERE snapshot_id = ? AND metric = ?"
+	    " ORDER BY days, project IS NOT NULL, CAST(project AS BLOB)", err,
+	    errlen);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	db_bind_text(st, 2, metric);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct cold_row *c;
+		*out = xgrow(*out, *n, &cap, sizeof **out, 64);
+		c = &(*out)[(*n)++];
+		c->project = col_dup(st, 0);
+		c->days = sqlite3_column_int64(st, 1);
+		c->files = sqlite3_column_int64(st, 2);
+		if (col_total(st, 3, id, I128_MAX, &c->bytes, err, errlen) < 0)
+			break;
+	}
+	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	if (rc < 0) {
+		query_census_cold_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void
+query_census_cold_free(struct cold_row *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(r[i].project);
+	free(r);
 }
 
 void

@@ -36,6 +36,12 @@ struct result *space_usage(sqlite3 *db, const struct opts *o, char *err,
     size_t errlen);
 struct result *space_capacity(sqlite3 *db, const struct opts *o,
     char *err, size_t errlen);
+/* Cold data (space_cold.c): per file system, at its latest point in the
+ * window, the files and bytes of each project not read (o->age "atime")
+ * or not modified ("mtime") in o->days days (0: each threshold recorded):
+ * tables "filesystems" (the whole file system) and "projects". */
+struct result *space_cold(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
 
 /* The points of a file system (space_points.c): sort s by start time, then
  * id; the distinct file-system names of s in its order, into names (room

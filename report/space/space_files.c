@@ -331,26 +331,6 @@ pct_table(struct result *r, const struct dist *d)
 	}
 }
 
-/* The atime mode of the mount, which decides what atime ages mean. */
-static void
-note_atime_mode(struct result *r, const struct snap *s)
-{
-	static const char *const modes[] = { "noatime", "strictatime",
-	    "relatime", "lazytime" };
-	const char *o = s->mount_opts, *mode = NULL;
-
-	for (int i = 0; o && !mode && i < 4; i++) {
-		const char *p = strstr(o, modes[i]);
-		size_t n = strlen(modes[i]);
-		if (p && (p == o || p[-1] == ',') && (!p[n] || p[n] == ','))
-			mode = modes[i];
-	}
-	result_note(r, "atime mode of %s: %s%s.", s->fs, mode ? mode :
-	    "unknown", mode && !strcmp(mode, "noatime") ? " (atime ages are"
-	    " meaningless)" : mode && !strcmp(mode, "relatime") ? " (atime"
-	    " advances at most once a day)" : "");
-}
-
 static void
 note_selection(struct result *r, const struct opts *o,
     const struct snap *s, int metric)
@@ -371,7 +351,7 @@ note_selection(struct result *r, const struct opts *o,
 		    " time, %s UTC; timestamps in the future have their own"
 		    " row.", human_date(s->now_ref, 1, d, sizeof d));
 		if (metric == 1)
-			note_atime_mode(r, s);
+			space_snapout_atime_mode(r, s);
 	}
 	result_note(r, "Percentiles are interpolated linearly within the log2"
 	    " bucket that holds the p-th file (or byte), and never beyond the"

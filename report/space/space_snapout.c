@@ -4,6 +4,7 @@
 #include "space_snapout_int.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "human.h"
 
@@ -42,4 +43,23 @@ space_snapout_unresolved(struct result *r, sqlite3 *db, const struct snap *s,
 	    which ? which : "", human_int(files, a, sizeof a),
 	    human_int((int64_t)s->files.v, b, sizeof b), 100 * *share);
 	return 0;
+}
+
+void
+space_snapout_atime_mode(struct result *r, const struct snap *s)
+{
+	static const char *const modes[] = { "noatime", "strictatime",
+	    "relatime", "lazytime" };
+	const char *o = s->mount_opts, *mode = NULL;
+
+	for (int i = 0; o && !mode && i < 4; i++) {
+		const char *p = strstr(o, modes[i]);
+		size_t n = strlen(modes[i]);
+		if (p && (p == o || p[-1] == ',') && (!p[n] || p[n] == ','))
+			mode = modes[i];
+	}
+	result_note(r, "atime mode of %s: %s%s.", s->fs, mode ? mode :
+	    "unknown", mode && !strcmp(mode, "noatime") ? " (atime ages are"
+	    " meaningless)" : mode && !strcmp(mode, "relatime") ? " (atime"
+	    " advances at most once a day)" : "");
 }

@@ -19,6 +19,10 @@ void space_snapout_nint(struct rtable *t, size_t row, int col, struct nint v);
 /* A real that is NaN (undefined) stays NULL. */
 void space_snapout_real(struct rtable *t, size_t row, int col, double v);
 
+/* The atime mode of s's mount (noatime, relatime, ...), which decides
+ * what atime ages mean, as a note. */
+void space_snapout_atime_mode(struct result *r, const struct snap *s);
+
 /* Note how many of snapshot s's files are in project "(none)"; which
  * names the snapshot ("A", "B", or NULL). *share: that fraction, NaN when
  * the snapshot has no file count. 0, or -1 with err. */

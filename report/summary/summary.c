@@ -2,7 +2,8 @@
  * summary: the report's opening page. It computes nothing: it selects
  * cells from the other results' tables, by table and column key, and
  * copies them (exact values, original column formats) into short tables:
- * capacity, files, growth, busiest projects, I/O headline and burstiness.
+ * capacity, files, cold data, growth, busiest projects, I/O headline and
+ * burstiness.
  * A column or table an analysis did not produce is simply left out.
  */
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "xalloc.h"
 
 #define BUSIEST_PER_DIFF 5
+#define COLD_PER_FS 5		/* projects with the most cold bytes */
 #define PROJECTS_PER_FS 10	/* the summary's share of each file
 				   system's projects; all are in the
 				   capacity section */
@@ -192,6 +194,16 @@ first_per_fs(const struct src *s, size_t row, size_t nth)
 	for (size_t o = 0; o < row; o++)
 		k += !strcmp(text_at(s, o, "fs"), text_at(s, row, "fs"));
 	return k < PROJECTS_PER_FS;
+}
+
+/* The projects with the most cold bytes at the longest threshold: the
+ * cold tables list each threshold in turn, ascending, and within it the
+ * projects by cold bytes, most first. */
+static int
+coldest(const struct src *s, size_t row, size_t nth)
+{
+	return nth < COLD_PER_FS && int_at(s, row, "days") ==
+	    int_at(s, s->t->nrow - 1, "days");
 }
 
 /* The first groups of a diff (sorted by new files) that gained files,
@@ -440,6 +452,8 @@ summary_page(struct result *const *parts, size_t nparts)
 	static const char *const growth[] = { "model", "n", "slope_per_day",
 	    "crossing", "crossing_lo", "crossing_hi", "state",
 	    "doubling_days", "why" };
+	static const char *const cold[] = { "fs", "project", "days", "files",
+	    "bytes", "share_bytes", "d_bytes" };
 	static const char *const groups[] = { "name", "d_files",
 	    "share_new_files", "d_bytes", "share_new_bytes" };
 	static const char *const io[] = { "n", "calendar_minutes",
@@ -468,6 +482,9 @@ summary_page(struct result *const *parts, size_t nparts)
 	    "sizes", "File sizes", sizes, 9, 1, NULL);
 	select_rows(sum, parts, nparts, "files", "facts", "edge_days", "ages",
 	    "File ages", ages, 6, 1, NULL);
+	select_rows(sum, parts, nparts, "cold", "projects", "days", "cold",
+	    "Cold data per project (not read in the longest threshold; the"
+	    " first 5 per file system)", cold, 7, 0, coldest);
 	select_rows(sum, parts, nparts, "growth", "projection", "state",
 	    "growth", "Projected dates", growth, 9, 1, NULL);
 	select_rows(sum, parts, nparts, "diff", "groups", "name", "busiest",

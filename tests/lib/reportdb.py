@@ -6,10 +6,11 @@ database and hence, by the determinism rule, the same report bytes:
   - file system "gpfs": three complete snapshots (200, 300, 420 files) of
     projects EarthScience, chem and two with hostile names, and a rescan
     two hours after the last one; capacity (statvfs) that fills up, and
-    limits for EarthScience (bytes) and chem (inodes);
+    limits for EarthScience (bytes) and chem (inodes); cold data at the
+    default thresholds;
   - file system "pvfs": two complete snapshots (astro, bio) and a running
-    one (no totals); capacity on the second only (the first was written
-    before schema 6);
+    one (no totals); capacity and cold data on the second only (the first
+    was written before schema 6);
   - I/O: 3 hosts x 2 devices x 2 days of one-minute raw captures with a
     burst, an idle hour, a missing window and a reboot, imported with
     `iostatmon import` and loaded with `iocensus ingest`.
@@ -31,6 +32,7 @@ EVIL_SCRIPT = "<script>alert(1)"
 EVIL_IMG = "<img src=x onerror=alert(1)>"
 
 
+COLD = (30, 90, 180, 365)       # fsscan --cold's default thresholds
 GIB = 1 << 30
 # gpfs: 100 GiB, 5 GiB reserved for root; 40, 55 and 68 GiB used; 2^20
 # inodes. pvfs: 50 GiB, nothing reserved.
@@ -52,19 +54,21 @@ def _snapshots(db):
         cap = _capacity(100 * GIB, GPFS_USED[i], 5 * GIB, 1 << 20,
                         GPFS_IUSED[i])
         snapgen.insert(db, snapgen.Snapshot("gpfs", t, files=files, now=t,
-                                            capacity=cap, limits=limits))
+                                            capacity=cap, limits=limits,
+                                            cold=COLD))
     # A rescan two hours later: one point with the scan before it.
     t = T0 + 62 * DAY + 7200
     files = snapgen.random_files(12, 421, t, gpfs, weights=[6, 2, 1, 1])
     snapgen.insert(db, snapgen.Snapshot(
-        "gpfs", t, files=files, now=t, limits=limits,
+        "gpfs", t, files=files, now=t, limits=limits, cold=COLD,
         capacity=_capacity(100 * GIB, GPFS_USED[2] + GIB, 5 * GIB, 1 << 20,
                            GPFS_IUSED[2] + 1)))
     for i, (t, n) in enumerate([(T0 + 4 * DAY, 150), (T0 + 64 * DAY, 260)]):
         files = snapgen.random_files(20 + i, n, t, ["astro", "bio"])
         cap = _capacity(50 * GIB, 30 * GIB, 0, 1 << 19, 4000) if i else None
         snapgen.insert(db, snapgen.Snapshot("pvfs", t, files=files, now=t,
-                                            capacity=cap))
+                                            capacity=cap,
+                                            cold=COLD if i else None))
     snapgen.insert(db, snapgen.Snapshot("pvfs", T0 + 70 * DAY,
                                         status="running"))
 

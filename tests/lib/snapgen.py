@@ -13,6 +13,10 @@ study-sized counts that no file list could hold.
     sid = snapgen.insert(db, snapgen.Snapshot("gpfs", T1, totals=(95_700_000,
                                                  2**40, 2**41)))
 
+With cold=(30, 90, ...) a snapshot of files also gets its v_cold rows
+(fsscan --cold): per project and for the whole file system, the files
+whose atime (mtime) is at least that many days before now.
+
 Capacity (statvfs at the scan) and limits are given as they are:
     snapgen.Snapshot("gpfs", T, totals=(...), capacity=(fs_bytes,
                      fs_free_bytes, fs_avail_bytes, fs_inodes,
@@ -48,7 +52,8 @@ class Snapshot:
     def __init__(self, fs, started_at, files=None, totals=None, now=None,
                  status="complete", root=None, users=None, groups=None,
                  mount_opts="rw,relatime", dirs_depth=3, project_totals=None,
-                 schema=4, capacity=None, limits=None, scanned_at=None):
+                 schema=4, capacity=None, limits=None, scanned_at=None,
+                 cold=None):
         self.fs = fs
         self.root = root or "/" + fs
         self.started_at = started_at
@@ -68,6 +73,7 @@ class Snapshot:
         self.capacity = capacity
         self.limits = limits or {}
         self.scanned_at = scanned_at
+        self.cold = cold or ()      # fsscan --cold thresholds, in days
         self.id = None
 
 
@@ -109,7 +115,7 @@ def new_db(tmpdir, build):
     subprocess.run([os.path.join(build, "fsscan"), "--db", path, "--quiet",
                     empty], check=True)
     con = sqlite3.connect(path)
-    for t in ("scan_error_path", "scan_error", "scan_rank", "top",
+    for t in ("scan_error_path", "scan_error", "scan_rank", "top", "cold",
               "dir_scope", "dir",
               "project_extent", "hist_extent", "hist", "owner", "project",
               "snapshot"):
@@ -197,6 +203,20 @@ def _hist_rows(con, sid, s, project, files, with_sums):
                             (sid, project, metric, min(vals), max(vals)))
 
 
+def _cold_rows(con, sid, s, projects):
+    """v_cold: cold at d days when now - time >= d * 86400."""
+    for project in [None] + sorted(projects):
+        files = [f for f in s.files if project is None or
+                 f.project == project]
+        for metric in ("atime", "mtime"):
+            for d in s.cold:
+                old = [f for f in files
+                       if s.now - getattr(f, metric) >= d * DAY]
+                con.execute("INSERT INTO cold VALUES (?,?,?,?,?,?)",
+                            (sid, project, metric, d, len(old),
+                             sum(f.size for f in old)))
+
+
 def _top_rows(con, sid, s, n=20):
     """fsscan's top table: the n largest files (file k is named fk in its
     directory) and the n directories with the most entries (files and
@@ -269,6 +289,7 @@ def insert(path, s):
             ids[d] = cur.lastrowid
         _hist_rows(con, sid, s, None, s.files, True)
         _top_rows(con, sid, s)
+        _cold_rows(con, sid, s, projects)
         for name in sorted(projects):
             _hist_rows(con, sid, s, name,
                        [f for f in s.files if f.project == name], False)

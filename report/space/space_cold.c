@@ -1,0 +1,325 @@
+/*
+ * space_cold: how much of each project has not been read (atime), or not
+ * modified (mtime), in N days? The purge-policy question, per file
+ * system at its latest point in the window: for each threshold fsscan
+ * recorded (fsscan --cold; v_cold), or the one asked for, each project's
+ * files and bytes that old, their share of the project's files and
+ * bytes, and the change since the point before; and the same for the
+ * whole file system. docs/analyses.md, "Cold data".
+ *
+ * The counts are fsscan's, exact: a file is cold at N days when now_ref -
+ * time >= N * 86400, each hard-linked inode once under its owning link.
+ * Nothing is estimated from the age histograms, whose buckets need not
+ * end at N days.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "space.h"
+#include "space_growth_int.h"
+#include "space_names_int.h"
+#include "space_snapout_int.h"
+#include "human.h"
+#include "xalloc.h"
+
+enum { K_FS, K_ID, K_T, K_METRIC, K_DAYS, K_PROJECT, K_FILES, K_BYTES,
+    K_SF, K_SB, K_DF, K_DB, K_NCOL };
+
+/* The columns of both tables; the file systems' has no project. */
+#define COL_FS { "fs", "File system", NULL, CF_PLAIN, 0 }
+#define COL_ID { "snapshot", "Snapshot", NULL, CF_PLAIN, 0 }
+#define COL_T { "t", "Taken (UTC)", NULL, CF_DATE, 0 }
+#define COL_METRIC { "metric", "By", NULL, CF_PLAIN, 0 }
+#define COL_DAYS { "days", "Days", "days", CF_PLAIN, 0 }
+#define COL_TAIL { "files", "Files", "files", CF_PLAIN, 0 }, \
+	{ "bytes", "Bytes", "bytes", CF_BYTES, 2 }, \
+	{ "share_files", "Share of files", "%", CF_PCT, 1 }, \
+	{ "share_bytes", "Share of bytes", "%", CF_PCT, 1 }, \
+	{ "d_files", "Change in files", "files", CF_PLAIN, 0 }, \
+	{ "d_bytes", "Change in bytes", "bytes", CF_BYTES, 2 }
+
+static const struct rcol_spec cols[K_NCOL] = { COL_FS, COL_ID, COL_T,
+	COL_METRIC, COL_DAYS, { "project", "Project", NULL, CF_PLAIN, 0 },
+	COL_TAIL };
+static const struct rcol_spec fs_cols[K_NCOL - 1] = { COL_FS, COL_ID, COL_T,
+	COL_METRIC, COL_DAYS, COL_TAIL };
+
+/* One file system's latest point and the one before, with their rows. */
+struct cold_fs {
+	const char *fs;
+	const struct snap *cur, *prev;
+	struct cold_row *c, *p;		/* v_cold of cur and prev */
+	size_t nc, np;
+	struct gtot *g;			/* cur's projects, by name */
+	size_t ng;
+};
+
+/* Column k of a row of the projects' table (proj), or of the file
+ * systems', which has no project column. */
+static int
+col(int proj, int k)
+{
+	return proj || k < K_PROJECT ? k : k - 1;
+}
+
+static double
+frac(i128 part, i128 whole)
+{
+	return whole > 0 ? (double)part / (double)whole : NAN;
+}
+
+/* The row of (days, project) in rows sorted as query_census_cold sorts
+ * them; NULL when there is none. */
+static const struct cold_row *
+find_row(const struct cold_row *r, size_t n, int64_t days,
+    const char *project)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].days != days)
+			continue;
+		if (!project ? !r[i].project : r[i].project &&
+		    !strcmp(r[i].project, project))
+			return &r[i];
+	}
+	return NULL;
+}
+
+/* A project's files and bytes at cur (the whole file system's: project
+ * NULL), the denominators of the shares. */
+static void
+totals_of(const struct cold_fs *f, const char *project, i128 *files,
+    i128 *bytes)
+{
+	*files = *bytes = -1;
+	if (!project) {
+		if (f->cur->files.has)
+			*files = f->cur->files.v;
+		if (f->cur->bytes.has)
+			*bytes = f->cur->bytes.v;
+		return;
+	}
+	for (size_t i = 0; i < f->ng; i++)
+		if (!strcmp(f->g[i].key, project)) {
+			*files = f->g[i].files;
+			*bytes = f->g[i].bytes;
+			return;
+		}
+}
+
+/* The change since the point before: a threshold that point did not
+ * record has none; a project it has no row for had nothing cold then
+ * (nothing was attributed to it). */
+static void
+put_change(struct rtable *t, size_t row, const struct cold_fs *f,
+    const struct cold_row *c)
+{
+	const struct cold_row *p;
+	int proj = c->project != NULL;
+
+	if (!f->prev || !find_row(f->p, f->np, c->days, NULL))
+		return;
+	p = find_row(f->p, f->np, c->days, c->project);
+	result_set_wide(t, row, col(proj, K_DF), (i128)c->files -
+	    (p ? p->files : 0));
+	result_set_wide(t, row, col(proj, K_DB), c->bytes -
+	    (p ? p->bytes : 0));
+}
+
+/* A row of the projects' table, or (project NULL) of the file systems'. */
+static void
+put_row(struct rtable *t, const struct cold_fs *f, const char *age,
+    const struct cold_row *c)
+{
+	size_t row = result_row(t);
+	int proj = c->project != NULL;
+	i128 files, bytes;
+
+	totals_of(f, c->project, &files, &bytes);
+	result_set_text(t, row, K_FS, f->fs);
+	result_set_int(t, row, K_ID, f->cur->id);
+	result_set_int(t, row, K_T, f->cur->started_at);
+	result_set_text(t, row, K_METRIC, age);
+	result_set_int(t, row, K_DAYS, c->days);
+	if (proj)
+		result_set_text(t, row, K_PROJECT, c->project);
+	result_set_int(t, row, col(proj, K_FILES), c->files);
+	result_set_wide(t, row, col(proj, K_BYTES), c->bytes);
+	space_snapout_real(t, row, col(proj, K_SF), frac(c->files, files));
+	space_snapout_real(t, row, col(proj, K_SB), frac(c->bytes, bytes));
+	put_change(t, row, f, c);
+}
+
+/* Cold bytes descending, then name (byte order). */
+static int
+by_bytes(const void *pa, const void *pb)
+{
+	const struct cold_row *a = *(const struct cold_row *const *)pa;
+	const struct cold_row *b = *(const struct cold_row *const *)pb;
+
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return strcmp(a->project, b->project);
+}
+
+/* The rows of one threshold: the whole file system's, then the
+ * projects', most cold bytes first. */
+static void
+put_threshold(struct rtable *ft, struct rtable *pt, const struct cold_fs *f,
+    const char *age, int64_t days)
+{
+	const struct cold_row **v = xcalloc(f->nc + 1, sizeof *v);
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nc; i++) {
+		if (f->c[i].days != days)
+			continue;
+		if (!f->c[i].project)
+			put_row(ft, f, age, &f->c[i]);
+		else
+			v[n++] = &f->c[i];
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, by_bytes);
+	for (size_t i = 0; i < n; i++)
+		put_row(pt, f, age, v[i]);
+	free(v);
+}
+
+/* The thresholds cur recorded, "30, 90, 180 and 365". */
+static void
+recorded(const struct cold_fs *f, char *buf, size_t len)
+{
+	size_t k = 0, at = 0, total = 0;
+
+	for (size_t i = 0; i < f->nc; i++)
+		total += !f->c[i].project;
+	buf[0] = 0;
+	for (size_t i = 0; i < f->nc && at < len; i++) {
+		if (f->c[i].project)
+			continue;
+		k++;
+		at += (size_t)snprintf(buf + at, len - at, "%s%lld",
+		    k == 1 ? "" : k == total ? " and " : ", ",
+		    (long long)f->c[i].days);
+	}
+}
+
+/* The rows of one file system at its latest point in the window. 0, or
+ * -1 with err (a usage error for a --days the point did not record). */
+static int
+fs_rows(struct result *r, struct rtable *ft, struct rtable *pt, sqlite3 *db,
+    const struct opts *o, struct cold_fs *f, char *err, size_t errlen)
+{
+	char list[256], d0[32], d1[32];
+
+	if (query_census_cold(db, f->cur->id, o->age, &f->c, &f->nc, err,
+	    errlen) < 0)
+		return -1;
+	if (f->nc == 0) {
+		result_note(r, "%s: snapshot #%lld records no cold data (it was"
+		    " written before schema 8).", f->fs, (long long)f->cur->id);
+		return 0;
+	}
+	recorded(f, list, sizeof list);
+	if (o->days && !find_row(f->c, f->nc, o->days, NULL)) {
+		snprintf(err, errlen, FMT_USAGE "--days %lld: snapshot #%lld of"
+		    " %s recorded %s days (fsscan --cold)", (long long)o->days,
+		    (long long)f->cur->id, f->fs, list);
+		return -1;
+	}
+	if ((f->prev && query_census_cold(db, f->prev->id, o->age, &f->p,
+	    &f->np, err, errlen) < 0) || query_census_groups(db, f->cur->id,
+	    BY_PROJECT, 0, &f->g, &f->ng, err, errlen) < 0)
+		return -1;
+	result_note(r, "%s: snapshot #%lld of %s, thresholds recorded: %s"
+	    " days.", f->fs, (long long)f->cur->id, human_date(
+	    f->cur->started_at, 0, d0, sizeof d0), list);
+	if (!f->prev)
+		result_note(r, "%s: its first point: changes are n/a.", f->fs);
+	else
+		result_note(r, "%s: changes since snapshot #%lld of %s%s.",
+		    f->fs, (long long)f->prev->id, human_date(
+		    f->prev->started_at, 0, d1, sizeof d1), f->np ? "" :
+		    ", which records no cold data: n/a");
+	if (!strcmp(o->age, "atime"))
+		space_snapout_atime_mode(r, f->cur);
+	for (size_t i = 0; i < f->nc; i++)
+		if (!f->c[i].project && (!o->days || f->c[i].days == o->days))
+			put_threshold(ft, pt, f, o->age, f->c[i].days);
+	return 0;
+}
+
+/* One file system: its latest point in the window, and the one before. */
+static int
+one_fs(struct result *r, struct rtable *ft, struct rtable *pt, sqlite3 *db,
+    const struct opts *o, const struct snap *s, size_t n, const char *fs,
+    char *err, size_t errlen)
+{
+	size_t *keep = xcalloc(n + 1, sizeof *keep), k, nr;
+	struct cold_fs f = { .fs = fs };
+	int rc = 0;
+
+	k = space_points_keep(s, n, fs, INT64_MIN, io_window_hi(&o->win),
+	    keep, &nr);
+	if (k == 0 || s[keep[k - 1]].started_at < io_window_lo(&o->win)) {
+		result_note(r, "%s: no complete snapshot %s.", fs,
+		    io_window_given(&o->win) ? "in the window" : "at all");
+	} else {
+		f.cur = &s[keep[k - 1]];
+		f.prev = k >= 2 ? &s[keep[k - 2]] : NULL;
+		rc = fs_rows(r, ft, pt, db, o, &f, err, errlen);
+	}
+	query_census_cold_free(f.c, f.nc);
+	query_census_cold_free(f.p, f.np);
+	query_census_gtots_free(f.g, f.ng);
+	free(keep);
+	return rc;
+}
+
+struct result *
+space_cold(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
+{
+	int atime = !strcmp(o->age, "atime");
+	struct snap *s = NULL;
+	const char **names;
+	struct result *r = NULL;
+	struct rtable *ft, *pt;
+	size_t n = 0;
+	long nfs;
+
+	if ((nfs = space_names_fs_list(db, o->fs, &s, &n, &names, err,
+	    errlen)) < 0)
+		goto out;
+	r = result_new("cold", atime ? "Cold data: not read in N days" :
+	    "Cold data: not modified in N days");
+	result_note(r, "Regular files whose %s is at least N days before the"
+	    " snapshot's reference time (fsscan --now), each hard-linked"
+	    " inode once, in its owner's project: exact counts that fsscan"
+	    " kept for each threshold (fsscan --cold). Shares are of the"
+	    " project's (the file system's) files and bytes; each file system"
+	    " is described at its latest point in the window, and changes are"
+	    " since the point before (points are one per day).", o->age);
+	ft = result_table(r, "filesystems", "Cold data of each file system",
+	    fs_cols, K_NCOL - 1);
+	pt = result_table(r, "projects", "Cold data per project", cols,
+	    K_NCOL);
+	if (nfs == 0)
+		result_note(r, "No snapshots in the database.");
+	for (long i = 0; i < nfs; i++) {
+		/* result_table may move the tables: take them anew */
+		ft = &r->table[0];
+		pt = &r->table[1];
+		if (one_fs(r, ft, pt, db, o, s, n, names[i], err,
+		    errlen) < 0) {
+			result_free(r);
+			r = NULL;
+			break;
+		}
+	}
+out:
+	free(names);
+	query_census_snaps_free(s, n);
+	return r;
+}
