@@ -256,7 +256,8 @@ def capacity_view(db, values):
         " finished_at, (status = 'complete') AS complete, files, dirs,"
         " symlinks, others, bytes, alloc_bytes, errors, cap.b AS fs_bytes,"
         " cap.fb AS fs_free_bytes, cap.ab AS fs_avail_bytes,"
-        " cap.i AS fs_inodes, cap.fi AS fs_free_inodes"
+        " cap.i AS fs_inodes, cap.fi AS fs_free_inodes,"
+        " NULL AS fs_device"
         " FROM snapshot LEFT JOIN cap USING (id);")
     for sid, v in values.items():
         c.execute("INSERT INTO cap VALUES (?, ?, ?, ?, ?, ?)", (sid,) + v)

@@ -26,7 +26,7 @@
 
 enum { C_FS, C_ID, C_T, C_SIZE, C_USED, C_AVAIL, C_USEP, C_INODES, C_IUSED,
     C_IUSEP, C_FILES, C_BPD, C_FPD, C_FULL, C_FULL_LO, C_FULL_HI, C_STATE,
-    C_WHY, C_IFULL, C_IFULL_LO, C_IFULL_HI, C_ISTATE, C_IWHY };
+    C_WHY, C_IFULL, C_IFULL_LO, C_IFULL_HI, C_ISTATE, C_IWHY, C_SHARED };
 
 static const struct rcol_spec fs_cols[] = {
 	[C_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
@@ -56,6 +56,25 @@ static const struct rcol_spec fs_cols[] = {
 	[C_ISTATE] = { "inodes_state", "Inode projection", NULL, CF_PLAIN,
 	    0 },
 	[C_IWHY] = { "inodes_why", "Why no date or bound", NULL, CF_PLAIN, 0 },
+	[C_SHARED] = { "device_names", "Names on its device", NULL, CF_PLAIN,
+	    0 },
+};
+
+/* The devices table: each device's capacity once, and their total. */
+enum { D_DEV, D_NAMES, D_ID, D_SIZE, D_USED, D_AVAIL, D_USEP, D_INODES,
+    D_IUSED, D_IUSEP };
+
+static const struct rcol_spec dev_cols[] = {
+	[D_DEV] = { "device", "Device", NULL, CF_PLAIN, 0 },
+	[D_NAMES] = { "names", "File systems", NULL, CF_PLAIN, 0 },
+	[D_ID] = { "snapshot", "Snapshot", NULL, CF_PLAIN, 0 },
+	[D_SIZE] = { "size", "Size", "bytes", CF_BYTES, 2 },
+	[D_USED] = { "used", "Used", "bytes", CF_BYTES, 2 },
+	[D_AVAIL] = { "avail", "Avail", "bytes", CF_BYTES, 2 },
+	[D_USEP] = { "use_pct", "Use", "%", CF_PCT, 0 },
+	[D_INODES] = { "inodes", "Inodes", "inodes", CF_PLAIN, 0 },
+	[D_IUSED] = { "inodes_used", "Inodes used", "inodes", CF_PLAIN, 0 },
+	[D_IUSEP] = { "inodes_pct", "IUse", "%", CF_PCT, 0 },
 };
 
 /* part / whole as df prints it: the percentage rounded up. Capacity
@@ -70,19 +89,22 @@ df_pct(i128 part, i128 whole)
 	return (double)(num / (u128)whole + (num % (u128)whole != 0)) / 100;
 }
 
-/* The points of one metric of the file system (target: 100%). */
+/* The points of one metric of the file system (target: 100%): of its
+ * device, every name on it, for used space and inodes. */
 static int
 fs_points(sqlite3 *db, const struct cap_fs *c, enum opts_metric m,
     struct points *p, char *err, size_t errlen)
 {
+	int dev = c->dev && (m == OPTS_USED || m == OPTS_INODES);
 	struct opts o;
 
 	opts_init(&o);
 	o.metric = m;
 	o.win.to = c->win->to;
 	o.win.has_to = c->win->has_to;
-	p->fs = c->fs;
-	return space_growth_pts_load(db, &o, c->s, c->n, p, err, errlen);
+	p->fs = dev ? c->dev->label : c->fs;
+	return space_growth_pts_load(db, &o, dev ? c->ds : c->s, c->n, p, err,
+	    errlen);
 }
 
 /* The space or inode projection of the file system into its columns. */
@@ -111,38 +133,54 @@ fs_projection(struct rtable *t, size_t row, int col, sqlite3 *db,
 	return 0;
 }
 
+/* Size, used, avail, Use% at col, col + 1 ..., inodes, inodes used and
+ * IUse% after them: 1 when the space is known. */
+static int
+put_capacity(struct rtable *t, size_t row, int col, int icol,
+    const struct capacity *cp)
+{
+	int known = cp->bytes.has && cp->free_bytes.has && cp->avail_bytes.has;
+
+	if (known) {
+		i128 used = cp->bytes.v - cp->free_bytes.v;
+		result_set_wide(t, row, col, cp->bytes.v);
+		result_set_wide(t, row, col + 1, used);
+		result_set_wide(t, row, col + 2, cp->avail_bytes.v);
+		space_snapout_real(t, row, col + 3, df_pct(used, used +
+		    cp->avail_bytes.v));
+	}
+	if (cp->inodes.has && cp->free_inodes.has) {
+		i128 iused = cp->inodes.v - cp->free_inodes.v;
+		result_set_wide(t, row, icol, cp->inodes.v);
+		result_set_wide(t, row, icol + 1, iused);
+		space_snapout_real(t, row, icol + 2,
+		    df_pct(iused, cp->inodes.v));
+	}
+	return known;
+}
+
 static int
 fs_row(struct result *r, struct rtable *t, sqlite3 *db, const struct cap_fs *c,
     char *err, size_t errlen)
 {
 	const struct snap *s = &c->s[c->keep[c->nkeep - 1]];
-	const struct capacity *cp = &s->cap;
+	/* Names on one device share its capacity: its latest reading. */
+	const struct snap *d = c->dev && c->dev->latest ? c->dev->latest : s;
 	size_t row = result_row(t);
 	struct points files = { 0 };
+	char names[512];
 	double bpd = NAN;
 
 	result_set_text(t, row, C_FS, c->fs);
 	result_set_int(t, row, C_ID, s->id);
 	result_set_int(t, row, C_T, s->started_at);
-	if (cp->bytes.has && cp->free_bytes.has && cp->avail_bytes.has) {
-		i128 used = cp->bytes.v - cp->free_bytes.v;
-		result_set_wide(t, row, C_SIZE, cp->bytes.v);
-		result_set_wide(t, row, C_USED, used);
-		result_set_wide(t, row, C_AVAIL, cp->avail_bytes.v);
-		space_snapout_real(t, row, C_USEP, df_pct(used, used +
-		    cp->avail_bytes.v));
-	} else {
+	if (!put_capacity(t, row, C_SIZE, C_INODES, &d->cap))
 		result_note(r, "%s: snapshot #%lld records no capacity (written"
 		    " before schema 6, or dated with --as-of).", c->fs,
-		    (long long)s->id);
-	}
-	if (cp->inodes.has && cp->free_inodes.has) {
-		i128 iused = cp->inodes.v - cp->free_inodes.v;
-		result_set_wide(t, row, C_INODES, cp->inodes.v);
-		result_set_wide(t, row, C_IUSED, iused);
-		space_snapout_real(t, row, C_IUSEP,
-		    df_pct(iused, cp->inodes.v));
-	}
+		    (long long)d->id);
+	if (c->dev)
+		result_set_text(t, row, C_SHARED, space_devices_names(c->dev,
+		    names, sizeof names));
 	space_snapout_nint(t, row, C_FILES, s->files);
 	if (fs_projection(t, row, C_FULL, db, c, OPTS_USED, &bpd, err,
 	    errlen) < 0 || fs_projection(t, row, C_IFULL, db, c, OPTS_INODES,
@@ -188,6 +226,71 @@ one_fs(struct result *r, struct rtable **t, sqlite3 *db, struct cap_fs *c,
 	return space_capacity_proj(r, t[1], t[2], db, c, err, errlen);
 }
 
+/* Each device's capacity once (names on one device share it), and the
+ * total over the devices: exact sums, each percentage of the sums. */
+static void
+devices_table(struct result *r, const struct devices *dv)
+{
+	struct rtable *t = result_table(r, "devices", "Capacity per device"
+	    " (the names on one device share its capacity), and the total",
+	    dev_cols, sizeof dev_cols / sizeof *dev_cols);
+	struct capacity sum = { { 0, 1 }, { 0, 1 }, { 0, 1 }, { 0, 1 },
+	    { 0, 1 } };
+	struct nint *sv[] = { &sum.bytes, &sum.free_bytes, &sum.avail_bytes,
+	    &sum.inodes, &sum.free_inodes };
+	char names[512];
+	size_t ndev = 0, row;
+
+	for (size_t i = 0; i < dv->n; i++) {
+		const struct dev_group *g = &dv->g[i];
+		const struct capacity *cp;
+		if (!g->latest)
+			continue;
+		cp = &g->latest->cap;
+		const struct nint *cv[] = { &cp->bytes, &cp->free_bytes,
+		    &cp->avail_bytes, &cp->inodes, &cp->free_inodes };
+		row = result_row(t);
+		ndev++;
+		if (g->device)
+			result_set_text(t, row, D_DEV, g->device);
+		result_set_text(t, row, D_NAMES, space_devices_names(g, names,
+		    sizeof names));
+		result_set_int(t, row, D_ID, g->latest->id);
+		put_capacity(t, row, D_SIZE, D_INODES, cp);
+		/* DB_CAPACITY_MAX (2^120) each: far below 2^127 summed */
+		for (size_t k = 0; k < sizeof sv / sizeof *sv; k++) {
+			sv[k]->has &= cv[k]->has;
+			sv[k]->v += cv[k]->v;
+		}
+	}
+	if (ndev < 2)
+		return;
+	row = result_row(t);
+	result_set_text(t, row, D_DEV, "total");
+	snprintf(names, sizeof names, "%zu devices", ndev);
+	result_set_text(t, row, D_NAMES, names);
+	put_capacity(t, row, D_SIZE, D_INODES, &sum);
+}
+
+/* Which names share a device, said once per device. */
+static void
+note_devices(struct result *r, const struct devices *dv)
+{
+	char names[512];
+
+	for (size_t i = 0; i < dv->n; i++) {
+		const struct dev_group *g = &dv->g[i];
+		if (g->n < 2)
+			continue;
+		result_note(r, "%s are on one device (%s): they share its"
+		    " capacity, that of snapshot #%lld, the latest of theirs;"
+		    " its space and inode projections are fitted on the points"
+		    " of all of them (one per day), and the total counts it"
+		    " once.", space_devices_names(g, names, sizeof names),
+		    g->device, (long long)g->latest->id);
+	}
+}
+
 static void
 note_window(struct result *r, const struct opts *o)
 {
@@ -216,6 +319,7 @@ space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	const char **names;
 	struct result *r = NULL;
 	struct rtable *t[3];
+	struct devices dv = { 0 };
 	size_t n = 0;
 	long nfs;
 	int rc;
@@ -231,9 +335,13 @@ space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	t[2] = space_capacity_proj_growers(r);
 	if (nfs == 0)
 		result_note(r, "No snapshots in the database.");
+	space_devices_find(s, n, names, (size_t)nfs, io_window_lo(&o->win),
+	    io_window_hi(&o->win), &dv);
+	note_devices(r, &dv);
 	for (long i = 0; i < nfs; i++) {
 		struct cap_fs c = { .fs = names[i], .s = s, .n = n,
-		    .win = &o->win };
+		    .win = &o->win, .dev = space_devices_shared(&dv,
+		    (size_t)i), .ds = dv.s };
 		/* result_table may move the tables: take them anew */
 		for (int k = 0; k < 3; k++)
 			t[k] = &r->table[k];
@@ -245,7 +353,10 @@ space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 			break;
 		}
 	}
+	if (r)
+		devices_table(r, &dv);
 out:
+	space_devices_free(&dv);
 	free(names);
 	query_census_snaps_free(s, n);
 	return r;

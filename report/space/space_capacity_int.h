@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include "space_devices_int.h"
 #include "space_growth_int.h"
 #include "result/result.h"
 
@@ -26,6 +27,11 @@ struct cap_fs {
 	size_t w0;		/* keep[w0..]: the points in the window */
 	size_t nrescan;
 	const struct io_window *win;	/* --from, --to (--quarter) */
+	const struct dev_group *dev;	/* the device it shares with other
+					   names (space_devices_int.h), or
+					   NULL */
+	const struct snap *ds;		/* the snapshots with the device's
+	    names under its label (dev) */
 };
 
 /* The linear model of p towards target (known = 0: no target, why says

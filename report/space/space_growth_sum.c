@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "space_devices_int.h"
 #include "space_growth_int.h"
 #include "human.h"
 #include "space_snapout_int.h"
@@ -51,11 +52,13 @@ load_lines(sqlite3 *db, const struct opts *o, struct snap *s, size_t n,
 	return 0;
 }
 
-/* The total's target: as given, or a share of the sum of each file
- * system's capacity at its latest point. 1, or 0 with why. */
+/* The total's target: as given, or a share of the sum of each device's
+ * capacity at its latest point: a line's, counted once per device
+ * (group[i], the device of line i, when the lines are names; NULL when
+ * they are devices already). 1, or 0 with why. */
 static int
 sum_target(const struct opts *o, const struct fsline *l, size_t nl,
-    double *target, char *why, size_t whylen)
+    const size_t *group, double *target, char *why, size_t whylen)
 {
 	double sum = 0, t;
 
@@ -64,6 +67,12 @@ sum_target(const struct opts *o, const struct fsline *l, size_t nl,
 		return 1;
 	}
 	for (size_t i = 0; i < nl; i++) {
+		size_t k = 0;
+
+		while (group && k < i && group[k] != group[i])
+			k++;
+		if (group && k < i)
+			continue;	/* its device is counted */
 		if (!space_growth_pts_target(o, &l[i].p, &t, why, whylen)) {
 			size_t len = strlen(why);
 			snprintf(why + len, whylen - len, " (%s)", l[i].p.fs);
@@ -73,6 +82,25 @@ sum_target(const struct opts *o, const struct fsline *l, size_t nl,
 	}
 	*target = sum;
 	return 1;
+}
+
+/* Names on one device: said, and how the total counts them. */
+static void
+note_devices(struct result *r, const struct devices *dv, int bydev)
+{
+	char names[512];
+
+	for (size_t i = 0; i < dv->n; i++) {
+		const struct dev_group *g = &dv->g[i];
+		if (g->n < 2)
+			continue;
+		result_note(r, "%s are on one device (%s): %s.",
+		    space_devices_names(g, names, sizeof names), g->device,
+		    bydev ? "one line, fitted on the points of all of them (one"
+		    " per day), counts its used space and inodes once" :
+		    "their files and bytes add up, and a percentage target"
+		    " counts the device's capacity once");
+	}
 }
 
 /* 0, or -1 when the latest values add up past 2^127 - 1. */
@@ -312,6 +340,9 @@ space_growth_sum(sqlite3 *db, const struct opts *o, struct snap *s, size_t n,
 	const char **names = xcalloc(n + 1, sizeof *names);
 	size_t nl = space_points_fs_names(s, n, names);
 	struct fsline *l = xcalloc(nl + 1, sizeof *l);
+	/* Used space and inodes are a device's: one line per device. */
+	int bydev = o->metric == OPTS_USED || o->metric == OPTS_INODES;
+	struct devices dv;
 	const char *unit = space_growth_pts_unit(o->metric);
 	int bytes = space_growth_pts_is_bytes(o->metric);
 	struct result *r = NULL;
@@ -322,12 +353,17 @@ space_growth_sum(sqlite3 *db, const struct opts *o, struct snap *s, size_t n,
 	double target = 1;
 	int known;
 
-	for (size_t i = 0; i < nl; i++)
-		l[i].p.fs = names[i];
 	space_points_sort(s, n);
-	if (load_lines(db, o, s, n, l, nl, 1, err, errlen) < 0)
+	space_devices_find(s, n, names, nl, INT64_MIN, io_window_hi(&o->win),
+	    &dv);
+	if (bydev)
+		nl = dv.n;
+	for (size_t i = 0; i < nl; i++)
+		l[i].p.fs = bydev ? dv.g[i].label : names[i];
+	if (load_lines(db, o, bydev ? dv.s : s, n, l, nl, 1, err, errlen) < 0)
 		goto out;
-	known = sum_target(o, l, nl, &target, why, sizeof why);
+	known = sum_target(o, l, nl, bydev ? NULL : dv.of, &target, why,
+	    sizeof why);
 	for (size_t i = 0; known && i < nl; i++)
 		space_growth_fit_model(&l[i].m, &l[i].p, target, 0, &l[i].g);
 	if (sum_lines(l, nl, &t) < 0) {
@@ -340,10 +376,12 @@ space_growth_sum(sqlite3 *db, const struct opts *o, struct snap *s, size_t n,
 		space_growth_fit_no_target(&m, why);
 	r = result_new("growth", "Growth projection of the total over every"
 	    " file system");
-	result_note(r, "Total over %zu file systems: the sum of each file"
-	    " system's linear model, N(t) = sum of N_f(t), solved for N(t) ="
-	    " target. Their snapshots were not taken at the same time: each"
-	    " line is evaluated at the same date before adding.", nl);
+	result_note(r, "Total over %zu %s%s: the sum of each one's linear"
+	    " model, N(t) = sum of N_f(t), solved for N(t) = target. Their"
+	    " snapshots were not taken at the same time: each line is"
+	    " evaluated at the same date before adding.", nl, bydev ?
+	    "device" : "file system", nl == 1 ? "" : "s");
+	note_devices(r, &dv, bydev);
 	if (known)
 		result_note(r, "Metric: %s%s%s. Target: %s%s%s.",
 		    opts_metric_name(o->metric), o->project ?
@@ -374,6 +412,7 @@ space_growth_sum(sqlite3 *db, const struct opts *o, struct snap *s, size_t n,
 out:
 	for (size_t i = 0; i < nl; i++)
 		space_growth_pts_free(&l[i].p);
+	space_devices_free(&dv);
 	free(l);
 	free(names);
 	return r;
