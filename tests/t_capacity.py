@@ -18,10 +18,20 @@ root the checks are skipped and say why):
   * a database of schema 4 or 5 (exact totals, before capacity) is
     upgraded in place by adding the columns: its rows get NULL capacity
     and entries, the capacity columns have no type (exact), v_limit
-    exists, user_version is 8 (schema 3 and older: t_exact.py).
+    exists, user_version is 8 (schema 3 and older: t_exact.py);
+  * names on one device (two subdirectories of a tmpfs and a bind mount
+    of one, scanned as three --fs names, beside a second tmpfs): one
+    v_snapshot.fs_device, ROOT's device number, mount source and host;
+    capacity's devices table counts each device's statvfs once, and its
+    total the sum over the devices; every name shows its device's
+    capacity and the names it shares it with; growth --fs all --metric
+    used|inodes has one line per device, whose target is each device's
+    capacity once, as is a percentage target of bytes.
 """
+import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -245,6 +255,112 @@ def check_upgrade(tmp, mnt, version):
     eq(q(db, "SELECT count(*) FROM v_limit"), [(0,)], "%s: v_limit" % what)
 
 
+def iocensus_json(db, *args):
+    p = run(os.path.join(os.path.dirname(FSSCAN), "iocensus"), *args,
+            "--db", db, "--format", "json")
+    ok(p.returncode == 0, "iocensus %s ran" % " ".join(args), p.stderr)
+    return json.loads(p.stdout) if p.returncode == 0 else {"tables": {}}
+
+
+def device_cols(path):
+    """Size, used, avail, inodes, used inodes as df counts them, from
+    os.statvfs alone."""
+    s = os.statvfs(path)
+    return (s.f_blocks * s.f_frsize, (s.f_blocks - s.f_bfree) * s.f_frsize,
+            s.f_bavail * s.f_frsize, s.f_files, s.f_files - s.f_ffree)
+
+
+def check_shared_device(tmp):
+    """Two subdirectories of one tmpfs and a bind mount of one of them,
+    scanned as three names, and a second tmpfs: one device's capacity
+    counted once, wherever names are added up."""
+    a, b, bind = (os.path.join(tmp, n) for n in ("devA", "devB", "bind"))
+    for d in (a, b, bind):
+        os.mkdir(d)
+    if run("mount", "-t", "tmpfs", "-o", "size=8m,nr_inodes=500", "tmpfs",
+           a).returncode or run("mount", "-t", "tmpfs", "-o",
+                                "size=4m,nr_inodes=300", "tmpfs",
+                                b).returncode:
+        skip("shared device checks", "mount tmpfs refused")
+        return
+    try:
+        for d, n in (("proj", 3000000), ("home", 1000000)):
+            os.makedirs(os.path.join(a, d, "x"))
+            write(os.path.join(a, d, "x", "f"), b"p" * n)
+        write(os.path.join(b, "g"), b"o" * 500000)
+        if run("mount", "--bind", os.path.join(a, "proj"),
+               bind).returncode:
+            skip("shared device checks", "mount --bind refused")
+            return
+        db = os.path.join(tmp, "dev.db")
+        names = (("proj", os.path.join(a, "proj")),
+                 ("home", os.path.join(a, "home")), ("bound", bind),
+                 ("other", b))
+        for fs, root in names:
+            p = run(FSSCAN, "--db", db, "--quiet", "--fs", fs, root)
+            ok(p.returncode == 0, "shared device: scan of %s" % fs, p.stderr)
+        dev = {}
+        for fs, root in names:
+            st = os.stat(root).st_dev
+            dev[fs] = "%d:%d tmpfs on %s" % (os.major(st), os.minor(st),
+                                             socket.gethostname())
+        eq(dict(q(db, "SELECT fs, fs_device FROM v_snapshot")), dev,
+           "fs_device: ROOT's device number, mount source and host")
+        ok(dev["proj"] == dev["home"] == dev["bound"] != dev["other"],
+           "fs_device: one for the names on one tmpfs, a bind mount"
+           " included; another for the other tmpfs")
+        ca, cb = device_cols(a), device_cols(b)
+        keys = ("size", "used", "avail", "inodes", "inodes_used")
+        cap = iocensus_json(db, "capacity")
+        devs = cap["tables"].get("devices", {"rows": []})["rows"]
+        eq([(r["device"], r["names"]) + tuple(r[k] for k in keys)
+            for r in devs],
+           [(dev["proj"], "proj, home and bound") + ca,
+            (dev["other"], "other") + cb,
+            ("total", "2 devices") + tuple(x + y for x, y in zip(ca, cb))],
+           "capacity: each device once (statvfs), and the total counts"
+           " it once")
+        fsr = cap["tables"].get("filesystems", {"rows": []})["rows"]
+        eq([(r["fs"], r["device_names"]) + tuple(r[k] for k in keys)
+            for r in fsr],
+           [(n, "proj, home and bound") + ca for n in ("proj", "home",
+                                                       "bound")] +
+           [("other", None) + cb],
+           "capacity: names on one device show its capacity and each"
+           " other")
+        ok(any("proj, home and bound are on one device" in n
+               for n in cap["notes"]), "capacity: a note names them")
+        for metric, col in (("used", 1), ("inodes", 4)):
+            g = iocensus_json(db, "growth", "--fs", "all", "--metric", metric)
+            lines = [r["fs"] for r in
+                     g["tables"].get("filesystems", {"rows": []})["rows"]]
+            eq(lines, ["proj + home + bound", "other"],
+               "growth --fs all --metric %s: one line per device" % metric)
+            last = [r["value_last"] for r in
+                    g["tables"].get("filesystems", {"rows": []})["rows"]]
+            eq(last, [ca[col], cb[col]], "growth --fs all --metric %s: each"
+               " device's value, once" % metric)
+            want = (ca[1] + ca[2] + cb[1] + cb[2] if metric == "used" else
+                    ca[3] + cb[3])
+            eq([r["target"] for r in
+                g["tables"].get("projection", {"rows": []})["rows"]],
+               [want], "growth --fs all --metric %s: the target is 100%% of"
+               " each device's capacity, once" % metric)
+            ok(any("are on one device" in n for n in g["notes"]),
+               "growth --fs all --metric %s: says so" % metric)
+        g = iocensus_json(db, "growth", "--fs", "all", "--metric", "bytes",
+                          "--target", "50%")
+        eq([r["target"] for r in
+            g["tables"].get("projection", {"rows": []})["rows"]],
+           [(ca[1] + ca[2] + cb[1] + cb[2]) // 2],
+           "growth --fs all --metric bytes --target 50%: each device's"
+           " capacity once")
+    finally:
+        run("umount", bind)
+        run("umount", a)
+        run("umount", b)
+
+
 SECTIONS = "capacity checks (capacity, limits, --as-of, upgrades from 4, 5)"
 
 
@@ -267,6 +383,7 @@ def main():
         check_as_of(tmp, mnt)
         check_upgrade(tmp, mnt, 4)
         check_upgrade(tmp, mnt, 5)
+        check_shared_device(tmp)
     finally:
         run("umount", mnt)
         shutil.rmtree(tmp, ignore_errors=True)
