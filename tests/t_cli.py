@@ -37,6 +37,8 @@ HONOURED = {
                       "--exclude-project"],
     "usage": PRINT + ["--fs", "--by"],
     "capacity": PRINT + ["--fs", "--from", "--to", "--quarter"],
+    "cold": PRINT + ["--fs", "--from", "--to", "--quarter", "--days",
+                     "--metric"],
     "throughput": PRINT + WINDOW + ["--every", "--annotate"],
     "cdf": PRINT + WINDOW + ["--peak"],
     "idle": PRINT + WINDOW + ["--peak", "--threshold", "--strict",

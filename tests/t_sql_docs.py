@@ -36,6 +36,8 @@ BUILD = os.environ["BUILD"]
 HOSTS = ["oss042", "oss043", "oss044"]
 MAR1 = 1267401600                # 2010-03-01 00:00 UTC
 DAY = 86400
+CENSUS_NOW = 1267000000          # fsscan --now of the census examples
+CENSUS_ROOT = []                 # the census tree, once made
 
 
 def eq(got, want, name, why=""):
@@ -79,13 +81,17 @@ def census(tmp, db):
               "home/bob/src": 3000, "home/bob/bin": 40, "scratch/a/b": 120,
               "scratch/c/d": 121, "scratch/e/f": 5, "scratch/g/h": 4000,
               "top": 1}
+    now = CENSUS_NOW
     for rel, size in layout.items():
         d = os.path.join(root, rel)
         os.makedirs(d, exist_ok=True)
         for k in range(3):
             with open(os.path.join(d, "f%d" % k), "wb") as f:
                 f.write(b"z" * (size + k))
-    now = 1267000000
+            # Last read 100 to 250 days before now: around v_cold's 180.
+            age = (100 + 50 * ((len(rel) + k) % 4)) * DAY - (k == 1)
+            os.utime(os.path.join(d, "f%d" % k), (now - age, now - DAY))
+    CENSUS_ROOT.append(root)
     subprocess.run([os.path.join(BUILD, "fsscan"), "--db", db, "--quiet",
                     "--now", str(now), root], check=True)
     return oracle.Model(oracle.Walk(root.encode()), now, dirs_depth=3)
@@ -124,6 +130,26 @@ def want_v_dir(_, census_model):
     rows = [(p.decode(), v[1], v[3]) for p, v in dirs.items() if v[0] == 2]
     rows.sort(key=lambda r: (-r[2], r[0].encode()))
     return [{"path": p, "files": f, "bytes": b} for p, f, b in rows[:10]]
+
+
+def want_cold(_, census_model):
+    """Per project (depth:1), files not read in 180 days and their
+    bytes, and the project's bytes, from os.lstat alone."""
+    root = CENSUS_ROOT[0]
+    rows = {"(none)": [0, 0, 0]}
+    for dirpath, _, files in os.walk(root):
+        rel = os.path.relpath(dirpath, root)
+        proj = "(none)" if rel == "." else rel.split(os.sep)[0]
+        r = rows.setdefault(proj, [0, 0, 0])
+        for name in files:
+            st = os.lstat(os.path.join(dirpath, name))
+            r[2] += st.st_size
+            if CENSUS_NOW - st.st_atime_ns // 10**9 >= 180 * DAY:
+                r[0] += 1
+                r[1] += st.st_size
+    out = [{"project": p, "files": f, "bytes": b, "project_bytes": pb}
+           for p, (f, b, pb) in rows.items()]
+    return sorted(out, key=lambda r: (-r["bytes"], r["project"].encode()))
 
 
 def host_minute_rows(model, host):
@@ -177,6 +203,8 @@ def want_hourly_mib(model, _):
 CHECKS = {
     "The first samples of oss042 from 2010-03-01 on (v_io)": want_v_io,
     "The ten largest directories two levels down (v_dir)": want_v_dir,
+    "Bytes not read in 180 days, per project, at the latest complete "
+    "snapshot (v_cold)": want_cold,
     "One host's day, minute by minute (v_io_host_minute)": want_host_day,
     "One host's day, device by device, hour by hour (v_io_dev_hour)":
         want_dev_day,
