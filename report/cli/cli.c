@@ -21,7 +21,8 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
-	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_HELP };
+	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_COLUMNS,
+	O_WIDE, O_HELP };
 
 struct optdoc {
 	struct option opt;
@@ -36,6 +37,12 @@ static const struct optdoc optdocs[] = {
 	  "json (default table)" },
 	{ { "table", 1, NULL, O_TABLE }, CO_TABLE, "KEY",
 	  "print only this table" },
+	{ { "columns", 1, NULL, O_COLUMNS }, CO_COLUMNS, "LIST",
+	  "print these columns (keys, comma-separated; +LIST: the default "
+	  "and these)" },
+	{ { "wide", 0, NULL, O_WIDE }, CO_COLUMNS, NULL,
+	  "table: every column, lines whole (default on a terminal: what "
+	  "fits)" },
 	{ { "from", 1, NULL, O_FROM }, CO_FROM, "TIME",
 	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds;"
 	  " years 0 to 9999)" },
@@ -111,7 +118,8 @@ static const struct optdoc optdocs[] = {
 static const struct {
 	char c;
 	int val;
-} shortopts[] = { { 'h', O_HELP }, { 'j', O_THREADS } };
+} shortopts[] = { { 'h', O_HELP }, { 'j', O_THREADS },
+    { 'o', O_COLUMNS } };
 #define NSHORT (sizeof shortopts / sizeof shortopts[0])
 
 /* The short form of a long option, or 0. */
@@ -395,6 +403,11 @@ set_common(struct cli *a, const char *name, int o, const char *v)
 	case O_TABLE:
 		a->table = v;
 		return 0;
+	case O_COLUMNS:
+		return cli_columns_parse(a, name, v);
+	case O_WIDE:
+		a->wide = 1;
+		return 0;
 	case O_STRICT:
 		a->an.strict = 1;
 		return 0;
@@ -582,6 +595,8 @@ cli_error_is_usage(const char *err)
 void
 cli_free(struct cli *a)
 {
+	free(a->cols_buf);
+	a->cols_buf = NULL;
 	opts_annotations_free(a->ann, a->nann);
 	a->ann = NULL;
 	a->nann = 0;
