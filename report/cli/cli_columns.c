@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -44,16 +43,6 @@ bad:
 	    "comma-separated (at most %d; +LIST adds them to the default)\n",
 	    name, v, CLI_MAX_LIST);
 	return -1;
-}
-
-/* Is key one of t's column keys (in any case)? */
-static int
-has_col(const struct rtable *t, const char *key)
-{
-	for (size_t c = 0; c < t->ncol; c++)
-		if (!strcasecmp(t->col[c].key, key))
-			return 1;
-	return 0;
 }
 
 /* Would a key of --columns be looked for in table t? */
@@ -122,7 +111,7 @@ cli_columns_check(const struct cli *a, const char *name,
 
 		for (size_t i = 0; !found && i < r->ntable; i++)
 			found = in_scope(a, &r->table[i]) &&
-			    has_col(&r->table[i], a->cols[k]);
+			    result_col_index(&r->table[i], a->cols[k]) >= 0;
 		if (!found) {
 			unknown_column(a, name, r, a->cols[k]);
 			return -1;

@@ -10,7 +10,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "fmt.h"
 #include "human.h"
@@ -250,48 +249,6 @@ result_csv(FILE *f, const struct result *r, const struct render_view *v)
 		first &= n == 0;
 		free(idx);
 	}
-}
-
-/* A key of -o: the index of t's column it names (any case), or -1. */
-static int
-col_of(const struct rtable *t, const char *key)
-{
-	for (size_t c = 0; c < t->ncol; c++)
-		if (!strcasecmp(t->col[c].key, key))
-			return (int)c;
-	return -1;
-}
-
-static int
-listed(const int *idx, size_t n, int c)
-{
-	for (size_t k = 0; k < n; k++)
-		if (idx[k] == c)
-			return 1;
-	return 0;
-}
-
-/* The default: every column, but for a terminal's table the wide ones
- * left out; -o LIST: its keys that t has; -o +LIST: the default, then
- * those. A key named twice is shown once. */
-size_t
-render_columns(const struct rtable *t, const struct render_view *v,
-    enum fmt_kind fmt, int *idx)
-{
-	int narrow = fmt == FMT_TABLE && v->width > 0 && !v->wide;
-	size_t n = 0;
-
-	if (!v->cols || v->add)
-		for (size_t c = 0; c < t->ncol; c++)
-			if (!(narrow && t->col[c].wide))
-				idx[n++] = (int)c;
-	for (size_t k = 0; v->cols && k < v->ncols; k++) {
-		int c = col_of(t, v->cols[k]);
-
-		if (c >= 0 && !listed(idx, n, c))
-			idx[n++] = c;
-	}
-	return n;
 }
 
 int

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "result.h"
 #include "xalloc.h"
@@ -134,7 +135,7 @@ int
 result_col_index(const struct rtable *t, const char *key)
 {
 	for (size_t c = 0; c < t->ncol; c++)
-		if (!strcmp(t->col[c].key, key))
+		if (!strcasecmp(t->col[c].key, key))
 			return (int)c;
 	return -1;
 }

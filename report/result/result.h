@@ -137,7 +137,7 @@ struct rtable *result_table(struct result *r, const char *key,
     const char *title, const struct rcol_spec *cols, size_t ncol);
 /* Index of a table by key, or -1. */
 int result_table_index(const struct result *r, const char *key);
-/* Index of a column by key, or -1. */
+/* Index of a column by key (in any case, as -o takes it), or -1. */
 int result_col_index(const struct rtable *t, const char *key);
 /* The columns of keys (comma-separated, each a key of t) are wide ones:
  * a terminal's table leaves them out, so that the rest fits 80 columns;

@@ -208,8 +208,7 @@ static const struct rcol_spec group_cols[] = {
 	[G_SB] = { "share_new_bytes", "Share of new bytes", "%", CF_PCT, 1 },
 	[G_DK] = { "d_alloc", "New allocated", "bytes", CF_BYTES, 0 },
 	[G_SK] = { "share_new_capacity", "Share of new allocated", "%",
-	    CF_PCT,
-	    1 },
+	    CF_PCT, 1 },
 };
 
 /* Share of a group's delta in the total delta; NAN when undefined. */
