@@ -116,16 +116,6 @@ rule(FILE *f, const size_t *w, size_t n)
 	putc('\n', f);
 }
 
-/* An empty table: its header alone (libsmartcols prints nothing). */
-static void
-empty_table(FILE *f, const struct lay *l)
-{
-	for (size_t k = 0; k < l->n; k++)
-		fprintf(f, "%s%s", k ? "  " : "", l->txt[k]);
-	putc('\n', f);
-	rule(f, l->nat, l->n);
-	fputs("(no rows)\n", f);
-}
 
 /* The longest word of a header: the narrowest it wraps to. */
 static char *
@@ -275,6 +265,28 @@ wrapped_header(FILE *f, const struct lay *l, const size_t *w)
 	free(nl);
 }
 
+/* An empty table (libsmartcols prints nothing for one): its header, on
+ * one line if it fits, else each header wrapped at its words. */
+static void
+empty_table(FILE *f, const struct lay *l, size_t width)
+{
+	size_t *w = xcalloc(l->n + 1, sizeof *w), total = 0;
+
+	for (size_t k = 0; k < l->n; k++)
+		total += l->nat[k] + (k ? 2 : 0);
+	for (size_t k = 0; k < l->n; k++) {
+		char *word = longest_word(l->txt[k]);
+
+		w[k] = width && total > width ? fmt_term_width(word) :
+		    l->nat[k];
+		free(word);
+	}
+	wrapped_header(f, l, w);
+	rule(f, w, l->n);
+	fputs("(no rows)\n", f);
+	free(w);
+}
+
 /* The lines of text, each ended by a newline; trim: without the blanks
  * libsmartcols pads a wrapped cell's other lines with. */
 static void
@@ -350,7 +362,7 @@ text_table(FILE *f, const struct rtable *t, const int *idx, size_t n,
 	text_line(f, t->title, width);
 	lay_make(&l, t, idx, n);
 	if (t->nrow == 0)
-		empty_table(f, &l);
+		empty_table(f, &l, width);
 	else
 		scols_table(f, &l, width);
 	lay_free(&l);
