@@ -437,9 +437,10 @@ summary_page(struct result *const *parts, size_t nparts)
 	    "bytes_lt_1mib", "largest_file" };
 	static const char *const ages[] = { "snapshot", "edge_days",
 	    "files_old", "bytes_old", "oldest_days", "future_files" };
-	static const char *const growth[] = { "model", "n", "slope_per_day",
-	    "rate_per_day", "crossing", "crossing_lo", "crossing_hi", "state",
-	    "doubling_days", "why" };
+	/* Projections of files and of used bytes share one table: no
+	 * slope, whose unit is the metric's. */
+	static const char *const growth[] = { "model", "n", "crossing",
+	    "crossing_lo", "crossing_hi", "state", "doubling_days", "why" };
 	static const char *const groups[] = { "name", "d_files",
 	    "share_new_files", "d_bytes", "share_new_bytes" };
 	static const char *const io[] = { "n", "calendar_minutes",
@@ -469,7 +470,7 @@ summary_page(struct result *const *parts, size_t nparts)
 	select_rows(sum, parts, nparts, "files", "facts", "edge_days", "ages",
 	    "File ages", ages, 6, 1, NULL);
 	select_rows(sum, parts, nparts, "growth", "projection", "state",
-	    "growth", "Projected dates", growth, 10, 1, NULL);
+	    "growth", "Projected dates", growth, 8, 1, NULL);
 	select_rows(sum, parts, nparts, "diff", "groups", "name", "busiest",
 	    "Busiest projects (most new files; only projects that gained"
 	    " files)", groups, 5, 1, busiest);
