@@ -21,7 +21,7 @@ INSTALL_DEPS ?= scripts/install-deps
 # scripts/install-deps has run (make demo, make check), after the parse.
 # once(VAR,ARGS): VAR's value is pkg-config ARGS, asked on first use.
 once = $(eval $1 := $$(shell $$(PKG_CONFIG) $2 2>/dev/null))$($1)
-PKG_CFLAGS  = $(call once,PKG_CFLAGS,--cflags $(PKGS) libarchive)
+PKG_CFLAGS  = $(call once,PKG_CFLAGS,--cflags $(PKGS) $(REPORT_PKGS))
 PKG_LIBS    = $(call once,PKG_LIBS,--libs $(PKGS))
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -36,8 +36,10 @@ DBGFLAGS := -DNDEBUG
 endif
 CFLAGS_ALL  = $(CFLAGS_BASE) $(DBGFLAGS) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
-# The front end also reads and writes archives.
-REPORT_LIBS = $(call once,REPORT_LIBS,--libs libarchive)
+# The front end also reads and writes archives, and lays its tables out
+# to the terminal with libsmartcols (util-linux, as libblkid and libmount).
+REPORT_PKGS := libarchive smartcols
+REPORT_LIBS = $(call once,REPORT_LIBS,--libs $(REPORT_PKGS))
 # The daemon links only what it uses: every mapped library costs resident memory.
 IOSTATMON_LIBS = -Wl,--as-needed $(call once,IOSTATMON_PKG,--libs blkid zlib) \
     $(SANFLAGS)

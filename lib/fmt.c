@@ -1,7 +1,9 @@
 #include "fmt.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "xalloc.h"
 
@@ -158,9 +160,50 @@ fmt_html_str(FILE *f, const char *s)
 	}
 }
 
-/* Control characters and invalid UTF-8 bytes as visible \xNN, so a file
- * name cannot move the cursor, break a row or forge a line, and a
- * backslash as \\, so that two names never print alike. */
+static locale_t utf8;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+/* C.UTF-8 is built into glibc since 2.35; elsewhere it may be missing,
+ * and a character then counts one column. Made once, kept to the end. */
+static void
+utf8_make(void)
+{
+	utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+locale_t
+fmt_term_locale(void)
+{
+	pthread_once(&utf8_once, utf8_make);
+	return utf8;
+}
+
+/* The columns the UTF-8 character at s (n bytes) takes on a terminal,
+ * or -1 when a terminal cannot print it (a C1 control, a code point
+ * without a glyph): such a character is shown as \xNN. The program's
+ * own locale stays "C": only this thread, only here, reads UTF-8. */
+static int
+char_width(const char *s, int n)
+{
+	locale_t l = fmt_term_locale(), old;
+	mbstate_t st;
+	wchar_t wc;
+	int w = 1;
+
+	if (n == 1 || !l)
+		return 1;
+	old = uselocale(l);
+	memset(&st, 0, sizeof st);
+	if (mbrtowc(&wc, s, (size_t)n, &st) == (size_t)n)
+		w = wcwidth(wc);
+	uselocale(old);
+	return w;
+}
+
+/* Control characters, characters a terminal cannot print and invalid
+ * UTF-8 bytes as visible \xNN, so a file name cannot move the cursor,
+ * break a row or forge a line (nor throw a table's columns out of line),
+ * and a backslash as \\, so that two names never print alike. */
 char *
 fmt_term_str(const char *s)
 {
@@ -169,8 +212,11 @@ fmt_term_str(const char *s)
 	while (*s) {
 		int n = fmt_utf8_len(s);
 
-		if (n == 0 || (unsigned char)*s < 0x20 || *s == 0x7f) {
-			o += sprintf(o, "\\x%02x", (unsigned char)*s++);
+		if (n == 0 || (unsigned char)*s < 0x20 || *s == 0x7f ||
+		    char_width(s, n) < 0) {
+			for (int i = 0; i < (n ? n : 1); i++)
+				o += sprintf(o, "\\x%02x",
+				    (unsigned char)*s++);
 			continue;
 		}
 		if (*s == '\\') {
@@ -183,6 +229,86 @@ fmt_term_str(const char *s)
 	}
 	*o = 0;
 	return out;
+}
+
+size_t
+fmt_term_width(const char *s)
+{
+	size_t w = 0;
+
+	while (*s) {
+		int n = fmt_utf8_len(s), cw;
+
+		n = n ? n : 1;
+		cw = char_width(s, n);
+		w += cw > 0 ? (size_t)cw : 0;
+		s += n;
+	}
+	return w;
+}
+
+/* The bytes of s that fit in width columns (force: at least one
+ * character); *wp: the columns they take. */
+static size_t
+fit_prefix(const char *s, size_t width, int force, size_t *wp)
+{
+	size_t len = 0, w = 0;
+
+	while (s[len]) {
+		int n = fmt_utf8_len(s + len), cw;
+
+		n = n ? n : 1;
+		cw = char_width(s + len, n);
+		if ((len || !force) && w + (size_t)(cw > 0 ? cw : 0) > width)
+			break;
+		w += (size_t)(cw > 0 ? cw : 0);
+		len += (size_t)n;
+	}
+	*wp = w;
+	return len;
+}
+
+/* Greedy: as many words on a line as fit; a word wider than the line is
+ * cut where the line ends, and goes on on the next. */
+void
+fmt_term_wrap(FILE *f, const char *s, size_t width)
+{
+	size_t col = 0;
+
+	if (width == 0) {
+		fprintf(f, "%s\n", s);
+		return;
+	}
+	while (*s == ' ')
+		s++;
+	while (*s) {
+		size_t len = strcspn(s, " "), n, w;
+		char *word = xstrndup(s, len);
+		size_t ww = fmt_term_width(word);
+
+		if (col && col + 1 + ww > width) {
+			putc('\n', f);
+			col = 0;
+		} else if (col) {
+			putc(' ', f);
+			col++;
+		}
+		for (size_t off = 0; off < len; off += n) {
+			n = fit_prefix(word + off, width - col, col == 0, &w);
+			if (n == 0) {
+				putc('\n', f);
+				col = 0;
+				continue;
+			}
+			fwrite(word + off, 1, n, f);
+			col += w;
+		}
+		free(word);
+		s += len;
+		while (*s == ' ')
+			s++;
+	}
+	putc('\n', f);
 }
 
 void

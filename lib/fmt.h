@@ -4,7 +4,9 @@
 #ifndef IOCENSUS_FMT_H
 #define IOCENSUS_FMT_H
 
+#include <locale.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Errors are carried as text. A message that starts with FMT_USAGE was
@@ -45,11 +47,27 @@ void fmt_prom_help(FILE *f, const char *s);
  * text \xNN, so the page is valid UTF-8 whatever the names hold. */
 void fmt_html_str(FILE *f, const char *s);
 
-/* Text for a terminal (a table cell, a diagnostic): control characters
- * and bytes that are not valid UTF-8 become the visible text \xNN and a
- * backslash \\, so the text is valid UTF-8, one line, and tells every
- * name apart. The result is allocated. */
+/* Text for a terminal (a table cell, a diagnostic): control characters,
+ * characters a terminal cannot print (C1 controls, code points without a
+ * glyph) and bytes that are not valid UTF-8 become the visible text \xNN
+ * and a backslash \\, so the text is valid UTF-8, one line, and tells
+ * every name apart. The result is allocated. */
 char *fmt_term_str(const char *s);
+
+/* The columns terminal text (as fmt_term_str makes it) takes on a
+ * terminal: a wide character 2, a combining one 0. */
+size_t fmt_term_width(const char *s);
+
+/* Terminal text as lines of at most width columns, broken at spaces (a
+ * word wider than a line is cut), each ended by a newline; width 0: one
+ * line. */
+void fmt_term_wrap(FILE *f, const char *s, size_t width);
+
+/* The UTF-8 character type (C.UTF-8) in which the widths above are
+ * counted, for uselocale(3) around other code that counts them (the
+ * program itself stays in the "C" locale); (locale_t)0 when the system
+ * has none, and then every character counts one column. */
+locale_t fmt_term_locale(void);
 
 /* One diagnostic line, "prog: MESSAGE", the message escaped as
  * fmt_term_str does: a file name holding a newline cannot start a line

@@ -25,7 +25,8 @@ IOCENSUS = os.path.join(os.environ["BUILD"], "iocensus")
 TIME_WANT = ("a UTC time in the years 0 to 9999: unix seconds (-62167219200"
              " to 253402300799) or a date (YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS])")
 
-PRINT = ["--db", "--format", "--table", "--out", "-h, --help"]
+PRINT = ["--db", "--format", "--table", "--out", "-o, --columns", "--wide",
+         "-h, --help"]
 WINDOW = ["--from", "--to", "--host"]
 HONOURED = {
     "ingest": PRINT + ["-j, --threads", "--now", "--progress", "--quiet",

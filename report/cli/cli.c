@@ -23,11 +23,11 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
 	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_DAYS,
-	O_HELP };
+	O_COLUMNS, O_WIDE, O_HELP };
 
 struct optdoc {
 	struct option opt;
-	unsigned mask;		/* 0: every command */
+	cli_opts mask;		/* 0: every command */
 	const char *arg, *help;
 };
 
@@ -38,6 +38,12 @@ static const struct optdoc optdocs[] = {
 	  "json (default table)" },
 	{ { "table", 1, NULL, O_TABLE }, CO_TABLE, "KEY",
 	  "print only this table" },
+	{ { "columns", 1, NULL, O_COLUMNS }, CO_COLUMNS, "LIST",
+	  "print these columns (keys, comma-separated; +LIST: the default "
+	  "and these)" },
+	{ { "wide", 0, NULL, O_WIDE }, CO_COLUMNS, NULL,
+	  "table: every column, lines whole (default on a terminal: what "
+	  "fits)" },
 	{ { "from", 1, NULL, O_FROM }, CO_FROM, "TIME",
 	  "window start, UTC (2010-02-01, 2010-02-01T09:00, unix seconds;"
 	  " years 0 to 9999)" },
@@ -117,7 +123,8 @@ static const struct optdoc optdocs[] = {
 static const struct {
 	char c;
 	int val;
-} shortopts[] = { { 'h', O_HELP }, { 'j', O_THREADS } };
+} shortopts[] = { { 'h', O_HELP }, { 'j', O_THREADS },
+    { 'o', O_COLUMNS } };
 #define NSHORT (sizeof shortopts / sizeof shortopts[0])
 
 /* The short form of a long option, or 0. */
@@ -142,7 +149,7 @@ cli_init(struct cli *a, const struct command *cmd)
 }
 
 static void
-help(FILE *f, const char *name, const char *argspec, unsigned allowed)
+help(FILE *f, const char *name, const char *argspec, cli_opts allowed)
 {
 	fprintf(f, "usage: iocensus %s [OPTIONS]%s%s\n\n", name,
 	    *argspec ? " " : "", argspec);
@@ -414,6 +421,11 @@ set_common(struct cli *a, const char *name, int o, const char *v)
 	case O_TABLE:
 		a->table = v;
 		return 0;
+	case O_COLUMNS:
+		return cli_columns_parse(a, name, v);
+	case O_WIDE:
+		a->wide = 1;
+		return 0;
 	case O_STRICT:
 		a->an.strict = 1;
 		return 0;
@@ -472,7 +484,7 @@ prefix_matches(const char *s, size_t len)
  * for an option that needs one); arg is the word of argv it read. */
 /* The option of this command that an unknown --WORD was meant to be. */
 static const char *
-meant_option(const char *word, size_t len, unsigned allowed)
+meant_option(const char *word, size_t len, cli_opts allowed)
 {
 	const char *names[NOPTS];
 	char w[64];
@@ -489,7 +501,7 @@ meant_option(const char *word, size_t len, unsigned allowed)
 }
 
 static int
-getopt_error(const char *name, int c, const char *arg, unsigned allowed)
+getopt_error(const char *name, int c, const char *arg, cli_opts allowed)
 {
 	const struct optdoc *d = optopt ? doc_of(optopt) : NULL;
 	size_t len = strcspn(arg, "=");
@@ -522,7 +534,7 @@ getopt_error(const char *name, int c, const char *arg, unsigned allowed)
 
 int
 cli_parse(struct cli *a, const char *name, const char *argspec,
-    unsigned allowed, int argc, char **argv)
+    cli_opts allowed, int argc, char **argv)
 {
 	struct option longopts[NOPTS + 1];
 	char shorts[2 * NSHORT + 2];
@@ -601,6 +613,8 @@ cli_error_is_usage(const char *err)
 void
 cli_free(struct cli *a)
 {
+	free(a->cols_buf);
+	a->cols_buf = NULL;
 	opts_annotations_free(a->ann, a->nann);
 	a->ann = NULL;
 	a->nann = 0;

@@ -16,19 +16,40 @@
 
 #define CLI_MAX_LIST 64
 
-enum cli_opt {
-	CO_FROM = 1u << 0, CO_TO = 1u << 1, CO_HOST = 1u << 2,
-	CO_EVERY = 1u << 3, CO_ANNOTATE = 1u << 4, CO_PEAK = 1u << 5,
-	CO_THRESHOLD = 1u << 6, CO_STRICT = 1u << 7, CO_BUCKETS = 1u << 8,
-	CO_BURST_C = 1u << 9, CO_HOST_PEAK = 1u << 10, CO_BY = 1u << 11,
-	CO_DEPTH = 1u << 12, CO_FS = 1u << 13, CO_PROJECT = 1u << 14,
-	CO_TARGET = 1u << 15, CO_METRIC = 1u << 16, CO_SNAPSHOT = 1u << 17,
-	CO_EXCLUDE = 1u << 18, CO_THREADS = 1u << 19, CO_PROGRESS = 1u << 20,
-	CO_OUT = 1u << 21, CO_BUNDLE = 1u << 22, CO_FORMAT = 1u << 23,
-	CO_TABLE = 1u << 24, CO_TITLE = 1u << 25, CO_NOW = 1u << 26,
-	CO_QUARTER = 1u << 27, CO_DBGROUP = 1u << 28, CO_NOPATHS = 1u << 29,
-	CO_DAYS = 1u << 30
-};
+/* The options a command takes, one bit each (cli_parse's allowed). */
+typedef uint64_t cli_opts;
+#define CO_FROM       ((cli_opts)1 << 0)
+#define CO_TO         ((cli_opts)1 << 1)
+#define CO_HOST       ((cli_opts)1 << 2)
+#define CO_EVERY      ((cli_opts)1 << 3)
+#define CO_ANNOTATE   ((cli_opts)1 << 4)
+#define CO_PEAK       ((cli_opts)1 << 5)
+#define CO_THRESHOLD  ((cli_opts)1 << 6)
+#define CO_STRICT     ((cli_opts)1 << 7)
+#define CO_BUCKETS    ((cli_opts)1 << 8)
+#define CO_BURST_C    ((cli_opts)1 << 9)
+#define CO_HOST_PEAK  ((cli_opts)1 << 10)
+#define CO_BY         ((cli_opts)1 << 11)
+#define CO_DEPTH      ((cli_opts)1 << 12)
+#define CO_FS         ((cli_opts)1 << 13)
+#define CO_PROJECT    ((cli_opts)1 << 14)
+#define CO_TARGET     ((cli_opts)1 << 15)
+#define CO_METRIC     ((cli_opts)1 << 16)
+#define CO_SNAPSHOT   ((cli_opts)1 << 17)
+#define CO_EXCLUDE    ((cli_opts)1 << 18)
+#define CO_THREADS    ((cli_opts)1 << 19)
+#define CO_PROGRESS   ((cli_opts)1 << 20)
+#define CO_OUT        ((cli_opts)1 << 21)
+#define CO_BUNDLE     ((cli_opts)1 << 22)
+#define CO_FORMAT     ((cli_opts)1 << 23)
+#define CO_TABLE      ((cli_opts)1 << 24)
+#define CO_TITLE      ((cli_opts)1 << 25)
+#define CO_NOW        ((cli_opts)1 << 26)
+#define CO_QUARTER    ((cli_opts)1 << 27)
+#define CO_DBGROUP    ((cli_opts)1 << 28)
+#define CO_NOPATHS    ((cli_opts)1 << 29)
+#define CO_DAYS       ((cli_opts)1 << 30)
+#define CO_COLUMNS    ((cli_opts)1 << 31)
 
 struct command;
 
@@ -37,6 +58,11 @@ struct cli {
 	const char *db;
 	enum fmt_kind format;
 	const char *table;		/* --table KEY */
+	const char *cols[CLI_MAX_LIST];	/* --columns: the keys */
+	size_t ncols;
+	int cols_add;			/* --columns +LIST */
+	char *cols_buf;			/* the keys' text */
+	int wide;			/* --wide */
 	struct opts an;
 	const char *hosts[CLI_MAX_LIST];
 	const char *excludes[CLI_MAX_LIST];
@@ -61,7 +87,7 @@ void cli_init(struct cli *a, const struct command *cmd);
  * the options of `allowed`. 0 parsed; 1 help was printed (exit 0); -1
  * usage error, reported on stderr as "iocensus NAME: why". */
 int cli_parse(struct cli *a, const char *name, const char *argspec,
-    unsigned allowed, int argc, char **argv);
+    cli_opts allowed, int argc, char **argv);
 /* Positional arguments of the command (diff A B). 0 or -1 (reported). */
 int cli_command_args(struct cli *a, const char *name);
 int cli_error_is_usage(const char *err);

@@ -11,6 +11,7 @@
  *   cli_out.c       the files written (--out, --bundle): atomic, never
  *                   through a link or over the database, no more
  *                   readable than the database
+ *   cli_columns.c   --columns, --wide, and the terminal's width
  */
 #ifndef IOCENSUS_CLI_INT_H
 #define IOCENSUS_CLI_INT_H
@@ -65,6 +66,22 @@ const char *cli_suggest(const char *word, const char *const *cand,
 int cli_metrics_write(sqlite3 *db, const struct opts *o,
     const char *path, const struct outfile_opts *out, char *err,
     size_t errlen);
+
+struct cli;
+struct result;
+
+/* --columns LIST (KEY,KEY or +KEY,KEY) into a->cols. 0, or -1
+ * (reported). */
+int cli_columns_parse(struct cli *a, const char *name, const char *v);
+/* Every key of --columns names a column of a table r prints (--table's,
+ * or any): 0, or -1 with the one meant and every table's keys on
+ * stderr. */
+int cli_columns_check(const struct cli *a, const char *name,
+    const struct result *r);
+/* The width the table format fits on fd: COLUMNS when set (a positive
+ * number; also when fd is no terminal), else the terminal's (80 when it
+ * does not say), else 0: no terminal, lines whole. */
+size_t cli_columns_width(int fd);
 
 /* How a file derived from db (at db_path) is written: never over the
  * database; when it carries names (names), no more readable than the

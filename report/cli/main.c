@@ -46,14 +46,15 @@ struct command {
 	const char *name;
 	const char *args;	/* positional arguments, for usage */
 	const char *what;
-	unsigned opts;		/* CO_* options it takes */
+	cli_opts opts;		/* CO_* options it takes */
 	int nargs;		/* -1: any number; -2: pairs, at least one */
 	analysis_fn fn;
 };
 
 #define CO_WINDOW (CO_FROM | CO_TO | CO_HOST)
-/* Every command but report prints a result: in a format, or one table. */
-#define CO_PRINT (CO_FORMAT | CO_TABLE | CO_OUT)
+/* Every command but report prints a result: in a format, or one table,
+ * of the columns chosen. */
+#define CO_PRINT (CO_FORMAT | CO_TABLE | CO_OUT | CO_COLUMNS)
 
 static const struct command commands[] = {
 	/* With no PATH, ingest only finishes the roll-ups that an
@@ -211,10 +212,21 @@ no_such_table(const struct cli *a, const struct result *r)
 	fputs(r->ntable ? "\n" : " none\n", stderr);
 }
 
+/* What of r is printed (--table, --columns, --wide), and how wide: a
+ * file of --out is no terminal, its lines whole. */
+static struct render_view
+view_of(const struct cli *a, size_t width)
+{
+	return (struct render_view){ .table = a->table,
+	    .cols = a->ncols ? a->cols : NULL, .ncols = a->ncols,
+	    .add = a->cols_add, .wide = a->wide, .width = width };
+}
+
 /* --out FILE: the output, rendered whole, then written all at once. */
 static int
 print_to_file(const struct cli *a, sqlite3 *db, struct result *r)
 {
+	const struct render_view v = view_of(a, 0);
 	struct outfile_opts out;
 	struct stat st;
 	char *text = NULL, err[1024];
@@ -226,13 +238,8 @@ print_to_file(const struct cli *a, sqlite3 *db, struct result *r)
 		fprintf(stderr, "iocensus %s: out of memory\n", a->cmd->name);
 		return CLI_EXIT_FATAL;
 	}
-	rc = render_result(f, r, a->format, a->table);
+	render_view(f, r, a->format, &v);
 	fclose(f);
-	if (rc < 0) {
-		no_such_table(a, r);
-		free(text);
-		return CLI_EXIT_USAGE;
-	}
 	cli_out_opts(db, db_default_path(a->db), 1, &out, &st);
 	rc = cli_out_write(&out, a->out, text, len, err, sizeof err);
 	free(text);
@@ -246,14 +253,19 @@ print_to_file(const struct cli *a, sqlite3 *db, struct result *r)
 static int
 print_result(const struct cli *a, sqlite3 *db, struct result *r)
 {
+	const struct render_view v = view_of(a,
+	    cli_columns_width(STDOUT_FILENO));
 	int rc = 0;
 
-	if (a->out)
-		rc = print_to_file(a, db, r);
-	else if (render_result(stdout, r, a->format, a->table) < 0) {
+	if (a->table && result_table_index(r, a->table) < 0) {
 		no_such_table(a, r);
 		rc = CLI_EXIT_USAGE;
-	}
+	} else if (cli_columns_check(a, a->cmd->name, r) < 0)
+		rc = CLI_EXIT_USAGE;
+	else if (a->out)
+		rc = print_to_file(a, db, r);
+	else
+		render_view(stdout, r, a->format, &v);
 	result_free(r);
 	return rc || a->out ? rc : finish_output(a->cmd->name);
 }

@@ -381,6 +381,8 @@ totals(struct run *u)
 	    sizeof total_cols / sizeof total_cols[0]);
 	size_t i = result_row(t);
 
+	result_wide(t, "skipped,hosts,devices");
+
 	result_set_uint(t, i, T_SOURCES, u->sources);
 	result_set_uint(t, i, T_SKIPPED, u->skipped);
 	result_set_uint(t, i, T_SAMPLES, u->samples);
@@ -437,6 +439,7 @@ ingest_run(sqlite3 *db, char *const *paths, size_t npaths,
 	u.r = result_new("ingest", "Ingest");
 	u.src = result_table(u.r, "sources", "Sources", source_cols,
 	    sizeof source_cols / sizeof source_cols[0]);
+	result_wide(u.src, "conflicts,quarantined_first,quarantined_last");
 	rc = load_all(&u, paths, npaths, err, errlen);
 	progress(&u, 1);
 	if (rc == 0 && o->progress)

@@ -54,20 +54,21 @@ render_number(FILE *f, const struct cell *c)
 	}
 }
 
-void
-render_table_csv(FILE *f, const struct rtable *t)
+/* The columns idx[0..n) of t as CSV. */
+static void
+table_csv(FILE *f, const struct rtable *t, const int *idx, size_t n)
 {
-	for (size_t c = 0; c < t->ncol; c++) {
-		if (c)
+	for (size_t k = 0; k < n; k++) {
+		if (k)
 			putc(',', f);
-		fmt_csv_str(f, t->col[c].key);
+		fmt_csv_str(f, t->col[idx[k]].key);
 	}
 	putc('\n', f);
 	for (size_t r = 0; r < t->nrow; r++) {
-		for (size_t c = 0; c < t->ncol; c++) {
-			const struct cell *cl = result_cell(t, r, (int)c);
+		for (size_t k = 0; k < n; k++) {
+			const struct cell *cl = result_cell(t, r, idx[k]);
 
-			if (c)
+			if (k)
 				putc(',', f);
 			if (cl->kind == CK_TEXT)
 				fmt_csv_str(f, cl->v.s);
@@ -76,6 +77,24 @@ render_table_csv(FILE *f, const struct rtable *t)
 		}
 		putc('\n', f);
 	}
+}
+
+/* Every column of t, in order: idx holds t->ncol entries. */
+static size_t
+all_columns(const struct rtable *t, int *idx)
+{
+	for (size_t c = 0; c < t->ncol; c++)
+		idx[c] = (int)c;
+	return t->ncol;
+}
+
+void
+render_table_csv(FILE *f, const struct rtable *t)
+{
+	int *idx = xcalloc(t->ncol + 1, sizeof *idx);
+
+	table_csv(f, t, idx, all_columns(t, idx));
+	free(idx);
 }
 
 static void
@@ -112,33 +131,37 @@ machine_unit(const struct rcol *c)
 	}
 }
 
-/* One table object; ind: the indentation of its opening line. */
+/* One table object of the columns idx[0..n); ind: the indentation of
+ * its opening line. */
 static void
-table_json(FILE *f, const struct rtable *t, int ind)
+table_json(FILE *f, const struct rtable *t, int ind, const int *idx,
+    size_t n)
 {
 	fprintf(f, "{\n%*s\"title\": ", ind + 2, "");
 	fmt_json_str(f, t->title);
 	fprintf(f, ",\n%*s\"columns\": [", ind + 2, "");
-	for (size_t c = 0; c < t->ncol; c++) {
-		fprintf(f, "%s\n%*s{\"key\": ", c ? "," : "", ind + 4, "");
-		fmt_json_str(f, t->col[c].key);
+	for (size_t k = 0; k < n; k++) {
+		const struct rcol *c = &t->col[idx[k]];
+
+		fprintf(f, "%s\n%*s{\"key\": ", k ? "," : "", ind + 4, "");
+		fmt_json_str(f, c->key);
 		fputs(", \"title\": ", f);
-		fmt_json_str(f, t->col[c].title);
+		fmt_json_str(f, c->title);
 		fputs(", \"unit\": ", f);
-		json_str_or_null(f, machine_unit(&t->col[c]));
+		json_str_or_null(f, machine_unit(c));
 		putc('}', f);
 	}
-	if (t->ncol)
+	if (n)
 		fprintf(f, "\n%*s", ind + 2, "");
 	fprintf(f, "],\n%*s\"rows\": [", ind + 2, "");
 	for (size_t r = 0; r < t->nrow; r++) {
 		fprintf(f, "%s\n%*s{", r ? "," : "", ind + 4, "");
-		for (size_t c = 0; c < t->ncol; c++) {
-			const struct cell *cl = result_cell(t, r, (int)c);
+		for (size_t k = 0; k < n; k++) {
+			const struct cell *cl = result_cell(t, r, idx[k]);
 
-			if (c)
+			if (k)
 				fputs(", ", f);
-			fmt_json_str(f, t->col[c].key);
+			fmt_json_str(f, t->col[idx[k]].key);
 			fputs(": ", f);
 			if (cl->kind == CK_TEXT)
 				fmt_json_str(f, cl->v.s);
@@ -155,12 +178,25 @@ table_json(FILE *f, const struct rtable *t, int ind)
 void
 render_table_json(FILE *f, const struct rtable *t)
 {
-	table_json(f, t, 0);
+	int *idx = xcalloc(t->ncol + 1, sizeof *idx);
+
+	table_json(f, t, 0, idx, all_columns(t, idx));
 	putc('\n', f);
+	free(idx);
+}
+
+/* Is table t printed under v, and with which columns (their count)? */
+static size_t
+shown(const struct rtable *t, const struct render_view *v,
+    enum fmt_kind fmt, int *idx)
+{
+	if (v->table && strcmp(v->table, t->key))
+		return 0;
+	return render_columns(t, v, fmt, idx);
 }
 
 static void
-result_json(FILE *f, const struct result *r, const char *only)
+result_json(FILE *f, const struct result *r, const struct render_view *v)
 {
 	int first = 1;
 
@@ -175,172 +211,71 @@ result_json(FILE *f, const struct result *r, const char *only)
 	}
 	fputs(r->nnote ? "\n  ],\n  \"tables\": {" : "],\n  \"tables\": {", f);
 	for (size_t i = 0; i < r->ntable; i++) {
-		if (only && strcmp(only, r->table[i].key))
-			continue;
-		fputs(first ? "\n    " : ",\n    ", f);
-		fmt_json_str(f, r->table[i].key);
-		fputs(": ", f);
-		table_json(f, &r->table[i], 4);
-		first = 0;
+		const struct rtable *t = &r->table[i];
+		int *idx = xcalloc(t->ncol + 1, sizeof *idx);
+		size_t n = shown(t, v, FMT_JSON, idx);
+
+		if (n) {
+			fputs(first ? "\n    " : ",\n    ", f);
+			fmt_json_str(f, t->key);
+			fputs(": ", f);
+			table_json(f, t, 4, idx, n);
+			first = 0;
+		}
+		free(idx);
 	}
 	fputs(first ? "}\n}\n" : "\n  }\n}\n", f);
 }
 
 static void
-result_csv(FILE *f, const struct result *r, const char *only)
+result_csv(FILE *f, const struct result *r, const struct render_view *v)
 {
+	int first = 1;
+
 	for (size_t i = 0; i < r->ntable; i++) {
-		if (only) {
-			if (!strcmp(only, r->table[i].key))
-				render_table_csv(f, &r->table[i]);
-			continue;
-		}
-		if (i)
+		const struct rtable *t = &r->table[i];
+		int *idx = xcalloc(t->ncol + 1, sizeof *idx);
+		size_t n = shown(t, v, FMT_CSV, idx);
+
+		if (n && !v->table) {
+			if (!first)
+				putc('\n', f);
+			fputs("# ", f);
+			fmt_csv_str(f, t->key);
 			putc('\n', f);
-		fputs("# ", f);
-		fmt_csv_str(f, r->table[i].key);
-		putc('\n', f);
-		render_table_csv(f, &r->table[i]);
+		}
+		if (n)
+			table_csv(f, t, idx, n);
+		first &= n == 0;
+		free(idx);
 	}
 }
 
-/* Display width: code points (fmt_term_str output is valid UTF-8). */
-static size_t
-width(const char *s)
+int
+render_view(FILE *f, const struct result *r, enum fmt_kind fmt,
+    const struct render_view *v)
 {
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
-static char *
-header_text(const struct rcol *c)
-{
-	char ubuf[64];
-	const char *unit = result_text_unit(c, ubuf, sizeof ubuf);
-	char *h, *t;
-
-	if (!unit)
-		return fmt_term_str(c->title);
-	h = xmalloc(strlen(c->title) + strlen(unit) + 4);
-	sprintf(h, "%s (%s)", c->title, unit);
-	t = fmt_term_str(h);
-	free(h);
-	return t;
-}
-
-static void
-pad_cell(FILE *f, const char *s, size_t w, int right, int last)
-{
-	size_t pad = w - width(s);
-
-	if (right)
-		fprintf(f, "%*s%s", (int)pad, "", s);
-	else
-		fprintf(f, "%s%*s", s, last ? 0 : (int)pad, "");
-}
-
-static void
-print_term_line(FILE *f, const char *s)
-{
-	char *t = fmt_term_str(s);
-
-	fprintf(f, "%s\n", t);
-	free(t);
-}
-
-/* Title, header, a rule, the rows: columns aligned, numbers right. */
-static void
-render_table_text(FILE *f, const struct rtable *t)
-{
-	size_t nc = t->ncol, *w = xcalloc(nc ? nc : 1, sizeof *w);
-	char **txt = xcalloc((t->nrow + 1) * nc + 1, sizeof *txt);
-	int *right = xcalloc(nc ? nc : 1, sizeof *right);
-	char buf[128];
-
-	for (size_t c = 0; c < nc; c++) {
-		txt[c] = header_text(&t->col[c]);
-		w[c] = width(txt[c]);
+	if (v->table && result_table_index(r, v->table) < 0)
+		return -1;
+	switch (fmt) {
+	case FMT_CSV:
+		result_csv(f, r, v);
+		break;
+	case FMT_JSON:
+		result_json(f, r, v);
+		break;
+	case FMT_TABLE:
+		render_text(f, r, v);
+		break;
 	}
-	for (size_t r = 0; r < t->nrow; r++)
-		for (size_t c = 0; c < nc; c++) {
-			char *s = fmt_term_str(result_text_cell(t, r, (int)c,
-			    buf,
-			    sizeof buf));
-			int kind = result_cell(t, r, (int)c)->kind;
-
-			right[c] |= kind != CK_TEXT && kind != CK_NULL;
-			txt[(r + 1) * nc + c] = s;
-			if (width(s) > w[c])
-				w[c] = width(s);
-		}
-	putc('\n', f);
-	print_term_line(f, t->title);
-	for (size_t r = 0; r <= t->nrow; r++) {
-		for (size_t c = 0; c < nc; c++) {
-			fputs(c ? "  " : "", f);
-			pad_cell(f, txt[r * nc + c], w[c], right[c],
-			    c + 1 == nc);
-		}
-		putc('\n', f);
-		for (size_t c = 0; r == 0 && c < nc; c++) {
-			fputs(c ? "  " : "", f);
-			for (size_t k = 0; k < w[c]; k++)
-				putc('-', f);
-			fputs(c + 1 == nc ? "\n" : "", f);
-		}
-	}
-	if (t->nrow == 0)
-		fputs("(no rows)\n", f);
-	for (size_t i = 0; i < (t->nrow + 1) * nc; i++)
-		free(txt[i]);
-	free(txt);
-	free(w);
-	free(right);
-}
-
-/* A detail table in the table format: what it is and how to get it. */
-static void
-render_detail_pointer(FILE *f, const struct rtable *t)
-{
-	putc('\n', f);
-	print_term_line(f, t->title);
-	fprintf(f, "(%zu row%s: add --table %s, or --format csv or json)\n",
-	    t->nrow, t->nrow == 1 ? "" : "s", t->key);
+	return 0;
 }
 
 int
 render_result(FILE *f, const struct result *r, enum fmt_kind fmt,
     const char *only_table)
 {
-	if (only_table && result_table_index(r, only_table) < 0)
-		return -1;
-	switch (fmt) {
-	case FMT_CSV:
-		result_csv(f, r, only_table);
-		break;
-	case FMT_JSON:
-		result_json(f, r, only_table);
-		break;
-	case FMT_TABLE:
-		if (!only_table) {
-			print_term_line(f, r->title);
-			for (size_t i = 0; i < r->nnote; i++)
-				print_term_line(f, r->note[i]);
-		}
-		for (size_t i = 0; i < r->ntable; i++) {
-			const struct rtable *t = &r->table[i];
+	const struct render_view v = { .table = only_table };
 
-			if (only_table && strcmp(only_table, t->key))
-				continue;
-			if (!only_table && t->detail && t->nrow > 0)
-				render_detail_pointer(f, t);
-			else
-				render_table_text(f, t);
-		}
-		break;
-	}
-	return 0;
+	return render_view(f, r, fmt, &v);
 }

@@ -18,6 +18,32 @@
 int render_result(FILE *f, const struct result *r, enum fmt_kind fmt,
     const char *only_table);
 
+/* What is printed of a result, and how wide. */
+struct render_view {
+	const char *table;	/* --table KEY: only it; NULL: all */
+	const char *const *cols; /* -o: column keys, in the order shown
+				   (any case); NULL: each table's default */
+	size_t ncols;
+	int add;		/* -o +LIST: the default columns, then these */
+	int wide;		/* --wide: every column, lines whole */
+	size_t width;		/* the terminal's columns: the table format
+				   leaves out the wide columns (result_wide),
+				   wraps the widest text columns (never a
+				   number) and the notes to fit; 0: every
+				   column, lines whole */
+};
+
+/* render_result with a view: -o chooses the columns of every format (a
+ * table with none of them is left out); the rest is the table format's.
+ * Returns 0, or -1 if the table key is unknown. */
+int render_view(FILE *f, const struct result *r, enum fmt_kind fmt,
+    const struct render_view *v);
+
+/* The columns of t that v shows in fmt, as indices into t->col, in the
+ * order shown: their count. idx holds t->ncol entries. */
+size_t render_columns(const struct rtable *t, const struct render_view *v,
+    enum fmt_kind fmt, int *idx);
+
 /* One table as CSV / JSON (the bundle writes one file per figure). */
 void render_table_csv(FILE *f, const struct rtable *t);
 void render_table_json(FILE *f, const struct rtable *t);

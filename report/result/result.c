@@ -2,11 +2,13 @@
  * result: the analysis result model (result.h). Builders copy their
  * arguments, so an analysis may pass stack buffers.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "result.h"
 #include "xalloc.h"
@@ -127,6 +129,31 @@ result_table_index(const struct result *r, const char *key)
 		if (!strcmp(r->table[i].key, key))
 			return (int)i;
 	return -1;
+}
+
+int
+result_col_index(const struct rtable *t, const char *key)
+{
+	for (size_t c = 0; c < t->ncol; c++)
+		if (!strcasecmp(t->col[c].key, key))
+			return (int)c;
+	return -1;
+}
+
+void
+result_wide(struct rtable *t, const char *keys)
+{
+	char *list = xstrdup(keys), *save = NULL;
+
+	for (char *k = strtok_r(list, ",", &save); k;
+	    k = strtok_r(NULL, ",", &save)) {
+		int c = result_col_index(t, k);
+
+		assert(c >= 0);		/* a key of the analysis' own table */
+		if (c >= 0)
+			t->col[c].wide = 1;
+	}
+	free(list);
 }
 
 size_t

@@ -51,6 +51,9 @@ struct rcol {
 	char *unit;	/* "MiB/s", "files", ...; may be NULL */
 	enum col_fmt fmt;
 	int decimals;	/* CF_PLAIN and CF_PCT reals */
+	int wide;	/* the table format shows it only when it prints
+			   lines whole (no terminal), with --wide, or when
+			   -o names it (result_wide) */
 };
 
 struct rtable {
@@ -134,6 +137,12 @@ struct rtable *result_table(struct result *r, const char *key,
     const char *title, const struct rcol_spec *cols, size_t ncol);
 /* Index of a table by key, or -1. */
 int result_table_index(const struct result *r, const char *key);
+/* Index of a column by key (in any case, as -o takes it), or -1. */
+int result_col_index(const struct rtable *t, const char *key);
+/* The columns of keys (comma-separated, each a key of t) are wide ones:
+ * a terminal's table leaves them out, so that the rest fits 80 columns;
+ * --wide, -o, CSV and JSON still give them. */
+void result_wide(struct rtable *t, const char *keys);
 
 /* Append a row of NULL cells (a cell never set stays NULL: missing);
  * returns its index. */
@@ -159,8 +168,8 @@ void result_span(struct rfigure *f, double x0, double x1, const char *label);
  * none where the cells carry their own unit (bytes, durations, times),
  * but "per day" for a rate such as "B/day" unless the title says so;
  * none where the title already names what a count counts ("Files",
- * files; "Valid minutes", min; "Idle hours", h); else the column's
- * unit. */
+ * files; "Valid minutes", min; "Idle hours", h) or the rate ("New
+ * files/day", "Files per day": files/day); else the column's unit. */
 const char *result_text_unit(const struct rcol *c, char *buf, size_t len);
 
 /* A numeric value in a column's human format (axes, legends). */

@@ -74,6 +74,22 @@ title_names_unit(const char *title, const char *unit)
 	return 0;
 }
 
+/* Does the title already say a rate "A/B": written so, or naming A and
+ * "per B" ("Files per day" for files/day)? */
+static int
+title_names_rate(const char *title, const char *unit, const char *per)
+{
+	char a[64], pb[64];
+
+	if (strstr(title, unit))
+		return 1;
+	if ((size_t)(per - unit) >= sizeof a)
+		return 0;
+	snprintf(a, sizeof a, "%.*s", (int)(per - unit), unit);
+	snprintf(pb, sizeof pb, "per %s", per + 1);
+	return title_names_unit(title, a) && strstr(title, pb) != NULL;
+}
+
 const char *
 result_text_unit(const struct rcol *c, char *buf, size_t len)
 {
@@ -81,8 +97,11 @@ result_text_unit(const struct rcol *c, char *buf, size_t len)
 
 	switch (c->fmt) {
 	case CF_PLAIN:
-		return c->unit && !per && title_names_unit(c->title, c->unit) ?
-		    NULL : c->unit;
+		if (c->unit && per)
+			return title_names_rate(c->title, c->unit, per) ? NULL :
+			    c->unit;
+		return c->unit && title_names_unit(c->title, c->unit) ? NULL :
+		    c->unit;
 	case CF_PCT:
 		return "%";
 	default:

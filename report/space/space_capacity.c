@@ -241,6 +241,7 @@ devices_table(struct result *r, const struct devices *dv)
 	char names[512];
 	size_t ndev = 0, row;
 
+	result_wide(t, "snapshot,inodes,inodes_used");
 	for (size_t i = 0; i < dv->n; i++) {
 		const struct dev_group *g = &dv->g[i];
 		const struct capacity *cp;
@@ -331,6 +332,9 @@ space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	note_window(r, o);
 	t[0] = result_table(r, "filesystems", "Capacity per file system",
 	    fs_cols, sizeof fs_cols / sizeof *fs_cols);
+	result_wide(t[0], "snapshot,t,inodes,inodes_used,files,files_per_day,"
+	    "full_lo,full_hi,full_state,full_why,inodes_full,inodes_full_lo,"
+	    "inodes_full_hi,inodes_state,inodes_why,device_names");
 	t[1] = space_capacity_proj_table(r);
 	t[2] = space_capacity_proj_growers(r);
 	if (nfs == 0)

@@ -57,9 +57,13 @@ static const struct rcol_spec grow_cols[] = {
 struct rtable *
 space_capacity_proj_table(struct result *r)
 {
-	return result_table(r, "projects", "Projects: usage, limits and when"
-	    " they reach them", proj_cols, sizeof proj_cols /
+	struct rtable *t = result_table(r, "projects", "Projects: usage, "
+	    "limits and when they reach them", proj_cols, sizeof proj_cols /
 	    sizeof *proj_cols);
+
+	result_wide(t, "files,bytes,share,limit_inodes,full_lo,full_hi,state,"
+	    "why");
+	return t;
 }
 
 struct rtable *

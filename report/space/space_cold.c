@@ -303,8 +303,10 @@ space_cold(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	    " since the point before (points are one per day).", o->age);
 	ft = result_table(r, "filesystems", "Cold data of each file system",
 	    fs_cols, K_NCOL - 1);
+	result_wide(ft, "snapshot,t,share_files,d_files");
 	pt = result_table(r, "projects", "Cold data per project", cols,
 	    K_NCOL);
+	result_wide(pt, "snapshot,t,metric,share_files,d_files");
 	if (nfs == 0)
 		result_note(r, "No snapshots in the database.");
 	for (long i = 0; i < nfs; i++) {

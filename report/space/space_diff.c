@@ -112,9 +112,9 @@ static const struct rcol_spec fs_cols[] = {
 	[F_BA] = { "bytes_a", "Bytes A", "bytes", CF_BYTES, 0 },
 	[F_BB] = { "bytes_b", "Bytes B", "bytes", CF_BYTES, 0 },
 	[F_DB] = { "d_bytes", "New bytes", "bytes", CF_BYTES, 0 },
-	[F_KA] = { "alloc_a", "Capacity A", "bytes", CF_BYTES, 0 },
-	[F_KB] = { "alloc_b", "Capacity B", "bytes", CF_BYTES, 0 },
-	[F_DK] = { "d_alloc", "New capacity", "bytes", CF_BYTES, 0 },
+	[F_KA] = { "alloc_a", "Allocated A", "bytes", CF_BYTES, 0 },
+	[F_KB] = { "alloc_b", "Allocated B", "bytes", CF_BYTES, 0 },
+	[F_DK] = { "d_alloc", "New allocated", "bytes", CF_BYTES, 0 },
 };
 
 /* One pair of snapshots of one file system and its totals. */
@@ -167,6 +167,9 @@ fs_table(struct result *r, const struct spair *p, size_t np,
 	    " system", fs_cols, sizeof fs_cols / sizeof *fs_cols);
 	double rate = 0;
 
+	result_wide(t, "t_a,t_b,files_a,files_b,bytes_a,bytes_b,alloc_a,"
+	    "alloc_b");
+
 	for (size_t i = 0; i < np; i++) {
 		size_t row = result_row(t);
 		double per_day = files_per_day(&p[i]);
@@ -203,9 +206,9 @@ static const struct rcol_spec group_cols[] = {
 	[G_BB] = { "bytes_b", "Bytes B", "bytes", CF_BYTES, 0 },
 	[G_DB] = { "d_bytes", "New bytes", "bytes", CF_BYTES, 0 },
 	[G_SB] = { "share_new_bytes", "Share of new bytes", "%", CF_PCT, 1 },
-	[G_DK] = { "d_alloc", "New capacity", "bytes", CF_BYTES, 0 },
-	[G_SK] = { "share_new_capacity", "Share of new capacity", "%", CF_PCT,
-	    1 },
+	[G_DK] = { "d_alloc", "New allocated", "bytes", CF_BYTES, 0 },
+	[G_SK] = { "share_new_capacity", "Share of new allocated", "%",
+	    CF_PCT, 1 },
 };
 
 /* Share of a group's delta in the total delta; NAN when undefined. */
@@ -554,6 +557,7 @@ groups(struct result *r, sqlite3 *db, const struct opts *o,
 	    by == BY_PROJECT ? "Growth per project" : by == BY_USER ?
 	    "Growth per user" : "Growth per group", group_cols,
 	    sizeof group_cols / sizeof *group_cols);
+	result_wide(t, "files_a,bytes_a,share_new_capacity");
 	for (size_t i = 0; i <= n; i++)
 		group_row(t, &d[i], tot);
 	free(d);

@@ -81,9 +81,14 @@ space_files_facts_table(struct result *r, const struct dist *d)
 	};
 	size_t n = d->age ? X_E4 + 1 : X_E6 + 1;
 
+	struct rtable *t;
+
 	for (size_t i = X_MAX; i < n; i++)
 		c[i] = d->age ? age_facts[i] : size_facts[i];
-	return result_table(r, "facts", "Facts", c, n);
+	t = result_table(r, "facts", "Facts", c, n);
+	result_wide(t, d->age ? "popular_lo,popular_hi,popular_files" :
+	    "popular_lo,popular_hi,popular_files,files_lt_2mib,bytes_lt_2mib");
+	return t;
 }
 
 /* The study's "most popular range" sentence. */

@@ -153,13 +153,17 @@ space_growth_fit_exceeded(struct proj *m, const struct points *p, double target)
 	return -1;
 }
 
-enum { P_MODEL, P_N, P_SLOPE, P_R2, P_RMSE, P_CROSS, P_LO, P_HI, P_DAYS,
-    P_STATE, P_DOUBLING, P_TARGET, P_WHY };
+enum { P_MODEL, P_N, P_SLOPE, P_RATE, P_R2, P_RMSE, P_CROSS, P_LO, P_HI,
+    P_DAYS, P_STATE, P_DOUBLING, P_TARGET, P_WHY };
 
+/* The slope of the linear model is in the metric's unit per day; that of
+ * the exponential model, a line in ln N, is a rate: the share N grows by
+ * per day (continuously compounded). Each has its column. */
 static const struct rcol_spec proj_cols[] = {
 	[P_MODEL] = { "model", "Model", NULL, CF_PLAIN, 0 },
 	[P_N] = { "n", "Snapshots", NULL, CF_PLAIN, 0 },
-	[P_SLOPE] = { "slope_per_day", "Slope per day", NULL, CF_PLAIN, 4 },
+	[P_SLOPE] = { "slope_per_day", "Slope", NULL, CF_PLAIN, 1 },
+	[P_RATE] = { "rate_per_day", "Rate per day", "%", CF_PCT, 2 },
 	[P_R2] = { "r2", "R²", NULL, CF_PLAIN, 4 },
 	[P_RMSE] = { "rmse", "RMSE", NULL, CF_PLAIN, 1 },
 	[P_CROSS] = { "crossing", "Reaches target", NULL, CF_DATE, 0 },
@@ -174,18 +178,42 @@ static const struct rcol_spec proj_cols[] = {
 	[P_WHY] = { "why", "Why no date or bound", NULL, CF_PLAIN, 0 },
 };
 
+void
+space_growth_fit_slope_col(struct rcol_spec *c, enum opts_metric metric)
+{
+	int bytes = space_growth_pts_is_bytes(metric);
+
+	c->unit = bytes ? "bytes/day" : metric == OPTS_FILES ? "files/day" :
+	    "inodes/day";
+	c->fmt = bytes ? CF_BYTES : CF_PLAIN;
+	c->decimals = bytes ? 2 : 1;
+}
+
+/* A column in the metric's unit. */
+static void
+metric_col(struct rcol_spec *c, enum opts_metric metric, int decimals)
+{
+	int bytes = space_growth_pts_is_bytes(metric);
+
+	c->unit = space_growth_pts_unit(metric);
+	c->fmt = bytes ? CF_BYTES : CF_PLAIN;
+	c->decimals = bytes ? 2 : decimals;
+}
+
 struct rtable *
 space_growth_fit_proj_table(struct result *r, const char *title,
     enum opts_metric metric)
 {
 	struct rcol_spec c[sizeof proj_cols / sizeof *proj_cols];
+	struct rtable *t;
 
 	memcpy(c, proj_cols, sizeof c);
-	c[P_TARGET].unit = space_growth_pts_unit(metric);
-	c[P_TARGET].fmt = space_growth_pts_is_bytes(metric) ? CF_BYTES :
-	    CF_PLAIN;
-	c[P_TARGET].decimals = space_growth_pts_is_bytes(metric) ? 2 : 0;
-	return result_table(r, "projection", title, c, sizeof c / sizeof *c);
+	space_growth_fit_slope_col(&c[P_SLOPE], metric);
+	metric_col(&c[P_RMSE], metric, 1);
+	metric_col(&c[P_TARGET], metric, 0);
+	t = result_table(r, "projection", title, c, sizeof c / sizeof *c);
+	result_wide(t, "n,r2,rmse,days_to_crossing,doubling_days,target,why");
+	return t;
 }
 
 const char *
@@ -246,7 +274,8 @@ space_growth_fit_proj_row(struct rtable *t, const struct proj *m, size_t n,
 
 	result_set_text(t, row, P_MODEL, m->model);
 	result_set_int(t, row, P_N, (int64_t)n);
-	space_snapout_real(t, row, P_SLOPE, m->slope);
+	space_snapout_real(t, row, strcmp(m->model, "exponential") ? P_SLOPE :
+	    P_RATE, m->slope);
 	space_snapout_real(t, row, P_R2, m->r2);
 	space_snapout_real(t, row, P_RMSE, m->rmse);
 	put_day(t, row, P_CROSS, t0, xlast, m->xc);

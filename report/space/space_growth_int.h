@@ -125,6 +125,9 @@ int space_growth_fit_exceeded(struct proj *m, const struct points *p,
 /* A model whose target is unknown: "no target", with why. */
 void space_growth_fit_no_target(struct proj *m, const char *why);
 
+/* A column of a line's slope, in the metric's unit per day (bytes in
+ * binary units). */
+void space_growth_fit_slope_col(struct rcol_spec *c, enum opts_metric metric);
 /* The projection table, and one row of it: n points, x measured in days
  * from t0, xlast the latest point. */
 struct rtable *space_growth_fit_proj_table(struct result *r, const char *title,

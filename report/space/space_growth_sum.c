@@ -172,7 +172,7 @@ fs_table(struct result *r, const struct fsline *l, size_t nl,
 	const char *unit = space_growth_pts_unit(metric);
 	enum col_fmt vf = space_growth_pts_is_bytes(metric) ? CF_BYTES :
 	    CF_PLAIN;
-	const struct rcol_spec cols[] = {
+	struct rcol_spec cols[] = {
 		[F_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
 		[F_N] = { "n", "Snapshots", NULL, CF_PLAIN, 0 },
 		[F_FIRST] = { "first", "First (UTC)", NULL, CF_TIME, 0 },
@@ -180,12 +180,15 @@ fs_table(struct result *r, const struct fsline *l, size_t nl,
 		[F_V0] = { "value_first", "First value", unit, vf, 2 },
 		[F_V1] = { "value_last", "Last value", unit, vf, 2 },
 		[F_DAYS] = { "days", "Days", "days", CF_PLAIN, 1 },
-		[F_SLOPE] = { "slope_per_day", "Slope per day", NULL, CF_PLAIN,
-		    4 },
+		[F_SLOPE] = { "slope_per_day", "Slope", NULL, CF_PLAIN, 1 },
 		[F_FIT] = { "line", "Line", NULL, CF_PLAIN, 0 },
 	};
-	struct rtable *t = result_table(r, "filesystems", "Each file"
-	    " system's line", cols, sizeof cols / sizeof *cols);
+	struct rtable *t;
+
+	space_growth_fit_slope_col(&cols[F_SLOPE], metric);
+	t = result_table(r, "filesystems", "Each file system's line", cols,
+	    sizeof cols / sizeof *cols);
+	result_wide(t, "first,value_first,line");
 
 	for (size_t i = 0; i < nl; i++) {
 		const struct points *p = &l[i].p;

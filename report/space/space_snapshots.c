@@ -42,6 +42,7 @@ space_snapshots(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	r = result_new("snapshots", "Snapshots");
 	t = result_table(r, "snapshots", "Snapshots in the census database",
 	    cols, sizeof cols / sizeof *cols);
+	result_wide(t, "finished_at,complete,dirs,alloc_bytes,scanned_at");
 	for (size_t i = 0; i < n; i++) {
 		size_t row;
 

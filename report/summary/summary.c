@@ -449,9 +449,10 @@ summary_page(struct result *const *parts, size_t nparts)
 	    "bytes_lt_1mib", "largest_file" };
 	static const char *const ages[] = { "snapshot", "edge_days",
 	    "files_old", "bytes_old", "oldest_days", "future_files" };
-	static const char *const growth[] = { "model", "n", "slope_per_day",
-	    "crossing", "crossing_lo", "crossing_hi", "state",
-	    "doubling_days", "why" };
+	/* Projections of files and of used bytes share one table: no
+	 * slope, whose unit is the metric's. */
+	static const char *const growth[] = { "model", "n", "crossing",
+	    "crossing_lo", "crossing_hi", "state", "doubling_days", "why" };
 	static const char *const cold[] = { "fs", "project", "days", "files",
 	    "bytes", "share_bytes", "d_bytes" };
 	static const char *const groups[] = { "name", "d_files",
@@ -486,7 +487,7 @@ summary_page(struct result *const *parts, size_t nparts)
 	    "Cold data per project (not read in the longest threshold; the"
 	    " first 5 per file system)", cold, 7, 0, coldest);
 	select_rows(sum, parts, nparts, "growth", "projection", "state",
-	    "growth", "Projected dates", growth, 9, 1, NULL);
+	    "growth", "Projected dates", growth, 8, 1, NULL);
 	select_rows(sum, parts, nparts, "diff", "groups", "name", "busiest",
 	    "Busiest projects (most new files; only projects that gained"
 	    " files)", groups, 5, 1, busiest);

@@ -182,6 +182,8 @@ add_burst_table(struct result *r, const struct burst_scan *s,
 	    "I/O intensity, burstiness and parallel I/O intensity",
 	    burst_cols, sizeof burst_cols / sizeof *burst_cols);
 
+	result_wide(t, "valid_minutes,io_minutes,io_runs,noio_runs,servers");
+
 	if (nserver == 0)
 		return;
 	for (size_t k = 0; k < s->nc; k++)

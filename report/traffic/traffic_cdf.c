@@ -251,8 +251,9 @@ traffic_cdf(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	traffic_coverage_count(&s, &c);
 	struct result *r = result_new("cdf",
 	    "Throughput CDF over one-minute intervals");
-	result_table(r, "summary", "Summary", summary_cols,
-	    sizeof summary_cols / sizeof summary_cols[0]);
+	result_wide(result_table(r, "summary", "Summary", summary_cols,
+	    sizeof summary_cols / sizeof summary_cols[0]),
+	    "n,calendar_minutes,peak_source,peak_t");
 	result_table(r, "below_peak", "Time below f% of peak", below_cols,
 	    sizeof below_cols / sizeof below_cols[0]);
 	result_table(r, "quantiles", "Quantiles (nearest rank)",

@@ -38,6 +38,10 @@ enum { D_HOST, D_DEV, D_SAMPLES, D_COVERED, D_MINUTES, D_RD, D_WR, D_AVG,
 	D_PEAK, D_PEAK_T, D_AVG_IOPS, D_PEAK_IOPS, D_UTIL, D_AWAIT, D_REQ,
 	D_RSHARE, D_NCOL };
 
+/* What a terminal's table of devices and of hosts leaves out. */
+#define WIDE_COLS "samples,covered_s,minutes,peak_t,avg_iops,peak_iops," \
+	"avg_req_kib,read_share"
+
 static const struct rcol_spec dev_cols[D_NCOL] = {
 	{ "host", "Host", NULL, CF_PLAIN, 0 },
 	{ "device", "Device", NULL, CF_PLAIN, 0 },
@@ -317,10 +321,13 @@ fill_tables(struct result *r, struct io_row *dev, size_t ndev,
 	struct rcol_spec hcols[D_NCOL];
 
 	host_cols(hcols);
-	result_table(r, "devices", "Devices", dev_cols, D_NCOL);
-	result_table(r, "hosts", "Hosts", hcols, D_NCOL);
-	result_table(r, "imbalance", "Imbalance (max / mean)", imb_cols,
-	    sizeof imb_cols / sizeof *imb_cols);
+	result_wide(result_table(r, "devices", "Devices", dev_cols, D_NCOL),
+	    WIDE_COLS);
+	result_wide(result_table(r, "hosts", "Hosts", hcols, D_NCOL),
+	    WIDE_COLS);
+	result_wide(result_table(r, "imbalance", "Imbalance (max / mean)",
+	    imb_cols, sizeof imb_cols / sizeof *imb_cols),
+	    "mean_avg_mib_s,peak_members,mean_peak_mib_s");
 	for (size_t i = 0, j; i < ndev; i = j) {
 		for (j = i; j < ndev && !strcmp(dev[j].host, dev[i].host); j++)
 			put_row(&r->table[ti], &dev[j]);

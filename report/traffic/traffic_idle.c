@@ -294,12 +294,16 @@ traffic_idle(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	struct result *r = result_new("idle", "Idle periods");
 	size_t ip = o->strict ? 1 : 0, is = o->strict ? 0 : 1;
 	for (int k = 0; k < 2; k++)
-		result_table(r, (size_t)k == ip ? "periods" : "strict_periods",
-		    (size_t)k == ip ? "Idle periods (below the threshold)" :
-		    "Strictly idle periods (no request completed)", period_cols,
-		    sizeof period_cols / sizeof period_cols[0]);
-	result_table(r, "summary", "Summary", summary_cols,
-	    sizeof summary_cols / sizeof summary_cols[0]);
+		result_wide(result_table(r, (size_t)k == ip ? "periods" :
+		    "strict_periods", (size_t)k == ip ? "Idle periods (below "
+		    "the threshold)" : "Strictly idle periods (no request "
+		    "completed)", period_cols, sizeof period_cols /
+		    sizeof period_cols[0]), "lo_s,hi_s");
+	result_wide(result_table(r, "summary", "Summary", summary_cols,
+	    sizeof summary_cols / sizeof summary_cols[0]), "n,"
+	    "calendar_minutes,peak_source,peak_t,threshold_pct,idle_minutes,"
+	    "longest_t,strict_minutes,strict_periods,longest_strict_minutes,"
+	    "longest_strict_t");
 	if (traffic_coverage_notes(r, db, &c) > 0) {
 		traffic_peak_resolve(&s, o->peak, &p);
 		runs_init(&idle, o->idle_edges, o->nidle_edges);

@@ -83,7 +83,7 @@ static const struct rcol_spec series_cols[] = {
 	{ "rd_max_mib_s", "Read max", "MiB/s", CF_PLAIN, 2 },
 	{ "wr_max_mib_s", "Write max", "MiB/s", CF_PLAIN, 2 },
 	{ "read_share", "Read share", "%", CF_PCT, 1 },
-	{ "partial", "Partial", NULL, CF_PLAIN, 0 },
+	{ "partial", "Partial", NULL, CF_BOOL, 0 },
 	{ "annotation", "Annotation", NULL, CF_PLAIN, 0 },	/* --annotate */
 };
 #define SERIES_NCOL (sizeof series_cols / sizeof series_cols[0])
@@ -123,7 +123,7 @@ static const struct rcol_spec day_cols[] = {
 	{ "rd_bytes", "Read", "B", CF_BYTES, 1 },
 	{ "wr_bytes", "Written", "B", CF_BYTES, 1 },
 	{ "read_share", "Read share", "%", CF_PCT, 1 },
-	{ "partial", "Partial", NULL, CF_PLAIN, 0 },
+	{ "partial", "Partial", NULL, CF_BOOL, 0 },
 };
 
 static void
@@ -341,12 +341,15 @@ traffic_throughput(sqlite3 *db, const struct opts *o, char *err,
 	}
 	traffic_coverage_count(&s, &c);
 	r = result_new("throughput", "Aggregate throughput");
-	result_table(r, "series", "Throughput per bucket", series_cols,
-	    o->nann ? SERIES_NCOL : SERIES_NCOL - 1);
+	result_wide(result_table(r, "series", "Throughput per bucket",
+	    series_cols, o->nann ? SERIES_NCOL : SERIES_NCOL - 1), "minutes,"
+	    "complete,rd_max_mib_s,wr_max_mib_s");
 	result_table(r, "days", "Traffic per UTC day", day_cols,
 	    sizeof day_cols / sizeof day_cols[0]);
-	result_table(r, "totals", "Totals over the complete minutes",
-	    total_cols, sizeof total_cols / sizeof total_cols[0]);
+	result_wide(result_table(r, "totals", "Totals over the complete "
+	    "minutes", total_cols, sizeof total_cols / sizeof total_cols[0]),
+	    "complete,calendar_minutes,days,days_empty,rd_bytes_per_day,"
+	    "wr_bytes_per_day,peak_rd_t,peak_wr_t");
 	if (o->nann)
 		traffic_annotate_table(r, &s, o->ann, o->nann);
 	traffic_coverage_notes(r, db, &c);

@@ -348,7 +348,11 @@ def growth(points, target):
             m.update(state="already exceeded", xc=float(xs[first_hit]),
                      xlo=None, xhi=None)
         rows.append({
-            "model": name, "n": len(points), "slope_per_day": m["slope"],
+            # The linear slope is in the metric's unit per day; the
+            # exponential one, of ln N, a rate per day: each its column.
+            "model": name, "n": len(points),
+            "slope_per_day": m["slope"] if name == "linear" else None,
+            "rate_per_day": m["slope"] if name == "exponential" else None,
             "r2": m["r2"], "rmse": m["rmse"],
             "crossing": _day(t0, m["xc"], xlast),
             "crossing_lo": _day(t0, m["xlo"], xlast),
@@ -419,7 +423,8 @@ def growth_sum(by_fs, target):
                      else "projected")
     proj = [] if not npoints else [{
         "model": "linear", "n": npoints,
-        "slope_per_day": None if unfitted else float(b), "r2": None,
+        "slope_per_day": None if unfitted else float(b),
+        "rate_per_day": None, "r2": None,
         "rmse": None, "crossing": None if xc is None
         else _day(t0, float(xc), float(xlast)),
         "crossing_lo": None, "crossing_hi": None,

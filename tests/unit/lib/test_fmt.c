@@ -62,10 +62,42 @@ check_diag(void)
 	free(t);
 }
 
+/* The width of terminal text and its wrapping, by hand: "é" one column,
+ * "日本" two each, a combining accent none. */
+static void
+check_term(void)
+{
+	char *buf = NULL, *t;
+	size_t len = 0;
+	FILE *f;
+
+	is_i64((int64_t)fmt_term_width("caf\xc3\xa9"), 4, "term width: é "
+	    "is one column");
+	is_i64((int64_t)fmt_term_width("\xe6\x97\xa5\xe6\x9c\xac"), 4,
+	    "term width: two wide characters");
+	is_i64((int64_t)fmt_term_width("e\xcc\x81"), 1,
+	    "term width: a combining accent adds none");
+	t = fmt_term_str("a\xc2\x85" "b");
+	is_str(t, "a\\xc2\\x85b", "term: a C1 control (NEL) as \\xNN");
+	free(t);
+	f = open_memstream(&buf, &len);
+	fmt_term_wrap(f, "the quick brown fox jumps over", 10);
+	fmt_term_wrap(f, "  abcdefghijklmnop qr", 6);
+	fmt_term_wrap(f, "\xe6\x97\xa5\xe6\x9c\xac\xe6\x97\xa5", 5);
+	fmt_term_wrap(f, "whole line", 0);
+	fclose(f);
+	is_str(buf, "the quick\nbrown fox\njumps over\nabcdef\nghijkl\n"
+	    "mnop\nqr\n\xe6\x97\xa5\xe6\x9c\xac\n\xe6\x97\xa5\nwhole line\n",
+	    "term wrap: words kept whole, a long word cut, wide characters "
+	    "counted two, width 0 one line");
+	free(buf);
+}
+
 int
 main(void)
 {
 	check_diag();
+	check_term();
 	check(fmt_csv_str, "sda", "sda", "csv: plain field as is");
 	check(fmt_csv_str, "", "", "csv: empty field");
 	check(fmt_csv_str, "a,b", "\"a,b\"", "csv: comma quoted");

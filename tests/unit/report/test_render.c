@@ -204,14 +204,14 @@ test_human_unit(void)
 		struct rcol c;
 		const char *want;
 	} u[] = {
-		{ { "k", "Bytes", "B", CF_BYTES, 0 }, NULL },
-		{ { "k", "From", "s", CF_DURATION, 0 }, NULL },
-		{ { "k", "Read per day", "B/day", CF_BYTES, 0 }, NULL },
-		{ { "k", "c", "bytes/min", CF_BYTES, 0 }, "per min" },
-		{ { "k", "Share", NULL, CF_PCT, 0 }, "%" },
-		{ { "k", "Share", "%", CF_PCT, 0 }, "%" },
-		{ { "k", "Mean", "MiB/s", CF_PLAIN, 0 }, "MiB/s" },
-		{ { "k", "Start", NULL, CF_TIME, 0 }, NULL },
+		{ { "k", "Bytes", "B", CF_BYTES, 0, 0 }, NULL },
+		{ { "k", "From", "s", CF_DURATION, 0, 0 }, NULL },
+		{ { "k", "Read per day", "B/day", CF_BYTES, 0, 0 }, NULL },
+		{ { "k", "c", "bytes/min", CF_BYTES, 0, 0 }, "per min" },
+		{ { "k", "Share", NULL, CF_PCT, 0, 0 }, "%" },
+		{ { "k", "Share", "%", CF_PCT, 0, 0 }, "%" },
+		{ { "k", "Mean", "MiB/s", CF_PLAIN, 0, 0 }, "MiB/s" },
+		{ { "k", "Start", NULL, CF_TIME, 0, 0 }, NULL },
 	};
 	char b[64];
 
@@ -460,9 +460,63 @@ test_wide(void)
 	result_free(r);
 }
 
+/* A table of a name, two numbers and a wide column, fitted to widths
+ * worked out by hand. */
+static void
+test_fit(void)
+{
+	static const struct rcol_spec cols[] = {
+		{ "name", "Name", NULL, CF_PLAIN, 0 },
+		{ "files", "Files", "files", CF_PLAIN, 0 },
+		{ "bytes", "Bytes", "bytes", CF_BYTES, 1 },
+		{ "note", "Why no date", NULL, CF_PLAIN, 0 },
+	};
+	static const char *const pick[] = { "NOTE", "name" };
+	struct result *r = result_new("t", "T");
+	struct rtable *t = result_table(r, "k", "K", cols, 4);
+	size_t row = result_row(t);
+	struct render_view v = { .width = 24 };
+	int idx[4];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	result_wide(t, "note");
+	result_set_text(t, row, 0, "abcdefghijklmnopqrst");
+	result_set_int(t, row, 1, 1234567);
+	result_set_int(t, row, 2, 3 << 20);
+	result_set_text(t, row, 3, "one point");
+	is_i64((int64_t)render_columns(t, &v, FMT_TABLE, idx), 3,
+	    "columns: a terminal's table leaves the wide one out");
+	is_i64((int64_t)render_columns(t, &v, FMT_CSV, idx), 4,
+	    "columns: CSV has every one");
+	v.cols = pick;
+	v.ncols = 2;
+	ok(render_columns(t, &v, FMT_JSON, idx) == 2 && idx[0] == 3 &&
+	    idx[1] == 0, "columns: -o's keys in its order, in any case");
+	v.add = 1;
+	ok(render_columns(t, &v, FMT_TABLE, idx) == 4 && idx[3] == 3,
+	    "columns: -o +LIST after the default ones");
+	v.cols = NULL;
+	v.ncols = v.add = 0;
+	f = open_memstream(&buf, &len);
+	render_view(f, r, FMT_TABLE, &v);
+	fclose(f);
+	/* 24 columns: Files 9 and Bytes 7 wide (3.0 MiB) with their two
+	 * separators leave the name 4, its header's width. */
+	is_str(buf, "T\n\nK\n"
+	    "Name      Files    Bytes\n"
+	    "----  ---------  -------\n"
+	    "abcd  1,234,567  3.0 MiB\n"
+	    "efgh\nijkl\nmnop\nqrst\n", "fit: numbers whole, the name wrapped");
+	free(buf);
+	result_free(r);
+}
+
 int
 main(void)
 {
+	test_fit();
 	test_wide();
 	test_formats();
 	test_human();

@@ -1,0 +1,39 @@
+/*
+ * render_cols: which columns of a table are printed (render.h): every one
+ * by default; for a terminal's table those not marked wide
+ * (result_wide); those -o names, in its order; with -o +LIST the
+ * default ones and those.
+ */
+#include "render.h"
+
+static int
+listed(const int *idx, size_t n, int c)
+{
+	for (size_t k = 0; k < n; k++)
+		if (idx[k] == c)
+			return 1;
+	return 0;
+}
+
+/* The default: every column, but for a terminal's table the wide ones
+ * left out; -o LIST: its keys that t has; -o +LIST: the default, then
+ * those. A key named twice is shown once. */
+size_t
+render_columns(const struct rtable *t, const struct render_view *v,
+    enum fmt_kind fmt, int *idx)
+{
+	int narrow = fmt == FMT_TABLE && v->width > 0 && !v->wide;
+	size_t n = 0;
+
+	if (!v->cols || v->add)
+		for (size_t c = 0; c < t->ncol; c++)
+			if (!(narrow && t->col[c].wide))
+				idx[n++] = (int)c;
+	for (size_t k = 0; v->cols && k < v->ncols; k++) {
+		int c = result_col_index(t, v->cols[k]);
+
+		if (c >= 0 && !listed(idx, n, c))
+			idx[n++] = c;
+	}
+	return n;
+}
