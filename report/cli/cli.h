@@ -26,7 +26,8 @@ enum cli_opt {
 	CO_EXCLUDE = 1u << 18, CO_THREADS = 1u << 19, CO_PROGRESS = 1u << 20,
 	CO_OUT = 1u << 21, CO_BUNDLE = 1u << 22, CO_FORMAT = 1u << 23,
 	CO_TABLE = 1u << 24, CO_TITLE = 1u << 25, CO_NOW = 1u << 26,
-	CO_QUARTER = 1u << 27, CO_DBGROUP = 1u << 28, CO_NOPATHS = 1u << 29
+	CO_QUARTER = 1u << 27, CO_DBGROUP = 1u << 28, CO_NOPATHS = 1u << 29,
+	CO_FACTOR = 1u << 30
 };
 
 struct command;
