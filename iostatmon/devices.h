@@ -6,8 +6,9 @@
  * are followed down through slaves/ (dm, md, LVM) to whole disks and back
  * up through holders/, and the whole closure is excluded. Also excluded:
  * loop, ram, zram, nbd, sr, fd, zero-size, removable and hidden devices
- * (NVMe multipath paths), and partitions of sampled whole disks, so no byte
- * is counted twice. --include/--exclude globs and --all-devices override.
+ * (NVMe multipath paths), partitions of sampled whole disks and stacks
+ * over sampled disks, so that nothing is counted on two levels at once.
+ * --include/--exclude globs and --all-devices override.
  * Every decision carries a reason that `iostatmon devices` prints, and
  * every stack (md, dm, multipath) a statement of the level sampled and
  * of what an aggregate then counts: the disks of a mirror carry each
