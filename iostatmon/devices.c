@@ -16,9 +16,11 @@
  *     excluded sde": I/O is counted on whole disks only.
  *  7. A stacked device (one with slaves/: dm, md, bcache): excluded,
  *     "stacked on monitored sdc, sdd" (the leaf disks, partitions mapped to
- *     their disks), so that each byte is counted once, on the disks. When
- *     --include picks a stacked device, the level flips: its leaf disks
- *     that no --include names are excluded ("under included dm-2").
+ *     their disks), so that no byte is counted both on a stack and on its
+ *     disks. When --include picks a stacked device, the level flips: its
+ *     leaf disks that no --include names are excluded ("under included
+ *     dm-2"). What the disks then carry (a mirror's copies, a RAID's
+ *     parity) is said per stack by devices_level.c.
  *  8. Otherwise: monitored ("data disk").
  *
  * The reason string is "monitored: WHY" or "excluded: WHY".
@@ -31,22 +33,11 @@
 #include <string.h>
 
 #include "devident.h"
+#include "devices_int.h"
 #include "sysblk.h"
 #include "topology.h"
 #include "globlist.h"
 #include "xalloc.h"
-
-enum pending { DONE, PARTITION, STACKED };
-
-struct decide {
-	const struct dev_opts *o;
-	struct sysblk g;
-	struct dev_set *s;
-	int *node;		/* sysblk index of each device, or -1 */
-	int *forced;		/* +1 --include, -1 --exclude, 0 neither */
-	int *never;		/* never data (rule 5): not worth a probe */
-	enum pending *pend;
-};
 
 static void
 decide(struct dev_info *d, int monitored, const char *fmt, ...)
@@ -143,37 +134,6 @@ first_rules(struct decide *c, size_t k)
 	return DONE;
 }
 
-/* The device of sysblk node i in the set, or NULL. */
-static struct dev_info *
-dev_of_node(struct decide *c, int i)
-{
-	size_t k;
-
-	for (k = 0; i >= 0 && k < c->s->n; k++)
-		if (c->node[k] == i)
-			return &c->s->d[k];
-	return NULL;
-}
-
-/* The leaf disks under node i, into v (deduplicated). */
-static void
-leaves(struct decide *c, int i, int depth, int *v, size_t *n, size_t cap)
-{
-	char **sl;
-	size_t ns, k;
-
-	if (i < 0 || !sysblk_visit(&c->g, i) || depth > 16)
-		return;
-	sl = sysblk_list(&c->g, i, "slaves", &ns);
-	for (k = 0; k < ns; k++)
-		leaves(c, sysblk_get(&c->g, sl[k]), depth + 1, v, n, cap);
-	sysblk_list_free(sl, ns);
-	if (ns == 0 && c->g.n[i].partition)
-		leaves(c, sysblk_whole(&c->g, i), depth + 1, v, n, cap);
-	else if (ns == 0 && c->g.n[i].dir && *n < cap)
-		v[(*n)++] = i;
-}
-
 /* "sdc, sdd": the names of the leaves whose monitored flag is want. */
 static int
 leaf_names(struct decide *c, const int *v, size_t n, int want, char *buf,
@@ -184,7 +144,7 @@ leaf_names(struct decide *c, const int *v, size_t n, int want, char *buf,
 
 	buf[0] = 0;
 	for (k = 0; k < n; k++) {
-		struct dev_info *d = dev_of_node(c, v[k]);
+		struct dev_info *d = devices_walk_dev(c, v[k]);
 
 		if ((d && d->monitored) != want)
 			continue;
@@ -196,18 +156,15 @@ leaf_names(struct decide *c, const int *v, size_t n, int want, char *buf,
 	return count;
 }
 
-#define MAX_LEAVES 64
-
 /* Rule 7 for device k. */
 static void
 stacked_rule(struct decide *c, size_t k)
 {
-	int v[MAX_LEAVES];
-	size_t n = 0;
+	int v[DEVICES_MAX_LEAVES];
+	size_t n;
 	char names[200];
 
-	sysblk_new_walk(&c->g);
-	leaves(c, c->node[k], 0, v, &n, MAX_LEAVES);
+	n = devices_walk_leaves(c, c->node[k], v);
 	if (leaf_names(c, v, n, 1, names, sizeof names))
 		decide(&c->s->d[k], 0, "stacked on monitored %s", names);
 	else if (leaf_names(c, v, n, 0, names, sizeof names))
@@ -221,13 +178,12 @@ stacked_rule(struct decide *c, size_t k)
 static void
 flip_level(struct decide *c, size_t k)
 {
-	int v[MAX_LEAVES];
-	size_t n = 0, j;
+	int v[DEVICES_MAX_LEAVES];
+	size_t n, j;
 
-	sysblk_new_walk(&c->g);
-	leaves(c, c->node[k], 0, v, &n, MAX_LEAVES);
+	n = devices_walk_leaves(c, c->node[k], v);
 	for (j = 0; j < n; j++) {
-		struct dev_info *d = dev_of_node(c, v[j]);
+		struct dev_info *d = devices_walk_dev(c, v[j]);
 
 		if (d && d->monitored && c->forced[d - c->s->d] != 1)
 			decide(d, 0, "under included %s", c->s->d[k].name);
@@ -239,7 +195,7 @@ static void
 partition_rule(struct decide *c, size_t k)
 {
 	int w = sysblk_whole(&c->g, c->node[k]);
-	struct dev_info *d = dev_of_node(c, w);
+	struct dev_info *d = devices_walk_dev(c, w);
 
 	if (w < 0)
 		decide(&c->s->d[k], 0, "partition of an unknown disk");
@@ -335,6 +291,7 @@ devices_decide(const struct dev_opts *o, const struct ds_table *t,
 	c.never = xcalloc(n ? n : 1, sizeof *c.never);
 	c.pend = xcalloc(n ? n : 1, sizeof *c.pend);
 	decide_all(&c, t);
+	devices_level_all(&c);
 	for (k = 0; k < n; k++)
 		devident_fill(&c.g, c.node[k] >= 0 && c.g.n[c.node[k]].dir ?
 		    c.node[k] : -1, o->probe_blkid && !c.never[k], &out->d[k]);
@@ -354,6 +311,7 @@ devices_set_free(struct dev_set *s)
 	for (k = 0; k < s->n; k++) {
 		devident_free(&s->d[k]);
 		free(s->d[k].reason);
+		free(s->d[k].level);
 	}
 	free(s->d);
 	s->d = NULL;

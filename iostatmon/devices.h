@@ -6,9 +6,13 @@
  * are followed down through slaves/ (dm, md, LVM) to whole disks and back
  * up through holders/, and the whole closure is excluded. Also excluded:
  * loop, ram, zram, nbd, sr, fd, zero-size, removable and hidden devices
- * (NVMe multipath paths), and partitions of sampled whole disks, so no byte
- * is counted twice. --include/--exclude globs and --all-devices override.
- * Every decision carries a reason that `iostatmon devices` prints.
+ * (NVMe multipath paths), partitions of sampled whole disks and stacks
+ * over sampled disks, so that nothing is counted on two levels at once.
+ * --include/--exclude globs and --all-devices override.
+ * Every decision carries a reason that `iostatmon devices` prints, and
+ * every stack (md, dm, multipath) a statement of the level sampled and
+ * of what an aggregate then counts: the disks of a mirror carry each
+ * write once per copy, those of a parity RAID the parity too.
  */
 #ifndef IOSTATMON_DEVICES_H
 #define IOSTATMON_DEVICES_H
@@ -36,6 +40,10 @@ struct dev_info {
 	uint64_t diskseq;		/* 0 when the kernel has none */
 	int monitored;
 	char *reason;			/* "excluded: holds / via sda2"; owned */
+	char *level;			/* a stacked device: which level is
+					   sampled and what an aggregate then
+					   counts (devices_level.c); owned;
+					   NULL for any other */
 	int is_partition;
 	char whole[DS_NAME_MAX];	/* whole disk of a partition */
 	size_t nattr;			/* identity: wwid, serial, model, ... */

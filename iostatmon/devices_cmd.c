@@ -1,9 +1,14 @@
 /*
  * devices_cmd: `iostatmon devices`, every device of /proc/diskstats with
- * the decision of devices.c and its reason, one line each under a header:
+ * the decision of devices.c and its reason, one line each under a header,
+ * then, after a blank line, each stack's level (devices_level.c):
  *
  *	device  maj:min  decision   reason
  *	sda     8:0      excluded   holds / via sda2
+ *	...
+ *
+ *	stacks: the level sampled, and what an aggregate then counts
+ *	  md0 (raid1 over sdb, sdc): disks sampled (sdb, sdc); an ...
  *
  * libblkid probing (fstype, uuid, label in --format json) only runs on the
  * real /proc and /sys: with --proc or --sys the names describe a tree that
@@ -73,6 +78,15 @@ print_table(const struct dev_set *s)
 		printf("%-*s  %-*s  %-9s  %s\n", wname, s->d[k].name, wnum, num,
 		    decision(&s->d[k]), why(&s->d[k]));
 	}
+	for (k = 0; k < s->n; k++)
+		if (s->d[k].level)
+			break;
+	if (k < s->n)
+		printf("\nstacks: the level sampled, and what an aggregate "
+		    "then counts\n");
+	for (; k < s->n; k++)
+		if (s->d[k].level)
+			printf("  %s\n", s->d[k].level);
 }
 
 static void
@@ -80,7 +94,7 @@ print_csv(const struct dev_set *s)
 {
 	size_t k;
 
-	printf("name,major,minor,diskseq,decision,reason,whole\n");
+	printf("name,major,minor,diskseq,decision,reason,whole,level\n");
 	for (k = 0; k < s->n; k++) {
 		const struct dev_info *d = &s->d[k];
 
@@ -90,6 +104,8 @@ print_csv(const struct dev_set *s)
 		fmt_csv_str(stdout, why(d));
 		putchar(',');
 		fmt_csv_str(stdout, d->is_partition ? d->whole : "");
+		putchar(',');
+		fmt_csv_str(stdout, d->level ? d->level : "");
 		putchar('\n');
 	}
 }
@@ -112,6 +128,11 @@ print_json(const struct dev_set *s)
 		printf(", \"whole\": ");
 		if (d->is_partition)
 			fmt_json_str(stdout, d->whole);
+		else
+			printf("null");
+		printf(", \"level\": ");
+		if (d->level)
+			fmt_json_str(stdout, d->level);
 		else
 			printf("null");
 		printf(", \"attributes\": {");

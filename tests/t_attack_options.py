@@ -466,6 +466,10 @@ def iocensus_options(tmp, cdb, log):
     attack("iocensus idle", "--threshold", decs,
            ioc(iodb, "idle")("--threshold"),
            lambda v: xdec(v) is not None and 0 < xdec(v) <= 100)
+    attack("iocensus health", "--factor", decs + ["1", "1.000001", "1000",
+                                                  "1000.000001", "3"],
+           ioc(iodb, "health")("--factor"),
+           lambda v: xdec(v) is not None and 1 < xdec(v) <= 1000)
 
     def ascending(vals):
         return vals is not None and vals[0] > 0 and all(

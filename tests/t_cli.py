@@ -46,6 +46,7 @@ HONOURED = {
                               "--buckets"],
     "burst": PRINT + WINDOW + ["--burst-c", "--host-peak"],
     "devices": PRINT + WINDOW,
+    "health": PRINT + WINDOW + ["--factor"],
     "metrics": ["--db", "-h, --help", "--out"],
     "report": ["--db", "-h, --help"] + WINDOW + ["--quarter",
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",

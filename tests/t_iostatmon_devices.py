@@ -3,6 +3,14 @@ fake trees (tests/lib/faketopo.py), and a run on this machine's own /proc and
 /sys, where the device behind / is found independently with findmnt and
 lsblk and must be excluded.
 
+Each stack's level, written by hand for the fake trees: which level is
+sampled (its disks, its paths, itself under --include, nothing when it
+is local) and what an aggregate of the sampled devices then counts (a
+mirror's copies, RAID6's two parity chunks, RAID10's copies from
+md/layout, each multipath request once), in the three formats; and
+`--include 'md*'` on a storage server: the arrays sampled, their disks
+excluded as under them, the other disks and paths sampled as before.
+
 The binary is $BUILD/iostatmon, or $IOSTATMON when set.
 """
 import csv
@@ -69,17 +77,65 @@ def run(*args):
 HEADER = ["device", "maj:min", "decision", "reason"]
 
 
-def table(out):
+# The stacks of the main machine: md0 and the LVM volumes on it are
+# local; md1 is on partitions of the data disks sdc, sdd.
+MAIN_LEVELS = [
+    "md0 (raid1 over sda2, sdb2): not sampled, nor are its disks: local "
+    "(holds / via dm-0)",
+    "md1 (raid0 over sdc1, sdd1): disks sampled (sdc, sdd); an aggregate "
+    "counts each byte once",
+    "dm-0 (LVM vg0-root over md0): not sampled, nor are its disks: local "
+    "(holds /)",
+    "dm-1 (LVM vg0-home over md0): not sampled, nor are its disks: local "
+    "(stacked on local md0)",
+    "dm-2 (dm-crypt data-crypt over sde): disks sampled (sde); an aggregate "
+    "counts each byte once",
+]
+LVM = ("each byte once for a linear or striped volume, once per copy for a "
+       "mirrored or RAID one, and what md1 below it writes, as said of it")
+STORAGE_LEVELS = [
+    "md0 (raid1 over sdb, sdc): disks sampled (sdb, sdc); an aggregate "
+    "counts each write once per mirror copy (2 copies), each read once",
+    "md1 (raid6 over sdd, sde, sdf, sdg): disks sampled (sdd, sde, sdf, "
+    "sdg); an aggregate counts each write with its parity (2 chunks a "
+    "stripe) and the reads of a partial stripe's update; each read once",
+    "md2 (raid10 over sdh, sdi, sdj, sdk): disks sampled (sdh, sdi, sdj, "
+    "sdk); an aggregate counts each write once per copy (2 copies), each "
+    "read once",
+    "dm-0 (LVM vgdata-lv0 over md1): disks sampled (sdd, sde, sdf, sdg); an "
+    "aggregate counts " + LVM,
+    "dm-2 (multipath mpatha over sdl, sdm): paths sampled (sdl, sdm); an "
+    "aggregate counts each request once, on the path it took (a device is "
+    "a path, not the LUN)",
+]
+SELF = "sampled itself, not the devices under it; an aggregate counts " \
+    "what was sent to it, once"
+STORAGE_MD_LEVELS = [
+    "md0 (raid1 over sdb, sdc): " + SELF,
+    "md1 (raid6 over sdd, sde, sdf, sdg): " + SELF,
+    "md2 (raid10 over sdh, sdi, sdj, sdk): " + SELF,
+    "dm-0 (LVM vgdata-lv0 over md1): devices below it sampled (md1); an "
+    "aggregate counts " + LVM,
+    STORAGE_LEVELS[4],
+]
+STACKS = "stacks: the level sampled, and what an aggregate then counts"
+
+
+def table(out, levels=None):
     """name -> (maj:min, decision, reason); order as a list too. The first
-    line must be the column header."""
+    line must be the column header; after a blank line, the stacks' levels
+    (into the list levels, when given)."""
     rows, order = {}, []
     lines = out.splitlines()
     eq(lines[:1] and lines[0].split(), HEADER, "table: a header line names "
        "the columns")
-    for line in lines[1:]:
+    end = lines.index("") if "" in lines else len(lines)
+    for line in lines[1:end]:
         f = line.split(None, 3)
         rows[f[0]] = tuple(f[1:])
         order.append(f[0])
+    if levels is not None:
+        levels += lines[end:]
     return rows, order
 
 
@@ -94,20 +150,25 @@ def test_fixture(tmp):
              "--sys", os.path.join(tmp, "main", "sys")]
     rc, out, err = run(*roots)
     eq((rc, err), (0, ""), "table: exit 0, nothing on stderr")
-    rows, order = table(out)
+    levels = []
+    rows, order = table(out, levels)
     eq(rows, MAIN, "table: every decision and reason")
+    eq(levels, ["", STACKS] + ["  " + x for x in MAIN_LEVELS],
+       "table: after a blank line, each stack's level")
     eq(order, diskstats_names(os.path.join(tmp, "main", "proc", "diskstats")),
        "table: in diskstats order")
 
     rc, out, err = run(*roots, "--format", "csv")
     got = list(csv.reader(io.StringIO(out)))
     eq(got[0], ["name", "major", "minor", "diskseq", "decision", "reason",
-                "whole"], "csv: header")
+                "whole", "level"], "csv: header")
+    eq([r[7] for r in got[1:] if r[7]], MAIN_LEVELS,
+       "csv: the stacks' levels, nothing for other devices")
     eq({r[0]: ("%s:%s" % (r[1], r[2]), r[4], r[5]) for r in got[1:]}, MAIN,
        "csv: decisions, reasons with commas quoted")
     eq([r for r in got if r[0] in ("sda", "sdb1")],
-       [["sda", "8", "0", "1", "excluded", MAIN["sda"][2], ""],
-        ["sdb1", "8", "17", "0", "excluded", MAIN["sdb1"][2], "sdb"]],
+       [["sda", "8", "0", "1", "excluded", MAIN["sda"][2], "", ""],
+        ["sdb1", "8", "17", "0", "excluded", MAIN["sdb1"][2], "sdb", ""]],
        "csv: diskseq and whole disk")
 
     rc, out, err = run(*roots, "--format", "json")
@@ -115,6 +176,8 @@ def test_fixture(tmp):
     eq({d["name"]: ("%d:%d" % (d["major"], d["minor"]),
                     "monitored" if d["monitored"] else "excluded",
                     d["reason"]) for d in doc}, MAIN, "json: decisions")
+    eq([d["level"] for d in doc if d["level"] is not None], MAIN_LEVELS,
+       "json: the stacks' levels, null for other devices")
     dm0 = [d for d in doc if d["name"] == "dm-0"][0]
     eq(dm0["attributes"], {"dm_name": "vg0-root", "dm_uuid": "LVM-aaaa-root",
                            "rotational": "1", "size_sectors": "2000000"},
@@ -176,6 +239,36 @@ def test_fixture(tmp):
     eq(rc, 2, "unknown option: usage error")
 
 
+def test_storage(tmp):
+    faketopo.storage_machine(os.path.join(tmp, "storage"))
+    roots = ["--proc", os.path.join(tmp, "storage", "proc"),
+             "--sys", os.path.join(tmp, "storage", "sys")]
+    rc, out, err = run(*roots)
+    levels = []
+    rows, _ = table(out, levels)
+    eq((rc, levels), (0, ["", STACKS] + ["  " + x for x in STORAGE_LEVELS]),
+       "storage: each stack's level and what an aggregate counts")
+    disks = ["sd" + c for c in "bcdefghijklm"] + ["nvme0n1"]
+    eq([n for n in rows if rows[n][1] == "monitored"], disks,
+       "storage: the data disks and paths are sampled")
+    rc, out, err = run(*roots, "--include", "md*")
+    levels = []
+    rows, _ = table(out, levels)
+    eq((rc, levels), (0, ["", STACKS] + ["  " + x for x in
+                                          STORAGE_MD_LEVELS]),
+       "--include 'md*': the arrays sampled, each once")
+    want = {n: rows[n] for n in rows}
+    for md, under in (("md0", "bc"), ("md1", "defg"), ("md2", "hijk")):
+        want[md] = (want[md][0], "monitored", "included by --include")
+        for c in under:
+            want["sd" + c] = (want["sd" + c][0], "excluded",
+                              "under included " + md)
+    eq(rows, want, "--include 'md*': the disks under the arrays excluded")
+    eq([n for n in rows if rows[n][1] == "monitored"],
+       ["sdl", "sdm", "nvme0n1", "md0", "md1", "md2"],
+       "--include 'md*': the arrays, the paths and the other disk sampled")
+
+
 def sh(*cmd):
     p = subprocess.run(cmd, capture_output=True, text=True)
     return p.stdout.strip() if p.returncode == 0 else ""
@@ -229,6 +322,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="t_iostatmon_devices.")
     try:
         test_fixture(tmp)
+        test_storage(tmp)
     finally:
         shutil.rmtree(tmp)
     test_real_machine()

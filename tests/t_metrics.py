@@ -24,7 +24,19 @@ on the loopback address, whose served values are parsed here.
   text, and a NULL (not recorded) has no sample, never 0.
 - --out replaces the file by rename: a new inode, no temporary left; a
   failed run leaves the old file as it was.
+- Device health: on a generated fleet (tests/lib/fleetgen.py) with one
+  disk slowed and one idle, iocensus_device_slow{host,device} is 1 for
+  the slow disk, 0 for every healthy one and absent for the idle one
+  (it cannot be called: missing is never 0), as `iocensus health` calls
+  them; a host name with quotes, a backslash and a newline comes back
+  exactly; promtool and node_exporter read it.
+- The alerting rules shipped in scripts/iocensus.rules.yml: `promtool
+  check rules`, and `promtool test rules` on series made here: a device
+  slow for 6 h fires, one slow for 5 h then healthy does not, nor does a
+  healthy one or one without a sample.
 """
+import csv
+import io
 import os
 import re
 import shutil
@@ -38,6 +50,9 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, done, diff, skip             # noqa: E402
+from fleetgen import Fleet                       # noqa: E402
+import reportdb                                  # noqa: E402
+import snapgen                                   # noqa: E402
 
 
 def eq(got, want, name, why=""):
@@ -46,6 +61,9 @@ def eq(got, want, name, why=""):
                                                      if why else ""))
 
 BUILD = os.environ["BUILD"]
+TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+RULES = os.path.join(TOP, "scripts", "iocensus.rules.yml")
 IOCENSUS = os.path.join(BUILD, "iocensus")
 FSSCAN = os.path.join(BUILD, "fsscan")
 
@@ -190,6 +208,11 @@ def check_format(text, tmp):
        "every family is a gauge", types)
     ok(all(helps.get(n) for n in names), "every family has a HELP line")
     ok(text.count("# TYPE ") == len(types), "one TYPE line per family")
+    promtool_check(text)
+    return samples
+
+
+def promtool_check(text):
     if shutil.which("promtool"):
         p = subprocess.run(["promtool", "check", "metrics"], input=text,
                            capture_output=True, text=True)
@@ -197,7 +220,6 @@ def check_format(text, tmp):
            p.stdout + p.stderr)
     else:
         ok(False, "promtool is installed (scripts/install-deps)")
-    return samples
 
 
 def free_port():
@@ -342,6 +364,99 @@ def check_real_capacity(tmp):
         subprocess.run(["umount", mnt])
 
 
+HOST_HOSTILE = 'oss "q" \\back\nnew'
+
+
+def check_device_slow(tmp):
+    """iocensus_device_slow on a fleet: one disk slowed 4x from the
+    second day, one disk idle; `iocensus health` is what calls them."""
+    t0 = 1267401600
+    f = Fleet(seed=3, start=t0, minutes=2 * 1440)
+    f.slow("h001", "sdc", t0 + 86400, 4)
+    f.idle_device("h002", "sdh")
+    d = os.path.join(tmp, "fleet")
+    os.makedirs(d)
+    db = snapgen.new_db(d, BUILD)
+    names = ["h000", HOST_HOSTILE, "h002", "h003"]
+    reportdb.ingest(db, BUILD, d, f, names)
+    rc, text, err = metrics(db)
+    eq(rc, 0, "metrics of a fleet", err)
+    samples, helps, types = parse(text)
+    p = subprocess.run([IOCENSUS, "health", "--db", db, "--format", "csv",
+                        "--table", "devices"], capture_output=True,
+                       text=True)
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    want = {key("iocensus_device_slow", host=r["host"], device=r["device"]):
+            float(r["slow"]) for r in rows if r["slow"] != ""}
+    got = {k: v for k, v in samples.items()
+           if k[0] == "iocensus_device_slow"}
+    eq(got, want, "iocensus_device_slow: the verdicts of iocensus health")
+    eq(sorted((dict(lb)["host"], dict(lb)["device"]) for (n, lb), v in
+              got.items() if v == 1), [(HOST_HOSTILE, "sdc")],
+       "iocensus_device_slow: 1 for the slowed disk only, its host name "
+       "exact")
+    eq(len([v for v in got.values() if v == 0]), 30,
+       "iocensus_device_slow: 0 for each of the 30 healthy disks")
+    ok(key("iocensus_device_slow", host="h002", device="sdh") not in got,
+       "iocensus_device_slow: no sample for the idle disk (not called)")
+    eq((types.get("iocensus_device_slow"),
+        helps.get("iocensus_device_slow", "")[:30]),
+       ("gauge", "1 if the device is slow: above"),
+       "iocensus_device_slow: HELP and TYPE")
+    promtool_check(text)
+    textdir = os.path.join(tmp, "textfile2")
+    os.makedirs(textdir)
+    with open(os.path.join(textdir, "iocensus.prom"), "w") as fh:
+        fh.write(text)
+    node_exporter(textdir, {k: v for k, v in samples.items()})
+
+
+RULE_TEST = """rule_files:
+  - %s
+evaluation_interval: 1m
+tests:
+  - interval: 1m
+    input_series:
+      - series: 'iocensus_device_slow{host="oss1",device="sdc"}'
+        values: '0 1x500'
+      - series: 'iocensus_device_slow{host="oss1",device="sdd"}'
+        values: '0x500'
+      - series: 'iocensus_device_slow{host="oss2",device="sda"}'
+        values: '1x300 0x200'
+    alert_rule_test:
+      - eval_time: 5h59m
+        alertname: IocensusDeviceSlow
+        exp_alerts: []
+      - eval_time: 6h30m
+        alertname: IocensusDeviceSlow
+        exp_alerts:
+          - exp_labels:
+              severity: warning
+              host: oss1
+              device: sdc
+            exp_annotations:
+              summary: "oss1 sdc is slow against its peers"
+              description: "iocensus health has called sdc of oss1 slow for 6 hours: its requests take several times its peers' (iocensus health --host oss1)."
+"""
+
+
+def check_rules(tmp):
+    if not ok(shutil.which("promtool"), "promtool is installed "
+              "(scripts/install-deps)"):
+        return
+    p = subprocess.run(["promtool", "check", "rules", RULES],
+                       capture_output=True, text=True)
+    eq(p.returncode, 0, "promtool check rules accepts "
+       "scripts/iocensus.rules.yml", p.stdout + p.stderr)
+    test = os.path.join(tmp, "rules_test.yml")
+    with open(test, "w") as fh:
+        fh.write(RULE_TEST % RULES)
+    p = subprocess.run(["promtool", "test", "rules", test],
+                       capture_output=True, text=True)
+    eq(p.returncode, 0, "promtool test rules: slow for 6 h fires, for 5 h"
+       " does not, healthy never", p.stdout + p.stderr)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_metrics.")
     try:
@@ -433,6 +548,8 @@ def main():
         eq(samples.get(key("iocensus_fs_free_inodes", fs="home")), 9.0,
            "home's free inodes")
         check_real_capacity(tmp)
+        check_device_slow(tmp)
+        check_rules(tmp)
     finally:
         shutil.rmtree(tmp)
 

@@ -489,7 +489,7 @@ def main():
                 "Cold data: pvfs, not read in N days",
                 "Usage by project", "Usage by user", "Usage by group"]
         eq(titles[:len(want)], want, "every census section, in order")
-        eq(len(titles), len(want) + 5, "and the five I/O sections")
+        eq(len(titles), len(want) + 6, "and the six I/O sections")
         ok('<section id="methods">' in html and "nearest-rank" in html,
            "methods section")
         eq(html.count("<svg "), html.count("<figure "), "every figure has its svg")
@@ -531,9 +531,9 @@ def main():
         db2 = reportdb.build(os.path.join(tmp, "census"), BUILD, io=False)
         h2 = report(db2, os.path.join(tmp, "c.html")).decode("utf-8")
         check_page(h2, "no I/O")
-        io_titles = [t for _, t in sections(h2)][-5:]
+        io_titles = [t for _, t in sections(h2)][-6:]
         nodata = [t for t, body in blocks(h2) if '<p class="nodata">No data' in body]
-        eq(nodata, io_titles, "no I/O: the five I/O sections say no data")
+        eq(nodata, io_titles, "no I/O: the six I/O sections say no data")
         ok("No I/O samples ingested" in blocks(h2)[0][1],
            "no I/O: the summary says no I/O samples were ingested")
         db3 = reportdb.build(os.path.join(tmp, "empty"), BUILD, io=False, snapshots=False)

@@ -250,6 +250,7 @@ def commands(db, cap, logs):
         ("idle", ["idle", "--db", db]),
         ("burst", ["burst", "--db", db]),
         ("devices", ["devices", "--db", db]),
+        ("health", ["health", "--db", db]),
         ("ingest", ["ingest", "--db", logs[0]] + logs[1:]),
     ]
 

@@ -23,7 +23,7 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
 	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_DAYS,
-	O_COLUMNS, O_WIDE, O_HELP };
+	O_COLUMNS, O_WIDE, O_FACTOR, O_HELP };
 
 struct optdoc {
 	struct option opt;
@@ -70,6 +70,9 @@ static const struct optdoc optdocs[] = {
 	  "activity thresholds per minute (default 0,128K,1M)" },
 	{ { "host-peak", 1, NULL, O_HOST_PEAK }, CO_HOST_PEAK, "MIB_S",
 	  "per-server peak for load classes (default: observed)" },
+	{ { "factor", 1, NULL, O_FACTOR }, CO_FACTOR, "K",
+	  "slow above K times the peers' median (default 3; above 1, at "
+	  "most 1000)" },
 	{ { "by", 1, NULL, O_BY }, CO_BY, "KEY",
 	  "diff: project|user|group|dir; files: size|atime|mtime|ctime;"
 	  " usage: project|user|group" },
@@ -314,6 +317,13 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_ANNOTATE:
 		return set_annotations(a, name, v);
+	case O_FACTOR:
+		if (opts_xdec_parse(v, &x) < 0 || x.n <= opts_xdec_pow10(x.k) ||
+		    x.n > 1000 * opts_xdec_pow10(x.k))
+			return bad(name, "factor", v, "a factor above 1 and at "
+			    "most 1000, at most 6 decimals");
+		a->an.factor = x;
+		return 0;
 	}
 	return 1;
 }

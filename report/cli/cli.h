@@ -50,6 +50,7 @@ typedef uint64_t cli_opts;
 #define CO_NOPATHS    ((cli_opts)1 << 29)
 #define CO_DAYS       ((cli_opts)1 << 30)
 #define CO_COLUMNS    ((cli_opts)1 << 31)
+#define CO_FACTOR     ((cli_opts)1 << 32)
 
 struct command;
 

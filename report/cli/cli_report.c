@@ -9,8 +9,8 @@
  *   to 100% of capacity (fitted on the points before the window's end),
  *   file sizes, atime, mtime and ctime ages of its latest point, and its
  *   cold data (not read in N days, per project); usage by
- *   project, user and group; then throughput, cdf, idle, burst and
- *   devices. The window (--from/--to, --quarter) drives every section.
+ *   project, user and group; then throughput, cdf, idle, burst, devices
+ *   and health. The window (--from/--to, --quarter) drives every section.
  *   Points are complete snapshots, one per day (space/space_points.c).
  *
  * What has no data still gets its section, with the analysis's own note
@@ -350,7 +350,7 @@ io_results(struct parts *p, sqlite3 *db, const struct opts *o,
 {
 	struct result *(*const fn[])(sqlite3 *, const struct opts *,
 	    char *, size_t) = { traffic_throughput, traffic_cdf, traffic_idle,
-	    traffic_burst, traffic_devices };
+	    traffic_burst, traffic_devices, traffic_health };
 	struct opts c = *o;
 	struct io_window all = { 0 };
 	struct host_list hl;

@@ -92,6 +92,8 @@ static const struct command commands[] = {
 	  CO_PRINT | CO_WINDOW | CO_BURST_C | CO_HOST_PEAK, 0, traffic_burst },
 	{ "devices", "", "per-device and per-host tables, imbalance",
 	  CO_PRINT | CO_WINDOW, 0, traffic_devices },
+	{ "health", "", "slow devices and hosts, each against its peers",
+	  CO_PRINT | CO_WINDOW | CO_FACTOR, 0, traffic_health },
 	/* These write a file format of their own: no --format or --table. */
 	{ "metrics", "", "census metrics for Prometheus (node_exporter "
 	  "textfile)", CO_OUT, 0, NULL },

@@ -24,6 +24,7 @@ opts_init(struct opts *o)
 	o->nidle_edges = sizeof default_idle_edges / sizeof default_idle_edges[0];
 	o->burst_c = default_burst_c;
 	o->nburst_c = sizeof default_burst_c / sizeof default_burst_c[0];
+	o->factor = XDEC_INT(3);
 	o->dir_depth = 1;
 	o->age = "atime";
 }

@@ -107,6 +107,9 @@ struct opts {
 					   interval; default 0, 128 KiB,
 					       1 MiB */
 	size_t nburst_c;
+	struct xdec factor;		/* health --factor K (> 1): slow
+					   above K times the peers' median;
+					   default 3 */
 	const struct annotation *ann;	/* --annotate FILE, parsed */
 	size_t nann;
 

@@ -3,8 +3,10 @@
  * census and I/O tables become plain structs. Loading computes no
  * statistic; a value missing in the database stays missing here.
  *
- *  - query_minutes.c, query_scan.c, query_devstats.c (with query_sel.c):
- *    the I/O minutes, host minutes and device totals of a window;
+ *  - query_minutes.c, query_scan.c, query_devstats.c (with query_sel.c
+ *    and query_seldev.c): the I/O minutes, host minutes and device totals
+ *    of a window;
+ *  - query_devhours.c: the device hours of a window, hour by hour;
  *  - query_hosts.c: the hosts of a window, and the --host check;
  *  - query_quar.c: the quarantined samples, per host;
  *  - query_census.c: snapshots, groups, histograms, extremes, top lists.
@@ -143,6 +145,46 @@ struct dev_stat {
 int query_devstats_load(sqlite3 *db, const struct io_window *w,
     struct dev_stat **out, size_t *n, char *err, size_t errlen);
 void query_devstats_free(struct dev_stat *d, size_t n);
+
+/*
+ * Device hours (query_devhours.c): the devices of a window and their
+ * io_dev_hour rows (sums over each device's valid minutes of a UTC hour,
+ * docs/census-db.md "Device sums") over the whole hours of the window,
+ * one hour at a time, for the analyses that compare devices within each
+ * hour. The window is resolved as query_minutes_load resolves it; only
+ * hours [t, t + 3600) wholly inside it count. An hour in which a device
+ * has no valid minute has no row for it.
+ */
+struct devh_list {
+	size_t n;		/* devices expected in the window, sorted by
+				   host name then device name */
+	char **host, **device;
+	size_t *hostix;		/* host index: hosts in name order */
+	int64_t from, to;	/* the whole hours [from, to); from == to:
+				   none */
+	int cut;		/* the window's start was cut ... */
+	int64_t data_from;	/* ... from where the data starts */
+	void *ids;		/* private: device ids, sorted */
+};
+struct devh_row {
+	size_t dev;		/* index into the list */
+	uint64_t minutes;	/* valid minutes of the device (> 0) */
+	uint64_t rd_ios, wr_ios, rd_bytes, wr_bytes, rd_ms, wr_ms, io_ms;
+};
+/* One hour t: its rows (at most one per device), in list order. */
+typedef int (*devh_fn)(int64_t t, const struct devh_row *row, size_t n,
+    void *arg);
+
+/* The devices of w's selection (l->n == 0: none). 0, or -1 with err;
+ * close l in every case. */
+int query_devhours_open(sqlite3 *db, const struct io_window *w,
+    struct devh_list *l, char *err, size_t errlen);
+/* fn for every hour of l's window that has a row, in time order; it may
+ * be called again for a second pass. fn returning non-zero stops the
+ * scan (returned as is). 0, or -1 with err. */
+int query_devhours_scan(sqlite3 *db, const struct devh_list *l, devh_fn fn,
+    void *arg, char *err, size_t errlen);
+void query_devhours_close(struct devh_list *l);
 
 /*
  * Quarantine (query_quar.c): the samples ingest set apart because their

@@ -21,18 +21,7 @@
 struct dev_row {
 	struct dev_stat st;
 	int64_t id, interval_ms;
-	size_t host;		/* selection index: host name order */
 };
-
-static int
-cmp_dev(const void *a, const void *b)
-{
-	const struct dev_row *x = a, *y = b;
-
-	if (x->host != y->host)
-		return x->host < y->host ? -1 : 1;
-	return strcmp(x->st.device, y->st.device);
-}
 
 /* Busiest valid minute by bytes (the first of equals); most requests. */
 static void
@@ -51,39 +40,23 @@ static int
 load_devices(sqlite3 *db, const struct io_sel *sel, struct dev_row **out,
     size_t *n, char *err, size_t errlen)
 {
-	sqlite3_stmt *st;
-	size_t cap = 0;
-	int rc;
+	struct sel_dev *sd;
+	size_t nsd;
 
-	if (sqlite3_prepare_v2(db, "SELECT d.id, d.host_id, d.name, "
-	    "d.interval_ms" IO_DEV_EXPECTED_IN, -1, &st, NULL) != SQLITE_OK) {
-		return db_sqlerr(db, "reading io_dev", err, errlen);
-	}
-	sqlite3_bind_int64(st, 1, sel->from * 1000);
-	sqlite3_bind_int64(st, 2, sel->to * 1000);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long h = query_sel_index(sel, sqlite3_column_int64(st, 1));
-		const char *name = (const char *)sqlite3_column_text(st, 2);
-		struct dev_row *d;
+	if (query_seldev_load(db, sel, &sd, &nsd, err, errlen) < 0)
+		return -1;
+	*out = xcalloc(nsd ? nsd : 1, sizeof **out);
+	for (size_t i = 0; i < nsd; i++) {
+		struct dev_row *d = &(*out)[i];
 
-		if (h < 0 || name == NULL)
-			continue;
-		*out = xgrow(*out, *n, &cap, sizeof **out, 64);
-		d = &(*out)[(*n)++];
-		memset(d, 0, sizeof *d);
-		d->id = sqlite3_column_int64(st, 0);
-		d->interval_ms = sqlite3_column_int64(st, 3);
-		d->host = (size_t)h;
-		d->st.host = xstrdup(sel->name[h]);
-		d->st.device = xstrdup(name);
+		d->id = sd[i].id;
+		d->interval_ms = sd[i].interval_ms;
+		d->st.host = xstrdup(sel->name[sd[i].host]);
+		d->st.device = xstrdup(sd[i].name);
 		d->st.peak_t = -1;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		return db_sqlerr(db, "reading io_dev", err, errlen);
-	}
-	if (*n)
-		qsort(*out, *n, sizeof **out, cmp_dev);
+	*n = nsd;
+	query_seldev_free(sd, nsd);
 	return 0;
 }
 

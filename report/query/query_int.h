@@ -57,6 +57,18 @@ int query_sel_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st,
 /* Position of host id in the selection, or -1. */
 long query_sel_index(const struct io_sel *s, int64_t id);
 
+/* query_seldev.c: the selection's devices expected somewhere in its
+ * window, sorted by host (selection index: name order) then name. 0, or
+ * -1 with err; free with query_seldev_free. */
+struct sel_dev {
+	int64_t id, interval_ms;
+	size_t host;		/* selection index */
+	char *name;
+};
+int query_seldev_load(sqlite3 *db, const struct io_sel *sel,
+    struct sel_dev **out, size_t *n, char *err, size_t errlen);
+void query_seldev_free(struct sel_dev *d, size_t n);
+
 /* Hosts and devices of the selection expected somewhere in its window. */
 int query_sel_count(sqlite3 *db, const struct io_sel *s, size_t *nhost,
     size_t *ndev, char *err, size_t errlen);

@@ -2,8 +2,8 @@
  * summary: the report's opening page. It computes nothing: it selects
  * cells from the other results' tables, by table and column key, and
  * copies them (exact values, original column formats) into short tables:
- * capacity, files, cold data, growth, busiest projects, I/O headline and
- * burstiness.
+ * capacity, files, cold data, growth, busiest projects, I/O headline,
+ * burstiness and the slow devices.
  * A column or table an analysis did not produce is simply left out.
  */
 #include <stdio.h>
@@ -216,6 +216,33 @@ busiest(const struct src *s, size_t row, size_t nth)
 	    row + 1 < s->t->nrow;
 }
 
+/* A slow device (health's devices table: slow is 1). */
+static int
+slow_device(const struct src *s, size_t row, size_t nth)
+{
+	(void)nth;
+	return int_at(s, row, "slow") == 1;
+}
+
+/* The slow devices of health, if there are any. */
+static void
+slow_rows(struct result *sum, struct result *const *parts, size_t nparts)
+{
+	static const char *const cols[] = { "host", "device", "since",
+	    "factor", "await_ms", "peers_await_ms", "confidence" };
+	struct src s;
+	size_t row;
+
+	if (!sources(parts, nparts, "health", "devices", &s, 1))
+		return;
+	for (row = 0; row < s.t->nrow && !slow_device(&s, row, 0); row++)
+		;
+	if (row < s.t->nrow)
+		select_rows(sum, parts, nparts, "health", "devices", "slow",
+		    "slow_devices", "Slow devices (each against its peers)",
+		    cols, 7, 0, slow_device);
+}
+
 /* One row of cells picked from the first table `table` of `cmd`. */
 static void
 pick_row(struct result *sum, struct result *const *parts, size_t nparts,
@@ -421,6 +448,29 @@ io_notes(struct result *sum, const struct rtable *t)
 	    sizeof e));
 }
 
+/* "Slow device: h001 sdc since 2010-03-02 00:00, 4.02 times its peers'
+ * median await", or how many devices were called healthy. */
+static void
+health_notes(struct result *sum, const struct rtable *slow,
+    const struct rtable *t)
+{
+	char a[256], b[256], c[64], d[64], e[64];
+
+	for (size_t r = 0; slow && r < slow->nrow; r++)
+		result_note(sum, "Slow device: %s %s since %s, %s times its "
+		    "peers' median await (%s confidence).", cell(slow, r,
+		    "host", a, sizeof a), cell(slow, r, "device", b, sizeof b),
+		    cell(slow, r, "since", c, sizeof c), cell(slow, r,
+		    "factor", d, sizeof d), cell(slow, r, "confidence", e,
+		    sizeof e));
+	if (!slow && t && t->nrow)
+		result_note(sum, "Device health: no slow device; %s of %s "
+		    "devices called healthy against their peers, %s not "
+		    "called.", cell(t, 0, "healthy", a, sizeof a), cell(t, 0,
+		    "devices", b, sizeof b), cell(t, 0, "not_called", c,
+		    sizeof c));
+}
+
 static const struct rtable *
 table_of(const struct result *r, const char *key)
 {
@@ -466,6 +516,8 @@ summary_page(struct result *const *parts, size_t nparts)
 	    "longest_minutes", "longest_t", "strict_share" };
 	static const char *const burst[] = { "direction", "c_bytes", "i",
 	    "rho", "p" };
+	static const char *const health[] = { "devices", "slow", "healthy",
+	    "not_called", "slow_hosts", "threshold" };
 	struct result *sum = result_new("summary", "Summary");
 
 	select_rows(sum, parts, nparts, "capacity", "filesystems", "use_pct",
@@ -501,10 +553,15 @@ summary_page(struct result *const *parts, size_t nparts)
 	    idle, 5);
 	select_rows(sum, parts, nparts, "burst", "burst", "rho", "burstiness",
 	    "Burstiness across servers", burst, 5, 0, NULL);
+	slow_rows(sum, parts, nparts);
+	pick_row(sum, parts, nparts, "health", "summary", "health",
+	    "Device health", health, 6);
 	space_notes(sum, table_of(sum, "space"));
 	capacity_notes(sum, table_of(sum, "capacity"));
 	growth_notes(sum, table_of(sum, "growth"));
 	busiest_notes(sum, table_of(sum, "busiest"));
 	io_notes(sum, table_of(sum, "io"));
+	health_notes(sum, table_of(sum, "slow_devices"), table_of(sum,
+	    "health"));
 	return sum;
 }

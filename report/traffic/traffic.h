@@ -1,7 +1,7 @@
 /*
  * traffic: the I/O questions, over the minutes the roll-up derived from
  * the samples: throughput, the CDF of a minute's throughput, idle runs,
- * burstiness with the hourly load classes, and devices. Each follows the
+ * burstiness with the hourly load classes, devices, and device health. Each follows the
  * contract of opts/opts.h: it takes a struct opts and returns a
  * struct result, or NULL with err.
  */
@@ -26,5 +26,13 @@ struct result *traffic_burst(sqlite3 *db, const struct opts *o, char *err,
     size_t errlen);
 struct result *traffic_devices(sqlite3 *db, const struct opts *o, char *err,
     size_t errlen);
+/* Device health (traffic_health.c): each device against its peers. */
+struct result *traffic_health(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+/* The family iocensus_device_slow{host,device} of the same verdicts, as
+ * a table for render_prom: 1 slow, 0 healthy, no value when a device
+ * cannot be called. */
+struct result *traffic_health_metrics(sqlite3 *db, const struct opts *o,
+    char *err, size_t errlen);
 
 #endif

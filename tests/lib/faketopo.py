@@ -223,7 +223,41 @@ def btrfs_machine(root):
     return t
 
 
-SCENARIOS = {"main": main_machine, "btrfs": btrfs_machine}
+def storage_machine(root):
+    """A storage server: the OS on sda; md0 RAID1 over sdb+sdc, md1 RAID6
+    over sdd-sdg with an LVM volume on it, md2 RAID10 (2 near copies)
+    over sdh-sdk, a multipath LUN dm-2 over the paths sdl+sdm, an NVMe
+    data disk."""
+    t = Topo(root)
+    t.disk("sda", 8, 0)
+    t.part("sda1", 8, 1, "sda", 1)
+    t.part("sda2", 8, 2, "sda", 2)
+    for i, n in enumerate("bcdefghijklm", 1):
+        t.disk("sd" + n, 8, 16 * i, path=SATA % (i, i, i, i))
+    t.disk("nvme0n1", 259, 0,
+           path="/devices/virtual/nvme-subsystem/nvme-subsys0", rotational=0)
+    t.disk("md0", 9, 0, path=VIRT, slaves=["sdb", "sdc"],
+           attrs={"md/level": "raid1\n"})
+    t.disk("md1", 9, 1, path=VIRT, slaves=["sdd", "sde", "sdf", "sdg"],
+           attrs={"md/level": "raid6\n"})
+    t.disk("md2", 9, 2, path=VIRT, slaves=["sdh", "sdi", "sdj", "sdk"],
+           attrs={"md/level": "raid10\n", "md/layout": "258\n"})
+    t.disk("dm-0", 253, 0, path=VIRT, slaves=["md1"],
+           attrs={"dm/name": "vgdata-lv0\n", "dm/uuid": "LVM-bbbb-lv0\n"})
+    t.disk("dm-2", 253, 2, path=VIRT, slaves=["sdl", "sdm"],
+           attrs={"dm/name": "mpatha\n",
+                  "dm/uuid": "mpath-3600508b400105e210000900000490000\n"})
+    t.write([
+        "25 1 8:2 / / rw,relatime - ext4 /dev/sda2 rw",
+        "26 25 8:1 / /boot rw,relatime - ext4 /dev/sda1 rw",
+        "27 25 9:0 / /srv/mirror rw,relatime - xfs /dev/md0 rw",
+        "28 25 253:0 / /srv/data rw,relatime - xfs /dev/mapper/vgdata-lv0 rw",
+    ], swaps=[])
+    return t
+
+
+SCENARIOS = {"main": main_machine, "btrfs": btrfs_machine,
+             "storage": storage_machine}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in SCENARIOS:

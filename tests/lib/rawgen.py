@@ -189,6 +189,11 @@ class Dataset:
         v[10] += rd_ms + wr_ms + dc_ios + fl_ios
         v[8] = r.randint(0, 16)
 
+    def _step(self, r, host, j, d, level):
+        """Interval j (ending at block_t(j)) of device d of host: a
+        subclass models its devices here (fleetgen)."""
+        self._advance(r, d, level, self.interval)
+
     def _reset(self, r, d):
         for f in range(17):
             d.v[f] = r.randint(0, 3) if f != 8 else 0
@@ -223,7 +228,7 @@ class Dataset:
             if j > 0:
                 level = hl.get(j, self.level[j])
                 for d in devs:
-                    self._advance(r, d, level, self.interval)
+                    self._step(r, host, j, d, level)
             if j in self.gone[host]:
                 continue
             t = self.block_t(j)
