@@ -13,6 +13,7 @@
 #include "epoch.h"
 #include "idname.h"
 #include "scan.h"
+#include "suggest.h"
 #include "xalloc.h"
 
 void
@@ -133,21 +134,6 @@ check_as_of(const char *prog, const struct args *a)
 	return 0;
 }
 
-/* getopt rejected the word arg of argv: say so as prog, not as the path
- * the program was started by. */
-static void
-option_error(const char *prog, const char *arg)
-{
-	if (!strncmp(arg, "--", 2))
-		fprintf(stderr, "%s: unknown option '%.*s'\n", prog,
-		    (int)strcspn(arg, "="), arg);
-	else if (optopt)
-		fprintf(stderr, "%s: unknown option '-%c'\n", prog, optopt);
-	else
-		fprintf(stderr, "%s: unknown option '%s'\n", prog, arg);
-	fprintf(stderr, "%s: `%s --help` lists the options\n", prog, prog);
-}
-
 /* --now or --as-of: a time of lib/epoch.h. */
 static int
 set_time(const char *prog, const char *opt, const char *val, int64_t *t,
@@ -248,11 +234,10 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 		case 'V': printf("%s (iocensus) %s\n", prog, IOCENSUS_VERSION);
 			return 1;
 		case ':':
-			fprintf(stderr, "%s: %s needs a value\n", prog,
-			    argv[optind - 1]);
-			return -1;
 		case '?':
-			option_error(prog, argv[optind - 1]);
+			/* as prog, not as the path it was started by */
+			suggest_getopt(prog, c, argv[optind - 1], optopt,
+			    longopts);
 			return -1;
 		default:
 			if (set_value(a, prog, c, optarg) != 0)

@@ -26,7 +26,8 @@ enum cli_opt {
 	CO_EXCLUDE = 1u << 18, CO_THREADS = 1u << 19, CO_PROGRESS = 1u << 20,
 	CO_OUT = 1u << 21, CO_BUNDLE = 1u << 22, CO_FORMAT = 1u << 23,
 	CO_TABLE = 1u << 24, CO_TITLE = 1u << 25, CO_NOW = 1u << 26,
-	CO_QUARTER = 1u << 27, CO_DBGROUP = 1u << 28, CO_NOPATHS = 1u << 29
+	CO_QUARTER = 1u << 27, CO_DBGROUP = 1u << 28, CO_NOPATHS = 1u << 29,
+	CO_PRUNE = 1u << 30	/* --keep-daily ... --dry-run */
 };
 
 struct command;
@@ -53,6 +54,7 @@ struct cli {
 	uint32_t db_group;		/* --db-group; (uint32_t)-1: own */
 	char **args;			/* positional arguments */
 	int nargs;
+	int64_t *ids;			/* forget's ids, read from args */
 };
 
 void cli_init(struct cli *a, const struct command *cmd);
@@ -61,7 +63,8 @@ void cli_init(struct cli *a, const struct command *cmd);
  * usage error, reported on stderr as "iocensus NAME: why". */
 int cli_parse(struct cli *a, const char *name, const char *argspec,
     unsigned allowed, int argc, char **argv);
-/* Positional arguments of the command (diff A B). 0 or -1 (reported). */
+/* Positional arguments of the command (diff A B, forget ID...). 0 or -1
+ * (reported). */
 int cli_command_args(struct cli *a, const char *name);
 int cli_error_is_usage(const char *err);
 void cli_free(struct cli *a);
