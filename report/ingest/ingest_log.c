@@ -270,7 +270,7 @@ static void
 not_a_log(struct src *s, const char *why)
 {
 	if (!s->named) {
-		s->kind = SRC_SKIP;
+		ingest_item_skip(s, why);
 		return;
 	}
 	if (s->ndmg > 0)
