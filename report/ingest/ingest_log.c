@@ -320,7 +320,7 @@ ingest_log_decode(struct src *s)
 	 * (it is then stored with its damage and no samples). */
 	if (s->nhost == 0 && !(s->damaged && (kind == IOLOG_LOG ||
 	    kind == IOLOG_DAMAGED))) {
-		not_a_log(s, "no readable header frame");
+		not_a_log(s, "gzip data without a readable log header");
 		goto out;
 	}
 	for (size_t i = 0; i < s->ndev; i++)
