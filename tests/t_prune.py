@@ -24,7 +24,8 @@ its own:
   rules (datetime's ISO calendar) keeps, per snapshot and per rule;
 - --dry-run removes nothing; the run removes exactly the rest, with
   their rows, and the database file shrinks (VACUUM);
-- --fs prunes one file system only; rules are required and checked.
+- --fs prunes one file system only; rules are required and checked;
+  the README's prune commands run as written.
 """
 import datetime
 import json
@@ -407,10 +408,28 @@ def check_prune(tmp):
        "a second prune keeps everything", err)
 
 
+def check_readme(tmp):
+    """The README's prune commands run as written (--out into tmp)."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    lines = [l.split("#")[0].split() for l in
+             open(os.path.join(top, "README.md")).read().splitlines()
+             if l.startswith("iocensus prune ")]
+    ok(len(lines) >= 2, "the README shows prune commands", lines)
+    where = os.path.join(tmp, "readme")
+    os.makedirs(where)
+    db, _ = generate(where)
+    for words in lines:
+        if "--out" in words:
+            words[words.index("--out") + 1] = os.path.join(tmp, "prune.txt")
+        rc, out, err = run(*(words[1:] + ["--db", db]))
+        eq(rc, 0, "README: %s" % " ".join(words), err)
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="t_prune.") as tmp:
         check_forget(tmp)
         check_prune(tmp)
+        check_readme(tmp)
 
 
 main()
