@@ -11,6 +11,7 @@
 
 #include "argval.h"
 #include "epoch.h"
+#include "human.h"
 #include "idname.h"
 #include "scan.h"
 #include "suggest.h"
@@ -126,9 +127,11 @@ check_as_of(const char *prog, const struct args *a)
 		return -1;
 	}
 	if (a->as_of > (int64_t)time(NULL)) {
-		fprintf(stderr, "%s: --as-of %lld is in the future: it dates"
+		char when[32];
+
+		fprintf(stderr, "%s: --as-of %s UTC is in the future: it dates"
 		    " a file-system snapshot already taken\n", prog,
-		    (long long)a->as_of);
+		    human_date(a->as_of, 1, when, sizeof when));
 		return -1;
 	}
 	return 0;
