@@ -37,14 +37,9 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
-from tap import ok, done, diff                   # noqa: E402
+from tap import ok, eq, done                     # noqa: E402
 import snapgen                                   # noqa: E402
 
-
-def eq(got, want, name, why=""):
-    """tap's eq, with what to show when it fails."""
-    return ok(got == want, name, diff(got, want) + ("; " + str(why)[-600:]
-                                                     if why else ""))
 
 BUILD = os.environ["BUILD"]
 FSSCAN = os.path.join(BUILD, "fsscan")
