@@ -10,8 +10,8 @@
 
 #include "cli.h"
 #include "cli_int.h"
-#include "epoch.h"
 #include "argval.h"
+#include "epoch.h"
 #include "idname.h"
 #include "suggest.h"
 #include "xalloc.h"
