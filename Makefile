@@ -184,7 +184,7 @@ fuzz: deps
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs, their man
 # pages, iostatmon's systemd unit and logrotate note, and the cron file of
-# the nightly census. The unit and the cron file name the programs where
+# the nightly census, installed disabled (it says how to enable it). The unit and the cron file name the programs where
 # they are installed ($(BINDIR)), not where they were built.
 PREFIX         ?= /usr/local
 DESTDIR        ?=
@@ -192,21 +192,25 @@ BINDIR         ?= $(PREFIX)/bin
 MANDIR         ?= $(PREFIX)/share/man
 SYSCONFDIR     ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+DATADIR        ?= $(PREFIX)/share
 INSTALL        ?= install
+# The directories make install made (scripts/install-dirs), for uninstall.
+DIRLIST := $(DATADIR)/iocensus/installed-dirs
 INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
     $(BINDIR)/fsscan-mpi $(MANDIR)/man1/fsscan-mpi.1 \
     $(MANDIR)/man1/fsscan.1 $(MANDIR)/man1/iocensus.1 \
     $(MANDIR)/man8/iostatmon.8 $(SYSTEMDUNITDIR)/iostatmon.service \
-    $(SYSCONFDIR)/logrotate.d/iostatmon $(SYSCONFDIR)/cron.d/iocensus
+    $(SYSCONFDIR)/logrotate.d/iostatmon $(SYSCONFDIR)/cron.d/iocensus \
+    $(DIRLIST)
 # @BINDIR@ in the unit and the cron file: where the programs now are.
 subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
     chmod 644 $2.tmp && mv $2.tmp $2
 
 # fsscan-mpi and its page too, when it was built (an MPI compiler found).
 install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus mpi
-	$(INSTALL) -d $(addprefix $(DESTDIR),$(BINDIR) $(MANDIR)/man1 \
-	    $(MANDIR)/man8 $(SYSTEMDUNITDIR) $(SYSCONFDIR)/logrotate.d \
-	    $(SYSCONFDIR)/cron.d)
+	scripts/install-dirs make $(DIRLIST) "$(DESTDIR)" $(BINDIR) \
+	    $(MANDIR)/man1 $(MANDIR)/man8 $(SYSTEMDUNITDIR) \
+	    $(SYSCONFDIR)/logrotate.d $(SYSCONFDIR)/cron.d $(DATADIR)/iocensus
 	$(INSTALL) -m 755 $(filter-out mpi,$^) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 docs/fsscan.1 docs/iocensus.1 $(DESTDIR)$(MANDIR)/man1/
 	if [ -x $(BUILD)/fsscan-mpi ]; then \
@@ -219,8 +223,10 @@ install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus mpi
 	$(call subst_bindir,scripts/iostatmon.service,$(DESTDIR)$(SYSTEMDUNITDIR)/iostatmon.service)
 	$(call subst_bindir,scripts/iocensus.cron,$(DESTDIR)$(SYSCONFDIR)/cron.d/iocensus)
 
+# Then the directories install made, those left empty.
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rm -f $(addprefix $(DESTDIR),$(filter-out $(DIRLIST),$(INSTALLED)))
+	scripts/install-dirs remove $(DIRLIST) "$(DESTDIR)"
 
 clean:
 	rm -rf build build-asan build-fuzz demo

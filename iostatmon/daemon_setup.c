@@ -159,6 +159,19 @@ prune(struct daemon *d)
 	d->prune_left = p.left;
 }
 
+/* Sampling no device makes logs without samples: say so, once for each
+ * decision (at the start, after SIGHUP, when the devices change). */
+static void
+warn_none(const struct daemon *d, const char *why)
+{
+	if (d->nmon > 0)
+		return;
+	fprintf(stderr, "iostatmon: %s%swarning: no device is sampled (%zu "
+	    "excluded): the logs will hold no samples; `iostatmon devices` "
+	    "says why each is excluded, --include GLOB or --all-devices "
+	    "samples them\n", why ? why : "", why ? ": " : "", d->set.n);
+}
+
 /* Was line (name, major:minor) decided the same way in old? */
 static int
 same_decision(const struct dev_set *old, const struct dev_info *di)
@@ -199,6 +212,7 @@ daemon_setup_decide(struct daemon *d, const char *why)
 	    d->nmon, ns.n);
 	devices_set_free(&d->set);
 	d->set = ns;
+	warn_none(d, why);
 	if (d->s)
 		sampler_devices_changed(d->s);
 }
@@ -218,6 +232,7 @@ daemon_setup_first(struct daemon *d, struct iolog_clock *c)
 		fprintf(stderr, "iostatmon: %s: %s\n", d->set.d[i].name,
 		    d->set.d[i].reason);
 	}
+	warn_none(d, NULL);
 	last = logfiles_newest(d->o->log_dir, d->o->host, day);
 	if (last >= 0 && logfiles_path(prev, sizeof prev, d->o->log_dir,
 	    d->o->host, last) == 0) {

@@ -26,6 +26,7 @@
 #include "devices.h"
 #include "diskstats.h"
 #include "dsread.h"
+#include "suggest.h"
 
 #define MAX_GLOBS 64
 
@@ -171,7 +172,8 @@ devices_cmd(int argc, char **argv)
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'P': o.proc = optarg; break;
 		case 'S': o.sys = optarg; break;
@@ -199,7 +201,8 @@ devices_cmd(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			suggest_getopt("iostatmon devices", c, argv[optind - 1],
+			    optopt, longopts);
 			return 2;
 		}
 	}

@@ -32,6 +32,7 @@
 #include "fmt.h"
 #include "iolog/iolog.h"
 #include "iostat_calc.h"
+#include "suggest.h"
 
 #define PROG "iostatmon dump"
 
@@ -307,7 +308,8 @@ dump_cmd(int argc, char **argv)
 	int c, have_fmt = 0, status = 0;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			o.iostat = 1;
@@ -324,7 +326,8 @@ dump_cmd(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			suggest_getopt("iostatmon dump", c, argv[optind - 1],
+			    optopt, longopts);
 			return EXIT_USAGE;
 		}
 	}

@@ -55,6 +55,7 @@
 #include "globlist.h"
 #include "safedir.h"
 #include "sampler.h"
+#include "suggest.h"
 #include "xalloc.h"
 
 #define EXIT_SKIPPED 1
@@ -285,7 +286,9 @@ parse_args(struct import *im, int argc, char **argv)
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "ho:i:", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:i:", longopts, NULL)) !=
+	    -1) {
 		switch (c) {
 		case 'H': im->host = optarg; break;
 		case 'A': im->all_devices = 1; break;
@@ -319,7 +322,8 @@ parse_args(struct import *im, int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		default:
-			usage(stderr);
+			suggest_getopt("iostatmon import", c, argv[optind - 1],
+			    optopt, longopts);
 			return -1;
 		}
 	}

@@ -21,6 +21,7 @@
 #include "daemon.h"
 #include "interval.h"
 #include "logfiles.h"
+#include "suggest.h"
 
 #ifndef IOCENSUS_VERSION
 #define IOCENSUS_VERSION "0.1.0"
@@ -131,6 +132,16 @@ parse_bytes(const char *arg, size_t *v)
 	return 0;
 }
 
+static const struct {
+	const char *name, *prog;
+	int (*run)(int, char **);
+} cmds[] = {
+	{ "devices", "iostatmon devices", devices_cmd },
+	{ "dump", "iostatmon dump", dump_cmd },
+	{ "import", "iostatmon import", import_cmd },
+};
+#define NCMDS (sizeof cmds / sizeof cmds[0])
+
 struct args {
 	struct daemon_opts d;
 	const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
@@ -189,6 +200,24 @@ take_option(struct args *a, int c, const char *arg)
 	}
 }
 
+/* The daemon takes no argument: a word is a command mistyped, or
+ * misplaced. */
+static void
+unexpected(const char *word)
+{
+	const char *names[NCMDS], *meant;
+
+	for (size_t i = 0; i < NCMDS; i++)
+		names[i] = cmds[i].name;
+	meant = suggest_word(word, names, NCMDS);
+	if (meant)
+		fprintf(stderr, "iostatmon: unknown command '%s'; did you mean "
+		    "'%s'?\n", word, meant);
+	else
+		fprintf(stderr, "iostatmon: unexpected argument '%s' (commands:"
+		    " devices, dump, import)\n", word);
+}
+
 static int
 parse_args(struct args *a, int argc, char **argv)
 {
@@ -203,12 +232,19 @@ parse_args(struct args *a, int argc, char **argv)
 	a->d.dev.sys = "/sys";
 	a->d.dev.include = a->include;
 	a->d.dev.exclude = a->exclude;
-	while ((c = getopt_long(argc, argv, "i:c:o:vhV", longopts, NULL)) != -1)
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:c:o:vhV", longopts, NULL)) !=
+	    -1) {
+		if (c == '?' || c == ':') {
+			suggest_getopt("iostatmon", c, argv[optind - 1], optopt,
+			    longopts);
+			return -1;
+		}
 		if ((r = take_option(a, c, optarg)) != 0)
 			return r;
+	}
 	if (optind < argc) {
-		fprintf(stderr, "iostatmon: unexpected argument %s (commands: "
-		    "devices, dump, import)\n", argv[optind]);
+		unexpected(argv[optind]);
 		return -1;
 	}
 	if (a->d.host == NULL) {
@@ -226,19 +262,11 @@ parse_args(struct args *a, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	static const struct {
-		const char *name, *prog;
-		int (*run)(int, char **);
-	} cmds[] = {
-		{ "devices", "iostatmon devices", devices_cmd },
-		{ "dump", "iostatmon dump", dump_cmd },
-		{ "import", "iostatmon import", import_cmd },
-	};
 	struct args a;
 	int r;
 
 	/* getopt names argv[0] in its messages: the program, not its path */
-	for (size_t i = 0; argc > 1 && i < sizeof cmds / sizeof cmds[0]; i++)
+	for (size_t i = 0; argc > 1 && i < NCMDS; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0) {
 			argv[1] = (char *)cmds[i].prog;
 			return cmds[i].run(argc - 1, argv + 1);

@@ -8,11 +8,16 @@
   ignored: `report` writes files, so --format and --table are refused.
 - `COMMAND --help` lists exactly the options the command honours, short
   and long forms together ("-j, --threads N"). The lists below are
-  written out from the man page, not from the program.
+  written out from the man page, not from the program. It describes
+  them as that command reads them: no help text names another command
+  (the words below that are ordinary words, or the report's own
+  analyses, aside), and --by reads as each of diff, files and usage
+  takes it.
 - A window longer than 200 years of minutes is refused (exit 2), not
   loaded into exhausted memory.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -32,6 +37,9 @@ HONOURED = {
     "ingest": PRINT + ["-j, --threads", "--now", "--progress", "--quiet",
                        "--db-group"],
     "snapshots": PRINT,
+    "forget": PRINT + ["--force"],
+    "prune": PRINT + ["--fs", "--keep-daily", "--keep-weekly",
+                      "--keep-monthly", "--keep-quarterly", "--dry-run"],
     "diff": PRINT + ["--by", "--depth"],
     "growth": PRINT + ["--fs", "--project", "--target", "--metric"],
     "files": PRINT + ["--fs", "--snapshot", "--by", "--project",
@@ -74,6 +82,37 @@ def listed(help_text):
     return out
 
 
+# (command, option, word): where another command's name is a word of an
+# option's help, not that command.
+WORDS = {("prune", "--fs", "snapshots"), ("growth", "--target", "capacity"),
+         ("growth", "--metric", "files"), ("report", "--threshold", "idle"),
+         ("report", "--burst-c", "burst"), ("report", "--target", "growth"),
+         ("report", "--target", "capacity")}
+BY = {"diff": "group by project, user, group or dir (default project)",
+      "files": "distribution by size, atime, mtime or ctime (default size)",
+      "usage": "rows per project, user or group (default project)"}
+
+
+def check_own_help():
+    for cmd in HONOURED:
+        rc, out, err = run(cmd, "--help")
+        named = []
+        for line in out.splitlines()[2:]:
+            words = line.split()
+            if not words:
+                continue
+            opt = words[1] if words[0].endswith(",") else words[0]
+            for other in HONOURED:
+                if other != cmd and re.search(r"\b%s\b" % other, line) \
+                        and (cmd, opt, other) not in WORDS:
+                    named.append((opt, other))
+        eq(named, [], cmd + " --help names no other command")
+        if cmd in BY:
+            by = [l for l in out.splitlines() if "--by KEY" in l]
+            eq([" ".join(l.split()[2:]) for l in by], [BY[cmd]],
+               cmd + " --help: --by as %s reads it" % cmd)
+
+
 def check_help(tmp):
     for cmd, want in HONOURED.items():
         rc, out, err = run(cmd, "--help")
@@ -107,7 +146,15 @@ def check_prefix(tmp):
         (("burst", "--host"), "--host needs a value (GLOB)"),
         (("ingest", "-j"), "--threads needs a value (N)"),
         (("idle", "--strict=1"), "--strict takes no value"),
-        (("idle", "--th", "3"), "ambiguous option '--th'"),
+        (("idle", "--th", "3"),
+         "ambiguous option '--th' (--threshold, --threads)"),
+        (("forget",), "expected snapshot ids: ID..."),
+        (("forget", "0"), "0: expected a snapshot id"),
+        (("prune", "--keep-daily", "x"),
+         "--keep-daily x: expected a whole number from 0 to 1000000"),
+        (("prune", "--dry-run=1"), "--dry-run takes no value"),
+        (("diff", "--dry-run", "1", "2"),
+         "--dry-run does not apply to this command"),
         (("snapshots", "--every", "1h"),
          "--every does not apply to this command"),
         (("cdf", "-j", "2"), "--threads does not apply to this command"),
@@ -169,6 +216,7 @@ def check_window(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_help(tmp)
+        check_own_help()
         check_prefix(tmp)
         check_window(tmp)
     done()

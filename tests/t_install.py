@@ -11,13 +11,21 @@ tree as an operator finds it.
 - The cron file is in /etc/cron.d format, read here as cron reads it:
   comments, NAME=VALUE lines, and jobs of five time fields, a user and a
   command, one line each (cron has no continuation lines), and no '%'
-  (cron turns it into a newline). The job is run as cron runs it,
+  (cron turns it into a newline). It is installed disabled: no job line,
+  the job commented out, and the comments say how to enable it. Enabled
+  as they say (the '#' removed), the job is run as cron runs it,
   /bin/sh -c COMMAND with the file's variables, pointed at a temporary
-  database, root and metrics directory: it creates the database's
-  directory, scans, and writes the metrics file; run while another holds
-  the lock, it skips the scan (flock) and leaves the database as it was;
+  database, root and metrics directory: with a root that is no directory
+  it fails at once (non-zero, a message naming IOCENSUS_ROOT) and creates
+  nothing; otherwise it creates the database's directory, scans, and
+  writes the metrics file; a scan that fails makes the job fail with its
+  status though the metrics are refreshed after it, and metrics that
+  cannot be written make it fail too; run while another holds the lock,
+  it skips the scan (flock, exit 75) and leaves the database as it was;
   the database's directory is made 0750 and the database 0640.
-- `make uninstall` removes exactly what was installed.
+- `make uninstall` removes exactly what was installed, and the
+  directories install made, but not one that was there before (empty or
+  holding another file).
 """
 import os
 import re
@@ -27,13 +35,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from tap import ok, done, diff                   # noqa: E402
+from tap import ok, eq, done                     # noqa: E402
 
-
-def eq(got, want, name, why=""):
-    """tap's eq, with what to show when it fails."""
-    return ok(got == want, name, diff(got, want) + ("; " + str(why)[-600:]
-                                                     if why else ""))
 
 TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ["BUILD"]
@@ -49,7 +52,12 @@ FILES = {
     PREFIX + "/lib/systemd/system/iostatmon.service": 0o644,
     "/etc/logrotate.d/iostatmon": 0o644,
     "/etc/cron.d/iocensus": 0o644,
+    PREFIX + "/share/iocensus/installed-dirs": 0o644,
 }
+# Put in DESTDIR before the install, as a system has them: they stay.
+FOREIGN_FILE = "/etc/cron.d/other-job"
+FOREIGN_DIR = PREFIX + "/share/man/man8"
+JOB_LINE = re.compile(r"^#\s*((\S+\s+){5}root\s+.*)$")
 
 # fsscan-mpi is built, and installed, where an MPI compiler is found.
 MPI_FILES = {
@@ -106,6 +114,7 @@ def parse_cron(text):
 
 def check_tree(dest):
     got = installed_files(dest)
+    del got[FOREIGN_FILE]
     eq(sorted(got), sorted(FILES), "make install writes exactly these files")
     for p, mode in FILES.items():
         if p in got:
@@ -144,12 +153,29 @@ def check_readme(text):
        "cron file's", missing)
 
 
+def enable(text):
+    """The cron file enabled as its comments say: the '#' before the job
+    line removed."""
+    out = []
+    for line in text.split("\n"):
+        m = JOB_LINE.match(line)
+        out.append(m.group(1) if m else line)
+    return "\n".join(out)
+
+
 def check_cron(dest, tmp):
     with open(dest + "/etc/cron.d/iocensus") as f:
         text = f.read()
     check_readme(text)
     env, jobs, errors = parse_cron(text)
-    eq(errors, [], "the cron file parses as /etc/cron.d")
+    eq((errors, jobs), ([], []), "the cron file is installed disabled: "
+       "it parses as /etc/cron.d and holds no job")
+    eq(len([l for l in text.split("\n") if JOB_LINE.match(l)]), 2,
+       "two jobs, scan and prune, commented out")
+    ok("IOCENSUS_ROOT" in text and "remove the '#'" in text,
+       "the comments say how to enable it")
+    env, jobs, errors = parse_cron(enable(text))
+    eq(errors, [], "enabled, the cron file parses as /etc/cron.d")
     ok(len(jobs) >= 1 and all(u == "root" for u, _ in jobs),
        "jobs run as root (a cron.d line names its user)", jobs)
     ok(env.get("PATH", "").split(":")[0] == PREFIX + "/bin",
@@ -176,8 +202,21 @@ def check_cron(dest, tmp):
     runenv = dict(env, HOME=tmp, LOGNAME="root", IOCENSUS_DB=db,
                   IOCENSUS_ROOT=root, IOCENSUS_METRICS=prom)
     runenv["PATH"] = runenv["PATH"].replace(PREFIX, dest + PREFIX, 1)
-    p = subprocess.run(["/bin/sh", "-c", scan[0]], env=runenv,
-                       capture_output=True, text=True)
+
+    def job(**change):
+        return subprocess.run(["/bin/sh", "-c", scan[0]],
+                              env=dict(runenv, **change),
+                              capture_output=True, text=True)
+
+    # Not configured: the root is no directory.
+    p = job(IOCENSUS_ROOT=os.path.join(tmp, "no-such-root"))
+    ok(p.returncode != 0 and "IOCENSUS_ROOT" in p.stderr and
+       "not a directory" in p.stderr,
+       "a root that is no directory: the job fails, saying so",
+       "%d %r" % (p.returncode, p.stderr))
+    ok(not os.path.exists(os.path.dirname(db)),
+       "... and creates no directory", os.listdir(tmp))
+    p = job()
     eq(p.returncode, 0, "the job runs with /bin/sh -c", p.stderr)
     ok(os.path.isfile(db), "it created the database directory and the "
        "database", os.listdir(tmp))
@@ -198,6 +237,20 @@ def check_cron(dest, tmp):
        "it refreshed the metrics file after the scan", metrics[:300])
     ok(not [n for n in os.listdir(os.path.dirname(prom))
             if n != "iocensus.prom"], "no temporary file left beside it")
+    check_prune_job(jobs, runenv, db)
+
+    # A scan that fails (fsscan refuses a ROOT that is a symbolic link:
+    # usage, 2): the metrics are refreshed, and the job fails with it.
+    link = os.path.join(tmp, "proj-link")
+    os.symlink(root, link)
+    os.unlink(prom)
+    p = job(IOCENSUS_ROOT=link)
+    eq(p.returncode, 2, "a failed scan: the job exits with fsscan's status",
+       p.stderr)
+    ok(os.path.exists(prom), "... after refreshing the metrics")
+    # Metrics that cannot be written fail a good scan's job.
+    p = job(IOCENSUS_METRICS=os.path.dirname(prom))
+    eq(p.returncode, 3, "metrics not written: the job exits 3", p.stderr)
 
     # A scan still running: flock -n skips this one.
     lock = subprocess.Popen(["flock", os.path.dirname(db), "sleep", "30"])
@@ -208,20 +261,63 @@ def check_cron(dest, tmp):
                                "true"]).returncode:
                 break
             time.sleep(0.05)
-        subprocess.run(["/bin/sh", "-c", scan[0]], env=runenv,
-                       capture_output=True, text=True)
+        c = sqlite3.connect(db)
+        before = c.execute("SELECT count(*) FROM v_snapshot").fetchone()[0]
+        c.close()
+        p = job()
         c = sqlite3.connect(db)
         n = c.execute("SELECT count(*) FROM v_snapshot").fetchone()[0]
         c.close()
-        eq(n, 1, "while the lock is held no second scan starts")
+        eq(n, before, "while the lock is held no second scan starts")
+        eq(p.returncode, 75, "... and the job exits 75", p.stderr)
     finally:
         lock.kill()
         lock.wait()
 
 
+def check_prune_job(jobs, runenv, db):
+    """The prune job, run as cron runs it: no database yet, nothing done;
+    then it keeps the one scan (the newest complete one is always kept)
+    and writes its decisions, private, beside the database."""
+    prune = [c for _, c in jobs if "iocensus prune" in c]
+    if not ok(len(prune) == 1 and "flock -w" in prune[0],
+              "one prune job, waiting for the scan's lock", prune):
+        return
+    out = os.path.join(os.path.dirname(db), "prune.txt")
+    p = subprocess.run(["/bin/sh", "-c", prune[0]],
+                       env=dict(runenv, IOCENSUS_DB=db + ".none"),
+                       capture_output=True, text=True)
+    eq((p.returncode, p.stderr, os.path.exists(out)), (0, "", False),
+       "the prune job before any scan: exit 0, nothing written")
+    p = subprocess.run(["/bin/sh", "-c", prune[0]], env=runenv,
+                       capture_output=True, text=True)
+    eq(p.returncode, 0, "the prune job runs with /bin/sh -c", p.stderr)
+    text = open(out).read() if os.path.exists(out) else ""
+    ok("newest complete" in text, "it keeps the one scan, and says why",
+       text[:400])
+    eq(oct(os.stat(out).st_mode & 0o777) if text else None, oct(0o640),
+       "its decisions are 0640, as the database")
+    c = sqlite3.connect(db)
+    eq(c.execute("SELECT count(*) FROM v_snapshot").fetchone()[0], 1,
+       "... and the snapshot is still there")
+    c.close()
+
+
+def ancestors(path):
+    """path and every directory above it, / excluded."""
+    out = []
+    while path not in ("/", ""):
+        out.append(path)
+        path = os.path.dirname(path)
+    return out
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="t_install.") as tmp:
         dest = os.path.join(tmp, "dest")
+        os.makedirs(dest + os.path.dirname(FOREIGN_FILE))
+        open(dest + FOREIGN_FILE, "w").close()
+        os.makedirs(dest + FOREIGN_DIR)
         p = make("install", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
         if not ok(p.returncode == 0, "make install PREFIX DESTDIR",
                   p.stderr[-800:]):
@@ -229,8 +325,14 @@ def main():
         check_tree(dest)
         check_cron(dest, tmp)
         p = make("uninstall", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
-        eq(installed_files(dest), {}, "make uninstall removes every file",
-           p.stderr)
+        eq(list(installed_files(dest)), [FOREIGN_FILE],
+           "make uninstall removes every file it installed", p.stderr)
+        left = sorted("/" + os.path.relpath(d, dest)
+                      for d, _, _ in os.walk(dest) if d != dest)
+        want = sorted(set(p for f in (FOREIGN_FILE, FOREIGN_DIR + "/x")
+                          for p in ancestors(os.path.dirname(f))))
+        eq(left, want, "... and the directories it made; those there "
+           "before stay", p.stderr)
 
 
 main()

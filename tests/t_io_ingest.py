@@ -377,6 +377,9 @@ def check_archives(logs, one):
         eq(rc, 0, "%s: exit 0" % kind)
         ok("1 files skipped: not iostatmon logs" in err,
            "%s: the README member skipped and counted" % kind, err)
+        ok("iocensus ingest: %s:logs/README: skipped: neither an iostatmon "
+           "log, an archive nor compressed data\n" % arch in err,
+           "%s: the README member named, and why" % kind, err)
         eq(total(out, "skipped"), "1", "%s: totals skipped" % kind)
         same_canonical(db, one, "%s: same tables as the files" % kind)
         names = sorted(n for n, in sql(db, "SELECT name FROM io_source"))
@@ -656,6 +659,18 @@ def check_directory(logs):
     eq(rc, 0, "directory: exit 0")
     ok("3 files skipped: not iostatmon logs" in err,
        "directory: non-logs skipped and counted", err)
+    for name, why in (("README.txt", "neither an iostatmon log nor an "
+                       "archive"), ("empty", "neither an iostatmon log nor "
+                                    "an archive"),
+                      ("notes.gz", "gzip data, not an iostatmon log")):
+        ok("iocensus ingest: %s/%s: skipped: %s\n" % (tree, name, why) in err,
+           "directory: %s named, and why" % name, err)
+    fifos = path("fifos")
+    os.makedirs(fifos)
+    os.mkfifo(os.path.join(fifos, "pipe"))
+    frc, _, ferr = ingest(path("fifos.db"), fifos)
+    ok(frc == 0 and "iocensus ingest: %s/pipe: skipped: not a regular "
+       "file\n" % fifos in ferr, "directory: a FIFO named, and why", ferr)
     ok("1 symbolic links not followed" in err, "directory: link noted", err)
     eq(vio_rows(db), dump_rows(logs["a"], logs["b"], logs["c"])[0],
        "directory: v_io holds the three logs")

@@ -11,8 +11,12 @@ tests/t_attack_iostatmon.py tries the rest); usage and fatal exit codes;
 running unprivileged; a full disk (ENOSPC on a small tmpfs, when root);
 a restart on a full disk after a kill (the torn tail repaired in place,
 never copied); an empty or foreign diskstats; today's log deleted, its directory removed, or not
-recreatable for a while (a new log, nothing reported written lost).
+recreatable for a while (a new log, nothing reported written lost); no
+device sampled: a warning on stderr at the start and after each SIGHUP,
+once each, and `iocensus ingest` says the log holds no samples (on stderr
+and in the sources table).
 """
+import json
 import os
 import re
 import shutil
@@ -196,7 +200,7 @@ def test_usage(tmp):
         p = subprocess.run([BIN] + cmd + ["--bogus"], capture_output=True,
                            text=True, timeout=30)
         ok(os.path.isabs(BIN) and p.returncode == 2 and
-           p.stderr.startswith(prefix + "unrecognized option '--bogus'"),
+           p.stderr.startswith(prefix + "unknown option '--bogus'"),
            "a message of %s starts with %r, not the binary's path" % (
                " ".join(["iostatmon"] + cmd), prefix), p.stderr)
     p = subprocess.run([BIN, "--version"], capture_output=True, text=True)
@@ -529,6 +533,43 @@ def restart_full_disk(tmp, mnt):
     eq(lost, [], "full restart: every sample of both runs is in the log")
 
 
+def test_no_device(tmp):
+    root = fakeproc.FakeRoot(os.path.join(tmp, "r9"), 1.0)
+    root.start()
+    logdir = os.path.join(tmp, "log9")
+    warn = "warning: no device is sampled"
+    d = Daemon(common(root, logdir, "0.2") + ["--exclude", "*"])
+    try:
+        ok(d.said(warn), "no device: a warning at the start", d.lines[-5:])
+        ok(d.wait_written(3), "no device: it runs on")
+        eq(sum(warn in ln for ln in d.lines), 1, "no device: warned once")
+        n = len(d.lines)
+        d.p.send_signal(signal.SIGHUP)
+        ok(d.said("SIGHUP: " + warn, since=n), "no device: again after "
+           "SIGHUP", d.lines[n:])
+        ok(d.wait_written(len(d.written()) + 3), "no device: it runs on "
+           "after SIGHUP")
+        eq(sum(warn in ln for ln in d.lines), 2,
+           "no device: warned once per event")
+        eq(d.stop(), 0, "no device: stops with 0")
+    finally:
+        d.reap()
+        root.stop()
+    files = logs(logdir)
+    db = os.path.join(tmp, "nodev.db")
+    p = subprocess.run([os.path.join(os.path.dirname(BIN), "iocensus"),
+                        "ingest", "--db", db, "--format", "json"] + files,
+                       capture_output=True, text=True)
+    rows = json.loads(p.stdout)["tables"]["sources"]["rows"] \
+        if p.returncode == 0 else []
+    got = [(r["source"], r["samples"], r["status"]) for r in rows]
+    ok(files and got == [(f, 0, "no samples") for f in files],
+       "ingest: the log's status is 'no samples'", "%r %s" % (got,
+                                                            p.stderr))
+    ok(files and all("%s: no samples" % f in p.stderr for f in files),
+       "ingest: and says so on stderr", p.stderr)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_iostatmon_daemon.")
     os.chmod(tmp, 0o755)
@@ -545,6 +586,7 @@ def main():
         test_log_deleted(tmp)
         test_logdir_removed(tmp)
         test_logdir_unmakeable(tmp)
+        test_no_device(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()

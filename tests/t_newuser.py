@@ -4,7 +4,11 @@
 - `iocensus ingest --quiet` prints no row per log (the totals, and where
   the per-log table is: --table sources still prints it).
 - A mistyped command or option gets "did you mean ...", and only when
-  one candidate is a typo away.
+  one candidate is a typo away: in iocensus, and alike in fsscan,
+  fsscan-mpi, iostatmon and its subcommands (one grammar: "unknown
+  option", "ambiguous option" with the candidates, "takes no value",
+  then where the options are listed). fsscan's --as-of and --now take
+  iocensus' dates, and a refused one says what is taken.
 - `--table nope` names the tables there are.
 - fsscan's messages start with "fsscan:", whatever path it was started
   by (getopt would print argv[0]).
@@ -23,6 +27,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -91,6 +96,98 @@ def check_suggest(db):
     rc, out, err = run(IOCENSUS, "cdf", "--db", db, "--treshold", "5")
     ok(rc == 2 and "did you mean" not in err,
        "only options the command honours are suggested", err)
+
+
+def mpi_env():
+    """fsscan-mpi runs MPI_Init before it reads its options: as root, Open
+    MPI wants to be told twice, and under ASan its own allocations are
+    suppressed (tests/lsan-openmpi.supp, as t_mpi.py does)."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "lsan-openmpi.supp")
+    if "LSAN_OPTIONS" in env:
+        env["LSAN_OPTIONS"] += ":print_suppressions=0:suppressions=" + supp
+    if "ASAN_OPTIONS" in env:
+        env["ASAN_OPTIONS"] += ":fast_unwind_on_malloc=0"
+    return env
+
+
+def check_suggest_programs(tmp):
+    """Every program's typos, said alike: the first line of stderr, exit
+    2; the second says where the options are listed."""
+    iostatmon = os.path.join(BUILD, "iostatmon")
+    mpi = os.path.join(BUILD, "fsscan-mpi")
+    cases = [
+        ([FSSCAN, "--projekt", "x", tmp],
+         "fsscan: unknown option '--projekt'; did you mean '--project'?"),
+        ([FSSCAN, "--pro", "x", tmp],
+         "fsscan: ambiguous option '--pro' (--project, --progress)"),
+        ([FSSCAN, "--verbose=2", tmp], "fsscan: --verbose takes no value"),
+        ([FSSCAN, "--ass-of", "2026-06-01", tmp],
+         "fsscan: unknown option '--ass-of'; did you mean '--as-of'?"),
+        ([iostatmon, "--intervl", "3"], "iostatmon: unknown option "
+         "'--intervl'; did you mean '--interval'?"),
+        ([iostatmon, "devcies"],
+         "iostatmon: unknown command 'devcies'; did you mean 'devices'?"),
+        ([iostatmon, "dump", "--iostt", "x"], "iostatmon dump: unknown "
+         "option '--iostt'; did you mean '--iostat'?"),
+        ([iostatmon, "import", "--hots", "h", "x"], "iostatmon import: "
+         "unknown option '--hots'; did you mean '--host'?"),
+        ([iostatmon, "devices", "--inclde", "sd*"], "iostatmon devices: "
+         "unknown option '--inclde'; did you mean '--include'?"),
+        ([iostatmon, "devices", "--bogus"],
+         "iostatmon devices: unknown option '--bogus'"),
+    ]
+    if os.path.exists(mpi):
+        cases.append(([mpi, "--projekt", "x", tmp], "fsscan-mpi: unknown "
+                      "option '--projekt'; did you mean '--project'?"))
+    else:
+        skip("fsscan-mpi's typos", "fsscan-mpi is not built", "mpicc")
+    for args, want in cases:
+        rc, out, err = run(*args, env=mpi_env() if args[0] == mpi
+                           else None)
+        lines = err.splitlines()
+        prog = want.split(":")[0]
+        eq((rc, lines[:1]), (2, [want]), " ".join(
+            [os.path.basename(args[0])] + args[1:3]) + ": " + want)
+        ok(lines[1:2] == ["%s: `%s --help` lists the options" % (prog,
+                                                                 prog)]
+           or prog == "iostatmon" and "command" in want,
+           "... then where the options are listed", err)
+
+
+def check_fsscan_dates(tmp):
+    """fsscan's times are iocensus': a UTC date or unix seconds."""
+    root = os.path.join(tmp, "dated")
+    os.makedirs(root)
+    db = os.path.join(tmp, "dated.db")
+    for opt, val, col, want in (("--as-of", "2026-06-01", "started_at",
+                                 1780272000),
+                                ("--now", "2026-06-01T12:30", "now_ref",
+                                 1780317000),
+                                ("--as-of", "@1780272000", "started_at",
+                                 1780272000)):
+        rc, out, err = run(FSSCAN, "--db", db, "--quiet", opt, val, root)
+        eq(rc, 0, "fsscan %s %s: taken" % (opt, val), err)
+        rc, out, err = run(IOCENSUS, "snapshots", "--db", db, "--format",
+                           "json")
+        rows = json.loads(out)["tables"]["snapshots"]["rows"] if rc == 0 \
+            else []
+        if col == "now_ref":
+            c = sqlite3.connect(db)
+            got = c.execute("SELECT now_ref FROM snapshot ORDER BY id DESC"
+                            " LIMIT 1").fetchone()[0]
+            c.close()
+        else:
+            got = rows[-1][col] if rows else None
+        eq(got, want, "fsscan %s %s: %s is %d" % (opt, val, col, want))
+    rc, out, err = run(FSSCAN, "--db", db, "--as-of", "2026-13-01", root)
+    eq((rc, err.splitlines()[:1]), (2, [
+        "fsscan: --as-of '2026-13-01': expected a UTC time in the years 0 "
+        "to 9999: unix seconds (-62167219200 to 253402300799) or a date "
+        "(YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS])"]),
+       "a date refused says what is taken")
 
 
 def check_tables(db):
@@ -246,6 +343,8 @@ def main():
     try:
         db = check_ingest_quiet(tmp)
         check_suggest(db)
+        check_suggest_programs(tmp)
+        check_fsscan_dates(tmp)
         check_tables(db)
         check_fsscan(tmp)
         check_headers(tmp)

@@ -122,6 +122,31 @@ finished_at(const struct snap_parts *p)
 	    p->started;
 }
 
+/* `iocensus forget --force` may have removed the running row while the
+ * walk went on: then the scan is not recorded, rather than its rows
+ * failing one by one on their missing snapshot. */
+static int
+check_alive(struct w *w, int64_t id)
+{
+	sqlite3_stmt *st = prep(w, "SELECT 1 FROM snapshot WHERE id = ?");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc == SQLITE_DONE)
+		snprintf(w->err, w->errlen, "snapshot %lld was removed while "
+		    "the scan ran (iocensus forget --force): not recorded",
+		    (long long)id);
+	else
+		snprintf(w->err, w->errlen, "%s", sqlite3_errmsg(w->db));
+	return -1;
+}
+
 static int
 write_totals(struct w *w, int64_t id, const struct walk_result *r,
     const char *status, const struct snap_parts *p)
@@ -607,7 +632,8 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	}
 	top = prep(&w, "INSERT INTO top (snapshot_id, kind, rank, value, path)"
 	    " VALUES (?,?,?,?,?)");
-	if (!top || write_projects(&w, id, &r->c, rules) < 0 ||
+	if (!top || check_alive(&w, id) < 0 ||
+	    write_projects(&w, id, &r->c, rules) < 0 ||
 	    write_cold(&w, id, &r->c, rules, parts) < 0 ||
 	    write_owners(&w, id, &r->c.users, "user") < 0 ||
 	    write_owners(&w, id, &r->c.groups, "group") < 0 ||

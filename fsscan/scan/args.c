@@ -11,8 +11,10 @@
 
 #include "argval.h"
 #include "epoch.h"
+#include "human.h"
 #include "idname.h"
 #include "scan.h"
+#include "suggest.h"
 #include "xalloc.h"
 
 void
@@ -130,27 +132,14 @@ check_as_of(const char *prog, const struct args *a)
 		return -1;
 	}
 	if (a->as_of > (int64_t)time(NULL)) {
-		fprintf(stderr, "%s: --as-of %lld is in the future: it dates"
+		char when[32];
+
+		fprintf(stderr, "%s: --as-of %s UTC is in the future: it dates"
 		    " a file-system snapshot already taken\n", prog,
-		    (long long)a->as_of);
+		    human_date(a->as_of, 1, when, sizeof when));
 		return -1;
 	}
 	return 0;
-}
-
-/* getopt rejected the word arg of argv: say so as prog, not as the path
- * the program was started by. */
-static void
-option_error(const char *prog, const char *arg)
-{
-	if (!strncmp(arg, "--", 2))
-		fprintf(stderr, "%s: unknown option '%.*s'\n", prog,
-		    (int)strcspn(arg, "="), arg);
-	else if (optopt)
-		fprintf(stderr, "%s: unknown option '-%c'\n", prog, optopt);
-	else
-		fprintf(stderr, "%s: unknown option '%s'\n", prog, arg);
-	fprintf(stderr, "%s: `%s --help` lists the options\n", prog, prog);
 }
 
 /* --now or --as-of: a time of lib/epoch.h. */
@@ -286,11 +275,10 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 		case 'V': printf("%s (iocensus) %s\n", prog, IOCENSUS_VERSION);
 			return 1;
 		case ':':
-			fprintf(stderr, "%s: %s needs a value\n", prog,
-			    argv[optind - 1]);
-			return -1;
 		case '?':
-			option_error(prog, argv[optind - 1]);
+			/* as prog, not as the path it was started by */
+			suggest_getopt(prog, c, argv[optind - 1], optopt,
+			    longopts);
 			return -1;
 		default:
 			if (set_value(a, prog, c, optarg) != 0)

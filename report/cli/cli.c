@@ -11,25 +11,59 @@
 #include "cli.h"
 #include "argval.h"
 #include "cli_int.h"
+#include "argval.h"
 #include "epoch.h"
 #include "idname.h"
+#include "suggest.h"
+#include "xalloc.h"
 
 /* 2^40 MiB/s is an exbibyte per second: anything above is a typo. The
  * bound also keeps the exact compares of traffic/traffic_peak.c in 128 bits. */
 #define MAX_PEAK_MIB_S 1099511627776ull	/* 2^40 */
+/* prune --keep-*: a million days is 2,700 years, past every time kept. */
+#define MAX_KEEP 1000000
 
 enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
 	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_DAYS,
-	O_COLUMNS, O_WIDE, O_FACTOR, O_HELP };
+	O_COLUMNS, O_WIDE, O_FACTOR, O_HELP, O_KEEP_DAILY, O_KEEP_WEEKLY,
+	O_KEEP_MONTHLY, O_KEEP_QUARTERLY, O_DRY_RUN, O_FORCE };
 
 struct optdoc {
 	struct option opt;
 	cli_opts mask;		/* 0: every command */
 	const char *arg, *help;
 };
+
+/* --help of a command describes its own options only: an option that
+ * commands read each their own way has a line here for each, which
+ * --help shows instead of the option table's. */
+static const struct cmdhelp {
+	int val;
+	const char *cmd, *arg, *help;
+} cmdhelps[] = {
+	{ O_BY, "diff", "KEY", "group by project, user, group or dir "
+	  "(default project)" },
+	{ O_BY, "files", "KEY", "distribution by size, atime, mtime or ctime "
+	  "(default size)" },
+	{ O_BY, "usage", "KEY", "rows per project, user or group (default "
+	  "project)" },
+	{ O_METRIC, "growth", "METRIC", "files, bytes, alloc, used or inodes "
+	  "(default files)" },
+	{ O_METRIC, "cold", "METRIC", "atime or mtime (default atime)" },
+	{ O_DAYS, "cold", "N", "only this threshold, one that fsscan --cold "
+	  "recorded (default: each)" },
+	{ O_FS, "growth", "NAME", "file system, or all for their total" },
+	{ O_FS, "prune", "NAME", "only this file system's snapshots "
+	  "(default: every file system's)" },
+	{ O_OUT, "report", "FILE", "the HTML page, replaced atomically; no "
+	  "more readable than the database, unless --no-paths" },
+	{ O_OUT, "metrics", "FILE", "write to FILE, replaced atomically, "
+	  "instead of standard output; readable by others (node_exporter)" },
+};
+#define NCMDHELPS (sizeof cmdhelps / sizeof cmdhelps[0])
 
 static const struct optdoc optdocs[] = {
 	{ { "db", 1, NULL, O_DB }, 0, "PATH",
@@ -77,20 +111,17 @@ static const struct optdoc optdocs[] = {
 	  "diff: project|user|group|dir; files: size|atime|mtime|ctime;"
 	  " usage: project|user|group" },
 	{ { "depth", 1, NULL, O_DEPTH }, CO_DEPTH, "N",
-	  "diff --by dir: directory depth (default 1)" },
-	{ { "fs", 1, NULL, O_FS }, CO_FS, "NAME", "file system (growth: "
-	  "all for the total)" },
+	  "with --by dir: directory depth (default 1)" },
+	{ { "fs", 1, NULL, O_FS }, CO_FS, "NAME", "only this file system" },
 	{ { "project", 1, NULL, O_PROJECT }, CO_PROJECT, "NAME",
 	  "only this project" },
 	{ { "target", 1, NULL, O_TARGET }, CO_TARGET, "N|SIZE|PCT%",
 	  "growth target: a count (1e9, 2M), a size (50TiB, 50TB) or a "
 	  "share of capacity (80%)" },
 	{ { "metric", 1, NULL, O_METRIC }, CO_METRIC, "METRIC",
-	  "growth: files|bytes|alloc|used|inodes (default files); cold: "
-	  "atime|mtime (default atime)" },
+	  "what to measure" },
 	{ { "days", 1, NULL, O_DAYS }, CO_DAYS, "N",
-	  "only this threshold, one the snapshots recorded (fsscan --cold;"
-	  " default: each)" },
+	  "only this threshold in days" },
 	{ { "snapshot", 1, NULL, O_SNAPSHOT }, CO_SNAPSHOT, "ID",
 	  "snapshot (default: the latest complete one)" },
 	{ { "exclude-project", 1, NULL, O_EXCLUDE }, CO_EXCLUDE, "NAME",
@@ -108,9 +139,8 @@ static const struct optdoc optdocs[] = {
 	  "group of a new database and its directories (mode 0640 and "
 	  "0750; default: this user's)" },
 	{ { "out", 1, NULL, O_OUT }, CO_OUT, "FILE", "write to FILE, "
-	  "replaced atomically, instead of standard output (report: the "
-	  "HTML page); no more readable than the database, but for "
-	  "metrics" },
+	  "replaced atomically, instead of standard output; no more "
+	  "readable than the database" },
 	{ { "no-paths", 0, NULL, O_NOPATHS }, CO_NOPATHS, NULL,
 	  "a page to share: no path below the file systems' roots and no "
 	  "file name (totals, projects, users and groups stay)" },
@@ -118,6 +148,21 @@ static const struct optdoc optdocs[] = {
 	  "also write the CSV and JSON of every table" },
 	{ { "title", 1, NULL, O_TITLE }, CO_TITLE, "TEXT",
 	  "the page's heading (default: iocensus report)" },
+	{ { "keep-daily", 1, NULL, O_KEEP_DAILY }, CO_PRUNE, "N",
+	  "keep the newest complete snapshot of each of the N latest UTC "
+	  "days that have one (default 0)" },
+	{ { "keep-weekly", 1, NULL, O_KEEP_WEEKLY }, CO_PRUNE, "N",
+	  "... of the N latest ISO weeks (default 0)" },
+	{ { "keep-monthly", 1, NULL, O_KEEP_MONTHLY }, CO_PRUNE, "N",
+	  "... of the N latest calendar months (default 0)" },
+	{ { "keep-quarterly", 1, NULL, O_KEEP_QUARTERLY }, CO_PRUNE, "N",
+	  "... of the N latest calendar quarters (default 0)" },
+	{ { "dry-run", 0, NULL, O_DRY_RUN }, CO_PRUNE, NULL,
+	  "say what would be removed and why each kept one is kept; "
+	  "remove nothing" },
+	{ { "force", 0, NULL, O_FORCE }, CO_FORCE, NULL,
+	  "remove a running snapshot too: one whose scan is gone (killed, "
+	  "or its host rebooted)" },
 	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },
 };
 #define NOPTS (sizeof optdocs / sizeof optdocs[0])
@@ -151,6 +196,21 @@ cli_init(struct cli *a, const struct command *cmd)
 	opts_init(&a->an);
 }
 
+/* The value and help of option d for the command name. */
+static void
+doc_for(const struct optdoc *d, const char *name, const char **arg,
+    const char **text)
+{
+	*arg = d->arg;
+	*text = d->help;
+	for (size_t i = 0; i < NCMDHELPS; i++)
+		if (cmdhelps[i].val == d->opt.val &&
+		    !strcmp(cmdhelps[i].cmd, name)) {
+			*arg = cmdhelps[i].arg;
+			*text = cmdhelps[i].help;
+		}
+}
+
 static void
 help(FILE *f, const char *name, const char *argspec, cli_opts allowed)
 {
@@ -159,14 +219,16 @@ help(FILE *f, const char *name, const char *argspec, cli_opts allowed)
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct optdoc *d = &optdocs[i];
 		char lhs[64], c = short_of(d->opt.val);
+		const char *arg, *text;
 
 		if (d->mask && !(d->mask & allowed))
 			continue;
+		doc_for(d, name, &arg, &text);
 		/* "-j, --threads N", "    --db PATH" */
 		snprintf(lhs, sizeof lhs, "%c%c%s--%s%s%s", c ? '-' : ' ',
 		    c ? c : ' ', c ? ", " : "  ", d->opt.name,
-		    d->arg ? " " : "", d->arg ? d->arg : "");
-		fprintf(f, "  %-30s %s\n", lhs, d->help);
+		    arg ? " " : "", arg ? arg : "");
+		fprintf(f, "  %-30s %s\n", lhs, text);
 	}
 }
 
@@ -328,6 +390,41 @@ set_io(struct cli *a, const char *name, int o, const char *v)
 	return 1;
 }
 
+/* prune's rules: --keep-daily N ... and --dry-run. */
+static int
+set_prune(struct cli *a, const char *name, int o, const char *v)
+{
+	static const struct {
+		int o;
+		enum opts_period p;
+		const char *name;
+	} rule[] = { { O_KEEP_DAILY, OPTS_DAY, "keep-daily" },
+	    { O_KEEP_WEEKLY, OPTS_WEEK, "keep-weekly" },
+	    { O_KEEP_MONTHLY, OPTS_MONTH, "keep-monthly" },
+	    { O_KEEP_QUARTERLY, OPTS_QUARTER, "keep-quarterly" } };
+	uint64_t n;
+
+	if (o == O_DRY_RUN) {
+		a->an.dry_run = 1;
+		return 0;
+	}
+	if (o == O_FORCE) {
+		a->an.force = 1;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof rule / sizeof rule[0]; i++) {
+		if (rule[i].o != o)
+			continue;
+		if (argval_u64(v, MAX_KEEP, &n) < 0)
+			return bad(name, rule[i].name, v, "a whole number "
+			    "from 0 to 1000000");
+		a->an.keep[rule[i].p] = (uint32_t)n;
+		a->an.keep_given = 1;
+		return 0;
+	}
+	return 1;
+}
+
 /* The options of the census analyses, ingest and report. */
 static int
 set_other(struct cli *a, const char *name, int o, const char *v)
@@ -478,44 +575,30 @@ short_string(char *buf)
 	buf[n] = '\0';
 }
 
-/* How many long options start with the first len bytes of s? */
-static int
-prefix_matches(const char *s, size_t len)
+/* The long options this command takes, ending in a zero entry: what a
+ * typo is suggested from (cand holds NOPTS + 1). */
+static void
+allowed_options(struct option *cand, cli_opts allowed)
 {
-	int n = 0;
+	size_t n = 0;
 
 	for (size_t i = 0; i < NOPTS; i++)
-		n += strncmp(optdocs[i].opt.name, s, len) == 0;
-	return n;
+		if (!optdocs[i].mask || (optdocs[i].mask & allowed))
+			cand[n++] = optdocs[i].opt;
+	memset(&cand[n], 0, sizeof cand[n]);
 }
 
 /* What getopt_long rejected (opterr is 0: every message is ours). c is
  * '?' (unknown, ambiguous, or a value given to a flag) or ':' (no value
- * for an option that needs one); arg is the word of argv it read. */
-/* The option of this command that an unknown --WORD was meant to be. */
-static const char *
-meant_option(const char *word, size_t len, cli_opts allowed)
-{
-	const char *names[NOPTS];
-	char w[64];
-	size_t n = 0;
-
-	if (len >= sizeof w)
-		return NULL;
-	memcpy(w, word, len);
-	w[len] = '\0';
-	for (size_t i = 0; i < NOPTS; i++)
-		if (!optdocs[i].mask || (optdocs[i].mask & allowed))
-			names[n++] = optdocs[i].opt.name;
-	return cli_suggest(w, names, n);
-}
-
+ * for an option that needs one); arg is the word of argv it read; all is
+ * the table it read against. */
 static int
-getopt_error(const char *name, int c, const char *arg, cli_opts allowed)
+getopt_error(const char *name, int c, const char *arg, cli_opts allowed,
+    const struct option *all)
 {
 	const struct optdoc *d = optopt ? doc_of(optopt) : NULL;
-	size_t len = strcspn(arg, "=");
-	const char *meant;
+	struct option cand[NOPTS + 1];
+	char msg[512];
 
 	if (c == ':' && d)
 		fprintf(stderr, "iocensus %s: --%s needs a value (%s)\n", name,
@@ -526,17 +609,11 @@ getopt_error(const char *name, int c, const char *arg, cli_opts allowed)
 	else if (optopt)
 		fprintf(stderr, "iocensus %s: unknown option '-%c'\n", name,
 		    optopt);
-	else if (strncmp(arg, "--", 2) == 0 &&
-	    prefix_matches(arg + 2, len - 2) > 1)
-		fprintf(stderr, "iocensus %s: ambiguous option '%.*s'\n", name,
-		    (int)len, arg);
-	else if (strncmp(arg, "--", 2) == 0 &&
-	    (meant = meant_option(arg + 2, len - 2, allowed)) != NULL)
-		fprintf(stderr, "iocensus %s: unknown option '%.*s'; did you "
-		    "mean '--%s'?\n", name, (int)len, arg, meant);
-	else
-		fprintf(stderr, "iocensus %s: unknown option '%.*s'\n", name,
-		    (int)len, arg);
+	else {
+		allowed_options(cand, allowed);
+		suggest_option(msg, sizeof msg, arg, all, cand);
+		fprintf(stderr, "iocensus %s: %s\n", name, msg);
+	}
 	fprintf(stderr, "iocensus %s: `iocensus %s --help` lists its "
 	    "options\n", name, name);
 	return -1;
@@ -560,7 +637,8 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 		const struct optdoc *d = doc_of(c);
 
 		if (c == '?' || c == ':')
-			return getopt_error(name, c, argv[optind - 1], allowed);
+			return getopt_error(name, c, argv[optind - 1], allowed,
+			    longopts);
 		if (d->opt.val == O_HELP) {
 			help(stdout, name, argspec, allowed);
 			return 1;
@@ -575,6 +653,8 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 			rc = set_io(a, name, d->opt.val, optarg);
 		if (rc == 1)
 			rc = set_other(a, name, d->opt.val, optarg);
+		if (rc == 1)
+			rc = set_prune(a, name, d->opt.val, optarg);
 		if (rc < 0)
 			return -1;
 	}
@@ -596,9 +676,32 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 	return 0;
 }
 
+/* forget ID...: at least one, each a snapshot id. */
+static int
+forget_args(struct cli *a)
+{
+	if (a->nargs == 0) {
+		fprintf(stderr, "iocensus forget: expected snapshot ids: "
+		    "ID...\n");
+		return -1;
+	}
+	a->ids = xcalloc((size_t)a->nargs, sizeof *a->ids);
+	for (int i = 0; i < a->nargs; i++)
+		if (parse_id(a->args[i], &a->ids[i]) < 0) {
+			fprintf(stderr, "iocensus forget: %s: expected a "
+			    "snapshot id\n", a->args[i]);
+			return -1;
+		}
+	a->an.ids = a->ids;
+	a->an.nids = (size_t)a->nargs;
+	return 0;
+}
+
 int
 cli_command_args(struct cli *a, const char *name)
 {
+	if (!strcmp(name, "forget"))
+		return forget_args(a);
 	if (strcmp(name, "diff"))
 		return 0;
 	for (int i = 0; i < 2 && i < a->nargs; i++) {
@@ -628,5 +731,7 @@ cli_free(struct cli *a)
 	opts_annotations_free(a->ann, a->nann);
 	a->ann = NULL;
 	a->nann = 0;
+	free(a->ids);
+	a->ids = NULL;
 }
 

@@ -51,6 +51,8 @@ typedef uint64_t cli_opts;
 #define CO_DAYS       ((cli_opts)1 << 30)
 #define CO_COLUMNS    ((cli_opts)1 << 31)
 #define CO_FACTOR     ((cli_opts)1 << 32)
+#define CO_PRUNE      ((cli_opts)1 << 33)	/* --keep-daily ... --dry-run */
+#define CO_FORCE      ((cli_opts)1 << 34)	/* forget --force */
 
 struct command;
 
@@ -81,6 +83,7 @@ struct cli {
 	uint32_t db_group;		/* --db-group; (uint32_t)-1: own */
 	char **args;			/* positional arguments */
 	int nargs;
+	int64_t *ids;			/* forget's ids, read from args */
 };
 
 void cli_init(struct cli *a, const struct command *cmd);
@@ -89,7 +92,8 @@ void cli_init(struct cli *a, const struct command *cmd);
  * usage error, reported on stderr as "iocensus NAME: why". */
 int cli_parse(struct cli *a, const char *name, const char *argspec,
     cli_opts allowed, int argc, char **argv);
-/* Positional arguments of the command (diff A B). 0 or -1 (reported). */
+/* Positional arguments of the command (diff A B, forget ID...). 0 or -1
+ * (reported). */
 int cli_command_args(struct cli *a, const char *name);
 int cli_error_is_usage(const char *err);
 void cli_free(struct cli *a);

@@ -12,6 +12,7 @@
 #include "argval.h"
 #include "cli.h"
 #include "cli_int.h"
+#include "suggest.h"
 #include "xalloc.h"
 
 /* The widest terminal believed: a longer COLUMNS is a mistake, and a
@@ -84,7 +85,7 @@ unknown_column(const struct cli *a, const char *name,
 	const char **keys, *meant;
 	size_t n = known_keys(a, r, &keys);
 
-	meant = cli_suggest(key, keys, n);
+	meant = suggest_word(key, keys, n);
 	fprintf(stderr, "iocensus %s: --columns: no column '%s'%s%s%s\n",
 	    name, key, meant ? "; did you mean '" : "",
 	    meant ? meant : "", meant ? "'?" : "");

@@ -7,7 +7,6 @@
  *   cli_report.c    `iocensus report`: every analysis the database has
  *                   data for, written as the HTML page (and the bundle)
  *   cli_metrics.c   `iocensus metrics`: the Prometheus textfile
- *   cli_suggest.c   "did you mean ...?"
  *   cli_out.c       the files written (--out, --bundle): atomic, never
  *                   through a link or over the database, no more
  *                   readable than the database
@@ -52,13 +51,6 @@ int cli_report_write(sqlite3 *db, const struct opts *o,
     const struct opts_target *target, const char *title,
     const char *html_path, const char *bundle_path,
     const struct outfile_opts *out, char *err, size_t errlen);
-
-/* The candidate word most likely meant: the only one it starts (at least
- * 2 letters typed), else the only one within one edit (two for words of
- * 5 letters or more: an insertion, a deletion, a substitution or two
- * neighbours swapped); NULL when none or several. */
-const char *cli_suggest(const char *word, const char *const *cand,
-    size_t n);
 
 /* The census metrics (space_metrics) in the Prometheus text format, to
  * path (replaced atomically) or, path NULL, to standard output. 0, or -1

@@ -23,9 +23,11 @@
 #include "db.h"
 #include "fmt.h"
 #include "ingest/ingest.h"
+#include "prune/prune.h"
 #include "query/query.h"
 #include "render/render.h"
 #include "space/space.h"
+#include "suggest.h"
 #include "traffic/traffic.h"
 #include "cli_int.h"
 #include "xalloc.h"
@@ -64,6 +66,10 @@ static const struct command commands[] = {
 	  CO_DBGROUP, -1,
 	  NULL },
 	{ "snapshots", "", "list snapshots", CO_PRINT, 0, space_snapshots },
+	{ "forget", "ID...", "remove snapshots, with every row of theirs",
+	  CO_PRINT | CO_FORCE, -1, prune_forget },
+	{ "prune", "", "remove the snapshots no retention rule keeps",
+	  CO_PRINT | CO_FS | CO_PRUNE, 0, prune_run },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
 	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, space_diff },
 	{ "growth", "", "project files, bytes, used space or inodes to a "
@@ -138,7 +144,7 @@ unknown_command(const char *name)
 
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		names[i] = commands[i].name;
-	meant = cli_suggest(name, names, NCOMMANDS);
+	meant = suggest_word(name, names, NCOMMANDS);
 	fmt_diag(stderr, "iocensus", "unknown command '%s'%s%s%s", name,
 	    meant ? "; did you mean '" : "", meant ? meant : "",
 	    meant ? "'?" : "");
@@ -163,11 +169,16 @@ check_args(const struct command *c, int nargs)
 	return -1;
 }
 
-/* Open the database: ingest creates it; every other command needs it,
- * and only reads it (so it may belong to another user). */
+/* Open the database: ingest creates it; forget and prune write it; every
+ * other command needs it, and only reads it (so it may belong to another
+ * user). */
 static sqlite3 *
-open_db(const struct command *c, const char *path, uint32_t group)
+open_db(const struct command *c, const struct opts *o, const char *path,
+    uint32_t group)
 {
+	int writes = !strcmp(c->name, "forget") ||
+	    (!strcmp(c->name, "prune") && !o->dry_run);
+
 	char err[1024];
 	sqlite3 *db;
 	int immutable = 0;
@@ -178,7 +189,7 @@ open_db(const struct command *c, const char *path, uint32_t group)
 		return NULL;
 	}
 	db_set_stop_flag(&stop_flag);
-	if (!strcmp(c->name, "ingest"))
+	if (!strcmp(c->name, "ingest") || writes)
 		db = db_open(path, (gid_t)group, err, sizeof err);
 	else
 		db = db_open_read(path, &immutable, err, sizeof err);
@@ -461,7 +472,7 @@ main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	db = open_db(a.cmd, db_default_path(a.db), a.db_group);
+	db = open_db(a.cmd, &a.an, db_default_path(a.db), a.db_group);
 	if (!db) {
 		free(pairs);
 		cli_free(&a);

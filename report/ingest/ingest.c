@@ -239,6 +239,13 @@ on_log(struct run *u, const struct src *s, char *err, size_t errlen)
 		    IOCHUNK_MAX);
 		u->status = 1;
 	}
+	if (s->samples == 0 && s->quarantined == 0 && !damage && !conflicts) {
+		/* read whole, and empty: say so rather than "ok" */
+		say(u, "%s: no samples: the log holds none (iostatmon sampled "
+		    "no device, or stopped before its second read)", s->name);
+		status = strcmp(status, "ok") ? "truncated, no samples" :
+		    "no samples";
+	}
 	i = row(u, s->name, s->nhost ? s->host[0].name : NULL, status);
 	quar = report_quarantine(u, s, i);
 	if (*quar) {
@@ -282,6 +289,8 @@ on_item(struct run *u, const struct src *s, char *err, size_t errlen)
 	case SRC_LOG:
 		return on_log(u, s, err, errlen);
 	case SRC_SKIP:
+		say(u, "%s: skipped: %s", s->name, s->error ? s->error :
+		    "not an iostatmon log");
 		u->skipped++;
 		return 0;
 	case SRC_LINK:

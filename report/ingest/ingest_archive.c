@@ -334,7 +334,8 @@ walk_member(struct walker *k, struct archive *a, struct archive_entry *e,
 		ingest_item_emit(k, s);
 	} else if (kind != IOLOG_LOG && !worth_reading(m.buf, m.len)) {
 		/* a core dump, a data file: skipped unread */
-		s->kind = SRC_SKIP;
+		ingest_item_skip(s, "neither an iostatmon log, an archive nor "
+		    "compressed data");
 		ingest_item_emit(k, s);
 		rc = skip_member(a);
 	} else if (kind != IOLOG_LOG && walk_nested(k, &m, s->name,

@@ -29,7 +29,8 @@
 
 enum src_kind {
 	SRC_LOG,	/* a log to decode and store */
-	SRC_SKIP,	/* inside a directory or archive: not a log */
+	SRC_SKIP,	/* inside a directory or archive: not a log;
+			   `error` says why */
 	SRC_LINK,	/* inside a directory: a symlink, not followed */
 	SRC_ERROR,	/* unreadable: `error` says why (errno text) */
 	SRC_DAMAGE	/* a damaged archive: dmg[] says where */
@@ -107,6 +108,8 @@ struct src {
 struct src *ingest_item_new(const char *name, enum src_kind kind, int named);
 void ingest_item_error(struct src *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Not a log, found inside a directory or archive: skipped, and why. */
+void ingest_item_skip(struct src *s, const char *why);
 void ingest_item_damage(struct src *s, uint64_t offset, const char *reason,
     int truncated);
 void ingest_item_free(struct src *s);

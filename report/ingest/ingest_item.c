@@ -41,6 +41,14 @@ ingest_item_error(struct src *s, const char *fmt, ...)
 }
 
 void
+ingest_item_skip(struct src *s, const char *why)
+{
+	free(s->error);
+	s->error = xstrdup(why);
+	s->kind = SRC_SKIP;
+}
+
+void
 ingest_item_damage(struct src *s, uint64_t offset, const char *reason,
     int truncated)
 {

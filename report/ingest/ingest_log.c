@@ -270,7 +270,7 @@ static void
 not_a_log(struct src *s, const char *why)
 {
 	if (!s->named) {
-		s->kind = SRC_SKIP;
+		ingest_item_skip(s, why);
 		return;
 	}
 	if (s->ndmg > 0)
@@ -320,7 +320,7 @@ ingest_log_decode(struct src *s)
 	 * (it is then stored with its damage and no samples). */
 	if (s->nhost == 0 && !(s->damaged && (kind == IOLOG_LOG ||
 	    kind == IOLOG_DAMAGED))) {
-		not_a_log(s, "no readable header frame");
+		not_a_log(s, "gzip data without a readable log header");
 		goto out;
 	}
 	for (size_t i = 0; i < s->ndev; i++)

@@ -36,6 +36,15 @@ emit_errno(struct walker *k, const char *name, int named, const char *what)
 	ingest_item_emit(k, s);
 }
 
+static void
+emit_skip(struct walker *k, const char *name, const char *why)
+{
+	struct src *s = ingest_item_new(name, SRC_SKIP, 0);
+
+	ingest_item_skip(s, why);
+	ingest_item_emit(k, s);
+}
+
 /* What fd holds, from its first bytes (more of them while they cannot
  * tell, up to SNIFF_MAX). */
 static enum iolog_kind
@@ -79,8 +88,9 @@ walk_file(struct walker *k, int fd, const char *name, int named)
 			emit_errno(k, name, named, "cannot rewind: ");
 		if (r != 0 || !(named || kind == IOLOG_DAMAGED)) {
 			if (r == 0)
-				ingest_item_emit(k, ingest_item_new(name,
-				    SRC_SKIP, 0));
+				emit_skip(k, name, kind == IOLOG_FOREIGN ?
+				    "gzip data, not an iostatmon log" :
+				    "neither an iostatmon log nor an archive");
 			close(fd);
 			return;
 		}
@@ -292,7 +302,7 @@ dir_entry(struct walker *k, struct dir_walk *w, const char *name)
 		else
 			walk_file(k, fd, full, 0);
 	} else {
-		ingest_item_emit(k, ingest_item_new(full, SRC_SKIP, 0));
+		emit_skip(k, full, "not a regular file");
 	}
 }
 

@@ -84,6 +84,11 @@ struct opts_target {
 	double v;		/* a percentage as a fraction */
 };
 
+/* The periods of prune's rules (--keep-daily N, ...): a UTC day, an ISO
+ * week (Monday to Sunday, UTC), a calendar month, a calendar quarter. */
+enum opts_period { OPTS_DAY, OPTS_WEEK, OPTS_MONTH, OPTS_QUARTER,
+	OPTS_NPERIOD };
+
 /* Every option of every analysis; main.c fills what the command takes,
  * the rest keep the defaults of opts_init(). */
 struct opts {
@@ -121,7 +126,7 @@ struct opts {
 	const char *by;			/* diff: project|user|group|dir;
 					   files: size|atime|mtime|ctime;
 					   usage: project|user|group */
-	const char *fs;			/* growth, files, usage, capacity
+	const char *fs;			/* growth, files, usage, capacity, prune
 					   --fs; NULL or "all" with several:
 					   every file system */
 	const char *project;		/* growth/files --project */
@@ -139,6 +144,15 @@ struct opts {
 	int no_paths;			/* report --no-paths: no path below
 					   ROOT and no file name, for a page
 					   to share */
+	uint32_t keep[OPTS_NPERIOD];	/* prune --keep-daily N ...: the
+					   periods of each kind that keep
+					   their newest complete snapshot;
+					   0: none by that rule */
+	int keep_given;			/* some --keep-* was given */
+	int dry_run;			/* prune --dry-run */
+	int force;			/* forget --force: running ones too */
+	const int64_t *ids;		/* forget ID...: nids snapshot ids */
+	size_t nids;
 };
 
 void opts_init(struct opts *o);

@@ -99,11 +99,13 @@ def diff(got, want, limit=8):
     return "got %r want %r" % (got, want)
 
 
-def eq(got, want, name):
-    """Check got == want; on mismatch print a compact diff."""
+def eq(got, want, name, why=""):
+    """Check got == want; on mismatch print a compact diff, and the end
+    of why (a command's stderr) when given."""
     if got == want:
         return ok(True, name)
-    return ok(False, name, diff(got, want))
+    return ok(False, name, diff(got, want) + ("; " + str(why)[-600:]
+                                              if why else ""))
 
 
 def failed():
