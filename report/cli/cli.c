@@ -17,13 +17,15 @@
 /* 2^40 MiB/s is an exbibyte per second: anything above is a typo. The
  * bound also keeps the exact compares of traffic/traffic_peak.c in 128 bits. */
 #define MAX_PEAK_MIB_S 1099511627776ull	/* 2^40 */
+/* A century: further out, a projection says nothing. */
+#define HORIZON_MAX_DAYS 36500
 
 enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
 	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_DAYS,
-	O_HELP };
+	O_HORIZON, O_HELP };
 
 struct optdoc {
 	struct option opt;
@@ -70,9 +72,12 @@ static const struct optdoc optdocs[] = {
 	{ { "depth", 1, NULL, O_DEPTH }, CO_DEPTH, "N",
 	  "diff --by dir: directory depth (default 1)" },
 	{ { "fs", 1, NULL, O_FS }, CO_FS, "NAME", "file system (growth: "
-	  "all for the total)" },
+	  "all for the total; report: repeatable)" },
 	{ { "project", 1, NULL, O_PROJECT }, CO_PROJECT, "NAME",
-	  "only this project" },
+	  "only this project (report: repeatable)" },
+	{ { "horizon", 1, NULL, O_HORIZON }, CO_HORIZON, "DAYS",
+	  "report: the red list holds the projects that reach their limit"
+	  " before the window's end plus DAYS (default 90)" },
 	{ { "target", 1, NULL, O_TARGET }, CO_TARGET, "N|SIZE|PCT%",
 	  "growth target: a count (1e9, 2M), a size (50TiB, 50TB) or a "
 	  "share of capacity (80%)" },
@@ -138,6 +143,7 @@ cli_init(struct cli *a, const struct command *cmd)
 	a->format = FMT_TABLE;
 	a->progress = isatty(STDERR_FILENO);
 	a->db_group = (uint32_t)-1;
+	a->horizon = 90;
 	opts_init(&a->an);
 }
 
@@ -332,9 +338,17 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_FS:
 		a->an.fs = v;
-		return 0;
+		return add_list(a->fss, &a->nfss, v) < 0 ?
+		    bad(name, "fs", v, "at most 64") : 0;
 	case O_PROJECT:
 		a->an.project = v;
+		return add_list(a->projects, &a->nprojects, v) < 0 ?
+		    bad(name, "project", v, "at most 64") : 0;
+	case O_HORIZON:
+		if (argval_u64(v, HORIZON_MAX_DAYS, &u64) < 0)
+			return bad(name, "horizon", v, "a whole number of days"
+			    " from 0 to 36500");
+		a->horizon = (int64_t)u64;
 		return 0;
 	case O_TARGET:
 		if (units_parse(v, &u) < 0 || !(u.v > 0) ||

@@ -27,7 +27,7 @@ enum cli_opt {
 	CO_OUT = 1u << 21, CO_BUNDLE = 1u << 22, CO_FORMAT = 1u << 23,
 	CO_TABLE = 1u << 24, CO_TITLE = 1u << 25, CO_NOW = 1u << 26,
 	CO_QUARTER = 1u << 27, CO_DBGROUP = 1u << 28, CO_NOPATHS = 1u << 29,
-	CO_DAYS = 1u << 30
+	CO_DAYS = 1u << 30, CO_HORIZON = 1u << 31
 };
 
 struct command;
@@ -40,6 +40,10 @@ struct cli {
 	struct opts an;
 	const char *hosts[CLI_MAX_LIST];
 	const char *excludes[CLI_MAX_LIST];
+	const char *fss[CLI_MAX_LIST];	/* report --fs, repeatable */
+	const char *projects[CLI_MAX_LIST];	/* report --project */
+	size_t nfss, nprojects;
+	int64_t horizon;		/* report --horizon DAYS (default 90) */
 	int64_t edges[CLI_MAX_LIST];
 	uint64_t burst_c[CLI_MAX_LIST];
 	struct annotation *ann;
