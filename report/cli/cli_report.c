@@ -13,6 +13,11 @@
  *   devices. The window (--from/--to, --quarter) drives every section.
  *   Points are complete snapshots, one per day (space/space_points.c).
  *
+ * --fs and --project narrow it (struct report_scope): the sections of
+ * other file systems are not run, and the census tables keep the rows of
+ * the names given. The summary looks --horizon days past the window's
+ * end (without --to, past the day of the latest point shown).
+ *
  * What has no data still gets its section, with the analysis's own note
  * or, where the analysis cannot run (a diff without two complete
  * snapshots, a database without any), a note saying what it needs; the

@@ -17,8 +17,8 @@ int render_number(FILE *f, const struct cell *c);
  * hundred pixels wide or more, stacked below. N runs from
  * RENDER_STACK_MIN + 1 to RENDER_STACK_MAX ("s0": never stacked; "sall":
  * always). Printed, the tables are set in 7 pt (2/3 of the screen's
- * size) on a page about 720 px wide (A4 or Letter with the browser's
- * margins): those up to RENDER_PRINT_MAX stay tables. */
+ * size) on a page about 720 px wide (the usual papers, less the
+ * browser's margins): those up to RENDER_PRINT_MAX stay tables. */
 #define RENDER_STACK_MIN	4
 #define RENDER_STACK_MAX	30
 #define RENDER_PRINT_MAX	11

@@ -223,21 +223,33 @@ red_row(struct rtable *d, const struct ref *x)
 	copy_cell(d, out, R_HI, t, x->row, col_of(t, "full_hi"));
 }
 
+/* "no project", "1 project", "2 projects". */
+static const char *
+count(size_t n, char *buf, size_t len)
+{
+	if (n == 0)
+		snprintf(buf, len, "no project");
+	else
+		snprintf(buf, len, "%zu project%s", n, n == 1 ? "" : "s");
+	return buf;
+}
+
 /* The red list in one line: how many, and the cutoff (by: its date, and
  * how it was reached). */
 static void
 red_note(struct result *sum, size_t nover, size_t nsoon, size_t nlim,
     const char *by)
 {
+	char a[32], b[32];
+
 	if (nlim == 0) {
 		result_note(sum, "Red list: no project has a limit recorded.");
 		return;
 	}
-	result_note(sum, "Red list: %zu project%s over %s limit and %zu that"
-	    " reach%s it before %s; %zu project%s %s a limit.", nover, nover ==
-	    1 ? "" : "s", nover == 1 ? "its" : "their", nsoon, nsoon == 1 ?
-	    "es" : "", by, nlim, nlim == 1 ? "" : "s", nlim == 1 ? "has" :
-	    "have");
+	result_note(sum, "Red list: %s over %s limit, %s reaching it before"
+	    " %s; %zu project%s %s a limit.", count(nover, a, sizeof a),
+	    nover == 1 ? "its" : "their", count(nsoon, b, sizeof b), by, nlim,
+	    nlim == 1 ? "" : "s", nlim == 1 ? "has" : "have");
 }
 
 /* Over their limit (already exceeded), most over first; then projected
@@ -370,18 +382,22 @@ file_systems(struct result *sum, struct result *const *parts,
 	struct rtable *d;
 	size_t n = 0, nc;
 	char buf[256];
+	int any = 0;
 
 	if (!sources(parts, nparts, "capacity", "filesystems", &s, 1) ||
 	    s.t->nrow == 0)
 		return;
 	nc = 1 + specs(s.t, keys, titles, sizeof keys / sizeof *keys,
 	    spec + 1);
-	spec[nc++] = (struct rcol_spec){ "outlook", "Projection", NULL,
-	    CF_PLAIN, 0 };
 	v = xcalloc(s.t->nrow + 1, sizeof *v);
 	for (size_t r = 0; r < s.t->nrow; r++)
-		if (!device_seen(s.t, r))
+		if (!device_seen(s.t, r)) {
 			v[n++] = fs_urgency(s.t, r);
+			any |= outlook(s.t, r, buf, sizeof buf) != NULL;
+		}
+	if (any)	/* why a date is missing, where one is */
+		spec[nc++] = (struct rcol_spec){ "outlook", "Projection", NULL,
+		    CF_PLAIN, 0 };
 	qsort(v, n, sizeof *v, ref_cmp);
 	d = result_table(sum, "filesystems", "File systems, each device once:"
 	    " the soonest full first", spec, nc);
@@ -392,7 +408,7 @@ file_systems(struct result *sum, struct result *const *parts,
 		copy_row(d, out, s.t, v[i].row);
 		if (*dn)	/* the names that share the device */
 			result_set_text(d, out, 0, dn);
-		if (outlook(s.t, v[i].row, buf, sizeof buf))
+		if (any && outlook(s.t, v[i].row, buf, sizeof buf))
 			result_set_text(d, out, (int)nc - 1, buf);
 	}
 	free(v);
