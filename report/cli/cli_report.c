@@ -211,7 +211,8 @@ names_in_list(const char *names, const char *const *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(list[i]);
-		for (const char *p = names; (p = strstr(p, list[i])); p++)
+		for (const char *p = names; len && *p && (p = strstr(p,
+		    list[i])); p++)
 			if ((p == names || (p - names >= 2 && !strncmp(p - 2, ", ", 2)) ||
 			    (p - names >= 5 && !strncmp(p - 5, " and ", 5))) &&
 			    (!p[len] || !strncmp(p + len, ", ", 2) ||

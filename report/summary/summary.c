@@ -22,6 +22,7 @@
  * an analysis did not produce is left out; the details follow on the
  * page.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,13 +43,15 @@ struct src {
 };
 
 /* A selected row and what orders it: its class (0 first), then key
- * ascending, then val descending. */
+ * ascending, then val descending (an integer column's; a real column's
+ * in rval, -inf where it has none). */
 struct ref {
 	const struct rtable *t;
 	size_t row;
 	int cls;
 	int64_t key;
 	i128 val;
+	double rval;
 };
 
 /* The tables keyed `table` of every result whose command is `cmd`. */
@@ -96,8 +99,7 @@ text_at(const struct rtable *t, size_t row, const char *key)
 	return c->kind == CK_TEXT ? c->v.s : "";
 }
 
-/* An integer cell exactly (a real's integral part, for ordering only);
- * none: *has = 0. */
+/* An integer cell exactly; none (or not an integer): *has = 0. */
 static i128
 wide_at(const struct rtable *t, size_t row, const char *key, int *has)
 {
@@ -108,10 +110,17 @@ wide_at(const struct rtable *t, size_t row, const char *key, int *has)
 	case CK_INT: return c->v.i;
 	case CK_UINT: return (i128)c->v.u;
 	case CK_WIDE: return *c->v.w;
-	case CK_REAL: if (c->v.r == c->v.r) return (i128)(c->v.r * 1e6);
-		/* FALLTHROUGH */
 	default: *has = 0; return 0;
 	}
+}
+
+/* A real cell; -inf when there is none, so that it orders last. */
+static double
+real_at(const struct rtable *t, size_t row, const char *key)
+{
+	const struct cell *c = cell_at(t, row, key);
+
+	return c->kind == CK_REAL && !isnan(c->v.r) ? c->v.r : -INFINITY;
 }
 
 static void
@@ -180,6 +189,8 @@ ref_cmp(const void *pa, const void *pb)
 		return a->key < b->key ? -1 : 1;
 	if (a->val != b->val)
 		return a->val > b->val ? -1 : 1;
+	if (a->rval != b->rval)
+		return a->rval > b->rval ? -1 : 1;
 	if (a->t != b->t)	/* the order of the sources */
 		return a->t < b->t ? -1 : 1;
 	return a->row < b->row ? -1 : a->row > b->row;
@@ -283,21 +294,20 @@ red_list(struct result *sum, struct result *const *parts, size_t nparts,
 	v = xcalloc(s.t->nrow + 1, sizeof *v);
 	for (size_t r = 0; r < s.t->nrow; r++) {
 		int b = byte_limited(s.t, r);
-		i128 pct = wide_at(s.t, r, b ? "pct_limit" : "pct_inode_limit",
-		    &has);
+		double pct = real_at(s.t, r, b ? "pct_limit" : "pct_inode_limit");
 		int64_t full;
 
 		if (!b && cell_at(s.t, r, "limit_inodes")->kind == CK_NULL)
 			continue;	/* no limit */
 		nlim++;
 		if (!strcmp(text_at(s.t, r, "state"), "already exceeded")) {
-			v[n++] = (struct ref){ s.t, r, 0, 0, pct };
+			v[n++] = (struct ref){ s.t, r, 0, 0, 0, pct };
 			nover++;
 			continue;
 		}
 		full = (int64_t)wide_at(s.t, r, "full", &has);
 		if (has && full < cutoff)
-			v[n++] = (struct ref){ s.t, r, 1, full, pct };
+			v[n++] = (struct ref){ s.t, r, 1, full, 0, pct };
 	}
 	red_note(sum, nover, n - nover, nlim, by);
 	if (n) {
@@ -349,7 +359,7 @@ device_seen(const struct rtable *t, size_t row)
 static struct ref
 fs_urgency(const struct rtable *t, size_t row)
 {
-	struct ref x = { t, row, 2, 0, 0 };
+	struct ref x = { t, row, 2, 0, 0, real_at(t, row, "use_pct") };
 	int hs, hi;
 	int64_t s = (int64_t)wide_at(t, row, "full", &hs);
 	int64_t i = (int64_t)wide_at(t, row, "inodes_full", &hi);
@@ -361,7 +371,6 @@ fs_urgency(const struct rtable *t, size_t row)
 		x.cls = 1;
 		x.key = hs && (!hi || s < i) ? s : i;
 	}
-	x.val = wide_at(t, row, "use_pct", &hs);
 	return x;
 }
 
@@ -441,9 +450,11 @@ ranked(struct result *sum, struct result *const *parts, size_t nparts,
 		for (size_t r = 0; r < s[i].t->nrow; r++) {
 			int has;
 			i128 x = wide_at(s[i].t, r, by, &has);
+			double y = real_at(s[i].t, r, by);
 
 			if (!keep || keep(s[i].t, r))
-				v[n++] = (struct ref){ s[i].t, r, !has, 0, x };
+				v[n++] = (struct ref){ s[i].t, r, !has &&
+				    y == -INFINITY, 0, x, y };
 		}
 	qsort(v, n, sizeof *v, ref_cmp);
 	nc = specs(s[0].t, keys, NULL, nkeys < 16 ? nkeys : 16, spec);
