@@ -59,7 +59,7 @@ HONOURED = {
     "report": ["--db", "-h, --help"] + WINDOW + ["--quarter",
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",
         "--host-peak", "--target", "--out", "--bundle", "--title",
-        "--no-paths"],
+        "--no-paths", "--fs", "--project", "--horizon"],
 }
 
 

@@ -11,16 +11,15 @@
 - The bundle: members sorted, mtime 0, owner root, gzip header without
   time or name; every table's CSV and JSON parse, agree with each other
   and with the same command run on its own.
-- The summary selects, it does not compute: its cells are checked against
-  the source tables by an independent selection in Python; busiest
-  projects are only those that gained files.
+- The summary selects, it does not compute: its rows (the red list, the
+  file systems with each device once, cold data, top growers, I/O
+  headroom, busiest hosts) are checked against the source sections by an
+  independent selection and ordering in Python (t_report_summary.py
+  checks its numbers against oracles).
 - Every section is present whatever the database holds: a database
   without snapshots, or with one, gets the diff, growth, size and age
   sections with a note saying what they need, and the summary says "No
   snapshots" or "No I/O samples ingested".
-- The summary opens with the capacity tables (per file system, the
-  projects nearest their limits, the top growers), copied from the
-  capacity section, and a figure of each file system's used space.
 - --quarter 2010Q1 is --from 2010-01-01 --to 2010-04-01 (the same bytes):
   the window drives every census section (its snapshots, each diff from
   the first to the last point in it, a file system with one point in it
@@ -56,6 +55,7 @@ TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(os.path.abspath(__fi
 IOCENSUS = os.path.join(BUILD, "iocensus")
 GOLDEN = os.path.join(TOP, "tests", "golden")
 UPDATE = os.environ.get("IOCENSUS_GOLDEN_UPDATE") == "1"
+DAY = 86400
 
 
 def run(*args, env=None):
@@ -205,74 +205,86 @@ def rows_of(res, key):
     return res["tables"][key]["rows"] if key in res["tables"] else []
 
 
-def check_summary(by_cmd):
-    """The summary's cells, selected again from the sources in Python."""
+def red_list_of(cap, cutoff):
+    """The red list selected again from the capacity section: projects
+    with a limit over it (already exceeded), most over first, then those
+    whose date is before cutoff, soonest first."""
+    over, soon = [], []
+    for r in rows_of(cap, "projects"):
+        byte = r["limit_bytes"] is not None
+        if not byte and r["limit_inodes"] is None:
+            continue
+        pct = r["pct_limit"] if byte else r["pct_inode_limit"]
+        if r["state"] == "already exceeded":
+            over.append((-pct, len(over), r, pct, "over its limit"))
+        elif r["full"] is not None and r["full"] < cutoff:
+            soon.append((r["full"], -pct, len(soon), r, pct))
+    return [(r["fs"], r["project"], st, pct) for _, _, r, pct, st in
+            sorted(over, key=lambda x: x[:2])] + \
+        [(r["fs"], r["project"], "reaches its limit", pct)
+         for _, _, _, r, pct in sorted(soon, key=lambda x: x[:3])]
+
+
+def check_summary(by_cmd, cutoff):
+    """The summary's rows, selected and ordered again from the source
+    sections in Python (the summary computes nothing)."""
     summ = by_cmd["summary"][0]
-    snaps = rows_of(by_cmd["snapshots"][0], "snapshots")
-    latest = {}
-    for r in snaps:
-        if r["complete"] == 1:
-            k = (r["started_at"], r["id"])
-            if r["fs"] not in latest or k > latest[r["fs"]][0]:
-                latest[r["fs"]] = (k, r)
-    cols = [c["key"] for c in summ["tables"]["capacity"]["columns"]]
-    want = sorted(([r[k] for k in cols] for _, r in latest.values()), key=lambda x: x[1])
-    eq(sorted(([r[k] for k in cols] for r in rows_of(summ, "capacity")), key=lambda x: x[1]),
-       want, "summary: capacity = latest complete snapshot per file system")
-    want = []
-    for d in by_cmd["diff"]:
-        g = [r for r in rows_of(d, "groups")
-             if r["name"] != "(unattributed)" and r["d_files"] > 0][:5]
-        want += [[d["title"], r["name"], r["d_files"], r["share_new_files"], r["d_bytes"],
-                  r["share_new_bytes"]] for r in g]
-    got = [[r["section"], r["name"], r["d_files"], r["share_new_files"], r["d_bytes"],
-            r["share_new_bytes"]] for r in rows_of(summ, "busiest")]
-    eq(got, want, "summary: busiest = first five groups of each diff that gained files")
-    ok(all(r["d_files"] > 0 for r in rows_of(summ, "busiest")) and
-       any(r["d_files"] <= 0 for d in by_cmd["diff"] for r in rows_of(d, "groups")),
-       "summary: a project without new files is not among the busiest")
-    want = [[g["title"], r["model"], r["crossing"], r["state"]]
-            for g in by_cmd["growth"] for r in rows_of(g, "projection")]
-    got = [[r["section"], r["model"], r["crossing"], r["state"]] for r in rows_of(summ, "growth")]
-    eq(got, want, "summary: growth rows = every projection row")
-    cdf = rows_of(by_cmd["cdf"][0], "summary")[0]
-    io_row = rows_of(summ, "io")[0]
-    eq({k: io_row[k] for k in io_row}, {k: cdf[k] for k in io_row},
-       "summary: I/O headline = cdf summary cells")
-    eq(rows_of(summ, "burstiness"),
-       [{k: r[k] for k in ("direction", "c_bytes", "i", "rho", "p")}
-        for r in rows_of(by_cmd["burst"][0], "burst")], "summary: burstiness = burst rows")
-    ok(any("EarthScience made" in n for n in summ["notes"]),
-       "summary: the busiest project sentence")
     cap = by_cmd["capacity"][0]
-    for key, src, keep in (("space", "filesystems", None),
-                           ("projects", "projects", 10),
-                           ("growers", "growers", None)):
-        cols = [c["key"] for c in summ["tables"][key]["columns"]]
-        seen, want = {}, []
-        for r in rows_of(cap, src):
-            seen[r["fs"]] = seen.get(r["fs"], 0) + 1
-            if keep is None or seen[r["fs"]] <= keep:
-                want.append([r[k] for k in cols])
-        eq([[r[k] for k in cols] for r in rows_of(summ, key)], want,
-           "summary: %s = the capacity section's %s" % (key, src))
-    ok(any(n.startswith("gpfs is 73% used (Use%); its space is full on")
-           for n in summ["notes"]), "summary: the space sentence",
-       repr(summ["notes"][:3]))
-    want = []
+    got = [(r["fs"], r["project"], r["status"], r["pct_of_limit"])
+           for r in rows_of(summ, "redlist")]
+    eq(got, red_list_of(cap, cutoff), "summary: the red list = the capacity"
+       " section's projects over their limit, then reaching it before the"
+       " cutoff")
+    ok(len(got) >= 2, "summary: the red list has rows", repr(got))
+    fs, seen = [], set()
+    for r in rows_of(cap, "filesystems"):
+        if r["device_names"] and r["device_names"] in seen:
+            continue
+        seen.add(r["device_names"])
+        dates = [d for d in (r["full"], r["inodes_full"]) if d is not None]
+        cls = 0 if "already exceeded" in (r["full_state"], r["inodes_state"]) \
+            else 1 if dates else 2
+        fs.append(((cls, min(dates) if cls == 1 else 0, -(r["use_pct"] or 0)),
+                   [r["device_names"] or r["fs"], r["size"], r["use_pct"],
+                    r["inodes_pct"], r["bytes_per_day"], r["full"],
+                    r["full_lo"], r["full_hi"], r["inodes_full"]]))
+    eq([[r[k] for k in ("fs", "size", "use_pct", "inodes_pct",
+                         "bytes_per_day", "full", "full_lo", "full_hi",
+                         "inodes_full")] for r in rows_of(summ, "filesystems")],
+       [v for _, v in sorted(fs, key=lambda x: x[0])],
+       "summary: file systems = the capacity section's, each device once,"
+       " the soonest full first")
+    cold = []
     for c in by_cmd["cold"]:
         rows = rows_of(c, "projects")
         top = max([r["days"] for r in rows] or [0])
-        want += [[r[k] for k in ("fs", "project", "days", "bytes")]
-                 for r in rows if r["days"] == top][:5]
+        cold += [r for r in rows if r["days"] == top][:5]
+    cold.sort(key=lambda r: -r["bytes"])
     eq([[r[k] for k in ("fs", "project", "days", "bytes")]
-        for r in rows_of(summ, "cold")], want,
+        for r in rows_of(summ, "cold")],
+       [[r[k] for k in ("fs", "project", "days", "bytes")] for r in cold],
        "summary: cold = the five projects with the most cold bytes at the"
-       " longest threshold, per file system")
-    ok(len(want) > 2, "summary: cold rows of both file systems", repr(want))
-    figs = [k for k in summ["tables"] if k.startswith("space_")]
-    eq(figs, ["space_1", "space_2"], "summary: a used-space figure per"
-       " file system")
+       " longest threshold of each file system, most first")
+    ok(len({r[0] for r in [[r["fs"]] for r in cold]}) == 2,
+       "summary: cold rows of both file systems")
+    grow = sorted(rows_of(cap, "growers"), key=lambda r: -r["d_used"])[:10]
+    eq(rows_of(summ, "growers"), [{k: r[k] for k in ("fs", "project",
+        "d_used", "bytes_per_day", "share_of_growth", "used")} for r in grow],
+       "summary: top growers = the capacity section's, most growth first")
+    cdf = rows_of(by_cmd["cdf"][0], "summary")[0]
+    idle = rows_of(by_cmd["idle"][0], "summary")[0]
+    head = rows_of(summ, "headroom")[0]
+    eq(head, dict({k: cdf[k] for k in ("mean_mib_s", "peak_mib_s",
+                                         "peak_source", "mean_share_of_peak",
+                                         "below_33_share", "coverage")},
+                  **{k: idle[k] for k in ("threshold_pct", "idle_share")}),
+       "summary: I/O headroom = the cdf and idle summaries' cells")
+    hosts = sorted(rows_of(by_cmd["devices"][0], "hosts"),
+                   key=lambda r: -r["avg_mib_s"])[:5]
+    eq([r["host"] for r in rows_of(summ, "hosts")], [r["host"] for r in hosts],
+       "summary: busiest hosts by average throughput")
+    ok(any(n.startswith("Red list: ") for n in summ["notes"]),
+       "summary: the red list's line", repr(summ["notes"][:2]))
 
 
 def blocks(html):
@@ -505,7 +517,9 @@ def main():
         golden("cdf.csv", run("cdf", "--db", db, "--format", "csv"))
         golden("diff.json", run("diff", "--db", db, "--format", "json", "2", "3"))
         by_cmd = check_bundle(os.path.join(tmp, "a.tar.gz"), a, db)
-        check_summary(by_cmd)
+        # Without a window the red list looks 90 days past the day of the
+        # latest snapshot: pvfs's, 2010-04-01.
+        check_summary(by_cmd, reportdb.T0 + 66 * DAY + 90 * DAY)
         check_units(by_cmd)
         alone = json.loads(run("files", "--db", db, "--snapshot", "6", "--by", "ctime",
                                "--format", "json"))

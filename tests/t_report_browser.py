@@ -81,7 +81,32 @@ MEASURE = """<script>
                nodata: g ? g.classList.contains("nodata") : true,
                title: s.querySelector("title") ? s.querySelector("title").textContent : ""});
   });
-  var out = {figs: figs, wide: wide, calls: window.__calls,
+  // Every table inside its container, every cell drawn inside it (a
+  // stacked table hides its header row: its cells are then the labels).
+  var clipped = [], hidden = [], figTop = null, red = null;
+  document.querySelectorAll("table").forEach(function (t) {
+    var c = t.parentElement, cr = c.getBoundingClientRect();
+    var name = t.caption ? t.caption.textContent : "?";
+    if (t.scrollWidth > c.clientWidth + 0.5 || c.scrollWidth > c.clientWidth + 0.5)
+      clipped.push(name + ": " + t.scrollWidth + " > " + c.clientWidth);
+    t.querySelectorAll("td, tbody th").forEach(function (x) {
+      var r = x.getBoundingClientRect();
+      if (!(r.width > 0 && r.height > 0) || r.left < cr.left - 0.5 || r.right > cr.right + 0.5)
+        hidden.push(name + ": " + x.textContent);
+    });
+    if (!red && name.indexOf("Red list") === 0)
+      red = t;
+  });
+  var firstFig = document.querySelector("figure");
+  var redFirst = !!red && (!firstFig || !!(red.compareDocumentPosition(firstFig) &
+                                           Node.DOCUMENT_POSITION_FOLLOWING));
+  var out = {figs: figs, wide: wide, calls: window.__calls, clipped: clipped,
+             hidden: hidden, red: !!red, redFirst: redFirst,
+             redTop: red ? red.getBoundingClientRect().top + window.scrollY : null,
+             figTop: firstFig ? firstFig.getBoundingClientRect().top + window.scrollY : null,
+             width: window.innerWidth,
+             stacked: Array.prototype.filter.call(document.querySelectorAll("table"),
+               function (t) { return getComputedStyle(t).display === "block"; }).length,
              scripts: document.querySelectorAll("script").length,
              imgs: document.querySelectorAll("img, iframe, object, embed, image").length,
              handlers: Array.prototype.filter.call(document.querySelectorAll("*"), function (e) {
@@ -134,11 +159,11 @@ def instrument(page, path):
         f.write(page[:j] + MEASURE + page[j:])
 
 
-def measure(tmp, page, name):
+def measure(tmp, page, name, width=1280):
     path = os.path.join(tmp, name + ".html")
     instrument(page, path)
-    p = browse(tmp, ["--window-size=1280,1000", "--virtual-time-budget=3000", "--dump-dom"],
-               "file://" + path)
+    p = browse(tmp, ["--window-size=%d,1000" % width, "--virtual-time-budget=3000",
+                     "--dump-dom"], "file://" + path)
     dom = p.stdout.decode("utf-8", "replace")
     m = re.search(r'<pre id="__measure">(.*?)</pre>', dom, re.S)
     if not ok(m is not None, "%s: page measured" % name,
@@ -174,6 +199,28 @@ def check_figures(res, name, want_nodata=(), area=True):
     eq([f["title"] for f in figs if f["nodata"]], list(want_nodata),
        "%s: figures without values" % name)
     eq(res["calls"], [], "%s: alert never called" % name)
+
+
+def check_widths(tmp, page, name):
+    """At 800 and 1400 px: the red list comes before any figure, no table
+    is wider than its container and every cell is drawn inside it; at
+    1400 px no table of the summary is stacked, at 800 px some are."""
+    stacked = {}
+    for w in (800, 1400):
+        res, _ = measure(tmp, page, "%s-%d" % (name, w), width=w)
+        if not res:
+            continue
+        eq(res["width"], w, "%s at %d px: the window is %d px wide" % (name, w, w))
+        ok(res["red"] and res["redFirst"] and res["redTop"] < res["figTop"],
+           "%s at %d px: the red list comes before any figure" % (name, w),
+           "red %r, first %r, top %r, first figure's top %r" % (
+               res["red"], res["redFirst"], res["redTop"], res["figTop"]))
+        eq(res["clipped"], [], "%s at %d px: no table wider than its container" % (name, w))
+        eq(res["hidden"][:5], [], "%s at %d px: every cell visible" % (name, w))
+        stacked[w] = res["stacked"]
+    if len(stacked) == 2:
+        ok(stacked[800] > stacked[1400], "%s: more tables stacked at 800 px (%d) than at"
+           " 1400 px (%d)" % (name, stacked[800], stacked[1400]))
 
 
 def evil_db(tmp):
@@ -213,6 +260,7 @@ def main():
            "screenshot: not blank (%d bytes)" % (os.path.getsize(shot) if os.path.exists(shot) else 0),
            "chromium: %s" % p.stderr.decode(errors="replace")[-300:])
 
+        check_widths(tmp, page, "full")
         res, dom = measure(tmp, page, "full")
         if res:
             check_figures(res, "full")

@@ -22,14 +22,16 @@
 #define MAX_PEAK_MIB_S 1099511627776ull	/* 2^40 */
 /* prune --keep-*: a million days is 2,700 years, past every time kept. */
 #define MAX_KEEP 1000000
+/* A century: further out, a projection says nothing. */
+#define HORIZON_MAX_DAYS 36500
 
 enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
 	O_HOST_PEAK, O_BY, O_DEPTH, O_FS, O_PROJECT, O_TARGET, O_METRIC,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
 	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_DAYS,
-	O_COLUMNS, O_WIDE, O_FACTOR, O_HELP, O_KEEP_DAILY, O_KEEP_WEEKLY,
-	O_KEEP_MONTHLY, O_KEEP_QUARTERLY, O_DRY_RUN, O_FORCE };
+	O_COLUMNS, O_WIDE, O_FACTOR, O_HORIZON, O_HELP, O_KEEP_DAILY,
+	O_KEEP_WEEKLY, O_KEEP_MONTHLY, O_KEEP_QUARTERLY, O_DRY_RUN, O_FORCE };
 
 struct optdoc {
 	struct option opt;
@@ -56,6 +58,8 @@ static const struct cmdhelp {
 	{ O_DAYS, "cold", "N", "only this threshold, one that fsscan --cold "
 	  "recorded (default: each)" },
 	{ O_FS, "growth", "NAME", "file system, or all for their total" },
+	{ O_FS, "report", "NAME", "only this file system (repeatable)" },
+	{ O_PROJECT, "report", "NAME", "only this project (repeatable)" },
 	{ O_FS, "prune", "NAME", "only this file system's snapshots "
 	  "(default: every file system's)" },
 	{ O_OUT, "report", "FILE", "the HTML page, replaced atomically; no "
@@ -115,6 +119,9 @@ static const struct optdoc optdocs[] = {
 	{ { "fs", 1, NULL, O_FS }, CO_FS, "NAME", "only this file system" },
 	{ { "project", 1, NULL, O_PROJECT }, CO_PROJECT, "NAME",
 	  "only this project" },
+	{ { "horizon", 1, NULL, O_HORIZON }, CO_HORIZON, "DAYS",
+	  "the red list holds the projects that reach their limit"
+	  " before the window's end plus DAYS (default 90)" },
 	{ { "target", 1, NULL, O_TARGET }, CO_TARGET, "N|SIZE|PCT%",
 	  "growth target: a count (1e9, 2M), a size (50TiB, 50TB) or a "
 	  "share of capacity (80%)" },
@@ -193,6 +200,7 @@ cli_init(struct cli *a, const struct command *cmd)
 	a->format = FMT_TABLE;
 	a->progress = isatty(STDERR_FILENO);
 	a->db_group = (uint32_t)-1;
+	a->horizon = 90;
 	opts_init(&a->an);
 }
 
@@ -446,9 +454,17 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_FS:
 		a->an.fs = v;
-		return 0;
+		return add_list(a->fss, &a->nfss, v) < 0 ?
+		    bad(name, "fs", v, "at most 64") : 0;
 	case O_PROJECT:
 		a->an.project = v;
+		return add_list(a->projects, &a->nprojects, v) < 0 ?
+		    bad(name, "project", v, "at most 64") : 0;
+	case O_HORIZON:
+		if (argval_u64(v, HORIZON_MAX_DAYS, &u64) < 0)
+			return bad(name, "horizon", v, "a whole number of days"
+			    " from 0 to 36500");
+		a->horizon = (int64_t)u64;
 		return 0;
 	case O_TARGET:
 		if (units_parse(v, &u) < 0 || !(u.v > 0) ||

@@ -53,6 +53,7 @@ typedef uint64_t cli_opts;
 #define CO_FACTOR     ((cli_opts)1 << 32)
 #define CO_PRUNE      ((cli_opts)1 << 33)	/* --keep-daily ... --dry-run */
 #define CO_FORCE      ((cli_opts)1 << 34)	/* forget --force */
+#define CO_HORIZON    ((cli_opts)1 << 35)	/* report --horizon */
 
 struct command;
 
@@ -69,6 +70,10 @@ struct cli {
 	struct opts an;
 	const char *hosts[CLI_MAX_LIST];
 	const char *excludes[CLI_MAX_LIST];
+	const char *fss[CLI_MAX_LIST];	/* report --fs, repeatable */
+	const char *projects[CLI_MAX_LIST];	/* report --project */
+	size_t nfss, nprojects;
+	int64_t horizon;		/* report --horizon DAYS (default 90) */
 	int64_t edges[CLI_MAX_LIST];
 	uint64_t burst_c[CLI_MAX_LIST];
 	struct annotation *ann;

@@ -43,12 +43,23 @@ int cli_value_sizes(const char *s, uint64_t *out, int max);
 int cli_annotate_load(const char *path, struct annotation **a, size_t *n,
     char *err, size_t errlen);
 
+/* What the report is narrowed to (--fs, --project: none given, all),
+ * and its red list's horizon in days (--horizon). */
+struct report_scope {
+	const char *const *fs;
+	size_t nfs;
+	const char *const *project;
+	size_t nproject;
+	int64_t horizon;
+};
+
 /* o: the window, peak and thresholds given on the command line (others
  * default). target: the file-count growth target; none given picks the
  * next power of ten above each file system's latest file count. title:
  * the page's heading, NULL for "iocensus report". 0, or -1 with err. */
 int cli_report_write(sqlite3 *db, const struct opts *o,
-    const struct opts_target *target, const char *title,
+    const struct opts_target *target, const struct report_scope *scope,
+    const char *title,
     const char *html_path, const char *bundle_path,
     const struct outfile_opts *out, char *err, size_t errlen);
 

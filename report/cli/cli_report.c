@@ -13,6 +13,11 @@
  *   and health. The window (--from/--to, --quarter) drives every section.
  *   Points are complete snapshots, one per day (space/space_points.c).
  *
+ * --fs and --project narrow it (struct report_scope): the sections of
+ * other file systems are not run, and the census tables keep the rows of
+ * the names given. The summary looks --horizon days past the window's
+ * end (without --to, past the day of the latest point shown).
+ *
  * What has no data still gets its section, with the analysis's own note
  * or, where the analysis cannot run (a diff without two complete
  * snapshots, a database without any), a note saying what it needs; the
@@ -24,6 +29,7 @@
 #include <string.h>
 
 #include "cli_int.h"
+#include "floordiv.h"
 #include "human.h"
 #include "metric.h"
 #include "outfile.h"
@@ -40,6 +46,10 @@
 struct parts {
 	struct result **r;
 	size_t n;
+	const struct report_scope *scope;
+	int64_t end;		/* the window's end, else the latest point's
+				   start: where the red list's horizon
+				   starts */
 };
 
 static void
@@ -154,6 +164,103 @@ rekey_figure(struct result *r, const char *key, const char *fs)
 	r->fig[0].title = xstrdup(title);
 }
 
+/* Whether name is one of list[0..n) (n == 0: every name is). */
+static int
+in_list(const char *const *list, size_t n, const char *name)
+{
+	if (n == 0)
+		return 1;
+	for (size_t i = 0; i < n && name; i++)
+		if (!strcmp(list[i], name))
+			return 1;
+	return 0;
+}
+
+/* Keep the rows of table `table` (every table: NULL) of r whose text
+ * column `col` is one of list[0..n). */
+static void
+narrow(struct result *r, const char *table, const char *col,
+    const char *const *list, size_t n)
+{
+	if (n == 0)
+		return;
+	for (size_t k = 0; k < r->ntable; k++) {
+		struct rtable *t = &r->table[k];
+		unsigned char *keep;
+		int c = -1;
+
+		for (size_t j = 0; j < t->ncol; j++)
+			if (!strcmp(t->col[j].key, col))
+				c = (int)j;
+		if (c < 0 || (table && strcmp(t->key, table)))
+			continue;
+		keep = xcalloc(t->nrow + 1, 1);
+		for (size_t row = 0; row < t->nrow; row++) {
+			const struct cell *x = result_cell(t, row, c);
+			keep[row] = x->kind == CK_TEXT && in_list(list, n,
+			    x->v.s);
+		}
+		result_keep_rows(t, keep);
+		free(keep);
+	}
+}
+
+/* Whether "a, b and c" (space_devices_names) names one of list. */
+static int
+names_in_list(const char *names, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(list[i]);
+		for (const char *p = names; len && *p && (p = strstr(p,
+		    list[i])); p++)
+			if ((p == names || (p - names >= 2 && !strncmp(p - 2, ", ", 2)) ||
+			    (p - names >= 5 && !strncmp(p - 5, " and ", 5))) &&
+			    (!p[len] || !strncmp(p + len, ", ", 2) ||
+			    !strncmp(p + len, " and ", 5)))
+				return 1;
+	}
+	return 0;
+}
+
+/* The devices of capacity's table that hold one of the file systems
+ * named; their total, a sum over devices left out, goes too. */
+static void
+narrow_devices(struct result *r, const struct report_scope *sc)
+{
+	int k = result_table_index(r, "devices");
+	struct rtable *t;
+	unsigned char *keep;
+
+	if (k < 0 || sc->nfs == 0)
+		return;
+	t = &r->table[k];
+	keep = xcalloc(t->nrow + 1, 1);
+	for (size_t row = 0; row < t->nrow; row++) {
+		const struct cell *d = result_cell(t, row, 0);
+		const struct cell *x = result_cell(t, row, 1);
+		keep[row] = x->kind == CK_TEXT && !(d->kind == CK_TEXT &&
+		    !strcmp(d->v.s, "total")) && names_in_list(x->v.s,
+		    sc->fs, sc->nfs);
+	}
+	result_keep_rows(t, keep);
+	free(keep);
+}
+
+/* The census results from `from` on, narrowed to the file systems and
+ * projects named (--fs, --project). */
+static void
+narrow_census(struct parts *p, size_t from)
+{
+	const struct report_scope *sc = p->scope;
+
+	for (size_t i = from; i < p->n; i++) {
+		if (!strcmp(p->r[i]->command, "capacity"))
+			narrow_devices(p->r[i], sc);
+		narrow(p->r[i], NULL, "fs", sc->fs, sc->nfs);
+		narrow(p->r[i], NULL, "project", sc->project, sc->nproject);
+	}
+}
+
 /* The diff of the window's first and last points. */
 static int
 fs_diff(struct parts *p, sqlite3 *db, struct opts *c, const char *fs,
@@ -166,6 +273,8 @@ fs_diff(struct parts *p, sqlite3 *db, struct opts *c, const char *fs,
 	c->by = "project";
 	if (run(p, space_diff(db, c, err, errlen)) < 0)
 		return -1;
+	narrow(p->r[p->n - 1], "groups", "name", p->scope->project,
+	    p->scope->nproject);
 	snprintf(num, sizeof num, "#%lld to #%lld", (long long)c->snap_a,
 	    (long long)c->snap_b);
 	retitle(p->r[p->n - 1], "Growth of %s: snapshots %s", fs, num);
@@ -276,8 +385,28 @@ usage_results(struct parts *p, sqlite3 *db, const struct opts *o,
 		c.by = by[i];
 		if (run(p, space_usage(db, &c, err, errlen)) < 0)
 			return -1;
+		if (i == 0)
+			narrow(p->r[p->n - 1], "usage", "name",
+			    p->scope->project, p->scope->nproject);
 	}
 	return 0;
+}
+
+/* Without --to, the red list's horizon starts at the end of the day of
+ * the latest point of the file systems shown (UTC). */
+static void
+latest_point(struct parts *p, const struct opts *o, const struct snap *s,
+    size_t n, const char *fs)
+{
+	size_t *keep = xcalloc(n + 1, sizeof *keep), k, nrescan;
+
+	k = space_points_keep(s, n, fs, io_window_lo(&o->win),
+	    io_window_hi(&o->win), keep, &nrescan);
+	if (!o->win.has_to && k > 0 && (floor_div64(s[keep[k - 1]].started_at,
+	    86400) + 1) * 86400 > p->end)
+		p->end = (floor_div64(s[keep[k - 1]].started_at, 86400) + 1) *
+		    86400;
+	free(keep);
 }
 
 static int
@@ -306,10 +435,14 @@ census_results(struct parts *p, sqlite3 *db, const struct opts *o,
 	space_points_sort(s, n);
 	if (run(p, space_capacity(db, o, err, errlen)) < 0)
 		goto out;
-	for (size_t i = 0; i < nfs; i++)
+	for (size_t i = 0; i < nfs; i++) {
+		if (!in_list(p->scope->fs, p->scope->nfs, names[i]))
+			continue;
+		latest_point(p, o, s, n, names[i]);
 		if (fs_results(p, db, o, target, s, n, names[i], notes, err,
 		    errlen) < 0)
 			goto out;
+	}
 	rc = usage_results(p, db, o, err, errlen);
 out:
 	free(names);
@@ -377,11 +510,12 @@ io_results(struct parts *p, sqlite3 *db, const struct opts *o,
 
 int
 cli_report_write(sqlite3 *db, const struct opts *o,
-    const struct opts_target *target, const char *title, const char *html_path,
-    const char *bundle_path, const struct outfile_opts *out, char *err,
-    size_t errlen)
+    const struct opts_target *target, const struct report_scope *scope,
+    const char *title, const char *html_path, const char *bundle_path,
+    const struct outfile_opts *out, char *err, size_t errlen)
 {
-	struct parts p = { NULL, 0 };
+	struct parts p = { NULL, 0, NULL, 0 };
+	struct summary_opts sopt;
 	struct result *notes = result_new("summary", "Summary");
 	char *html = NULL;
 	size_t len = 0;
@@ -389,6 +523,8 @@ cli_report_write(sqlite3 *db, const struct opts *o,
 	FILE *f;
 	int rc = -1;
 
+	p.scope = scope;
+	p.end = o->win.has_to ? o->win.to : INT64_MIN;
 	push(&p, NULL);		/* the summary's place, filled below */
 	if (target->given && target->kind == UNITS_SIZE) {
 		snprintf(err, errlen, FMT_USAGE "--target: the report projects"
@@ -396,10 +532,17 @@ cli_report_write(sqlite3 *db, const struct opts *o,
 		    " inodes (80%%)");
 		goto out;
 	}
-	if (census_results(&p, db, o, target, notes, err, errlen) < 0 ||
-	    io_results(&p, db, o, notes, err, errlen) < 0)
+	if (space_names_check(db, scope->fs, scope->nfs, scope->project,
+	    scope->nproject, err, errlen) < 0 ||
+	    census_results(&p, db, o, target, notes, err, errlen) < 0)
 		goto out;
-	p.r[0] = summary_page(p.r + 1, p.n - 1);
+	narrow_census(&p, 1);
+	if (io_results(&p, db, o, notes, err, errlen) < 0)
+		goto out;
+	sopt.end = p.end;
+	sopt.horizon = scope->horizon;
+	sopt.window = o->win.has_to;
+	p.r[0] = summary_page(p.r + 1, p.n - 1, &sopt);
 	for (size_t i = 0; i < notes->nnote; i++)
 		result_note(p.r[0], "%s", notes->note[i]);
 	f = open_memstream(&html, &len);

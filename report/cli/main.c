@@ -106,7 +106,8 @@ static const struct command commands[] = {
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_QUARTER | CO_PEAK | CO_THRESHOLD | CO_EVERY |
 	  CO_ANNOTATE | CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT |
-	  CO_BUNDLE | CO_TITLE | CO_NOPATHS, 0, NULL },
+	  CO_BUNDLE | CO_TITLE | CO_NOPATHS | CO_FS | CO_PROJECT |
+	  CO_HORIZON, 0, NULL },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -348,6 +349,8 @@ check_hosts(const struct cli *a, sqlite3 *db)
 static int
 run_report(struct cli *a, sqlite3 *db)
 {
+	struct report_scope scope = { a->fss, a->nfss, a->projects,
+	    a->nprojects, a->horizon };
 	struct outfile_opts out;
 	struct stat st;
 	char err[1024];
@@ -359,8 +362,8 @@ run_report(struct cli *a, sqlite3 *db)
 	}
 	/* A page without paths is made to be shared. */
 	cli_out_opts(db, db_default_path(a->db), !a->an.no_paths, &out, &st);
-	if (cli_report_write(db, &a->an, &a->target, a->title, a->out,
-	    a->bundle, &out, err, sizeof err) < 0) {
+	if (cli_report_write(db, &a->an, &a->target, &scope, a->title,
+	    a->out, a->bundle, &out, err, sizeof err) < 0) {
 		if (usage_error(a, err))
 			return CLI_EXIT_USAGE;
 		fprintf(stderr, "iocensus report: %s\n", err);

@@ -1,14 +1,15 @@
 /*
  * html_table: one table of the report page (html_table in render.h), laid
- * out to fit the page without a horizontal scrollbar. Column widths are
- * estimated from the text (DejaVu Sans advances, the widest common
- * sans-serif font, so other fonts fit too): a table that fits is printed
- * as it is; a one-row table that does not becomes a list of name and
- * value; a wider one is set smaller and tighter, and if still too wide,
- * split into stacked tables of consecutive columns, each repeating the
- * leading name columns that identify a row. A grouped table's first
- * column is a heading row over each group, not a column.
+ * out to fit the window without a horizontal scrollbar and with no CSS
+ * beyond the page's own, no script. The width the table needs is estimated
+ * from its text (DejaVu Sans advances, the widest common sans-serif font,
+ * so other fonts fit too) and given as a class, sN: the page's CSS
+ * (render_html.c) sets it as it is in a window N hundred pixels wide or
+ * more, and below that stacks it, each row a block of "column: value"
+ * lines (every cell carries its column's name in data-label). A grouped
+ * table's first column is a heading row over each group, not a column.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,22 +24,17 @@
 #define HTML_OPEN_ROWS	30
 #define HTML_MAX_ROWS	1000
 
-/* Widths in em of the table's font. The page's column is 1052 px: 74.7 em
- * of the table font (.88 of 16 px), 82.2 em of the compact one (.8); the
- * budgets keep a margin for the estimate. The padding of a cell (left and
- * right) comes from the page's CSS (render_html.c). */
-#define FIT_EM		70.0
-#define FIT_EM_COMPACT	78.0
+/* The table's font is .88 of 16 px (render_html.c); a cell's padding
+ * (left and right) is PAD_EM of it. The page around a table takes
+ * PAGE_PX: main's padding, a scrollbar and a margin for the estimate. */
+#define TABLE_PX_PER_EM	14.08
 #define PAD_EM		1.1
-#define PAD_EM_COMPACT	0.8
+#define PAGE_PX		88.0
 /* A text column wraps at spaces, and anywhere in a word longer than
  * LONG_WORD_EM (a path, a host name); it is counted at least as wide as
  * its longest other word and, beyond that, at most TEXT_EM. */
 #define TEXT_EM		12.0
 #define LONG_WORD_EM	14.0
-#define MAX_KEYS	2
-
-enum layout { LAY_PLAIN, LAY_LIST, LAY_COMPACT, LAY_SPLIT };
 
 /* Advance of one code point in em (DejaVu Sans; bold about 10% wider). */
 static double
@@ -80,16 +76,6 @@ text_em(const char *s, int bold, int words)
 		s += n ? n : 1;
 	}
 	return max;
-}
-
-static int
-text_column(const struct rtable *t, size_t c, size_t rows)
-{
-	for (size_t r = 0; r < rows; r++)
-		if (result_cell(t, r, (int)c)->kind != CK_TEXT &&
-		    result_cell(t, r, (int)c)->kind != CK_NULL)
-			return 0;
-	return 1;
 }
 
 static double
@@ -138,13 +124,12 @@ sum_em(const double *w, size_t n, double pad)
 	return s;
 }
 
-/* A table being laid out: its shown rows and, per column, the estimated
- * width and whether its words may break anywhere; first: the first
- * column laid out as a column (1 when the first names groups). */
+/* A table being laid out: its shown rows, per column whether its words
+ * may break anywhere; first: the first column laid out as a column (1
+ * when the first names groups). */
 struct tab {
 	const struct rtable *t;
 	size_t rows;
-	double *w;
 	int *anywhere;
 	size_t first;
 };
@@ -165,20 +150,20 @@ group_row(FILE *f, const struct tab *b, size_t r, size_t n)
 	fputs("</th></tr>\n", f);
 }
 
+/* A column's name: its title and, where the cells do not say it, its
+ * unit: "Use (%)". html: the unit in a span of its own. */
 static void
-header_cell(FILE *f, const struct rcol *col, const char *tag)
+col_name(FILE *f, const struct rcol *col, int html)
 {
 	char ubuf[64];
 	const char *unit = result_text_unit(col, ubuf, sizeof ubuf);
 
-	fprintf(f, "<%s>", tag);
 	fmt_html_str(f, col->title);
-	if (unit) {
-		fputs(" <span class=\"unit\">(", f);
-		fmt_html_str(f, unit);
-		fputs(")</span>", f);
-	}
-	fputs(tag[1] == 'h' ? "</th>" : "</td>", f);
+	if (!unit)
+		return;
+	fputs(html ? " <span class=\"unit\">(" : " (", f);
+	fmt_html_str(f, unit);
+	fputs(html ? ")</span>" : ")", f);
 }
 
 static void
@@ -187,36 +172,35 @@ data_cell(FILE *f, const struct tab *b, size_t r, size_t c)
 	enum cell_kind k = result_cell(b->t, r, (int)c)->kind;
 	char buf[128];
 
-	if (k == CK_NULL)
-		fputs("<td class=\"na\">", f);
-	else if (k != CK_TEXT)
-		fputs("<td class=\"num\">", f);
-	else
-		fputs(b->anywhere[c] ? "<td class=\"wrap\">" : "<td>", f);
+	fputs(k == CK_NULL ? "<td class=\"na\"" : k != CK_TEXT ?
+	    "<td class=\"num\"" : b->anywhere[c] ? "<td class=\"wrap\"" :
+	    "<td", f);
+	fputs(" data-label=\"", f);
+	col_name(f, &b->t->col[c], 0);
+	fputs("\">", f);
 	fmt_html_str(f, result_text_cell(b->t, r, (int)c, buf, sizeof buf));
 	fputs("</td>", f);
 }
 
-/* A table of the columns col[0..n); part and nparts number the pieces of
- * a split table. */
 static void
-table_part(FILE *f, const struct tab *b, const size_t *col, size_t n,
-    int compact, size_t part, size_t nparts)
+table_html(FILE *f, const struct tab *b, const char *size)
 {
-	fprintf(f, "<div class=\"scroll\"><table%s>\n<caption>", compact ?
-	    " class=\"compact\"" : "");
+	size_t n = b->t->ncol - b->first;
+
+	fprintf(f, "<div class=\"tw\"><table class=\"%s\">\n<caption>", size);
 	fmt_html_str(f, b->t->title);
-	if (nparts > 1)
-		fprintf(f, " (%zu of %zu)", part + 1, nparts);
 	fputs("</caption>\n<thead><tr>", f);
-	for (size_t i = 0; i < n; i++)
-		header_cell(f, &b->t->col[col[i]], "th");
+	for (size_t c = b->first; c < b->t->ncol; c++) {
+		fputs("<th>", f);
+		col_name(f, &b->t->col[c], 1);
+		fputs("</th>", f);
+	}
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (size_t r = 0; r < b->rows; r++) {
 		group_row(f, b, r, n);
 		fputs("<tr>", f);
-		for (size_t i = 0; i < n; i++)
-			data_cell(f, b, r, col[i]);
+		for (size_t c = b->first; c < b->t->ncol; c++)
+			data_cell(f, b, r, c);
 		fputs("</tr>\n", f);
 	}
 	if (b->t->nrow == 0)
@@ -225,80 +209,21 @@ table_part(FILE *f, const struct tab *b, const size_t *col, size_t n,
 	fputs("</tbody>\n</table></div>\n", f);
 }
 
-/* A one-row table as a list: each column's header, then its value. */
+/* The class of a table wide_px wide: "sN", N its width in hundreds of
+ * pixels (rounded up), the narrowest window that holds it unstacked;
+ * "s0" for one that fits any, "sall" for one wider than the widest
+ * class (render_int.h). */
 static void
-table_list(FILE *f, const struct tab *b)
+size_class(double wide_px, char *buf, size_t len)
 {
-	fputs("<div class=\"scroll\"><table class=\"list\">\n<caption>", f);
-	fmt_html_str(f, b->t->title);
-	fputs("</caption>\n<tbody>\n", f);
-	for (size_t c = 0; c < b->t->ncol; c++) {
-		fputs("<tr>", f);
-		header_cell(f, &b->t->col[c], "th scope=\"row\"");
-		data_cell(f, b, 0, c);
-		fputs("</tr>\n", f);
-	}
-	fputs("</tbody>\n</table></div>\n", f);
-}
+	double n = ceil(wide_px / 100);
 
-/* Split into parts of consecutive columns after the key columns (the
- * leading name columns, else the first), balanced by width, each within
- * the compact budget. */
-static void
-table_split(FILE *f, const struct tab *b)
-{
-	const struct rtable *t = b->t;
-	size_t nkey = b->first, *col = xcalloc(t->ncol + 1, sizeof *col);
-	size_t *end = xcalloc(t->ncol + 1, sizeof *end), nparts = 0, k;
-	double key, rest, room, done = 0, cur = 0;
-
-	while (nkey < b->first + MAX_KEYS && nkey + 1 < t->ncol &&
-	    text_column(t, nkey, b->rows))
-		nkey++;
-	nkey = nkey > b->first ? nkey : b->first + 1;
-	key = sum_em(b->w + b->first, nkey - b->first, PAD_EM_COMPACT);
-	rest = sum_em(b->w + nkey, t->ncol - nkey, PAD_EM_COMPACT);
-	room = FIT_EM_COMPACT - key > 10 ? FIT_EM_COMPACT - key : 10;
-	k = (size_t)(rest / room) + 1;
-	/* Part p ends where the widths reach p/k of the rest (a column
-	 * goes where its middle falls), never past the room. */
-	for (size_t c = nkey; c < t->ncol; c++) {
-		double wc = b->w[c] + PAD_EM_COMPACT;
-
-		if (cur > 0 && (cur + wc > room || done + wc / 2 > rest *
-		    (double)(nparts + 1) / (double)k)) {
-			end[nparts++] = c;
-			cur = 0;
-		}
-		cur += wc;
-		done += wc;
-	}
-	end[nparts++] = t->ncol;
-	for (size_t p = 0, c = nkey; p < nparts; p++) {
-		size_t n = 0;
-
-		for (size_t i = b->first; i < nkey; i++)
-			col[n++] = i;
-		for (; c < end[p]; c++)
-			col[n++] = c;
-		table_part(f, b, col, n, 1, p, nparts);
-	}
-	free(end);
-	free(col);
-}
-
-static enum layout
-choose(const struct tab *b)
-{
-	size_t n = b->t->ncol - b->first;
-
-	if (sum_em(b->w + b->first, n, PAD_EM) <= FIT_EM)
-		return LAY_PLAIN;
-	if (b->t->nrow == 1)
-		return LAY_LIST;
-	if (sum_em(b->w + b->first, n, PAD_EM_COMPACT) <= FIT_EM_COMPACT)
-		return LAY_COMPACT;
-	return LAY_SPLIT;
+	if (n <= RENDER_STACK_MIN)
+		snprintf(buf, len, "s0");
+	else if (n > RENDER_STACK_MAX)
+		snprintf(buf, len, "sall");
+	else
+		snprintf(buf, len, "s%d", (int)n);
 }
 
 void
@@ -306,35 +231,26 @@ html_table(FILE *f, const struct rtable *t)
 {
 	size_t n = t->ncol + 1;
 	struct tab b = { t, t->nrow < HTML_MAX_ROWS ? t->nrow : HTML_MAX_ROWS,
-	    xcalloc(n, sizeof *b.w), xcalloc(n, sizeof *b.anywhere),
-	    t->grouped && t->ncol > 1 };
-	size_t *all = xcalloc(n, sizeof *all);
+	    xcalloc(n, sizeof *b.anywhere), t->grouped && t->ncol > 1 };
+	double *w = xcalloc(n, sizeof *w);
 	int fold = t->nrow > HTML_OPEN_ROWS;
-	enum layout lay;
+	char size[16];
 
-	for (size_t c = 0; c < t->ncol; c++) {
-		b.w[c] = column_em(t, c, b.rows, &b.anywhere[c]);
-		all[c] = c;
-	}
-	lay = choose(&b);
+	for (size_t c = 0; c < t->ncol; c++)
+		w[c] = column_em(t, c, b.rows, &b.anywhere[c]);
+	size_class(sum_em(w + b.first, t->ncol - b.first, PAD_EM) *
+	    TABLE_PX_PER_EM + PAGE_PX, size, sizeof size);
 	if (fold) {
 		fputs("<details><summary>Table: ", f);
 		fmt_html_str(f, t->title);
 		fprintf(f, " (%zu rows)</summary>\n", t->nrow);
 	}
-	if (lay == LAY_LIST)
-		table_list(f, &b);
-	else if (lay == LAY_SPLIT)
-		table_split(f, &b);
-	else
-		table_part(f, &b, all + b.first, t->ncol - b.first,
-		    lay == LAY_COMPACT, 0, 1);
+	table_html(f, &b, size);
 	if (b.rows < t->nrow)
 		fprintf(f, "<p class=\"cut\">%zu of %zu rows shown; the "
 		    "bundle (--bundle) holds them all.</p>\n", b.rows, t->nrow);
 	if (fold)
 		fputs("</details>\n", f);
-	free(all);
-	free(b.w);
+	free(w);
 	free(b.anywhere);
 }

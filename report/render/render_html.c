@@ -7,33 +7,30 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "human.h"
 #include "render.h"
 #include "render_int.h"
 
 static const char page_css[] =
 "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',"
 "sans-serif;color:#1a1a1a;background:#fff;margin:0;line-height:1.45}\n"
-"main{max-width:1100px;margin:0 auto;padding:0 24px 48px}\n"
+"main{padding:0 24px 48px}\n"
 "header.page{background:#123a5c;color:#fff;padding:20px 24px}\n"
-"header.page h1{margin:0 auto;max-width:1100px;font-size:1.7em}\n"
-"header.page p{margin:4px auto 0;max-width:1100px;opacity:.85}\n"
-"nav{margin:16px 0;padding:10px 16px;background:#f3f6f9;border-radius:6px}\n"
-"nav ol{margin:0;padding-left:1.4em;columns:2}\n"
-"nav a{color:#123a5c}\n"
+"header.page h1{margin:0;font-size:1.7em}\n"
+"header.page p{margin:4px 0 0;opacity:.85}\n"
+
 "section{margin-top:28px;border-top:1px solid #d8dee4;padding-top:8px}\n"
 "h2{color:#123a5c;margin:.4em 0}\n"
-"p.note{margin:.3em 0}\n"
+"p.note{margin:.3em 0;max-width:60em}\n"
 "p.nodata{color:#8a4b00;background:#fff6e5;padding:6px 10px;"
-"border-left:4px solid #e69f00}\n"
-"figure{margin:16px 0}\n"
+"border-left:4px solid #e69f00;max-width:60em}\n"
+"figure{margin:16px 0;max-width:1100px}\n"
 "figure svg{max-width:100%;height:auto;display:block}\n"
 "figcaption{font-size:.92em;color:#333;margin-top:4px}\n"
 "table{border-collapse:collapse;margin:8px 0 16px;font-size:.88em}\n"
-"table.compact{font-size:.8em}\n"
 "caption{text-align:left;font-weight:bold;padding:4px 0}\n"
 "th,td{padding:.2em .55em;border-bottom:1px solid #e4e8ec;"
 "vertical-align:top}\n"
-"table.compact th,table.compact td{padding:.15em .4em}\n"
 "th{background:#f3f6f9;text-align:left}\n"
 "th .unit{font-weight:normal;color:#555}\n"
 "td.wrap{overflow-wrap:anywhere}\n"
@@ -41,17 +38,72 @@ static const char page_css[] =
 "white-space:nowrap}\n"
 "td.na{color:#999;text-align:right}\n"
 "tbody tr:nth-child(even){background:#fafbfc}\n"
-"table.list th{background:none;font-weight:normal;padding-right:2em}\n"
 "tr.group th{background:#e8eef4;font-weight:600;padding-top:.45em}\n"
-"div.scroll{overflow-x:auto}\n"
+"#r1 table{font-size:.92em}\n"
+"#r1 caption{font-size:1.05em;color:#123a5c}\n"
+"#r1 table:has(td[data-label=Status]) caption{color:#a4161a}\n"
 "details{margin:8px 0}\n"
 "summary{cursor:pointer;color:#123a5c}\n"
 "p.cut{font-size:.85em;color:#555}\n"
 "footer{margin-top:32px;font-size:.85em;color:#555}\n"
-"@media print{header.page{background:none;color:#000}"
-"main{max-width:none;padding:0}nav{display:none}"
-"table{font-size:7pt}table.compact{font-size:6.5pt}"
-"div.scroll{overflow:visible}figure,tr{break-inside:avoid}}\n";
+"details.toc{margin:16px 0;padding:6px 16px;background:#f3f6f9;"
+"border-radius:6px}\n"
+"details.toc ol{margin:4px 0;padding-left:1.4em;columns:20em 3}\n"
+"details.toc a{color:#123a5c}\n"
+"p.print{display:none}\n"
+/* Printed: the summary whole and the details' figures, two abreast,
+ * under their sections' headings: a bounded number of pages, whatever
+ * the rows (the page and the bundle hold every table and note). */
+"@media print{header.page{background:none;color:#000;padding:0}"
+"main{padding:0}details.toc{display:none}table,#r1 table{font-size:7pt}"
+"h2{break-after:avoid;font-size:1.1em}"
+"p.print{display:block;font-size:.85em;color:#555}"
+"section.result:not(#r1)>:not(h2):not(figure){display:none}"
+"section.result:not(#r1):not(:has(figure)),#methods{display:none}"
+"section{margin-top:8px;padding-top:2px}"
+"figure{max-width:none;display:inline-block;width:49%;margin:2px 0;"
+"vertical-align:top}figure svg{width:100%}"
+"figcaption{font-size:6.5pt}figure,tr{break-inside:avoid}}\n";
+
+/* The rules that stack table sel: each row a block of its cells, each
+ * "its column: its value" (data-label, html_table.c), wrapped as words
+ * are. */
+static void
+stack_css(FILE *f, const char *sel)
+{
+	fprintf(f, "%s thead{display:none}", sel);
+	fprintf(f, "%s,%s caption,%s tbody,%s tr,%s tr.group th"
+	    "{display:block}", sel, sel, sel, sel, sel);
+	fprintf(f, "%s tr{border-bottom:1px solid #d8dee4;padding:.25em 0}",
+	    sel);
+	fprintf(f, "%s td{display:inline-block;border:0;text-align:left;"
+	    "white-space:normal;overflow-wrap:anywhere;padding:.05em .55em;"
+	    "max-width:100%%;box-sizing:border-box}", sel);
+	fprintf(f, "%s td::before{content:attr(data-label) \": \";"
+	    "font-weight:600;color:#444}\n", sel);
+}
+
+/* Each table's class says how wide a window it needs (render_int.h):
+ * narrower, it is stacked; printed, those too wide for the page are. */
+static void
+layout_css(FILE *f)
+{
+	char sel[32];
+
+	stack_css(f, "table.sall");
+	for (int n = RENDER_STACK_MIN + 1; n <= RENDER_STACK_MAX; n++) {
+		fprintf(f, "@media screen and (max-width:%dpx){", n * 100 - 1);
+		snprintf(sel, sizeof sel, "table.s%d", n);
+		stack_css(f, sel);
+		fputs("}\n", f);
+	}
+	fputs("@media print{", f);
+	for (int n = RENDER_PRINT_MAX + 1; n <= RENDER_STACK_MAX; n++) {
+		snprintf(sel, sizeof sel, "table.s%d", n);
+		stack_css(f, sel);
+	}
+	fputs("}\n", f);
+}
 
 static void
 esc(FILE *f, const char *s)
@@ -68,12 +120,40 @@ has_rows(const struct result *r)
 	return 0;
 }
 
+/* A figure over time whose table runs past its data: say which span it
+ * shows. */
+static void
+figure_span(FILE *f, const struct rtable *t, const struct rfigure *fig,
+    size_t a, size_t b)
+{
+	char d[4][32];
+	int64_t x[4] = { result_cell(t, a, fig->xcol)->v.i, result_cell(t,
+	    b - 1, fig->xcol)->v.i, result_cell(t, 0, fig->xcol)->v.i,
+	    result_cell(t, t->nrow - 1, fig->xcol)->v.i };
+
+	if (!fig->xtime || (a == 0 && b == t->nrow) ||
+	    result_cell(t, a, fig->xcol)->kind != CK_INT ||
+	    result_cell(t, b - 1, fig->xcol)->kind != CK_INT ||
+	    result_cell(t, 0, fig->xcol)->kind != CK_INT ||
+	    result_cell(t, t->nrow - 1, fig->xcol)->kind != CK_INT)
+		return;
+	for (int i = 0; i < 4; i++)
+		human_date(x[i], 1, d[i], sizeof d[i]);
+	fprintf(f, " It shows %s to %s, where there are data; the table runs"
+	    " from %s to %s.", d[0], d[1], d[2], d[3]);
+}
+
 static void
 figure_html(FILE *f, const struct result *r, const struct rfigure *fig,
     size_t sec, size_t n, size_t *fignum)
 {
-	if (fig->table < r->ntable && r->table[fig->table].nrow == 0) {
-		fputs("<p class=\"nodata\">No data for the figure \u201c", f);
+	const struct rtable *t = fig->table < r->ntable ?
+	    &r->table[fig->table] : NULL;
+	size_t a = 0, b = 0;
+
+	if (t && !svg_data_rows(t, fig, &a, &b)) {
+		fputs("<p class=\"nodata\">No data in the window for the "
+		    "figure \u201c", f);
 		esc(f, fig->title);
 		fputs("\u201d.</p>\n", f);
 		return;
@@ -87,6 +167,8 @@ figure_html(FILE *f, const struct result *r, const struct rfigure *fig,
 		putc(' ', f);
 		esc(f, fig->caption);
 	}
+	if (t)
+		figure_span(f, t, fig, a, b);
 	fputs("</figcaption>\n</figure>\n", f);
 }
 
@@ -181,19 +263,23 @@ render_html(FILE *f, struct result *const *parts, size_t nparts,
 	    "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
 	    "content=\"width=device-width, initial-scale=1\">\n<title>", f);
 	esc(f, meta_title);
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n"
-	    "<header class=\"page\"><h1>", page_css);
+	fprintf(f, "</title>\n<style>\n%s", page_css);
+	layout_css(f);
+	fputs("</style>\n</head>\n<body>\n<header class=\"page\"><h1>", f);
 	esc(f, meta_title);
 	fputs("</h1><p>", f);
 	esc(f, generated_by);
-	fputs("</p></header>\n<main>\n<nav><ol>\n", f);
+	fprintf(f, "</p></header>\n<main>\n<details class=\"toc\"><summary>"
+	    "Contents: %zu sections</summary><nav><ol>\n", nparts + 1);
 	for (size_t i = 0; i < nparts; i++) {
 		fprintf(f, "<li><a href=\"#r%zu\">", i + 1);
 		esc(f, parts[i]->title);
 		fputs("</a></li>\n", f);
 	}
 	fputs("<li><a href=\"#methods\">Methods and conventions</a></li>\n"
-	    "</ol></nav>\n", f);
+	    "</ol></nav></details>\n<p class=\"print\">Printed: the summary"
+	    " and the figures of the details; the page and its bundle"
+	    " (--bundle) hold every table and note.</p>\n", f);
 	for (size_t i = 0; i < nparts; i++)
 		section_html(f, parts[i], i + 1, &fignum);
 	fputs(methods, f);

@@ -99,6 +99,7 @@ lin_ticks(struct axis *a, int grow, const struct rcol *col)
 			exp++;
 		step = nice_step(span / 5 / ldexp(1, 10 * exp)) *
 		    ldexp(1, 10 * exp);
+		a->exp = exp;
 	} else if (fmt == CF_DURATION)
 		step = duration_step(span / 5);
 	else
@@ -339,12 +340,35 @@ svg_axis_draw(FILE *f, const struct axis *x, const struct axis *y,
 }
 
 const char *
-svg_axis_title(const char *label, const struct rcol *col, char *buf, size_t len)
+svg_axis_title(const char *label, const struct axis *a,
+    const struct rcol *col, char *buf, size_t len)
 {
+	static const char *const bytes[] = { "bytes", "KiB", "MiB", "GiB",
+	    "TiB", "PiB", "EiB" };
+	const char *unit = NULL;
+
 	if (!label)
 		return NULL;
-	if (col && col->fmt == CF_PCT && !strchr(label, '%'))
-		snprintf(buf, len, "%s (%%)", label);
+	switch (col && !strchr(label, '(') ? col->fmt : CF_BOOL) {
+	case CF_PCT:
+		unit = "%";
+		break;
+	case CF_BYTES:
+		unit = a && a->kind == AX_LIN ? bytes[a->exp] : "bytes";
+		break;
+	case CF_DATE:
+	case CF_TIME:
+		unit = "UTC";
+		break;
+	case CF_PLAIN:
+		unit = col->unit && !strstr(label, col->unit) ? col->unit :
+		    NULL;
+		break;
+	default:
+		break;
+	}
+	if (unit)
+		snprintf(buf, len, "%s (%s)", label, unit);
 	else
 		snprintf(buf, len, "%s", label);
 	return buf;

@@ -35,7 +35,7 @@ svg_bars_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 		    SVG_TOP, 1, &t->col[fig->ycol[0]]);
 	svg_frame_open(f, fig, SVG_H);
 	svg_axis_draw(f, NULL, &y, NULL, svg_axis_title(fig->ylabel,
-	    &t->col[fig->ycol[0]], ytitle, sizeof ytitle));
+	    &y, &t->col[fig->ycol[0]], ytitle, sizeof ytitle));
 	double band = width / (double)t->nrow, bar = band * 0.8 / fig->ny;
 	double base = fig->ylog ? bottom : svg_axis_px(&y, 0);
 

@@ -31,6 +31,7 @@ struct axis {
 	size_t nticks;
 	double tick[AXIS_MAXTICKS];
 	char label[AXIS_MAXTICKS][40];
+	int exp;		/* a linear byte axis: its unit, 1024^exp */
 };
 
 /* Choose the range and ticks. lo/hi: the data extent (finite; for AX_LOG
@@ -45,10 +46,12 @@ double svg_axis_px(const struct axis *a, double v);
  * SVG_TOP. */
 void svg_axis_draw(FILE *f, const struct axis *x, const struct axis *y,
     const char *xlabel, const char *ylabel);
-/* An axis title with the unit a column's format implies: a CF_PCT column
- * plots percent, so "share" reads "share (%)". */
-const char *svg_axis_title(const char *label, const struct rcol *col, char *buf,
-    size_t len);
+/* An axis title that names its unit, as the column's format and the
+ * axis imply, unless the label has one in parentheses: a CF_PCT column
+ * plots percent ("share (%)"), a linear byte axis its ticks' unit ("used
+ * space (TiB)"), a log one bytes, times UTC, a count its column's unit. */
+const char *svg_axis_title(const char *label, const struct axis *a,
+    const struct rcol *col, char *buf, size_t len);
 
 /* Drawing. */
 void svg_draw_num(FILE *f, double v);	/* "%.1f", never "-0.0" */

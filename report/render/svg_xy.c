@@ -361,7 +361,7 @@ svg_xy_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	const char *label[10], *color[10];
 	double xr[2], yr[2], bottom = SVG_H - SVG_BOTTOM;
 	struct axis x, y;
-	char ytitle[256], bandname[8][128];
+	char xtitle[256], ytitle[256], bandname[8][128];
 	size_t n = 0;
 
 	if (!extents(t, fig, xr, yr)) {
@@ -384,8 +384,9 @@ svg_xy_plot(FILE *f, const struct rtable *t, const struct rfigure *fig)
 	if (gaps(f, t, fig, &x, &y))
 		label[n] = "no data", color[n++] = GAP_FILL;
 	span_rects(f, fig, &x, &y);
-	svg_axis_draw(f, &x, &y, fig->xlabel, svg_axis_title(fig->ylabel,
-	    &t->col[fig->ycol[0]], ytitle, sizeof ytitle));
+	svg_axis_draw(f, &x, &y, svg_axis_title(fig->xlabel, &x,
+	    &t->col[fig->xcol], xtitle, sizeof xtitle), svg_axis_title(
+	    fig->ylabel, &y, &t->col[fig->ycol[0]], ytitle, sizeof ytitle));
 	fputs("<g class=\"data\">\n", f);
 	for (int k = 0; k + 1 < fig->ny; k++)
 		if (band_edge(fig, k) == 1)

@@ -167,6 +167,30 @@ result_row(struct rtable *t)
 	return t->nrow++;
 }
 
+void
+result_keep_rows(struct rtable *t, const unsigned char *keep)
+{
+	size_t out = 0;
+
+	for (size_t r = 0; r < t->nrow; r++) {
+		struct cell *row = &t->cell[r * t->ncol];
+
+		if (!keep[r]) {
+			for (size_t c = 0; c < t->ncol; c++)
+				if (row[c].kind == CK_TEXT)
+					free(row[c].v.s);
+				else if (row[c].kind == CK_WIDE)
+					free(row[c].v.w);
+			continue;
+		}
+		if (out != r)	/* the cells move: their strings go along */
+			memmove(&t->cell[out * t->ncol], row, t->ncol *
+			    sizeof *row);
+		out++;
+	}
+	t->nrow = out;
+}
+
 static struct cell *
 slot(struct rtable *t, size_t row, int col)
 {

@@ -147,6 +147,8 @@ void result_wide(struct rtable *t, const char *keys);
 /* Append a row of NULL cells (a cell never set stays NULL: missing);
  * returns its index. */
 size_t result_row(struct rtable *t);
+/* Keep the rows r with keep[r] != 0 (room for t->nrow), in order. */
+void result_keep_rows(struct rtable *t, const unsigned char *keep);
 void result_set_int(struct rtable *t, size_t row, int col, int64_t v);
 void result_set_uint(struct rtable *t, size_t row, int col, uint64_t v);
 /* An exact integer of up to 128 bits: CK_INT when it fits, else CK_WIDE. */

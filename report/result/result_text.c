@@ -65,7 +65,8 @@ title_names_unit(const char *title, const char *unit)
 		if (!strcmp(u, abbr[i][0]))
 			u = abbr[i][1];
 	n = strlen(u);
-	if (n > 1 && u[n - 1] == 's')
+	/* a plural's s, not an abbreviation's ("ms" is not "m") */
+	if (n > 2 && u[n - 1] == 's')
 		n--;
 	for (const char *w = title; *w; w++)
 		if ((w == title || w[-1] == ' ' || w[-1] == '-') &&

@@ -43,6 +43,13 @@ struct result *space_capacity(sqlite3 *db, const struct opts *o,
 struct result *space_cold(sqlite3 *db, const struct opts *o, char *err,
     size_t errlen);
 
+/* The names the report is narrowed to (space_names.c): each of fs[] has
+ * snapshots and each of project[] is in a snapshot (of fs[0] when it is
+ * the only one named, else of any file system). 0, or -1 with a usage
+ * error (FMT_USAGE) that lists the known names. */
+int space_names_check(sqlite3 *db, const char *const *fs, size_t nfs,
+    const char *const *project, size_t nproject, char *err, size_t errlen);
+
 /* The points of a file system (space_points.c): sort s by start time, then
  * id; the distinct file-system names of s in its order, into names (room
  * for n), returning how many; and the points of file system fs in sorted

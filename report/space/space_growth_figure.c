@@ -187,7 +187,7 @@ space_growth_figure(struct result *r, const struct points *p,
 	    " the linear and exponential models up to where each reaches the"
 	    " target, the linear model's 95% prediction band (shaded, 3 or"
 	    " more points), and the target.", "date (UTC)",
-	    opts_metric_name(metric));
+	    space_growth_pts_quantity(metric));
 	fig->xcol = G_T;
 	fig->ycol[0] = G_OBS;
 	fig->ycol[1] = G_LIN;

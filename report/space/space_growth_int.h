@@ -102,6 +102,8 @@ int space_growth_pts_target(const struct opts *o, const struct points *p,
 /* The unit of a metric's values ("files", "bytes", "inodes") and whether
  * they are bytes. */
 const char *space_growth_pts_unit(enum opts_metric m);
+/* What a metric measures, for an axis: "used space", "file count". */
+const char *space_growth_pts_quantity(enum opts_metric m);
 int space_growth_pts_is_bytes(enum opts_metric m);
 
 /* ---- models (space_growth_fit.c) ---- */

@@ -23,6 +23,17 @@ space_growth_pts_unit(enum opts_metric m)
 	    m == OPTS_FILES ? "files" : "inodes";
 }
 
+const char *
+space_growth_pts_quantity(enum opts_metric m)
+{
+	static const char *const q[] = { [OPTS_FILES] = "file count",
+	    [OPTS_BYTES] = "data (sum of file sizes)", [OPTS_ALLOC] =
+	    "allocated space", [OPTS_USED] = "used space", [OPTS_INODES] =
+	    "inodes used" };
+
+	return q[m];
+}
+
 int
 space_growth_pts_value(const struct snap *s, const struct prow *r,
     enum opts_metric m, i128 *v, i128 *cap)

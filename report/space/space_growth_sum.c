@@ -299,7 +299,7 @@ sum_figure(struct result *r, const struct sumline *t, const struct proj *m,
 	    "Total growth over time and projection to the target", "The sum"
 	    " of the file systems' linear models, each evaluated at the same"
 	    " date, and the target.", "date (UTC)",
-	    opts_metric_name(metric));
+	    space_growth_pts_quantity(metric));
 	fig->xcol = X_T;
 	fig->ycol[0] = X_SUM;
 	fig->ycol[1] = X_TARGET;

@@ -107,3 +107,27 @@ space_names_check_project(sqlite3 *db, const char *project, const char *fs,
 	query_census_names_free(names, n);
 	return found ? 0 : -1;
 }
+
+int
+space_names_check(sqlite3 *db, const char *const *fs, size_t nfs,
+    const char *const *project, size_t nproject, char *err, size_t errlen)
+{
+	struct snap *s;
+	const char *one;
+	size_t n;
+	int rc = 0;
+
+	if (nfs == 0 && nproject == 0)
+		return 0;
+	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < nfs && rc == 0; i++)
+		rc = space_names_choose_fs(s, n, fs[i], 0, &one, err, errlen) ==
+		    1 ? 0 : -1;
+	query_census_snaps_free(s, n);
+	/* Of the one file system named, else of any. */
+	for (size_t i = 0; i < nproject && rc == 0; i++)
+		rc = space_names_check_project(db, project[i], nfs == 1 ?
+		    fs[0] : NULL, err, errlen);
+	return rc;
+}

@@ -1,28 +1,58 @@
 /*
- * summary: the report's opening page. It computes nothing: it selects
- * cells from the other results' tables, by table and column key, and
- * copies them (exact values, original column formats) into short tables:
- * capacity, files, cold data, growth, busiest projects, I/O headline,
- * burstiness and the slow devices.
- * A column or table an analysis did not produce is simply left out.
+ * summary: the report's opening page, read in one screen at a review:
+ * the findings of the other results, most urgent first, in short rows.
+ *
+ *   1. the red list: the projects over their limit, then those whose
+ *      date is before the window's end plus the horizon, soonest first
+ *      (capacity's "projects"; a project without a limit is never on
+ *      it);
+ *   2. the file systems, each device once (capacity's "filesystems": the
+ *      names on one device share its row), the soonest full first;
+ *   3. the slow devices, the slowest against its peers first (health's
+ *      "devices": a disk failing slowly is a repair to plan);
+ *   4. cold data: the projects with the most cold bytes (cold's
+ *      "projects");
+ *   5. the top growers (capacity's "growers");
+ *   6. I/O headroom: the peak against the mean and the idle share (cdf's
+ *      and idle's "summary"), and the busiest hosts (devices' "hosts").
+ *
+ * A further finding is a table keyed for the summary by its analysis
+ * and one more line in summary_page, in its place by urgency. The summary computes nothing: it selects rows by table and
+ * column key, orders them and copies their cells (exact values, the
+ * columns' formats); the red list compares dates with a cutoff. A table
+ * an analysis did not produce is left out; the details follow on the
+ * page.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "human.h"
 #include "summary.h"
 #include "xalloc.h"
 
-#define BUSIEST_PER_DIFF 5
 #define COLD_PER_FS 5		/* projects with the most cold bytes */
-#define PROJECTS_PER_FS 10	/* the summary's share of each file
-				   system's projects; all are in the
-				   capacity section */
+#define GROWERS 10		/* over every file system */
+#define HOSTS 5
+#define DAY 86400
 
 /* Where selected cells come from: one source table per result. */
 struct src {
 	const struct result *r;
 	const struct rtable *t;
+};
+
+/* A selected row and what orders it: its class (0 first), then key
+ * ascending, then val descending (an integer column's; a real column's
+ * in rval, -inf where it has none). */
+struct ref {
+	const struct rtable *t;
+	size_t row;
+	int cls;
+	int64_t key;
+	i128 val;
+	double rval;
 };
 
 /* The tables keyed `table` of every result whose command is `cmd`. */
@@ -53,6 +83,47 @@ col_of(const struct rtable *t, const char *key)
 	return -1;
 }
 
+static const struct cell *
+cell_at(const struct rtable *t, size_t row, const char *key)
+{
+	static const struct cell none = { CK_NULL, { 0 } };
+	int c = col_of(t, key);
+
+	return c < 0 ? &none : result_cell(t, row, c);
+}
+
+static const char *
+text_at(const struct rtable *t, size_t row, const char *key)
+{
+	const struct cell *c = cell_at(t, row, key);
+
+	return c->kind == CK_TEXT ? c->v.s : "";
+}
+
+/* An integer cell exactly; none (or not an integer): *has = 0. */
+static i128
+wide_at(const struct rtable *t, size_t row, const char *key, int *has)
+{
+	const struct cell *c = cell_at(t, row, key);
+
+	*has = 1;
+	switch (c->kind) {
+	case CK_INT: return c->v.i;
+	case CK_UINT: return (i128)c->v.u;
+	case CK_WIDE: return *c->v.w;
+	default: *has = 0; return 0;
+	}
+}
+
+/* A real cell; -inf when there is none, so that it orders last. */
+static double
+real_at(const struct rtable *t, size_t row, const char *key)
+{
+	const struct cell *c = cell_at(t, row, key);
+
+	return c->kind == CK_REAL && !isnan(c->v.r) ? c->v.r : -INFINITY;
+}
+
 static void
 copy_cell(struct rtable *d, size_t drow, int dcol, const struct rtable *s,
     size_t srow, int scol)
@@ -72,403 +143,411 @@ copy_cell(struct rtable *d, size_t drow, int dcol, const struct rtable *s,
 	}
 }
 
-/* A table whose columns are "section" (the source result's title, when
- * with_section) followed by the source columns `keys` that exist in s,
- * with the source's titles, units and formats. */
-static struct rtable *
-derived_table(struct result *sum, const char *key, const char *title,
-    const struct rtable *s, const char *const *keys, size_t nkeys,
-    int with_section)
-{
-	struct rcol_spec spec[24];
-	struct rtable *t;
-	size_t n = 0;
-
-	if (with_section)
-		spec[n++] = (struct rcol_spec){ "section", "Section", NULL,
-		    CF_PLAIN, 0 };
-	for (size_t i = 0; i < nkeys && n < 24; i++) {
-		int c = col_of(s, keys[i]);
-
-		if (c >= 0)
-			spec[n++] = (struct rcol_spec){ s->col[c].key,
-			    s->col[c].title, s->col[c].unit, s->col[c].fmt,
-			    s->col[c].decimals };
-	}
-	t = result_table(sum, key, title, spec, n);
-	t->grouped = with_section;
-	return t;
-}
-
-/* Copy row `row` of a source into a new row of d, column by key. */
-static void
-copy_row(struct rtable *d, int with_section, const struct src *s, size_t row)
-{
-	size_t out = result_row(d);
-
-	for (size_t c = 0; c < d->ncol; c++)
-		if (with_section && c == 0)
-			result_set_text(d, out, 0, s->r->title);
-		else
-			copy_cell(d, out, (int)c, s->t, row, col_of(s->t,
-			    d->col[c].key));
-}
-
-typedef int (*row_filter)(const struct src *s, size_t row, size_t nth);
-
-/* Selected rows of every source that has the column `need` into one
- * summary table (none if no source has rows). */
-static struct rtable *
-select_rows(struct result *sum, struct result *const *parts, size_t nparts,
-    const char *cmd, const char *table, const char *need, const char *key,
-    const char *title, const char *const *keys, size_t nkeys,
-    int with_section, row_filter keep)
-{
-	struct src s[64];
-	size_t ns = sources(parts, nparts, cmd, table, s, 64);
-	struct rtable *d = NULL;
-
-	for (size_t i = 0; i < ns; i++) {
-		size_t nth = 0;
-
-		if (col_of(s[i].t, need) < 0)
-			continue;
-		if (!d && s[i].t->nrow)
-			d = derived_table(sum, key, title, s[i].t, keys, nkeys,
-			    with_section);
-		for (size_t row = 0; d && row < s[i].t->nrow; row++)
-			if (!keep || keep(&s[i], row, nth)) {
-				copy_row(d, with_section, &s[i], row);
-				nth++;
-			}
-	}
-	return d;
-}
-
-/* ---- row filters ---- */
-
-static int64_t
-int_at(const struct src *s, size_t row, const char *key)
-{
-	int c = col_of(s->t, key);
-	const struct cell *cl = c < 0 ? NULL : result_cell(s->t, row, c);
-
-	return cl && cl->kind == CK_INT ? cl->v.i : -1;
-}
-
-static const char *
-text_at(const struct src *s, size_t row, const char *key)
-{
-	int c = col_of(s->t, key);
-	const struct cell *cl = c < 0 ? NULL : result_cell(s->t, row, c);
-
-	return cl && cl->kind == CK_TEXT ? cl->v.s : "";
-}
-
-/* The latest complete snapshot of its file system (start, then id). */
+/* A column of the summary: the source's column `key` (its title, unit
+ * and format), titled `title` unless NULL; 0 when s has none. */
 static int
-latest_complete(const struct src *s, size_t row, size_t nth)
+spec_of(const struct rtable *s, const char *key, const char *title,
+    struct rcol_spec *out)
 {
-	(void)nth;
-	if (int_at(s, row, "complete") != 1)
+	int c = col_of(s, key);
+
+	if (c < 0)
 		return 0;
-	for (size_t o = 0; o < s->t->nrow; o++)
-		if (o != row && int_at(s, o, "complete") == 1 &&
-		    !strcmp(text_at(s, o, "fs"), text_at(s, row, "fs")) &&
-		    (int_at(s, o, "started_at") > int_at(s, row,
-		    "started_at") ||
-		    (int_at(s, o, "started_at") == int_at(s, row, "started_at")
-		    && int_at(s, o, "id") > int_at(s, row, "id"))))
-			return 0;
+	*out = (struct rcol_spec){ s->col[c].key, title ? title :
+	    s->col[c].title, s->col[c].unit, s->col[c].fmt,
+	    s->col[c].decimals };
 	return 1;
 }
 
-/* The first projects of each file system (the capacity table lists them
- * nearest to their limit first). */
-static int
-first_per_fs(const struct src *s, size_t row, size_t nth)
+/* Columns keys[k] (titles[k] or the source's) of s that exist. */
+static size_t
+specs(const struct rtable *s, const char *const *keys,
+    const char *const *titles, size_t nkeys, struct rcol_spec *out)
 {
-	size_t k = 0;
+	size_t n = 0;
 
-	(void)nth;
-	for (size_t o = 0; o < row; o++)
-		k += !strcmp(text_at(s, o, "fs"), text_at(s, row, "fs"));
-	return k < PROJECTS_PER_FS;
+	for (size_t i = 0; i < nkeys; i++)
+		n += spec_of(s, keys[i], titles ? titles[i] : NULL, &out[n]);
+	return n;
 }
 
-/* The projects with the most cold bytes at the longest threshold: the
- * cold tables list each threshold in turn, ascending, and within it the
- * projects by cold bytes, most first. */
-static int
-coldest(const struct src *s, size_t row, size_t nth)
-{
-	return nth < COLD_PER_FS && int_at(s, row, "days") ==
-	    int_at(s, s->t->nrow - 1, "days");
-}
-
-/* The first groups of a diff (sorted by new files) that gained files,
- * not the residual: the last row, known by its place, as a group may be
- * named "(unattributed)" too. */
-static int
-busiest(const struct src *s, size_t row, size_t nth)
-{
-	return nth < BUSIEST_PER_DIFF && int_at(s, row, "d_files") > 0 &&
-	    row + 1 < s->t->nrow;
-}
-
-/* A slow device (health's devices table: slow is 1). */
-static int
-slow_device(const struct src *s, size_t row, size_t nth)
-{
-	(void)nth;
-	return int_at(s, row, "slow") == 1;
-}
-
-/* The slow devices of health, if there are any. */
+/* Copy the cells of source row `row` into row `out` of d, by key. */
 static void
-slow_rows(struct result *sum, struct result *const *parts, size_t nparts)
+copy_row(struct rtable *d, size_t out, const struct rtable *s, size_t row)
 {
-	static const char *const cols[] = { "host", "device", "since",
-	    "factor", "await_ms", "peers_await_ms", "confidence" };
-	struct src s;
-	size_t row;
+	for (size_t c = 0; c < d->ncol; c++)
+		copy_cell(d, out, (int)c, s, row, col_of(s, d->col[c].key));
+}
 
-	if (!sources(parts, nparts, "health", "devices", &s, 1))
+static int
+ref_cmp(const void *pa, const void *pb)
+{
+	const struct ref *a = pa, *b = pb;
+
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->val != b->val)
+		return a->val > b->val ? -1 : 1;
+	if (a->rval != b->rval)
+		return a->rval > b->rval ? -1 : 1;
+	if (a->t != b->t)	/* the order of the sources */
+		return a->t < b->t ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/* ---- 1. the red list ---- */
+
+/* The limit a project's date is of: its byte limit, else its inode limit
+ * (space/space_capacity_proj.c). */
+static int
+byte_limited(const struct rtable *t, size_t row)
+{
+	return cell_at(t, row, "limit_bytes")->kind != CK_NULL;
+}
+
+enum { R_FS, R_PROJECT, R_STATUS, R_PCT, R_LIMIT, R_USED, R_BPD, R_FULL,
+    R_LO, R_HI };
+
+static void
+red_row(struct rtable *d, const struct ref *x)
+{
+	const struct rtable *t = x->t;
+	int b = byte_limited(t, x->row);
+	size_t out = result_row(d);
+	char buf[128], lim[160];
+
+	copy_cell(d, out, R_FS, t, x->row, col_of(t, "fs"));
+	copy_cell(d, out, R_PROJECT, t, x->row, col_of(t, "project"));
+	result_set_text(d, out, R_STATUS, x->cls == 0 ? "over its limit" :
+	    "reaches its limit");
+	copy_cell(d, out, R_PCT, t, x->row, col_of(t, b ? "pct_limit" :
+	    "pct_inode_limit"));
+	snprintf(lim, sizeof lim, "%s%s", result_text_cell(t, x->row,
+	    col_of(t, b ? "limit_bytes" : "limit_inodes"), buf, sizeof buf),
+	    b ? "" : " inodes");
+	result_set_text(d, out, R_LIMIT, lim);
+	copy_cell(d, out, R_USED, t, x->row, col_of(t, "used"));
+	copy_cell(d, out, R_BPD, t, x->row, col_of(t, "bytes_per_day"));
+	copy_cell(d, out, R_FULL, t, x->row, col_of(t, "full"));
+	copy_cell(d, out, R_LO, t, x->row, col_of(t, "full_lo"));
+	copy_cell(d, out, R_HI, t, x->row, col_of(t, "full_hi"));
+}
+
+/* "no project", "1 project", "2 projects". */
+static const char *
+count(size_t n, char *buf, size_t len)
+{
+	if (n == 0)
+		snprintf(buf, len, "no project");
+	else
+		snprintf(buf, len, "%zu project%s", n, n == 1 ? "" : "s");
+	return buf;
+}
+
+/* The red list in one line: how many, and the cutoff (by: its date, and
+ * how it was reached). */
+static void
+red_note(struct result *sum, size_t nover, size_t nsoon, size_t nlim,
+    const char *by)
+{
+	char a[32], b[32];
+
+	if (nlim == 0) {
+		result_note(sum, "Red list: no project has a limit recorded.");
 		return;
-	for (row = 0; row < s.t->nrow && !slow_device(&s, row, 0); row++)
-		;
-	if (row < s.t->nrow)
-		select_rows(sum, parts, nparts, "health", "devices", "slow",
-		    "slow_devices", "Slow devices (each against its peers)",
-		    cols, 7, 0, slow_device);
+	}
+	result_note(sum, "Red list: %s over %s limit, %s reaching it before"
+	    " %s; %zu project%s %s a limit.", count(nover, a, sizeof a),
+	    nover == 1 ? "its" : "their", count(nsoon, b, sizeof b), by, nlim,
+	    nlim == 1 ? "" : "s", nlim == 1 ? "has" : "have");
 }
 
-/* One row of cells picked from the first table `table` of `cmd`. */
+/* Over their limit (already exceeded), most over first; then projected
+ * to reach it before cutoff, soonest first. */
 static void
-pick_row(struct result *sum, struct result *const *parts, size_t nparts,
-    const char *cmd, const char *table, const char *key, const char *title,
-    const char *const *cols, size_t ncols)
+red_list(struct result *sum, struct result *const *parts, size_t nparts,
+    int64_t cutoff, const char *by, const char *day)
 {
+	static const struct rcol_spec cols[] = {
+		[R_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
+		[R_PROJECT] = { "project", "Project", NULL, CF_PLAIN, 0 },
+		[R_STATUS] = { "status", "Status", NULL, CF_PLAIN, 0 },
+		[R_PCT] = { "pct_of_limit", "Use of its limit", "%", CF_PCT,
+		    1 },
+		[R_LIMIT] = { "limit", "Limit", NULL, CF_PLAIN, 0 },
+		[R_USED] = { "used", "Used (allocated)", "bytes", CF_BYTES, 2 },
+		[R_BPD] = { "bytes_per_day", "Growth per day", "bytes/day",
+		    CF_BYTES, 2 },
+		[R_FULL] = { "full", "Reaches its limit", NULL, CF_DATE, 0 },
+		[R_LO] = { "full_lo", "Earliest (95%)", NULL, CF_DATE, 0 },
+		[R_HI] = { "full_hi", "Latest (95%)", NULL, CF_DATE, 0 },
+	};
 	struct src s;
+	struct ref *v;
+	struct rtable *d;
+	size_t n = 0, nlim = 0, nover = 0;
+	int has;
+
+	if (!sources(parts, nparts, "capacity", "projects", &s, 1))
+		return;
+	v = xcalloc(s.t->nrow + 1, sizeof *v);
+	for (size_t r = 0; r < s.t->nrow; r++) {
+		int b = byte_limited(s.t, r);
+		double pct = real_at(s.t, r, b ? "pct_limit" : "pct_inode_limit");
+		int64_t full;
+
+		if (!b && cell_at(s.t, r, "limit_inodes")->kind == CK_NULL)
+			continue;	/* no limit */
+		nlim++;
+		if (!strcmp(text_at(s.t, r, "state"), "already exceeded")) {
+			v[n++] = (struct ref){ s.t, r, 0, 0, 0, pct };
+			nover++;
+			continue;
+		}
+		full = (int64_t)wide_at(s.t, r, "full", &has);
+		if (has && full < cutoff)
+			v[n++] = (struct ref){ s.t, r, 1, full, 0, pct };
+	}
+	red_note(sum, nover, n - nover, nlim, by);
+	if (n) {
+		char title[160];
+
+		qsort(v, n, sizeof *v, ref_cmp);
+		snprintf(title, sizeof title, "Red list: projects over their"
+		    " limit, or reaching it before %s", day);
+		d = result_table(sum, "redlist", title, cols,
+		    sizeof cols / sizeof *cols);
+		for (size_t i = 0; i < n; i++)
+			red_row(d, &v[i]);
+	}
+	free(v);
+}
+
+/* ---- 2. the file systems, each device once ---- */
+
+/* Its states other than projected: "space: not growing", or NULL. */
+static const char *
+outlook(const struct rtable *t, size_t row, char *buf, size_t len)
+{
+	const char *s = text_at(t, row, "full_state");
+	const char *i = text_at(t, row, "inodes_state");
+	int sp = *s && strcmp(s, "projected"), ip = *i && strcmp(i,
+	    "projected");
+
+	if (!sp && !ip)
+		return NULL;
+	snprintf(buf, len, "%s%s%s%s%s", sp ? "space: " : "", sp ? s : "",
+	    sp && ip ? "; " : "", ip ? "inodes: " : "", ip ? i : "");
+	return buf;
+}
+
+/* A row whose device an earlier row already showed. */
+static int
+device_seen(const struct rtable *t, size_t row)
+{
+	const char *d = text_at(t, row, "device_names");
+
+	for (size_t o = 0; *d && o < row; o++)
+		if (!strcmp(text_at(t, o, "device_names"), d))
+			return 1;
+	return 0;
+}
+
+/* Full already, then by the sooner of its space and inode dates, then
+ * those without a date. */
+static struct ref
+fs_urgency(const struct rtable *t, size_t row)
+{
+	struct ref x = { t, row, 2, 0, 0, real_at(t, row, "use_pct") };
+	int hs, hi;
+	int64_t s = (int64_t)wide_at(t, row, "full", &hs);
+	int64_t i = (int64_t)wide_at(t, row, "inodes_full", &hi);
+
+	if (!strcmp(text_at(t, row, "full_state"), "already exceeded") ||
+	    !strcmp(text_at(t, row, "inodes_state"), "already exceeded"))
+		x.cls = 0;
+	else if (hs || hi) {
+		x.cls = 1;
+		x.key = hs && (!hi || s < i) ? s : i;
+	}
+	return x;
+}
+
+static void
+file_systems(struct result *sum, struct result *const *parts,
+    size_t nparts)
+{
+	static const char *const keys[] = { "size", "use_pct", "inodes_pct",
+	    "bytes_per_day", "full", "full_lo", "full_hi", "inodes_full",
+	    "inodes_full_lo", "inodes_full_hi" };
+	static const char *const titles[] = { NULL, NULL, NULL, NULL,
+	    "Space full", "Space: earliest (95%)", "Space: latest (95%)",
+	    "Inodes full", "Inodes: earliest (95%)", "Inodes: latest (95%)" };
+	struct rcol_spec spec[16] = { { "fs", "File system (device)", NULL,
+	    CF_PLAIN, 0 } };
+	struct src s;
+	struct ref *v;
+	struct rtable *d;
+	size_t n = 0, nc;
+	char buf[256];
+	int any = 0;
+
+	if (!sources(parts, nparts, "capacity", "filesystems", &s, 1) ||
+	    s.t->nrow == 0)
+		return;
+	nc = 1 + specs(s.t, keys, titles, sizeof keys / sizeof *keys,
+	    spec + 1);
+	v = xcalloc(s.t->nrow + 1, sizeof *v);
+	for (size_t r = 0; r < s.t->nrow; r++)
+		if (!device_seen(s.t, r)) {
+			v[n++] = fs_urgency(s.t, r);
+			any |= outlook(s.t, r, buf, sizeof buf) != NULL;
+		}
+	if (any)	/* why a date is missing, where one is */
+		spec[nc++] = (struct rcol_spec){ "outlook", "Projection", NULL,
+		    CF_PLAIN, 0 };
+	qsort(v, n, sizeof *v, ref_cmp);
+	d = result_table(sum, "filesystems", "File systems, each device once:"
+	    " the soonest full first", spec, nc);
+	for (size_t i = 0; i < n; i++) {
+		size_t out = result_row(d);
+		const char *dn = text_at(s.t, v[i].row, "device_names");
+
+		copy_row(d, out, s.t, v[i].row);
+		if (*dn)	/* the names that share the device */
+			result_set_text(d, out, 0, dn);
+		if (any && outlook(s.t, v[i].row, buf, sizeof buf))
+			result_set_text(d, out, (int)nc - 1, buf);
+	}
+	free(v);
+}
+
+/* ---- 3. to 6.: the first rows of ranked tables ---- */
+
+/* The rows of every source of (cmd, table) that pass keep, ranked by the
+ * integer column `by` (most first), at most max, as table key of sum
+ * with the columns keys. */
+static void
+ranked(struct result *sum, struct result *const *parts, size_t nparts,
+    const char *cmd, const char *table, const char *by, size_t max,
+    int (*keep)(const struct rtable *, size_t), const char *key,
+    const char *title, const char *const *keys, size_t nkeys)
+{
+	struct src s[64];
+	size_t ns = sources(parts, nparts, cmd, table, s, 64), total = 0;
+	size_t n = 0, nc;
+	struct rcol_spec spec[16];
+	struct ref *v;
 	struct rtable *d;
 
-	if (!sources(parts, nparts, cmd, table, &s, 1) || s.t->nrow == 0)
+	for (size_t i = 0; i < ns; i++)
+		total += s[i].t->nrow;
+	if (total == 0)
 		return;
-	d = derived_table(sum, key, title, s.t, cols, ncols, 0);
-	copy_row(d, 0, &s, 0);
-}
+	v = xcalloc(total, sizeof *v);
+	for (size_t i = 0; i < ns; i++)
+		for (size_t r = 0; r < s[i].t->nrow; r++) {
+			int has;
+			i128 x = wide_at(s[i].t, r, by, &has);
+			double y = real_at(s[i].t, r, by);
 
-/* The figure `figkey` of the first `cmd` result (all = 1: of each such
- * result, their tables keyed key_1, key_2 ...), with a copy of its table
- * under `key`: the headline plots on the opening page. */
-static void
-copy_figure(struct result *sum, struct result *const *parts, size_t nparts,
-    const char *cmd, const char *figkey, const char *key, int all)
-{
-	size_t copied = 0;
-
-	for (size_t i = 0; i < nparts; i++) {
-		const struct result *r = parts[i];
-
-		if (strcmp(r->command, cmd))
-			continue;
-		for (size_t k = 0; k < r->nfig; k++) {
-			const struct rfigure *f = &r->fig[k];
-			struct src s = { r, &r->table[f->table] };
-			struct rcol_spec *spec;
-			struct rfigure *nf;
-			struct rtable *d;
-
-			if (strcmp(f->key, figkey) || f->table >= r->ntable ||
-			    s.t->nrow == 0)
-				continue;
-			spec = xcalloc(s.t->ncol, sizeof *spec);
-			for (size_t c = 0; c < s.t->ncol; c++)
-				spec[c] = (struct rcol_spec){ s.t->col[c].key,
-				    s.t->col[c].title, s.t->col[c].unit,
-				    s.t->col[c].fmt, s.t->col[c].decimals };
-			if (all) {
-				char k[64];
-				snprintf(k, sizeof k, "%s_%zu", key, ++copied);
-				d = result_table(sum, k, r->title, spec,
-				    s.t->ncol);
-			} else {
-				d = result_table(sum, key, s.t->title, spec,
-				    s.t->ncol);
-			}
-			free(spec);
-			for (size_t row = 0; row < s.t->nrow; row++)
-				copy_row(d, 0, &s, row);
-			nf = result_figure(sum, f->key, f->kind,
-			    sum->ntable - 1,
-			    f->title, f->caption, f->xlabel, f->ylabel);
-			nf->xcol = f->xcol, nf->ny = f->ny;
-			memcpy(nf->ycol, f->ycol, sizeof nf->ycol);
-			nf->xlog = f->xlog, nf->ylog = f->ylog;
-			nf->xtime = f->xtime, nf->stacked = f->stacked;
-			nf->markers = f->markers;
-			nf->band = f->band;
-			for (size_t j = 0; j < f->nspan; j++)
-				result_span(nf, f->span[j].x0, f->span[j].x1,
-				    f->span[j].label);
-			if (!all)
-				return;
-			break;
+			if (!keep || keep(s[i].t, r))
+				v[n++] = (struct ref){ s[i].t, r, !has &&
+				    y == -INFINITY, 0, x, y };
 		}
+	qsort(v, n, sizeof *v, ref_cmp);
+	nc = specs(s[0].t, keys, NULL, nkeys < 16 ? nkeys : 16, spec);
+	if (n) {
+		d = result_table(sum, key, title, spec, nc);
+		for (size_t i = 0; i < n && i < max; i++)
+			copy_row(d, result_row(d), v[i].t, v[i].row);
 	}
+	free(v);
 }
 
-/* ---- sentences: the same cells, as the tables print them ---- */
-
-/* The cell as the tables print it, always in buf. */
-static const char *
-cell(const struct rtable *t, size_t row, const char *key, char *buf,
-    size_t len)
+/* The projects with the most cold bytes at the longest threshold of
+ * their file system: the cold tables list each threshold in turn,
+ * ascending, and within it the projects by cold bytes, most first. */
+static int
+coldest(const struct rtable *t, size_t row)
 {
-	int c = t ? col_of(t, key) : -1;
-	const char *s = c < 0 ? "n/a" : result_text_cell(t, row, c, buf, len);
+	int h;
+	i128 last = wide_at(t, t->nrow - 1, "days", &h);
+	size_t nth = 0;
 
-	if (s != buf)		/* text cells come back as they are: copy */
-		snprintf(buf, len, "%s", s);
-	return buf;
+	if (wide_at(t, row, "days", &h) != last)
+		return 0;
+	for (size_t o = 0; o < row; o++)
+		nth += wide_at(t, o, "days", &h) == last;
+	return nth < COLD_PER_FS;
 }
 
+/* A device health calls slow. */
+static int
+slow_device(const struct rtable *t, size_t row)
+{
+	int has;
+
+	return wide_at(t, row, "slow", &has) == 1 && has;
+}
+
+/* Without a slow device, one line says how many health called healthy:
+ * at a review, "none is slow" is a finding too. */
 static void
-capacity_notes(struct result *sum, const struct rtable *t)
+health_line(struct result *sum, struct result *const *parts, size_t nparts)
 {
-	char a[64], b[64], c[64], d[64], e[64];
+	struct src s;
+	int h1, h2, h3;
+	i128 n, ok, nc;
 
-	for (size_t r = 0; t && r < t->nrow; r++)
-		result_note(sum,
-		    "%s holds %s files in %s (snapshot #%s of %s).",
-		    cell(t, r, "fs", a, sizeof a), cell(t, r, "files", b,
-		    sizeof b), cell(t, r, "bytes", c, sizeof c), cell(t, r,
-		    "id", d, sizeof d), cell(t, r, "started_at", e, sizeof e));
-}
-
-static void
-growth_notes(struct result *sum, const struct rtable *t)
-{
-	char a[256], b[64], c[64], d[64], e[64], w[200], range[300] = "";
-
-	for (size_t r = 0; t && r < t->nrow; r++) {
-		cell(t, r, "section", a, sizeof a);
-		cell(t, r, "model", b, sizeof b);
-		cell(t, r, "why", w, sizeof w);
-		if (strcmp(cell(t, r, "state", c, sizeof c), "projected")) {
-			result_note(sum, "%s: %s model: %s%s%s%s.", a, b, c,
-			    strcmp(w, "n/a") ? " (" : "", strcmp(w, "n/a") ? w :
-			    "", strcmp(w, "n/a") ? ")" : "");
-			continue;
-		}
-		cell(t, r, "crossing_lo", d, sizeof d);
-		cell(t, r, "crossing_hi", e, sizeof e);
-		if (strcmp(d, "n/a") && strcmp(e, "n/a"))
-			snprintf(range, sizeof range, " (95%% range %s to %s)",
-			    d, e);
-		else if (strcmp(d, "n/a"))
-			snprintf(range, sizeof range, " (earliest at 95%%: %s;"
-			    " %s)", d, w);
-		else if (strcmp(w, "n/a"))
-			snprintf(range, sizeof range, " (%s)", w);
-		else
-			range[0] = 0;
-		result_note(sum, "%s: the %s model reaches the target on %s%s.",
-		    a, b, cell(t, r, "crossing", c, sizeof c), range);
-	}
-}
-
-/* "12.5%", or "n/a" without a percent sign. */
-static const char *
-pct(const struct rtable *t, size_t row, const char *key, char *buf,
-    size_t len)
-{
-	char v[48];
-
-	cell(t, row, key, v, sizeof v);
-	snprintf(buf, len, "%s%s", v, strcmp(v, "n/a") ? "%" : "");
-	return buf;
-}
-
-/* "gpfs is 82% used; its space is full on 2027-11-03 (95% range ...)",
- * or why it has no date. */
-static void
-space_notes(struct result *sum, const struct rtable *t)
-{
-	char a[256], b[64], c[64], d[64], e[64], f[256];
-
-	for (size_t r = 0; t && r < t->nrow; r++) {
-		cell(t, r, "fs", a, sizeof a);
-		pct(t, r, "use_pct", b, sizeof b);
-		cell(t, r, "full_why", f, sizeof f);
-		if (strcmp(cell(t, r, "full_state", c, sizeof c), "projected")) {
-			char w[300] = "";
-			if (strcmp(f, "n/a"))
-				snprintf(w, sizeof w, " (%s)", f);
-			result_note(sum, "%s is %s used (Use%%); space: %s%s.",
-			    a, b, c, w);
-			continue;
-		}
-		cell(t, r, "full_lo", d, sizeof d);
-		cell(t, r, "full_hi", e, sizeof e);
-		result_note(sum, "%s is %s used (Use%%); its space is full on"
-		    " %s (95%% range: %s to %s).", a, b, cell(t, r, "full", c,
-		    sizeof c), d, strcmp(e, "n/a") ? e : "no later bound");
-	}
-}
-
-static void
-busiest_notes(struct result *sum, const struct rtable *t)
-{
-	char a[256], b[256], c[64], d[64];
-
-	for (size_t r = 0; t && r < t->nrow; r++) {
-		if (r && !strcmp(cell(t, r, "section", a, sizeof a),
-		    cell(t, r - 1, "section", b, sizeof b)))
-			continue;	/* the first (busiest) row per diff */
-		result_note(sum, "%s: %s made %s of new files and %s of new"
-		    " bytes.", cell(t, r, "section", a, sizeof a), cell(t, r,
-		    "name", b, sizeof b), pct(t, r, "share_new_files", c,
-		    sizeof c), pct(t, r, "share_new_bytes", d, sizeof d));
-	}
-}
-
-static void
-io_notes(struct result *sum, const struct rtable *t)
-{
-	char a[64], b[64], c[64], d[64], e[64];
-
-	if (!t)
+	if (result_table_index(sum, "slow_devices") >= 0 ||
+	    !sources(parts, nparts, "health", "summary", &s, 1) ||
+	    s.t->nrow == 0)
 		return;
-	result_note(sum, "I/O: mean %s MiB/s against a peak of %s MiB/s (%s);"
-	    " below 33%% of peak %s of the time; coverage %s.",
-	    cell(t, 0, "mean_mib_s", a, sizeof a), cell(t, 0, "peak_mib_s",
-	    b, sizeof b), cell(t, 0, "peak_source", c, sizeof c), pct(t, 0,
-	    "below_33_share", d, sizeof d), pct(t, 0, "coverage", e,
-	    sizeof e));
+	n = wide_at(s.t, 0, "devices", &h1);
+	ok = wide_at(s.t, 0, "healthy", &h2);
+	nc = wide_at(s.t, 0, "not_called", &h3);
+	if (h1 && h2 && h3 && n > 0)
+		result_note(sum, "Device health: no slow device; %lld of %lld "
+		    "devices called healthy against their peers, %lld not "
+		    "called.", (long long)ok, (long long)n, (long long)nc);
 }
 
-/* "Slow device: h001 sdc since 2010-03-02 00:00, 4.02 times its peers'
- * median await", or how many devices were called healthy. */
+/* I/O headroom: cdf's summary and idle's, side by side in one row. */
 static void
-health_notes(struct result *sum, const struct rtable *slow,
-    const struct rtable *t)
+headroom(struct result *sum, struct result *const *parts, size_t nparts)
 {
-	char a[256], b[256], c[64], d[64], e[64];
+	static const char *const io[] = { "mean_mib_s", "peak_mib_s",
+	    "peak_source", "mean_share_of_peak", "below_33_share",
+	    "coverage" };
+	static const char *const idle[] = { "threshold_pct", "idle_share" };
+	struct rcol_spec spec[16];
+	struct src a, b;
+	int has_b;
+	size_t na, nb = 0, row;
+	struct rtable *d;
 
-	for (size_t r = 0; slow && r < slow->nrow; r++)
-		result_note(sum, "Slow device: %s %s since %s, %s times its "
-		    "peers' median await (%s confidence).", cell(slow, r,
-		    "host", a, sizeof a), cell(slow, r, "device", b, sizeof b),
-		    cell(slow, r, "since", c, sizeof c), cell(slow, r,
-		    "factor", d, sizeof d), cell(slow, r, "confidence", e,
-		    sizeof e));
-	if (!slow && t && t->nrow)
-		result_note(sum, "Device health: no slow device; %s of %s "
-		    "devices called healthy against their peers, %s not "
-		    "called.", cell(t, 0, "healthy", a, sizeof a), cell(t, 0,
-		    "devices", b, sizeof b), cell(t, 0, "not_called", c,
-		    sizeof c));
+	if (!sources(parts, nparts, "cdf", "summary", &a, 1) ||
+	    a.t->nrow == 0)
+		return;
+	has_b = sources(parts, nparts, "idle", "summary", &b, 1) &&
+	    b.t->nrow > 0;
+	na = specs(a.t, io, NULL, sizeof io / sizeof *io, spec);
+	if (has_b)
+		nb = specs(b.t, idle, NULL, sizeof idle / sizeof *idle,
+		    spec + na);
+	for (size_t i = na; i < na + nb; i++)
+		if (!strcmp(spec[i].key, "threshold_pct"))
+			spec[i].title = "Idle below";
+	d = result_table(sum, "headroom", "I/O headroom: the peak against the"
+	    " mean, and the idle time", spec, na + nb);
+	row = result_row(d);
+	for (size_t c = 0; c < na; c++)
+		copy_cell(d, row, (int)c, a.t, 0, col_of(a.t, spec[c].key));
+	for (size_t c = na; c < na + nb; c++)
+		copy_cell(d, row, (int)c, b.t, 0, col_of(b.t, spec[c].key));
 }
 
 static const struct rtable *
@@ -479,89 +558,59 @@ table_of(const struct result *r, const char *key)
 	return k < 0 ? NULL : &r->table[k];
 }
 
-struct result *
-summary_page(struct result *const *parts, size_t nparts)
+/* "2010-06-30: the window's end, 2010-04-01, plus 90 days". */
+static void
+horizon_text(const struct summary_opts *o, int64_t cutoff, char *buf,
+    size_t len)
 {
-	static const char *const space[] = { "fs", "size", "used", "avail",
-	    "use_pct", "inodes_pct", "bytes_per_day", "files_per_day", "full",
-	    "full_lo", "full_hi", "full_state", "full_why", "inodes_full",
-	    "inodes_full_lo", "inodes_full_hi", "inodes_state", "inodes_why" };
-	static const char *const projects[] = { "fs", "project", "used",
-	    "share", "limit_bytes", "pct_limit", "limit_inodes",
-	    "pct_inode_limit", "bytes_per_day", "full", "full_lo", "full_hi",
-	    "state" };
-	static const char *const growers[] = { "fs", "project", "d_used",
-	    "bytes_per_day", "share_of_growth", "used" };
-	static const char *const cap[] = { "fs", "id", "started_at", "files",
-	    "dirs", "bytes", "alloc_bytes" };
-	static const char *const sizes[] = { "snapshot", "files", "bytes",
-	    "popular_lo", "popular_hi", "popular_files", "files_lt_1mib",
-	    "bytes_lt_1mib", "largest_file" };
-	static const char *const ages[] = { "snapshot", "edge_days",
-	    "files_old", "bytes_old", "oldest_days", "future_files" };
-	/* Projections of files and of used bytes share one table: no
-	 * slope, whose unit is the metric's. */
-	static const char *const growth[] = { "model", "n", "crossing",
-	    "crossing_lo", "crossing_hi", "state", "doubling_days", "why" };
+	char a[32], b[32];
+
+	snprintf(buf, len, "%s (%s, %s, plus %lld day%s)", human_date(cutoff,
+	    0, a, sizeof a), o->window ? "the window's end" :
+	    "the end of the latest snapshot's day", human_date(o->end, 0, b, sizeof b),
+	    (long long)o->horizon, o->horizon == 1 ? "" : "s");
+}
+
+struct result *
+summary_page(struct result *const *parts, size_t nparts,
+    const struct summary_opts *o)
+{
 	static const char *const cold[] = { "fs", "project", "days", "files",
 	    "bytes", "share_bytes", "d_bytes" };
-	static const char *const groups[] = { "name", "d_files",
-	    "share_new_files", "d_bytes", "share_new_bytes" };
-	static const char *const io[] = { "n", "calendar_minutes",
-	    "coverage", "mean_mib_s", "peak_mib_s", "peak_source", "peak_t",
-	    "mean_share_of_peak", "below_33_share" };
-	static const char *const traffic[] = { "rd_bytes", "wr_bytes",
-	    "read_share", "peak_rd_mib_s", "peak_wr_mib_s" };
-	static const char *const idle[] = { "threshold_pct", "idle_share",
-	    "longest_minutes", "longest_t", "strict_share" };
-	static const char *const burst[] = { "direction", "c_bytes", "i",
-	    "rho", "p" };
-	static const char *const health[] = { "devices", "slow", "healthy",
-	    "not_called", "slow_hosts", "threshold" };
+	static const char *const growers[] = { "fs", "project", "d_used",
+	    "bytes_per_day", "share_of_growth", "used" };
+	static const char *const hosts[] = { "host", "devices", "avg_mib_s",
+	    "peak_mib_s", "util", "read_share" };
+	static const char *const slow[] = { "host", "device", "since",
+	    "factor", "await_ms", "peers_await_ms", "confidence" };
 	struct result *sum = result_new("summary", "Summary");
+	char by[160], day[32];
+	int64_t cutoff = o->end == INT64_MIN ? INT64_MIN : o->end +
+	    o->horizon * DAY;
 
-	select_rows(sum, parts, nparts, "capacity", "filesystems", "use_pct",
-	    "space", "Capacity per file system", space, 18, 0, NULL);
-	select_rows(sum, parts, nparts, "capacity", "projects", "pct_limit",
-	    "projects", "Projects nearest to their limits (the first 10 per"
-	    " file system)", projects, 13, 0, first_per_fs);
-	select_rows(sum, parts, nparts, "capacity", "growers", "d_used",
-	    "growers", "Top growers over the window", growers, 6, 0, NULL);
-	copy_figure(sum, parts, nparts, "growth", "capacity", "space", 1);
-	select_rows(sum, parts, nparts, "snapshots", "snapshots", "complete",
-	    "capacity", "Capacity and files (latest complete snapshot per file"
-	    " system)", cap, 7, 0, latest_complete);
-	select_rows(sum, parts, nparts, "files", "facts", "largest_file",
-	    "sizes", "File sizes", sizes, 9, 1, NULL);
-	select_rows(sum, parts, nparts, "files", "facts", "edge_days", "ages",
-	    "File ages", ages, 6, 1, NULL);
-	select_rows(sum, parts, nparts, "cold", "projects", "days", "cold",
-	    "Cold data per project (not read in the longest threshold; the"
-	    " first 5 per file system)", cold, 7, 0, coldest);
-	select_rows(sum, parts, nparts, "growth", "projection", "state",
-	    "growth", "Projected dates", growth, 8, 1, NULL);
-	select_rows(sum, parts, nparts, "diff", "groups", "name", "busiest",
-	    "Busiest projects (most new files; only projects that gained"
-	    " files)", groups, 5, 1, busiest);
-	copy_figure(sum, parts, nparts, "throughput", "throughput",
-	    "throughput", 0);
-	pick_row(sum, parts, nparts, "cdf", "summary", "io", "Throughput",
-	    io, 9);
-	pick_row(sum, parts, nparts, "throughput", "totals", "traffic",
-	    "Traffic", traffic, 5);
-	pick_row(sum, parts, nparts, "idle", "summary", "idle", "Idle time",
-	    idle, 5);
-	select_rows(sum, parts, nparts, "burst", "burst", "rho", "burstiness",
-	    "Burstiness across servers", burst, 5, 0, NULL);
-	slow_rows(sum, parts, nparts);
-	pick_row(sum, parts, nparts, "health", "summary", "health",
-	    "Device health", health, 6);
-	space_notes(sum, table_of(sum, "space"));
-	capacity_notes(sum, table_of(sum, "capacity"));
-	growth_notes(sum, table_of(sum, "growth"));
-	busiest_notes(sum, table_of(sum, "busiest"));
-	io_notes(sum, table_of(sum, "io"));
-	health_notes(sum, table_of(sum, "slow_devices"), table_of(sum,
-	    "health"));
+	if (o->end != INT64_MIN) {
+		horizon_text(o, cutoff, by, sizeof by);
+		red_list(sum, parts, nparts, cutoff, by, human_date(cutoff, 0,
+		    day, sizeof day));
+	}
+	file_systems(sum, parts, nparts);
+	ranked(sum, parts, nparts, "health", "devices", "factor", SIZE_MAX,
+	    slow_device, "slow_devices", "Slow devices: each against its "
+	    "peers, the slowest first", slow, sizeof slow / sizeof *slow);
+	health_line(sum, parts, nparts);
+	ranked(sum, parts, nparts, "cold", "projects", "bytes", SIZE_MAX,
+	    coldest, "cold", "Cold data: the projects with the most bytes not"
+	    " read in the longest threshold recorded (the first 5 per file"
+	    " system)", cold, sizeof cold / sizeof *cold);
+	ranked(sum, parts, nparts, "capacity", "growers", "d_used", GROWERS,
+	    NULL, "growers", "Top growers over the window", growers,
+	    sizeof growers / sizeof *growers);
+	headroom(sum, parts, nparts);
+	ranked(sum, parts, nparts, "devices", "hosts", "avg_mib_s", HOSTS,
+	    NULL, "hosts", "Busiest hosts (average throughput)", hosts,
+	    sizeof hosts / sizeof *hosts);
+	if (!table_of(sum, "filesystems") && !table_of(sum, "headroom"))
+		result_note(sum, "Nothing to summarise: no file system and no "
+		    "I/O in the window.");
 	return sum;
 }

@@ -21,7 +21,9 @@ Capacity (statvfs at the scan) and limits are given as they are:
     snapgen.Snapshot("gpfs", T, totals=(...), capacity=(fs_bytes,
                      fs_free_bytes, fs_avail_bytes, fs_inodes,
                      fs_free_inodes), limits={"proj": (bytes, inodes)})
-(None for an unknown value or no limit).
+(None for an unknown value or no limit). device="UUID" records the file
+system's UUID (v_snapshot.fs_device "UUID=..."): names with one device
+share one capacity.
 
 A File is (project, uid, gid, dir, size, alloc, atime, mtime, ctime); dir
 is a relative path ("." or "p1/d2/d3"). Histogram rows follow lib/hist.h
@@ -53,7 +55,7 @@ class Snapshot:
                  status="complete", root=None, users=None, groups=None,
                  mount_opts="rw,relatime", dirs_depth=3, project_totals=None,
                  schema=4, capacity=None, limits=None, scanned_at=None,
-                 cold=None):
+                 cold=None, device=None):
         self.fs = fs
         self.root = root or "/" + fs
         self.started_at = started_at
@@ -74,6 +76,7 @@ class Snapshot:
         self.limits = limits or {}
         self.scanned_at = scanned_at
         self.cold = cold or ()      # fsscan --cold thresholds, in days
+        self.device = device        # the file system's UUID, or None
         self.id = None
 
 
@@ -254,6 +257,9 @@ def insert(path, s):
          "snapgen") + tuple(cap) + (scanned,))
     sid = cur.lastrowid
     s.id = sid
+    if s.device is not None:
+        con.execute("UPDATE snapshot SET fs_uuid=? WHERE id=?",
+                    (s.device, sid))
     for name, (lb, li) in sorted(s.limits.items()):
         con.execute("INSERT INTO project_limit VALUES (?,?,?,?,'file')",
                     (sid, name, lb, li))

@@ -354,8 +354,8 @@ test_html(void)
 static struct rtable *
 wide_table(struct result *r, const char *key, size_t ncol, size_t nrow)
 {
-	struct rcol_spec cols[24];
-	char title[24][32];
+	struct rcol_spec cols[40];
+	char title[40][32];
 	struct rtable *t;
 
 	for (size_t c = 0; c < ncol; c++) {
@@ -386,40 +386,38 @@ table_page(const struct rtable *t)
 	return buf;
 }
 
-/* Columns 7.4 em wide ("1,234,567.125") and their padding (1.1 em, 0.8
- * compact) after a 4.2 em name column: 8 fit the page's 70 em at the
- * table's font, 9 only its 78 em compact; 16 are split in two parts; a
- * wide table of one row becomes a list. */
+/* Columns 7.39 em wide ("1,234,567.125": 10 digits of 0.64 em, 3 marks
+ * of 0.33) and their padding (1.1 em) after a 4.22 em name column
+ * ("Column", bold), at 14.08 px an em, and 88 px of page around: 2
+ * columns need 282 px (any window: s0), 9 need 1119 px (s12), 16 1956 px
+ * (s20), 40 4825 px (wider than the widest class: sall). Never split:
+ * one table, every column, each cell named by its column. */
 static void
 test_html_layout(void)
 {
+	static const struct {
+		size_t ncol, nrow;
+		const char *cls;
+	} c[] = { { 2, 2, "s0" }, { 9, 2, "s12" }, { 16, 2, "s20" },
+	    { 40, 1, "sall" } };
 	struct result *r = result_new("devices", "Devices");
-	char *s;
+	char want[96], *s;
 
-	s = table_page(wide_table(r, "narrow", 8, 2));
-	ok(strstr(s, "<table>\n<caption>narrow</caption>") && count_of(s,
-	    "<table") == 1, "html table: one that fits is set as it is");
-	free(s);
-	s = table_page(wide_table(r, "wider", 9, 2));
-	ok(strstr(s, "<table class=\"compact\">\n<caption>wider</caption>") &&
-	    count_of(s, "<table") == 1, "html table: a wider one is compact");
-	free(s);
-	s = table_page(wide_table(r, "wide", 16, 2));
-	ok(count_of(s, "<table class=\"compact\">") == 2 &&
-	    strstr(s, "<caption>wide (1 of 2)</caption>\n<thead><tr><th>Column "
-	    "0</th><th>Column 1 <span class=\"unit\">(MiB/s)</span></th>") &&
-	    strstr(s, "<caption>wide (2 of 2)</caption>\n<thead><tr><th>Column "
-	    "0</th><th>Column 9 ") && count_of(s, "<th>") == 16 + 1 &&
-	    count_of(s, "<td>h000</td>") == 4,
-	    "html table: a too wide one is split, the name column repeated");
-	free(s);
-	s = table_page(wide_table(r, "one", 16, 1));
-	ok(strstr(s, "<table class=\"list\">\n<caption>one</caption>\n<tbody>\n"
-	    "<tr><th scope=\"row\">Column 0</th><td>h000</td></tr>\n<tr><th "
-	    "scope=\"row\">Column 1 <span class=\"unit\">(MiB/s)</span></th>"
-	    "<td class=\"num\">1,234,567.125</td></tr>") && count_of(s,
-	    "<tr>") == 16, "html table: a too wide row becomes a list");
-	free(s);
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		s = table_page(wide_table(r, "t", c[i].ncol, c[i].nrow));
+		snprintf(want, sizeof want, "<table class=\"%s\">\n<caption>t"
+		    "</caption>", c[i].cls);
+		ok(strstr(s, want) && count_of(s, "<table") == 1 &&
+		    count_of(s, "<th>") == c[i].ncol && count_of(s, "<td") ==
+		    c[i].ncol * c[i].nrow, "html table of %zu columns: one"
+		    " table, class %s", c[i].ncol, c[i].cls);
+		ok(count_of(s, "<td data-label=\"Column 0\">h000</td>") ==
+		    c[i].nrow && count_of(s, "<td class=\"num\" data-label="
+		    "\"Column 1 (MiB/s)\">1,234,567.125</td>") == c[i].nrow,
+		    "html table of %zu columns: each cell names its column",
+		    c[i].ncol);
+		free(s);
+	}
 	result_free(r);
 }
 

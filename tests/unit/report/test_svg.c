@@ -145,10 +145,11 @@ test_svg_stacked_span(void)
 	result_free(r);
 }
 
-/* A time axis spans the window, missing buckets at both ends included:
- * buckets at 0, 60 and 120 s over 84..942, the first one missing, so its
- * gap is [84, 513) and the value at 513; the last bucket, missing, is the
- * axis' end. */
+/* A time axis spans the data: buckets at 0, 60 ... 240 s, the first and
+ * the last missing (the window goes past the data), and the middle one
+ * too. The axis runs from 60 s to 180 s over 84..942, so the gap in the
+ * middle is [513, 942); nothing is drawn for the missing ends, and
+ * svg_data_rows says rows 1 to 3; without any value, no rows. */
 static void
 test_svg_time_window(void)
 {
@@ -159,25 +160,37 @@ test_svg_time_window(void)
 	struct result *r = result_new("t", "T");
 	struct rtable *t = result_table(r, "s", "S", cols, 2);
 	struct rfigure *fig;
-	char *s;
+	struct rtable *none;
+	size_t a, b;
+	char *s, *gap;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 5; i++) {
 		size_t row = result_row(t);
 
 		result_set_int(t, row, 0, 1267401600 + 60 * i);
-		if (i == 1)
+		if (i == 1 || i == 3)
 			result_set_real(t, row, 1, 5);
 	}
 	fig = result_figure(r, "tp", FIG_LINE, 0, "TP", NULL, "Time", "Y");
 	fig->xcol = 0, fig->ycol[0] = 1, fig->ny = 1, fig->xtime = 1;
 	s = svg_of(r, 0);
-	ok(strstr(s, "<rect x=\"84.0\" y=\"34.0\" width=\"429.0\"") &&
-	    strstr(s, "<text x=\"84.0\" y=\"281.0\" text-anchor=\"middle\">"
-	    "2010-03-01</text>") && strstr(s, "<text x=\"513.0\" y=\"281.0\" "
-	    "text-anchor=\"middle\">00:01</text>") && strstr(s,
-	    "<rect x=\"942.0\""), "svg time axis: the whole window, missing "
-	    "buckets at both ends");
+	gap = strstr(s, "<title>no data</title>");
+	ok(strstr(s, "<rect x=\"513.0\" y=\"34.0\" width=\"429.0\"") &&
+	    gap && !strstr(gap + 1, "<title>no data</title>") && strstr(s,
+	    "<text x=\"84.0\" y=\"281.0\" text-anchor=\"middle\">00:01"
+	    "</text>") && strstr(s, "<text x=\"942.0\" y=\"281.0\" "
+	    "text-anchor=\"middle\">00:03</text>") && !strstr(s, ">00:00<")
+	    && !strstr(s, ">00:04<"), "svg time axis: the span with data, the"
+	    " gap inside it shaded");
+	ok(svg_data_rows(&r->table[0], &r->fig[0], &a, &b) == 1 && a == 1 &&
+	    b == 4,
+	    "svg_data_rows: from the first row with a value to the last");
 	free(s);
+	none = result_table(r, "none", "None", cols, 2);
+	for (int i = 0; i < 3; i++)
+		result_set_int(none, result_row(none), 0, 1267401600 + 60 * i);
+	ok(svg_data_rows(none, &r->fig[0], &a, &b) == 0,
+	    "svg_data_rows: none without a value");
 	result_free(r);
 }
 

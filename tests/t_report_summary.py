@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""t_report_summary: the numbers of the report's summary against
+independent computations, and the report narrowed with --fs and
+--project.
+
+1. The red list: file system "lus" has projects over their limit, one
+   reaching its byte limit and one its inode limit before the window's
+   end plus the horizon, one just after, two without a limit (one of them
+   the fastest grower) and a pair whose dates fall half a day before and
+   half a day after the cutoff. The oracle reads v_limit and v_project
+   (sqlite3 here), fits each project's points with census_oracle.growth
+   as t_capacity_growth.py does, and keeps the projects over their limit
+   (most over first) and then those whose date is before the cutoff
+   (soonest first): their names, % of limit, used bytes and dates must be
+   the summary's, for --horizon 30 and 31 (the pair's second joins) and
+   0 (only the projects over), and with --to at another day.
+2. The file systems: "lus" and "lus2" are one device (one UUID): the
+   summary has one row for both, and "nfs" has its own.
+3. Cold data: "nfs" has files (snapgen) and v_cold rows; the summary's
+   cold rows are v_cold's projects at the longest threshold of the latest
+   snapshot, most bytes first.
+4. --fs and --project: sections of other file systems are left out, and
+   rows of other file systems and projects leave every table that names
+   them (capacity, cold, usage); unknown names are usage errors (exit 2)
+   listing the known ones; a bad --horizon too.
+"""
+import calendar
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+import census_oracle as oracle  # noqa: E402
+import snapgen  # noqa: E402
+from tap import done, eq, ok  # noqa: E402
+
+BUILD = os.environ["BUILD"]
+IOCENSUS = os.path.join(BUILD, "iocensus")
+DAY = 86400
+GIB = 1 << 30
+
+
+def ts(s):
+    return calendar.timegm(time.strptime(s, "%Y-%m-%d"))
+
+
+T = ts("2027-01-04")
+TO = T + 45 * DAY                # --to: the window's end
+DAYS = (0, 10, 20, 30, 40)       # the points of lus, days after T
+# project: (GiB at day 0, GiB per day, byte limit GiB, inode limit)
+# Days after T at which each reaches its limit: over 40+ (already),
+# soon 60, inode 58.8 (17 entries a day), later 100, edge_in 74.5, edge_out 75.5: with
+# --to T+45 and --horizon 30 the cutoff is day 75.
+LUS = {"over": (90, 1, 100, None), "soon": (0, 1, 60, None),
+       "later": (0, 1, 100, None), "edge_in": (10, 1, 84.5, None),
+       "edge_out": (10, 1, 85.5, None), "inode": (1, 0, None, 2000),
+       "free": (5, 3, None, None), "idle": (5, 0, None, None)}
+
+
+def entries(name, d):
+    return 1000 + 17 * d if name == "inode" else 10
+
+
+def lus_db(tmp):
+    db = snapgen.new_db(tmp, BUILD)
+    limits = {p: (None if lb is None else int(lb * GIB), li)
+              for p, (_, _, lb, li) in LUS.items()
+              if lb is not None or li is not None}
+    for d in DAYS:
+        tot = {p: (10, int((b + r * d) * GIB), int((b + r * d) * GIB),
+                   entries(p, d)) for p, (b, r, _, _) in LUS.items()}
+        alloc = sum(v[2] for v in tot.values())
+        for fs, at in (("lus", T + d * DAY), ("lus2", T + d * DAY + 3600)):
+            snapgen.insert(db, snapgen.Snapshot(
+                fs, at, totals=(80, alloc, alloc),
+                project_totals=tot if fs == "lus" else {"home": (5, GIB, GIB)},
+                capacity=(4096 * GIB, 4096 * GIB - alloc - GIB,
+                          3900 * GIB - alloc, 10 ** 6, 10 ** 6 - 5000),
+                limits=limits if fs == "lus" else {}, device="lus-uuid"))
+    for i, d in enumerate((5, 35)):
+        t = T + d * DAY
+        files = snapgen.random_files(30 + i, 300, t, ["a", "b", "c", "d"])
+        snapgen.insert(db, snapgen.Snapshot(
+            "nfs", t, files=files, now=t, cold=(30, 90, 365),
+            capacity=(100 * GIB, 60 * GIB, 55 * GIB, 10 ** 5, 9 * 10 ** 4),
+            device="nfs-uuid"))
+    return db
+
+
+def report(db, tmp, *args):
+    """The summary's and every result's JSON from the bundle, or the
+    failed run."""
+    out, bundle = os.path.join(tmp, "r.html"), os.path.join(tmp, "r.tar.gz")
+    p = subprocess.run([IOCENSUS, "report", "--db", db, "--out", out,
+                        "--bundle", bundle] + list(args), capture_output=True,
+                       text=True)
+    if p.returncode:
+        return p, None
+    res = []
+    with tarfile.open(bundle, "r:gz") as tf:
+        for m in sorted(tf.getnames()):
+            if re.fullmatch(r"\d\d-[a-z_]+\.json", m):
+                res.append(json.loads(tf.extractfile(m).read()))
+    return p, res
+
+
+def of(res, cmd):
+    return [r for r in res if r["command"] == cmd]
+
+
+def rows(r, key):
+    return r["tables"][key]["rows"] if key in r["tables"] else []
+
+
+def red_oracle(db, to, horizon):
+    """(project, status, % of limit, used, date, earliest, latest) of the
+    red list, from v_limit, v_project and v_snapshot."""
+    con = sqlite3.connect(db)
+    snaps = con.execute(
+        "SELECT id, started_at FROM v_snapshot WHERE fs = 'lus' AND"
+        " complete AND started_at < ? ORDER BY started_at", (to,)).fetchall()
+    last = snaps[-1][0]
+    lim = {p: (b, i) for p, b, i in con.execute(
+        "SELECT project, bytes, inodes FROM v_limit WHERE snapshot_id = ?",
+        (last,))}
+    over, soon = [], []
+    for p, (lb, li) in sorted(lim.items()):
+        pts = []
+        for sid, t in snaps:
+            alloc, ent = con.execute(
+                "SELECT p.alloc_bytes, r.entries FROM v_project p JOIN"
+                " project r ON r.snapshot_id = p.snapshot_id AND r.name ="
+                " p.project WHERE p.snapshot_id = ? AND p.project = ?",
+                (sid, p)).fetchone()
+            pts.append((sid, t, alloc if lb is not None else ent))
+        limit = lb if lb is not None else li
+        pct = pts[-1][2] / limit
+        m = oracle.growth(pts, limit)["projection"][0]
+        used = pts[-1][2] if lb is not None else con.execute(
+            "SELECT alloc_bytes FROM v_project WHERE snapshot_id = ? AND"
+            " project = ?", (last, p)).fetchone()[0]
+        row = (p, pct, used, m["crossing"], m["crossing_lo"],
+               m["crossing_hi"])
+        if m["state"] == "already exceeded":
+            over.append(row)
+        elif m["crossing"] is not None and m["crossing"] < to + horizon * DAY:
+            soon.append(row)
+    con.close()
+    over.sort(key=lambda r: (-r[1], r[0]))
+    soon.sort(key=lambda r: (r[3], -r[1], r[0]))
+    return [(r[0], "over its limit", r[1], r[2], None, None, None)
+            for r in over] + [(r[0], "reaches its limit") + r[1:]
+                              for r in soon]
+
+
+def close(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return a is not None and b is not None and abs(a - b) <= 1e-9 * max(
+            abs(a), abs(b), 1e-300)
+    return a == b
+
+
+def check_red(db, tmp):
+    for horizon, want_names in ((30, ["over", "inode", "soon", "edge_in"]),
+                                (31, ["over", "inode", "soon", "edge_in",
+                                      "edge_out"]),
+                                (0, ["over"])):
+        p, res = report(db, tmp, "--to", "2027-02-18", "--horizon",
+                        str(horizon))
+        if not ok(p.returncode == 0, "report --horizon %d: runs" % horizon,
+                  p.stderr):
+            continue
+        summ = of(res, "summary")[0]
+        got = [(r["project"], r["status"], r["pct_of_limit"], r["used"],
+                r["full"], r["full_lo"], r["full_hi"])
+               for r in rows(summ, "redlist")]
+        want = red_oracle(db, TO, horizon)
+        eq([g[0] for g in got], want_names, "--horizon %d: the red list's"
+           " projects, over first, then the soonest" % horizon)
+        ok(len(got) == len(want) and all(
+            all(close(a, b) for a, b in zip(g, w)) for g, w in zip(got, want)),
+           "--horizon %d: names, %% of limit, used and dates = the oracle's"
+           " (v_limit, v_project, the linear fit)" % horizon,
+           "got %r want %r" % (got, want))
+        ok(not {"free", "idle"} & {g[0] for g in got},
+           "--horizon %d: projects without a limit are never on it" % horizon)
+        cut = time.strftime("%Y-%m-%d", time.gmtime(TO + horizon * DAY))
+        ok(any(n.startswith("Red list: ") and cut in n and
+               "the window's end, 2027-02-18, plus %d day" % horizon in n
+               for n in summ["notes"]), "--horizon %d: the line says the"
+           " cutoff, %s" % (horizon, cut), repr(summ["notes"][:1]))
+    # Another window's end: the cutoff moves with it.
+    p, res = report(db, tmp, "--to", "2027-02-12", "--horizon", "30")
+    got = [r["project"] for r in rows(of(res, "summary")[0], "redlist")] \
+        if res else None
+    want = [r[0] for r in red_oracle(db, ts("2027-02-12"), 30)]
+    eq(got, want, "--to 2027-02-12: the red list of its own cutoff")
+    ok("edge_in" not in (got or []), "--to 2027-02-12: edge_in is past it")
+
+
+def check_devices_cold(db, tmp):
+    p, res = report(db, tmp)
+    if not ok(p.returncode == 0, "report: runs", p.stderr):
+        return
+    summ = of(res, "summary")[0]
+    eq(sorted(r["fs"] for r in rows(summ, "filesystems")),
+       ["lus and lus2", "nfs"], "file systems: lus and lus2, one device,"
+       " in one row")
+    con = sqlite3.connect(db)
+    last = con.execute("SELECT max(id) FROM v_snapshot WHERE fs = 'nfs'"
+                       ).fetchone()[0]
+    top = con.execute("SELECT max(days) FROM v_cold WHERE snapshot_id = ?"
+                      " AND metric = 'atime'", (last,)).fetchone()[0]
+    want = [("nfs", p, top, f, b) for p, f, b in con.execute(
+        "SELECT project, files, bytes FROM v_cold WHERE snapshot_id = ? AND"
+        " metric = 'atime' AND days = ? AND project IS NOT NULL ORDER BY"
+        " bytes DESC, project LIMIT 5", (last, top))]
+    con.close()
+    eq([(r["fs"], r["project"], r["days"], r["files"], r["bytes"])
+        for r in rows(summ, "cold")], want, "cold data: v_cold's projects at"
+       " the longest threshold of the latest snapshot, most bytes first")
+    ok(len(want) >= 3, "cold data: rows to compare (%d)" % len(want))
+
+
+def titles(res):
+    return [r["title"] for r in res]
+
+
+def check_narrow(db, tmp):
+    p, res = report(db, tmp, "--fs", "nfs")
+    if ok(p.returncode == 0, "--fs nfs: runs", p.stderr):
+        t = titles(res)
+        ok(not [x for x in t if "lus" in x] and "Cold data: nfs, not read"
+           " in N days" in t, "--fs nfs: no section of lus or lus2, nfs's"
+           " sections stay", repr(t))
+        fs = {r["fs"] for x in res for k, tab in x["tables"].items()
+              for r in tab["rows"] if "fs" in r}
+        eq(fs, {"nfs"}, "--fs nfs: every table's rows are nfs's")
+        eq([r["names"] for r in rows(of(res, "capacity")[0], "devices")],
+           ["nfs"], "--fs nfs: the devices table has nfs's device only")
+        ok(any("no project has a limit" in n for n in
+               of(res, "summary")[0]["notes"]), "--fs nfs: no limit there")
+    p, res = report(db, tmp, "--fs", "lus", "--fs", "nfs")
+    if ok(p.returncode == 0, "--fs lus --fs nfs: runs", p.stderr):
+        t = titles(res)
+        ok(not [x for x in t if "lus2" in x] and [x for x in t if "lus" in x]
+           and [x for x in t if "nfs" in x], "--fs lus --fs nfs: lus2's"
+           " sections left out", repr(t))
+    p, res = report(db, tmp, "--project", "soon", "--project", "a",
+                    "--to", "2027-02-18")
+    if ok(p.returncode == 0, "--project soon --project a: runs", p.stderr):
+        cap = of(res, "capacity")[0]
+        eq(sorted(r["project"] for r in rows(cap, "projects")),
+           ["a", "soon"], "--project: the capacity section's projects")
+        eq([r["project"] for r in rows(of(res, "summary")[0], "redlist")],
+           ["soon"], "--project: the red list")
+        eq({r["name"] for r in rows(of(res, "usage")[0], "usage")},
+           {"a", "soon"}, "--project: usage by project")
+        eq({r["project"] for c in of(res, "cold")
+            for r in rows(c, "projects")}, {"a"}, "--project: cold data")
+    for args, known in ((["--fs", "zzz"], "lus, lus2, nfs"),
+                        (["--fs", "lus", "--fs", "nfss"], "lus, lus2, nfs"),
+                        (["--project", "sooon"], "edge_in")):
+        p, res = report(db, tmp, *args)
+        ok(p.returncode == 2 and known in p.stderr and args[-1] in p.stderr,
+           "%s: usage error listing the known names" % " ".join(args),
+           "exit %d: %s" % (p.returncode, p.stderr))
+    for bad in ("-1", "x", "36501", ""):
+        p, _ = report(db, tmp, "--horizon", bad)
+        ok(p.returncode == 2 and "--horizon" in p.stderr, "--horizon %r:"
+           " usage error" % bad, p.stderr)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="t_report_summary.")
+    try:
+        db = lus_db(tmp)
+        check_red(db, tmp)
+        check_devices_cold(db, tmp)
+        check_narrow(db, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+main()
