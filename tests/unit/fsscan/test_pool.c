@@ -26,6 +26,8 @@ walker_new(int nw)
 	struct walker *g = xcalloc(1, sizeof *g);
 
 	g->nw = nw;
+	atomic_init(&g->started, nw);
+	atomic_init(&g->active, nw);
 	g->fed = 1;
 	pthread_mutex_init(&g->idle_lk, NULL);
 	pool_cond_init(&g->idle_cv);
