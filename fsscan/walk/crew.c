@@ -9,9 +9,12 @@
  * when they no longer pay. A started thread keeps its worker (census,
  * deque) to the end: what it counted is merged with the others'.
  */
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "walk_int.h"
 #include "xalloc.h"
@@ -54,12 +57,23 @@ crew_wait(struct worker *w)
 	return more;
 }
 
+/* About what w's thread holds: its buffer, its census and what grows in
+ * it with the projects, users and groups seen (tune_cap). */
+static uint64_t
+state_bytes(const struct worker *w)
+{
+	return sizeof *w + DIRBUF_SIZE +
+	    w->c.nproj * sizeof *w->c.proj +
+	    (w->c.users.cap + w->c.groups.cap) * sizeof *w->c.users.e;
+}
+
 void *
 crew_main(void *arg)
 {
 	struct worker *w = arg;
 	struct walker *g = w->g;
 
+	atomic_store(&w->tid, gettid());
 	for (;;) {
 		struct dnode *d;
 
@@ -78,6 +92,8 @@ crew_main(void *arg)
 			atomic_store(&g->interrupted, 1);
 		else {
 			crew_visit(w, d);
+			atomic_store_explicit(&w->state_bytes,
+			    state_bytes(w), memory_order_relaxed);
 			atomic_store_explicit(&w->bytes_seen,
 			    (double)w->c.bytes, memory_order_relaxed);
 			atomic_store_explicit(&w->errors_seen, w->c.nerrors,
@@ -90,9 +106,30 @@ crew_main(void *arg)
 	return NULL;
 }
 
-/* The walk's totals so far, as the tuner differences them. */
+/* Thread tid's time on a CPU and runnable in the run queue, from
+ * /proc/self/task/TID/schedstat; -1 when the kernel does not say. */
+static int
+sched_times(int tid, uint64_t *cpu, uint64_t *runq)
+{
+	char path[64], buf[128];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return sscanf(buf, "%" SCNu64 " %" SCNu64, cpu, runq) == 2 ? 0 : -1;
+}
+
+/* The walk's totals so far, as the tuner differences them; *sched
+ * cleared when a thread's schedstat could not be read. */
 static struct tune_sample
-measure(struct walker *g)
+measure(struct walker *g, int *sched)
 {
 	struct tune_sample s = { .ns = throttle_mono_ns() };
 	int nw = atomic_load_explicit(&g->started, memory_order_acquire);
@@ -101,7 +138,8 @@ measure(struct walker *g)
 	for (int i = 0; i < nw; i++) {
 		struct worker *w = &g->w[i];
 		uint64_t since = atomic_load_explicit(&w->busy_since,
-		    memory_order_relaxed);
+		    memory_order_relaxed), c, q;
+		int tid = atomic_load(&w->tid);
 
 		s.entries += atomic_load_explicit(&w->entries,
 		    memory_order_relaxed);
@@ -112,11 +150,36 @@ measure(struct walker *g)
 			s.busy_ns += s.ns - since;
 		s.wait_ns += atomic_load_explicit(&w->wait_ns,
 		    memory_order_relaxed);
+		if (*sched && tid > 0 && sched_times(tid, &c, &q) == 0) {
+			s.cpu_ns += c;
+			s.runq_ns += q;
+		} else if (tid > 0) {
+			*sched = 0;
+		}
 	}
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) == 0)
-		s.cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u +
-		    (uint64_t)cpu.tv_nsec;
+	if (!*sched) {
+		s.runq_ns = 0;
+		if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) == 0)
+			s.cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u +
+			    (uint64_t)cpu.tv_nsec;
+	}
 	return s;
+}
+
+/* The most state one thread holds now. */
+static uint64_t
+per_thread(struct walker *g)
+{
+	int nw = atomic_load_explicit(&g->started, memory_order_acquire);
+	uint64_t most = 0;
+
+	for (int i = 0; i < nw; i++) {
+		uint64_t b = atomic_load_explicit(&g->w[i].state_bytes,
+		    memory_order_relaxed);
+		if (b > most)
+			most = b;
+	}
+	return most;
 }
 
 /* b - a, field by field; a count that went back (a visit under way at a
@@ -134,7 +197,8 @@ window(const struct tune_sample *a, const struct tune_sample *b)
 	    .entries = since(a->entries, b->entries),
 	    .busy_ns = since(a->busy_ns, b->busy_ns),
 	    .wait_ns = since(a->wait_ns, b->wait_ns),
-	    .cpu_ns = since(a->cpu_ns, b->cpu_ns) };
+	    .cpu_ns = since(a->cpu_ns, b->cpu_ns),
+	    .runq_ns = since(a->runq_ns, b->runq_ns) };
 }
 
 /* n threads walk from now on: start those never started, wake the
@@ -155,7 +219,7 @@ crew_set(struct walker *g, int n)
 			/* It stays a worker without a thread: its deque
 			 * is empty, and it is merged as the others are. */
 			atomic_store(&g->started, started + 1);
-			g->tune.hi = started;
+			g->most = started;
 			break;
 		}
 		w->has_thread = 1;
@@ -172,23 +236,34 @@ static void *
 tuner_main(void *arg)
 {
 	struct walker *g = arg;
-	struct tune_sample last = measure(g), now, s;
+	int sched = 1, was;
+	struct tune_sample last = measure(g, &sched), now, s;
+	long ms = TUNE_FIRST_MS;
 
 	pthread_mutex_lock(&g->idle_lk);
 	while (!atomic_load(&g->tuner_stop)) {
-		struct timespec ts = pool_deadline(TUNE_WINDOW_MS * 1000L);
+		struct timespec ts = pool_deadline(ms * 1000L);
 
 		pthread_cond_timedwait(&g->tune_cv, &g->idle_lk, &ts);
 		if (atomic_load(&g->tuner_stop))
 			break;
 		pthread_mutex_unlock(&g->idle_lk);
-		now = measure(g);
-		s = window(&last, &now);
-		last = now;
-		crew_set(g, tune_step(&g->tune, &s));
-		if (getenv("TUNE_TRACE"))
-			fprintf(stderr, "tune %.2f ms e=%llu busy=%.2f cpu=%.2f wait=%.2f -> %d\n",
-			    s.ns / 1e6, (unsigned long long)s.entries, s.busy_ns / 1e9, s.cpu_ns / 1e9, s.wait_ns / 1e9, g->tune.cur);
+		was = sched;
+		now = measure(g, &sched);
+		/* A thread's schedstat lost: this window's CPU time is of
+		 * two kinds; measure again from here. */
+		if (was && !sched) {
+			last = measure(g, &sched);
+		} else {
+			s = window(&last, &now);
+			last = now;
+			g->tune.hi = tune_cap(g->tune.lo, g->most, per_thread(g));
+			crew_set(g, tune_step(&g->tune, &s));
+			if (getenv("TUNE_TRACE"))
+				fprintf(stderr, "tune %.0f ms e=%llu busy=%.2f cpu=%.2f runq=%.2f wait=%.2f -> %d\n",
+				    s.ns / 1e6, (unsigned long long)s.entries, s.busy_ns / 1e9, s.cpu_ns / 1e9, s.runq_ns / 1e9, s.wait_ns / 1e9, g->tune.cur);
+		}
+		ms = TUNE_WINDOW_MS;
 		pthread_mutex_lock(&g->idle_lk);
 	}
 	pthread_mutex_unlock(&g->idle_lk);

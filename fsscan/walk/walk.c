@@ -161,7 +161,7 @@ walk_new(const struct walk_opts *o, char *err, size_t errlen)
 	g->o = o;
 	lo = o->threads > 0 ? o->threads : 1;
 	tune_init(&g->tune, lo, o->threads_max, o->cpus, o->max_rate);
-	g->nw = g->tune.hi;
+	g->nw = g->most = g->tune.hi;
 	g->root_dev = st.st_dev;
 	g->euid = geteuid();
 	/* FD_SLOTS of the fd budget per thread for directories opened past

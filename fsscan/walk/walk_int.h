@@ -58,6 +58,8 @@ struct worker {
 	/* For the tuner (crew.c): time spent visiting directories, the
 	 * start of the visit under way (0: none), time waiting for work. */
 	_Atomic uint64_t busy_ns, busy_since, wait_ns;
+	_Atomic int tid;		/* the kernel's id of its thread */
+	_Atomic uint64_t state_bytes;	/* what its census holds, about */
 	/* c.bytes and c.nerrors as of the last directory, for the
 	 * progress line (c itself is this thread's alone); the bytes as a
 	 * double, which only shows them and never wraps. */
@@ -75,6 +77,8 @@ struct walker {
 	 * parks after its directory (crew.c). */
 	_Atomic int started, active;
 	int peak;			/* the most that walked at once */
+	int most;			/* the most that may: nw, or fewer
+					   when a thread could not start */
 	struct tune tune;
 	pthread_t tuner;
 	int tuning;			/* the tuner runs */
