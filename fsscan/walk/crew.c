@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -232,12 +231,31 @@ crew_set(struct walker *g, int n)
 		pool_unpark(g);
 }
 
+/* One window's end: measure, and set the threads for the next. */
+static void
+tune_window(struct walker *g, struct tune_sample *last, int *sched)
+{
+	int was = *sched;
+	struct tune_sample now = measure(g, sched), s;
+
+	/* A thread's schedstat lost: this window's CPU time is of two
+	 * kinds; measure again from here. */
+	if (was && !*sched) {
+		*last = measure(g, sched);
+		return;
+	}
+	s = window(last, &now);
+	*last = now;
+	g->tune.hi = tune_cap(g->tune.lo, g->most, per_thread(g));
+	crew_set(g, tune_step(&g->tune, &s));
+}
+
 static void *
 tuner_main(void *arg)
 {
 	struct walker *g = arg;
-	int sched = 1, was;
-	struct tune_sample last = measure(g, &sched), now, s;
+	int sched = 1;
+	struct tune_sample last = measure(g, &sched);
 	long ms = TUNE_FIRST_MS;
 
 	pthread_mutex_lock(&g->idle_lk);
@@ -248,21 +266,7 @@ tuner_main(void *arg)
 		if (atomic_load(&g->tuner_stop))
 			break;
 		pthread_mutex_unlock(&g->idle_lk);
-		was = sched;
-		now = measure(g, &sched);
-		/* A thread's schedstat lost: this window's CPU time is of
-		 * two kinds; measure again from here. */
-		if (was && !sched) {
-			last = measure(g, &sched);
-		} else {
-			s = window(&last, &now);
-			last = now;
-			g->tune.hi = tune_cap(g->tune.lo, g->most, per_thread(g));
-			crew_set(g, tune_step(&g->tune, &s));
-			if (getenv("TUNE_TRACE"))
-				fprintf(stderr, "tune %.0f ms e=%llu busy=%.2f cpu=%.2f runq=%.2f wait=%.2f -> %d\n",
-				    s.ns / 1e6, (unsigned long long)s.entries, s.busy_ns / 1e9, s.cpu_ns / 1e9, s.runq_ns / 1e9, s.wait_ns / 1e9, g->tune.cur);
-		}
+		tune_window(g, &last, &sched);
 		ms = TUNE_WINDOW_MS;
 		pthread_mutex_lock(&g->idle_lk);
 	}
