@@ -116,8 +116,9 @@ close_out(struct out *o)
 		db_close(o->db);
 }
 
-/* Walk with every rank: ROOT is rank 0's first item, and a stand-in for
- * its v_dir node on the others. 0, or -1 when a rank cannot open ROOT. */
+/* Walk with every rank: ROOT is every rank's first item, each stat'ing
+ * its share of ROOT's entries; rank 0 counts ROOT itself, and the others
+ * give ROOT a stand-in for rank 0's v_dir node. 0, or -1 when a rank cannot open ROOT. */
 static int
 walk_all(struct mpi_job *j, struct scan *s, struct walk_result *r)
 {
@@ -135,10 +136,11 @@ walk_all(struct mpi_job *j, struct scan *s, struct walk_result *r)
 	MPI_Bcast(&dev, 1, MPI_UINT64_T, 0, j->comm);
 	j->canon_dev = dev;
 	walk_feeder(g, j->bells[j->rank]);
-	if (j->rank == 0)
-		walk_seed(g);
-	else
+	/* Every rank starts from its share of ROOT's entries. */
+	walk_share(g, j->rank, j->n);
+	if (j->rank != 0)
 		walk_root(g)->acct = walk_stub(g, NULL, 0, 0);
+	walk_seed(g);
 	MPI_Barrier(j->comm);
 	walk_clock_reset(g);
 	walk_go(g, mpi_steal_drive, j);
@@ -155,7 +157,7 @@ gather_stats(struct mpi_job *j, const struct scan *s,
 	struct rank_stat *all = NULL;
 
 	j->st.rank = j->rank;
-	j->st.threads = s->o.threads;
+	j->st.threads = r->threads;
 	j->st.entries = r->entries;
 	j->st.dirs = r->c.dirs;
 	j->st.seconds = r->seconds;

@@ -28,8 +28,8 @@ args_usage(FILE *f, const char *prog)
 "  --db-group GROUP      group of a new database and its directories, which\n"
 "                        are made mode 0640 and 0750 (default: this user's)\n"
 "  --fs NAME             file-system name for the snapshot (default: ROOT)\n"
-"  -j, --threads N       walker threads, 1 to 1024 (default: from CPUs and fs\n"
-"                        type)\n"
+"  -j, --threads N       walker threads, 1 to 1024, fixed (default: start from\n"
+"                        CPUs and fs type, add while they wait on the disk)\n"
 "  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
 "                        repeatable, first match wins (default depth:1)\n"
 "  --now TIME            reference time for ages (default: scan start)\n"
@@ -296,25 +296,48 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 	return check_as_of(prog, a);
 }
 
+/* The CPUs of this node that one of share processes (MPI ranks) may use. */
+double
+args_cpus(int share)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cpus < 1)
+		cpus = 1;
+	return share > 1 ? (double)cpus / share : (double)cpus;
+}
+
 /* Network and FUSE file systems are latency-bound: many threads overlap
- * round trips. Local ones are bound by kernel CPU time, which the
- * processes of one node (MPI ranks: share) divide between them. */
+ * round trips. Local ones are bound by kernel CPU time when the cache is
+ * warm, which the processes of one node (MPI ranks: share) divide between
+ * them; when it is cold the walk adds threads (args_max_threads). */
 int
 args_default_threads(const char *fstype, int share)
 {
 	static const char *const remote[] = { "nfs", "nfs4", "lustre", "gpfs",
 	    "cifs", "smb3", "beegfs", "ceph", "glusterfs", "9p", "panfs",
 	    "fuse", "afs", "pvfs2", "orangefs", NULL };
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int cpus = (int)args_cpus(share);
 
 	for (int i = 0; remote[i]; i++)
 		if (strncmp(fstype, remote[i], strlen(remote[i])) == 0)
 			return 32;
-	if (share > 1)
-		cpus /= share;
 	if (cpus < 1)
 		cpus = 1;
-	return cpus > 8 ? 8 : (int)cpus;
+	return cpus > 8 ? 8 : cpus;
+}
+
+/* The most threads a walk that starts with threads may grow to:
+ * WALK_THREADS_MAX per node, divided between its share processes, and one per
+ * WALK_FDS_PER_THREAD of the fd budget; never fewer than it starts with. */
+int
+args_max_threads(int threads, int max_fds, int share)
+{
+	int hi = WALK_THREADS_MAX / (share > 1 ? share : 1);
+
+	if (hi > max_fds / WALK_FDS_PER_THREAD)
+		hi = max_fds / WALK_FDS_PER_THREAD;
+	return hi > threads ? hi : threads;
 }
 
 /* Keep a margin below RLIMIT_NOFILE for the database and the CSV. */

@@ -65,7 +65,7 @@ scan(struct args *a, char *cmdline)
 		rc = EXIT_FATAL;
 		goto out;
 	}
-	rs.threads = s.o.threads;
+	rs.threads = r.threads;
 	rs.entries = r.entries;
 	rs.dirs = r.c.dirs;
 	rs.seconds = r.seconds;

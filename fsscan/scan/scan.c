@@ -84,6 +84,7 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
     char *cmdline, int share, volatile sig_atomic_t *stop)
 {
 	char err[1024] = "";
+	int max_fds;
 
 	memset(s, 0, sizeof *s);
 	s->prog = prog;
@@ -118,10 +119,16 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 	    args_default_threads(s->fi.fstype, share), .dirs_depth = a->dirs };
 	s->m.started = a->have_as_of ? a->as_of : s->m.scanned;
 	s->m.now_ref = a->have_now ? a->now : s->m.started;
+	max_fds = args_fd_budget(a->max_fds);
+	/* -j fixes the count; without it the walk adds threads while they
+	 * wait on the file system (walk/tune.c). */
 	s->o = (struct walk_opts){ .root = a->root, .threads = s->m.threads,
-	    .dirs_depth = a->dirs, .cross_mounts = a->cross,
+	    .threads_max = a->threads ? a->threads :
+	    args_max_threads(s->m.threads, max_fds, share),
+	    .cpus = args_cpus(share), .dirs_depth = a->dirs,
+	    .cross_mounts = a->cross,
 	    .excludes = a->excludes, .nexcludes = a->nexcludes,
-	    .max_fds = args_fd_budget(a->max_fds), .max_rate = a->max_rate,
+	    .max_fds = max_fds, .max_rate = a->max_rate,
 	    .topn = a->topn, .now = s->m.now_ref, .cold_days = a->cold,
 	    .ncold = a->ncold, .progress = a->progress,
 	    .prog = prog, .inodes_used = a->progress ? inodes_used(a->root) : 0,

@@ -52,6 +52,11 @@ int args_parse(int argc, char **argv, const char *prog, struct args *a);
 /* Default walker threads for a file system type, when share processes
  * run on the node. */
 int args_default_threads(const char *fstype, int share);
+/* The CPUs of the node for one of share processes. */
+double args_cpus(int share);
+/* The most threads a walk starting with threads may grow to, within the
+ * fd budget max_fds, when share processes run on the node. */
+int args_max_threads(int threads, int max_fds, int share);
 /* Directory fds to hold: wanted, kept below RLIMIT_NOFILE (raised to its
  * hard limit) with a margin for the database and the CSV. */
 int args_fd_budget(int wanted);

@@ -12,6 +12,13 @@ walk_feeder(struct walker *g, _Atomic uint32_t *bell)
 	g->bell = bell;
 }
 
+void
+walk_share(struct walker *g, int rank, int n)
+{
+	g->share_rank = rank;
+	g->share_n = n;
+}
+
 struct dnode *
 walk_root(struct walker *g)
 {

@@ -73,10 +73,12 @@ steal(struct worker *w)
 {
 	struct walker *g = w->g;
 	struct dnode *tmp[512];
+	/* Parked threads' deques too: what they queued is still to do. */
+	int nw = atomic_load_explicit(&g->started, memory_order_acquire);
 
-	for (int k = 1; k < g->nw; k++) {
+	for (int k = 1; k < nw; k++) {
 		struct worker *v = &g->w[(w->id + k + (int)(rand_r(&w->seed) %
-		    (unsigned)g->nw)) % g->nw];
+		    (unsigned)nw)) % nw];
 		size_t n = 0;
 
 		if (v == w)
@@ -113,9 +115,8 @@ pool_cond_init(pthread_cond_t *cv)
 	pthread_condattr_destroy(&a);
 }
 
-/* Now plus us microseconds on the monotonic clock. */
-static struct timespec
-deadline(long us)
+struct timespec
+pool_deadline(long us)
 {
 	uint64_t t = throttle_mono_ns() + (uint64_t)us * 1000;
 
@@ -126,7 +127,7 @@ deadline(long us)
 static void
 idle_wait(struct walker *g)
 {
-	struct timespec ts = deadline(2000);
+	struct timespec ts = pool_deadline(2000);
 
 	pthread_mutex_lock(&g->idle_lk);
 	atomic_fetch_add(&g->idle, 1);
@@ -150,20 +151,49 @@ pool_take(struct worker *w)
 	return d ? d : steal(w);
 }
 
+static int
+walk_over(struct walker *g)
+{
+	return atomic_load(&g->pending) == 0 &&
+	    (!g->fed || atomic_load(&g->over));
+}
+
 int
 pool_wait(struct walker *g)
 {
-	if (atomic_load(&g->pending) == 0 && (!g->fed || atomic_load(&g->over)))
+	if (walk_over(g))
 		return 0;
 	idle_wait(g);
 	return 1;
 }
 
+int
+pool_park(struct worker *w)
+{
+	struct walker *g = w->g;
+
+	pthread_mutex_lock(&g->idle_lk);
+	while (w->id >= atomic_load(&g->active) && !walk_over(g))
+		pthread_cond_wait(&g->park_cv, &g->idle_lk);
+	pthread_mutex_unlock(&g->idle_lk);
+	return w->id < atomic_load(&g->active) || !walk_over(g);
+}
+
+void
+pool_unpark(struct walker *g)
+{
+	pthread_mutex_lock(&g->idle_lk);
+	pthread_cond_broadcast(&g->park_cv);
+	pthread_mutex_unlock(&g->idle_lk);
+}
+
 void
 pool_feed(struct walker *g, struct dnode **items, size_t n)
 {
+	int nw = atomic_load(&g->active);
+
 	for (size_t i = 0; i < n; i++)
-		pool_push(&g->w[g->feed % g->nw], items[i]);
+		pool_push(&g->w[g->feed % nw], items[i]);
 	g->feed++;
 }
 
@@ -187,6 +217,7 @@ pool_give(struct walker *g, struct dnode **out, size_t max)
 {
 	size_t got = 0;
 	int64_t spare = atomic_load(&g->queued) - atomic_load(&g->idle), queued;
+	int nw = atomic_load_explicit(&g->started, memory_order_acquire);
 
 	/* Items our own idle threads are about to take stay here: given
 	 * away, an item just received would bounce between two hungry ranks
@@ -196,7 +227,7 @@ pool_give(struct walker *g, struct dnode **out, size_t max)
 	if ((size_t)spare < max)
 		max = (size_t)spare;
 
-	for (int i = 0; i < g->nw && got < max; i++) {
+	for (int i = 0; i < nw && got < max; i++) {
 		struct worker *w = &g->w[i];
 		size_t n;
 
@@ -229,21 +260,27 @@ pool_nap(struct walker *g, long us, uint32_t *seen)
 	bell_wait(g->bell, seen, us);
 }
 
+/* Wake every thread that waits, for work or parked: the walk may be
+ * over. */
+static void
+wake_all(struct walker *g)
+{
+	pthread_mutex_lock(&g->idle_lk);
+	pthread_cond_broadcast(&g->idle_cv);
+	pthread_cond_broadcast(&g->park_cv);
+	pthread_mutex_unlock(&g->idle_lk);
+}
+
 void
 pool_end(struct walker *g)
 {
 	atomic_store(&g->over, 1);
-	pthread_mutex_lock(&g->idle_lk);
-	pthread_cond_broadcast(&g->idle_cv);
-	pthread_mutex_unlock(&g->idle_lk);
+	wake_all(g);
 }
 
 void
 pool_done(struct walker *g)
 {
-	if (atomic_fetch_sub(&g->pending, 1) == 1) {
-		pthread_mutex_lock(&g->idle_lk);
-		pthread_cond_broadcast(&g->idle_cv);
-		pthread_mutex_unlock(&g->idle_lk);
-	}
+	if (atomic_fetch_sub(&g->pending, 1) == 1)
+		wake_all(g);
 }

@@ -335,6 +335,25 @@ add_entry(struct worker *w, struct dnode *d, int fd, const char *name,
 	}
 }
 
+/* Is ROOT's entry name this process's to stat (walk_share)? FNV-1a: the
+ * processes agree on it whatever order each reads ROOT in. */
+static int
+in_share(const struct walker *g, const char *name)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return h % (uint64_t)g->share_n == (uint64_t)g->share_rank;
+}
+
+/* Does this process count d itself (not only some of its entries)? */
+static int
+counts_dir(const struct walker *g, const struct dnode *d)
+{
+	return d->parent || g->share_rank == 0;
+}
+
 static int
 skip_dot(const char *n)
 {
@@ -365,6 +384,9 @@ read_chunk(struct worker *w, struct dnode *d, int fd, long n,
 				continue;
 			len = strlen(name);
 			(*names)++;
+			if (!d->parent && w->g->share_n > 1 &&
+			    !in_share(w->g, name))
+				continue;
 			if (o->nexcludes && excluded(o, name)) {
 				w->c.excluded++;
 				continue;
@@ -415,7 +437,8 @@ enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
 		    rel, d->depth, fd, d->uid, d->gid);
 		free(rel);
 	}
-	account_dir(&w->c, d, dl);
+	if (counts_dir(w->g, d))
+		account_dir(&w->c, d, dl);
 	if (d->no_read)
 		w->c.snapshot_dirs++;
 }
@@ -467,7 +490,7 @@ visit_dir(struct worker *w, struct dnode *d)
 	}
 	if (*g->o->stop)
 		atomic_store(&g->interrupted, 1);
-	if (fd >= 0) {
+	if (fd >= 0 && counts_dir(g, d)) {
 		hist_add(&w->c.h[METRIC_DIR_ENTRIES], HS_COUNT, names, 0);
 		hist_add(&w->c.h[METRIC_DIR_SIZE], HS_SIZE, d->size, 0);
 		if (topn_wants(&w->c.top_dirs, names))

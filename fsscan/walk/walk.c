@@ -1,7 +1,7 @@
 /*
- * walk: one scan. Sets up the threads, runs each over the pool (pool.c)
- * visiting directories (visit.c), reports progress, and merges the
- * threads' results. The steps are separate (walk_new, walk_seed,
+ * walk: one scan. Sets up the walker, runs its threads (crew.c) over the
+ * pool (pool.c) visiting directories (visit.c), reports progress, and
+ * merges the threads' results. The steps are separate (walk_new, walk_seed,
  * walk_go, walk_collect, walk_links) so that fsscan-mpi can put its own
  * driver in the main thread and resolve hard links across ranks;
  * walk_run is the whole of one process's scan.
@@ -20,36 +20,6 @@
 #include "walk_int.h"
 #include "xalloc.h"
 
-static void *
-worker_main(void *arg)
-{
-	struct worker *w = arg;
-	struct walker *g = w->g;
-
-	for (;;) {
-		struct dnode *d = pool_take(w);
-
-		if (!d) {
-			if (!pool_wait(g))
-				break;
-			continue;
-		}
-		if (*g->o->stop)
-			atomic_store(&g->interrupted, 1);
-		else {
-			visit_dir(w, d);
-			atomic_store_explicit(&w->bytes_seen,
-			    (double)w->c.bytes, memory_order_relaxed);
-			atomic_store_explicit(&w->errors_seen, w->c.nerrors,
-			    memory_order_relaxed);
-		}
-		dnode_release(g, d);
-		pool_done(g);
-	}
-	visit_forget_slots(w);
-	return NULL;
-}
-
 /* Progress on stderr, once a second, only when asked (a TTY by default). */
 struct progress {
 	struct walker *g;
@@ -61,8 +31,10 @@ struct progress {
 void
 walk_so_far(const struct walker *g, struct walk_sofar *s)
 {
+	int nw = atomic_load_explicit(&g->started, memory_order_acquire);
+
 	memset(s, 0, sizeof *s);
-	for (int i = 0; i < g->nw; i++) {
+	for (int i = 0; i < nw; i++) {
 		s->entries += atomic_load_explicit(&g->w[i].entries,
 		    memory_order_relaxed);
 		s->bytes += atomic_load_explicit(&g->w[i].bytes_seen,
@@ -181,13 +153,15 @@ walk_new(const struct walk_opts *o, char *err, size_t errlen)
 {
 	struct walker *g;
 	struct stat st;
-	int fd;
+	int fd, lo;
 
 	if ((fd = open_root(o->root, &st, err, errlen)) < 0)
 		return NULL;
 	g = xcalloc(1, sizeof *g);
 	g->o = o;
-	g->nw = o->threads > 0 ? o->threads : 1;
+	lo = o->threads > 0 ? o->threads : 1;
+	tune_init(&g->tune, lo, o->threads_max, o->cpus, o->max_rate);
+	g->nw = g->most = g->tune.hi;
 	g->root_dev = st.st_dev;
 	g->euid = geteuid();
 	account_ref_init(&g->ref, o->now, o->cold_days, o->ncold);
@@ -198,17 +172,16 @@ walk_new(const struct walk_opts *o, char *err, size_t errlen)
 	throttle_init(&g->thr, o->max_rate);
 	pthread_mutex_init(&g->idle_lk, NULL);
 	pool_cond_init(&g->idle_cv);
+	pool_cond_init(&g->tune_cv);
+	pthread_cond_init(&g->park_cv, NULL);
 	g->bell = &g->bell_own;
+	/* Workers for the most threads, set up as their threads start. */
 	g->w = xcalloc((size_t)g->nw, sizeof *g->w);
-	for (int i = 0; i < g->nw; i++) {
-		struct worker *w = &g->w[i];
-		w->g = g;
-		w->id = i;
-		w->seed = (unsigned)i * 2654435761u + 1;
-		w->buf = xmalloc(DIRBUF_SIZE);
-		census_init(&w->c, o->topn);
-		pthread_mutex_init(&w->lk, NULL);
-	}
+	for (int i = 0; i < lo; i++)
+		crew_init_worker(g, i);
+	atomic_init(&g->started, lo);
+	atomic_init(&g->active, lo);
+	g->peak = lo;
 	g->root = root_node(g, fd, &st);
 	g->start_ns = throttle_mono_ns();
 	return g;
@@ -219,9 +192,14 @@ walk_seed(struct walker *g)
 {
 	struct dnode *root = g->root;
 
-	root->acct = dirtot_new(NULL, NULL, 0, &g->dir_seq);
-	dirtot_list_push(&g->w[0].dirs, root->acct);
-	hist_add(&g->w[0].c.h[METRIC_NAME_LEN], HS_LINEAR8, root->namelen, 0);
+	/* ROOT's own node, unless the driver gave it another's stand-in:
+	 * then it is counted there (walk_share). */
+	if (!root->acct) {
+		root->acct = dirtot_new(NULL, NULL, 0, &g->dir_seq);
+		dirtot_list_push(&g->w[0].dirs, root->acct);
+		hist_add(&g->w[0].c.h[METRIC_NAME_LEN], HS_LINEAR8,
+		    root->namelen, 0);
+	}
 	g->seeded = 1;
 	pool_push(&g->w[0], root);
 }
@@ -234,14 +212,12 @@ walk_go(struct walker *g, void (*drive)(struct walker *, void *), void *arg)
 
 	if (g->o->progress)
 		pthread_create(&prog.th, NULL, progress_main, &prog);
-	for (int i = first; i < g->nw; i++)
-		pthread_create(&g->w[i].th, NULL, worker_main, &g->w[i]);
+	crew_go(g, first);
 	if (drive)
 		drive(g, arg);
 	else
-		worker_main(&g->w[0]);
-	for (int i = first; i < g->nw; i++)
-		pthread_join(g->w[i].th, NULL);
+		crew_main(&g->w[0]);
+	crew_join(g, first);
 	if (g->o->progress) {
 		atomic_store(&prog.done, 1);
 		pthread_join(prog.th, NULL);
@@ -251,7 +227,7 @@ walk_go(struct walker *g, void (*drive)(struct walker *, void *), void *arg)
 static void
 workers_free(struct walker *g)
 {
-	for (int i = 0; i < g->nw; i++) {
+	for (int i = 0; i < atomic_load(&g->started); i++) {
 		struct worker *w = &g->w[i];
 		census_free(&w->c);
 		project_cache_free(&w->pc);
@@ -271,6 +247,7 @@ void
 walk_collect(struct walker *g, struct walk_result *r)
 {
 	struct dnode *root = g->root;
+	int nw;
 
 	memset(r, 0, sizeof *r);
 	close(root->fd);
@@ -281,13 +258,14 @@ walk_collect(struct walker *g, struct walk_result *r)
 	/* W3: every item is released, every budgeted fd closed */
 	assert(atomic_load(&g->open_fds) == walk_fd_reserve(g));
 	census_init(&r->c, g->o->topn);
-	for (int i = 1; i < g->nw; i++)		/* the largest table first */
+	nw = atomic_load(&g->started);
+	for (int i = 1; i < nw; i++)		/* the largest table first */
 		if (g->w[i].hl.len > g->w[0].hl.len) {
 			struct hltab t = g->w[0].hl;
 			g->w[0].hl = g->w[i].hl;
 			g->w[i].hl = t;
 		}
-	for (int i = 0; i < g->nw; i++) {
+	for (int i = 0; i < nw; i++) {
 		struct worker *w = &g->w[i];
 		census_merge(&r->c, &w->c);
 		hardlink_merge(&r->hl, &w->hl);
@@ -298,9 +276,12 @@ walk_collect(struct walker *g, struct walk_result *r)
 	r->interrupted = atomic_load(&g->interrupted) || *g->o->stop;
 	r->root_dev = g->root_dev;
 	r->seconds = (double)(throttle_mono_ns() - g->start_ns) / 1e9;
+	r->threads = g->peak;
 	workers_free(g);
 	pthread_mutex_destroy(&g->idle_lk);
 	pthread_cond_destroy(&g->idle_cv);
+	pthread_cond_destroy(&g->tune_cv);
+	pthread_cond_destroy(&g->park_cv);
 	free(g);
 }
 

@@ -275,9 +275,19 @@ void dirtot_finish(struct dirtot_list *l);
  * walk.c: one scan of one tree.
  */
 
+/* The most threads a walk grows to by itself on one node, and the part
+ * of --max-fds each needs (the directory it reads, its slots', a share
+ * of the budget for its children): the caller's bound on threads_max. */
+#define WALK_THREADS_MAX	32
+#define WALK_FDS_PER_THREAD	16
+
 struct walk_opts {
 	const char *root;		/* as given on the command line */
-	int threads;
+	int threads;			/* walker threads to start with */
+	/* The most threads the walk may grow to while its threads wait on
+	 * the file system (walk/tune.c); threads or less: fixed. */
+	int threads_max;
+	double cpus;			/* CPUs this process may use */
 	int dirs_depth;			/* v_dir rows down to this depth; -1 all */
 	int cross_mounts;
 	const char *const *excludes;	/* fnmatch globs on entry names */
@@ -308,6 +318,7 @@ struct walk_result {
 	struct dirtot_list stubs;	/* fsscan-mpi: other ranks' nodes */
 	uint64_t entries;		/* names seen */
 	double seconds;			/* wall time of the walk */
+	int threads;			/* the most that walked at once */
 	int interrupted;
 	dev_t root_dev;
 };
@@ -408,6 +419,12 @@ void walk_so_far(const struct walker *g, struct walk_sofar *s);
  * empty pool is then only idle, and the walk is over when pool_end says
  * so; a thread that begins to wait for work rings bell. */
 void walk_feeder(struct walker *g, _Atomic uint32_t *bell);
+/* ROOT's entries are split by their names' hash between n processes,
+ * each walking from its share of them: this one is rank (0 to n - 1),
+ * and only rank 0 counts ROOT itself. So every process starts with work
+ * of its own, none with a steal. Each seeds its walk (walk_seed); all
+ * but rank 0 give ROOT a stand-in for rank 0's v_dir node first. */
+void walk_share(struct walker *g, int rank, int n);
 /* ROOT's item, its st_dev, and the walk's project rules. */
 struct dnode *walk_root(struct walker *g);
 uint64_t walk_root_dev(const struct walker *g);

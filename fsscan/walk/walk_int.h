@@ -3,7 +3,8 @@
  * (walk.h is the room's public header): the state of a walk and of its
  * threads, and the functions only the walker calls.
  *
- *   walk.c      one scan: threads, progress line, the merge
+ *   walk.c      one scan: progress line, the merge
+ *   crew.c      the threads: started, parked, and how many (tune.c)
  *   drive.c     what a driver (fsscan-mpi) sets and reads of a walk
  *   pool.c      work items: deques, stealing, termination
  *   dnode.c     directory items, their names and paths
@@ -15,6 +16,7 @@
  *   dirtot.c    v_dir subtree totals
  *   throttle.c  --max-rate (throttle_int.h), the monotonic clock
  *   bell.c      the doorbell
+ *   tune.c      how many threads walk (tune_int.h)
  */
 #ifndef FSSCAN_WALK_INT_H
 #define FSSCAN_WALK_INT_H
@@ -23,6 +25,7 @@
 #include <stdatomic.h>
 
 #include "throttle_int.h"
+#include "tune_int.h"
 #include "walk.h"
 
 #define DIRBUF_SIZE (64 * 1024)
@@ -34,6 +37,7 @@ struct worker {
 	struct walker *g;
 	int id;
 	pthread_t th;
+	int has_thread;			/* th runs it (crew.c) */
 	pthread_mutex_t lk;		/* guards the deque */
 	struct dnode **dq;
 	size_t head, tail, cap;
@@ -51,6 +55,11 @@ struct worker {
 	struct dnode *slot[FD_SLOTS];
 	int slot_fd[FD_SLOTS];
 	_Atomic uint64_t entries;
+	/* For the tuner (crew.c): time spent visiting directories, the
+	 * start of the visit under way (0: none), time waiting for work. */
+	_Atomic uint64_t busy_ns, busy_since, wait_ns;
+	_Atomic int tid;		/* the kernel's id of its thread */
+	_Atomic uint64_t state_bytes;	/* what its census holds, about */
 	/* c.bytes and c.nerrors as of the last directory, for the
 	 * progress line (c itself is this thread's alone); the bytes as a
 	 * double, which only shows them and never wraps. */
@@ -62,9 +71,26 @@ struct worker {
 struct walker {
 	const struct walk_opts *o;
 	struct worker *w;
-	int nw;
+	int nw;				/* the most threads: w's length */
+	/* Threads started (w[0 .. started - 1] are set up, and stay so),
+	 * and those of them that walk: a thread whose id is active or more
+	 * parks after its directory (crew.c). */
+	_Atomic int started, active;
+	int peak;			/* the most that walked at once */
+	int most;			/* the most that may: nw, or fewer
+					   when a thread could not start */
+	struct tune tune;
+	pthread_t tuner;
+	int tuning;			/* the tuner runs */
+	_Atomic int tuner_stop;
+	pthread_cond_t park_cv;		/* parked threads wait (idle_lk) */
+	pthread_cond_t tune_cv;		/* the tuner naps (idle_lk) */
 	struct dnode *root;		/* ROOT, holding its fd */
 	int seeded;			/* ROOT is an item of this walk */
+	/* ROOT's entries are split by name between share_n processes
+	 * (walk_share): this one stats those of share_rank, and only share
+	 * 0 counts ROOT itself. */
+	int share_rank, share_n;
 	int fed;			/* items also come from elsewhere (MPI):
 					   no pending item is not the end */
 	_Atomic int over;		/* the feeder says the walk is over */
@@ -103,6 +129,13 @@ walk_fd_reserve(const struct walker *g)
 	return g->keep_slots ? FD_SLOTS * g->nw : 0;
 }
 
+/* crew.c: set up thread i's worker (not its thread); run a thread; start
+ * the threads and the tuner, and wait for them. */
+void crew_init_worker(struct walker *g, int i);
+void *crew_main(void *arg);
+void crew_go(struct walker *g, int first);
+void crew_join(struct walker *g, int first);
+
 /* walk.c: the steps of walk_run after walk_collect. */
 /* Account every hard-linked file once, under its owning link. */
 void walk_links(struct walk_result *r, const struct walk_opts *o);
@@ -116,9 +149,16 @@ void walk_finish(struct walk_result *r);
 void pool_push(struct worker *w, struct dnode *d);
 struct dnode *pool_take(struct worker *w);
 int pool_wait(struct walker *g);
+/* w is parked (its id is active or more): wait until it walks again (1)
+ * or the walk is over (0). */
+int pool_park(struct worker *w);
+/* Wake the parked threads: active rose, or the walk is over. */
+void pool_unpark(struct walker *g);
 /* A condition variable timed by the monotonic clock, which no clock
  * setting can stretch. */
 void pool_cond_init(pthread_cond_t *cv);
+/* Now plus us microseconds on that clock. */
+struct timespec pool_deadline(long us);
 
 /*
  * dnode.c: the names of a walk's directories, each item pointing to its

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """mktree.py: generate a deterministic benchmark tree.
 
-    mktree.py [--entries N] [--seed S] [--jobs J] DEST
+    mktree.py [--entries N] [--seed S] [--jobs J] [--shuffle] DEST
 
 Creates DEST with about N entries (default 1,000,000) whose shape resembles a
 real project file system:
@@ -15,7 +15,13 @@ real project file system:
   * about 1 % symlinks and 0.5 % extra hard links;
   * mtimes exponential before a fixed date (mean 200 days), atimes later.
 
-The result depends only on N and the seed.  A marker file DEST.params records
+With --shuffle, directories and files are created in one random order
+over the whole tree (a directory with its missing ancestors when its first
+entry comes), as an aged file system holds them after years of use: the
+inodes of one directory's entries lie scattered among everyone else's,
+where the default order gives each directory's files neighbouring inodes.
+
+The result depends only on N, the seed and the order.  A marker file DEST.params records
 the parameters after a complete run; when it matches, the tree is reused and
 nothing is written.  A partial or mismatching tree is replaced (and deleted
 only after the new one is complete; see main()).
@@ -119,35 +125,67 @@ def dir_path(dirs, i, cache):
 
 
 def make_files(dest, dirs, files, paths, worker, jobs):
-    content = b"x" * 256
-    flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC
     for d in range(worker, len(dirs), jobs):
         if not files[d]:
             continue
         dfd = os.open(os.path.join(dest, paths[d]) if paths[d] else dest,
                       os.O_RDONLY | os.O_DIRECTORY)
         try:
-            for name, size, mtime, atime in files[d]:
-                fd = os.open(name, flags, 0o644, dir_fd=dfd)
-                if size < 256:
-                    if size:
-                        os.write(fd, content[:size])
-                else:
-                    os.ftruncate(fd, size)
-                os.utime(fd, (atime, mtime))
-                os.close(fd)
+            for f in files[d]:
+                make_file(dfd, *f)
         finally:
             os.close(dfd)
 
 
-def generate(dest, entries, seed, jobs):
+def make_file(dfd, name, size, mtime, atime):
+    fd = os.open(name, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC,
+                 0o644, dir_fd=dfd)
+    if size < 256:
+        if size:
+            os.write(fd, b"x" * size)
+    else:
+        os.ftruncate(fd, size)
+    os.utime(fd, (atime, mtime))
+    os.close(fd)
+
+
+def make_shuffled(dest, dirs, files, paths, seed):
+    """Every directory and file in one random order; a directory (and
+    its missing ancestors) when it or its first entry comes."""
+    ops = [(d, None) for d in range(1, len(dirs))]
+    ops += [(d, f) for d in range(len(dirs)) for f in files[d]]
+    random.Random(seed + 3).shuffle(ops)
+    made = {0}
+
+    def mkdir(d):
+        if d not in made:
+            mkdir(dirs[d][0])
+            os.mkdir(os.path.join(dest, paths[d]))
+            made.add(d)
+
+    for d, f in ops:
+        mkdir(d)
+        if f is not None:
+            dfd = os.open(os.path.join(dest, paths[d]) if paths[d] else dest,
+                          os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                make_file(dfd, *f)
+            finally:
+                os.close(dfd)
+
+
+def generate(dest, entries, seed, jobs, shuffle):
     t0 = time.time()
     dirs, files, links = plan(entries, seed)
     cache = {}
     paths = [dir_path(dirs, i, cache) for i in range(len(dirs))]
     os.makedirs(dest)
-    for i in range(1, len(dirs)):
-        os.mkdir(os.path.join(dest, paths[i]))
+    if shuffle:
+        jobs = 0
+        make_shuffled(dest, dirs, files, paths, seed)
+    else:
+        for i in range(1, len(dirs)):
+            os.mkdir(os.path.join(dest, paths[i]))
     pids = []
     for w in range(jobs):
         pid = os.fork()
@@ -191,11 +229,14 @@ def main():
     ap.add_argument("--entries", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--jobs", type=int, default=max(1, os.cpu_count() or 1))
+    ap.add_argument("--shuffle", action="store_true",
+                    help="create entries in one random order (aged)")
     ap.add_argument("dest")
     a = ap.parse_args()
     dest = os.path.abspath(a.dest)
     marker = dest + ".params"
-    params = "version=%d entries=%d seed=%d\n" % (VERSION, a.entries, a.seed)
+    params = "version=%d entries=%d seed=%d%s\n" % (
+        VERSION, a.entries, a.seed, " order=shuffled" if a.shuffle else "")
     try:
         with open(marker) as f:
             if f.read() == params and os.path.isdir(dest):
@@ -215,7 +256,7 @@ def main():
         print("mktree: replacing stale %s" % dest, file=sys.stderr)
         os.rename(dest, stale)
     os.makedirs(os.path.dirname(dest), exist_ok=True)
-    generate(dest, a.entries, a.seed, a.jobs)
+    generate(dest, a.entries, a.seed, a.jobs, a.shuffle)
     with open(marker, "w") as f:
         f.write(params)
     if stale:

@@ -1,6 +1,9 @@
 /*
- * test_pool: what fsscan/walk/pool.c hands to another rank (pool_give), and
- * the driver's nap that a thread waiting for work cuts short (pool_nap).
+ * test_pool: what fsscan/walk/pool.c hands to another rank (pool_give),
+ * the driver's nap that a thread waiting for work cuts short (pool_nap),
+ * and a parked thread (pool_park): it stays parked while its id is not
+ * below the threads that walk, wakes when they are more or the walk is
+ * over, and what it queued is taken by the others.
  *
  * The walker is built by hand: one or two deques filled with pool_push,
  * and g->idle set as if that many threads waited for work. Every expected
@@ -26,9 +29,12 @@ walker_new(int nw)
 	struct walker *g = xcalloc(1, sizeof *g);
 
 	g->nw = nw;
+	atomic_init(&g->started, nw);
+	atomic_init(&g->active, nw);
 	g->fed = 1;
 	pthread_mutex_init(&g->idle_lk, NULL);
 	pool_cond_init(&g->idle_cv);
+	pthread_cond_init(&g->park_cv, NULL);
 	g->bell = &g->bell_own;
 	g->w = xcalloc((size_t)nw, sizeof *g->w);
 	for (int i = 0; i < nw; i++) {
@@ -76,6 +82,7 @@ walker_free(struct walker *g)
 	}
 	pthread_mutex_destroy(&g->idle_lk);
 	pthread_cond_destroy(&g->idle_cv);
+	pthread_cond_destroy(&g->park_cv);
 	free(g->w);
 	free(g);
 }
@@ -206,6 +213,93 @@ test_nap(void)
 	walker_free(g);
 }
 
+struct parked {
+	struct worker *w;
+	_Atomic int back;	/* pool_park returned */
+	int more;		/* what it returned */
+};
+
+static void *
+park(void *arg)
+{
+	struct parked *p = arg;
+
+	p->more = pool_park(p->w);
+	atomic_store(&p->back, 1);
+	return NULL;
+}
+
+/* w's next item; a steal tries a few victims at random, as often as a
+ * thread would in 100 waits for work. */
+static struct dnode *
+take(struct worker *w)
+{
+	struct dnode *d = NULL;
+
+	for (int i = 0; i < 100 && !d; i++)
+		d = pool_take(w);
+	return d;
+}
+
+/* Park worker i in a thread of its own, and let it wait 20 ms. */
+static void
+park_start(struct walker *g, int i, struct parked *p, pthread_t *th)
+{
+	*p = (struct parked){ .w = &g->w[i] };
+	pthread_create(th, NULL, park, p);
+	usleep(20000);
+}
+
+static void
+test_park(void)
+{
+	struct walker *g = walker_new(3);
+	struct parked p;
+	pthread_t th;
+	struct dnode *d, *taken[3];
+
+	atomic_store(&g->active, 1);
+	atomic_store(&g->pending, 1);		/* an item is out */
+	park_start(g, 2, &p, &th);
+	ok(!atomic_load(&p.back), "thread 2 of 1 walking stays parked");
+	atomic_store(&g->active, 3);
+	pool_unpark(g);
+	pthread_join(th, NULL);
+	ok(p.back && p.more, "3 walk now: thread 2 walks again");
+
+	/* What a parked thread queued is stolen by one that walks. */
+	atomic_store(&g->active, 1);
+	d = queue(g, 2, 3);
+	for (int i = 0; i < 3; i++)
+		taken[i] = take(&g->w[0]);
+	ok(taken[0] == d, "thread 0 takes the parked one's oldest");
+	ok(taken[1] && taken[2] && !take(&g->w[0]), "and the rest of them");
+
+	/* fsscan-mpi: the driver ends the walk. */
+	park_start(g, 1, &p, &th);
+	ok(!atomic_load(&p.back), "thread 1 of 1 walking stays parked");
+	atomic_store(&g->pending, 0);
+	pool_end(g);
+	pthread_join(th, NULL);
+	ok(p.back && !p.more, "the walk is over: the parked thread ends");
+
+	/* fsscan: the last item done ends the walk. */
+	g->fed = 0;
+	atomic_store(&g->over, 0);
+	atomic_store(&g->pending, 4);		/* the 3 taken, and 1 */
+	park_start(g, 2, &p, &th);
+	for (int i = 0; i < 3; i++)
+		pool_done(g);
+	usleep(20000);
+	ok(!atomic_load(&p.back), "items pending: still parked");
+	pool_done(g);
+	pthread_join(th, NULL);
+	ok(p.back && !p.more, "the last item done: the parked thread ends");
+	for (int i = 0; i < 3; i++)
+		dnode_release(g, taken[i]);	/* as their visits would */
+	walker_free(g);
+}
+
 int
 main(void)
 {
@@ -214,6 +308,7 @@ main(void)
 	test_give_two_deques();
 	test_give_root();
 	test_nap();
+	test_park();
 	dnode_release(NULL, root);
 	return tap_end();
 }

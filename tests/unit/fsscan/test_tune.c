@@ -1,0 +1,200 @@
+/*
+ * test_tune: the pool's decisions on how many threads walk
+ * (fsscan/walk/tune.c), on synthetic windows. Every expected count is
+ * worked out by hand from the rules in tune.c: blocked (busy time off the
+ * CPUs at least half of it) with the CPUs under 85% full probes twice the
+ * threads, kept only on 15% more entries per second; not blocked, or the
+ * CPUs full with more of the time off them queued for one than asleep,
+ * probes half, kept unless the rate fell by more than 3%; nothing is
+ * probed while threads waited for work a quarter of the window, the rate
+ * is at 80% of --max-rate, or the threads are blocked with the CPUs full;
+ * a probe not kept is undone and followed by 1, 2, 4 ... windows of
+ * hold.
+ */
+#include <stdio.h>
+
+#include "tap.h"
+#include "walk/tune_int.h"
+
+#define MS	1000000ull
+#define WIN	(200 * MS)
+
+/* A window of 200 ms in which threads threads were busy, the CPUs did
+ * cpu_ms of work and entries were stat'ed. */
+static struct tune_sample
+win(int threads, uint64_t cpu_ms, uint64_t entries)
+{
+	return (struct tune_sample){ .ns = WIN, .entries = entries,
+	    .busy_ns = (uint64_t)threads * WIN, .cpu_ns = cpu_ms * MS };
+}
+
+/* A warm window: the busy time off the CPUs is all in the run queue. */
+static struct tune_sample
+warm(int threads, uint64_t cpu_ms, uint64_t entries)
+{
+	struct tune_sample s = win(threads, cpu_ms, entries);
+
+	s.runq_ns = s.busy_ns - s.cpu_ns;
+	return s;
+}
+
+static int
+step(struct tune *t, struct tune_sample s)
+{
+	return tune_step(t, &s);
+}
+
+static void
+test_climb(void)
+{
+	struct tune t;
+	struct tune_sample s;
+
+	tune_init(&t, 2, 32, 2.0, 0);
+	ok(tune_adaptive(&t), "2 to 32 threads: adaptive");
+	/* 2 threads busy 400 ms, 50 ms of CPU: 87% blocked; CPUs 12% full. */
+	s = win(2, 50, 10000);
+	ok(tune_blocked(&t, &s), "blocked: 350 of 400 ms off the CPUs");
+	is_i64(tune_step(&t, &s), 4, "blocked at 2: probe 4");
+	/* 50,000/s before; 60,000/s is 20% more: kept, and probe on. */
+	is_i64(step(&t, win(4, 80, 12000)), 8,
+	    "4 paid 20%%, still blocked: probe 8");
+	/* 62,500/s against 60,000/s: 4% is no gain. */
+	is_i64(step(&t, win(8, 90, 12500)), 4,
+	    "8 paid 4%%: back to 4");
+	is_i64(step(&t, win(4, 80, 12000)), 4,
+	    "blocked, one window of hold");
+	is_i64(step(&t, win(4, 80, 12000)), 8,
+	    "hold over: probe 8 again");
+	is_i64(step(&t, win(8, 80, 12000)), 4,
+	    "8 paid nothing: back to 4");
+	for (int i = 0; i < 2; i++)
+		is_i64(step(&t, win(4, 80, 12000)),
+		    4, "two windows of hold now");
+	is_i64(step(&t, win(4, 80, 12000)), 8,
+	    "then probe 8 once more");
+}
+
+static void
+test_bounds(void)
+{
+	struct tune t;
+
+	/* 64 MiB of state: 1 MiB a thread allows 64, 54 MiB only 1. */
+	is_i64(tune_cap(2, 32, 1 << 20), 32, "1 MiB a thread: the most, 32");
+	is_i64(tune_cap(2, 128, 1 << 20), 64, "1 MiB a thread: 64");
+	is_i64(tune_cap(2, 32, 54u << 20), 2, "54 MiB a thread: the start");
+	is_i64(tune_cap(2, 32, 0), 32, "nothing known: the most");
+
+	tune_init(&t, 2, 3, 2.0, 0);
+	is_i64(step(&t, win(2, 50, 10000)), 3,
+	    "a probe stops at the most threads");
+	is_i64(step(&t, win(3, 60, 20000)), 3,
+	    "kept at the most: nothing more to probe");
+	tune_init(&t, 4, 4, 2.0, 0);
+	ok(!tune_adaptive(&t), "-j 4: fixed");
+	is_i64(step(&t, win(4, 50, 10000)), 4,
+	    "fixed: blocked changes nothing");
+	is_i64(step(&t, win(4, 400, 10000)), 4,
+	    "fixed: CPUs full change nothing");
+	tune_init(&t, 4, 2, 2.0, 0);
+	is_i64(t.hi, 4, "a most below the start is the start");
+}
+
+static void
+test_warm(void)
+{
+	struct tune t;
+	struct tune_sample s;
+
+	tune_init(&t, 2, 32, 2.0, 0);
+	/* At 2 threads: to 4, kept (25,000/s to 50,000/s). */
+	step(&t, win(2, 50, 5000));
+	is_i64(step(&t, win(4, 100, 10000)), 8,
+	    "cold: 4 kept, probing 8");
+	is_i64(step(&t, win(8, 150, 15000)), 16,
+	    "cold: 8 kept, probing 16");
+	/* The cache is warm now: 380 ms of CPU in 200 ms on 2 CPUs, and
+	 * the rest of the threads' time queued for them. */
+	s = warm(16, 380, 20000);
+	is_i64(tune_step(&t, &s), 16,
+	    "16 paid 33%%: kept, though the CPUs are full now");
+	is_i64(step(&t, warm(16, 380, 20000)), 8, "CPUs full, queued: probe 8");
+	/* 99,000/s against 100,000/s: 1% lost, within 3%: kept. */
+	is_i64(step(&t, warm(8, 380, 19800)), 4,
+	    "8 kept, CPUs full: probe 4");
+	is_i64(step(&t, warm(4, 380, 19700)), 2,
+	    "4 kept: probe 2");
+	is_i64(step(&t, warm(2, 380, 19600)), 2,
+	    "back at the start, and no lower");
+	is_i64(step(&t, warm(2, 380, 19600)), 2,
+	    "warm at the start: stays");
+	/* 95,000/s against 100,000/s: 5% lost is too much. */
+	tune_init(&t, 2, 32, 2.0, 0);
+	t.cur = t.base = 16;
+	is_i64(step(&t, warm(16, 380, 20000)), 8, "warm at 16: probe 8");
+	is_i64(step(&t, warm(8, 380, 19000)), 16, "8 lost 5%%: back to 16");
+	/* A drop back that costs 20% is undone. */
+	tune_init(&t, 2, 32, 2.0, 0);
+	step(&t, win(2, 50, 5000));
+	step(&t, win(4, 100, 10000));
+	is_i64(step(&t, warm(8, 380, 20000)), 8, "8 kept");
+	is_i64(step(&t, warm(8, 380, 20000)), 4, "CPUs full: probe 4");
+	is_i64(step(&t, warm(4, 380, 16000)), 8,
+	    "4 lost 20%%: back to 8");
+}
+
+static void
+test_stay(void)
+{
+	struct tune t;
+	struct tune_sample s;
+
+	tune_init(&t, 2, 32, 2.0, 0);
+	/* Blocked, but the threads waited 120 ms for work: a quarter of
+	 * 2 x 200 ms is 100 ms. */
+	s = win(2, 50, 10000);
+	s.wait_ns = 120 * MS;
+	is_i64(tune_step(&t, &s), 2, "lacking work: no probe");
+	s.wait_ns = 90 * MS;
+	is_i64(tune_step(&t, &s), 4, "waiting 90 ms: blocked, probe");
+	/* --max-rate 60,000/s: 50,000/s is 83% of it. */
+	tune_init(&t, 2, 32, 2.0, 60000);
+	is_i64(step(&t, win(2, 50, 10000)), 2,
+	    "near --max-rate: no probe");
+	is_i64(step(&t, win(2, 50, 9000)), 4,
+	    "at 75%% of --max-rate: probe");
+	/* Half the busy time on the CPUs is not blocked. */
+	tune_init(&t, 2, 32, 4.0, 0);
+	s = win(2, 210, 10000);
+	ok(!tune_blocked(&t, &s), "210 of 400 ms on CPUs: not blocked");
+	s = win(2, 190, 10000);
+	ok(tune_blocked(&t, &s), "190 of 400 ms on CPUs: blocked");
+	s = (struct tune_sample){ 0 };
+	is_i64(tune_step(&t, &s), 2, "an empty window: nothing");
+	/* Cold, and the CPUs full too: 4 x 200 ms busy, 350 ms of CPU on
+	 * 2 CPUs (87%), 450 ms off them. */
+	tune_init(&t, 2, 32, 2.0, 0);
+	t.cur = t.base = 4;
+	s = win(4, 350, 10000);
+	ok(tune_blocked(&t, &s), "4 threads, 350 of 800 ms on CPUs: blocked");
+	is_i64(tune_step(&t, &s), 4,
+	    "blocked in the kernel, the CPUs full: no probe");
+	s.runq_ns = 300 * MS;
+	is_i64(tune_step(&t, &s), 2,
+	    "CPUs full, 300 of the 450 ms off them queued: probe 2");
+	tune_init(&t, 2, 32, 2.0, 0);
+	t.cur = t.base = 4;
+	is_i64(step(&t, win(4, 320, 10000)), 8,
+	    "blocked, CPUs 80%% full: probe 8");
+}
+
+int
+main(void)
+{
+	test_climb();
+	test_bounds();
+	test_warm();
+	test_stay();
+	return tap_end();
+}
