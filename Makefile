@@ -183,7 +183,8 @@ fuzz: deps
 	@scripts/fuzz
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs, their man
-# pages, iostatmon's systemd unit and logrotate note, and the cron file of
+# pages, iostatmon's systemd unit and logrotate note, the Prometheus
+# alerting rules on the metrics (DATADIR/iocensus), and the cron file of
 # the nightly census, installed disabled (it says how to enable it). The unit and the cron file name the programs where
 # they are installed ($(BINDIR)), not where they were built.
 PREFIX         ?= /usr/local
@@ -201,7 +202,7 @@ INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
     $(MANDIR)/man1/fsscan.1 $(MANDIR)/man1/iocensus.1 \
     $(MANDIR)/man8/iostatmon.8 $(SYSTEMDUNITDIR)/iostatmon.service \
     $(SYSCONFDIR)/logrotate.d/iostatmon $(SYSCONFDIR)/cron.d/iocensus \
-    $(DIRLIST)
+    $(DATADIR)/iocensus/iocensus.rules.yml $(DIRLIST)
 # @BINDIR@ in the unit and the cron file: where the programs now are.
 subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
     chmod 644 $2.tmp && mv $2.tmp $2
@@ -220,6 +221,8 @@ install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus mpi
 	$(INSTALL) -m 644 docs/iostatmon.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 644 scripts/iostatmon.logrotate \
 	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/iostatmon
+	$(INSTALL) -m 644 scripts/iocensus.rules.yml \
+	    $(DESTDIR)$(DATADIR)/iocensus/iocensus.rules.yml
 	$(call subst_bindir,scripts/iostatmon.service,$(DESTDIR)$(SYSTEMDUNITDIR)/iostatmon.service)
 	$(call subst_bindir,scripts/iocensus.cron,$(DESTDIR)$(SYSCONFDIR)/cron.d/iocensus)
 

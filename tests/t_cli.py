@@ -55,7 +55,7 @@ HONOURED = {
     "burst": PRINT + WINDOW + ["--burst-c", "--host-peak"],
     "devices": PRINT + WINDOW,
     "health": PRINT + WINDOW + ["--factor"],
-    "metrics": ["--db", "-h, --help", "--out"],
+    "metrics": ["--db", "-h, --help", "--out", "--now"],
     "report": ["--db", "-h, --help"] + WINDOW + ["--quarter",
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",
         "--host-peak", "--target", "--out", "--bundle", "--title",

@@ -5,7 +5,8 @@ tree as an operator finds it.
 
 - Every file lands under DESTDIR + PREFIX (or /etc), with its mode (and
   fsscan-mpi with its page when it was built); the programs run from
-  there (--version), the man pages are the docs'.
+  there (--version), the man pages are the docs', the alerting rules
+  (PREFIX/share/iocensus/iocensus.rules.yml) scripts/iocensus.rules.yml.
 - The systemd unit and the cron file name the installed programs
   (PREFIX/bin), not the build directory.
 - The cron file is in /etc/cron.d format, read here as cron reads it:
@@ -53,6 +54,7 @@ FILES = {
     "/etc/logrotate.d/iostatmon": 0o644,
     "/etc/cron.d/iocensus": 0o644,
     PREFIX + "/share/iocensus/installed-dirs": 0o644,
+    PREFIX + "/share/iocensus/iocensus.rules.yml": 0o644,
 }
 # Put in DESTDIR before the install, as a system has them: they stay.
 FOREIGN_FILE = "/etc/cron.d/other-job"
@@ -132,6 +134,11 @@ def check_tree(dest):
         with open(dest + PREFIX + "/share/man/" + page, "rb") as a, \
                 open(os.path.join(TOP, src), "rb") as b:
             ok(a.read() == b.read(), "man page %s is %s" % (page, src))
+    with open(dest + PREFIX + "/share/iocensus/iocensus.rules.yml",
+              "rb") as a, open(os.path.join(TOP, "scripts",
+                                            "iocensus.rules.yml"), "rb") as b:
+        ok(a.read() == b.read(), "the alerting rules installed are "
+           "scripts/iocensus.rules.yml")
     with open(dest + PREFIX + "/lib/systemd/system/iostatmon.service") as f:
         unit = f.read()
     ok("ExecStart=%s/bin/iostatmon --log-dir" % PREFIX in unit,

@@ -30,17 +30,41 @@ on the loopback address, whose served values are parsed here.
   (it cannot be called: missing is never 0), as `iocensus health` calls
   them; a host name with quotes, a backslash and a newline comes back
   exactly; promtool and node_exporter read it.
-- The alerting rules shipped in scripts/iocensus.rules.yml: `promtool
-  check rules`, and `promtool test rules` on series made here: a device
-  slow for 6 h fires, one slow for 5 h then healthy does not, nor does a
-  healthy one or one without a sample.
+- Free space, projects and limits: iocensus_fs_free_bytes is
+  v_snapshot's fs_free_bytes (exact past 2^64); per project the
+  allocated bytes and directories are v_project's, the inodes the tree's
+  entries (os.walk), the limits v_limit's (limits set here on the
+  hostile names), and a project without a limit has no limit sample.
+- Cold data: iocensus_cold_bytes and iocensus_project_cold_bytes are
+  v_cold's rows of the latest complete snapshot, by atime and mtime,
+  and what `iocensus cold --format json` prints.
+- Capacity dates, on the census of the README's capacity example
+  (tests/lib/capdemo.py): iocensus_fs_full_timestamp_seconds and
+  iocensus_project_limit_timestamp_seconds are the dates `iocensus
+  capacity --format json` prints, every one of them, and none where it
+  prints none (a project set over its limit); and for the file system's
+  space and inodes, a project's byte limit and another's inode limit,
+  the dates of an exact least-squares fit with its 95% band computed in
+  Python (tests/lib/census_oracle.py) from the points read with sqlite3.
+- I/O, on generated captures of four hosts over ten and a half days
+  (tests/lib/rawgen.py), each with gaps on other days (one's latest
+  complete day more than a week before the end, one without any), one
+  named with quotes, a backslash and a newline: per host the end of its
+  latest
+  sample, and the start, bytes read and bytes written of its latest day
+  whose 1,440 minutes are all complete, as tests/lib/io_oracle.py
+  computes them from the raw captures alone; a host without a complete
+  day has no day sample.
+- An empty census (no snapshot, no I/O): exit 0, and the HELP, TYPE and
+  sample of iocensus_metrics_generated_timestamp_seconds alone, the time
+  --now gives or the clock's.
 """
 import csv
 import io
+import json
 import os
 import re
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -51,8 +75,13 @@ import urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, done, diff, skip             # noqa: E402
 from fleetgen import Fleet                       # noqa: E402
+import capdemo                                   # noqa: E402
+import census_oracle                             # noqa: E402
 import reportdb                                  # noqa: E402
 import snapgen                                   # noqa: E402
+from io_oracle import build, load_raw            # noqa: E402
+from promlocal import free_port, node_exporter_argv  # noqa: E402
+from rawgen import Dataset                       # noqa: E402
 
 
 def eq(got, want, name, why=""):
@@ -63,14 +92,18 @@ def eq(got, want, name, why=""):
 BUILD = os.environ["BUILD"]
 TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-RULES = os.path.join(TOP, "scripts", "iocensus.rules.yml")
 IOCENSUS = os.path.join(BUILD, "iocensus")
 FSSCAN = os.path.join(BUILD, "fsscan")
 
 STABLE = ["iocensus_files", "iocensus_bytes", "iocensus_alloc_bytes",
           "iocensus_project_files", "iocensus_project_bytes",
           "iocensus_snapshot_timestamp_seconds", "iocensus_snapshot_complete",
-          "iocensus_scan_duration_seconds", "iocensus_scan_errors"]
+          "iocensus_scan_duration_seconds", "iocensus_scan_errors",
+          "iocensus_project_alloc_bytes", "iocensus_project_dirs",
+          "iocensus_project_inodes", "iocensus_cold_bytes",
+          "iocensus_project_cold_bytes",
+          "iocensus_metrics_generated_timestamp_seconds"]
+GENERATED = "iocensus_metrics_generated_timestamp_seconds"
 CAPACITY = ["iocensus_fs_size_bytes", "iocensus_fs_avail_bytes",
             "iocensus_fs_inodes", "iocensus_fs_free_inodes"]
 
@@ -124,8 +157,12 @@ def key(name, **labels):
     return (name, frozenset(labels.items()))
 
 
-def metrics(db, *extra):
-    p = subprocess.run([IOCENSUS, "metrics", "--db", db] + list(extra),
+NOW = 1806537600        # 2027-04-01: --now of every run but the clock's
+
+
+def metrics(db, *extra, now=NOW):
+    p = subprocess.run([IOCENSUS, "metrics", "--db", db] + list(extra) +
+                       ([] if now is None else ["--now", str(now)]),
                        capture_output=True)
     return p.returncode, p.stdout.decode(), p.stderr.decode()
 
@@ -147,12 +184,18 @@ def _utf8(b):
 def make_tree(root):
     os.makedirs(root)
     sizes = {}
+    now = int(time.time())
     for i, p in enumerate(PROJECTS):
         d = os.path.join(root.encode(), p)
         os.makedirs(d)
         for k in range(i + 1):
-            with open(os.path.join(d, b"f%d" % k), "wb") as f:
+            path = os.path.join(d, b"f%d" % k)
+            with open(path, "wb") as f:
                 f.write(b"x" * (1000 * (i + 1) + k))
+            # Not read for 45 to 285 days, not modified for 100 to 380:
+            # each file is cold at some of fsscan's thresholds.
+            os.utime(path, (now - (45 + 60 * k) * 86400,
+                            now - (100 + 70 * k) * 86400))
         sizes[p] = (i + 1, sum(1000 * (i + 1) + k for k in range(i + 1)))
     return sizes
 
@@ -199,10 +242,12 @@ def check_values(db, fs, sizes, samples):
            "files of project %r" % p)
 
 
-def check_format(text, tmp):
+def check_format(text, tmp, want=STABLE):
+    """The format's rules, promtool's check, and the families in want
+    (each: a HELP, a TYPE and a sample)."""
     samples, helps, types = parse(text)
     names = {n for n, _ in samples}
-    for n in STABLE:
+    for n in want:
         ok(n in names, "%s is exported" % n)
     ok(all(types.get(n) == "gauge" for n in names),
        "every family is a gauge", types)
@@ -222,14 +267,6 @@ def promtool_check(text):
         ok(False, "promtool is installed (scripts/install-deps)")
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def node_exporter(textdir, want):
     exe = shutil.which("prometheus-node-exporter")
     if not ok(exe, "prometheus-node-exporter is installed "
@@ -237,9 +274,7 @@ def node_exporter(textdir, want):
         return
     port = free_port()
     proc = subprocess.Popen(
-        [exe, "--collector.disable-defaults", "--collector.textfile",
-         "--collector.textfile.directory=" + textdir,
-         "--web.listen-address=127.0.0.1:%d" % port],
+        node_exporter_argv(textdir, port),
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     body = None
     try:
@@ -411,51 +446,341 @@ def check_device_slow(tmp):
     node_exporter(textdir, {k: v for k, v in samples.items()})
 
 
-RULE_TEST = """rule_files:
-  - %s
-evaluation_interval: 1m
-tests:
-  - interval: 1m
-    input_series:
-      - series: 'iocensus_device_slow{host="oss1",device="sdc"}'
-        values: '0 1x500'
-      - series: 'iocensus_device_slow{host="oss1",device="sdd"}'
-        values: '0x500'
-      - series: 'iocensus_device_slow{host="oss2",device="sda"}'
-        values: '1x300 0x200'
-    alert_rule_test:
-      - eval_time: 5h59m
-        alertname: IocensusDeviceSlow
-        exp_alerts: []
-      - eval_time: 6h30m
-        alertname: IocensusDeviceSlow
-        exp_alerts:
-          - exp_labels:
-              severity: warning
-              host: oss1
-              device: sdc
-            exp_annotations:
-              summary: "oss1 sdc is slow against its peers"
-              description: "iocensus health has called sdc of oss1 slow for 6 hours: its requests take several times its peers' (iocensus health --host oss1)."
-"""
+def latest_complete(c, fs):
+    return c.execute("SELECT max(id) FROM v_snapshot WHERE fs = ? AND"
+                     " complete", (fs,)).fetchone()[0]
 
 
-def check_rules(tmp):
-    if not ok(shutil.which("promtool"), "promtool is installed "
-              "(scripts/install-deps)"):
-        return
-    p = subprocess.run(["promtool", "check", "rules", RULES],
-                       capture_output=True, text=True)
-    eq(p.returncode, 0, "promtool check rules accepts "
-       "scripts/iocensus.rules.yml", p.stdout + p.stderr)
-    test = os.path.join(tmp, "rules_test.yml")
-    with open(test, "w") as fh:
-        fh.write(RULE_TEST % RULES)
-    p = subprocess.run(["promtool", "test", "rules", test],
-                       capture_output=True, text=True)
-    eq(p.returncode, 0, "promtool test rules: slow for 6 h fires, for 5 h"
-       " does not, healthy never", p.stdout + p.stderr)
+# Limits set on the hostile names: bytes alone, inodes alone, both.
+LIMITS = {b'quo"te': (1500, None), b'new\nline': (None, 3),
+          b'bad\xffbyte': (10 ** 6, 10 ** 6)}
 
+
+def set_limits(db, fs):
+    """v_limit rows for some projects of fs's latest complete snapshot
+    (the names matched by their bytes, as fsscan stored them)."""
+    c = sqlite3.connect(db)
+    sid = latest_complete(c, fs)
+    for name, (b, i) in LIMITS.items():
+        c.execute("INSERT INTO project_limit SELECT snapshot_id, name, ?, ?,"
+                  " 'file' FROM project WHERE snapshot_id = ? AND"
+                  " hex(name) = ?", (b, i, sid, name.hex().upper()))
+    c.commit()
+    c.close()
+
+
+def family(samples, name, labels, **where):
+    """{tuple of the labels' values: value} of one family's samples whose
+    labels have the values of where."""
+    out = {}
+    for (n, lb), val in samples.items():
+        d = dict(lb)
+        if n == name and all(d.get(k) == v for k, v in where.items()):
+            out[tuple(d[k] for k in labels)] = val
+    return out
+
+
+def check_projects(db, fs, sizes, samples):
+    """Free bytes, and per project allocated bytes, directories, inodes
+    and limits: v_snapshot, v_project and v_limit read here, the inodes
+    from the tree itself (each project a directory of its files)."""
+    c = sqlite3.connect(db)
+    c.text_factory = bytes
+    sid = latest_complete(c, fs)
+    free = c.execute("SELECT fs_free_bytes FROM v_snapshot WHERE id = ?",
+                     (sid,)).fetchone()[0]
+    eq(samples.get(key("iocensus_fs_free_bytes", fs=fs)),
+       None if free is None else float(int(free)),
+       "iocensus_fs_free_bytes is v_snapshot's fs_free_bytes")
+    rows = c.execute("SELECT project, alloc_bytes, dirs FROM v_project"
+                     " WHERE snapshot_id = ?", (sid,)).fetchall()
+    lim = c.execute("SELECT project, bytes, inodes FROM v_limit WHERE"
+                    " snapshot_id = ?", (sid,)).fetchall()
+    c.close()
+    pl = ("project",)
+    eq(family(samples, "iocensus_project_alloc_bytes", pl, fs=fs),
+       {(shown(p),): float(int(a)) for p, a, _ in rows},
+       "iocensus_project_alloc_bytes: v_project's alloc_bytes")
+    eq(family(samples, "iocensus_project_dirs", pl, fs=fs),
+       {(shown(p),): float(d) for p, _, d in rows},
+       "iocensus_project_dirs: v_project's dirs")
+    got = family(samples, "iocensus_project_inodes", pl, fs=fs)
+    eq({k: v for k, v in got.items() if k[0] in map(shown, PROJECTS)},
+       {(shown(p),): float(n + 1) for p, (n, _) in sizes.items()},
+       "iocensus_project_inodes: each project's directory and files "
+       "(os.walk of the tree)")
+    eq(family(samples, "iocensus_project_limit_bytes", pl, fs=fs),
+       {(shown(p),): float(b) for p, b, _ in lim if b is not None},
+       "iocensus_project_limit_bytes: v_limit's bytes, no sample "
+       "without a limit")
+    eq(family(samples, "iocensus_project_limit_inodes", pl, fs=fs),
+       {(shown(p),): float(i) for p, _, i in lim if i is not None},
+       "iocensus_project_limit_inodes: v_limit's inodes, no sample "
+       "without a limit")
+    eq(sorted(p for p, _, _ in lim), sorted(LIMITS),
+       "the limits set are in v_limit (the oracle sees them)")
+
+
+def json_shown(name):
+    """A name as JSON gives it (a byte NN that is not UTF-8 as the lone
+    surrogate \\udcNN, Python's surrogateescape) in the metrics'
+    spelling (the text \\xNN)."""
+    return "".join("\\x%02x" % (ord(ch) - 0xdc00)
+                   if 0xdc80 <= ord(ch) <= 0xdcff else ch for ch in name)
+
+
+COLD_FS = ("fs", "metric", "days")
+COLD_P = ("fs", "project", "metric", "days")
+
+
+def check_cold(db, samples):
+    """The cold families: v_cold's rows of each file system's latest
+    complete snapshot, and what `iocensus cold --format json` prints."""
+    c = sqlite3.connect(db)
+    c.text_factory = bytes
+    want_fs, want_p = {}, {}
+    for sid, fs in c.execute("SELECT id, fs FROM v_snapshot s WHERE id ="
+                             " (SELECT max(id) FROM v_snapshot WHERE fs ="
+                             " s.fs AND complete)").fetchall():
+        for p, m, d, b in c.execute(
+                "SELECT project, metric, days, bytes FROM v_cold WHERE"
+                " snapshot_id = ?", (sid,)):
+            if p is None:
+                want_fs[(fs.decode(), m.decode(), str(d))] = float(int(b))
+            else:
+                want_p[(fs.decode(), shown(p), m.decode(), str(d))] = \
+                    float(int(b))
+    c.close()
+    ok(len({v for v in want_p.values()}) > 4, "v_cold has rows of "
+       "several values (the tree's files are of several ages)", want_p)
+    eq(family(samples, "iocensus_cold_bytes", COLD_FS), want_fs,
+       "iocensus_cold_bytes{fs,metric,days}: v_cold's file-system rows")
+    eq(family(samples, "iocensus_project_cold_bytes", COLD_P), want_p,
+       "iocensus_project_cold_bytes{fs,project,metric,days}: v_cold's "
+       "project rows")
+    js_fs, js_p = {}, {}
+    for fs in {k[0] for k in want_fs}:
+        for m in ("atime", "mtime"):
+            p = subprocess.run([IOCENSUS, "cold", "--db", db, "--fs", fs,
+                                "--metric", m, "--format", "json"],
+                               capture_output=True, text=True)
+            t = json.loads(p.stdout)["tables"]
+            for r in t["filesystems"]["rows"]:
+                js_fs[(r["fs"], r["metric"], str(r["days"]))] = \
+                    float(r["bytes"])
+            for r in t["projects"]["rows"]:
+                js_p[(r["fs"], json_shown(r["project"]), r["metric"],
+                      str(r["days"]))] = float(r["bytes"])
+    eq(family(samples, "iocensus_cold_bytes", COLD_FS), js_fs,
+       "iocensus_cold_bytes: what iocensus cold --format json prints")
+    eq(family(samples, "iocensus_project_cold_bytes", COLD_P), js_p,
+       "iocensus_project_cold_bytes: what iocensus cold --format json "
+       "prints")
+
+
+BOUNDS = (("estimate", ""), ("earliest", "_lo"), ("latest", "_hi"))
+FULL = ("iocensus_fs_full_timestamp_seconds",
+        "iocensus_project_limit_timestamp_seconds")
+
+
+def capacity_json(db):
+    p = subprocess.run([IOCENSUS, "capacity", "--db", db, "--format",
+                        "json"], capture_output=True, text=True)
+    return json.loads(p.stdout)["tables"]
+
+
+def capacity_dates(db):
+    """The metrics' dates as `iocensus capacity --format json` prints
+    them: per file system space (full*) and inodes (inodes_full*); per
+    project towards its byte limit, else its inode limit."""
+    t = capacity_json(db)
+    fs, pr = {}, {}
+    for r in t["filesystems"]["rows"]:
+        for res, col in (("space", "full"), ("inodes", "inodes_full")):
+            for bound, sfx in BOUNDS:
+                if r[col + sfx] is not None:
+                    fs[(r["fs"], res, bound)] = float(r[col + sfx])
+    for r in t["projects"]["rows"]:
+        res = "space" if r["limit_bytes"] is not None else "inodes"
+        for bound, sfx in BOUNDS:
+            if r["full" + sfx] is not None:
+                pr[(r["fs"], r["project"], res, bound)] = \
+                    float(r["full" + sfx])
+    return fs, pr, t
+
+
+def fit_dates(points, target):
+    """(estimate, earliest, latest) of the exact linear fit."""
+    lin = census_oracle.growth(points, target)["projection"][0]
+    return tuple(None if lin[k] is None else float(lin[k]) for k in
+                 ("crossing", "crossing_lo", "crossing_hi"))
+
+
+def got_dates(samples, name, **labels):
+    return tuple(samples.get(key(name, bound=b, **labels))
+                 for b, _ in BOUNDS)
+
+
+def oracle_points(db, fs):
+    """Per complete snapshot of fs (one per day, time order): id, start,
+    capacity columns, and {project: (alloc, entries)}; the limits of the
+    latest."""
+    c = sqlite3.connect(db)
+    snaps = c.execute(
+        "SELECT id, started_at, fs_bytes, fs_free_bytes, fs_avail_bytes,"
+        " fs_inodes, fs_free_inodes FROM v_snapshot WHERE fs = ? AND"
+        " complete ORDER BY started_at, id", (fs,)).fetchall()
+    kept = census_oracle.one_per_day([(s[0], s[1], s) for s in snaps])
+    proj = {sid: {n: (int(a), e) for n, a, e in c.execute(
+        "SELECT name, alloc_bytes, entries FROM project WHERE"
+        " snapshot_id = ?", (sid,))} for sid, _, _ in kept}
+    lim = {n: (b, i) for n, b, i in c.execute(
+        "SELECT project, bytes, inodes FROM v_limit WHERE snapshot_id = ?",
+        (kept[-1][0],))}
+    c.close()
+    return [s for _, _, s in kept], proj, lim
+
+
+def check_capacity_dates(tmp):
+    """The capacity dates on the README's capacity example."""
+    d = os.path.join(tmp, "capdemo")
+    os.makedirs(d)
+    db = capdemo.build(d, BUILD)
+    # scratch over a limit set at the latest point only: capacity says
+    # "already exceeded" and gives no date.
+    c = sqlite3.connect(db)
+    last = latest_complete(c, "proj")
+    c.execute("INSERT INTO project_limit VALUES (?, 'scratch', ?, NULL,"
+              " 'file')", (last, 30 * capdemo.TIB))
+    c.commit()
+    c.close()
+    rc, text, err = metrics(db)
+    eq(rc, 0, "metrics of the capacity example", err)
+    samples = check_format(text, tmp, FULL)
+    fs, pr, t = capacity_dates(db)
+    eq(family(samples, FULL[0], ("fs", "resource", "bound")), fs,
+       "iocensus_fs_full_timestamp_seconds: every date of iocensus "
+       "capacity, estimate and 95% range, space and inodes")
+    eq(family(samples, FULL[1], ("fs", "project", "resource", "bound")),
+       pr,
+       "iocensus_project_limit_timestamp_seconds: every date of iocensus "
+       "capacity's projects")
+    ok(len(fs) == 12 and len(pr) == 9, "the example has dates: every "
+       "bound of both file systems, three projects'", (len(fs), len(pr)))
+    state = {r["project"]: r["state"] for r in t["projects"]["rows"]
+             if r["fs"] == "proj"}
+    eq(state.get("scratch"), "already exceeded",
+       "capacity calls scratch already over its limit")
+    eq(family(samples, FULL[1], ("bound",), project="scratch"), {},
+       "... and it has no date sample")
+    # The independent fit: exact least squares and its 95% band.
+    snaps, proj, lim = oracle_points(db, "proj")
+    used = [(s[0], s[1], s[2] - s[3]) for s in snaps]
+    last = snaps[-1]
+    eq(got_dates(samples, "iocensus_fs_full_timestamp_seconds", fs="proj",
+                 resource="space"),
+       fit_dates(used, last[2] - last[3] + last[4]),
+       "proj space: the dates of a least-squares fit of used towards "
+       "used + avail (Python, exact)")
+    ino = [(s[0], s[1], s[5] - s[6]) for s in snaps]
+    eq(got_dates(samples, "iocensus_fs_full_timestamp_seconds", fs="proj",
+                 resource="inodes"), fit_dates(ino, last[5]),
+       "proj inodes: the dates of a least-squares fit towards fs_inodes")
+    for name, res, k, li in (("climate", "space", 0, 0),
+                             ("astro", "inodes", 1, 1)):
+        pts = [(s[0], s[1], proj[s[0]].get(name, (0, 0))[k]) for s in snaps]
+        eq(got_dates(samples, "iocensus_project_limit_timestamp_seconds",
+                     fs="proj", project=name, resource=res),
+           fit_dates(pts, lim[name][li]),
+           "%s: the dates of a least-squares fit towards its %s limit"
+           % (name, res))
+
+
+IO_T0 = 1267401600      # 2010-03-01 00:00 UTC
+IO_HOSTILE = 'io "q" \\b\nn'
+
+
+def check_io(tmp):
+    """The I/O families on four hosts over ten and a half days (days 0 to
+    10, the last half covered): h000 complete throughout; h001 with gaps
+    on days 8 and 9; the hostile one with gaps on days 1 to 9, so that
+    its latest complete day is more than a week before the end; h003
+    with a gap every day."""
+    d = os.path.join(tmp, "io")
+    os.makedirs(d)
+    day = 86400
+    ds = Dataset(seed=5, hosts=4, devs_per_host=2, start=IO_T0,
+                 minutes=10 * 1440 + 720)
+    for host, gaps in (("h001", range(8, 10)), ("h002", range(1, 10)),
+                       ("h003", range(11))):
+        for k in gaps:
+            ds.missing(IO_T0 + k * day + 600, IO_T0 + k * day + 900,
+                       host=host)
+    names = ["h000", "h001", IO_HOSTILE, "h003"]
+    db = snapgen.new_db(d, BUILD)
+    reportdb.ingest(db, BUILD, d, ds, names)
+    paths = sorted(ds.write(os.path.join(d, "raw")))
+    m = build([load_raw(p, n) for p, n in zip(paths, names)])
+    want_last, want_day = {}, {}
+    for h in names:
+        ends = [s.t_ms for (hh, _), ss in m.devs.items() if hh == h
+                for s in ss]
+        want_last[(h,)] = float(max(ends) // 1000)
+        days = {}
+        for t, (st, rd, wr, _) in m.host[h].items():
+            c = days.setdefault(t // day * day, [0, 0, 0])
+            if st == "complete":
+                c[0] += 1
+                c[1] += rd
+                c[2] += wr
+        full = [t for t, c in days.items() if c[0] == 1440]
+        if full:
+            t = max(full)
+            want_day[h] = (float(t), float(days[t][1]), float(days[t][2]))
+    eq(sorted((h, v[0]) for h, v in want_day.items()),
+       [("h000", IO_T0 + 9 * day), ("h001", IO_T0 + 7 * day),
+        (IO_HOSTILE, IO_T0)],
+       "the oracle's latest complete days are the design's (h003 none)")
+    rc, text, err = metrics(db, now=IO_T0 + 11 * day)
+    eq(rc, 0, "metrics of the hosts", err)
+    samples = check_format(text, tmp, [
+        "iocensus_io_last_sample_timestamp_seconds",
+        "iocensus_io_day_timestamp_seconds", "iocensus_io_day_read_bytes",
+        "iocensus_io_day_write_bytes", GENERATED])
+    eq(family(samples, "iocensus_io_last_sample_timestamp_seconds",
+              ("host",)),
+       want_last, "iocensus_io_last_sample_timestamp_seconds: the end of "
+       "each host's latest sample (its escaped name exact)")
+    for i, fam in enumerate(("iocensus_io_day_timestamp_seconds",
+                             "iocensus_io_day_read_bytes",
+                             "iocensus_io_day_write_bytes")):
+        eq(family(samples, fam, ("host",)),
+           {(h,): v[i] for h, v in want_day.items()},
+           "%s: each host's latest complete day (the oracle's sums over "
+           "its 1,440 minutes); none for a host without one" % fam)
+    eq(samples.get(key(GENERATED)), float(IO_T0 + 11 * day),
+       "iocensus_metrics_generated_timestamp_seconds is --now")
+
+
+def check_empty(tmp):
+    """A database with no snapshot and no I/O: the generated time only."""
+    d = os.path.join(tmp, "empty")
+    os.makedirs(d)
+    db = snapgen.new_db(d, BUILD)
+    rc, text, err = metrics(db, "--now", "2027-04-01", now=None)
+    eq((rc, err), (0, ""), "metrics of an empty census exits 0")
+    eq(text, "# HELP %s When iocensus metrics made this file, unix seconds"
+       " (its --now when given).\n# TYPE %s gauge\n%s 1806537600\n"
+       % ((GENERATED,) * 3), "an empty census: HELP, TYPE and the sample "
+       "of iocensus_metrics_generated_timestamp_seconds alone, --now's "
+       "time (2027-04-01 is 1806537600)")
+    promtool_check(text)
+    lo = int(time.time())
+    rc, text, err = metrics(db, now=None)
+    hi = int(time.time())
+    v = parse(text)[0].get(key(GENERATED))
+    ok(rc == 0 and v is not None and lo <= v <= hi, "without --now, the "
+       "generated time is the clock's", (rc, v, lo, hi, err))
 
 def main():
     tmp = tempfile.mkdtemp(prefix="t_metrics.")
@@ -466,10 +791,13 @@ def main():
         ok(scan(db, FS_HOSTILE, os.path.join(tmp, "proj")) in (0, 1),
            "fsscan of the hostile tree")
         ok(scan(db, "home", os.path.join(tmp, "home")) == 0, "fsscan home")
+        set_limits(db, FS_HOSTILE)
         rc, text, err = metrics(db)
         eq(rc, 0, "iocensus metrics exits 0", err)
         samples = check_format(text, tmp)
         check_values(db, FS_HOSTILE, sizes, samples)
+        check_projects(db, FS_HOSTILE, sizes, samples)
+        check_cold(db, samples)
         eq(samples.get(key("iocensus_snapshot_complete", fs=FS_HOSTILE)),
            1.0, "the latest snapshot is complete")
         check_capacity_db(db, samples)
@@ -521,9 +849,16 @@ def main():
         ids = [r[0] for r in c.execute(
             "SELECT id FROM snapshot WHERE status = 'complete' ORDER BY id")]
         c.close()
-        capacity_view(db, {ids[0]: (str(2 ** 64 + 3), 10, 2 ** 53 + 1,
-                                    1000, 7),
+        capacity_view(db, {ids[0]: (str(2 ** 64 + 3), str(2 ** 64 + 1),
+                                    2 ** 53 + 1, 1000, 7),
                            ids[1]: (500, None, None, None, 9)})
+        # A project's allocated bytes past 2^65 (exact TEXT, as fsscan
+        # writes a total beyond 2^63 - 1).
+        c = sqlite3.connect(db)
+        c.execute("UPDATE project SET alloc_bytes = ? WHERE snapshot_id = ?"
+                  " AND name = 'plain'", (str(2 ** 65 + 1), ids[0]))
+        c.commit()
+        c.close()
         rc, text, err = metrics(db)
         eq(rc, 0, "metrics with the capacity columns", err)
         samples = check_format(text, tmp)
@@ -536,6 +871,15 @@ def main():
                      r'\\nnew"\} 9007199254740993$', text, re.M),
            "iocensus_fs_avail_bytes = fs_avail_bytes, exact integer text",
            [l for l in text.splitlines() if "avail" in l])
+        ok(re.search(r'^iocensus_fs_free_bytes\{fs="fs \\"q\\" \\\\back'
+                     r'\\nnew"\} 18446744073709551617$', text, re.M),
+           "iocensus_fs_free_bytes = fs_free_bytes beyond 2^64, exact "
+           "integer text", [l for l in text.splitlines() if "free_b" in l])
+        ok(re.search(r'^iocensus_project_alloc_bytes\{fs="fs \\"q\\" '
+                     r'\\\\back\\nnew",project="plain"\} '
+                     r'36893488147419103233$', text, re.M),
+           "iocensus_project_alloc_bytes beyond 2^65, exact integer text",
+           [l for l in text.splitlines() if "plain" in l])
         eq(samples.get(key("iocensus_fs_inodes", fs=FS_HOSTILE)), 1000.0,
            "iocensus_fs_inodes = fs_inodes")
         eq(samples.get(key("iocensus_fs_free_inodes", fs=FS_HOSTILE)), 7.0,
@@ -549,7 +893,9 @@ def main():
            "home's free inodes")
         check_real_capacity(tmp)
         check_device_slow(tmp)
-        check_rules(tmp)
+        check_capacity_dates(tmp)
+        check_io(tmp)
+        check_empty(tmp)
     finally:
         shutil.rmtree(tmp)
 

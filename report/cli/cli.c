@@ -66,6 +66,8 @@ static const struct cmdhelp {
 	  "more readable than the database, unless --no-paths" },
 	{ O_OUT, "metrics", "FILE", "write to FILE, replaced atomically, "
 	  "instead of standard output; readable by others (node_exporter)" },
+	{ O_NOW, "metrics", "TIME", "the time the metrics are made "
+	  "(iocensus_metrics_generated_timestamp_seconds; default: now)" },
 };
 #define NCMDHELPS (sizeof cmdhelps / sizeof cmdhelps[0])
 

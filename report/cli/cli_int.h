@@ -63,10 +63,11 @@ int cli_report_write(sqlite3 *db, const struct opts *o,
     const char *html_path, const char *bundle_path,
     const struct outfile_opts *out, char *err, size_t errlen);
 
-/* The census metrics (space_metrics) in the Prometheus text format, to
- * path (replaced atomically) or, path NULL, to standard output. 0, or -1
+/* The metrics (space_metrics, traffic_metrics, traffic_health_metrics)
+ * in the Prometheus text format, made at unix time now, to path
+ * (replaced atomically) or, path NULL, to standard output. 0, or -1
  * with err. */
-int cli_metrics_write(sqlite3 *db, const struct opts *o,
+int cli_metrics_write(sqlite3 *db, const struct opts *o, int64_t now,
     const char *path, const struct outfile_opts *out, char *err,
     size_t errlen);
 

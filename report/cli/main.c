@@ -102,7 +102,7 @@ static const struct command commands[] = {
 	  CO_PRINT | CO_WINDOW | CO_FACTOR, 0, traffic_health },
 	/* These write a file format of their own: no --format or --table. */
 	{ "metrics", "", "census metrics for Prometheus (node_exporter "
-	  "textfile)", CO_OUT, 0, NULL },
+	  "textfile)", CO_OUT | CO_NOW, 0, NULL },
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_QUARTER | CO_PEAK | CO_THRESHOLD | CO_EVERY |
 	  CO_ANNOTATE | CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT |
@@ -382,7 +382,8 @@ run_metrics(struct cli *a, sqlite3 *db)
 	/* The metrics name file systems and projects, never a path below
 	 * them: node_exporter, running as another user, must read them. */
 	cli_out_opts(db, db_default_path(a->db), 0, &out, &st);
-	if (cli_metrics_write(db, &a->an, a->out, &out, err, sizeof err) == 0)
+	if (cli_metrics_write(db, &a->an, a->has_now ? a->now :
+	    (int64_t)time(NULL), a->out, &out, err, sizeof err) == 0)
 		return 0;
 	if (usage_error(a, err))
 		return CLI_EXIT_USAGE;

@@ -110,6 +110,18 @@ int query_hosts_load(sqlite3 *db, const struct io_window *w,
     struct host_list *hl, char *err, size_t errlen);
 void query_hosts_free(struct host_list *hl);
 
+/* Every host that has I/O data, by name (byte order), with the end of
+ * its latest ingested sample: the latest io_dev.last_ms of its devices,
+ * unix ms (quarantined samples are not ingested, query_quar.c). 0, or
+ * -1 with err. */
+struct host_last {
+	char *host;
+	int64_t last_ms;
+};
+int query_hosts_last(sqlite3 *db, struct host_last **out, size_t *n,
+    char *err, size_t errlen);
+void query_hosts_last_free(struct host_last *h, size_t n);
+
 /* One calendar minute across the hosts of a host_list (index = position
  * in the list). */
 struct host_minute {

@@ -1,6 +1,6 @@
 /*
- * query_hosts: the hosts with data in a window, and the check that every
- * --host pattern names a known host.
+ * query_hosts: the hosts with data in a window, the check that every
+ * --host pattern names a known host, and when each host's data ends.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,4 +129,41 @@ query_hosts_free(struct host_list *hl)
 		free(hl->name[i]);
 	free(hl->name);
 	memset(hl, 0, sizeof *hl);
+}
+
+int
+query_hosts_last(sqlite3 *db, struct host_last **out, size_t *n, char *err,
+    size_t errlen)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT h.name, max(d.last_ms) FROM io_host h"
+	    " JOIN io_dev d ON d.host_id = h.id GROUP BY h.id ORDER BY h.name",
+	    -1, &st, NULL) != SQLITE_OK)
+		return db_sqlerr(db, "reading io_dev", err, errlen);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = xgrow(*out, *n, &cap, sizeof **out, 16);
+		(*out)[*n].host = xstrdup((const char *)sqlite3_column_text(st,
+		    0));
+		(*out)[(*n)++].last_ms = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	query_hosts_last_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	return db_sqlerr(db, "reading io_dev", err, errlen);
+}
+
+void
+query_hosts_last_free(struct host_last *h, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(h[i].host);
+	free(h);
 }

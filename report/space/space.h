@@ -20,10 +20,11 @@ struct result *space_snapshots(sqlite3 *db, const struct opts *o,
     char *err, size_t errlen);
 /* The census as Prometheus gauges (space_metrics.c): one table per metric
  * family, keyed by the metric name, titled by its HELP text; the columns
- * are the labels (fs, project), the value last. Per file system, from
- * its latest complete snapshot; iocensus_snapshot_complete says whether
- * its latest snapshot is that one. A capacity family (v_snapshot's fs_*
- * columns) has a sample where that snapshot records the value. */
+ * are the labels (fs, project, ...), the value last. Per file system,
+ * from its latest complete snapshot; iocensus_snapshot_complete says
+ * whether its latest snapshot is that one. A capacity family (v_snapshot's
+ * fs_* columns) has a sample where that snapshot records the value, a
+ * limit where v_limit has one, a date where space_capacity gives one. */
 struct result *space_metrics(sqlite3 *db, const struct opts *o,
     char *err, size_t errlen);
 struct result *space_diff(sqlite3 *db, const struct opts *o, char *err,

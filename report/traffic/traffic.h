@@ -35,4 +35,13 @@ struct result *traffic_health(sqlite3 *db, const struct opts *o, char *err,
 struct result *traffic_health_metrics(sqlite3 *db, const struct opts *o,
     char *err, size_t errlen);
 
+/* The I/O families of `iocensus metrics` (traffic_metrics.c), a table
+ * each for render_prom, labelled by host: every host's
+ * iocensus_io_last_sample_timestamp_seconds, and of its latest complete
+ * UTC day in the 366 up to the end of the data (none without one)
+ * iocensus_io_day_timestamp_seconds, iocensus_io_day_read_bytes and
+ * iocensus_io_day_write_bytes. o takes no option yet. */
+struct result *traffic_metrics(sqlite3 *db, const struct opts *o,
+    char *err, size_t errlen);
+
 #endif

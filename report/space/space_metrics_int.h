@@ -1,0 +1,42 @@
+/*
+ * space_metrics_int: the census's Prometheus families (space_metrics.c:
+ * the totals, capacity, projects and cold data of each file system's
+ * latest complete snapshot; space_metrics_cap.c: the dates of `iocensus
+ * capacity`). One table per family, in the order of the enum, keyed by
+ * the metric name: its columns are the labels, the value last.
+ */
+#ifndef IOCENSUS_SPACE_METRICS_INT_H
+#define IOCENSUS_SPACE_METRICS_INT_H
+
+#include <stddef.h>
+
+#include <sqlite3.h>
+
+#include "result/result.h"
+
+enum { M_FILES, M_BYTES, M_ALLOC, M_PFILES, M_PBYTES, M_TIME, M_COMPLETE,
+    M_DURATION, M_ERRORS, M_SIZE, M_AVAIL, M_INODES, M_FREE_INODES,
+    M_FREE, M_PALLOC, M_PDIRS, M_PINODES, M_PLIMIT_BYTES, M_PLIMIT_INODES,
+    M_FULL, M_PLIMIT_T, M_COLD, M_PCOLD, M_NFAMILY };
+
+/* A sample of family m: its label values in the order of its columns,
+ * and its exact value. Inline: both files fill families, and neither
+ * may call the other's functions back. */
+static inline void
+space_metrics_put(struct result *r, int m, const char *const *label, i128 v)
+{
+	struct rtable *t = &r->table[m];
+	size_t row = result_row(t);
+
+	for (size_t c = 0; c + 1 < t->ncol; c++)
+		result_set_text(t, row, (int)c, label[c]);
+	result_set_wide(t, row, (int)t->ncol - 1, v);
+}
+
+/* The families M_FULL and M_PLIMIT_T: the dates of `iocensus capacity`
+ * (its default window: every snapshot), each where it prints one. 0, or
+ * -1 with err. */
+int space_metrics_cap(sqlite3 *db, struct result *r, char *err,
+    size_t errlen);
+
+#endif

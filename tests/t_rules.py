@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""t_rules: the alerting rules shipped in scripts/iocensus.rules.yml.
+
+- `promtool check rules` accepts the file.
+- `promtool test rules tests/iocensus.rules.test.yml`: for every alert,
+  series on both sides of its threshold, a bound or resource it must not
+  read, and a `for` not yet over; the firing alerts' labels and
+  annotations exact. The unit tests are shown to fail on rules with a
+  threshold moved (a strict < made <=, 2 hours made 1): they can fail.
+- End to end, on the report tests' census (tests/lib/reportdb.py: two
+  file systems, one with its latest scan still running, projects over a
+  byte limit and an inode limit, three hosts' I/O of 2010): `iocensus
+  metrics --out` in a textfile directory, served by a real
+  prometheus-node-exporter (textfile collector only) and scraped every
+  second by a real Prometheus (a temporary configuration and storage,
+  loopback ports, rule_files the shipped rules, evaluated every second).
+  Through Prometheus's HTTP API: every iocensus series is stored with
+  the textfile's value, the limits and allocated bytes are v_limit's and
+  v_project's, and the alerts Prometheus holds (pending: each rule has a
+  `for`) are exactly those the fixture calls for, computed here from
+  the database read with sqlite3 and from `iocensus capacity` and
+  `iocensus health`: the two projects over their limits, every file
+  system's stale census, the running scan, the hosts whose logs stopped
+  in 2010, the file system whose estimated full date is past; and not
+  the stale-metrics alert (the metrics were just made).
+- The README's examples: its prometheus.yml is the configuration of that
+  Prometheus (with this tree's rules and the test's node_exporter), and
+  its PromQL for df's Use% gives, per file system, the Use% of `iocensus
+  capacity`.
+"""
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+from tap import done, eq, ok, skip               # noqa: E402
+from promlocal import free_port, node_exporter_argv  # noqa: E402
+import reportdb                                  # noqa: E402
+
+BUILD = os.environ["BUILD"]
+TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+RULES = os.path.join(TOP, "scripts", "iocensus.rules.yml")
+RULE_TESTS = os.path.join(TOP, "tests", "iocensus.rules.test.yml")
+IOCENSUS = os.path.join(BUILD, "iocensus")
+DAY = 86400
+
+
+INSTALLED_RULES = "/usr/local/share/iocensus/iocensus.rules.yml"
+
+
+def readme_block(name):
+    """The README's code block after "<!-- example: NAME -->"."""
+    with open(os.path.join(TOP, "README.md"), encoding="utf-8") as f:
+        m = re.search(r"<!-- example: %s -->\n```\n(.*?)```" %
+                      re.escape(name), f.read(), re.S)
+    return m.group(1) if m else None
+
+
+def run(*cmd, **kw):
+    return subprocess.run([str(c) for c in cmd], capture_output=True,
+                          text=True, **kw)
+
+
+def promtool_tests(tmp):
+    p = run("promtool", "check", "rules", RULES)
+    eq(p.returncode, 0, "promtool check rules accepts "
+       "scripts/iocensus.rules.yml", p.stdout + p.stderr)
+    p = run("promtool", "test", "rules", RULE_TESTS)
+    eq(p.returncode, 0, "promtool test rules: every alert fires where it "
+       "should and nowhere else (tests/iocensus.rules.test.yml)",
+       p.stdout + p.stderr)
+    # The unit tests against rules with a threshold moved: they fail.
+    d = os.path.join(tmp, "mutant")
+    os.makedirs(os.path.join(d, "scripts"))
+    os.makedirs(os.path.join(d, "tests"))
+    shutil.copy(RULE_TESTS, os.path.join(d, "tests"))
+    with open(RULES) as f:
+        rules = f.read()
+    for old, new in (("< 30 * 86400", "<= 30 * 86400"),
+                     ("> 2 * 3600", "> 1 * 3600"),
+                     (">= iocensus_project_limit_bytes",
+                      "> iocensus_project_limit_bytes")):
+        ok(old in rules, "the rules hold %r" % old)
+        with open(os.path.join(d, "scripts", "iocensus.rules.yml"),
+                  "w") as f:
+            f.write(rules.replace(old, new))
+        p = run("promtool", "test", "rules",
+                os.path.join(d, "tests", "iocensus.rules.test.yml"))
+        ok(p.returncode != 0, "the unit tests fail on rules with %r made "
+           "%r" % (old, new), p.stdout)
+
+
+def get(url):
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read().decode())
+
+
+def api(port, path, **params):
+    q = ("?" + urllib.parse.urlencode(params)) if params else ""
+    return get("http://127.0.0.1:%d/api/v1/%s%s" % (port, path, q))
+
+
+def wait(pred, seconds, procs):
+    """pred() until it returns something true (an OSError counts as
+    not yet), at most seconds; None when a process died or time ran out."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if any(p.poll() is not None for p in procs):
+            return None
+        try:
+            v = pred()
+            if v:
+                return v
+        except OSError:
+            pass
+        time.sleep(0.2)
+    return None
+
+
+def textfile_samples(text):
+    """{(name, frozenset(labels)): float} of the textfile, parsed by
+    Prometheus's own rules through promtool (what it accepts) and here
+    (what it holds): names and plain label values only, as the fixture
+    has no escaped ones."""
+    out = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        head, _, v = line.rpartition(" ")
+        name, _, lab = head.partition("{")
+        labels = frozenset()
+        if lab:
+            pairs = lab.rstrip("}").split('",')
+            labels = frozenset((k, val.strip('"')) for k, _, val in
+                               (p.partition("=") for p in pairs))
+        out[(name, labels)] = float(v)
+    return out
+
+
+def served(port):
+    """Every iocensus_ series Prometheus stored, without the labels the
+    scrape added (instance, job)."""
+    r = api(port, "query", query='{__name__=~"iocensus_.+"}')
+    out = {}
+    for s in r["data"]["result"]:
+        m = dict(s["metric"])
+        name = m.pop("__name__")
+        m.pop("instance", None)
+        m.pop("job", None)
+        out[(name, frozenset(m.items()))] = float(s["value"][1])
+    return out
+
+
+def want_alerts(db, text, now):
+    """The alerts the fixture calls for, as (alertname, labels that tell
+    them apart), from the database (sqlite3), `iocensus capacity` and
+    `iocensus health`."""
+    c = sqlite3.connect(db)
+    want = set()
+    latest = c.execute(
+        "SELECT fs, id, complete, started_at, fs_avail_bytes,"
+        " fs_free_inodes FROM v_snapshot s WHERE id = (SELECT id FROM"
+        " v_snapshot WHERE fs = s.fs ORDER BY started_at DESC, id DESC"
+        " LIMIT 1)").fetchall()
+    complete = {fs: (sid, t, avail, fi) for fs, sid, t, avail, fi in
+                c.execute("SELECT fs, id, started_at, fs_avail_bytes,"
+                          " fs_free_inodes FROM v_snapshot s WHERE id ="
+                          " (SELECT id FROM v_snapshot WHERE fs = s.fs"
+                          " AND complete ORDER BY started_at DESC, id"
+                          " DESC LIMIT 1)")}
+    for fs, _, comp, _, _, _ in latest:
+        if not comp:
+            want.add(("IocensusScanIncomplete", (("fs", fs),)))
+    for fs, (sid, t, avail, fi) in complete.items():
+        if now - t > 2 * DAY:
+            want.add(("IocensusCensusStale", (("fs", fs),)))
+        if avail is not None and int(avail) == 0:
+            want.add(("IocensusFilesystemFull", (("fs", fs),
+                                                 ("resource", "space"))))
+        if fi is not None and int(fi) == 0:
+            want.add(("IocensusFilesystemFull", (("fs", fs),
+                                                 ("resource", "inodes"))))
+        for p, alloc, entries, lb, li in c.execute(
+                "SELECT p.name, p.alloc_bytes, p.entries, l.bytes, l.inodes"
+                " FROM project p LEFT JOIN v_limit l ON l.snapshot_id ="
+                " p.snapshot_id AND l.project = p.name WHERE"
+                " p.snapshot_id = ?", (sid,)):
+            if lb is not None and int(alloc) >= lb:
+                want.add(("IocensusProjectOverLimit", (
+                    ("fs", fs), ("project", p), ("resource", "space"))))
+            if li is not None and entries is not None and entries >= li:
+                want.add(("IocensusProjectOverLimit", (
+                    ("fs", fs), ("project", p), ("resource", "inodes"))))
+    gen = [float(line.split()[-1]) for line in text.splitlines()
+           if line.startswith("iocensus_metrics_generated_timestamp_")][0]
+    for h, last in c.execute("SELECT h.name, max(d.last_ms) FROM io_host h"
+                             " JOIN io_dev d ON d.host_id = h.id GROUP BY"
+                             " h.id"):
+        if gen - last // 1000 > 2 * 3600:
+            want.add(("IocensusIoLogsStopped", (("host", h),)))
+    c.close()
+    cap = json.loads(run(IOCENSUS, "capacity", "--db", db, "--format",
+                         "json").stdout)["tables"]
+    for r in cap["filesystems"]["rows"]:
+        for res, col in (("space", "full"), ("inodes", "inodes_full")):
+            if r[col] is not None and r[col] - now < 30 * DAY:
+                want.add(("IocensusFilesystemFillsSoon", (
+                    ("fs", r["fs"]), ("resource", res))))
+    for r in cap["projects"]["rows"]:
+        if r["full"] is not None and r["full"] - now < 30 * DAY:
+            res = "space" if r["limit_bytes"] is not None else "inodes"
+            want.add(("IocensusProjectLimitSoon", (
+                ("fs", r["fs"]), ("project", r["project"]),
+                ("resource", res))))
+    health = run(IOCENSUS, "health", "--db", db, "--format", "csv",
+                 "--table", "devices").stdout
+    for r in csv.DictReader(io.StringIO(health)):
+        if r["slow"] == "1":
+            want.add(("IocensusDeviceSlow", (("host", r["host"]),
+                                             ("device", r["device"]))))
+    return want
+
+
+KEYS = ("fs", "project", "resource", "host", "device")
+
+
+def held(port):
+    """The alerts Prometheus holds: {(alertname, labels): state}."""
+    out = {}
+    for a in api(port, "alerts")["data"]["alerts"]:
+        lb = a["labels"]
+        out[(lb["alertname"], tuple((k, lb[k]) for k in KEYS
+                                    if k in lb))] = a["state"]
+    return out
+
+
+def end_to_end(tmp):
+    need = [("prometheus", "prometheus"), ("prometheus-node-exporter",
+                                           "prometheus-node-exporter")]
+    for exe, pkg in need:
+        if not shutil.which(exe):
+            skip("Prometheus end to end", "%s is not installed" % exe,
+                 needs=pkg)
+            return
+    db = reportdb.build(os.path.join(tmp, "fixture"), BUILD)
+    textdir = os.path.join(tmp, "textfile")
+    os.makedirs(textdir)
+    prom = os.path.join(textdir, "iocensus.prom")
+    p = run(IOCENSUS, "metrics", "--db", db, "--out", prom)
+    eq(p.returncode, 0, "iocensus metrics --out of the fixture", p.stderr)
+    with open(prom) as f:
+        text = f.read()
+    ne_port, pr_port = free_port(), free_port()
+    conf = os.path.join(tmp, "prometheus.yml")
+    readme = readme_block("prometheus.yml")
+    if not ok(readme and INSTALLED_RULES in readme and "localhost:9100" in
+              readme, "README: the prometheus.yml example loads the "
+              "installed rules and scrapes node_exporter", readme):
+        return
+    # The README's configuration, with this tree's rules, this test's
+    # node_exporter, and a scrape and an evaluation every second.
+    with open(conf, "w") as f:
+        f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                + readme.replace(INSTALLED_RULES, json.dumps(RULES))
+                .replace("localhost:9100", "127.0.0.1:%d" % ne_port))
+    procs = []
+    logs = [open(os.path.join(tmp, n), "w+") for n in ("ne.log", "pr.log")]
+    try:
+        procs.append(subprocess.Popen(
+            node_exporter_argv(textdir, ne_port),
+            stdout=subprocess.DEVNULL, stderr=logs[0]))
+        procs.append(subprocess.Popen(
+            ["prometheus", "--config.file=" + conf,
+             "--storage.tsdb.path=" + os.path.join(tmp, "tsdb"),
+             "--web.listen-address=127.0.0.1:%d" % pr_port],
+            stdout=subprocess.DEVNULL, stderr=logs[1]))
+        check_served(db, text, pr_port, procs, logs)
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        for f in logs:
+            f.close()
+
+
+def log_tail(logs):
+    out = []
+    for f in logs:
+        f.seek(0)
+        out.append(f.read()[-400:])
+    return " | ".join(out)
+
+
+def check_served(db, text, port, procs, logs):
+    want = textfile_samples(text)
+    got = wait(lambda: (lambda s: s if len(s) >= len(want) else None)(
+        served(port)), 30, procs)
+    if not ok(got is not None, "Prometheus scraped the textfile through "
+              "node_exporter", log_tail(logs)):
+        return
+    eq(got, want, "Prometheus stores every iocensus series with the "
+       "textfile's value")
+    c = sqlite3.connect(db)
+    lim = c.execute("SELECT l.project, l.bytes, l.inodes, p.alloc_bytes,"
+                    " p.entries FROM v_limit l JOIN project p ON"
+                    " p.snapshot_id = l.snapshot_id AND p.name = l.project"
+                    " WHERE l.snapshot_id = (SELECT max(id) FROM v_snapshot"
+                    " WHERE fs = 'gpfs' AND complete)").fetchall()
+    c.close()
+    ok(lim, "the fixture has limits", lim)
+    for p, b, i, alloc, entries in lim:
+        pl = frozenset({("fs", "gpfs"), ("project", p)})
+        for name, v in (("iocensus_project_limit_bytes", b),
+                        ("iocensus_project_limit_inodes", i),
+                        ("iocensus_project_alloc_bytes", int(alloc)),
+                        ("iocensus_project_inodes", entries)):
+            eq(got.get((name, pl)), None if v is None else float(v),
+               "Prometheus: %s of %s is the database's" % (name, p))
+    expect = want_alerts(db, text, time.time())
+    ok(("IocensusProjectOverLimit", (("fs", "gpfs"), ("project",
+        "EarthScience"), ("resource", "space"))) in expect and
+       ("IocensusProjectOverLimit", (("fs", "gpfs"), ("project", "chem"),
+        ("resource", "inodes"))) in expect,
+       "the fixture has a project over its byte limit and one over its "
+       "inode limit", expect)
+    have = wait(lambda: (lambda h: h if set(h) >= expect else None)(
+        held(port)), 20, procs)
+    if not ok(have is not None, "Prometheus evaluated the shipped rules",
+              log_tail(logs)):
+        return
+    eq(sorted(have), sorted(expect), "the alerts Prometheus holds are "
+       "those the fixture calls for, no more")
+    eq(sorted({s for s in have.values()}), ["pending"], "each is pending "
+       "(every rule has a `for`)")
+    p = api(port, "query", query='ALERTS{alertname="IocensusProjectOver'
+            'Limit",project="chem"}')
+    eq([(r["metric"]["resource"], r["metric"]["alertstate"])
+        for r in p["data"]["result"]], [("inodes", "pending")],
+       "ALERTS: chem over its inode limit, pending")
+    check_use(db, port)
+
+
+def check_use(db, port):
+    """The README's PromQL for df's Use%, run by Prometheus, is the Use%
+    of `iocensus capacity` for each file system."""
+    q = readme_block("promql use")
+    if not ok(q, "README: the PromQL Use% example"):
+        return
+    r = api(port, "query", query=q.strip())
+    got = {s["metric"]["fs"]: float(s["value"][1])
+           for s in r["data"]["result"]}
+    cap = json.loads(run(IOCENSUS, "capacity", "--db", db, "--format",
+                         "json", "--table", "filesystems").stdout)
+    want = {row["fs"]: round(100 * row["use_pct"]) for row in
+            cap["tables"]["filesystems"]["rows"] if row["use_pct"] is not
+            None}
+    ok(len(want) == 2, "capacity gives both file systems' Use%", want)
+    eq(got, want, "README: the PromQL Use% is capacity's, per file system")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="t_rules.")
+    try:
+        if shutil.which("promtool"):
+            promtool_tests(tmp)
+        else:
+            skip("promtool check and test rules", "promtool is not "
+                 "installed", needs="promtool")
+        end_to_end(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
+main()
