@@ -37,6 +37,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done                     # noqa: E402
+from rawgen import Dataset                       # noqa: E402
 
 
 TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -177,8 +178,8 @@ def check_cron(dest, tmp):
     env, jobs, errors = parse_cron(text)
     eq((errors, jobs), ([], []), "the cron file is installed disabled: "
        "it parses as /etc/cron.d and holds no job")
-    eq(len([l for l in text.split("\n") if JOB_LINE.match(l)]), 2,
-       "two jobs, scan and prune, commented out")
+    eq(len([l for l in text.split("\n") if JOB_LINE.match(l)]), 3,
+       "three jobs, scan, prune and I/O, commented out")
     ok("IOCENSUS_ROOT" in text and "remove the '#'" in text,
        "the comments say how to enable it")
     env, jobs, errors = parse_cron(enable(text))
@@ -245,6 +246,7 @@ def check_cron(dest, tmp):
     ok(not [n for n in os.listdir(os.path.dirname(prom))
             if n != "iocensus.prom"], "no temporary file left beside it")
     check_prune_job(jobs, runenv, db)
+    check_io_job(jobs, runenv, db, prom, tmp)
 
     # A scan that fails (fsscan refuses a ROOT that is a symbolic link:
     # usage, 2): the metrics are refreshed, and the job fails with it.
@@ -308,6 +310,51 @@ def check_prune_job(jobs, runenv, db):
     eq(c.execute("SELECT count(*) FROM v_snapshot").fetchone()[0], 1,
        "... and the snapshot is still there")
     c.close()
+
+
+def check_io_job(jobs, runenv, db, prom, tmp):
+    """The I/O job, run as cron runs it: a logs directory that is not
+    there fails, saying so; then two hosts' logs (raw captures made into
+    logs by iostatmon import) are ingested and the metrics carry each
+    host's last sample, which the captures say."""
+    job = [c for _, c in jobs if "iocensus ingest" in c]
+    if not ok(len(job) == 1 and "flock -n" in job[0],
+              "one I/O job, under flock -n", job):
+        return
+    logs = os.path.join(tmp, "logs")
+    p = subprocess.run(["/bin/sh", "-c", job[0]],
+                       env=dict(runenv, IOCENSUS_LOGS=logs),
+                       capture_output=True, text=True)
+    ok(p.returncode == 2 and "IOCENSUS_LOGS" in p.stderr,
+       "no logs directory: the I/O job fails, saying so",
+       "%d %r" % (p.returncode, p.stderr))
+    os.makedirs(logs)
+    start = 1767225600                  # 2026-01-01 00:00 UTC
+    ds = Dataset(seed=3, hosts=2, devs_per_host=2, start=start,
+                 minutes=90)
+    last = {}
+    for path in ds.write(os.path.join(tmp, "raw")):
+        host = os.path.basename(path)[:-4]
+        with open(path) as f:
+            last[host] = max(int(float(l.split()[1])) for l in f
+                             if l.startswith("T "))
+        subprocess.run([runenv["PATH"].split(":")[0] + "/iostatmon",
+                        "import", path, "--host", host, "--out",
+                        os.path.join(logs, host + ".log")], check=True,
+                       capture_output=True)
+    p = subprocess.run(["/bin/sh", "-c", job[0]],
+                       env=dict(runenv, IOCENSUS_LOGS=logs),
+                       capture_output=True, text=True)
+    eq((p.returncode, p.stdout), (0, ""), "the I/O job runs with /bin/sh "
+       "-c, quietly (its totals go to a file)", p.stderr)
+    metrics = open(prom).read() if os.path.exists(prom) else ""
+    got = {h: int(v) for h, v in re.findall(
+        r'^iocensus_io_last_sample_timestamp_seconds\{host="([^"]+)"\} '
+        r'(\d+)$', metrics, re.M)}
+    eq(got, last, "the metrics carry each host's last sample")
+    out = os.path.join(os.path.dirname(db), "ingest.txt")
+    eq(oct(os.stat(out).st_mode & 0o777) if os.path.exists(out) else None,
+       oct(0o640), "its totals are beside the database, 0640")
 
 
 def ancestors(path):
