@@ -180,6 +180,28 @@ get_cold(struct cursor *c, struct cold_bins *cb)
 }
 
 static void
+put_dist(struct iobuf *b, const struct proj_dist *d)
+{
+	put_phist(b, &d->size);
+	put_phist(b, &d->atime);
+	put_phist(b, &d->mtime);
+	put_phist(b, &d->ctime);
+	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+		put_cold(b, &d->cold[m]);
+}
+
+static void
+get_dist(struct cursor *c, struct proj_dist *d)
+{
+	get_phist(c, &d->size);
+	get_phist(c, &d->atime);
+	get_phist(c, &d->mtime);
+	get_phist(c, &d->ctime);
+	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+		get_cold(c, &d->cold[m]);
+}
+
+static void
 put_idmap(struct iobuf *b, const struct idmap *m)
 {
 	iobuf_varint(b, m->len);
@@ -250,12 +272,10 @@ pack_keyed(const struct census *c, const struct project_rules *rules,
 		iobuf_varint(b, project_source_bits(rules, (int32_t)p));
 		put_acct(b, &ps->a);
 		iobuf_varint(b, ps->entries);
-		put_phist(b, &ps->size);
-		put_phist(b, &ps->atime);
-		put_phist(b, &ps->mtime);
-		put_phist(b, &ps->ctime);
-		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
-			put_cold(b, &ps->cold[m]);
+		/* the distributions only when there are some (proj_dist) */
+		iobuf_varint(b, ps->dist != NULL);
+		if (ps->dist)
+			put_dist(b, ps->dist);
 	}
 	put_idmap(b, &c->users);
 	put_idmap(b, &c->groups);
@@ -330,12 +350,8 @@ unpack_keyed(struct cursor *c, struct census *t, struct project_rules *rules)
 		project_add_sources(rules, id, (uint32_t)cursor_varint(c));
 		get_acct(c, &ps->a);
 		ps->entries = cursor_varint(c);
-		get_phist(c, &ps->size);
-		get_phist(c, &ps->atime);
-		get_phist(c, &ps->mtime);
-		get_phist(c, &ps->ctime);
-		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
-			get_cold(c, &ps->cold[m]);
+		if (cursor_varint(c))
+			get_dist(c, census_proj_dist(ps));
 	}
 	get_idmap(c, &t->users);
 	get_idmap(c, &t->groups);

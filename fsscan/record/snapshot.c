@@ -283,10 +283,11 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 	}
 	for (size_t p = 0; p < c->nproj; p++) {
 		const struct proj_stats *ps = &c->proj[p];
+		const struct proj_dist *pd = census_proj_dist_of(ps);
 		const char *name = project_name(rules, (int32_t)p);
 		/* In the order of metric_file[]. */
-		const struct phist *ph[METRIC_NFILE] = { &ps->size, &ps->atime,
-		    &ps->mtime, &ps->ctime };
+		const struct phist *ph[METRIC_NFILE] = { &pd->size, &pd->atime,
+		    &pd->mtime, &pd->ctime };
 		if (!ps->entries)
 			continue;
 		for (int k = 0; k < METRIC_NFILE; k++) {
@@ -378,9 +379,10 @@ write_cold(struct w *w, int64_t id, const struct census *c,
 		if (!ps->entries)
 			continue;
 		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
-			census_cold_merge(&all[m], &ps->cold[m]);
+			census_cold_merge(&all[m],
+			    &census_proj_dist_of(ps)->cold[m]);
 		rc = write_cold_rows(w, st, id, project_name(rules,
-		    (int32_t)i), ps->cold, p);
+		    (int32_t)i), census_proj_dist_of(ps)->cold, p);
 	}
 	if (rc == 0)
 		rc = write_cold_rows(w, st, id, NULL, all, p);

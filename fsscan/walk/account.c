@@ -81,6 +81,7 @@ account_file(struct census *c, const struct account_ref *ref,
 {
 	struct dirlocal own = { 0 };
 	struct proj_stats *ps = census_proj(c, f->proj);
+	struct proj_dist *pd;
 	struct acct *u = census_idmap_get(&c->users, f->uid);
 	struct acct *g = census_idmap_get(&c->groups, f->gid);
 	u128 alloc = blocks_bytes(f->blocks);
@@ -108,12 +109,13 @@ account_file(struct census *c, const struct account_ref *ref,
 	ps->a.files++;
 	ps->a.bytes += f->size;
 	ps->a.alloc += alloc;
-	hist_phist_add(&ps->size, HS_SIZE, size, f->size);
-	hist_phist_add(&ps->atime, HS_AGE, amt[0], f->size);
-	hist_phist_add(&ps->mtime, HS_AGE, amt[1], f->size);
-	hist_phist_add(&ps->ctime, HS_AGE, amt[2], f->size);
-	add_cold(&ps->cold[ACCOUNT_ATIME], ref, f->atime, f->size);
-	add_cold(&ps->cold[ACCOUNT_MTIME], ref, f->mtime, f->size);
+	pd = census_proj_dist(ps);
+	hist_phist_add(&pd->size, HS_SIZE, size, f->size);
+	hist_phist_add(&pd->atime, HS_AGE, amt[0], f->size);
+	hist_phist_add(&pd->mtime, HS_AGE, amt[1], f->size);
+	hist_phist_add(&pd->ctime, HS_AGE, amt[2], f->size);
+	add_cold(&pd->cold[ACCOUNT_ATIME], ref, f->atime, f->size);
+	add_cold(&pd->cold[ACCOUNT_MTIME], ref, f->mtime, f->size);
 
 	u->files++;
 	u->bytes += f->size;

@@ -25,6 +25,8 @@ census_entries(const struct census *c)
 void
 census_free(struct census *c)
 {
+	for (size_t p = 0; p < c->nproj; p++)
+		free(c->proj[p].dist);
 	free(c->proj);
 	free(c->users.e);
 	free(c->groups.e);
@@ -49,6 +51,44 @@ census_proj(struct census *c, int proj)
 		c->nproj = n;
 	}
 	return &c->proj[proj];
+}
+
+struct proj_dist *
+census_proj_dist(struct proj_stats *ps)
+{
+	if (!ps->dist)
+		ps->dist = xcalloc(1, sizeof *ps->dist);
+	return ps->dist;
+}
+
+const struct proj_dist *
+census_proj_dist_of(const struct proj_stats *ps)
+{
+	static const struct proj_dist none;
+
+	return ps->dist ? ps->dist : &none;
+}
+
+/* dst's distributions += src's; src's given to dst when dst has none. */
+static void
+dist_merge(struct proj_stats *d, struct proj_stats *s)
+{
+	struct proj_dist *dd;
+
+	if (!s->dist)
+		return;
+	if (!d->dist) {
+		d->dist = s->dist;
+		s->dist = NULL;
+		return;
+	}
+	dd = d->dist;
+	hist_phist_merge(&dd->size, &s->dist->size);
+	hist_phist_merge(&dd->atime, &s->dist->atime);
+	hist_phist_merge(&dd->mtime, &s->dist->mtime);
+	hist_phist_merge(&dd->ctime, &s->dist->ctime);
+	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+		census_cold_merge(&dd->cold[m], &s->dist->cold[m]);
 }
 
 /* Fibonacci hashing spreads sequential uids over the table. */
@@ -245,12 +285,7 @@ census_merge(struct census *dst, struct census *src)
 		d = census_proj(dst, (int)p);
 		acct_add(&d->a, &s->a);
 		d->entries += s->entries;
-		hist_phist_merge(&d->size, &s->size);
-		hist_phist_merge(&d->atime, &s->atime);
-		hist_phist_merge(&d->mtime, &s->mtime);
-		hist_phist_merge(&d->ctime, &s->ctime);
-		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
-			census_cold_merge(&d->cold[m], &s->cold[m]);
+		dist_merge(d, s);
 	}
 	idmap_merge(&dst->users, &src->users);
 	idmap_merge(&dst->groups, &src->groups);

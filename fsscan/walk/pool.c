@@ -151,6 +151,18 @@ pool_take(struct worker *w)
 	return d ? d : steal(w);
 }
 
+struct dnode *
+pool_pop(struct worker *w)
+{
+	return pop_local(w);
+}
+
+size_t
+pool_queued(const struct walker *g)
+{
+	return (size_t)atomic_load(&g->queued);
+}
+
 static int
 walk_over(struct walker *g)
 {

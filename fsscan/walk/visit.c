@@ -451,6 +451,33 @@ publish_held(struct worker *w)
 	w->nlater = 0;
 }
 
+/*
+ * W7: the pool holds about POOL_QUEUE_MAX items at most, whatever the
+ * tree: a directory of millions of subdirectories would otherwise queue
+ * them all (190 bytes each) before any is visited. Past the bound, the
+ * reader of such a directory visits its own newest items, depth-first,
+ * between two chunks, until the pool is down to half the bound (GNU fts
+ * bounds a wide directory's entries in the same spirit). The chunk just
+ * read is done with, so w->buf is free for the visits.
+ */
+static void
+drain_own(struct worker *w)
+{
+	struct dnode *c;
+
+	if (pool_queued(w->g) <= POOL_QUEUE_MAX)
+		return;
+	while (pool_queued(w->g) > POOL_QUEUE_MAX / 2 && !*w->g->o->stop &&
+	    (c = pool_pop(w)) != NULL) {
+		/* W7: an item of the queue, not yet visited: nothing else
+		 * holds it, and it has no fd yet */
+		assert(atomic_load(&c->refs) == 1 && c->fd == -1);
+		visit_dir(w, c);
+		dnode_release(w->g, c);
+		pool_done(w->g);
+	}
+}
+
 void
 visit_dir(struct worker *w, struct dnode *d)
 {
@@ -487,6 +514,8 @@ visit_dir(struct worker *w, struct dnode *d)
 			break;
 		}
 		read_chunk(w, d, fd, n, &dl, &names, keep);
+		if (keep)
+			drain_own(w);
 	}
 	if (*g->o->stop)
 		atomic_store(&g->interrupted, 1);

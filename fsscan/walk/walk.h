@@ -88,12 +88,20 @@ struct cold_bins {
 	u128 w[ACCOUNT_COLD_MAX];		/* bytes: Σ st_size */
 };
 
+/* A project's distributions, of its regular files only: 7 KiB, made with
+ * its first regular file, so that the directories of a wide tree that hold
+ * none (300,000 user directories under depth:1, say) cost a few bytes
+ * each, not 7 KiB each per thread. */
+struct proj_dist {
+	struct phist size, atime, mtime, ctime;
+	struct cold_bins cold[ACCOUNT_NCOLD_METRIC];	/* by atime, mtime */
+};
+
 struct proj_stats {
 	struct acct a;
 	uint64_t entries;			/* everything attributed,
 	    any type */
-	struct phist size, atime, mtime, ctime;	/* regular files only */
-	struct cold_bins cold[ACCOUNT_NCOLD_METRIC];	/* by atime, mtime */
+	struct proj_dist *dist;			/* NULL: no regular file */
 };
 
 /* uid or gid -> totals; open addressing, grows by doubling. */
@@ -148,6 +156,10 @@ void census_free(struct census *c);
 void census_merge(struct census *dst, struct census *src);
 
 struct proj_stats *census_proj(struct census *c, int proj);
+/* ps's distributions, made empty when it has none yet. */
+struct proj_dist *census_proj_dist(struct proj_stats *ps);
+/* ps's distributions to read: all empty when it has none. */
+const struct proj_dist *census_proj_dist_of(const struct proj_stats *ps);
 /* Cold-data bins (account.c): the files and bytes of b cold at threshold
  * k of nthr, bins k and up; dst += src, bin by bin. */
 void census_cold_sum(const struct cold_bins *b, int nthr, int k,

@@ -30,6 +30,10 @@
 
 #define DIRBUF_SIZE (64 * 1024)
 #define FD_SLOTS 2
+/* Directories queued in the pool before the readers of wide directories
+ * visit their own newest ones between chunks (visit.c, W7): about 190
+ * bytes each, so the queue stays near 12 MiB however wide a directory. */
+#define POOL_QUEUE_MAX (1 << 16)
 
 struct walker;
 
@@ -148,6 +152,10 @@ void walk_finish(struct walk_result *r);
  * wait for work. */
 void pool_push(struct worker *w, struct dnode *d);
 struct dnode *pool_take(struct worker *w);
+/* w's own newest item, never another's; NULL when w's deque is empty. */
+struct dnode *pool_pop(struct worker *w);
+/* Items queued, over every thread. */
+size_t pool_queued(const struct walker *g);
 int pool_wait(struct walker *g);
 /* w is parked (its id is active or more): wait until it walks again (1)
  * or the walk is over (0). */
