@@ -72,12 +72,17 @@ io_window_given(const struct io_window *w)
 	return w->has_from || w->has_to;
 }
 
-/* Aggregate over the selected hosts' devices, one entry per calendar
- * minute of the window. */
+/* Aggregate over the selected hosts' devices, minute i of the window
+ * starting at t0 + 60 i, i < n. Only the minutes [lo, lo + len) that can
+ * hold data are stored, at index i - lo: the hull of the minutes in which
+ * a device is expected or a row exists. Every other minute of the window
+ * is MIN_NONE with zero values (query_minute_state); an analysis counts
+ * them, it never walks them one by one. */
 struct minute_series {
 	int64_t t0;		/* start of minute 0 (a multiple of 60) */
 	size_t n;		/* calendar minutes */
-	uint8_t *state;		/* enum minute_state */
+	size_t lo, len;		/* the stored minutes [lo, lo + len) */
+	uint8_t *state;		/* enum minute_state, len of them */
 	uint64_t *rd, *wr;	/* bytes read / written in the minute */
 	uint64_t *ios;		/* requests completed (reads, writes,
 				   discards, flushes) */
@@ -86,10 +91,19 @@ struct minute_series {
 	int64_t data_from;	/* ... from where the data starts */
 };
 
-/* A window's minutes are held in memory, 25 bytes each (zeroed pages: only
- * minutes with data become resident). 200 years, at most 2.5 GiB, is the
- * most one question loads: beyond any real data, short of exhausting
- * memory on a mistyped year. */
+/* The state of minute i of the window (i < n), stored or not. */
+static inline enum minute_state
+query_minute_state(const struct minute_series *s, size_t i)
+{
+	return i >= s->lo && i - s->lo < s->len ?
+	    (enum minute_state)s->state[i - s->lo] : MIN_NONE;
+}
+
+/* A window's stored minutes are held in memory, 25 bytes each: as many as
+ * the data spans (a host that logged for a day holds 1,440 of them,
+ * whatever the window). The window itself is bounded to 200 years of
+ * calendar minutes, beyond any real data: a mistyped year is refused,
+ * not analysed for nothing. */
 #define IO_MAX_MINUTES 105192000
 
 /* Load the window. With no host filter this reads io_minute; with one it

@@ -32,6 +32,16 @@ overlap_minutes(const struct minute_series *s, int64_t a, int64_t b,
 	*i1 = (size_t)((b - 1 - s->t0) / IO_MINUTE_S) + 1;
 }
 
+/* Minute i of the window as a bound of the stored minutes: the first
+ * stored one at or after it, 0 to len. */
+static size_t
+stored(const struct minute_series *s, size_t i)
+{
+	if (i <= s->lo)
+		return 0;
+	return i - s->lo < s->len ? i - s->lo : s->len;
+}
+
 /* Append label to *mark, after "; " when it holds one already. */
 static void
 mark_add(char **mark, const char *label)
@@ -92,17 +102,18 @@ traffic_annotate_table(struct result *r, const struct minute_series *s,
 {
 	struct rtable *t = result_table(r, "annotations", "Annotated windows "
 	    "(--annotate)", ann_cols, sizeof ann_cols / sizeof ann_cols[0]);
-	/* cum[j] - cum[i]: the complete minutes of [i, j), for any window. */
-	uint64_t *cum = xcalloc(s->n + 1, sizeof *cum);
+	/* cum[j] - cum[i]: the complete minutes of the stored [i, j), for
+	 * any window (the minutes not stored are NONE). */
+	uint64_t *cum = xcalloc(s->len + 1, sizeof *cum);
 
-	for (size_t i = 0; i < s->n; i++)
-		cum[i + 1] = cum[i] + (s->state[i] == MIN_COMPLETE);
+	for (size_t j = 0; j < s->len; j++)
+		cum[j + 1] = cum[j] + (s->state[j] == MIN_COMPLETE);
 	for (size_t k = 0; k < nann; k++) {
 		size_t row = result_row(t), i0, i1;
 		uint64_t complete;
 
 		overlap_minutes(s, ann[k].from, ann[k].to, &i0, &i1);
-		complete = cum[i1] - cum[i0];
+		complete = cum[stored(s, i1)] - cum[stored(s, i0)];
 		result_set_int(t, row, 0, ann[k].from);
 		result_set_int(t, row, 1, ann[k].to);
 		result_set_text(t, row, 2, ann[k].label);

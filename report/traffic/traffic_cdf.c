@@ -43,9 +43,9 @@ sorted_minutes(const struct minute_series *s, size_t n, u128 *sum)
 	size_t k = 0;
 
 	*sum = 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->state[i] == MIN_COMPLETE) {	/* A1 */
-			x[k] = s->rd[i] + s->wr[i];
+	for (size_t j = 0; j < s->len; j++)	/* the rest is NONE */
+		if (s->state[j] == MIN_COMPLETE) {	/* A1 */
+			x[k] = s->rd[j] + s->wr[j];
 			*sum += x[k++];
 		}
 	assert(k == n);	/* A1: the complete minutes, and no other */

@@ -17,6 +17,8 @@ day_of(int64_t t)
 	return floor_align64(t, IO_DAY_S) / IO_DAY_S;
 }
 
+/* The minutes not stored are NONE: they count as calendar minutes and
+ * their days as days without a complete minute, in closed form. */
 void
 traffic_coverage_count(const struct minute_series *s, struct io_coverage *c)
 {
@@ -26,24 +28,21 @@ traffic_coverage_count(const struct minute_series *s, struct io_coverage *c)
 	    .data_from = s->data_from };
 	if (s->n == 0)
 		return;
-	int64_t first = day_of(s->t0), day = first;
-	size_t in_day = 0;	/* complete minutes of `day` */
+	int64_t day = INT64_MIN;	/* the last day with a complete minute */
 
-	c->days = (size_t)(day_of(c->to - 1) - first + 1);
-	for (size_t i = 0; i < s->n; i++) {
-		int64_t d = day_of(s->t0 + (int64_t)i * IO_MINUTE_S);
-		if (d != day) {
-			c->days_empty += in_day == 0;
-			day = d;
-			in_day = 0;
-		}
-		if (s->state[i] == MIN_COMPLETE) {
+	c->days = (size_t)(day_of(c->to - 1) - day_of(s->t0) + 1);
+	c->days_empty = c->days;
+	for (size_t j = 0; j < s->len; j++) {
+		if (s->state[j] == MIN_COMPLETE) {
+			int64_t d = day_of(s->t0 + (int64_t)(s->lo + j) *
+			    IO_MINUTE_S);
+
 			c->complete++;
-			in_day++;
-		} else if (s->state[i] == MIN_MISSING)
+			c->days_empty -= d != day;
+			day = d;
+		} else if (s->state[j] == MIN_MISSING)
 			c->missing++;
 	}
-	c->days_empty += in_day == 0;
 }
 
 double

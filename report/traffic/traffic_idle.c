@@ -71,18 +71,19 @@ runs_add(struct idle_runs *ir, int64_t len, int64_t t)
 
 enum idle_kind { IDLE_THRESHOLD, IDLE_STRICT };
 
+/* Stored minute j of s. */
 static int
-is_idle(const struct minute_series *s, size_t i, enum idle_kind kind,
+is_idle(const struct minute_series *s, size_t j, enum idle_kind kind,
     const struct io_peak *p, struct xdec pct)
 {
-	if (s->state[i] != MIN_COMPLETE)	/* A1 */
+	if (s->state[j] != MIN_COMPLETE)	/* A1 */
 		return 0;
 	/* Samples that straddle minutes are split in whole requests and
 	 * bytes (floor), so a minute can get a few bytes of a request
 	 * counted in its neighbour: it is not "no activity at all". */
 	if (kind == IDLE_STRICT)
-		return s->ios[i] == 0 && s->rd[i] == 0 && s->wr[i] == 0;
-	return traffic_peak_below_pct(p, s->rd[i] + s->wr[i], pct);
+		return s->ios[j] == 0 && s->rd[j] == 0 && s->wr[j] == 0;
+	return traffic_peak_below_pct(p, s->rd[j] + s->wr[j], pct);
 }
 
 static void
@@ -92,13 +93,14 @@ find_runs(const struct minute_series *s, enum idle_kind kind,
 	size_t start = 0;
 	int in_run = 0;
 
-	for (size_t i = 0; i <= s->n; i++) {
-		int idle = i < s->n && is_idle(s, i, kind, p, pct);
+	/* A minute not stored is NONE, never idle: no run reaches one. */
+	for (size_t j = 0; j <= s->len; j++) {
+		int idle = j < s->len && is_idle(s, j, kind, p, pct);
 		if (idle && !in_run)
-			start = i;
+			start = j;
 		else if (!idle && in_run)
-			runs_add(ir, (int64_t)(i - start),
-			    s->t0 + (int64_t)start * IO_MINUTE_S);
+			runs_add(ir, (int64_t)(j - start),
+			    s->t0 + (int64_t)(s->lo + start) * IO_MINUTE_S);
 		in_run = idle;
 	}
 }

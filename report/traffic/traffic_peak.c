@@ -34,11 +34,11 @@ traffic_peak_resolve(const struct minute_series *s, struct xdec configured,
 		traffic_peak_configured(p, configured);
 		return;
 	}
-	for (size_t i = 0; i < s->n; i++) {
-		uint64_t b = s->rd[i] + s->wr[i];
-		if (s->state[i] == MIN_COMPLETE && (t < 0 || b > best)) {
+	for (size_t j = 0; j < s->len; j++) {	/* the rest is NONE */
+		uint64_t b = s->rd[j] + s->wr[j];
+		if (s->state[j] == MIN_COMPLETE && (t < 0 || b > best)) {
 			best = b;
-			t = s->t0 + (int64_t)i * IO_MINUTE_S;
+			t = s->t0 + (int64_t)(s->lo + j) * IO_MINUTE_S;
 		}
 	}
 	traffic_peak_observed(p, best, t);

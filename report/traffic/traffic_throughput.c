@@ -35,31 +35,41 @@ struct bucket {
 };
 
 /* The minutes of s in UTC-aligned buckets of width seconds (a multiple
- * of 60), in time order. */
+ * of 60), in time order: every bucket the window touches (at most
+ * THROUGHPUT_MAX_BUCKETS, checked by the caller; days are fewer than
+ * 200 years of them), its calendar minutes
+ * in closed form, the stored minutes added one by one (the others are
+ * NONE). s->n > 0. */
 static struct bucket *
 bucketize(const struct minute_series *s, int64_t width, size_t *nb)
 {
-	struct bucket *b = NULL;
-	size_t n = 0, cap = 0;
+	int64_t end = s->t0 + (int64_t)s->n * IO_MINUTE_S;
+	int64_t first = floor_align64(s->t0, width);
+	size_t n = (size_t)((floor_align64(end - 1, width) - first) / width) +
+	    1;
+	struct bucket *b = xcalloc(n, sizeof *b);
 
-	for (size_t i = 0; i < s->n; i++) {
-		int64_t t = s->t0 + (int64_t)i * IO_MINUTE_S;
-		int64_t bt = floor_align64(t, width);
-		if (n == 0 || b[n - 1].t != bt) {
-			b = xgrow(b, n, &cap, sizeof *b, 64);
-			b[n++] = (struct bucket){ .t = bt };
-		}
-		struct bucket *k = &b[n - 1];
-		k->minutes++;
-		if (s->state[i] != MIN_COMPLETE)	/* A1 */
+	for (size_t k = 0; k < n; k++) {
+		int64_t bt = first + (int64_t)k * width;
+		int64_t a = bt > s->t0 ? bt : s->t0;
+		int64_t z = bt + width < end ? bt + width : end;
+
+		b[k].t = bt;
+		b[k].minutes = (z - a) / IO_MINUTE_S;
+	}
+	for (size_t j = 0; j < s->len; j++) {
+		int64_t t = s->t0 + (int64_t)(s->lo + j) * IO_MINUTE_S;
+		struct bucket *k = &b[(t - first) / width];
+
+		if (s->state[j] != MIN_COMPLETE)	/* A1 */
 			continue;
 		k->complete++;
-		k->rd += s->rd[i];
-		k->wr += s->wr[i];
-		if (s->rd[i] > k->max_rd)
-			k->max_rd = s->rd[i];
-		if (s->wr[i] > k->max_wr)
-			k->max_wr = s->wr[i];
+		k->rd += s->rd[j];
+		k->wr += s->wr[j];
+		if (s->rd[j] > k->max_rd)
+			k->max_rd = s->rd[j];
+		if (s->wr[j] > k->max_wr)
+			k->max_wr = s->wr[j];
 	}
 	*nb = n;
 	return b;
@@ -163,16 +173,17 @@ static const struct rcol_spec total_cols[] = {
 	{ "peak_wr_t", "Peak write minute", NULL, CF_TIME, 0 },
 };
 
-/* Busiest complete minute of one direction (the first on ties). */
+/* Busiest complete minute of one direction (the first on ties), as a
+ * stored minute (len: none). */
 static size_t
 busiest(const struct minute_series *s, const uint64_t *v)
 {
-	size_t best = s->n;
+	size_t best = s->len;
 
-	for (size_t i = 0; i < s->n; i++)
-		if (s->state[i] == MIN_COMPLETE &&
-		    (best == s->n || v[i] > v[best]))
-			best = i;
+	for (size_t j = 0; j < s->len; j++)
+		if (s->state[j] == MIN_COMPLETE &&
+		    (best == s->len || v[j] > v[best]))
+			best = j;
 	return best;
 }
 
@@ -204,9 +215,9 @@ fill_totals(struct rtable *t, const struct minute_series *s,
 	result_set_real(t, r, 10, traffic_mean_mib_s((double)rd, (double)n));
 	result_set_real(t, r, 11, traffic_mean_mib_s((double)wr, (double)n));
 	result_set_real(t, r, 12, traffic_mib_s(s->rd[pr]));
-	result_set_int(t, r, 13, s->t0 + (int64_t)pr * IO_MINUTE_S);
+	result_set_int(t, r, 13, s->t0 + (int64_t)(s->lo + pr) * IO_MINUTE_S);
 	result_set_real(t, r, 14, traffic_mib_s(s->wr[pw]));
-	result_set_int(t, r, 15, s->t0 + (int64_t)pw * IO_MINUTE_S);
+	result_set_int(t, r, 15, s->t0 + (int64_t)(s->lo + pw) * IO_MINUTE_S);
 }
 
 /* The throughput plot, with the --annotate windows that meet it. */

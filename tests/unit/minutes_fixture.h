@@ -13,7 +13,7 @@
 
 #include "query/query.h"
 
-/* A series of n minutes from t0, every minute in state st, of 2 hosts
+/* A series of n minutes from t0, all stored, every minute in state st, of 2 hosts
  * and 5 devices. */
 static inline void
 series_new(struct minute_series *s, int64_t t0, size_t n, uint8_t st)
@@ -21,6 +21,7 @@ series_new(struct minute_series *s, int64_t t0, size_t n, uint8_t st)
 	memset(s, 0, sizeof *s);
 	s->t0 = t0;
 	s->n = n;
+	s->len = n;
 	s->state = malloc(n);
 	memset(s->state, st, n);
 	s->rd = calloc(n, sizeof *s->rd);

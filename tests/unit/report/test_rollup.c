@@ -75,11 +75,15 @@ dump(int argc, char **argv)
 		if ((rc = query_minutes_load(db, &w, &s, err, sizeof err)) == 0) {
 			printf("n %zu t0 %" PRId64 " hosts %zu devices %zu\n",
 			    s.n, s.t0, s.nhost, s.ndev);
-			for (size_t i = 0; i < s.n; i++)
+			for (size_t i = 0; i < s.n; i++) {
+				int st = query_minute_state(&s, i);
+				size_t j = i - s.lo;	/* stored if st */
+
 				printf("%" PRId64 " %s %" PRIu64 " %" PRIu64
 				    " %" PRIu64 "\n", s.t0 + 60 * (int64_t)i,
-				    state_name[s.state[i]], s.rd[i], s.wr[i],
-				    s.ios[i]);
+				    state_name[st], st ? s.rd[j] : 0,
+				    st ? s.wr[j] : 0, st ? s.ios[j] : 0);
+			}
 			query_minutes_free(&s);
 		}
 	} else if (strcmp(argv[1], "hosts") == 0 ||
