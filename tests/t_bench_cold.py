@@ -42,24 +42,19 @@ def listing(root):
 
 
 def mixing(root):
-    """How mixed the directories of files made together are, 0 to 1:
-    directories per file among those made in the same tick (ticks of 10
-    files or more), or where there are too few such, the share of files
-    (in the order made) of another directory than the file before."""
+    """How mixed the directories of files made together are, 0 to 1: the
+    share of files, in the order they were made, in another directory
+    than the file made before. The order is ctime's, a tick of the
+    kernel's clock (some milliseconds) breaking ties by inode number,
+    which the file systems here hand out in the order asked."""
     made = []
     for d, _, files in os.walk(root):
         for f in files:
             st = os.lstat(os.path.join(d, f))
             if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
-                made.append((st.st_ctime_ns, d))
-    ticks = {}
-    for t, d in made:
-        ticks.setdefault(t, []).append(d)
-    big = [g for g in ticks.values() if len(g) >= 10]
-    if len(big) >= 2:
-        return sum(len(set(g)) for g in big) / sum(len(g) for g in big)
+                made.append((st.st_ctime_ns, st.st_ino, d))
     made.sort()
-    other = sum(a[1] != b[1] for a, b in zip(made, made[1:]))
+    other = sum(a[2] != b[2] for a, b in zip(made, made[1:]))
     return other / (len(made) - 1) if len(made) > 1 else 0.0
 
 
