@@ -227,6 +227,7 @@ def man_hidden():
 def commands(db, cap, logs):
     return [
         ("snapshots", ["snapshots", "--db", db]),
+        ("prune", ["prune", "--keep-daily", "1", "--dry-run", "--db", db]),
         ("diff", ["diff", "1", "3", "--db", db]),
         ("diff", ["diff", "1", "3", "--by", "dir", "--depth", "3", "--db",
                   db]),

@@ -37,14 +37,18 @@ enum { S_FS, S_ALL, S_KEPT, S_REMOVED, S_DAILY, S_WEEKLY, S_MONTHLY,
 
 static const struct rcol_spec sum_cols[] = {
 	[S_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
-	[S_ALL] = { "snapshots", "Snapshots", NULL, CF_PLAIN, 0 },
-	[S_KEPT] = { "kept", "Kept", NULL, CF_PLAIN, 0 },
-	[S_REMOVED] = { "removed", "Removed", NULL, CF_PLAIN, 0 },
-	[S_DAILY] = { "daily", "Kept daily", NULL, CF_PLAIN, 0 },
-	[S_WEEKLY] = { "weekly", "Kept weekly", NULL, CF_PLAIN, 0 },
-	[S_MONTHLY] = { "monthly", "Kept monthly", NULL, CF_PLAIN, 0 },
-	[S_QUARTERLY] = { "quarterly", "Kept quarterly", NULL,
+	[S_ALL] = { "snapshots", "Snapshots", "snapshots", CF_PLAIN, 0 },
+	[S_KEPT] = { "kept", "Snapshots kept", "snapshots", CF_PLAIN, 0 },
+	[S_REMOVED] = { "removed", "Snapshots removed", "snapshots",
 	    CF_PLAIN, 0 },
+	[S_DAILY] = { "daily", "Daily snapshots", "snapshots", CF_PLAIN,
+	    0 },
+	[S_WEEKLY] = { "weekly", "Weekly snapshots", "snapshots", CF_PLAIN,
+	    0 },
+	[S_MONTHLY] = { "monthly", "Monthly snapshots", "snapshots",
+	    CF_PLAIN, 0 },
+	[S_QUARTERLY] = { "quarterly", "Quarterly snapshots",
+	    "snapshots", CF_PLAIN, 0 },
 };
 
 static const char *const rule_name[OPTS_NPERIOD] = { "daily", "weekly",
@@ -285,6 +289,7 @@ decide(sqlite3 *db, const struct opts *o, double t0, char *err,
 	struct snap *s;
 	struct prune_item *it;
 	struct result *r = NULL;
+	struct rtable *t;
 	size_t ns, n, removed = 0;
 	uint64_t rows = 0;
 	char rules[160];
@@ -306,8 +311,10 @@ decide(sqlite3 *db, const struct opts *o, double t0, char *err,
 	r = result_new("prune", "Prune");
 	add_rows(result_table(r, "snapshots", "Snapshots kept and removed",
 	    cols, sizeof cols / sizeof *cols), it, n, s, ns, o->dry_run);
-	add_summary(result_table(r, "summary", "Per file system", sum_cols,
-	    S_NCOL), it, n);
+	t = result_table(r, "summary", "Per file system", sum_cols, S_NCOL);
+	/* kept plus removed: left out where 80 columns are short */
+	result_wide(t, "snapshots");
+	add_summary(t, it, n);
 	result_note(r, "Rules: %s; the newest complete snapshot of each file "
 	    "system is always kept.", rules_text(o, rules, sizeof rules));
 	if (o->dry_run)
