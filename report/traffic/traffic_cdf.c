@@ -16,8 +16,7 @@
 #include "traffic_int.h"
 #include "human.h"
 #include "xalloc.h"
-
-typedef unsigned __int128 u128;
+#include "i128.h"
 
 /* f of the study's B(f) table, in percent. */
 static const uint64_t below_pct[] = { 5, 10, 25, 33, 50, 75 };

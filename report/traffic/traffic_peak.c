@@ -6,8 +6,7 @@
 #include <stdio.h>
 
 #include "traffic_int.h"
-
-typedef unsigned __int128 u128;
+#include "i128.h"
 
 void
 traffic_peak_observed(struct io_peak *p, uint64_t bytes, int64_t t)

@@ -22,8 +22,7 @@
 #include "traffic.h"
 #include "floordiv.h"
 #include "xalloc.h"
-
-typedef unsigned __int128 u128;
+#include "i128.h"
 
 /* The complete minutes of one time bucket. */
 struct bucket {
