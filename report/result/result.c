@@ -237,6 +237,16 @@ result_set_wide(struct rtable *t, size_t row, int col, i128 v)
 	*c->v.w = v;
 }
 
+void
+result_sample(struct rtable *t, const char *const *label, i128 v)
+{
+	size_t row = result_row(t);
+
+	for (size_t c = 0; c + 1 < t->ncol; c++)
+		result_set_text(t, row, (int)c, label[c]);
+	result_set_wide(t, row, (int)t->ncol - 1, v);
+}
+
 /* A non-finite real is not a value: it is stored as missing. */
 void
 result_set_real(struct rtable *t, size_t row, int col, double v)

@@ -155,6 +155,9 @@ void result_set_uint(struct rtable *t, size_t row, int col, uint64_t v);
 void result_set_wide(struct rtable *t, size_t row, int col, i128 v);
 void result_set_real(struct rtable *t, size_t row, int col, double v);
 void result_set_text(struct rtable *t, size_t row, int col, const char *s);
+/* A row of a metric family's table (its columns the labels, the value
+ * last): the label values in column order, then v exactly. */
+void result_sample(struct rtable *t, const char *const *label, i128 v);
 const struct cell *result_cell(const struct rtable *t, size_t row, int col);
 /* A numeric cell as double (NaN for NULL/text): for plotting. */
 double result_num(const struct rtable *t, size_t row, int col);

@@ -20,17 +20,11 @@ enum { M_FILES, M_BYTES, M_ALLOC, M_PFILES, M_PBYTES, M_TIME, M_COMPLETE,
     M_FULL, M_PLIMIT_T, M_COLD, M_PCOLD, M_NFAMILY };
 
 /* A sample of family m: its label values in the order of its columns,
- * and its exact value. Inline: both files fill families, and neither
- * may call the other's functions back. */
+ * and its exact value. */
 static inline void
 space_metrics_put(struct result *r, int m, const char *const *label, i128 v)
 {
-	struct rtable *t = &r->table[m];
-	size_t row = result_row(t);
-
-	for (size_t c = 0; c + 1 < t->ncol; c++)
-		result_set_text(t, row, (int)c, label[c]);
-	result_set_wide(t, row, (int)t->ncol - 1, v);
+	result_sample(&r->table[m], label, v);
 }
 
 /* The families M_FULL and M_PLIMIT_T: the dates of `iocensus capacity`

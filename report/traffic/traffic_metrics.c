@@ -20,8 +20,7 @@
 #include "traffic_int.h"
 #include "floordiv.h"
 #include "xalloc.h"
-
-typedef unsigned __int128 u128;
+#include "i128.h"
 
 #define SCAN_DAYS 8
 
@@ -94,11 +93,7 @@ minute(const struct host_minute *m, void *arg)
 static void
 put(struct result *r, int f, const char *host, i128 v)
 {
-	struct rtable *t = &r->table[f];
-	size_t row = result_row(t);
-
-	result_set_text(t, row, 0, host);
-	result_set_wide(t, row, 1, v);
+	result_sample(&r->table[f], &host, v);
 }
 
 /* Take the chunk's complete days: a host's latest is its answer. */
