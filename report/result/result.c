@@ -276,6 +276,15 @@ result_cell(const struct rtable *t, size_t row, int col)
 	return &t->cell[row * t->ncol + (size_t)col];
 }
 
+const struct cell *
+result_cell_at(const struct rtable *t, size_t row, const char *key)
+{
+	static const struct cell none = { .kind = CK_NULL };
+	int c = result_col_index(t, key);
+
+	return c < 0 ? &none : result_cell(t, row, c);
+}
+
 double
 result_num(const struct rtable *t, size_t row, int col)
 {

@@ -159,6 +159,10 @@ void result_set_text(struct rtable *t, size_t row, int col, const char *s);
  * last): the label values in column order, then v exactly. */
 void result_sample(struct rtable *t, const char *const *label, i128 v);
 const struct cell *result_cell(const struct rtable *t, size_t row, int col);
+/* The cell of column key (result_col_index), or a NULL cell when t has
+ * no such column: what an analysis did not produce reads as missing. */
+const struct cell *result_cell_at(const struct rtable *t, size_t row,
+    const char *key);
 /* A numeric cell as double (NaN for NULL/text): for plotting. */
 double result_num(const struct rtable *t, size_t row, int col);
 

@@ -17,7 +17,7 @@ static const char *const bound[] = { "estimate", "earliest", "latest" };
 static const char *
 text_of(const struct rtable *t, size_t row, const char *key)
 {
-	const struct cell *c = result_cell(t, row, result_col_index(t, key));
+	const struct cell *c = result_cell_at(t, row, key);
 
 	return c->kind == CK_TEXT ? c->v.s : NULL;
 }
@@ -26,7 +26,7 @@ text_of(const struct rtable *t, size_t row, const char *key)
 static int
 has(const struct rtable *t, size_t row, const char *key)
 {
-	return result_cell(t, row, result_col_index(t, key))->kind != CK_NULL;
+	return result_cell_at(t, row, key)->kind != CK_NULL;
 }
 
 /* The estimate and the 95% range of one projection: capacity's columns
@@ -36,8 +36,7 @@ dates(struct result *r, int m, const struct rtable *t, size_t row,
     const char *const *col, const char **l, size_t nl)
 {
 	for (size_t b = 0; b < NBOUND; b++) {
-		const struct cell *c = result_cell(t, row,
-		    result_col_index(t, col[b]));
+		const struct cell *c = result_cell_at(t, row, col[b]);
 
 		if (c->kind != CK_INT)
 			continue;

@@ -17,9 +17,11 @@
  *      and idle's "summary"), and the busiest hosts (devices' "hosts").
  *
  * A further finding is a table keyed for the summary by its analysis
- * and one more line in summary_page, in its place by urgency. The summary computes nothing: it selects rows by table and
- * column key, orders them and copies their cells (exact values, the
- * columns' formats); the red list compares dates with a cutoff. A table
+ * and one more line in summary_page, in its place by urgency.
+ *
+ * The summary computes nothing: it selects rows by table and column key,
+ * orders them and copies their cells (exact values, the columns'
+ * formats); the red list compares dates with a cutoff. A table
  * an analysis did not produce is left out; the details follow on the
  * page.
  */
@@ -74,28 +76,10 @@ sources(struct result *const *parts, size_t nparts, const char *cmd,
 	return n;
 }
 
-static int
-col_of(const struct rtable *t, const char *key)
-{
-	for (size_t c = 0; c < t->ncol; c++)
-		if (!strcmp(t->col[c].key, key))
-			return (int)c;
-	return -1;
-}
-
-static const struct cell *
-cell_at(const struct rtable *t, size_t row, const char *key)
-{
-	static const struct cell none = { CK_NULL, { 0 } };
-	int c = col_of(t, key);
-
-	return c < 0 ? &none : result_cell(t, row, c);
-}
-
 static const char *
 text_at(const struct rtable *t, size_t row, const char *key)
 {
-	const struct cell *c = cell_at(t, row, key);
+	const struct cell *c = result_cell_at(t, row, key);
 
 	return c->kind == CK_TEXT ? c->v.s : "";
 }
@@ -104,7 +88,7 @@ text_at(const struct rtable *t, size_t row, const char *key)
 static i128
 wide_at(const struct rtable *t, size_t row, const char *key, int *has)
 {
-	const struct cell *c = cell_at(t, row, key);
+	const struct cell *c = result_cell_at(t, row, key);
 
 	*has = 1;
 	switch (c->kind) {
@@ -119,20 +103,18 @@ wide_at(const struct rtable *t, size_t row, const char *key, int *has)
 static double
 real_at(const struct rtable *t, size_t row, const char *key)
 {
-	const struct cell *c = cell_at(t, row, key);
+	const struct cell *c = result_cell_at(t, row, key);
 
 	return c->kind == CK_REAL && !isnan(c->v.r) ? c->v.r : -INFINITY;
 }
 
+/* Copy s's cell of column key (none: nothing) into d's cell. */
 static void
 copy_cell(struct rtable *d, size_t drow, int dcol, const struct rtable *s,
-    size_t srow, int scol)
+    size_t srow, const char *key)
 {
-	const struct cell *c;
+	const struct cell *c = result_cell_at(s, srow, key);
 
-	if (scol < 0)
-		return;
-	c = result_cell(s, srow, scol);
 	switch (c->kind) {
 	case CK_INT: result_set_int(d, drow, dcol, c->v.i); break;
 	case CK_UINT: result_set_uint(d, drow, dcol, c->v.u); break;
@@ -149,7 +131,7 @@ static int
 spec_of(const struct rtable *s, const char *key, const char *title,
     struct rcol_spec *out)
 {
-	int c = col_of(s, key);
+	int c = result_col_index(s, key);
 
 	if (c < 0)
 		return 0;
@@ -176,7 +158,7 @@ static void
 copy_row(struct rtable *d, size_t out, const struct rtable *s, size_t row)
 {
 	for (size_t c = 0; c < d->ncol; c++)
-		copy_cell(d, out, (int)c, s, row, col_of(s, d->col[c].key));
+		copy_cell(d, out, (int)c, s, row, d->col[c].key);
 }
 
 static int
@@ -204,7 +186,7 @@ ref_cmp(const void *pa, const void *pb)
 static int
 byte_limited(const struct rtable *t, size_t row)
 {
-	return cell_at(t, row, "limit_bytes")->kind != CK_NULL;
+	return result_cell_at(t, row, "limit_bytes")->kind != CK_NULL;
 }
 
 enum { R_FS, R_PROJECT, R_STATUS, R_PCT, R_LIMIT, R_USED, R_BPD, R_FULL,
@@ -218,21 +200,21 @@ red_row(struct rtable *d, const struct ref *x)
 	size_t out = result_row(d);
 	char buf[128], lim[160];
 
-	copy_cell(d, out, R_FS, t, x->row, col_of(t, "fs"));
-	copy_cell(d, out, R_PROJECT, t, x->row, col_of(t, "project"));
+	copy_cell(d, out, R_FS, t, x->row, "fs");
+	copy_cell(d, out, R_PROJECT, t, x->row, "project");
 	result_set_text(d, out, R_STATUS, x->cls == 0 ? "over its limit" :
 	    "reaches its limit");
-	copy_cell(d, out, R_PCT, t, x->row, col_of(t, b ? "pct_limit" :
-	    "pct_inode_limit"));
+	copy_cell(d, out, R_PCT, t, x->row, b ? "pct_limit" :
+	    "pct_inode_limit");
 	snprintf(lim, sizeof lim, "%s%s", result_text_cell(t, x->row,
-	    col_of(t, b ? "limit_bytes" : "limit_inodes"), buf, sizeof buf),
-	    b ? "" : " inodes");
+	    result_col_index(t, b ? "limit_bytes" : "limit_inodes"), buf,
+	    sizeof buf), b ? "" : " inodes");
 	result_set_text(d, out, R_LIMIT, lim);
-	copy_cell(d, out, R_USED, t, x->row, col_of(t, "used"));
-	copy_cell(d, out, R_BPD, t, x->row, col_of(t, "bytes_per_day"));
-	copy_cell(d, out, R_FULL, t, x->row, col_of(t, "full"));
-	copy_cell(d, out, R_LO, t, x->row, col_of(t, "full_lo"));
-	copy_cell(d, out, R_HI, t, x->row, col_of(t, "full_hi"));
+	copy_cell(d, out, R_USED, t, x->row, "used");
+	copy_cell(d, out, R_BPD, t, x->row, "bytes_per_day");
+	copy_cell(d, out, R_FULL, t, x->row, "full");
+	copy_cell(d, out, R_LO, t, x->row, "full_lo");
+	copy_cell(d, out, R_HI, t, x->row, "full_hi");
 }
 
 /* "no project", "1 project", "2 projects". */
@@ -298,7 +280,8 @@ red_list(struct result *sum, struct result *const *parts, size_t nparts,
 		double pct = real_at(s.t, r, b ? "pct_limit" : "pct_inode_limit");
 		int64_t full;
 
-		if (!b && cell_at(s.t, r, "limit_inodes")->kind == CK_NULL)
+		if (!b && result_cell_at(s.t, r, "limit_inodes")->kind ==
+		    CK_NULL)
 			continue;	/* no limit */
 		nlim++;
 		if (!strcmp(text_at(s.t, r, "state"), "already exceeded")) {
@@ -545,9 +528,9 @@ headroom(struct result *sum, struct result *const *parts, size_t nparts)
 	    " mean, and the idle time", spec, na + nb);
 	row = result_row(d);
 	for (size_t c = 0; c < na; c++)
-		copy_cell(d, row, (int)c, a.t, 0, col_of(a.t, spec[c].key));
+		copy_cell(d, row, (int)c, a.t, 0, spec[c].key);
 	for (size_t c = na; c < na + nb; c++)
-		copy_cell(d, row, (int)c, b.t, 0, col_of(b.t, spec[c].key));
+		copy_cell(d, row, (int)c, b.t, 0, spec[c].key);
 }
 
 static const struct rtable *
@@ -567,8 +550,8 @@ horizon_text(const struct summary_opts *o, int64_t cutoff, char *buf,
 
 	snprintf(buf, len, "%s (%s, %s, plus %lld day%s)", human_date(cutoff,
 	    0, a, sizeof a), o->window ? "the window's end" :
-	    "the end of the latest snapshot's day", human_date(o->end, 0, b, sizeof b),
-	    (long long)o->horizon, o->horizon == 1 ? "" : "s");
+	    "the end of the latest snapshot's day", human_date(o->end, 0, b,
+	    sizeof b), (long long)o->horizon, o->horizon == 1 ? "" : "s");
 }
 
 struct result *
