@@ -376,13 +376,14 @@ write_cold(struct w *w, int64_t id, const struct census *c,
 		return -1;
 	for (size_t i = 0; i < c->nproj && rc == 0; i++) {
 		const struct proj_stats *ps = &c->proj[i];
+		const struct cold_bins *cold = census_proj_dist_of(ps)->cold;
+
 		if (!ps->entries)
 			continue;
 		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
-			census_cold_merge(&all[m],
-			    &census_proj_dist_of(ps)->cold[m]);
+			census_cold_merge(&all[m], &cold[m]);
 		rc = write_cold_rows(w, st, id, project_name(rules,
-		    (int32_t)i), census_proj_dist_of(ps)->cold, p);
+		    (int32_t)i), cold, p);
 	}
 	if (rc == 0)
 		rc = write_cold_rows(w, st, id, NULL, all, p);
