@@ -14,30 +14,50 @@
  * visiting directories (busy), the time they waited for work, and, as
  * the kernel counts them per thread (/proc/self/task/TID/schedstat), their
  * time on a CPU and their time runnable in its queue. Busy time off the
- * CPUs is time blocked in the kernel or queued for a CPU. Then the pool
+ * CPUs is time asleep in the kernel or queued for a CPU. Then the pool
  * probes, for one window:
- *   - twice the threads when they were off the CPUs for most of their
- *     busy time and the CPUs were not full: kept only if the entries per
- *     second rose by TUNE_GAIN;
+ *   - more threads when they were off the CPUs for most of their busy
+ *     time and the CPUs were not full: kept only if the entries per
+ *     second rose by TUNE_GAIN. The probe goes to twice the threads that
+ *     would fill the CPUs if the threads' CPU time grew with their count
+ *     (up_to), from 2 to UP_MOST times as many;
  *   - half when they were on the CPUs most of the time, or the CPUs were
- *     full and the threads queued for one more than they slept in the
- *     kernel (the cache is warm: they wait for each other, not the
- *     disk): kept unless the rate fell by more than TUNE_LOSS.
+ *     full, the threads queued for one more than they slept in the
+ *     kernel, and they hardly slept (the cache is warm: they wait for
+ *     each other, not the disk): kept unless the rate fell by more than
+ *     TUNE_LOSS.
  * A probe not kept is undone, and none is tried for 1, 2, 4 ... windows
  * after it. Nothing is probed while the threads lack work, or the rate is
  * near --max-rate (the throttle's sleeps would look like waiting on the
  * disk), nor below the threads the walk started with, nor above its most
  * (tune_cap bounds that by the memory the threads hold).
  *
+ * Why twice the threads that would fill the CPUs: threads that sleep at
+ * random times leave a CPU idle whenever fewer of them than CPUs are
+ * awake. With 2 CPUs and threads each on a CPU a quarter of the time, 8
+ * threads fill them on average but keep them busy 77% of the time, 16
+ * threads 96% (the threads awake are a binomial count). A cold walk is
+ * over in a few windows of doubling otherwise: on the aged benchmark tree
+ * the pool took 450 ms of a 1.2 s walk to reach the 16 threads it wants,
+ * and one probe now reaches them from the first window.
+ *
+ * Why a cold walk whose threads fill the CPUs keeps them: it still
+ * sleeps (8 to 13% of its busy time on the aged benchmark tree), and
+ * half the threads leave the CPUs idle while they sleep (a probe from 7
+ * threads to 3 lost 30% of the rate); a warm walk sleeps within a few
+ * percent of never. Once the cache turns warm, the threads stop sleeping
+ * and the pool drops back; between the two, the rate decides.
+ *
  * A cold walk on a busy machine is off the CPUs mostly in their queue:
  * more threads get it more of the CPUs, and more requests in flight,
- * which the rate shows, so off the CPUs is enough to try more. One
- * window's rate varies by 10 to 20% with the directories walked in it;
- * windows of 200 ms and a gain of 15% keep most wrong additions out, and
- * the hold after a failed probe makes the others cheap. A warm walk's
- * rate varies by a few percent only, so 3% tells a needless thread.
- * Without schedstat no time counts as queued: then a walk whose CPUs are
- * full keeps its threads.
+ * which the rate shows, so off the CPUs is enough to try more; but only
+ * twice as many, since its CPU time says nothing of what more would
+ * take. One window's rate varies by 10 to 20% with the directories
+ * walked in it; windows of 200 ms and a gain of 15% keep most wrong
+ * additions out, and the hold after a failed probe makes the others
+ * cheap. A warm walk's rate varies by a few percent only, so 3% tells a
+ * needless thread. Without schedstat no time counts as queued: then a
+ * walk whose CPUs are full keeps its threads.
  */
 #include "tune_int.h"
 
@@ -52,6 +72,10 @@
 #define TUNE_GAIN	0.15
 #define TUNE_LOSS	0.03
 #define HOLD_MAX	32
+/* A probe up adds at most this many times the threads. */
+#define UP_MOST		8
+/* Asleep this share of the busy time: the cache is not warm yet. */
+#define ASLEEP_SHARE	0.08
 
 void
 tune_init(struct tune *t, int lo, int hi, double cpus, uint64_t max_rate)
@@ -99,11 +123,22 @@ queued(const struct tune_sample *s)
 	return (double)s->runq_ns >= off - (double)s->runq_ns;
 }
 
+/* Did the threads sleep in the kernel (not on a CPU, not queued for
+ * one) for ASLEEP_SHARE of their busy time? */
+static int
+asleep(const struct tune_sample *s)
+{
+	double busy = (double)s->busy_ns;
+	double sleep = busy - (double)s->cpu_ns - (double)s->runq_ns;
+
+	return sleep >= ASLEEP_SHARE * busy;
+}
+
 /* What the window asks for: more threads (off the CPUs most of the time,
  * and the CPUs not full), fewer (on the CPUs most of the time, or the
- * CPUs full and the threads queued for them more than blocked), or
- * neither (they lacked work, --max-rate holds them, or they were blocked
- * with the CPUs full). */
+ * CPUs full and the threads queued for them, hardly asleep), or neither
+ * (they lacked work, --max-rate holds them, or they were blocked with the
+ * CPUs full). */
 enum { STAY, UP, DOWN };
 
 static int
@@ -121,7 +156,23 @@ wants(const struct tune *t, const struct tune_sample *s)
 		return DOWN;
 	if (!cpus_full(t, s))
 		return UP;
-	return queued(s) ? DOWN : STAY;
+	return queued(s) && !asleep(s) ? DOWN : STAY;
+}
+
+/* How far a probe up goes: twice the threads that would fill the CPUs
+ * if their CPU time grew with their count, from 2 to UP_MOST times the
+ * threads; twice only when they queued for a CPU more than they slept
+ * (other work holds the CPUs). */
+static int
+up_to(const struct tune *t, const struct tune_sample *s)
+{
+	double used = (double)s->cpu_ns / (double)s->ns, f = 2;
+
+	if (!queued(s) && used > 0) {
+		f = 2 * t->cpus / used;
+		f = f < 2 ? 2 : f > UP_MOST ? UP_MOST : f;
+	}
+	return (int)(t->cur * f);
 }
 
 /* Try to threads for one window, from the count that has paid. */
@@ -167,7 +218,7 @@ tune_step(struct tune *t, const struct tune_sample *s)
 		return t->cur;
 	}
 	if (w == UP && t->cur < t->hi)
-		probe(t, s, t->cur * 2);
+		probe(t, s, up_to(t, s));
 	else if (w == DOWN && t->cur > t->lo)
 		probe(t, s, t->cur / 2);
 	return t->cur;
