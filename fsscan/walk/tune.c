@@ -113,25 +113,27 @@ cpus_full(const struct tune *t, const struct tune_sample *s)
 	return (double)s->cpu_ns >= CPU_FULL * t->cpus * (double)s->ns;
 }
 
+/* The threads' busy time asleep in the kernel: neither on a CPU nor
+ * queued for one. */
+static double
+sleep_ns(const struct tune_sample *s)
+{
+	return (double)s->busy_ns - (double)s->cpu_ns - (double)s->runq_ns;
+}
+
 /* Of the time off the CPUs, was more spent queued for one than asleep
  * in the kernel? Then the threads wait for each other, not the disk. */
 static int
 queued(const struct tune_sample *s)
 {
-	double off = (double)s->busy_ns - (double)s->cpu_ns;
-
-	return (double)s->runq_ns >= off - (double)s->runq_ns;
+	return (double)s->runq_ns >= sleep_ns(s);
 }
 
-/* Did the threads sleep in the kernel (not on a CPU, not queued for
- * one) for ASLEEP_SHARE of their busy time? */
+/* Did the threads sleep for ASLEEP_SHARE of their busy time? */
 static int
 asleep(const struct tune_sample *s)
 {
-	double busy = (double)s->busy_ns;
-	double sleep = busy - (double)s->cpu_ns - (double)s->runq_ns;
-
-	return sleep >= ASLEEP_SHARE * busy;
+	return sleep_ns(s) >= ASLEEP_SHARE * (double)s->busy_ns;
 }
 
 /* What the window asks for: more threads (off the CPUs most of the time,
