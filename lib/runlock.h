@@ -16,7 +16,7 @@
 #include "safedir.h"
 
 /* The exit status of a run that found the lock held: EX_TEMPFAIL of
- * sysexits.h, as flock(1) -E 75 gave it. */
+ * sysexits(3), as flock(1) -E 75 gave it. */
 #define RUNLOCK_BUSY		75
 /* --lock-wait's bound, in seconds: 30 days. */
 #define RUNLOCK_WAIT_MAX	2592000
