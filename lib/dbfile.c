@@ -15,7 +15,6 @@
 #include "xalloc.h"
 
 #define DB_FILE_MODE 0640
-#define DB_DIR_MODE  0750
 
 /* May other users plant files in the directory? SQLite makes the -wal
  * and -shm files there by name, without O_EXCL: a file planted by
@@ -122,7 +121,7 @@ int
 dbfile_open(struct dbfile *f, const char *path,
     const struct dbfile_create *create, char *err, size_t errlen)
 {
-	struct safedir_make mk = { DB_DIR_MODE,
+	struct safedir_make mk = { DBFILE_DIR_MODE,
 	    create ? create->group : (gid_t)-1 };
 	struct safedir d;
 

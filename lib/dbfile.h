@@ -36,6 +36,9 @@ struct dbfile {
 struct dbfile_create {
 	gid_t group;
 };
+/* The mode of a directory made for the database: the census names every
+ * directory, which only root and the database's group may read. */
+#define DBFILE_DIR_MODE	0750
 
 /* Find path. create NULL: it must exist. Else it is made when missing,
  * and its directory must be one no other user can plant files in: not

@@ -18,11 +18,13 @@ tree as an operator finds it.
   /bin/sh -c COMMAND with the file's variables, pointed at a temporary
   database, root and metrics directory: with a root that is no directory
   it fails at once (non-zero, a message naming IOCENSUS_ROOT) and creates
-  nothing; otherwise it creates the database's directory, scans, and
+  nothing; otherwise fsscan --lock creates the database's directory (no
+  job line creates, locks or chmods a path itself: no install -d, no
+  flock(1)), scans, and
   writes the metrics file; a scan that fails makes the job fail with its
   status though the metrics are refreshed after it, and metrics that
   cannot be written make it fail too; run while another holds the lock,
-  it skips the scan (flock, exit 75) and leaves the database as it was;
+  it skips the scan (--lock, exit 75) and leaves the database as it was;
   the database's directory is made 0750 and the database 0640.
 - `make uninstall` removes exactly what was installed, and the
   directories install made, but not one that was there before (empty or
@@ -191,10 +193,11 @@ def check_cron(dest, tmp):
     ok(env.get("SHELL") == "/bin/sh", "SHELL is /bin/sh")
     ok("@BINDIR@" not in text, "no placeholder left in the cron file")
     scan = [c for _, c in jobs if "fsscan" in c]
-    ok(len(scan) == 1 and "flock -n" in scan[0] and
-       "install -d -m 0750" in scan[0],
-       "one scan job, under flock -n, making the database directory "
-       "private", scan)
+    ok(len(scan) == 1 and "fsscan --lock " in scan[0],
+       "one scan job, fsscan --lock", scan)
+    ok(not [c for _, c in jobs if re.search(r"\b(flock|install|chmod|"
+                                            r"mkdir|touch)\b", c)],
+       "no job line creates, locks or chmods a path itself", jobs)
     if len(scan) != 1:
         return
 
@@ -261,7 +264,8 @@ def check_cron(dest, tmp):
     p = job(IOCENSUS_METRICS=os.path.dirname(prom))
     eq(p.returncode, 3, "metrics not written: the job exits 3", p.stderr)
 
-    # A scan still running: flock -n skips this one.
+    # A scan still running (its lock held here by flock(1), as a scan's
+    # flock(2) of the same directory): --lock skips this one.
     lock = subprocess.Popen(["flock", os.path.dirname(db), "sleep", "30"])
     try:
         import time
@@ -289,7 +293,7 @@ def check_prune_job(jobs, runenv, db):
     then it keeps the one scan (the newest complete one is always kept)
     and writes its decisions, private, beside the database."""
     prune = [c for _, c in jobs if "iocensus prune" in c]
-    if not ok(len(prune) == 1 and "flock -w" in prune[0],
+    if not ok(len(prune) == 1 and "prune --lock-wait 21600" in prune[0],
               "one prune job, waiting for the scan's lock", prune):
         return
     out = os.path.join(os.path.dirname(db), "prune.txt")
@@ -318,8 +322,8 @@ def check_io_job(jobs, runenv, db, prom, tmp):
     logs by iostatmon import) are ingested and the metrics carry each
     host's last sample, which the captures say."""
     job = [c for _, c in jobs if "iocensus ingest" in c]
-    if not ok(len(job) == 1 and "flock -n" in job[0],
-              "one I/O job, under flock -n", job):
+    if not ok(len(job) == 1 and "ingest --lock " in job[0],
+              "one I/O job, ingest --lock", job):
         return
     logs = os.path.join(tmp, "logs")
     p = subprocess.run(["/bin/sh", "-c", job[0]],
@@ -389,5 +393,6 @@ def main():
            "before stay", p.stderr)
 
 
-main()
-done()
+if __name__ == "__main__":
+    main()
+    done()

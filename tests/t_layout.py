@@ -111,6 +111,7 @@ ROOMS = dict([
     module("metric", "hist"),
     module("mountpath"),
     module("outfile", "safedir", "xalloc"),
+    module("runlock", "safedir"),
     module("safedir", "xalloc"),
     module("safefile", "safedir"),
     module("strtab", "xalloc"),

@@ -536,7 +536,7 @@ def doc_scripts(tmp, root, now):
     os.chmod(os.path.join(bindir, "srun"), 0o755)
     env = dict(os.environ, PATH=bindir + ":" + BUILD + ":" +
                os.environ["PATH"], SLURM_NTASKS="2", SLURM_CPUS_PER_TASK="1",
-               FSSCAN_MPI_RANKS="2", FSSCAN_MPI_LOCK=os.path.join(tmp, "lck"))
+               FSSCAN_MPI_RANKS="2", IOCENSUS_JOB_LOGS=tmp)
     for name in ("fsscan-mpi.sbatch", "fsscan-mpi-cron"):
         script = os.path.join(TOP, "scripts", name)
         ok("```\n" + open(script).read() + "```" in readme,
@@ -556,11 +556,15 @@ def doc_scripts(tmp, root, now):
         got = rows(db, RANK_SQL) if want else []
         eq([x[0] for x in got], [0, 1], "scripts/%s: the man page's query"
            " shows the 2 ranks" % name)
-    with open(env["FSSCAN_MPI_LOCK"], "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    lockfd = os.open(os.path.dirname(db), os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(lockfd, fcntl.LOCK_EX)
         r = subprocess.run([script, root], env=env, capture_output=True,
                            timeout=60)
-    eq(r.returncode, 75, "fsscan-mpi-cron: a run still going: exit 75")
+    finally:
+        os.close(lockfd)
+    eq(r.returncode, 75, "fsscan-mpi-cron: a run still going (the "
+       "database's directory locked): exit 75")
     eq(rows(db, "SELECT count(*) FROM v_snapshot")[0][0], 1,
        "fsscan-mpi-cron: and no second snapshot")
 

@@ -5,7 +5,8 @@
  *
  *	mpirun -np N fsscan-mpi [OPTIONS] ROOT	(or srun)
  *
- * Exit status as fsscan's, the same on every rank.
+ * Exit status as fsscan's, the same on every rank: with --lock, rank 0
+ * alone takes the lock, and every rank ends with 75 when it cannot.
  */
 #include <assert.h>
 #include <fcntl.h>
@@ -213,13 +214,17 @@ run(struct mpi_job *j, struct args *a, char *cmdline, int share)
 	struct walk_result r;
 	struct sigaction sa = { .sa_handler = on_signal };
 	MPI_Request req;
-	int rc;
+	int rc, lock = -1;
 
+	/* Rank 0 opens the database, and so locks its directory: before
+	 * any rank does any work. */
+	if ((rc = agree(j, j->rank == 0 ? args_lock(a, PROG, &lock) : 0)))
+		goto unlock;
 	rc = agree(j, scan_setup(&s, a, PROG, cmdline, share, &stop_flag));
 	if (rc) {
 		if (s.rules)
 			scan_free(&s);
-		return rc;
+		goto unlock;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -248,6 +253,9 @@ out:
 	scan_free(&s);
 	MPI_Ibcast(&rc, 1, MPI_INT, 0, j->comm, &req);
 	mpi_comm_join(j, &req);
+unlock:
+	if (lock >= 0)
+		close(lock);
 	return rc;
 }
 

@@ -2,6 +2,7 @@
  * args: the command line of fsscan and fsscan-mpi, which take the same
  * options (docs/fsscan.1).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <string.h>
@@ -10,9 +11,12 @@
 #include <unistd.h>
 
 #include "argval.h"
+#include "db.h"
+#include "dbfile.h"
 #include "epoch.h"
 #include "human.h"
 #include "idname.h"
+#include "runlock.h"
 #include "scan.h"
 #include "suggest.h"
 #include "xalloc.h"
@@ -56,13 +60,17 @@ args_usage(FILE *f, const char *prog)
 "                        (readlink updates the link's atime)\n"
 "  --stat-cached         accept cached attributes (AT_STATX_DONT_SYNC): one\n"
 "                        round trip less per entry on NFS, FUSE, Lustre\n"
+"  --lock                one run at a time: lock the database's directory for\n"
+"                        the whole run; exit 75 at once if another run holds it\n"
+"  --lock-wait SECONDS   as --lock, waiting up to SECONDS (at most 2592000)\n"
+"                        for the other run to end first\n"
 "  --progress, --quiet   progress line on stderr (default: when it is a TTY)\n"
 "  -v, --verbose         print a summary when done\n"
 "  -h, --help            this help\n"
 "  -V, --version         version\n"
 "\n"
 "Exit status: 0 complete, 1 complete with unreadable entries, 2 usage error,\n"
-"3 aborted or fatal.\n", prog);
+"3 aborted or fatal, 75 skipped: another run holds the lock (--lock).\n", prog);
 }
 
 /* A refused value: the option, the value and what it takes. */
@@ -90,7 +98,7 @@ number(const char *prog, const char *opt, const char *val, uint64_t min,
 
 enum { O_DB = 256, O_FS, O_PROJECT, O_NOW, O_DIRS, O_CSV, O_EXCLUDE, O_CROSS,
     O_MAXFDS, O_MAXRATE, O_TOP, O_PROGRESS, O_QUIET, O_LINKS, O_CACHED,
-    O_ASOF, O_LIMITS, O_DBGROUP, O_COLD };
+    O_ASOF, O_LIMITS, O_DBGROUP, O_COLD, O_LOCK, O_LOCK_WAIT };
 
 static const struct option longopts[] = {
 	{ "db", required_argument, NULL, O_DB },
@@ -111,6 +119,8 @@ static const struct option longopts[] = {
 	{ "top", required_argument, NULL, O_TOP },
 	{ "symlink-targets", no_argument, NULL, O_LINKS },
 	{ "stat-cached", no_argument, NULL, O_CACHED },
+	{ "lock", no_argument, NULL, O_LOCK },
+	{ "lock-wait", required_argument, NULL, O_LOCK_WAIT },
 	{ "progress", no_argument, NULL, O_PROGRESS },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -203,6 +213,13 @@ set_value(struct args *a, const char *prog, int c, const char *val)
 		    &a->have_as_of);
 	case O_COLD:
 		return set_cold(a, prog, val);
+	case O_LOCK_WAIT:
+		if (number(prog, "--lock-wait", val, 0, RUNLOCK_WAIT_MAX,
+		    &v) < 0)
+			return -1;
+		a->lock = 1;
+		a->lock_wait = (unsigned)v;
+		return 0;
 	case O_DIRS:
 		if (strcmp(val, "all") == 0) {
 			a->dirs = -1;
@@ -268,6 +285,7 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 		case O_CROSS: a->cross = 1; break;
 		case O_LINKS: a->links = 1; break;
 		case O_CACHED: a->stat_cached = 1; break;
+		case O_LOCK: a->lock = 1; break;
 		case O_PROGRESS: a->progress = 1; break;
 		case O_QUIET: a->progress = 0; break;
 		case 'v': a->verbose = 1; break;
@@ -373,4 +391,20 @@ args_command_line(int argc, char **argv)
 		strcat(s, argv[i]);
 	}
 	return s;
+}
+
+int
+args_lock(const struct args *a, const char *prog, int *fd)
+{
+	struct safedir_make mk = { DBFILE_DIR_MODE, (gid_t)a->db_group };
+	char err[1024];
+
+	*fd = -1;
+	if (!a->lock)
+		return 0;
+	if ((*fd = runlock_dir_of(db_default_path(a->db), &mk, a->lock_wait,
+	    err, sizeof err)) >= 0)
+		return 0;
+	fprintf(stderr, "%s: %s\n", prog, err);
+	return errno == EWOULDBLOCK ? RUNLOCK_BUSY : EXIT_FATAL;
 }

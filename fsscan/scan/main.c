@@ -3,12 +3,14 @@
  *
  * Exit status: 0 complete; 1 complete, but some entries could not be read;
  * 2 usage error; 3 aborted or fatal (the snapshot is recorded as
- * incomplete, or not at all).
+ * incomplete, or not at all); 75 skipped, another run holding the lock
+ * (--lock).
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "scan.h"
@@ -34,15 +36,19 @@ scan(struct args *a, char *cmdline)
 	char err[1024] = "";
 	sqlite3 *db;
 	int64_t id;
-	int rc;
+	int rc, lock;
 
-	if ((rc = scan_setup(&s, a, "fsscan", cmdline, 1, &stop_flag)) != 0)
+	/* Before any work: a run that waited starts its clock after. */
+	if ((rc = args_lock(a, "fsscan", &lock)) != 0)
 		return rc;
+	if ((rc = scan_setup(&s, a, "fsscan", cmdline, 1, &stop_flag)) != 0)
+		goto unlock;
 	if (!(db = db_open(db_default_path(a->db), (gid_t)a->db_group, err,
 	    sizeof err))) {
 		fprintf(stderr, "fsscan: %s\n", err);
 		scan_free(&s);
-		return EXIT_FATAL;
+		rc = EXIT_FATAL;
+		goto unlock;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -78,6 +84,9 @@ out:
 	csvout_discard(&csv);
 	db_close(db);
 	scan_free(&s);
+unlock:
+	if (lock >= 0)
+		close(lock);
 	return rc;
 }
 

@@ -43,6 +43,8 @@ struct args {
 	int ncold;
 	uint32_t db_group;	/* a new database's group; (uint32_t)-1: own */
 	int have_now, have_as_of;
+	int lock;		/* --lock or --lock-wait */
+	unsigned lock_wait;	/* --lock-wait SECONDS */
 };
 
 void args_usage(FILE *f, const char *prog);
@@ -62,6 +64,11 @@ int args_max_threads(int threads, int max_fds, int share);
 int args_fd_budget(int wanted);
 /* The command line as one string, for the snapshot's provenance. */
 char *args_command_line(int argc, char **argv);
+/* --lock: the database's directory locked for the whole run, made as the
+ * database's would be (DBFILE_DIR_MODE, --db-group) when missing. 0 with
+ * *fd the lock (-1 without --lock), else the exit status, reported:
+ * RUNLOCK_BUSY while another run holds it, EXIT_FATAL. */
+int args_lock(const struct args *a, const char *prog, int *fd);
 
 /*
  * scan.c: the steps of one scan that fsscan and fsscan-mpi share around

@@ -14,6 +14,7 @@
 #include "argval.h"
 #include "epoch.h"
 #include "idname.h"
+#include "runlock.h"
 #include "suggest.h"
 #include "xalloc.h"
 
@@ -31,7 +32,8 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_SNAPSHOT, O_EXCLUDE, O_THREADS, O_PROGRESS, O_QUIET, O_OUT,
 	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_DAYS,
 	O_COLUMNS, O_WIDE, O_FACTOR, O_HORIZON, O_HELP, O_KEEP_DAILY,
-	O_KEEP_WEEKLY, O_KEEP_MONTHLY, O_KEEP_QUARTERLY, O_DRY_RUN, O_FORCE };
+	O_KEEP_WEEKLY, O_KEEP_MONTHLY, O_KEEP_QUARTERLY, O_DRY_RUN, O_FORCE,
+	O_LOCK, O_LOCK_WAIT };
 
 struct optdoc {
 	struct option opt;
@@ -66,6 +68,10 @@ static const struct cmdhelp {
 	  "more readable than the database, unless --no-paths" },
 	{ O_OUT, "metrics", "FILE", "write to FILE, replaced atomically, "
 	  "instead of standard output; readable by others (node_exporter)" },
+	{ O_LOCK, "ingest", NULL, "one round at a time: lock the logs' "
+	  "directory, the first PATH; exit 75 at once if another holds it" },
+	{ O_LOCK_WAIT, "ingest", "SECONDS", "as --lock, waiting up to "
+	  "SECONDS (at most 2592000) for the other round to end first" },
 	{ O_NOW, "metrics", "TIME", "the time the metrics are made "
 	  "(iocensus_metrics_generated_timestamp_seconds; default: now)" },
 };
@@ -172,6 +178,12 @@ static const struct optdoc optdocs[] = {
 	{ { "force", 0, NULL, O_FORCE }, CO_FORCE, NULL,
 	  "remove a running snapshot too: one whose scan is gone (killed, "
 	  "or its host rebooted)" },
+	{ { "lock", 0, NULL, O_LOCK }, CO_LOCK, NULL,
+	  "one run at a time: lock the database's directory; exit 75 at "
+	  "once if another run (a scan) holds it" },
+	{ { "lock-wait", 1, NULL, O_LOCK_WAIT }, CO_LOCK, "SECONDS",
+	  "as --lock, waiting up to SECONDS (at most 2592000) for the "
+	  "other run to end first" },
 	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },
 };
 #define NOPTS (sizeof optdocs / sizeof optdocs[0])
@@ -524,6 +536,16 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_NOPATHS:
 		a->an.no_paths = 1;
+		return 0;
+	case O_LOCK:
+		a->lock = 1;
+		return 0;
+	case O_LOCK_WAIT:
+		if (argval_u64(v, RUNLOCK_WAIT_MAX, &u64) < 0)
+			return bad(name, "lock-wait", v, "a whole number of "
+			    "seconds from 0 to 2592000");
+		a->lock = 1;
+		a->lock_wait = (unsigned)u64;
 		return 0;
 	case O_TITLE:
 		a->title = v;

@@ -54,6 +54,7 @@ typedef uint64_t cli_opts;
 #define CO_PRUNE      ((cli_opts)1 << 33)	/* --keep-daily ... --dry-run */
 #define CO_FORCE      ((cli_opts)1 << 34)	/* forget --force */
 #define CO_HORIZON    ((cli_opts)1 << 35)	/* report --horizon */
+#define CO_LOCK       ((cli_opts)1 << 36)	/* --lock, --lock-wait */
 
 struct command;
 
@@ -86,6 +87,8 @@ struct cli {
 	int has_now;
 	const char *out, *bundle, *title;
 	uint32_t db_group;		/* --db-group; (uint32_t)-1: own */
+	int lock;			/* --lock or --lock-wait */
+	unsigned lock_wait;		/* --lock-wait SECONDS */
 	char **args;			/* positional arguments */
 	int nargs;
 	int64_t *ids;			/* forget's ids, read from args */

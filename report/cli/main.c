@@ -7,7 +7,8 @@
  *
  * Exit status: 0 success; 1 ingest skipped something (damage, unreadable
  * input: everything readable was loaded); 2 usage error (including an
- * unknown snapshot id); 3 fatal (database, output, interrupted ingest).
+ * unknown snapshot id); 3 fatal (database, output, interrupted ingest);
+ * 75 skipped: another run holds the lock (ingest and prune --lock).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +27,7 @@
 #include "prune/prune.h"
 #include "query/query.h"
 #include "render/render.h"
+#include "runlock.h"
 #include "space/space.h"
 #include "suggest.h"
 #include "traffic/traffic.h"
@@ -63,13 +65,13 @@ static const struct command commands[] = {
 	 * interrupted one left (the analyses' "stale" note asks for it). */
 	{ "ingest", "[PATH...]", "load iostatmon logs (files, directories, "
 	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS | CO_NOW |
-	  CO_DBGROUP, -1,
+	  CO_DBGROUP | CO_LOCK, -1,
 	  NULL },
 	{ "snapshots", "", "list snapshots", CO_PRINT, 0, space_snapshots },
 	{ "forget", "ID...", "remove snapshots, with every row of theirs",
 	  CO_PRINT | CO_FORCE, -1, prune_forget },
 	{ "prune", "", "remove the snapshots no retention rule keeps",
-	  CO_PRINT | CO_FS | CO_PRUNE, 0, prune_run },
+	  CO_PRINT | CO_FS | CO_PRUNE | CO_LOCK, 0, prune_run },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
 	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, space_diff },
 	{ "growth", "", "project files, bytes, used space or inodes to a "
@@ -125,7 +127,8 @@ usage(FILE *f)
 	    "./iocensus.db); every command but report\ntakes --format "
 	    "table|csv|json and --table KEY.\n"
 	    "Exit status: 0 success; 1 ingest skipped damaged or unreadable "
-	    "input;\n2 usage error; 3 fatal error.\n", f);
+	    "input;\n2 usage error; 3 fatal error; 75 skipped: another run "
+	    "holds the lock (--lock).\n", f);
 }
 
 static const struct command *
@@ -168,6 +171,36 @@ check_args(const struct command *c, int nargs)
 	    c->nargs ? "arguments " : "no arguments",
 	    c->nargs ? c->args : "");
 	return -1;
+}
+
+/* --lock: one run at a time, before the database is opened. ingest
+ * locks the logs' directory, its first PATH: what two rounds must not do
+ * at once is load the same logs, and a scan, which holds the database's
+ * directory all night, must not hold up the rounds between. prune locks
+ * the database's directory, which the scan holds, and which it creates
+ * none of. 0 with *fd the lock (-1 without --lock), or the exit status,
+ * reported. */
+static int
+take_lock(const struct cli *a, int *fd)
+{
+	int ingest = !strcmp(a->cmd->name, "ingest");
+	char err[1024];
+
+	*fd = -1;
+	if (!a->lock)
+		return 0;
+	if (ingest && a->nargs < 1) {
+		fprintf(stderr, "iocensus ingest: --lock locks the logs' "
+		    "directory: give it as the first PATH\n");
+		return CLI_EXIT_USAGE;
+	}
+	*fd = ingest ? runlock_dir(a->args[0], NULL, a->lock_wait, err,
+	    sizeof err) : runlock_dir_of(db_default_path(a->db), NULL,
+	    a->lock_wait, err, sizeof err);
+	if (*fd >= 0)
+		return 0;
+	fprintf(stderr, "iocensus %s: %s\n", a->cmd->name, err);
+	return errno == EWOULDBLOCK ? RUNLOCK_BUSY : CLI_EXIT_FATAL;
 }
 
 /* Open the database: ingest creates it; forget and prune write it; every
@@ -442,7 +475,7 @@ main(int argc, char **argv)
 	struct cli a;
 	int64_t *pairs;
 	sqlite3 *db;
-	int rc;
+	int rc, lock;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -474,16 +507,22 @@ main(int argc, char **argv)
 		cli_free(&a);
 		return CLI_EXIT_USAGE;
 	}
+	if ((rc = take_lock(&a, &lock)) != 0) {
+		free(pairs);
+		cli_free(&a);
+		return rc;
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	db = open_db(a.cmd, &a.an, db_default_path(a.db), a.db_group);
-	if (!db) {
-		free(pairs);
-		cli_free(&a);
-		return CLI_EXIT_FATAL;
+	if (!db)
+		rc = CLI_EXIT_FATAL;
+	else {
+		rc = run_command(&a, db);
+		db_close(db);
 	}
-	rc = run_command(&a, db);
-	db_close(db);
+	if (lock >= 0)
+		close(lock);
 	free(pairs);
 	cli_free(&a);
 	return rc;
