@@ -108,7 +108,16 @@ write_result(struct daemon *d, int rc, int saved_errno)
 	if (rc < 0) {
 		if (iolog_writer_needs_header(d->w))
 			d->lost = 1;
-		if (!d->write_trouble && !d->file_trouble) {
+		if (saved_errno == E2BIG && !d->write_trouble)
+			/* the sampler wrote nothing: no backlog waits */
+			snprintf(d->problem, sizeof d->problem, "%.2048s: %zu "
+			    "devices to sample, more than the %d a log holds "
+			    "in one sample (docs/iolog-format.md): nothing is "
+			    "written until --include or --exclude selects "
+			    "fewer", d->path, d->nmon, IOLOG_NDEV_MAX);
+		if (saved_errno == E2BIG && !d->write_trouble)
+			fprintf(stderr, "iostatmon: %s\n", d->problem);
+		else if (!d->write_trouble && !d->file_trouble) {
 			snprintf(d->problem, sizeof d->problem, "%s: cannot "
 			    "write: %s", d->path, strerror(saved_errno));
 			fprintf(stderr, "iostatmon: %s; sampling goes on, up to "

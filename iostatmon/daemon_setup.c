@@ -152,8 +152,8 @@ prune(struct daemon *d)
 		    d->o->retain_days);
 	if (p.left > 0 && p.left != d->prune_left)
 		fprintf(stderr, "iostatmon: %s: %d expired file%s named like "
-		    "this host's logs left alone, not verified as such "
-		    "(%s%s)\n",
+		    "this host's logs left alone, not verified as expired logs "
+		    "of it (%s%s)\n",
 		    d->o->log_dir, p.left, p.left == 1 ? "" : "s", p.first,
 		    p.left > 1 ? "; and others" : "");
 	d->prune_left = p.left;

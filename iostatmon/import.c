@@ -34,17 +34,26 @@
  * each file is new (O_EXCL), made relative to its directory's descriptor,
  * which lib/safedir opens without following other users' links.
  *
+ * A sample is one frame, and a log's device table holds at most
+ * IOLOG_NDEV_MAX devices (docs/iolog-format.md): a block that would
+ * import more is refused, naming the limit, and so is any other error
+ * that stops the import; the logs it made are then removed, so that the
+ * output is written whole or not at all (import never appends: each
+ * of them is its own).
+ *
  * Exit status: 0 imported; 1 imported, but malformed input was skipped;
  * 2 usage error; 3 fatal (the capture cannot be read or holds no sample
  * at all, or a log cannot be opened or written).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -78,6 +87,15 @@ struct import {
 	uint64_t prev_t;		/* T of the previous block fed */
 	struct dev_set set;
 	size_t set_cap;
+	struct made *made;		/* the logs made, to remove on failure */
+	size_t nmade;
+};
+
+/* A log import made: its path, and which file it is. */
+struct made {
+	char *path;
+	dev_t dev;
+	ino_t ino;
 };
 
 static void
@@ -117,6 +135,69 @@ open_log(const char *path)
 	else if (w == NULL)
 		fprintf(stderr, "iostatmon import: %s\n", err);
 	return w;
+}
+
+/* The file at path, reached as lib/safedir reaches it: dev and ino. */
+static int
+file_id(const char *path, dev_t *dev, ino_t *ino)
+{
+	struct safedir d;
+	struct stat st;
+	char err[PATH_MAX + 256];
+	int rc;
+
+	if (safedir_open(&d, path, NULL, err, sizeof err) < 0)
+		return -1;
+	rc = fstatat(d.fd, d.name, &st, AT_SYMLINK_NOFOLLOW);
+	if (rc == 0) {
+		*dev = st.st_dev;
+		*ino = st.st_ino;
+	}
+	safedir_close(&d);
+	return rc;
+}
+
+static void
+note_made(struct import *im, const char *path)
+{
+	struct made m = { xstrdup(path), 0, 0 };
+
+	if (file_id(path, &m.dev, &m.ino) < 0) {
+		free(m.path);
+		return;
+	}
+	im->made = xrealloc(im->made, (im->nmade + 1) * sizeof *im->made);
+	im->made[im->nmade++] = m;
+}
+
+/* After a failure: remove each log this import made, when the name still
+ * holds that file (relative to its directory, no link followed). */
+static void
+remove_made(struct import *im)
+{
+	for (size_t i = 0; i < im->nmade; i++) {
+		struct made *m = &im->made[i];
+		struct safedir d;
+		struct stat st;
+		char err[PATH_MAX + 256];
+
+		if (safedir_open(&d, m->path, NULL, err, sizeof err) < 0)
+			continue;
+		if (fstatat(d.fd, d.name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_dev == m->dev && st.st_ino == m->ino &&
+		    unlinkat(d.fd, d.name, 0) == 0)
+			fprintf(stderr, "iostatmon import: %s: removed: the "
+			    "import failed\n", m->path);
+		safedir_close(&d);
+	}
+}
+
+static void
+free_made(struct import *im)
+{
+	for (size_t i = 0; i < im->nmade; i++)
+		free(im->made[i].path);
+	free(im->made);
 }
 
 /* LOGDIR and its missing parents, 0755 less the umask, made through
@@ -176,6 +257,7 @@ writer_for(struct import *im, uint64_t t)
 		return -1;
 	if (!(im->w = open_log(path)))
 		return -1;
+	note_made(im, path);
 	im->day = day;
 	if (!im->s) {
 		init_header(im, t);
@@ -251,14 +333,23 @@ feed_block(void *arg, uint64_t t, const struct ds_table *tab)
 		.realtime_ns = t, .monotonic_ns = t, .boottime_ns = t,
 	};
 	uint64_t iv = im->interval_ns;
+	size_t n;
 
 	if (im->prev_t && t - im->prev_t > iv + iv / 2) {
 		c.flags |= IOLOG_GAP;
 		c.missed = (t - im->prev_t + iv / 2) / iv - 1;
 	}
+	build_set(im, tab);
+	if ((n = sampler_monitored(tab, &im->set)) > IOLOG_NDEV_MAX) {
+		fprintf(stderr, "iostatmon import: %s: the sample at T %" PRIu64
+		    " has %zu devices to import; a log holds at most %d in one "
+		    "sample (docs/iolog-format.md), and a sample is never split:"
+		    " nothing imported (--include or --exclude selects fewer)\n",
+		    im->raw, t / NS, n, IOLOG_NDEV_MAX);
+		return -1;
+	}
 	if (writer_for(im, t) < 0)
 		return -1;
-	build_set(im, tab);
 	if (sampler_feed(im->s, tab, &im->set, &c) < 0) {
 		fprintf(stderr, "iostatmon import: writing the log: %s\n",
 		    strerror(errno));
@@ -374,6 +465,9 @@ import_cmd(int argc, char **argv)
 		    strerror(errno));
 		status = EXIT_FATAL;
 	}
+	if (status == EXIT_FATAL)
+		remove_made(&im);
+	free_made(&im);
 	if (im.s)
 		sampler_free(im.s);
 	for (size_t i = 0; i < im.set.n; i++)

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,63 +179,124 @@ struct prune {
 	struct logfile_pruned *p;
 };
 
-/* Does the file open on fd start as a log whose first header names
- * host? NULL, or why not. */
+/* What retention reads of a file to decide. */
+enum verdict { V_DELETE, V_LEAVE, V_DAMAGED };
+
+/* Does the file open on fd start as an iostatmon log? NULL, or why not. */
 static const char *
-not_of_host(int fd, const char *name, const char *host)
+not_a_log(int fd)
 {
-	static const char *const not_log = "not an iostatmon log";
 	uint8_t buf[VERIFY_BYTES];
-	struct iolog_reader *r;
-	struct iolog_event ev;
-	const char *why = not_log;
 	size_t n = 0;
 	ssize_t got;
 
-	while (n < sizeof buf && (got = read(fd, buf + n,
-	    sizeof buf - n)) != 0) {
+	while (n < sizeof buf && (got = pread(fd, buf + n, sizeof buf - n,
+	    (off_t)n)) != 0) {
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
 			return strerror(errno);
 		n += (size_t)got;
 	}
-	if (iolog_sniff(buf, n, n == sizeof buf) != IOLOG_LOG)
-		return not_log;
-	if ((r = iolog_reader_mem(buf, n, name)) == NULL)
-		return strerror(ENOMEM);
-	if (iolog_next(r, &ev) > 0 && ev.type == IOLOG_EV_HEADER &&
-	    ev.header != NULL)
-		why = strcmp(ev.header->host, host) == 0 ? NULL :
-		    "the log of another host";
-	iolog_reader_close(r);
-	return why;
+	return iolog_sniff(buf, n, n == sizeof buf) == IOLOG_LOG ? NULL :
+	    "not an iostatmon log";
 }
 
-/* name, expired: deleted if it is verified as a log of host. */
+/* The log open on fd, read whole by the reader: is every header of host,
+ * and is its newest time (its last sample's, or when it was made if it
+ * holds none) before the day oldest_kept? The name's date is not trusted:
+ * a log renamed to an old day keeps its samples of today. why: the
+ * reason for anything but V_DELETE. A log with damage is kept whole
+ * (V_DAMAGED): what it says of its host and its time is not all read. A
+ * tail cut inside its last write (a daemon killed while writing) or
+ * without its gzip trailer is no damage: everything before it is read. */
+static enum verdict
+judge(int fd, const char *name, const char *host, int64_t oldest_kept,
+    char *why, size_t len)
+{
+	struct iolog_reader *r;
+	struct iolog_event ev;
+	const char *nolog;
+	uint64_t newest = 0;
+	enum verdict v = V_DELETE;
+	int nheader = 0;
+
+	if ((nolog = not_a_log(fd)) != NULL) {
+		snprintf(why, len, "%s", nolog);
+		return V_LEAVE;
+	}
+	if ((r = iolog_reader_fd(fd, name, why, len)) == NULL)
+		return V_DAMAGED;
+	while (v == V_DELETE && iolog_next(r, &ev) > 0) {
+		if (ev.type == IOLOG_EV_HEADER && ev.header) {
+			nheader++;
+			if (strcmp(ev.header->host, host) != 0) {
+				snprintf(why, len, "the log of another host");
+				v = V_LEAVE;
+			} else if (ev.header->created_ns > newest)
+				newest = ev.header->created_ns;
+		} else if ((ev.type == IOLOG_EV_KEYFRAME ||
+		    ev.type == IOLOG_EV_SAMPLE) && ev.clock &&
+		    ev.clock->realtime_ns > newest)
+			newest = ev.clock->realtime_ns;
+		else if (ev.type == IOLOG_EV_DAMAGE && !ev.truncated &&
+		    !ev.cut) {
+			snprintf(why, len, "damaged at offset %" PRIu64 ": %s",
+			    ev.offset, ev.reason ? ev.reason : "?");
+			v = V_DAMAGED;
+		}
+	}
+	iolog_reader_close(r);
+	if (v == V_DELETE && nheader == 0) {
+		snprintf(why, len, "no header frame could be read");
+		v = V_DAMAGED;
+	} else if (v == V_DELETE && logfiles_day(newest) >= oldest_kept) {
+		time_t t = (time_t)(newest / 1000000000ULL);
+		struct tm tm;
+		char day[32];
+
+		gmtime_r(&t, &tm);
+		strftime(day, sizeof day, "%Y-%m-%d", &tm);
+		snprintf(why, len, "its last sample is of %s, within the "
+		    "retention", day);
+		v = V_LEAVE;
+	}
+	return v;
+}
+
+/* name, expired by its name: deleted if its contents say it is a log of
+ * host, expired too. */
 static void
 prune_one(int dirfd, const char *name, int64_t day, void *arg)
 {
 	struct prune *pr = arg;
-	char why[PATH_MAX + 256];
-	const char *reason = NULL;
+	char why[PATH_MAX + 256], reason[PATH_MAX];
+	enum verdict v = V_LEAVE;
 	struct stat st, now;
 	int fd;
 
 	if (day >= pr->oldest_kept)
 		return;
+	reason[0] = '\0';
 	fd = safefile_openat(dirfd, name, name, O_RDONLY, 0, why, sizeof why);
-	if (fd < 0)
-		reason = "";		/* why says it all */
-	else if ((reason = not_of_host(fd, name, pr->host)) == NULL &&
-	    (fstat(fd, &st) < 0 || fstatat(dirfd, name, &now,
-	    AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != now.st_dev ||
-	    st.st_ino != now.st_ino))
-		reason = "replaced while it was read";
+	if (fd >= 0 && (v = judge(fd, name, pr->host, pr->oldest_kept,
+	    reason, sizeof reason)) == V_DELETE && (fstat(fd, &st) < 0 ||
+	    fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    st.st_dev != now.st_dev || st.st_ino != now.st_ino)) {
+		snprintf(reason, sizeof reason, "replaced while it was read");
+		v = V_LEAVE;
+	}
 	if (fd >= 0)
 		close(fd);
-	if (reason) {
-		if (*reason)
+	if (v == V_DAMAGED) {
+		/* said at each retention: someone should look at it */
+		fprintf(stderr, "iostatmon: %s/%s: expired by its name, but "
+		    "kept: %s (iostatmon dump reads what it can)\n", pr->dir,
+		    name, reason);
+		return;
+	}
+	if (v == V_LEAVE) {
+		if (fd >= 0)
 			snprintf(why, sizeof why, "%s: %s", name, reason);
 		if (pr->p->left++ == 0)
 			snprintf(pr->p->first, sizeof pr->p->first, "%.1000s",

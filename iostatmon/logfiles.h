@@ -42,10 +42,13 @@ struct logfile_pruned {
 };
 
 /* Delete host's files of days before today - retain_days, each only once
- * it is verified as a log of host: a regular file of one name (not a
- * link, which is not followed), whose first bytes are an iostatmon log
- * (iolog_sniff) whose first header names host exactly. Anything else
- * is left alone and counted in p. Failures are reported on stderr. */
+ * it is verified, by reading it whole, as an expired log of host: a
+ * regular file of one name (not a link, which is not followed), an
+ * iostatmon log (iolog_sniff) every header of which names host exactly,
+ * and whose last sample (or creation, with none) is of a day before
+ * today - retain_days, whatever its name says. Anything else is left
+ * alone and counted in p; a damaged log is kept and named on stderr, as
+ * are failures. */
 void logfiles_prune(const char *dir, const char *host, int64_t today,
     int retain_days, struct logfile_pruned *p);
 

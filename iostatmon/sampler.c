@@ -375,6 +375,16 @@ sample_entries(struct sampler *s, const struct ds_table *t,
 	return changed || nmon != matched;
 }
 
+size_t
+sampler_monitored(const struct ds_table *t, const struct dev_set *set)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		n += monitored(set, info_of(set, t, i)) != 0;
+	return n;
+}
+
 int
 sampler_feed(struct sampler *s, const struct ds_table *t,
     const struct dev_set *set, const struct iolog_clock *c)
@@ -383,6 +393,12 @@ sampler_feed(struct sampler *s, const struct ds_table *t,
 	uint64_t dt_ns;
 	int ok, changed;
 
+	/* A table holds at most IOLOG_NDEV_MAX devices: refused before
+	 * any frame, not a header with no table after it. */
+	if (sampler_monitored(t, set) > IOLOG_NDEV_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
 	s->err = 0;
 	if (s->oldcap < t->n) {
 		s->old_of_line = xrealloc(s->old_of_line,

@@ -25,9 +25,15 @@ void sampler_free(struct sampler *s);
  * which are monitored (in t's order, or NULL for all of t), c the clocks of
  * the read (seq is assigned by the sampler). Writes H/T/K frames when
  * needed (start, table change, hourly keyframe, new boot) and an S frame.
- * Returns 0, or -1 when the write failed (errno set; see iolog.h backlog). */
+ * Returns 0, or -1 when the write failed (errno set; see iolog.h backlog),
+ * or with errno E2BIG and nothing written when set monitors more than
+ * IOLOG_NDEV_MAX devices (sampler_monitored), which no log can hold. */
 int sampler_feed(struct sampler *s, const struct ds_table *t,
     const struct dev_set *set, const struct iolog_clock *c);
+
+/* How many devices of t set monitors (set NULL: all of t): the devices
+ * of the table a feed of t writes, at most IOLOG_NDEV_MAX. */
+size_t sampler_monitored(const struct ds_table *t, const struct dev_set *set);
 
 /* Start a new member on the next feed (rotation to a new writer). */
 void sampler_set_writer(struct sampler *s, struct iolog_writer *w);

@@ -45,6 +45,42 @@ is_kept(const char *keep, const struct stat *st)
 	return hit;
 }
 
+/* Is name, in the directory open on dirfd, where SQLite keeps a file
+ * beside the database db (named as given, or where its links lead, as
+ * SQLite resolves them)? That file's suffix, else NULL. Whether the file
+ * exists does not matter: SQLite deletes a journal it finds at the next
+ * open, or plays it back into the database. */
+static const char *
+side_file(int dirfd, const char *name, const char *db)
+{
+	static const char *const side[] = { "-journal", "-wal", "-shm" };
+	char *real = realpath(db, NULL);
+	const char *as[2] = { db, real }, *hit = NULL;
+	struct stat here, there;
+
+	if (fstat(dirfd, &here) < 0) {
+		free(real);
+		return NULL;
+	}
+	for (size_t i = 0; !hit && i < 2 && as[i]; i++) {
+		const char *slash = strrchr(as[i], '/');
+		const char *base = slash ? slash + 1 : as[i];
+		size_t blen = strlen(base);
+		char *dir = slash ? xstrndup(as[i], slash == as[i] ? 1 :
+		    (size_t)(slash - as[i])) : xstrdup(".");
+
+		if (strncmp(name, base, blen) == 0 && stat(dir, &there) == 0 &&
+		    there.st_dev == here.st_dev && there.st_ino == here.st_ino)
+			for (size_t k = 0; !hit && k < sizeof side /
+			    sizeof *side; k++)
+				if (strcmp(name + blen, side[k]) == 0)
+					hit = side[k];
+		free(dir);
+	}
+	free(real);
+	return hit;
+}
+
 /* What is at the target now: nothing or a regular file (0), else why
  * it is refused, in why. */
 static int
@@ -52,7 +88,16 @@ refused(struct outfile *o, const struct outfile_opts *opts, char *why,
     size_t len)
 {
 	struct stat st, to;
+	const char *side;
 
+	if (opts && opts->keep && (side = side_file(o->dirfd, o->name,
+	    opts->keep)) != NULL) {
+		snprintf(why, len, "is where SQLite keeps the %s file of the "
+		    "census database %s, which SQLite deletes or plays back "
+		    "into the database at its next open; refusing to write "
+		    "it", side, opts->keep);
+		return 1;
+	}
 	if (fstatat(o->dirfd, o->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
 	if (opts && opts->keep && (is_kept(opts->keep, &st) ||

@@ -10,7 +10,8 @@
  * truncates an older one, and nothing is ever written through a link.
  * A target that exists and is not a regular file (a symbolic link, a
  * FIFO, a device, a directory) is refused before anything is written, and
- * so is one that is the census database or a file SQLite keeps beside it.
+ * so is one that is the census database or a file SQLite keeps beside it
+ * (its -journal, -wal or -shm), whether that file exists yet or not.
  */
 #ifndef IOCENSUS_OUTFILE_H
 #define IOCENSUS_OUTFILE_H
@@ -34,7 +35,8 @@ struct outfile_opts {
 	const struct stat *like;
 	/* NULL, or an SQLite database that must never be written over: it
 	 * and its -wal, -shm and -journal files, whatever path or link
-	 * names them (compared by device and inode). */
+	 * names them (compared by device and inode; a side file that does
+	 * not exist yet by its name in the database's directory). */
 	const char *keep;
 };
 

@@ -19,6 +19,10 @@ secret-project-xyz/big-merger-plan.pdf; user nobody (uid 65534) attacks.
 - An output that is the database, by any path, link or hard link, or one
   of its -wal and -shm files, is refused before anything is written: the
   database keeps every byte.
+- An output named as a -journal, -wal or -shm file of the database that
+  does not exist yet (which SQLite would delete or play back at its next
+  open) is refused too, by the database's directory under any path to
+  it: exit 3, a message naming SQLite's file, nothing written.
 - Temporary files are made with O_CREAT|O_EXCL|O_NOFOLLOW under a name of
   64 random bits (strace).
 """
@@ -390,6 +394,50 @@ def output_is_db(tmp, db, root):
     con.close()
 
 
+def side_files(tmp, db, root):
+    """Side files that do not exist yet, named through other paths."""
+    d, base = os.path.split(db)
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    dirlink = os.path.join(tmp, "dblink.d")
+    os.symlink(d, dirlink)      # root's own link: followed
+    spellings = [
+        ("its path", d),
+        ("another spelling", os.path.join(d, "..", os.path.basename(d),
+                                          ".")),
+        ("a link to its directory", dirlink),
+    ]
+    for suffix in ("-journal", "-wal", "-shm"):
+        for name, where in spellings:
+            target = os.path.join(where, base + suffix)
+            for what, argv in writers(db, root, target):
+                for f in (db + "-wal", db + "-shm", db + "-journal"):
+                    if os.path.exists(f) and os.path.getsize(f) == 0:
+                        os.unlink(f)
+                gone = not os.path.exists(db + suffix)
+                before = snapshot_of(db)
+                n = count_snapshots(db)
+                rc, _, err = run(argv)
+                ok(gone and rc == 3 and "SQLite" in err and
+                   (base + suffix) in err and "census database" in err,
+                   "%s = the database's %s, not there yet (%s): refused, "
+                   "named" % (what, suffix, name), "rc=%d %s" % (rc, err))
+                ok(suffix != "-journal" or
+                   not os.path.exists(db + suffix),
+                   "%s = the database's %s (%s): nothing written"
+                   % (what, suffix, name))
+                eq((snapshot_of(db)[0], count_snapshots(db)),
+                   (before[0], n),
+                   "%s = the database's %s (%s): every byte kept"
+                   % (what, suffix, name))
+    # A name that only starts like one is an ordinary output.
+    other = db + "-journal.txt"
+    rc, _, err = run([IOC, "metrics", "--db", db, "--out", other])
+    ok(rc == 0 and os.path.isfile(other),
+       "metrics --out DB-journal.txt: written (not a side file)", err)
+
+
 def temporaries(tmp, db):
     strace = shutil.which("strace")
     if not strace:
@@ -425,6 +473,7 @@ def main():
         planted_links(tmp, db, root)
         planted_db(tmp, root)
         output_is_db(tmp, db, root)
+        side_files(tmp, db, root)
         temporaries(tmp, db)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

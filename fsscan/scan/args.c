@@ -257,6 +257,27 @@ set_value(struct args *a, const char *prog, int c, const char *val)
 	return 1;
 }
 
+/* An empty value names nothing (--fs '' from an unset variable would
+ * record a snapshot of no file system's name): every option refuses it. */
+static int
+empty_value(const char *prog, int c, const char *val)
+{
+	const char *name = NULL;
+
+	if (!val || *val)
+		return 0;
+	for (size_t i = 0; longopts[i].name && !name; i++)
+		if (longopts[i].val == c)
+			name = longopts[i].name;
+	if (name)
+		fprintf(stderr, "%s: --%s '': expected a value, not an empty "
+		    "one\n", prog, name);
+	else
+		fprintf(stderr, "%s: -%c '': expected a value, not an empty "
+		    "one\n", prog, c);
+	return 1;
+}
+
 int
 args_parse(int argc, char **argv, const char *prog, struct args *a)
 {
@@ -270,6 +291,8 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 	a->progress = isatty(STDERR_FILENO);
 	opterr = 0;		/* getopt would start with argv[0], a path */
 	while ((c = getopt_long(argc, argv, ":j:vhV", longopts, NULL)) != -1) {
+		if (c != ':' && c != '?' && empty_value(prog, c, optarg))
+			return -1;
 		switch (c) {
 		case O_DB: a->db = optarg; break;
 		case O_DBGROUP:

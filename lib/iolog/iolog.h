@@ -20,6 +20,12 @@ enum iolog_flag {
 
 enum iolog_state { IOLOG_OK = 0, IOLOG_ABSENT = 1, IOLOG_RESET = 2 };
 
+/* The format's bounds (docs/iolog-format.md): a frame body is at most
+ * IOLOG_FRAME_MAX bytes, and a device table, so a sample, at most
+ * IOLOG_NDEV_MAX devices; a sample is never split over several frames. */
+#define IOLOG_FRAME_MAX  (16u << 20)
+#define IOLOG_NDEV_MAX   65536
+
 struct iolog_header {
 	char host[256];
 	char release[128];	/* uname -r */

@@ -8,8 +8,6 @@
 #include "iobuf.h"
 #include "iolog.h"
 
-#define IOLOG_FRAME_MAX  (16u << 20)	/* longest frame body */
-#define IOLOG_NDEV_MAX   65536		/* devices in one table */
 #define IOLOG_NATTR_MAX  256		/* attributes per device */
 #define IOLOG_STR_MAX    65535		/* attribute key or value */
 #define IOLOG_MASK_ALL   ((UINT32_C(1) << DS_FIELDS) - 1)

@@ -659,6 +659,18 @@ getopt_error(const char *name, int c, const char *arg, cli_opts allowed,
 	return -1;
 }
 
+/* An empty value names nothing: --project '' (an unset variable) would
+ * otherwise match nothing, or everything. Only a title may be empty. */
+static int
+empty_value(const char *name, const struct optdoc *d, const char *v)
+{
+	if (!d->opt.has_arg || !v || *v || d->opt.val == O_TITLE)
+		return 0;
+	fprintf(stderr, "iocensus %s: --%s '': expected %s, not an empty "
+	    "value\n", name, d->opt.name, d->arg);
+	return 1;
+}
+
 int
 cli_parse(struct cli *a, const char *name, const char *argspec,
     cli_opts allowed, int argc, char **argv)
@@ -688,6 +700,8 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 			    "to this command\n", name, d->opt.name);
 			return -1;
 		}
+		if (empty_value(name, d, optarg))
+			return -1;
 		rc = set_common(a, name, d->opt.val, optarg);
 		if (rc == 1)
 			rc = set_io(a, name, d->opt.val, optarg);

@@ -329,6 +329,17 @@ out:
 	return r;
 }
 
+/* Every --keep-* rule is 0: a slip (a variable left empty), never a
+ * policy, since it would remove every snapshot but the newest. */
+static int
+all_zero(const struct opts *o)
+{
+	for (int p = 0; p < OPTS_NPERIOD; p++)
+		if (o->keep[p] > 0)
+			return 0;
+	return 1;
+}
+
 struct result *
 prune_run(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
@@ -340,6 +351,13 @@ prune_run(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 		    "Give rules: --keep-daily N, --keep-weekly N, "
 		    "--keep-monthly N, --keep-quarterly N (0 keeps none by "
 		    "that rule)");
+		return NULL;
+	}
+	if (all_zero(o)) {
+		snprintf(err, errlen, FMT_USAGE "every rule is 0: that keeps "
+		    "only the newest complete snapshot of each file system; "
+		    "give one rule above 0 (--keep-daily 14), or remove "
+		    "snapshots by id with iocensus forget");
 		return NULL;
 	}
 	if (o->dry_run)

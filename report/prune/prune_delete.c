@@ -116,6 +116,46 @@ delete_snapshot(sqlite3 *db, sqlite3_stmt *del, int64_t id, char *err,
 	return db_sqlerr(db, what, err, errlen);
 }
 
+/* The database passes PRAGMA quick_check: 0, or -1 with err saying
+ * what quick_check found (the caller names the database). A damaged page read by the policy may hold
+ * no snapshot, or a wrong one: deleting by what was read could take the
+ * snapshots that were to be kept, and a rewrite of the b-trees around a
+ * damaged page spreads the damage. Nothing is changed then. */
+static int
+check_intact(sqlite3 *db, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	char said[512] = "";
+	size_t len = 0;
+	int rc, nrow = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(5)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return db_sqlerr(db, "PRAGMA quick_check", err, errlen);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *r = (const char *)sqlite3_column_text(st, 0);
+
+		if (nrow++ == 0 && r && strcmp(r, "ok") == 0)
+			continue;
+		if (len < sizeof said)
+			len += (size_t)snprintf(said + len, sizeof said - len,
+			    "%s%s", len ? "; " : "", r ? r : "?");
+	}
+	if (rc != SQLITE_DONE && len < sizeof said)
+		snprintf(said + len, sizeof said - len, "%s%s", len ? "; " :
+		    "", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	if (said[0] == '\0')
+		return 0;
+	for (char *c = said; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	snprintf(err, errlen, "the database is damaged, PRAGMA quick_check "
+	    "says: %s; nothing was removed: restore it from a backup, or "
+	    "recover it (sqlite3 .recover)", said);
+	return -1;
+}
+
 int
 prune_delete(sqlite3 *db, const int64_t *ids, size_t n, uint64_t *rows,
     size_t *ntables, char *err, size_t errlen)
@@ -124,7 +164,8 @@ prune_delete(sqlite3 *db, const int64_t *ids, size_t n, uint64_t *rows,
 	sqlite3_stmt *del = NULL;
 	int rc = -1;
 
-	if (check_foreign_keys(db, err, errlen) < 0 ||
+	if (check_intact(db, err, errlen) < 0 ||
+	    check_foreign_keys(db, err, errlen) < 0 ||
 	    load_tables(db, &t, err, errlen) < 0)
 		goto out;
 	del = db_prepare(db, "DELETE FROM snapshot WHERE id = ?", err,

@@ -64,7 +64,9 @@ const char *prune_policy_label(enum opts_period p, int64_t t, char *buf,
 /* Remove the snapshots ids (n of them, known to exist) and every row of
  * every table that holds a snapshot_id, inside the caller's transaction:
  * the rows go by the foreign keys' ON DELETE CASCADE, which is checked
- * first to hold for every such table. rows[i]: the rows that went with
+ * first to hold for every such table, after PRAGMA quick_check has
+ * found the database intact (else nothing is changed, and err names the
+ * database and the damage). rows[i]: the rows that went with
  * ids[i]; *ntables the tables they were in. 0, or -1 with err (the caller
  * rolls back). */
 int prune_delete(sqlite3 *db, const int64_t *ids, size_t n, uint64_t *rows,

@@ -408,9 +408,13 @@ pick_snapshot(sqlite3 *db, const struct opts *o, struct snap *out,
 		    " %s, not --fs %s", (long long)id, out->fs, o->fs);
 		rc = -1;
 	}
-	if (rc > 0 && space_names_check_project(db, o->project, out->fs, err,
-	    errlen) < 0)
+	if (rc > 0 && space_names_check_project(db, o->project, out->fs, 0,
+	    err, errlen) < 0)
 		rc = -1;
+	for (size_t i = 0; rc > 0 && i < o->nexclude; i++)
+		if (space_names_check_project(db, o->exclude[i], out->fs, 1,
+		    err, errlen) < 0)
+			rc = -1;
 	if (rc < 0)
 		query_census_snap_clear(out);
 	return rc;

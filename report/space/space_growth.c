@@ -228,7 +228,7 @@ space_growth(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	/* File systems are named in id order; points are in time order. */
 	rc = space_names_choose_fs(s, n, o->fs, 1, &p.fs, err, errlen);
 	if (rc < 0 || (rc > 0 && space_names_check_project(db, o->project,
-	    rc == 1 ? p.fs : NULL, err, errlen) < 0))
+	    rc == 1 ? p.fs : NULL, 0, err, errlen) < 0))
 		goto out;
 	if (rc == 2) {
 		r = space_growth_sum(db, o, s, n, err, errlen);

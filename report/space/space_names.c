@@ -9,6 +9,7 @@
 #include "space.h"
 #include "space_growth_int.h"
 #include "space_names_int.h"
+#include "suggest.h"
 #include "xalloc.h"
 
 #define LIST_MAX 10	/* names listed in a message, then how many */
@@ -84,7 +85,7 @@ space_names_fs_list(sqlite3 *db, const char *want, struct snap **s, size_t *n,
 
 int
 space_names_check_project(sqlite3 *db, const char *project, const char *fs,
-    char *err, size_t errlen)
+    int exclude, char *err, size_t errlen)
 {
 	char **names;
 	size_t n;
@@ -100,8 +101,14 @@ space_names_check_project(sqlite3 *db, const char *project, const char *fs,
 	for (size_t i = 0; i < n && !found; i++)
 		found = strcmp(names[i], project) == 0;
 	if (!found) {
-		snprintf(err, errlen, FMT_USAGE "project %s is in no snapshot"
-		    " of %s; projects:", project, fs ? fs : "any file system");
+		const char *meant = suggest_word(project,
+		    (const char *const *)names, n);
+
+		snprintf(err, errlen, FMT_USAGE "%sproject %s is in no snapshot"
+		    " of %s%s%s%s; projects:", exclude ? "--exclude-project: " :
+		    "", project, fs ? fs : "any file system", meant ?
+		    "; did you mean '" : "", meant ? meant : "", meant ? "'?" :
+		    "");
 		list_names((const char *const *)names, n, err, errlen);
 	}
 	query_census_names_free(names, n);
@@ -128,6 +135,6 @@ space_names_check(sqlite3 *db, const char *const *fs, size_t nfs,
 	/* Of the one file system named, else of any. */
 	for (size_t i = 0; i < nproject && rc == 0; i++)
 		rc = space_names_check_project(db, project[i], nfs == 1 ?
-		    fs[0] : NULL, err, errlen);
+		    fs[0] : NULL, 0, err, errlen);
 	return rc;
 }

@@ -28,8 +28,10 @@ long space_names_fs_list(sqlite3 *db, const char *want, struct snap **s,
     size_t *n, const char ***names, char *err, size_t errlen);
 
 /* project (NULL: none to check) must be in some snapshot of file system
- * fs (NULL: of any). 0, or -1 with a usage error listing the projects. */
+ * fs (NULL: of any). 0, or -1 with a usage error listing the projects
+ * and the one likely meant; exclude: it was given to --exclude-project,
+ * where a name that matches nothing would leave every project in. */
 int space_names_check_project(sqlite3 *db, const char *project, const char *fs,
-    char *err, size_t errlen);
+    int exclude, char *err, size_t errlen);
 
 #endif
