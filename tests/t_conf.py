@@ -324,6 +324,54 @@ def refused(tmp, tree):
        " refused", err)
 
 
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def man_examples(tmp, tree):
+    """The man page's example file and commands, run with its paths
+    moved into tmp; the shipped example file read as it is."""
+    man = open(os.path.join(TOP, "docs", "iocensus.conf.5")).read()
+    ex = man.split(".Sh EXAMPLES", 1)[1].split(".Sh ", 1)[0]
+    blocks = re.findall(r"^\.Bd -literal[^\n]*\n(.*?)^\.Ed", ex, re.M | re.S)
+    if not ok(len(blocks) == 2, "iocensus.conf.5: a file and commands"):
+        return
+    moved = {"/var/lib/iocensus": os.path.join(tmp, "man"),
+             "/var/log/iostatmon": os.path.join(tmp, "man-logs"),
+             "/var/lib/prometheus/node-exporter": tmp,
+             "/etc/iocensus/proj.limits": os.path.join(tmp, "t.limits"),
+             "/proj": tree}
+    text = blocks[0]
+    for a, b in moved.items():
+        text = text.replace(a, b)
+    conf = os.path.join(tmp, "man.conf")
+    write(conf, text)
+    for line in blocks[1].splitlines():
+        argv = line.split()
+        argv = [moved.get(w, w) for w in argv]
+        argv[0] = FSSCAN if argv[0] == "fsscan" else IOCENSUS
+        rc, out, err = run(argv + (["--quiet"] if "fsscan" in line else []),
+                           conf=conf, cwd=tmp)
+        ok(rc == 0, "iocensus.conf.5: `%s` runs" % line, err)
+    c = sqlite3.connect(os.path.join(tmp, "man", "census.db"))
+    eq(sorted({r[0] for r in c.execute("SELECT fs FROM snapshot")}),
+       ["proj"], "iocensus.conf.5: both scans recorded as proj")
+    c.close()
+    for key in ("db", "logs", "metrics", "keep-daily", "keep-weekly",
+                "keep-monthly", "keep-quarterly", "root", "project",
+                "limits", "cold", "dirs", "max-rate"):
+        ok(".It Cm %s No" % key in man, "iocensus.conf.5 describes %s" % key)
+        ok(re.search(r"^#%s = " % key, open(os.path.join(
+            TOP, "scripts", "iocensus.conf")).read(), re.M),
+           "scripts/iocensus.conf shows %s, commented" % key)
+    shipped = os.path.join(tmp, "shipped.conf")
+    shutil.copy(os.path.join(TOP, "scripts", "iocensus.conf"), shipped)
+    os.chmod(shipped, 0o644)
+    _, rows, err = config_rows(shipped)
+    ok(rows and all(src in ("default", "environment") for _v, src in
+                    rows.values()), "scripts/iocensus.conf: read, every"
+       " value its default", err)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_conf.")
     try:
@@ -333,6 +381,7 @@ def main():
         fs_settings(tmp, tree)
         commands(tmp, tree)
         bad_files(tmp, tree)
+        man_examples(tmp, tree)
         refused(tmp, tree)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -93,7 +93,7 @@ cli_config(const struct cli *a)
 }
 
 int
-cli_conf_defaults(struct cli *a, const char *name)
+cli_config_defaults(struct cli *a, const char *name)
 {
 	static char *logs[1];
 	const struct conf *c = conf_get();
@@ -157,7 +157,7 @@ resolve(struct cli *a, sqlite3 *db, const char **fs, char *err,
 }
 
 int
-cli_fs_resolve(struct cli *a, sqlite3 *db, char *err, size_t errlen)
+cli_config_fs(struct cli *a, sqlite3 *db, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < a->nfss; i++)
 		if (resolve(a, db, &a->fss[i], err, errlen) < 0)

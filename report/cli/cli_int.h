@@ -36,14 +36,14 @@ struct result *cli_config(const struct cli *a);
  * did not: ingest's PATH (logs), metrics' --out (metrics; "-" is
  * standard output), prune's rules ([prune], which config checks too).
  * 0, or -1 (reported: a value of the file refused). */
-int cli_conf_defaults(struct cli *a, const char *name);
+int cli_config_defaults(struct cli *a, const char *name);
 /* prune's rules from [prune], read as --keep-* are, unless the command
  * line gave one. 0, or -1 (reported, naming the file and line). */
 int cli_prune_conf(struct cli *a, const struct conf *c);
 /* --fs values that are a root path: the name of the file system whose
  * snapshots have that root (lib/conf.h, conf_root_len). 0, or -1 with
  * err (a usage error: a root of several file systems). */
-int cli_fs_resolve(struct cli *a, sqlite3 *db, char *err, size_t errlen);
+int cli_config_fs(struct cli *a, sqlite3 *db, char *err, size_t errlen);
 
 /* A duration: "90" (seconds), "90s", "10m", "1h", "2d", "1w". 0 or -1. */
 int cli_value_duration(const char *s, int64_t *out);

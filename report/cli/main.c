@@ -434,7 +434,7 @@ run_command(struct cli *a, sqlite3 *db)
 
 	if (rc != 0)
 		return rc;
-	if (cli_fs_resolve(a, db, err, sizeof err) < 0)
+	if (cli_config_fs(a, db, err, sizeof err) < 0)
 		return query_failed(a, err);
 	if (!strcmp(a->cmd->name, "ingest"))
 		return run_ingest(a, db);
@@ -483,7 +483,7 @@ main(int argc, char **argv)
 		cli_free(&a);
 		return CLI_EXIT_USAGE;
 	}
-	if (conf_init("iocensus") < 0 || cli_conf_defaults(&a, a.cmd->name) <
+	if (conf_init("iocensus") < 0 || cli_config_defaults(&a, a.cmd->name) <
 	    0) {
 		free(pairs);
 		cli_free(&a);
