@@ -185,7 +185,8 @@ fuzz: deps
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs, their man
 # pages, iostatmon's systemd unit and logrotate note, the Prometheus
 # alerting rules on the metrics (DATADIR/iocensus), and the cron file of
-# the nightly census, installed disabled (it says how to enable it). The unit and the cron file name the programs where
+# the nightly census, installed disabled, and the configuration file
+# (an example, every key commented) when there is none (it says how to enable it). The unit and the cron file name the programs where
 # they are installed ($(BINDIR)), not where they were built.
 PREFIX         ?= /usr/local
 DESTDIR        ?=
@@ -200,9 +201,13 @@ DIRLIST := $(DATADIR)/iocensus/installed-dirs
 INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
     $(BINDIR)/fsscan-mpi $(MANDIR)/man1/fsscan-mpi.1 \
     $(MANDIR)/man1/fsscan.1 $(MANDIR)/man1/iocensus.1 \
-    $(MANDIR)/man8/iostatmon.8 $(SYSTEMDUNITDIR)/iostatmon.service \
+    $(MANDIR)/man8/iostatmon.8 $(MANDIR)/man5/iocensus.conf.5 \
+    $(SYSTEMDUNITDIR)/iostatmon.service \
     $(SYSCONFDIR)/logrotate.d/iostatmon $(SYSCONFDIR)/cron.d/iocensus \
     $(DATADIR)/iocensus/iocensus.rules.yml $(DIRLIST)
+# The configuration file: installed only where there is none, removed
+# only while it is the example as shipped; an edited one stays.
+CONF := $(DESTDIR)$(SYSCONFDIR)/iocensus/iocensus.conf
 # @BINDIR@ in the unit and the cron file: where the programs now are.
 subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
     chmod 644 $2.tmp && mv $2.tmp $2
@@ -210,8 +215,9 @@ subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
 # fsscan-mpi and its page too, when it was built (an MPI compiler found).
 install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus mpi
 	scripts/install-dirs make $(DIRLIST) "$(DESTDIR)" $(BINDIR) \
-	    $(MANDIR)/man1 $(MANDIR)/man8 $(SYSTEMDUNITDIR) \
-	    $(SYSCONFDIR)/logrotate.d $(SYSCONFDIR)/cron.d $(DATADIR)/iocensus
+	    $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man8 $(SYSTEMDUNITDIR) \
+	    $(SYSCONFDIR)/logrotate.d $(SYSCONFDIR)/cron.d $(DATADIR)/iocensus \
+	    $(SYSCONFDIR)/iocensus
 	$(INSTALL) -m 755 $(filter-out mpi,$^) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 docs/fsscan.1 docs/iocensus.1 $(DESTDIR)$(MANDIR)/man1/
 	if [ -x $(BUILD)/fsscan-mpi ]; then \
@@ -219,6 +225,9 @@ install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus mpi
 		$(INSTALL) -m 644 docs/fsscan-mpi.1 $(DESTDIR)$(MANDIR)/man1/; \
 	fi
 	$(INSTALL) -m 644 docs/iostatmon.8 $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 644 docs/iocensus.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	[ -e $(CONF) ] || [ -L $(CONF) ] || \
+	    $(INSTALL) -m 644 scripts/iocensus.conf $(CONF)
 	$(INSTALL) -m 644 scripts/iostatmon.logrotate \
 	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/iostatmon
 	$(INSTALL) -m 644 scripts/iocensus.rules.yml \
@@ -229,6 +238,7 @@ install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus mpi
 # Then the directories install made, those left empty.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(filter-out $(DIRLIST),$(INSTALLED)))
+	! cmp -s scripts/iocensus.conf $(CONF) || rm -f $(CONF)
 	scripts/install-dirs remove $(DIRLIST) "$(DESTDIR)"
 
 clean:

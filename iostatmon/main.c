@@ -18,6 +18,7 @@
 
 #include "argval.h"
 #include "cmd.h"
+#include "conf.h"
 #include "daemon.h"
 #include "interval.h"
 #include "logfiles.h"
@@ -29,7 +30,7 @@
 
 #define MAX_GLOBS 64
 #define BACKLOG_MAX (1ULL << 32)
-#define DEFAULT_LOG_DIR "/var/log/iostatmon"
+#define DEFAULT_LOG_DIR CONF_LOGS_DEFAULT
 
 static void
 usage(FILE *f)
@@ -44,7 +45,8 @@ usage(FILE *f)
 "                        multiples (default 60; 0.1 to 86400, whole ms)\n"
 "  -c, --count N         stop after N samples, N >= 1 (default: run until\n"
 "                        signalled)\n"
-"  -o, --log-dir DIR     daily logs go here (default " DEFAULT_LOG_DIR ")\n"
+"  -o, --log-dir DIR     daily logs go here (default: logs of " CONF_PATH ",\n"
+"                        else " DEFAULT_LOG_DIR ")\n"
 "      --host NAME       host name in the logs (default: gethostname)\n"
 "      --retain DAYS     delete this host's logs older than DAYS days\n"
 "                        (default 31; 0 keeps everything; at most 100000)\n"
@@ -225,7 +227,6 @@ parse_args(struct args *a, int argc, char **argv)
 
 	memset(a, 0, sizeof *a);
 	a->d.interval_ns = 60ULL * 1000000000;
-	a->d.log_dir = DEFAULT_LOG_DIR;
 	a->d.retain_days = 31;
 	a->d.backlog_max = 1 << 20;
 	a->d.dev.proc = "/proc";
@@ -247,6 +248,12 @@ parse_args(struct args *a, int argc, char **argv)
 		unexpected(argv[optind]);
 		return -1;
 	}
+	/* --log-dir, else the configuration's logs, which iocensus ingest
+	 * reads too. */
+	if (conf_init("iostatmon") < 0)
+		return -1;
+	a->d.log_dir = conf_pick(a->d.log_dir, NULL,
+	    &conf_get()->top[CONF_LOGS], DEFAULT_LOG_DIR, NULL);
 	if (a->d.host == NULL) {
 		if (gethostname(a->host, sizeof a->host - 1) < 0) {
 			fprintf(stderr, "iostatmon: gethostname: %s; use "

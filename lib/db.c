@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "conf.h"
 #include "dbfile.h"
 #include "metric.h"
 #include "sql_embed.h"
@@ -48,14 +49,8 @@ on_busy(void *arg, int tries)
 const char *
 db_default_path(const char *explicit_path)
 {
-	const char *env;
-
-	if (explicit_path && *explicit_path)
-		return explicit_path;
-	env = getenv("IOCENSUS_DB");
-	if (env && *env)
-		return env;
-	return "iocensus.db";
+	return conf_pick(explicit_path, DB_ENV, &conf_get()->top[CONF_DB],
+	    DB_DEFAULT, NULL);
 }
 
 int

@@ -30,7 +30,11 @@
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 
-/* Resolve the database path: explicit, else $IOCENSUS_DB, else ./iocensus.db */
+#define DB_ENV     "IOCENSUS_DB"
+#define DB_DEFAULT "iocensus.db"
+
+/* Resolve the database path: explicit, else $IOCENSUS_DB, else the
+ * configuration's db (lib/conf.h, read by conf_init), else ./iocensus.db */
 const char *db_default_path(const char *explicit_path);
 
 /* Waiting for another writer's lock gives up at once when *flag becomes

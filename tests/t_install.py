@@ -53,6 +53,8 @@ FILES = {
     PREFIX + "/share/man/man1/fsscan.1": 0o644,
     PREFIX + "/share/man/man1/iocensus.1": 0o644,
     PREFIX + "/share/man/man8/iostatmon.8": 0o644,
+    PREFIX + "/share/man/man5/iocensus.conf.5": 0o644,
+    "/etc/iocensus/iocensus.conf": 0o644,
     PREFIX + "/lib/systemd/system/iostatmon.service": 0o644,
     "/etc/logrotate.d/iostatmon": 0o644,
     "/etc/cron.d/iocensus": 0o644,

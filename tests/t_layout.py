@@ -93,7 +93,8 @@ def room(path, prefixes, *uses):
 ROOMS = dict([
     # lib/: code more than one program uses, knowing no program.
     module("argval"),
-    module("db", "dbfile", "i128", "metric"),
+    module("conf", "lines", "safedir", "safefile", "suggest", "xalloc"),
+    module("db", "conf", "dbfile", "i128", "metric"),
     module("dbfile", "safedir", "xalloc"),
     module("diskstats"),
     module("epoch", "argval"),

@@ -13,6 +13,7 @@
 #include "argval.h"
 #include "db.h"
 #include "dbfile.h"
+#include "conf.h"
 #include "epoch.h"
 #include "human.h"
 #include "idname.h"
@@ -26,12 +27,19 @@ args_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 "usage: %s [OPTIONS] ROOT\n"
+"       %s [OPTIONS] --fs NAME\n"
 "Walk ROOT in parallel and record a census snapshot in the database.\n"
+"A file system of the configuration file (" CONF_PATH ",\n"
+"or $" CONF_ENV ") gives its root, rules, limits, cold, dirs and max-rate;\n"
+"options given here win (iocensus.conf(5)).\n"
 "\n"
-"  --db PATH             census database (default $IOCENSUS_DB, else ./iocensus.db)\n"
+"  --db PATH             census database (default $IOCENSUS_DB, else the\n"
+"                        configuration's db, else ./iocensus.db)\n"
 "  --db-group GROUP      group of a new database and its directories, which\n"
 "                        are made mode 0640 and 0750 (default: this user's)\n"
-"  --fs NAME             file-system name for the snapshot (default: ROOT)\n"
+"  --fs NAME             file-system name for the snapshot (default: the\n"
+"                        configured one whose root is ROOT, else ROOT);\n"
+"                        without ROOT, the configured file system NAME\n"
 "  -j, --threads N       walker threads, 1 to 1024, fixed (default: start from\n"
 "                        CPUs and fs type, add while they wait on the disk)\n"
 "  --project RULE        projid | depth:N | map:FILE | gidmap:FILE | group | user;\n"
@@ -70,7 +78,7 @@ args_usage(FILE *f, const char *prog)
 "  -V, --version         version\n"
 "\n"
 "Exit status: 0 complete, 1 complete with unreadable entries, 2 usage error,\n"
-"3 aborted or fatal, 75 skipped: another run holds the lock (--lock).\n", prog);
+"3 aborted or fatal, 75 skipped: another run holds the lock (--lock).\n", prog, prog);
 }
 
 /* A refused value: the option, the value and what it takes. */
@@ -200,6 +208,8 @@ set_value(struct args *a, const char *prog, int c, const char *val)
 {
 	uint64_t v;
 
+	a->given |= c == O_COLD ? ARGS_GIVEN_COLD : c == O_DIRS ?
+	    ARGS_GIVEN_DIRS : c == O_MAXRATE ? ARGS_GIVEN_MAX_RATE : 0;
 	switch (c) {
 	case 'j':
 		if (number(prog, "--threads", val, 1, 1024, &v) < 0)
@@ -278,6 +288,100 @@ empty_value(const char *prog, int c, const char *val)
 	return 1;
 }
 
+/* "PROG: FILE:LINE", the prefix of a message about a value of the
+ * configuration file, as bad_value prints it. */
+static const char *
+where(char *buf, size_t len, const char *prog, int line)
+{
+	snprintf(buf, len, "%s: %s:%d", prog, conf_get()->path, line);
+	return buf;
+}
+
+/* The settings of the configured file system f that the command line
+ * left alone (a->given, and --project, --limits), read by the options'
+ * own code: 0, or -1 (reported, naming the file and line). */
+static int
+apply_fs(struct args *a, const char *prog, const struct conf_fs *f)
+{
+	static const struct {
+		int key, opt;
+		unsigned given;
+	} num[] = { { CONF_FS_COLD, O_COLD, ARGS_GIVEN_COLD },
+	    { CONF_FS_DIRS, O_DIRS, ARGS_GIVEN_DIRS },
+	    { CONF_FS_MAX_RATE, O_MAXRATE, ARGS_GIVEN_MAX_RATE } };
+	const unsigned given = a->given;
+	char at[PATH_MAX + 64];
+
+	for (size_t i = 0; i < sizeof num / sizeof num[0]; i++) {
+		const struct conf_val *v = &f->key[num[i].key];
+
+		if (v->v && !(given & num[i].given) && set_value(a, where(at,
+		    sizeof at, prog, v->line), num[i].opt, v->v) != 0)
+			return -1;
+	}
+	a->given = given;
+	if (!a->limits)
+		a->limits = f->key[CONF_FS_LIMITS].v;
+	if (a->nprojects > 0)
+		return 0;
+	for (size_t i = 0; i < f->nproject; i++)
+		if (set_value(a, where(at, sizeof at, prog,
+		    f->project[i].line), O_PROJECT, f->project[i].v) != 0)
+			return -1;
+	return 0;
+}
+
+/* " proj (/proj), home (/home)": the configured file systems, for a
+ * message. */
+static void
+list_fs(FILE *f, const struct conf *c)
+{
+	for (size_t i = 0; i < c->nfs; i++)
+		fprintf(f, "%s %s (%s)", i ? "," : "", c->fs[i].name,
+		    c->fs[i].key[CONF_FS_ROOT].v);
+	fputs(c->nfs ? "\n" : " none\n", f);
+}
+
+/* The configured file system of this scan: named by --fs without ROOT,
+ * or whose root is ROOT. Every one's values are read first, so that a
+ * bad value is found by any scan, not only by the scan of its file
+ * system. 0, or -1 (reported). */
+static int
+configured(struct args *a, const char *prog)
+{
+	const struct conf *c = conf_get();
+	const struct conf_fs *f;
+
+	for (size_t i = 0; i < c->nfs; i++) {
+		struct args check = { .nprojects = 0 };
+
+		if (apply_fs(&check, prog, &c->fs[i]) < 0)
+			return -1;
+	}
+	f = a->root ? conf_fs_rooted(c, a->root) : conf_fs_named(c, a->fs);
+	if (!a->root && !f) {
+		fprintf(stderr, "%s: --fs %s without ROOT: no such file system"
+		    " in %s; configured:", prog, a->fs, c->path ? c->path :
+		    CONF_PATH " (absent)");
+		list_fs(stderr, c);
+		return -1;
+	}
+	if (a->root && a->fs && conf_fs_named(c, a->fs) &&
+	    conf_fs_named(c, a->fs) != f) {
+		fprintf(stderr, "%s: --fs %s: %s configures it with root %s,"
+		    " not %s\n", prog, a->fs, c->path,
+		    conf_fs_named(c, a->fs)->key[CONF_FS_ROOT].v, a->root);
+		return -1;
+	}
+	if (!f)
+		return 0;
+	if (!a->root)
+		a->root = f->key[CONF_FS_ROOT].v;
+	if (!a->fs)
+		a->fs = f->name;
+	return apply_fs(a, prog, f);
+}
+
 int
 args_parse(int argc, char **argv, const char *prog, struct args *a)
 {
@@ -327,13 +431,15 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 			break;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind < argc - 1 || (optind == argc && !a->fs)) {
 		fprintf(stderr, "%s: %s\n", prog, optind == argc ?
 		    "missing ROOT" : "only one ROOT may be given");
 		args_usage(stderr, prog);
 		return -1;
 	}
-	a->root = argv[optind];
+	a->root = optind < argc ? argv[optind] : NULL;
+	if (conf_init(prog) < 0 || configured(a, prog) < 0)
+		return -1;
 	return check_as_of(prog, a);
 }
 

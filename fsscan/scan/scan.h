@@ -45,11 +45,17 @@ struct args {
 	int have_now, have_as_of;
 	int lock;		/* --lock or --lock-wait */
 	unsigned lock_wait;	/* --lock-wait SECONDS */
+	unsigned given;		/* ARGS_GIVEN_*: on the command line */
 };
+#define ARGS_GIVEN_COLD		1u
+#define ARGS_GIVEN_DIRS		2u
+#define ARGS_GIVEN_MAX_RATE	4u
 
 void args_usage(FILE *f, const char *prog);
 /* Returns 0 to run, 1 after --help/--version, -1 on a usage error (with a
- * message naming prog on stderr). */
+ * message naming prog on stderr). Reads the configuration file
+ * (lib/conf.h): the file system of --fs NAME without ROOT, or whose root
+ * is ROOT, gives what the command line left unset. */
 int args_parse(int argc, char **argv, const char *prog, struct args *a);
 /* Default walker threads for a file system type, when share processes
  * run on the node. */

@@ -11,10 +11,11 @@
 #include "cli.h"
 #include "argval.h"
 #include "cli_int.h"
-#include "argval.h"
+#include "conf.h"
 #include "epoch.h"
 #include "idname.h"
 #include "runlock.h"
+#include "query/query.h"
 #include "suggest.h"
 #include "xalloc.h"
 
@@ -447,6 +448,26 @@ set_prune(struct cli *a, const char *name, int o, const char *v)
 	return 1;
 }
 
+int
+cli_prune_conf(struct cli *a, const struct conf *c)
+{
+	static const int opt[CONF_NPRUNE] = { O_KEEP_DAILY, O_KEEP_WEEKLY,
+	    O_KEEP_MONTHLY, O_KEEP_QUARTERLY };
+	const int given = a->an.keep_given;
+	char name[4200];
+
+	for (size_t i = 0; !given && i < CONF_NPRUNE; i++) {
+		if (!c->prune[i].v)
+			continue;
+		/* "iocensus prune: FILE:LINE: --keep-daily x: expected" */
+		snprintf(name, sizeof name, "prune: %s:%d", c->path,
+		    c->prune[i].line);
+		if (set_prune(a, name, opt[i], c->prune[i].v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The options of the census analyses, ingest and report. */
 static int
 set_other(struct cli *a, const char *name, int o, const char *v)
@@ -787,5 +808,8 @@ cli_free(struct cli *a)
 	a->nann = 0;
 	free(a->ids);
 	a->ids = NULL;
+	query_census_names_free(a->fs_found, a->nfs_found);
+	a->fs_found = NULL;
+	a->nfs_found = 0;
 }
 

@@ -92,6 +92,8 @@ struct cli {
 	char **args;			/* positional arguments */
 	int nargs;
 	int64_t *ids;			/* forget's ids, read from args */
+	char **fs_found;		/* --fs ROOT: the names it meant */
+	size_t nfs_found;
 };
 
 void cli_init(struct cli *a, const struct command *cmd);

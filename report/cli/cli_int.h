@@ -11,6 +11,8 @@
  *                   through a link or over the database, no more
  *                   readable than the database
  *   cli_columns.c   --columns, --wide, and the terminal's width
+ *   cli_config.c    `iocensus config`, and what the configuration file
+ *                   gives the other commands
  */
 #ifndef IOCENSUS_CLI_INT_H
 #define IOCENSUS_CLI_INT_H
@@ -23,6 +25,25 @@
 
 #include "opts/opts.h"
 #include "outfile.h"
+
+struct cli;
+struct conf;
+struct result;
+
+/* `iocensus config`: each value in effect, and its source. */
+struct result *cli_config(const struct cli *a);
+/* What the configuration gives the command name that its command line
+ * did not: ingest's PATH (logs), metrics' --out (metrics; "-" is
+ * standard output), prune's rules ([prune], which config checks too).
+ * 0, or -1 (reported: a value of the file refused). */
+int cli_config_defaults(struct cli *a, const char *name);
+/* prune's rules from [prune], read as --keep-* are, unless the command
+ * line gave one. 0, or -1 (reported, naming the file and line). */
+int cli_prune_conf(struct cli *a, const struct conf *c);
+/* --fs values that are a root path: the name of the file system whose
+ * snapshots have that root (lib/conf.h, conf_root_len). 0, or -1 with
+ * err (a usage error: a root of several file systems). */
+int cli_config_fs(struct cli *a, sqlite3 *db, char *err, size_t errlen);
 
 /* A duration: "90" (seconds), "90s", "10m", "1h", "2d", "1w". 0 or -1. */
 int cli_value_duration(const char *s, int64_t *out);

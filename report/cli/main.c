@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "conf.h"
 #include "db.h"
 #include "fmt.h"
 #include "ingest/ingest.h"
@@ -68,6 +69,9 @@ static const struct command commands[] = {
 	  CO_DBGROUP | CO_LOCK, -1,
 	  NULL },
 	{ "snapshots", "", "list snapshots", CO_PRINT, 0, space_snapshots },
+	/* Opens no database: shows where each would come from. */
+	{ "config", "", "the configuration in effect: each value and its "
+	  "source", CO_FORMAT | CO_TABLE | CO_COLUMNS, 0, NULL },
 	{ "forget", "ID...", "remove snapshots, with every row of theirs",
 	  CO_PRINT | CO_FORCE, -1, prune_forget },
 	{ "prune", "", "remove the snapshots no retention rule keeps",
@@ -123,9 +127,11 @@ usage(FILE *f)
 		fprintf(f, "  %-11s %-8s %s\n", commands[i].name,
 		    commands[i].args, commands[i].what);
 	fputs("\n`iocensus COMMAND --help` lists a command's options. Every "
-	    "command takes\n--db PATH (default $IOCENSUS_DB, else "
-	    "./iocensus.db); every command but report\ntakes --format "
-	    "table|csv|json and --table KEY.\n"
+	    "command takes\n--db PATH (default $IOCENSUS_DB, else the db of "
+	    CONF_PATH ",\nelse ./iocensus.db); every command but report takes "
+	    "--format table|csv|json\nand --table KEY. The configuration file "
+	    "($" CONF_ENV " names another) also\ngives ingest its logs, metrics "
+	    "its file, prune its rules: iocensus.conf(5).\n"
 	    "Exit status: 0 success; 1 ingest skipped damaged or unreadable "
 	    "input;\n2 usage error; 3 fatal error; 75 skipped: another run "
 	    "holds the lock (--lock).\n", f);
@@ -456,10 +462,13 @@ run_analysis(struct cli *a, sqlite3 *db)
 static int
 run_command(struct cli *a, sqlite3 *db)
 {
+	char err[1024];
 	int rc = check_hosts(a, db);
 
 	if (rc != 0)
 		return rc;
+	if (cli_config_fs(a, db, err, sizeof err) < 0)
+		return query_failed(a, err);
 	if (!strcmp(a->cmd->name, "ingest"))
 		return run_ingest(a, db);
 	if (!strcmp(a->cmd->name, "report"))
@@ -506,6 +515,18 @@ main(int argc, char **argv)
 		free(pairs);
 		cli_free(&a);
 		return CLI_EXIT_USAGE;
+	}
+	if (conf_init("iocensus") < 0 || cli_config_defaults(&a, a.cmd->name) <
+	    0) {
+		free(pairs);
+		cli_free(&a);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(a.cmd->name, "config")) {
+		free(pairs);
+		rc = print_result(&a, NULL, cli_config(&a));
+		cli_free(&a);
+		return rc;
 	}
 	if ((rc = take_lock(&a, &lock)) != 0) {
 		free(pairs);

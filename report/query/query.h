@@ -434,6 +434,12 @@ int query_census_project_known(sqlite3 *db, const char *fs,
  * every file system), sorted. 0, or -1 with err. */
 int query_census_fs_projects(sqlite3 *db, const char *fs, char ***names,
     size_t *n, char *err, size_t errlen);
+/* The file systems --fs want may mean: want itself when snapshots are
+ * recorded under that name, and those whose snapshots' ROOT (as given,
+ * or absolute) is the path want, trailing slashes aside; sorted. 0, or -1
+ * with err. */
+int query_census_fs_at(sqlite3 *db, const char *want, char ***names,
+    size_t *n, char *err, size_t errlen);
 void query_census_names_free(char **names, size_t n);
 
 /*

@@ -5,11 +5,13 @@
  */
 #include "query.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "db.h"
 #include "epoch.h"
 #include "strtab.h"
@@ -785,6 +787,35 @@ query_census_fs_projects(sqlite3 *db, const char *fs, char ***names, size_t *n,
 	db_bind_text(st, 1, fs);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		*names = xgrow(*names, *n, &cap, sizeof **names, 16);
+		(*names)[(*n)++] = col_dup(st, 0);
+	}
+	rc = step_end(db, rc, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+query_census_fs_at(sqlite3 *db, const char *want, char ***names, size_t *n,
+    char *err, size_t errlen)
+{
+	/* ROOT as given or made absolute, a trailing slash aside ("/"
+	 * itself matched whole); a name spelled as the path counts too. */
+	sqlite3_stmt *st = db_prepare(db, "SELECT DISTINCT fs FROM snapshot"
+	    " WHERE fs = ?1 OR ?2 IN (root, root_abs) OR rtrim(root, '/') = ?2"
+	    " OR rtrim(root_abs, '/') = ?2 ORDER BY CAST(fs AS BLOB)", err,
+	    errlen);
+	size_t cap = 0;
+	int rc;
+
+	assert(want != NULL);
+	*names = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	db_bind_text(st, 1, want);
+	db_bind_blobtext(st, 2, want, conf_root_len(want));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*names = xgrow(*names, *n, &cap, sizeof **names, 4);
 		(*names)[(*n)++] = col_dup(st, 0);
 	}
 	rc = step_end(db, rc, err, errlen);

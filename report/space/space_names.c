@@ -29,6 +29,26 @@ list_names(const char *const *names, size_t n, char *err, size_t errlen)
 		snprintf(err + len, errlen - len, " (%zu in all)", n);
 }
 
+/* Each name as "NAME (ROOT)", ROOT that of its latest snapshot: --fs
+ * takes either (made here, for the caller to free). */
+static void
+with_roots(const struct snap *s, size_t n, const char **names, size_t k)
+{
+	for (size_t i = 0; i < k; i++) {
+		const char *root = "";
+		char *one;
+		size_t len;
+
+		for (size_t j = 0; j < n; j++)
+			if (strcmp(s[j].fs, names[i]) == 0 && s[j].root)
+				root = s[j].root;
+		len = strlen(names[i]) + strlen(root) + 4;
+		one = xmalloc(len);
+		snprintf(one, len, "%s (%s)", names[i], root);
+		names[i] = one;
+	}
+}
+
 int
 space_names_choose_fs(const struct snap *s, size_t n, const char *want,
     int all, const char **fs, char *err, size_t errlen)
@@ -56,7 +76,10 @@ space_names_choose_fs(const struct snap *s, size_t n, const char *want,
 	k = space_points_fs_names(s, n, names);
 	snprintf(err, errlen, FMT_USAGE "no snapshots of file system %s;"
 	    " file systems:", want);
+	with_roots(s, n, names, k);
 	list_names(names, k, err, errlen);
+	for (size_t i = 0; i < k; i++)
+		free((char *)names[i]);
 	free(names);
 	return -1;
 }
