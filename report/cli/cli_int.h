@@ -24,6 +24,12 @@
 #include "opts/opts.h"
 #include "outfile.h"
 
+/* "iocensus CMD: MESSAGE" on stderr, through fmt_diag: every message
+ * of the command line, whatever names it quotes, reaches the terminal
+ * escaped. */
+void cli_diag(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* A duration: "90" (seconds), "90s", "10m", "1h", "2d", "1w". 0 or -1. */
 int cli_value_duration(const char *s, int64_t *out);
 /* A size: "0", "131072", "128K", "128KiB", "1M", "1MiB", "1G" (binary
