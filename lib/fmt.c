@@ -292,7 +292,7 @@ char_width(const char *s, int n)
 	return w;
 }
 
-/* As strvis(3) does: control characters (C0, DEL, C1), the invisible
+/* As strvis(3) does: the control characters C0, DEL and C1, the invisible
  * format characters that reorder or hide text (hidden_cp), characters a
  * terminal cannot print and invalid UTF-8 bytes as visible \xNN, one per
  * byte, so a name cannot move the cursor, write the clipboard, retitle

@@ -25,7 +25,7 @@ int fmt_parse_kind(const char *s, enum fmt_kind *out);
 void fmt_csv_str(FILE *f, const char *s);
 
 /* A JSON string literal. Valid UTF-8 passes through; quotes and
- * backslashes are escaped, control characters (C0, DEL, C1) and the
+ * backslashes are escaped, the control characters C0, DEL and C1 and the
  * invisible format characters fmt_term_str shows (bidirectional marks,
  * overrides and isolates, zero width space, tags) become \uXXXX, and a
  * byte that is not part of valid UTF-8 (names on Linux are bytes)
@@ -62,7 +62,7 @@ void fmt_html_str(FILE *f, const char *s);
 
 /* Text for a terminal (a table cell, a diagnostic, CSV or JSON written
  * to one): the one escaper of everything a terminal shows, as strvis(3).
- * Control characters (C0, DEL, C1), the bidirectional and invisible
+ * The control characters C0, DEL and C1, the bidirectional and invisible
  * format characters (U+00AD, U+061C, U+180E, U+200B, U+200E-U+200F,
  * U+2028-U+202E, U+2060-U+206F, U+FEFF, U+FFF9-U+FFFB, U+E0000-U+E007F),
  * characters a terminal cannot print (code points without a glyph) and

@@ -3,7 +3,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 #include "cli_int.h"
 #include "argval.h"
 #include "epoch.h"
-#include "fmt.h"
 #include "idname.h"
 #include "suggest.h"
 #include "xalloc.h"
@@ -242,18 +240,6 @@ help(FILE *f, const char *name, const char *argspec, cli_opts allowed)
 		    arg ? " " : "", arg ? arg : "");
 		fprintf(f, "  %-30s %s\n", lhs, text);
 	}
-}
-
-void
-cli_diag(const char *cmd, const char *fmt, ...)
-{
-	char prog[64];
-	va_list ap;
-
-	snprintf(prog, sizeof prog, "iocensus %s", cmd);
-	va_start(ap, fmt);
-	fmt_vdiag(stderr, prog, fmt, ap);
-	va_end(ap);
 }
 
 static int
@@ -712,14 +698,14 @@ static int
 forget_args(struct cli *a)
 {
 	if (a->nargs == 0) {
-		fmt_diag(stderr, "iocensus forget", "expected snapshot ids: "
+		cli_diag("forget", "expected snapshot ids: "
 		    "ID...");
 		return -1;
 	}
 	a->ids = xcalloc((size_t)a->nargs, sizeof *a->ids);
 	for (int i = 0; i < a->nargs; i++)
 		if (parse_id(a->args[i], &a->ids[i]) < 0) {
-			fmt_diag(stderr, "iocensus forget", "%s: expected a "
+			cli_diag("forget", "%s: expected a "
 			    "snapshot id", a->args[i]);
 			return -1;
 		}
@@ -739,7 +725,7 @@ cli_command_args(struct cli *a, const char *name)
 		int64_t id;
 
 		if (parse_id(a->args[i], &id) < 0) {
-			fmt_diag(stderr, "iocensus diff", "%s: expected a "
+			cli_diag("diff", "%s: expected a "
 			    "snapshot id", a->args[i]);
 			return -1;
 		}

@@ -3,6 +3,7 @@
  *
  *   cli_value.c     option values, parsed strictly (trailing junk,
  *                   overflow and empty strings are errors)
+ *   cli_diag.c      messages on stderr, names escaped
  *   cli_annotate.c  --annotate FILE
  *   cli_report.c    `iocensus report`: every analysis the database has
  *                   data for, written as the HTML page (and the bundle)
