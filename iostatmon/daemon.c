@@ -21,6 +21,7 @@
 
 #include "daemon.h"
 #include "daemon_int.h"
+#include "fmt.h"
 #include "xalloc.h"
 
 #define NS	     1000000000ULL
@@ -62,18 +63,19 @@ read_counters(struct daemon *d, struct iolog_clock *c)
 	c->read_ns = tick_now(CLOCK_MONOTONIC) - c->monotonic_ns;
 	if (rc < 0) {
 		if (!d->read_trouble)
-			fprintf(stderr, "iostatmon: %s%s\n", err, d->s ? "; the "
+			fmt_diag(stderr, "iostatmon", "%s%s", err,
+			    d->s ? "; the "
 			    "samples are missing until it is readable again" :
 			    "");
 		d->read_trouble = 1;
 		return -1;
 	}
 	if (d->read_trouble)
-		fprintf(stderr, "iostatmon: %s: readable again\n", d->ds.path);
+		fmt_diag(stderr, "iostatmon", "%s: readable again", d->ds.path);
 	d->read_trouble = 0;
 	if (d->t.bad && !d->bad_lines)
-		fprintf(stderr, "iostatmon: %s: %zu lines are not diskstats "
-		    "lines, skipped\n", d->ds.path, d->t.bad);
+		fmt_diag(stderr, "iostatmon", "%s: %zu lines are not diskstats "
+		    "lines, skipped", d->ds.path, d->t.bad);
 	d->bad_lines = d->t.bad > 0;
 	return 0;
 }
@@ -120,14 +122,14 @@ write_result(struct daemon *d, int rc, int saved_errno)
 		else if (!d->write_trouble && !d->file_trouble) {
 			snprintf(d->problem, sizeof d->problem, "%s: cannot "
 			    "write: %s", d->path, strerror(saved_errno));
-			fprintf(stderr, "iostatmon: %s; sampling goes on, up to "
-			    "%zu bytes wait in memory\n", d->problem,
+			fmt_diag(stderr, "iostatmon", "%s; sampling goes on, "
+			    "up to %zu bytes wait in memory", d->problem,
 			    d->o->backlog_max);
 		}
 		d->write_trouble = 1;
 	} else if (d->write_trouble && backlog == 0) {
-		fprintf(stderr, "iostatmon: %s: writing again, backlog "
-		    "flushed%s\n", d->path, d->lost ? " (some samples were "
+		fmt_diag(stderr, "iostatmon", "%s: writing again, backlog "
+		    "flushed%s", d->path, d->lost ? " (some samples were "
 		    "lost when it overflowed)" : "");
 		d->write_trouble = 0;
 		d->problem[0] = '\0';
@@ -179,14 +181,14 @@ take_sample(struct daemon *d, uint64_t boundary, uint64_t missed)
 	if (rc == 0 && c.monotonic_ns - d->synced_ns >= SYNC_NS) {
 		/* what a power loss can take: at most a minute */
 		if (iolog_writer_sync(d->w) < 0)
-			fprintf(stderr, "iostatmon: %s: fdatasync: %s\n",
+			fmt_diag(stderr, "iostatmon", "%s: fdatasync: %s",
 			    d->path, strerror(errno));
 		d->synced_ns = c.monotonic_ns;
 	}
 	d->prev = c;
 	d->have_prev = 1;
 	if (d->o->verbose)
-		fprintf(stderr, "iostatmon: sample %" PRIu64 " %s %s\n",
+		fmt_diag(stderr, "iostatmon", "sample %" PRIu64 " %s %s",
 		    c.realtime_ns, kept ? "written to" : rc == 0 ? "lost in" :
 		    "held for", d->path);
 	send_status(d, &c);
@@ -201,7 +203,7 @@ reload(struct daemon *d)
 
 	notify_send(d->nfy, "RELOADING=1\nMONOTONIC_USEC=%" PRIu64,
 	    tick_now(CLOCK_MONOTONIC) / 1000);
-	fprintf(stderr, "iostatmon: SIGHUP: reopening %s\n", d->path);
+	fmt_diag(stderr, "iostatmon", "SIGHUP: reopening %s", d->path);
 	daemon_setup_reopen(d);
 	dsread_boot_id(d->o->dev.proc, boot, sizeof boot, err, sizeof err);
 	if (strcmp(boot, d->h.boot_id) != 0) {
@@ -242,7 +244,8 @@ loop(struct daemon *d)
 		int r;
 
 		if (poll(p, 2, timeout) < 0 && errno != EINTR) {
-			fprintf(stderr, "iostatmon: poll: %s\n", strerror(errno));
+			fmt_diag(stderr, "iostatmon", "poll: %s",
+			    strerror(errno));
 			return EXIT_FATAL;
 		}
 		if ((p[1].revents & POLLIN) && handle_signals(d))
@@ -250,7 +253,7 @@ loop(struct daemon *d)
 		if (p[0].revents & POLLIN) {
 			r = tick_read(&d->tick, &boundary, &missed);
 			if (r < 0) {
-				fprintf(stderr, "iostatmon: timerfd: %s\n",
+				fmt_diag(stderr, "iostatmon", "timerfd: %s",
 				    strerror(errno));
 				return EXIT_FATAL;
 			}
@@ -283,7 +286,7 @@ daemon_run(const struct daemon_opts *o)
 	    daemon_setup_pidfile(d, err, sizeof err) < 0 ||
 	    tick_open(&d->tick, o->interval_ns, err, sizeof err) < 0) {
 		if (err[0])
-			fprintf(stderr, "iostatmon: %s\n", err);
+			fmt_diag(stderr, "iostatmon", "%s", err);
 	} else {
 		rc = loop(d);
 	}

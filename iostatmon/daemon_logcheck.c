@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "daemon_int.h"
+#include "fmt.h"
 
 /* The lock file was deleted with the directory: take a new one, so that
  * a second daemon cannot start on the recreated directory. -1 when one
@@ -37,19 +38,19 @@ check_lock(struct daemon *d)
 	if (f == FDPATH_SAME || f == FDPATH_UNKNOWN)
 		return 0;
 	if (daemon_setup_lock(d, err, sizeof err) == 0) {
-		fprintf(stderr, "iostatmon: %s: lock file recreated\n",
+		fmt_diag(stderr, "iostatmon", "%s: lock file recreated",
 		    d->lockpath);
 		d->lock_trouble = 0;
 		return 0;
 	}
 	if (errno == EWOULDBLOCK) {
-		fprintf(stderr, "iostatmon: %s; stopping\n", err);
+		fmt_diag(stderr, "iostatmon", "%s; stopping", err);
 		return -1;
 	}
 	/* the directory is still missing, or the name is refused */
 	if (!d->lock_trouble)
-		fprintf(stderr, "iostatmon: %s; the lock file is taken again "
-		    "before each sample\n", err);
+		fmt_diag(stderr, "iostatmon", "%s; the lock file is taken "
+		    "again before each sample", err);
 	d->lock_trouble = 1;
 	return 0;
 }
@@ -60,7 +61,7 @@ reopen(struct daemon *d)
 {
 	if (daemon_setup_attach(d) < 0)
 		return;
-	fprintf(stderr, "iostatmon: %s: writing to a new log\n", d->path);
+	fmt_diag(stderr, "iostatmon", "%s: writing to a new log", d->path);
 	if (iolog_writer_needs_header(d->w))
 		daemon_setup_new_member(d);
 }
@@ -73,11 +74,11 @@ replace(struct daemon *d, enum fdpath f, const char *when)
 	char err[PATH_MAX + 128];
 
 	if (!d->file_trouble)
-		fprintf(stderr, "iostatmon: %s %s %s\n", d->path,
+		fmt_diag(stderr, "iostatmon", "%s %s %s", d->path,
 		    f == FDPATH_DELETED ? "was deleted" :
 		    "was moved away or replaced", when);
 	if (logfiles_mkdir(d->o->log_dir, err, sizeof err) == 1)
-		fprintf(stderr, "iostatmon: %s: log directory recreated\n",
+		fmt_diag(stderr, "iostatmon", "%s: log directory recreated",
 		    d->o->log_dir);
 	if (check_lock(d) < 0) {
 		d->fatal = 1;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "daemon_int.h"
+#include "fmt.h"
 #include "pidfile.h"
 #include "safefile.h"
 
@@ -82,8 +83,8 @@ daemon_setup_start(struct daemon *d, char *err, size_t len)
 	dsread_boot_id(o->dev.proc, d->h.boot_id, sizeof d->h.boot_id, why,
 	    sizeof why);
 	if (why[0])
-		fprintf(stderr, "iostatmon: %s; reboots will show only as "
-		    "counter resets\n", why);
+		fmt_diag(stderr, "iostatmon", "%s; reboots will show only as "
+		    "counter resets", why);
 	uname(&u);
 	snprintf(d->h.host, sizeof d->h.host, "%s", o->host);
 	snprintf(d->h.release, sizeof d->h.release, "%.127s", u.release);
@@ -100,14 +101,14 @@ void
 daemon_setup_repaired(const char *path, int repaired, const char *err)
 {
 	if (repaired == 1)
-		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
-		    "cut after its last whole record and sealed, in place\n",
+		fmt_diag(stderr, "iostatmon", "%s: torn tail of an interrupted "
+		    "run cut after its last whole record and sealed, in place",
 		    path);
 	else if (repaired == 2)
-		fprintf(stderr, "iostatmon: %s: torn tail of an interrupted run "
-		    "found; it is cut and sealed, in place, as soon as the file "
-		    "can be written (%s); samples wait in memory until then\n",
-		    path, err);
+		fmt_diag(stderr, "iostatmon", "%s: torn tail of an interrupted "
+		    "run found; it is cut and sealed, in place, as soon as the "
+		    "file can be written (%s); samples wait in memory until "
+		    "then", path, err);
 }
 
 /* The file of day into path. 0, or -1 (said). */
@@ -115,7 +116,7 @@ static int
 day_path(struct daemon *d, int64_t day, char *path, size_t pathlen)
 {
 	if (logfiles_path(path, pathlen, d->o->log_dir, d->o->host, day) < 0) {
-		fprintf(stderr, "iostatmon: %s: log directory name too long\n",
+		fmt_diag(stderr, "iostatmon", "%s: log directory name too long",
 		    d->o->log_dir);
 		return -1;
 	}
@@ -147,15 +148,14 @@ prune(struct daemon *d)
 	logfiles_prune(d->o->log_dir, d->o->host, d->day, d->o->retain_days,
 	    &p);
 	if (p.deleted > 0)
-		fprintf(stderr, "iostatmon: deleted %d log file%s older than "
-		    "%d days\n", p.deleted, p.deleted == 1 ? "" : "s",
+		fmt_diag(stderr, "iostatmon", "deleted %d log file%s older "
+		    "than %d days", p.deleted, p.deleted == 1 ? "" : "s",
 		    d->o->retain_days);
 	if (p.left > 0 && p.left != d->prune_left)
-		fprintf(stderr, "iostatmon: %s: %d expired file%s named like "
-		    "this host's logs left alone, not verified as expired logs "
-		    "of it (%s%s)\n",
-		    d->o->log_dir, p.left, p.left == 1 ? "" : "s", p.first,
-		    p.left > 1 ? "; and others" : "");
+		fmt_diag(stderr, "iostatmon", "%s: %d expired file%s named "
+		    "like this host's logs left alone, not verified as expired "
+		    "logs of it (%s%s)", d->o->log_dir, p.left, p.left == 1 ? "" : "s",
+		    p.first, p.left > 1 ? "; and others" : "");
 	d->prune_left = p.left;
 }
 
@@ -166,10 +166,10 @@ warn_none(const struct daemon *d, const char *why)
 {
 	if (d->nmon > 0)
 		return;
-	fprintf(stderr, "iostatmon: %s%swarning: no device is sampled (%zu "
+	fmt_diag(stderr, "iostatmon", "%s%swarning: no device is sampled (%zu "
 	    "excluded): the logs will hold no samples; `iostatmon devices` "
 	    "says why each is excluded, --include GLOB or --all-devices "
-	    "samples them\n", why ? why : "", why ? ": " : "", d->set.n);
+	    "samples them", why ? why : "", why ? ": " : "", d->set.n);
 }
 
 /* Was line (name, major:minor) decided the same way in old? */
@@ -194,8 +194,8 @@ daemon_setup_decide(struct daemon *d, const char *why)
 
 	if (devices_decide(&d->o->dev, &d->t, &ns, err, sizeof err) < 0) {
 		if (!d->decide_trouble)
-			fprintf(stderr, "iostatmon: %s; keeping the previous "
-			    "device decisions\n", err);
+			fmt_diag(stderr, "iostatmon", "%s; keeping the "
+			    "previous device decisions", err);
 		d->decide_trouble = 1;
 		devices_set_free(&ns);
 		return;
@@ -205,10 +205,10 @@ daemon_setup_decide(struct daemon *d, const char *why)
 	for (size_t i = 0; i < ns.n; i++) {
 		d->nmon += ns.d[i].monitored != 0;
 		if (!same_decision(&d->set, &ns.d[i]))
-			fprintf(stderr, "iostatmon: %s: %s: %s\n", why,
+			fmt_diag(stderr, "iostatmon", "%s: %s: %s", why,
 			    ns.d[i].name, ns.d[i].reason);
 	}
-	fprintf(stderr, "iostatmon: %s: sampling %zu of %zu devices\n", why,
+	fmt_diag(stderr, "iostatmon", "%s: sampling %zu of %zu devices", why,
 	    d->nmon, ns.n);
 	devices_set_free(&d->set);
 	d->set = ns;
@@ -224,12 +224,12 @@ daemon_setup_first(struct daemon *d, struct iolog_clock *c)
 	int64_t day = logfiles_day(c->realtime_ns), last;
 
 	if (devices_decide(&d->o->dev, &d->t, &d->set, err, sizeof err) < 0) {
-		fprintf(stderr, "iostatmon: %s\n", err);
+		fmt_diag(stderr, "iostatmon", "%s", err);
 		return -1;
 	}
 	for (size_t i = 0; i < d->set.n; i++) {
 		d->nmon += d->set.d[i].monitored != 0;
-		fprintf(stderr, "iostatmon: %s: %s\n", d->set.d[i].name,
+		fmt_diag(stderr, "iostatmon", "%s: %s", d->set.d[i].name,
 		    d->set.d[i].reason);
 	}
 	warn_none(d, NULL);
@@ -244,7 +244,7 @@ daemon_setup_first(struct daemon *d, struct iolog_clock *c)
 	if (day_path(d, day, d->path, sizeof d->path) < 0)
 		return -1;
 	if ((d->w = iolog_writer_detached()) == NULL) {
-		fprintf(stderr, "iostatmon: %s\n", strerror(ENOMEM));
+		fmt_diag(stderr, "iostatmon", "%s", strerror(ENOMEM));
 		return -1;
 	}
 	iolog_writer_set_backlog_max(d->w, d->o->backlog_max);
@@ -274,13 +274,13 @@ daemon_setup_rotate(struct daemon *d, int64_t day)
 	w = open_day(d, path, err, sizeof err);
 	if (w == NULL) {
 		if (!d->rotate_trouble)
-			fprintf(stderr, "iostatmon: %s; cannot rotate, samples "
-			    "go on into %s\n", err, d->path);
+			fmt_diag(stderr, "iostatmon", "%s; cannot rotate, "
+			    "samples go on into %s", err, d->path);
 		d->rotate_trouble = 1;
 		return;
 	}
 	if (iolog_writer_close(d->w) < 0) {
-		fprintf(stderr, "iostatmon: %s: cannot finish: %s\n", d->path,
+		fmt_diag(stderr, "iostatmon", "%s: cannot finish: %s", d->path,
 		    strerror(errno));
 		d->lost = 1;
 	}
@@ -304,15 +304,15 @@ daemon_setup_attach(struct daemon *d)
 	int repaired = 0;
 
 	if (dropped > 0) {
-		fprintf(stderr, "iostatmon: %s: %zu bytes of samples held in "
-		    "memory for it are lost\n", d->path, dropped);
+		fmt_diag(stderr, "iostatmon", "%s: %zu bytes of samples held "
+		    "in memory for it are lost", d->path, dropped);
 		d->lost = 1;
 	}
 	if (iolog_writer_attach(d->w, d->path, &repaired, err,
 	    sizeof err) < 0) {
 		if (!d->file_trouble)
-			fprintf(stderr, "iostatmon: %s; sampling goes on, up "
-			    "to %zu bytes wait in memory\n", err,
+			fmt_diag(stderr, "iostatmon", "%s; sampling goes on, "
+			    "up to %zu bytes wait in memory", err,
 			    d->o->backlog_max);
 		snprintf(d->problem, sizeof d->problem, "%.4000s", err);
 		d->file_trouble = 1;
@@ -351,7 +351,7 @@ daemon_setup_stop(struct daemon *d)
 	int rc = 0;
 
 	if (d->w && iolog_writer_close(d->w) < 0) {
-		fprintf(stderr, "iostatmon: %s: cannot finish: %s\n", d->path,
+		fmt_diag(stderr, "iostatmon", "%s: cannot finish: %s", d->path,
 		    strerror(errno));
 		rc = -1;
 	}

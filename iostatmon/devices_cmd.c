@@ -21,6 +21,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "devices.h"
@@ -58,26 +59,57 @@ decision(const struct dev_info *d)
 	return d->monitored ? "monitored" : "excluded";
 }
 
+/* One cell of the table, as a terminal shows it, left-aligned in w
+ * columns (then two spaces), or last on its line. */
+static void
+cell(const char *s, size_t w, int last)
+{
+	char *t = fmt_term_str(s);
+
+	fputs(t, stdout);
+	if (last)
+		putchar('\n');
+	else
+		printf("%*s", (int)(w - fmt_term_width(t) + 2), "");
+	free(t);
+}
+
+/* The widest of the names as a terminal shows them, and of head. */
+static size_t
+name_width(const struct dev_set *s, const char *head)
+{
+	size_t w = strlen(head);
+
+	for (size_t k = 0; k < s->n; k++) {
+		char *t = fmt_term_str(s->d[k].name);
+		size_t tw = fmt_term_width(t);
+
+		w = tw > w ? tw : w;
+		free(t);
+	}
+	return w;
+}
+
 static void
 print_table(const struct dev_set *s)
 {
-	int wname = (int)strlen("device"), wnum = (int)strlen("maj:min"), len;
+	size_t wname = name_width(s, "device"), wnum = strlen("maj:min");
 	char num[32];
 	size_t k;
 
 	for (k = 0; k < s->n; k++) {
-		len = (int)strlen(s->d[k].name);
-		wname = len > wname ? len : wname;
-		len = snprintf(num, sizeof num, "%u:%u", s->d[k].major,
-		    s->d[k].minor);
+		size_t len = (size_t)snprintf(num, sizeof num, "%u:%u",
+		    s->d[k].major, s->d[k].minor);
+
 		wnum = len > wnum ? len : wnum;
 	}
-	printf("%-*s  %-*s  %-9s  %s\n", wname, "device", wnum, "maj:min",
-	    "decision", "reason");
+	printf("%-*s  %-*s  %-9s  %s\n", (int)wname, "device", (int)wnum,
+	    "maj:min", "decision", "reason");
 	for (k = 0; k < s->n; k++) {
 		snprintf(num, sizeof num, "%u:%u", s->d[k].major, s->d[k].minor);
-		printf("%-*s  %-*s  %-9s  %s\n", wname, s->d[k].name, wnum, num,
-		    decision(&s->d[k]), why(&s->d[k]));
+		cell(s->d[k].name, wname, 0);
+		printf("%-*s  %-9s  ", (int)wnum, num, decision(&s->d[k]));
+		cell(why(&s->d[k]), 0, 1);
 	}
 	for (k = 0; k < s->n; k++)
 		if (s->d[k].level)
@@ -86,12 +118,15 @@ print_table(const struct dev_set *s)
 		printf("\nstacks: the level sampled, and what an aggregate "
 		    "then counts\n");
 	for (; k < s->n; k++)
-		if (s->d[k].level)
-			printf("  %s\n", s->d[k].level);
+		if (s->d[k].level) {
+			fputs("  ", stdout);
+			cell(s->d[k].level, 0, 1);
+		}
 }
 
+/* term: stdout is a terminal (fmt_is_term), every text escaped for it. */
 static void
-print_csv(const struct dev_set *s)
+print_csv(const struct dev_set *s, int term)
 {
 	size_t k;
 
@@ -99,20 +134,30 @@ print_csv(const struct dev_set *s)
 	for (k = 0; k < s->n; k++) {
 		const struct dev_info *d = &s->d[k];
 
-		fmt_csv_str(stdout, d->name);
+		fmt_csv_cell(stdout, d->name, term);
 		printf(",%u,%u,%" PRIu64 ",%s,", d->major, d->minor, d->diskseq,
 		    decision(d));
-		fmt_csv_str(stdout, why(d));
+		fmt_csv_cell(stdout, why(d), term);
 		putchar(',');
-		fmt_csv_str(stdout, d->is_partition ? d->whole : "");
+		fmt_csv_cell(stdout, d->is_partition ? d->whole : "", term);
 		putchar(',');
-		fmt_csv_str(stdout, d->level ? d->level : "");
+		fmt_csv_cell(stdout, d->level ? d->level : "", term);
 		putchar('\n');
 	}
 }
 
+/* A JSON string, or null for NULL. */
 static void
-print_json(const struct dev_set *s)
+json_or_null(const char *v, int term)
+{
+	if (v)
+		fmt_json_cell(stdout, v, term);
+	else
+		fputs("null", stdout);
+}
+
+static void
+print_json(const struct dev_set *s, int term)
 {
 	size_t k, a;
 
@@ -121,27 +166,21 @@ print_json(const struct dev_set *s)
 		const struct dev_info *d = &s->d[k];
 
 		printf("%s\n {\"name\": ", k ? "," : "");
-		fmt_json_str(stdout, d->name);
+		fmt_json_cell(stdout, d->name, term);
 		printf(", \"major\": %u, \"minor\": %u, \"diskseq\": %" PRIu64
 		    ", \"monitored\": %s, \"reason\": ", d->major, d->minor,
 		    d->diskseq, d->monitored ? "true" : "false");
-		fmt_json_str(stdout, why(d));
+		fmt_json_cell(stdout, why(d), term);
 		printf(", \"whole\": ");
-		if (d->is_partition)
-			fmt_json_str(stdout, d->whole);
-		else
-			printf("null");
+		json_or_null(d->is_partition ? d->whole : NULL, term);
 		printf(", \"level\": ");
-		if (d->level)
-			fmt_json_str(stdout, d->level);
-		else
-			printf("null");
+		json_or_null(d->level, term);
 		printf(", \"attributes\": {");
 		for (a = 0; a < d->nattr; a++) {
 			printf("%s", a ? ", " : "");
-			fmt_json_str(stdout, d->attr[a].key);
+			fmt_json_cell(stdout, d->attr[a].key, term);
 			printf(": ");
-			fmt_json_str(stdout, d->attr[a].value);
+			fmt_json_cell(stdout, d->attr[a].value, term);
 		}
 		printf("}}");
 	}
@@ -180,8 +219,8 @@ devices_cmd(int argc, char **argv)
 		case 'A': o.all_devices = 1; break;
 		case 'I': case 'X':
 			if ((c == 'I' ? o.ninclude : o.nexclude) == MAX_GLOBS) {
-				fprintf(stderr, "iostatmon devices: more than "
-				    "%d --%s globs\n", MAX_GLOBS,
+				fmt_diag(stderr, "iostatmon devices", "more "
+				    "than %d --%s globs", MAX_GLOBS,
 				    c == 'I' ? "include" : "exclude");
 				return 2;
 			}
@@ -192,8 +231,9 @@ devices_cmd(int argc, char **argv)
 			break;
 		case 'F':
 			if (fmt_parse_kind(optarg, &fmt) < 0) {
-				fprintf(stderr, "iostatmon devices: --format "
-				    "%s: want table, csv or json\n", optarg);
+				fmt_diag(stderr, "iostatmon devices",
+				    "--format %s: want table, csv or json",
+				    optarg);
 				return 2;
 			}
 			break;
@@ -207,7 +247,7 @@ devices_cmd(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "iostatmon devices: unexpected argument %s\n",
+		fmt_diag(stderr, "iostatmon devices", "unexpected argument %s",
 		    argv[optind]);
 		usage(stderr);
 		return 2;
@@ -216,26 +256,26 @@ devices_cmd(int argc, char **argv)
 	    strcmp(o.sys, "/sys") == 0;
 	if (dsread_open(&ds, o.proc, err, sizeof err) < 0 ||
 	    dsread_table(&ds, &t, err, sizeof err) < 0) {
-		fprintf(stderr, "iostatmon devices: %s\n", err);
+		fmt_diag(stderr, "iostatmon devices", "%s", err);
 		dsread_close(&ds);
 		diskstats_table_free(&t);
 		return 3;
 	}
 	if (t.bad)
-		fprintf(stderr, "iostatmon devices: %s: %zu lines are not "
-		    "diskstats lines, skipped\n", ds.path, t.bad);
+		fmt_diag(stderr, "iostatmon devices", "%s: %zu lines are not "
+		    "diskstats lines, skipped", ds.path, t.bad);
 	dsread_close(&ds);
 	if (devices_decide(&o, &t, &s, err, sizeof err) < 0) {
-		fprintf(stderr, "iostatmon devices: %s\n", err);
+		fmt_diag(stderr, "iostatmon devices", "%s", err);
 		diskstats_table_free(&t);
 		return 3;
 	}
 	if (fmt == FMT_TABLE)
 		print_table(&s);
 	else if (fmt == FMT_CSV)
-		print_csv(&s);
+		print_csv(&s, fmt_is_term(stdout));
 	else
-		print_json(&s);
+		print_json(&s, fmt_is_term(stdout));
 	devices_set_free(&s);
 	diskstats_table_free(&t);
 	return fflush(stdout) == 0 ? 0 : 3;

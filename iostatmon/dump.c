@@ -25,6 +25,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -51,6 +52,8 @@ struct row {
 struct out {
 	enum fmt_kind fmt;
 	int iostat;
+	int term;			/* names escaped for a terminal: the
+					 * table format, or stdout is one */
 	size_t rows;
 	uint64_t block_t;		/* iostat table: sample being printed */
 	char block_host[256];
@@ -217,13 +220,19 @@ print_row(struct out *o, const struct row *r)
 	o->rows++;
 }
 
+/* The host and device names a log holds were chosen by whoever wrote
+ * it: on a terminal they are shown through fmt_term_str, whatever the
+ * format; to a file or a pipe, CSV and JSON carry their exact bytes. */
 static void
 print_sample(struct out *o, const char *host, const struct iolog_event *ev)
 {
+	char *th = o->term ? fmt_term_str(host) : NULL;
+
 	for (size_t i = 0; i < ev->ndev; i++) {
 		const struct iolog_val *v = &ev->val[i];
+		char *td = NULL;
 		struct row r = {
-			.host = host, .device = ev->dev[i].name,
+			.host = th ? th : host, .device = ev->dev[i].name,
 			.t_ns = ev->clock->realtime_ns,
 			.interval_ns = ev->interval_ns,
 			.fields = ev->dev[i].fields,
@@ -231,10 +240,14 @@ print_sample(struct out *o, const char *host, const struct iolog_event *ev)
 
 		if (v->state != IOLOG_OK)
 			continue;
+		if (o->term)
+			r.device = td = fmt_term_str(ev->dev[i].name);
 		for (int f = 0; f < DS_FIELDS; f++)
 			r.d[f] = (v->mask >> f) & 1 ? v->v[f] : 0;
 		print_row(o, &r);
+		free(td);
 	}
+	free(th);
 }
 
 /* Print every readable sample of one file. 0, or -1 if anything was lost. */
@@ -317,8 +330,8 @@ dump_cmd(int argc, char **argv)
 		case 'F':
 			have_fmt = 1;
 			if (fmt_parse_kind(optarg, &o.fmt) < 0) {
-				fprintf(stderr, "iostatmon dump: --format %s: "
-				    "expected table, csv or json\n", optarg);
+				fmt_diag(stderr, PROG, "--format %s: "
+				    "expected table, csv or json", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -332,19 +345,20 @@ dump_cmd(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "iostatmon dump: no log file given\n");
+		fmt_diag(stderr, "iostatmon dump", "no log file given");
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (o.iostat && !have_fmt)
 		o.fmt = FMT_TABLE;
+	o.term = o.fmt == FMT_TABLE || fmt_is_term(stdout);
 	print_header(&o);
 	for (int i = optind; i < argc; i++)
 		if (dump_file(&o, argv[i]) < 0)
 			status = EXIT_DAMAGE;
 	print_footer(&o);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		fprintf(stderr, "iostatmon dump: writing the output: %s\n",
+		fmt_diag(stderr, "iostatmon dump", "writing the output: %s",
 		    strerror(errno));
 		return EXIT_OUTPUT;
 	}

@@ -58,6 +58,7 @@
 
 #include "cmd.h"
 #include "devices.h"
+#include "fmt.h"
 #include "import_raw.h"
 #include "interval.h"
 #include "logfiles.h"
@@ -130,10 +131,10 @@ open_log(const char *path)
 	struct iolog_writer *w = iolog_writer_create(path, err, sizeof err);
 
 	if (w == NULL && errno == EEXIST)
-		fprintf(stderr, "iostatmon import: %s: already exists; import "
-		    "never appends to a log\n", path);
+		fmt_diag(stderr, "iostatmon import", "%s: already exists; "
+		    "import never appends to a log", path);
 	else if (w == NULL)
-		fprintf(stderr, "iostatmon import: %s\n", err);
+		fmt_diag(stderr, "iostatmon import", "%s", err);
 	return w;
 }
 
@@ -210,7 +211,7 @@ make_dir(const char *dir)
 	int fd = safedir_dir(dir, &mk, err, sizeof err);
 
 	if (fd < 0) {
-		fprintf(stderr, "iostatmon import: %s\n", err);
+		fmt_diag(stderr, "iostatmon import", "%s", err);
 		return -1;
 	}
 	close(fd);
@@ -241,8 +242,8 @@ writer_for(struct import *im, uint64_t t)
 	if (im->w && (im->out || day == im->day))
 		return 0;
 	if (im->w && iolog_writer_close(im->w) < 0) {
-		fprintf(stderr, "iostatmon import: closing the log of day "
-		    "%" PRId64 ": %s\n", im->day, strerror(errno));
+		fmt_diag(stderr, "iostatmon import", "closing the log of day "
+		    "%" PRId64 ": %s", im->day, strerror(errno));
 		im->w = NULL;
 		return -1;
 	}
@@ -250,7 +251,7 @@ writer_for(struct import *im, uint64_t t)
 	if (im->out)
 		snprintf(path, sizeof path, "%s", im->out);
 	else if (logfiles_path(path, sizeof path, im->dir, im->host, day) < 0) {
-		fprintf(stderr, "iostatmon import: %s: path too long\n",
+		fmt_diag(stderr, "iostatmon import", "%s: path too long",
 		    im->dir);
 		return -1;
 	} else if (make_dir(im->dir) < 0)
@@ -351,7 +352,7 @@ feed_block(void *arg, uint64_t t, const struct ds_table *tab)
 	if (writer_for(im, t) < 0)
 		return -1;
 	if (sampler_feed(im->s, tab, &im->set, &c) < 0) {
-		fprintf(stderr, "iostatmon import: writing the log: %s\n",
+		fmt_diag(stderr, "iostatmon import", "writing the log: %s",
 		    strerror(errno));
 		return -1;
 	}
@@ -404,8 +405,8 @@ parse_args(struct import *im, int argc, char **argv)
 			im->long_bits = strcmp(optarg, "32") == 0 ? 32 :
 			    strcmp(optarg, "64") == 0 ? 64 : 0;
 			if (im->long_bits == 0) {
-				fprintf(stderr, "iostatmon import: --long-bits "
-				    "%s: expected 32 or 64\n", optarg);
+				fmt_diag(stderr, "iostatmon import",
+				    "--long-bits %s: expected 32 or 64", optarg);
 				return -1;
 			}
 			break;
@@ -420,23 +421,25 @@ parse_args(struct import *im, int argc, char **argv)
 	}
 	if (optind != argc - 1 || !im->host || !*im->host ||
 	    !im->dir == !im->out) {
-		fprintf(stderr, "iostatmon import: need one RAW file, --host "
-		    "NAME, and one of -o LOGDIR or --out FILE\n");
+		fmt_diag(stderr, "iostatmon import", "need one RAW file, "
+		    "--host NAME, and one of -o LOGDIR or --out FILE");
 		usage(stderr);
 		return -1;
 	}
 	if (strlen(im->host) > (im->dir ? LOGFILE_HOST_MAX :
 	    sizeof im->h.host - 1)) {
-		fprintf(stderr, "iostatmon import: --host %s: longer than the"
-		    " %zu bytes %s\n", im->host, im->dir ?
-		    (size_t)LOGFILE_HOST_MAX : sizeof im->h.host - 1, im->dir ?
+		fmt_diag(stderr, "iostatmon import", "--host %s: longer than "
+		    "the %zu bytes %s", im->host,
+		    im->dir ?
+		    (size_t)LOGFILE_HOST_MAX : sizeof im->h.host - 1,
+		    im->dir ?
 		    "a log file's name holds (-o)" : "a log holds");
 		return -1;
 	}
 	im->raw = argv[optind];
 	return 0;
 too_many:
-	fprintf(stderr, "iostatmon import: at most %d --include/--exclude\n",
+	fmt_diag(stderr, "iostatmon import", "at most %d --include/--exclude",
 	    MAX_GLOBS);
 	return -1;
 }
@@ -461,7 +464,7 @@ import_cmd(int argc, char **argv)
 	else if (st.skipped_lines || st.skipped_blocks)
 		status = EXIT_SKIPPED;
 	if (im.w && iolog_writer_close(im.w) < 0) {
-		fprintf(stderr, "iostatmon import: closing the log: %s\n",
+		fmt_diag(stderr, "iostatmon import", "closing the log: %s",
 		    strerror(errno));
 		status = EXIT_FATAL;
 	}
@@ -474,9 +477,9 @@ import_cmd(int argc, char **argv)
 		free(im.set.d[i].reason);
 	free(im.set.d);
 	if (status != EXIT_FATAL && st.blocks == 0) {
-		fprintf(stderr, "iostatmon import: %s: no sample found (a "
+		fmt_diag(stderr, "iostatmon import", "%s: no sample found (a "
 		    "sample is a \"T <unix-seconds>\" line followed by "
-		    "diskstats lines); nothing imported\n", im.raw);
+		    "diskstats lines); nothing imported", im.raw);
 		status = EXIT_FATAL;
 	}
 	return status;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "xalloc.h"
 
 #define NS           UINT64_C(1000000000)
@@ -39,17 +40,21 @@ static void
 complain(struct reader *r, size_t line, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg = NULL;
 
 	if (++r->messages > MAX_MESSAGES)
 		return;
-	fprintf(stderr, "iostatmon import: %s:%zu: ", r->path, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	/* The line's words are the file's: escaped with the rest. */
+	fmt_diag(stderr, "iostatmon import", "%s:%zu: %s", r->path, line,
+	    msg ? msg : strerror(ENOMEM));
+	free(msg);
 	if (r->messages == MAX_MESSAGES)
-		fprintf(stderr, "iostatmon import: %s: further problems are "
-		    "only counted\n", r->path);
+		fmt_diag(stderr, "iostatmon import", "%s: further problems are "
+		    "only counted", r->path);
 }
 
 /* "T 1700000000" or "T 1700000000.123456789" into ns. 0, or -1. */
@@ -206,7 +211,7 @@ open_raw(const char *path)
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 
 	if (!f)
-		fprintf(stderr, "iostatmon import: %s: cannot open: %s\n",
+		fmt_diag(stderr, "iostatmon import", "%s: cannot open: %s",
 		    path, strerror(errno));
 	return f;
 }
@@ -217,7 +222,7 @@ close_raw(FILE *f, const char *path)
 	int bad = ferror(f);
 
 	if (bad)
-		fprintf(stderr, "iostatmon import: %s: read error: %s\n",
+		fmt_diag(stderr, "iostatmon import", "%s: read error: %s",
 		    path, strerror(errno));
 	if (f != stdin)
 		fclose(f);
@@ -258,8 +263,8 @@ import_raw_read(const char *path, raw_block_fn fn, void *arg,
 	if (close_raw(r.f, path) < 0 && rc == 0)
 		rc = -1;
 	if (st->skipped_lines || st->skipped_blocks)
-		fprintf(stderr, "iostatmon import: %s: skipped %zu lines and "
-		    "%zu blocks\n", path, st->skipped_lines,
+		fmt_diag(stderr, "iostatmon import", "%s: skipped %zu lines "
+		    "and %zu blocks", path, st->skipped_lines,
 		    st->skipped_blocks);
 	free(line);
 	free(r.slots);

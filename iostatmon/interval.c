@@ -5,11 +5,13 @@
 
 #include <stdio.h>
 
+#include "fmt.h"
+
 static int
 refuse(const char *prog, const char *arg, uint64_t min_ms)
 {
-	fprintf(stderr, "%s: --interval %s: want seconds from %g to %llu,"
-	    " in whole ms\n", prog, arg, (double)min_ms / 1000,
+	fmt_diag(stderr, prog, "--interval %s: want seconds from %g to %llu,"
+	    " in whole ms", arg, (double)min_ms / 1000,
 	    (unsigned long long)(INTERVAL_MAX_MS / 1000));
 	return -1;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "iolog/iolog.h"
+#include "fmt.h"
 #include "logfiles.h"
 #include "safedir.h"
 #include "safefile.h"
@@ -157,7 +158,7 @@ each_file(const char *dir, const char *host,
 		if (dirfd >= 0)
 			snprintf(err, sizeof err, "%s: %s", dir,
 			    strerror(errno));
-		fprintf(stderr, "iostatmon: cannot list: %s\n", err);
+		fmt_diag(stderr, "iostatmon", "cannot list: %s", err);
 		if (dirfd >= 0)
 			close(dirfd);
 		return;
@@ -304,8 +305,8 @@ prune_one(int dirfd, const char *name, int64_t day, void *arg)
 		return;
 	}
 	if (unlinkat(dirfd, name, 0) < 0) {
-		fprintf(stderr, "iostatmon: %s/%s: cannot delete expired log: "
-		    "%s\n", pr->dir, name, strerror(errno));
+		fmt_diag(stderr, "iostatmon", "%s/%s: cannot delete expired "
+		    "log: %s", pr->dir, name, strerror(errno));
 		return;
 	}
 	pr->p->deleted++;

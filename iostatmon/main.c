@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "conf.h"
 #include "daemon.h"
+#include "fmt.h"
 #include "interval.h"
 #include "logfiles.h"
 #include "suggest.h"
@@ -97,7 +98,7 @@ static const struct option longopts[] = {
 static int
 bad(const char *opt, const char *arg, const char *why)
 {
-	fprintf(stderr, "iostatmon: %s %s: %s\n", opt, arg, why);
+	fmt_diag(stderr, "iostatmon", "%s %s: %s", opt, arg, why);
 	return -1;
 }
 
@@ -213,11 +214,11 @@ unexpected(const char *word)
 		names[i] = cmds[i].name;
 	meant = suggest_word(word, names, NCMDS);
 	if (meant)
-		fprintf(stderr, "iostatmon: unknown command '%s'; did you mean "
-		    "'%s'?\n", word, meant);
+		fmt_diag(stderr, "iostatmon", "unknown command '%s'; did you "
+		    "mean '%s'?", word, meant);
 	else
-		fprintf(stderr, "iostatmon: unexpected argument '%s' (commands:"
-		    " devices, dump, import)\n", word);
+		fmt_diag(stderr, "iostatmon", "unexpected argument '%s' "
+		    "(commands: devices, dump, import)", word);
 }
 
 static int
@@ -256,8 +257,8 @@ parse_args(struct args *a, int argc, char **argv)
 	    &conf_get()->top[CONF_LOGS], DEFAULT_LOG_DIR, NULL);
 	if (a->d.host == NULL) {
 		if (gethostname(a->host, sizeof a->host - 1) < 0) {
-			fprintf(stderr, "iostatmon: gethostname: %s; use "
-			    "--host\n", strerror(errno));
+			fmt_diag(stderr, "iostatmon", "gethostname: %s; use "
+			    "--host", strerror(errno));
 			return -1;
 		}
 		a->d.host = a->host;

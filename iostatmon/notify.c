@@ -12,6 +12,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "notify.h"
 #include "xalloc.h"
 
@@ -54,9 +55,9 @@ notify_open(void)
 	len = strlen(path);
 	if ((path[0] != '/' && path[0] != '@') ||
 	    len >= sizeof n->addr.sun_path) {
-		fprintf(stderr, "iostatmon: NOTIFY_SOCKET=%s: not an absolute "
-		    "path or @abstract name that fits sun_path; not notifying\n",
-		    path);
+		fmt_diag(stderr, "iostatmon", "NOTIFY_SOCKET=%s: not an "
+		    "absolute path or @abstract name that fits sun_path; not "
+		    "notifying", path);
 		return NULL;
 	}
 	n = xcalloc(1, sizeof *n);
@@ -69,8 +70,8 @@ notify_open(void)
 	n->watchdog_usec = watchdog_from_env();
 	n->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (n->fd < 0) {
-		fprintf(stderr, "iostatmon: NOTIFY_SOCKET %s: socket: %s; not "
-		    "notifying\n", path, strerror(errno));
+		fmt_diag(stderr, "iostatmon", "NOTIFY_SOCKET %s: socket: %s; "
+		    "not notifying", path, strerror(errno));
 		free(n);
 		return NULL;
 	}

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "outfile.h"
 #include "pidfile.h"
 #include "safedir.h"
@@ -50,7 +51,7 @@ pidfile_remove(const char *path)
 	ssize_t r = -1;
 
 	if (safedir_open(&d, path, NULL, err, sizeof err) < 0) {
-		fprintf(stderr, "iostatmon: cannot remove pidfile: %s\n", err);
+		fmt_diag(stderr, "iostatmon", "cannot remove pidfile: %s", err);
 		return;
 	}
 	fd = safefile_openat(d.fd, d.name, path, O_RDONLY, 0, err, sizeof err);
@@ -59,12 +60,12 @@ pidfile_remove(const char *path)
 		close(fd);
 	}
 	if (fd < 0)
-		fprintf(stderr, "iostatmon: pidfile not removed: %s\n", err);
+		fmt_diag(stderr, "iostatmon", "pidfile not removed: %s", err);
 	else if (r != n || memcmp(got, want, (size_t)n) != 0)
-		fprintf(stderr, "iostatmon: %s: no longer holds this process's "
-		    "id; left as it is\n", path);
+		fmt_diag(stderr, "iostatmon", "%s: no longer holds this "
+		    "process's id; left as it is", path);
 	else if (unlinkat(d.fd, d.name, 0) < 0)
-		fprintf(stderr, "iostatmon: %s: cannot remove pidfile: %s\n",
+		fmt_diag(stderr, "iostatmon", "%s: cannot remove pidfile: %s",
 		    path, strerror(errno));
 	safedir_close(&d);
 }

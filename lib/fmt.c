@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "xalloc.h"
@@ -66,6 +67,56 @@ fmt_utf8_len(const char *s)
 	return n;
 }
 
+/* The code point of the valid UTF-8 sequence of n bytes at s. */
+static unsigned
+utf8_cp(const char *s, int n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned cp = n == 1 ? p[0] : p[0] & (0x7f >> n);
+
+	for (int i = 1; i < n; i++)
+		cp = cp << 6 | (p[i] & 0x3f);
+	return cp;
+}
+
+/* The characters that act rather than show, or show as nothing: C0,
+ * DEL and C1 controls (ESC, CSI, OSC, NEL), the bidirectional marks,
+ * embeddings, overrides and isolates that reorder what follows, and the
+ * invisible format characters that make two names look alike or hide
+ * text (zero width space, word joiner, tags). Joiners U+200C and U+200D
+ * stay: scripts and emoji need them, and they move nothing. */
+static int
+hidden_cp(unsigned cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+	    cp == 0xad ||			/* soft hyphen */
+	    cp == 0x61c ||			/* Arabic letter mark */
+	    cp == 0x180e ||			/* Mongolian vowel sep. */
+	    cp == 0x200b ||			/* zero width space */
+	    (cp >= 0x200e && cp <= 0x200f) ||	/* LRM, RLM */
+	    (cp >= 0x2028 && cp <= 0x202e) ||	/* line and paragraph
+						 * separators, embeddings
+						 * and overrides */
+	    (cp >= 0x2060 && cp <= 0x206f) ||	/* word joiner, invisible
+						 * operators, isolates,
+						 * deprecated formats */
+	    cp == 0xfeff ||			/* zero width no-break sp. */
+	    (cp >= 0xfff9 && cp <= 0xfffb) ||	/* interlinear annotations */
+	    (cp >= 0xe0000 && cp <= 0xe007f);	/* tags */
+}
+
+/* A code point as JSON's \uXXXX, past the BMP as a surrogate pair. */
+static void
+json_u(FILE *f, unsigned cp)
+{
+	if (cp > 0xffff) {
+		cp -= 0x10000;
+		fprintf(f, "\\u%04x\\u%04x", 0xd800 + (cp >> 10),
+		    0xdc00 + (cp & 0x3ff));
+	} else
+		fprintf(f, "\\u%04x", cp);
+}
+
 void
 fmt_json_str(FILE *f, const char *s)
 {
@@ -77,12 +128,17 @@ fmt_json_str(FILE *f, const char *s)
 
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
 		else if (n == 0)	/* Python's surrogateescape: reversible,
 					 * and never taken for U+0080..U+00FF */
 			fprintf(f, "\\udc%02x", *p);
-		else {
+		else if (hidden_cp(utf8_cp((const char *)p, n))) {
+			/* Escaped, not dropped: the text decodes to the
+			 * same name, and a terminal or viewer that shows
+			 * the raw document sees none of them act. */
+			json_u(f, utf8_cp((const char *)p, n));
+			p += n;
+			continue;
+		} else {
 			fwrite(p, 1, (size_t)n, f);
 			p += n;
 			continue;
@@ -90,6 +146,42 @@ fmt_json_str(FILE *f, const char *s)
 		p++;
 	}
 	putc('"', f);
+}
+
+int
+fmt_is_term(FILE *f)
+{
+	int fd = fileno(f);
+
+	return fd >= 0 && isatty(fd);
+}
+
+void
+fmt_csv_cell(FILE *f, const char *s, int term)
+{
+	char *t;
+
+	if (!term) {
+		fmt_csv_str(f, s);
+		return;
+	}
+	t = fmt_term_str(s);
+	fmt_csv_str(f, t);
+	free(t);
+}
+
+void
+fmt_json_cell(FILE *f, const char *s, int term)
+{
+	char *t;
+
+	if (!term) {
+		fmt_json_str(f, s);
+		return;
+	}
+	t = fmt_term_str(s);
+	fmt_json_str(f, t);
+	free(t);
 }
 
 /* The exposition format's escapes; in_label: a quote too. */
@@ -200,10 +292,13 @@ char_width(const char *s, int n)
 	return w;
 }
 
-/* Control characters, characters a terminal cannot print and invalid
- * UTF-8 bytes as visible \xNN, so a file name cannot move the cursor,
- * break a row or forge a line (nor throw a table's columns out of line),
- * and a backslash as \\, so that two names never print alike. */
+/* As strvis(3) does: the control characters C0, DEL and C1, the invisible
+ * format characters that reorder or hide text (hidden_cp), characters a
+ * terminal cannot print and invalid UTF-8 bytes as visible \xNN, one per
+ * byte, so a name cannot move the cursor, write the clipboard, retitle
+ * the window, break a row or forge a line, nor show bidi<U+202E>txt.exe
+ * as "bidiexe.txt"; a backslash as \\, so that two names never print
+ * alike. */
 char *
 fmt_term_str(const char *s)
 {
@@ -212,7 +307,7 @@ fmt_term_str(const char *s)
 	while (*s) {
 		int n = fmt_utf8_len(s);
 
-		if (n == 0 || (unsigned char)*s < 0x20 || *s == 0x7f ||
+		if (n == 0 || hidden_cp(utf8_cp(s, n)) ||
 		    char_width(s, n) < 0) {
 			for (int i = 0; i < (n ? n : 1); i++)
 				o += sprintf(o, "\\x%02x",

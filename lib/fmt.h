@@ -24,11 +24,24 @@ int fmt_parse_kind(const char *s, enum fmt_kind *out);
  * quotes doubled; anything else is written as is. */
 void fmt_csv_str(FILE *f, const char *s);
 
-/* A JSON string literal. Valid UTF-8 passes through; quotes, backslashes
- * and control characters are escaped, and a byte that is not part of valid
- * UTF-8 (names on Linux are bytes) becomes \u00XX, so the output is always
- * valid JSON. */
+/* A JSON string literal. Valid UTF-8 passes through; quotes and
+ * backslashes are escaped, the control characters C0, DEL and C1 and the
+ * invisible format characters fmt_term_str shows (bidirectional marks,
+ * overrides and isolates, zero width space, tags) become \uXXXX, and a
+ * byte that is not part of valid UTF-8 (names on Linux are bytes)
+ * becomes \udcXX (Python's surrogateescape), so the output is always
+ * valid JSON, holds none of them raw, and decodes to the exact name. */
 void fmt_json_str(FILE *f, const char *s);
+
+/* 1 when f writes to a terminal. CSV and JSON keep a name's exact bytes
+ * for files and pipes; on a terminal each text goes through fmt_term_str
+ * first (fmt_csv_cell, fmt_json_cell), so nothing raw reaches it. */
+int fmt_is_term(FILE *f);
+
+/* fmt_csv_str and fmt_json_str of s, or, when term (fmt_is_term of the
+ * output), of fmt_term_str(s). */
+void fmt_csv_cell(FILE *f, const char *s, int term);
+void fmt_json_cell(FILE *f, const char *s, int term);
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if the byte at s
  * does not start one (invalid, overlong, surrogate, truncated). */
@@ -47,11 +60,15 @@ void fmt_prom_help(FILE *f, const char *s);
  * text \xNN, so the page is valid UTF-8 whatever the names hold. */
 void fmt_html_str(FILE *f, const char *s);
 
-/* Text for a terminal (a table cell, a diagnostic): control characters,
- * characters a terminal cannot print (C1 controls, code points without a
- * glyph) and bytes that are not valid UTF-8 become the visible text \xNN
- * and a backslash \\, so the text is valid UTF-8, one line, and tells
- * every name apart. The result is allocated. */
+/* Text for a terminal (a table cell, a diagnostic, CSV or JSON written
+ * to one): the one escaper of everything a terminal shows, as strvis(3).
+ * The control characters C0, DEL and C1, the bidirectional and invisible
+ * format characters (U+00AD, U+061C, U+180E, U+200B, U+200E-U+200F,
+ * U+2028-U+202E, U+2060-U+206F, U+FEFF, U+FFF9-U+FFFB, U+E0000-U+E007F),
+ * characters a terminal cannot print (code points without a glyph) and
+ * bytes that are not valid UTF-8 become the visible text \xNN, one per
+ * byte, and a backslash \\, so the text is valid UTF-8, one line, acts on
+ * nothing, and tells every name apart. The result is allocated. */
 char *fmt_term_str(const char *s);
 
 /* The columns terminal text (as fmt_term_str makes it) takes on a

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "suggest.h"
 
 #define MAX_WORD 64
@@ -152,6 +153,6 @@ suggest_getopt(const char *prog, int c, const char *arg, int opt,
 		suggest_option(msg, sizeof msg, arg, opts, NULL);
 	else
 		snprintf(msg, sizeof msg, "unknown option '-%c'", opt);
-	fprintf(stderr, "%s: %s\n%s: `%s --help` lists the options\n", prog,
-	    msg, prog, prog);
+	fmt_diag(stderr, prog, "%s", msg);
+	fmt_diag(stderr, prog, "`%s --help` lists the options", prog);
 }

@@ -116,7 +116,7 @@ ROOMS = dict([
     module("safedir", "xalloc"),
     module("safefile", "safedir"),
     module("strtab", "xalloc"),
-    module("suggest"),
+    module("suggest", "fmt"),
     module("units"),
     module("varint"),
     module("xalloc"),

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "mpi.h"
 #include "xalloc.h"
 
@@ -42,7 +43,7 @@ nap(const struct mpi_job *j, uint32_t *seen, long us)
 void
 mpi_comm_fail(const char *what, const char *why)
 {
-	fprintf(stderr, "fsscan-mpi: %s: %s\n", what, why);
+	fmt_diag(stderr, "fsscan-mpi", "%s: %s", what, why);
 	MPI_Abort(MPI_COMM_WORLD, 3);
 	exit(3);
 }

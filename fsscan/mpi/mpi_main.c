@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "fmt.h"
 #include "mpi.h"
 #include "scan/scan.h"
 
@@ -87,7 +88,7 @@ open_out(struct out *o, const struct args *a, struct scan *s)
 
 	if (!(o->db = db_open(db_default_path(a->db), (gid_t)a->db_group,
 	    err, sizeof err))) {
-		fprintf(stderr, PROG ": %s\n", err);
+		fmt_diag(stderr, PROG, "%s", err);
 		return EXIT_FATAL;
 	}
 	db_set_stop_flag(&stop_flag);
@@ -95,14 +96,14 @@ open_out(struct out *o, const struct args *a, struct scan *s)
 	 * page cache (2 MiB by default) stays at 512 KiB. The rows it writes
 	 * go in id order, so the cache holds the pages being filled. */
 	if (db_exec(o->db, "PRAGMA cache_size = -512", err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s: %s\n", db_default_path(a->db), err);
+		fmt_diag(stderr, PROG, "%s: %s", db_default_path(a->db), err);
 		return EXIT_FATAL;
 	}
 	if (a->csv && csvout_open(&o->csv, PROG, a->csv, o->db,
 	    db_default_path(a->db)) < 0)
 		return EXIT_FATAL;
 	if (snapshot_begin(o->db, &s->m, &o->id, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s: %s%s\n", db_default_path(a->db), err,
+		fmt_diag(stderr, PROG, "%s: %s%s", db_default_path(a->db), err,
 		    stop_flag ? " (interrupted while waiting for the lock)" : "");
 		return EXIT_FATAL;
 	}
@@ -129,7 +130,7 @@ walk_all(struct mpi_job *j, struct scan *s, struct walk_result *r)
 
 	if (agree(j, g ? 0 : EXIT_FATAL)) {
 		if (!g)
-			fprintf(stderr, PROG ": rank %d: %s\n", j->rank, err);
+			fmt_diag(stderr, PROG, "rank %d: %s", j->rank, err);
 		return -1;
 	}
 	j->root_dev = walk_root_dev(g);

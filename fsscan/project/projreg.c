@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "project_int.h"
 #include "xalloc.h"
 
@@ -122,7 +123,7 @@ projreg_intern_locked(struct project_rules *r, const char *name)
 	/* P1: the next id; 0 is "(none)", the first interned */
 	assert(n > 0 || strcmp(name, PROJECT_NONE_NAME) == 0);
 	if (n == INT32_MAX) {
-		fprintf(stderr, "fsscan: too many projects\n");
+		fmt_diag(stderr, "fsscan", "too many projects");
 		exit(3);
 	}
 	k = chunk_of(n);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "db.h"
+#include "fmt.h"
 #include "fsstats_int.h"
 #include "record.h"
 
@@ -24,7 +25,7 @@ csvout_open(struct csv_out *c, const char *prog, const char *path,
 	if (db_stat(db, &st) == 0)
 		o.like = &st;
 	if (outfile_open(&c->f, path, &o, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: --fsstats-csv %s\n", prog, err);
+		fmt_diag(stderr, prog, "--fsstats-csv %s", err);
 		return -1;
 	}
 	c->open = 1;
@@ -60,7 +61,7 @@ csvout_write(struct csv_out *c, const struct census *cs, int interrupted,
 		info.fs_used_bytes = cap->bytes - cap->avail_bytes;
 	}
 	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", c->prog, c->f.path,
+		fmt_diag(stderr, c->prog, "%s: %s", c->f.path,
 		    strerror(errno));
 		return -1;
 	}
@@ -69,10 +70,10 @@ csvout_write(struct csv_out *c, const struct census *cs, int interrupted,
 		rc = -1;
 	if (rc == 0 && outfile_write(&c->f, text, len, err, sizeof err) < 0) {
 		c->open = 0;	/* outfile_write removed it */
-		fprintf(stderr, "%s: %s\n", c->prog, err);
+		fmt_diag(stderr, c->prog, "%s", err);
 		rc = -1;
 	} else if (rc < 0) {
-		fprintf(stderr, "%s: %s: %s\n", c->prog, c->f.path,
+		fmt_diag(stderr, c->prog, "%s: %s", c->f.path,
 		    strerror(errno));
 	}
 	free(text);
@@ -90,6 +91,6 @@ csvout_commit(struct csv_out *c)
 	c->open = 0;
 	if (outfile_commit(&c->f, err, sizeof err) == 0)
 		return 0;
-	fprintf(stderr, "%s: %s\n", c->prog, err);
+	fmt_diag(stderr, c->prog, "%s", err);
 	return -1;
 }

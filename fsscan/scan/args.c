@@ -15,6 +15,7 @@
 #include "dbfile.h"
 #include "conf.h"
 #include "epoch.h"
+#include "fmt.h"
 #include "human.h"
 #include "idname.h"
 #include "runlock.h"
@@ -86,7 +87,7 @@ static int
 bad_value(const char *prog, const char *opt, const char *val,
     const char *want)
 {
-	fprintf(stderr, "%s: %s '%s': expected %s\n", prog, opt, val, want);
+	fmt_diag(stderr, prog, "%s '%s': expected %s", opt, val, want);
 	return -1;
 }
 
@@ -145,15 +146,15 @@ check_as_of(const char *prog, const struct args *a)
 	if (!a->have_as_of)
 		return 0;
 	if (a->have_now) {
-		fprintf(stderr, "%s: --as-of is also the reference time for"
-		    " ages: give --as-of or --now, not both\n", prog);
+		fmt_diag(stderr, prog, "--as-of is also the reference time for"
+		    " ages: give --as-of or --now, not both");
 		return -1;
 	}
 	if (a->as_of > (int64_t)time(NULL)) {
 		char when[32];
 
-		fprintf(stderr, "%s: --as-of %s UTC is in the future: it dates"
-		    " a file-system snapshot already taken\n", prog,
+		fmt_diag(stderr, prog, "--as-of %s UTC is in the future: it "
+		    "dates a file-system snapshot already taken",
 		    human_date(a->as_of, 1, when, sizeof when));
 		return -1;
 	}
@@ -401,8 +402,8 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 		case O_DB: a->db = optarg; break;
 		case O_DBGROUP:
 			if (idname_gid(optarg, &a->db_group) < 0) {
-				fprintf(stderr, "%s: --db-group: no group '%s'\n",
-				    prog, optarg);
+				fmt_diag(stderr, prog, "--db-group: no group "
+				    "'%s'", optarg);
 				return -1;
 			}
 			break;
@@ -432,7 +433,7 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 		}
 	}
 	if (optind < argc - 1 || (optind == argc && !a->fs)) {
-		fprintf(stderr, "%s: %s\n", prog, optind == argc ?
+		fmt_diag(stderr, prog, "%s", optind == argc ?
 		    "missing ROOT" : "only one ROOT may be given");
 		args_usage(stderr, prog);
 		return -1;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "fmt.h"
 #include "scan.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -45,7 +46,7 @@ scan(struct args *a, char *cmdline)
 		goto unlock;
 	if (!(db = db_open(db_default_path(a->db), (gid_t)a->db_group, err,
 	    sizeof err))) {
-		fprintf(stderr, "fsscan: %s\n", err);
+		fmt_diag(stderr, "fsscan", "%s", err);
 		scan_free(&s);
 		rc = EXIT_FATAL;
 		goto unlock;
@@ -60,13 +61,14 @@ scan(struct args *a, char *cmdline)
 		goto out;
 	}
 	if (snapshot_begin(db, &s.m, &id, err, sizeof err) < 0) {
-		fprintf(stderr, "fsscan: %s: %s%s\n", db_default_path(a->db), err,
+		fmt_diag(stderr, "fsscan", "%s: %s%s", db_default_path(a->db),
+		    err,
 		    stop_flag ? " (interrupted while waiting for the lock)" : "");
 		rc = EXIT_FATAL;
 		goto out;
 	}
 	if (walk_run(&s.o, &r, err, sizeof err) < 0) {
-		fprintf(stderr, "fsscan: %s\n", err);
+		fmt_diag(stderr, "fsscan", "%s", err);
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
 		goto out;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "fmt.h"
 #include "human.h"
 #include "scan.h"
 
@@ -19,17 +20,17 @@ static int
 check_root(const char *prog, const char *root, struct stat *st)
 {
 	if (lstat(root, st) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, root, strerror(errno));
+		fmt_diag(stderr, prog, "%s: %s", root, strerror(errno));
 		return -1;
 	}
 	if (S_ISLNK(st->st_mode)) {
-		fprintf(stderr, "%s: %s: is a symbolic link; fsscan never "
-		    "follows links, give the directory it points to\n", prog,
+		fmt_diag(stderr, prog, "%s: is a symbolic link; fsscan never "
+		    "follows links, give the directory it points to",
 		    root);
 		return -1;
 	}
 	if (!S_ISDIR(st->st_mode)) {
-		fprintf(stderr, "%s: %s: not a directory\n", prog, root);
+		fmt_diag(stderr, prog, "%s: not a directory", root);
 		return -1;
 	}
 	return 0;
@@ -94,14 +95,14 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 		snprintf(s->root_abs, sizeof s->root_abs, "%s", a->root);
 	if (a->limits && limits_load(a->limits, &s->limits, err,
 	    sizeof err) < 0) {
-		fprintf(stderr, "%s: --limits: %s\n", prog, err);
+		fmt_diag(stderr, prog, "--limits: %s", err);
 		limits_free(&s->limits);
 		return EXIT_USAGE;
 	}
 	s->rules = project_rules_new(a->nprojects ? a->projects : NULL,
 	    a->nprojects, s->root_abs, err, sizeof err);
 	if (!s->rules) {
-		fprintf(stderr, "%s: --project: %s\n", prog, err);
+		fmt_diag(stderr, prog, "--project: %s", err);
 		limits_free(&s->limits);
 		return EXIT_USAGE;
 	}
@@ -172,7 +173,7 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 		rc = EXIT_FATAL;
 	} else if (snapshot_finish(db, id, r, s->rules, status, parts, err,
 	    sizeof err) < 0) {
-		fprintf(stderr, "%s: %s: cannot record snapshot: %s\n", s->prog,
+		fmt_diag(stderr, s->prog, "%s: cannot record snapshot: %s",
 		    db_default_path(a->db), err);
 		snapshot_fail(db, id);
 		rc = EXIT_FATAL;
@@ -181,8 +182,8 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 		rc = EXIT_FATAL;
 	}
 	if (r->interrupted)
-		fprintf(stderr, "%s: interrupted: snapshot %lld recorded as "
-		    "incomplete\n", s->prog, (long long)id);
+		fmt_diag(stderr, s->prog, "interrupted: snapshot %lld recorded "
+		    "as incomplete", (long long)id);
 	return rc;
 }
 
@@ -196,8 +197,8 @@ scan_summary(const struct scan *s, int64_t id, const struct walk_result *r,
 {
 	char f[32], d[32], h[32], b[64], e[32], t[32], rate[32];
 
-	fprintf(stderr, "%s: snapshot %lld %s: %s files, %s dirs, %s (%s "
-	    "bytes), %s error%s, %s, %s entries/s\n", s->prog, (long long)id,
+	fmt_diag(stderr, s->prog, "snapshot %lld %s: %s files, %s dirs, %s (%s "
+	    "bytes), %s error%s, %s, %s entries/s", (long long)id,
 	    r->interrupted ? "interrupted" : rc == EXIT_FATAL ? "failed" :
 	    "complete",
 	    human_uint(r->c.files, f, sizeof f),

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "globlist.h"
 #include "walk_int.h"
 #include "xalloc.h"
@@ -36,7 +37,7 @@ record_error(struct worker *w, const struct dnode *d, const char *name,
 
 	if (census_error_wants_path(&w->c, err)) {
 		path = dnode_path(d, name, namelen);
-		fprintf(stderr, "fsscan: %s: %s\n", path, strerror(err));
+		fmt_diag(stderr, "fsscan", "%s: %s", path, strerror(err));
 	}
 	census_error(&w->c, err, path);
 }

@@ -258,7 +258,7 @@ help(FILE *f, const char *name, const char *argspec, cli_opts allowed)
 static int
 bad(const char *name, const char *opt, const char *val, const char *want)
 {
-	fprintf(stderr, "iocensus %s: --%s %s: expected %s\n", name, opt, val,
+	cli_diag(name, "--%s %s: expected %s", opt, val,
 	    want);
 	return -1;
 }
@@ -310,7 +310,7 @@ set_annotations(struct cli *a, const char *name, const char *path)
 	a->ann = NULL;
 	a->nann = 0;
 	if (cli_annotate_load(path, &a->ann, &a->nann, err, sizeof err) < 0) {
-		fprintf(stderr, "iocensus %s: --annotate: %s\n", name, err);
+		cli_diag(name, "--annotate: %s", err);
 		return -1;
 	}
 	a->an.ann = a->ann;
@@ -662,21 +662,21 @@ getopt_error(const char *name, int c, const char *arg, cli_opts allowed,
 	char msg[512];
 
 	if (c == ':' && d)
-		fprintf(stderr, "iocensus %s: --%s needs a value (%s)\n", name,
+		cli_diag(name, "--%s needs a value (%s)",
 		    d->opt.name, d->arg);
 	else if (d && d->opt.val == optopt)
-		fprintf(stderr, "iocensus %s: --%s takes no value\n", name,
+		cli_diag(name, "--%s takes no value",
 		    d->opt.name);
 	else if (optopt)
-		fprintf(stderr, "iocensus %s: unknown option '-%c'\n", name,
+		cli_diag(name, "unknown option '-%c'",
 		    optopt);
 	else {
 		allowed_options(cand, allowed);
 		suggest_option(msg, sizeof msg, arg, all, cand);
-		fprintf(stderr, "iocensus %s: %s\n", name, msg);
+		cli_diag(name, "%s", msg);
 	}
-	fprintf(stderr, "iocensus %s: `iocensus %s --help` lists its "
-	    "options\n", name, name);
+	cli_diag(name, "`iocensus %s --help` lists its "
+	    "options", name);
 	return -1;
 }
 
@@ -717,8 +717,8 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 			return 1;
 		}
 		if (d->mask && !(d->mask & allowed)) {
-			fprintf(stderr, "iocensus %s: --%s does not apply "
-			    "to this command\n", name, d->opt.name);
+			cli_diag(name, "--%s does not apply "
+			    "to this command", d->opt.name);
 			return -1;
 		}
 		if (empty_value(name, d, optarg))
@@ -736,14 +736,13 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 	a->an.win.hosts = a->hosts;
 	a->an.exclude = a->excludes;
 	if (a->quarter && a->window) {
-		fprintf(stderr, "iocensus %s: --quarter is a window of its own:"
-		    " give it or --from/--to, not both\n", name);
+		cli_diag(name, "--quarter is a window of its own:"
+		    " give it or --from/--to, not both");
 		return -1;
 	}
 	if (a->an.win.has_from && a->an.win.has_to &&
 	    a->an.win.to <= a->an.win.from) {
-		fprintf(stderr, "iocensus %s: --to must be after --from\n",
-		    name);
+		cli_diag(name, "--to must be after --from");
 		return -1;
 	}
 	a->args = argv + optind;
@@ -756,15 +755,15 @@ static int
 forget_args(struct cli *a)
 {
 	if (a->nargs == 0) {
-		fprintf(stderr, "iocensus forget: expected snapshot ids: "
-		    "ID...\n");
+		cli_diag("forget", "expected snapshot ids: "
+		    "ID...");
 		return -1;
 	}
 	a->ids = xcalloc((size_t)a->nargs, sizeof *a->ids);
 	for (int i = 0; i < a->nargs; i++)
 		if (parse_id(a->args[i], &a->ids[i]) < 0) {
-			fprintf(stderr, "iocensus forget: %s: expected a "
-			    "snapshot id\n", a->args[i]);
+			cli_diag("forget", "%s: expected a "
+			    "snapshot id", a->args[i]);
 			return -1;
 		}
 	a->an.ids = a->ids;
@@ -783,8 +782,8 @@ cli_command_args(struct cli *a, const char *name)
 		int64_t id;
 
 		if (parse_id(a->args[i], &id) < 0) {
-			fprintf(stderr, "iocensus diff: %s: expected a "
-			    "snapshot id\n", a->args[i]);
+			cli_diag("diff", "%s: expected a "
+			    "snapshot id", a->args[i]);
 			return -1;
 		}
 		*(i ? &a->an.snap_b : &a->an.snap_a) = id;

@@ -12,6 +12,7 @@
 #include "argval.h"
 #include "cli.h"
 #include "cli_int.h"
+#include "fmt.h"
 #include "suggest.h"
 #include "xalloc.h"
 
@@ -40,9 +41,8 @@ cli_columns_parse(struct cli *a, const char *name, const char *v)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "iocensus %s: --columns %s: expected column keys, "
-	    "comma-separated (at most %d; +LIST adds them to the default)\n",
-	    name, v, CLI_MAX_LIST);
+	cli_diag(name, "--columns %s: expected column keys, comma-separated "
+	    "(at most %d; +LIST adds them to the default)", v, CLI_MAX_LIST);
 	return -1;
 }
 
@@ -86,9 +86,9 @@ unknown_column(const struct cli *a, const char *name,
 	size_t n = known_keys(a, r, &keys);
 
 	meant = suggest_word(key, keys, n);
-	fprintf(stderr, "iocensus %s: --columns: no column '%s'%s%s%s\n",
-	    name, key, meant ? "; did you mean '" : "",
-	    meant ? meant : "", meant ? "'?" : "");
+	cli_diag(name, "--columns: no column '%s'%s%s%s", key,
+	    meant ? "; did you mean '" : "", meant ? meant : "",
+	    meant ? "'?" : "");
 	for (size_t i = 0; i < r->ntable; i++) {
 		const struct rtable *t = &r->table[i];
 

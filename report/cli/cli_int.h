@@ -3,6 +3,7 @@
  *
  *   cli_value.c     option values, parsed strictly (trailing junk,
  *                   overflow and empty strings are errors)
+ *   cli_diag.c      messages on stderr, names escaped
  *   cli_annotate.c  --annotate FILE
  *   cli_report.c    `iocensus report`: every analysis the database has
  *                   data for, written as the HTML page (and the bundle)
@@ -44,6 +45,11 @@ int cli_prune_conf(struct cli *a, const struct conf *c);
  * snapshots have that root (lib/conf.h, conf_root_len). 0, or -1 with
  * err (a usage error: a root of several file systems). */
 int cli_config_fs(struct cli *a, sqlite3 *db, char *err, size_t errlen);
+/* "iocensus CMD: MESSAGE" on stderr, through fmt_diag: every message
+ * of the command line, whatever names it quotes, reaches the terminal
+ * escaped. */
+void cli_diag(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* A duration: "90" (seconds), "90s", "10m", "1h", "2d", "1w". 0 or -1. */
 int cli_value_duration(const char *s, int64_t *out);

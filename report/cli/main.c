@@ -169,11 +169,11 @@ check_args(const struct command *c, int nargs)
 	    (c->nargs == -2 && nargs >= 2 && nargs % 2 == 0))
 		return 0;
 	if (c->nargs == -2) {
-		fprintf(stderr, "iocensus %s: expected snapshot ids in pairs:"
-		    " A B [A2 B2 ...]\n", c->name);
+		cli_diag(c->name, "expected snapshot ids in pairs:"
+		    " A B [A2 B2 ...]");
 		return -1;
 	}
-	fprintf(stderr, "iocensus %s: expected %s%s\n", c->name,
+	cli_diag(c->name, "expected %s%s",
 	    c->nargs ? "arguments " : "no arguments",
 	    c->nargs ? c->args : "");
 	return -1;
@@ -224,8 +224,8 @@ open_db(const struct command *c, const struct opts *o, const char *path,
 	int immutable = 0;
 
 	if (strcmp(c->name, "ingest") && access(path, F_OK) < 0) {
-		fprintf(stderr, "iocensus %s: %s: %s (create it with fsscan "
-		    "or iocensus ingest)\n", c->name, path, strerror(errno));
+		cli_diag(c->name, "%s: %s (create it with fsscan "
+		    "or iocensus ingest)", path, strerror(errno));
 		return NULL;
 	}
 	db_set_stop_flag(&stop_flag);
@@ -234,12 +234,12 @@ open_db(const struct command *c, const struct opts *o, const char *path,
 	else
 		db = db_open_read(path, &immutable, err, sizeof err);
 	if (!db)
-		fprintf(stderr, "iocensus %s: %s\n", c->name, err);
+		cli_diag(c->name, "%s", err);
 	else if (immutable)
-		fprintf(stderr, "iocensus %s: note: %s is opened read-only, "
+		cli_diag(c->name, "note: %s is opened read-only, "
 		    "without locking (this user cannot write it or its "
 		    "directory): results may be inconsistent while another "
-		    "process writes it\n", c->name, path);
+		    "process writes it", path);
 	return db;
 }
 
@@ -247,7 +247,7 @@ static int
 finish_output(const char *cmd)
 {
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		fprintf(stderr, "iocensus %s: writing the output: %s\n", cmd,
+		cli_diag(cmd, "writing the output: %s",
 		    strerror(errno));
 		return CLI_EXIT_FATAL;
 	}
@@ -258,11 +258,20 @@ finish_output(const char *cmd)
 static void
 no_such_table(const struct cli *a, const struct result *r)
 {
-	fprintf(stderr, "iocensus %s: --table %s: no such table; %s has",
-	    a->cmd->name, a->table, a->cmd->name);
+	char *list = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&list, &len);
+
+	if (m == NULL) {
+		cli_diag(a->cmd->name, "--table %s: no such table", a->table);
+		return;
+	}
 	for (size_t i = 0; i < r->ntable; i++)
-		fprintf(stderr, "%s %s", i ? "," : "", r->table[i].key);
-	fputs(r->ntable ? "\n" : " none\n", stderr);
+		fprintf(m, "%s %s", i ? "," : "", r->table[i].key);
+	fclose(m);
+	cli_diag(a->cmd->name, "--table %s: no such table; %s has%s",
+	    a->table, a->cmd->name, r->ntable ? list : " none");
+	free(list);
 }
 
 /* What of r is printed (--table, --columns, --wide), and how wide: a
@@ -288,7 +297,7 @@ print_to_file(const struct cli *a, sqlite3 *db, struct result *r)
 	int rc;
 
 	if (!f) {
-		fprintf(stderr, "iocensus %s: out of memory\n", a->cmd->name);
+		cli_diag(a->cmd->name, "out of memory");
 		return CLI_EXIT_FATAL;
 	}
 	render_view(f, r, a->format, &v);
@@ -297,7 +306,7 @@ print_to_file(const struct cli *a, sqlite3 *db, struct result *r)
 	rc = cli_out_write(&out, a->out, text, len, err, sizeof err);
 	free(text);
 	if (rc < 0) {
-		fprintf(stderr, "iocensus %s: %s\n", a->cmd->name, err);
+		cli_diag(a->cmd->name, "%s", err);
 		return CLI_EXIT_FATAL;
 	}
 	return 0;
@@ -356,7 +365,7 @@ usage_error(const struct cli *a, const char *err)
 {
 	if (!cli_error_is_usage(err))
 		return 0;
-	fprintf(stderr, "iocensus %s: %s\n", a->cmd->name,
+	cli_diag(a->cmd->name, "%s",
 	    err + strlen(FMT_USAGE));
 	return 1;
 }
@@ -368,7 +377,7 @@ query_failed(const struct cli *a, const char *err)
 {
 	if (usage_error(a, err))
 		return CLI_EXIT_USAGE;
-	fprintf(stderr, "iocensus %s: %s: %s\n", a->cmd->name,
+	cli_diag(a->cmd->name, "%s: %s",
 	    db_default_path(a->db), err);
 	return CLI_EXIT_FATAL;
 }
@@ -395,8 +404,8 @@ run_report(struct cli *a, sqlite3 *db)
 	char err[1024];
 
 	if (!a->out) {
-		fprintf(stderr, "iocensus report: --out FILE.html is "
-		    "required\n");
+		fmt_diag(stderr, "iocensus report", "--out FILE.html is "
+		    "required");
 		return CLI_EXIT_USAGE;
 	}
 	/* A page without paths is made to be shared. */
@@ -405,7 +414,7 @@ run_report(struct cli *a, sqlite3 *db)
 	    a->out, a->bundle, &out, err, sizeof err) < 0) {
 		if (usage_error(a, err))
 			return CLI_EXIT_USAGE;
-		fprintf(stderr, "iocensus report: %s\n", err);
+		fmt_diag(stderr, "iocensus report", "%s", err);
 		return CLI_EXIT_FATAL;
 	}
 	return 0;
@@ -426,7 +435,7 @@ run_metrics(struct cli *a, sqlite3 *db)
 		return 0;
 	if (usage_error(a, err))
 		return CLI_EXIT_USAGE;
-	fprintf(stderr, "iocensus metrics: %s\n", err);
+	fmt_diag(stderr, "iocensus metrics", "%s", err);
 	return CLI_EXIT_FATAL;
 }
 

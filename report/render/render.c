@@ -4,7 +4,9 @@
  * CSV and JSON carry exact values: integers in full, times as unix
  * seconds, shares as fractions (JSON's unit says "fraction"), reals as the
  * shortest of %.15g/%.16g/%.17g that reads back to the same double, NULL
- * as an empty field / null. The table format is for people: cells and
+ * as an empty field / null, and text byte for byte, to a file or a pipe;
+ * written to a terminal, every text goes through fmt_term_str first, so
+ * a name cannot act on it. The table format is for people: cells and
  * header units go through result_text.c.
  */
 #include <inttypes.h>
@@ -54,14 +56,16 @@ render_number(FILE *f, const struct cell *c)
 	}
 }
 
-/* The columns idx[0..n) of t as CSV. */
+/* The columns idx[0..n) of t as CSV; term: f is a terminal
+ * (fmt_is_term), every text through fmt_term_str. */
 static void
-table_csv(FILE *f, const struct rtable *t, const int *idx, size_t n)
+table_csv(FILE *f, const struct rtable *t, const int *idx, size_t n,
+    int term)
 {
 	for (size_t k = 0; k < n; k++) {
 		if (k)
 			putc(',', f);
-		fmt_csv_str(f, t->col[idx[k]].key);
+		fmt_csv_cell(f, t->col[idx[k]].key, term);
 	}
 	putc('\n', f);
 	for (size_t r = 0; r < t->nrow; r++) {
@@ -71,7 +75,7 @@ table_csv(FILE *f, const struct rtable *t, const int *idx, size_t n)
 			if (k)
 				putc(',', f);
 			if (cl->kind == CK_TEXT)
-				fmt_csv_str(f, cl->v.s);
+				fmt_csv_cell(f, cl->v.s, term);
 			else
 				render_number(f, cl);
 		}
@@ -93,15 +97,15 @@ render_table_csv(FILE *f, const struct rtable *t)
 {
 	int *idx = xcalloc(t->ncol + 1, sizeof *idx);
 
-	table_csv(f, t, idx, all_columns(t, idx));
+	table_csv(f, t, idx, all_columns(t, idx), fmt_is_term(f));
 	free(idx);
 }
 
 static void
-json_str_or_null(FILE *f, const char *s)
+json_str_or_null(FILE *f, const char *s, int term)
 {
 	if (s)
-		fmt_json_str(f, s);
+		fmt_json_cell(f, s, term);
 	else
 		fputs("null", f);
 }
@@ -132,23 +136,23 @@ machine_unit(const struct rcol *c)
 }
 
 /* One table object of the columns idx[0..n); ind: the indentation of
- * its opening line. */
+ * its opening line; term: as table_csv's. */
 static void
 table_json(FILE *f, const struct rtable *t, int ind, const int *idx,
-    size_t n)
+    size_t n, int term)
 {
 	fprintf(f, "{\n%*s\"title\": ", ind + 2, "");
-	fmt_json_str(f, t->title);
+	fmt_json_cell(f, t->title, term);
 	fprintf(f, ",\n%*s\"columns\": [", ind + 2, "");
 	for (size_t k = 0; k < n; k++) {
 		const struct rcol *c = &t->col[idx[k]];
 
 		fprintf(f, "%s\n%*s{\"key\": ", k ? "," : "", ind + 4, "");
-		fmt_json_str(f, c->key);
+		fmt_json_cell(f, c->key, term);
 		fputs(", \"title\": ", f);
-		fmt_json_str(f, c->title);
+		fmt_json_cell(f, c->title, term);
 		fputs(", \"unit\": ", f);
-		json_str_or_null(f, machine_unit(c));
+		json_str_or_null(f, machine_unit(c), term);
 		putc('}', f);
 	}
 	if (n)
@@ -161,10 +165,10 @@ table_json(FILE *f, const struct rtable *t, int ind, const int *idx,
 
 			if (k)
 				fputs(", ", f);
-			fmt_json_str(f, t->col[idx[k]].key);
+			fmt_json_cell(f, t->col[idx[k]].key, term);
 			fputs(": ", f);
 			if (cl->kind == CK_TEXT)
-				fmt_json_str(f, cl->v.s);
+				fmt_json_cell(f, cl->v.s, term);
 			else if (!render_number(f, cl))
 				fputs("null", f);
 		}
@@ -180,7 +184,7 @@ render_table_json(FILE *f, const struct rtable *t)
 {
 	int *idx = xcalloc(t->ncol + 1, sizeof *idx);
 
-	table_json(f, t, 0, idx, all_columns(t, idx));
+	table_json(f, t, 0, idx, all_columns(t, idx), fmt_is_term(f));
 	putc('\n', f);
 	free(idx);
 }
@@ -196,18 +200,19 @@ shown(const struct rtable *t, const struct render_view *v,
 }
 
 static void
-result_json(FILE *f, const struct result *r, const struct render_view *v)
+result_json(FILE *f, const struct result *r, const struct render_view *v,
+    int term)
 {
 	int first = 1;
 
 	fputs("{\n  \"command\": ", f);
-	fmt_json_str(f, r->command);
+	fmt_json_cell(f, r->command, term);
 	fputs(",\n  \"title\": ", f);
-	fmt_json_str(f, r->title);
+	fmt_json_cell(f, r->title, term);
 	fputs(",\n  \"notes\": [", f);
 	for (size_t i = 0; i < r->nnote; i++) {
 		fprintf(f, "%s\n    ", i ? "," : "");
-		fmt_json_str(f, r->note[i]);
+		fmt_json_cell(f, r->note[i], term);
 	}
 	fputs(r->nnote ? "\n  ],\n  \"tables\": {" : "],\n  \"tables\": {", f);
 	for (size_t i = 0; i < r->ntable; i++) {
@@ -217,9 +222,9 @@ result_json(FILE *f, const struct result *r, const struct render_view *v)
 
 		if (n) {
 			fputs(first ? "\n    " : ",\n    ", f);
-			fmt_json_str(f, t->key);
+			fmt_json_cell(f, t->key, term);
 			fputs(": ", f);
-			table_json(f, t, 4, idx, n);
+			table_json(f, t, 4, idx, n, term);
 			first = 0;
 		}
 		free(idx);
@@ -228,7 +233,8 @@ result_json(FILE *f, const struct result *r, const struct render_view *v)
 }
 
 static void
-result_csv(FILE *f, const struct result *r, const struct render_view *v)
+result_csv(FILE *f, const struct result *r, const struct render_view *v,
+    int term)
 {
 	int first = 1;
 
@@ -241,11 +247,11 @@ result_csv(FILE *f, const struct result *r, const struct render_view *v)
 			if (!first)
 				putc('\n', f);
 			fputs("# ", f);
-			fmt_csv_str(f, t->key);
+			fmt_csv_cell(f, t->key, term);
 			putc('\n', f);
 		}
 		if (n)
-			table_csv(f, t, idx, n);
+			table_csv(f, t, idx, n, term);
 		first &= n == 0;
 		free(idx);
 	}
@@ -255,14 +261,19 @@ int
 render_view(FILE *f, const struct result *r, enum fmt_kind fmt,
     const struct render_view *v)
 {
+	/* The one decision for CSV and JSON: exact bytes to a file or a
+	 * pipe, every text escaped for a terminal (the table format always
+	 * is). */
+	int term = fmt != FMT_TABLE && fmt_is_term(f);
+
 	if (v->table && result_table_index(r, v->table) < 0)
 		return -1;
 	switch (fmt) {
 	case FMT_CSV:
-		result_csv(f, r, v);
+		result_csv(f, r, v, term);
 		break;
 	case FMT_JSON:
-		result_json(f, r, v);
+		result_json(f, r, v, term);
 		break;
 	case FMT_TABLE:
 		render_text(f, r, v);

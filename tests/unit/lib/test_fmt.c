@@ -93,11 +93,87 @@ check_term(void)
 	free(buf);
 }
 
+/* The controls and invisible format characters a name may hold, each
+ * shown byte by byte on a terminal and escaped as its code point in
+ * JSON; the expectations are the UTF-8 bytes written by hand. */
+static void
+check_hidden(void)
+{
+	static const struct {
+		const char *in, *term, *json, *name;
+	} c[] = {
+		{ "\x1b]52;c;SGVsbG8=\x07", "\\x1b]52;c;SGVsbG8=\\x07",
+		    "\"\\u001b]52;c;SGVsbG8=\\u0007\"", "OSC 52" },
+		{ "a\xc2\x9b" "2J", "a\\xc2\\x9b2J", "\"a\\u009b2J\"",
+		    "C1 CSI" },
+		{ "a\x7f", "a\\x7f", "\"a\\u007f\"", "DEL" },
+		{ "bidi\xe2\x80\xaetxt.exe", "bidi\\xe2\\x80\\xaetxt.exe",
+		    "\"bidi\\u202etxt.exe\"", "U+202E right-to-left override" },
+		{ "x\xe2\x81\xa6y\xe2\x81\xa9",
+		    "x\\xe2\\x81\\xa6y\\xe2\\x81\\xa9", "\"x\\u2066y\\u2069\"",
+		    "U+2066, U+2069 isolates" },
+		{ "\xe2\x80\x8e\xe2\x80\x8f", "\\xe2\\x80\\x8e\\xe2\\x80\\x8f",
+		    "\"\\u200e\\u200f\"", "U+200E, U+200F marks" },
+		{ "\xd8\x9c", "\\xd8\\x9c", "\"\\u061c\"",
+		    "U+061C Arabic letter mark" },
+		{ "a\xe2\x80\x8b" "b", "a\\xe2\\x80\\x8bb", "\"a\\u200bb\"",
+		    "U+200B zero width space" },
+		{ "\xef\xbb\xbf", "\\xef\\xbb\\xbf", "\"\\ufeff\"",
+		    "U+FEFF" },
+		{ "\xf3\xa0\x80\x81", "\\xf3\\xa0\\x80\\x81",
+		    "\"\\udb40\\udc01\"", "U+E0001 tag, a surrogate pair" },
+		{ "\xe2\x80\x8d", "\xe2\x80\x8d", "\"\xe2\x80\x8d\"",
+		    "U+200D joiner kept" },
+		{ "d\xc3\xa9j\xc3\xa0", "d\xc3\xa9j\xc3\xa0",
+		    "\"d\xc3\xa9j\xc3\xa0\"", "letters kept" },
+	};
+	char lbl[128];
+
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char *t = fmt_term_str(c[i].in);
+
+		snprintf(lbl, sizeof lbl, "term: %s", c[i].name);
+		is_str(t, c[i].term, lbl);
+		free(t);
+		snprintf(lbl, sizeof lbl, "json: %s", c[i].name);
+		check(fmt_json_str, c[i].in, c[i].json, lbl);
+	}
+}
+
+/* A cell for a terminal is escaped first, then quoted; for a file it is
+ * the exact bytes. */
+static void
+check_cells(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fmt_csv_cell(f, "=a,\x1b[2J", 0);
+	putc('|', f);
+	fmt_csv_cell(f, "=a,\x1b[2J", 1);
+	putc('|', f);
+	fmt_json_cell(f, "b\\\xc2\x85", 0);
+	putc('|', f);
+	fmt_json_cell(f, "b\\\xc2\x85", 1);
+	fclose(f);
+	is_str(buf, "\"=a,\x1b[2J\"|\"=a,\\x1b[2J\"|\"b\\\\\\u0085\"|"
+	    "\"b\\\\\\\\\\\\xc2\\\\x85\"", "cells: exact bytes for a file, "
+	    "escaped then quoted for a terminal");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	ok(!fmt_is_term(f), "a memory stream is no terminal");
+	fclose(f);
+	free(buf);
+}
+
 int
 main(void)
 {
 	check_diag();
 	check_term();
+	check_hidden();
+	check_cells();
 	check(fmt_csv_str, "sda", "sda", "csv: plain field as is");
 	check(fmt_csv_str, "", "", "csv: empty field");
 	check(fmt_csv_str, "a,b", "\"a,b\"", "csv: comma quoted");
