@@ -56,7 +56,7 @@ compress(struct sipstate *s, uint64_t m)
 }
 
 uint64_t
-siphash24(const uint8_t key[SIPHASH_KEYLEN], const void *p, size_t len)
+siphash_24(const uint8_t key[SIPHASH_KEYLEN], const void *p, size_t len)
 {
 	const uint8_t *b = p;
 	uint64_t k0 = le_word(key, 8), k1 = le_word(key + 8, 8);

@@ -14,7 +14,7 @@
 
 /* The 64-bit SipHash-2-4 of the len bytes at p under key (its 16 bytes
  * read as two little-endian words, as the paper's). */
-uint64_t siphash24(const uint8_t key[SIPHASH_KEYLEN], const void *p,
+uint64_t siphash_24(const uint8_t key[SIPHASH_KEYLEN], const void *p,
     size_t len);
 
 #endif

@@ -114,6 +114,7 @@ ROOMS = dict([
     module("safedir", "xalloc"),
     module("safefile", "safedir"),
     module("strtab", "xalloc"),
+    module("siphash"),
     module("suggest"),
     module("units"),
     module("varint"),

@@ -58,7 +58,7 @@ label_of(const struct query_private *p, const char *name, size_t len,
     char buf[QUERY_LABEL_LEN])
 {
 	snprintf(buf, QUERY_LABEL_LEN, QUERY_LABEL_PREFIX "%016llx",
-	    (unsigned long long)siphash24(p->key, name, len));
+	    (unsigned long long)siphash_24(p->key, name, len));
 }
 
 const char *
