@@ -17,14 +17,29 @@
 #include "result/result.h"
 #include "xalloc.h"
 
+/* A cell of one of these columns names what the administrator named
+ * (--fs, a host, a device), never a project read from a directory. */
+static int
+admin_named(const char *col)
+{
+	static const char *const cols[] = { "fs", "host", "device" };
+
+	for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
+		if (strcmp(col, cols[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static char *
-hide(void *ctx, const char *s, int whole)
+hide(void *ctx, const char *s, const char *col)
 {
 	const struct query_private *p = ctx;
 	char buf[QUERY_LABEL_LEN];
 
-	if (!whole)
+	if (!col)
 		return query_private_text(p, s);
+	if (admin_named(col))
+		return NULL;
 	return query_private_label(p, s, buf) ? xstrdup(buf) : NULL;
 }
 
