@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -255,7 +256,7 @@ exact_fill(sqlite3 *db, const int moved[N_EXACT], char *err, size_t errlen)
  * Versions 6 and 8 added columns to tables every older version has:
  * capacity (statvfs at the scan; exact, so without a type) and the real
  * scan time of a snapshot, and the entries of a project (6); the device
- * number of ROOT (8). The rows written before have NULL there: unknown.
+ * number of ROOT (8); whether a project's name is public (9). The rows written before have NULL there: unknown.
  * A version 1-3 database gets them from the schema, which creates its
  * rebuilt tables anew (exact_fill copies the old columns by name); a
  * version 4 to 7 one through ALTER TABLE, which leaves every row where it
@@ -272,6 +273,7 @@ static const struct {
 	{ "snapshot", "scanned_at", "INTEGER" },
 	{ "project", "entries", "INTEGER" },
 	{ "snapshot", "fs_dev", "TEXT" },
+	{ "project", "public", "INTEGER" },
 };
 
 /* Add a column unless the table has it. 0, or -1 with err. */
@@ -455,6 +457,73 @@ out:
 	return rc;
 }
 
+/*
+ * Version 9 keeps private names out of world-readable outputs. A project
+ * row written before does not say whether its name was read from a
+ * directory that every user may list: a name that a depth rule made
+ * (the only rule that names a project after a directory) is taken as
+ * private, since unknown is not public; the names of the other rules
+ * came from the administrator and are public. The key of the opaque
+ * labels is made here once, with the schema, from getrandom(2): never
+ * replaced, so that a label stays the same across scans.
+ */
+static const char census_public_old[] =
+    "UPDATE project SET public = (source NOT LIKE '%depth:%' AND"
+    " source <> '') WHERE public IS NULL;";
+
+static int
+census_key_make(sqlite3 *db, char *err, size_t errlen)
+{
+	uint8_t key[DB_KEYLEN];
+	sqlite3_stmt *st;
+	int rc;
+
+	if (getrandom(key, sizeof key, 0) != (ssize_t)sizeof key) {
+		snprintf(err, errlen, "getrandom: %s", strerror(errno));
+		return -1;
+	}
+	if (!(st = db_prepare(db, "INSERT OR IGNORE INTO census_key (id, key)"
+	    " VALUES (1, ?)", err, errlen)))
+		return -1;
+	sqlite3_bind_blob(st, 1, key, sizeof key, SQLITE_TRANSIENT);
+	rc = db_step_done(st);
+	if (rc < 0)
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+census_private(sqlite3 *db, char *err, size_t errlen)
+{
+	if (db_exec(db, census_public_old, err, errlen) < 0)
+		return -1;
+	return census_key_make(db, err, errlen);
+}
+
+int
+db_key(sqlite3 *db, uint8_t key[DB_KEYLEN], char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT key FROM census_key"
+	    " WHERE id = 1", err, errlen);
+	int rc = -1;
+
+	assert(db != NULL && key != NULL);
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_bytes(st, 0) == DB_KEYLEN &&
+	    sqlite3_column_type(st, 0) == SQLITE_BLOB) {
+		memcpy(key, sqlite3_column_blob(st, 0), DB_KEYLEN);
+		rc = 0;
+	} else {
+		snprintf(err, errlen, "the database holds no key for the "
+		    "labels of private names (table census_key)");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* v_io enumerates a chunk's samples by joining io_slot (0..3599). */
 static const char iocensus_io_slots[] =
     "INSERT OR IGNORE INTO io_slot (i) WITH RECURSIVE k(i) AS "
@@ -523,6 +592,7 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
 		    (rebuild && exact_fill(db, moved, err, errlen) < 0) ||
 		    (dirs_old && dir_rows(db, err, errlen) < 0) ||
+		    census_private(db, err, errlen) < 0 ||
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||
 		    (version == 2 &&
 		    db_exec(db, iocensus_io_dirty_all, err, errlen) < 0) ||

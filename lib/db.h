@@ -16,7 +16,7 @@
 
 #include "i128.h"
 
-#define DB_SCHEMA_VERSION 8	/* 2: I/O samples (sql/io.sql); 3: the
+#define DB_SCHEMA_VERSION 9	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
 				   per-project extremes, dir_scope; 4:
 				   totals beyond INT64_MAX as exact text;
@@ -26,7 +26,8 @@
 				   project entries, limits; 7: dir rows as
 				   parent and name, not paths; scan_rank;
 				   8: cold data (v_cold), ROOT's device
-				   number (v_snapshot.fs_device) */
+				   number (v_snapshot.fs_device); 9:
+				   project.public, census_key */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 
@@ -60,6 +61,11 @@ void db_close(sqlite3 *db);
 /* The database file's status (its mode and group: what files derived
  * from it may allow, lib/outfile.h). 0, or -1 with errno. */
 int db_stat(sqlite3 *db, struct stat *st);
+
+/* The database's secret (table census_key, made with the schema): the
+ * key of the opaque labels of private names. 0, or -1 with err. */
+#define DB_KEYLEN 16
+int db_key(sqlite3 *db, uint8_t key[DB_KEYLEN], char *err, size_t errlen);
 
 /* Run SQL without results; returns 0 or -1 with the message in err. */
 int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);

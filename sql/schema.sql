@@ -60,6 +60,11 @@ CREATE TABLE IF NOT EXISTS project (
   entries INTEGER,                 -- schema 6: every entry attributed
                                    -- (files once per inode, directories,
                                    -- symlinks, others): its inodes
+  public INTEGER,                  -- schema 9: 1 when every user may know
+                                   -- the name (a rule's name, or a
+                                   -- depth:N path whose directories every
+                                   -- user may list), 0 when it was read
+                                   -- from a directory some may not list
   PRIMARY KEY (snapshot_id, name)
 ) WITHOUT ROWID;
 
@@ -73,6 +78,14 @@ CREATE TABLE IF NOT EXISTS project_limit (
   source      TEXT NOT NULL CHECK (source IN ('file', 'quota')),
   PRIMARY KEY (snapshot_id, project)
 ) WITHOUT ROWID;
+
+-- Schema 9: the database's secret, 16 random bytes made once
+-- (getrandom), the SipHash-2-4 key of the opaque labels that stand for
+-- private project names in world-readable outputs (docs/census-db.md).
+CREATE TABLE IF NOT EXISTS census_key (
+  id  INTEGER PRIMARY KEY CHECK (id = 1),
+  key BLOB NOT NULL CHECK (typeof(key) = 'blob' AND length(key) = 16)
+);
 
 CREATE TABLE IF NOT EXISTS owner (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,

@@ -258,6 +258,9 @@ def owners(tmp, root):
 def main():
     tmp = tempfile.mkdtemp(prefix="t_attack_project.",
                            dir=os.environ.get("TMPDIR"))
+    # every user may search down to ROOT: its names are public
+    # (t_attack_private checks the private ones)
+    os.chmod(tmp, 0o755)
     try:
         root = os.path.join(tmp, "root")
         build(root)

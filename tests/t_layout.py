@@ -116,6 +116,7 @@ ROOMS = dict([
     module("safedir", "xalloc"),
     module("safefile", "safedir"),
     module("strtab", "xalloc"),
+    module("siphash"),
     module("suggest", "fmt"),
     module("units"),
     module("varint"),

@@ -345,7 +345,7 @@ unpack_keyed(struct cursor *c, struct census *t, struct project_rules *rules)
 
 	for (uint64_t i = 0; i < np && !c->err; i++) {
 		int32_t id = project_id(rules, mpi_comm_str(c, &buf, &cap,
-		    NULL));
+		    NULL), 0);
 		struct proj_stats *ps = census_proj(t, id);
 		project_add_sources(rules, id, (uint32_t)cursor_varint(c));
 		get_acct(c, &ps->a);

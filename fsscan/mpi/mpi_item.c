@@ -23,10 +23,11 @@
  *            chain), varint new, new x ancestor, byte proj (1: the
  *            parent's project state follows, 0: as the previous item's
  *            parent), [state], str name, varint dev ino size blocks,
- *            zigzag mtime, varint uid gid, byte no_read
+ *            zigzag mtime, varint uid gid, byte no_read, byte listable
  *   ancestor str name, varint dev ino uid node_rank node_seq
- *   state    per rule: varint 0 (no match) or 1 + str project name;
- *            varint projid, byte projinherit
+ *   state    per rule: varint 0 (no match), 1 + str project name, or
+ *            2 + str the name of a public project; varint projid, byte
+ *            projinherit, byte listed
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -82,11 +83,14 @@ put_state(struct iobuf *b, const struct project_rules *rules,
 			iobuf_varint(b, 0);
 			continue;
 		}
-		iobuf_varint(b, 1);
+		/* a depth rule's name keeps whether it is public on the
+		 * rank that finds it again */
+		iobuf_varint(b, project_public(rules, p->match[i]) ? 2 : 1);
 		iobuf_str(b, name, strlen(name));
 	}
 	iobuf_varint(b, p->projid);
 	iobuf_byte(b, p->projinherit);
+	iobuf_byte(b, p->listed);
 }
 
 void
@@ -129,7 +133,8 @@ mpi_item_pack(const struct mpi_job *j, struct walker *g,
 		iobuf_varint(out, zigzag(d->mtime));
 		iobuf_varint(out, d->uid);
 		iobuf_varint(out, d->gid);
-		iobuf_byte(out, (uint8_t)d->no_read);
+		iobuf_byte(out, d->no_read);
+		iobuf_byte(out, d->listable);
 		struct chain t = prev;
 		prev = cur;
 		cur = t;
@@ -164,13 +169,16 @@ get_state(struct cursor *c, struct project_rules *rules,
     struct proj_dir *p, char **buf, size_t *cap)
 {
 	for (int i = 0; i < PROJECT_MAX_RULES; i++) {
+		uint64_t v = cursor_varint(c);
+
 		p->match[i] = -1;
-		if (cursor_varint(c))
+		if (v)
 			p->match[i] = project_id(rules, mpi_comm_str(c, buf,
-			    cap, NULL));
+			    cap, NULL), v == 2);
 	}
 	p->projid = (uint32_t)cursor_varint(c);
 	p->projinherit = get_byte(c);
+	p->listed = get_byte(c);
 }
 
 /* A stand-in ancestor: never visited, opened only to reach its children. */
@@ -212,6 +220,7 @@ get_item(const struct mpi_job *j, struct cursor *c, struct dnode *parent,
 	d->uid = (uint32_t)cursor_varint(c);
 	d->gid = (uint32_t)cursor_varint(c);
 	d->no_read = get_byte(c);
+	d->listable = get_byte(c);
 	return d;
 }
 

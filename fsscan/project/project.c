@@ -82,27 +82,30 @@ dir_self(struct project_rules *r, const struct proj_dir *parent,
 /* The project depth:N names after a directory at depth N: its path below
  * ROOT, which for N = 1 is its name; "(none)" there is "./(none)", the
  * same path, as PROJECT_NONE's name is no directory's. */
+/* public: its components were all read from directories that every
+ * user may list (the parent's listed). */
 static int32_t
 depth_project(struct project_rules *r, const char *name,
-    const char *relpath, int depth)
+    const char *relpath, int depth, int public)
 {
 	const char *path = depth > 1 && relpath ? relpath : name;
 
 	if (strcmp(path, PROJECT_NONE_NAME) == 0)
 		path = "./" PROJECT_NONE_NAME;
-	return projreg_intern(r, path);
+	return projreg_intern(r, path, public);
 }
 
 /* Fill d for a directory; parent is NULL for ROOT. */
 static void
 dir_state(struct project_rules *r, const struct proj_dir *parent,
     struct proj_dir *out, const char *name, const char *relpath, int depth,
-    int fd, uid_t uid, gid_t gid)
+    int fd, uid_t uid, gid_t gid, int listable)
 {
 	struct proj_dir d;
 
 	assert(r->frozen);	/* P2: rules are read once built */
 	memset(&d, 0, sizeof d);
+	d.listed = listable && (parent ? parent->listed : r->above_open);
 	for (int i = 0; i < PROJECT_MAX_RULES; i++)
 		d.match[i] = -1;
 	if (r->has_projid)
@@ -126,7 +129,7 @@ dir_state(struct project_rules *r, const struct proj_dir *parent,
 			 * directories stay distinct projects. */
 			if (depth == ru->depth)
 				d.match[i] = depth_project(r, name, relpath,
-				    depth);
+				    depth, parent && parent->listed);
 			else if (depth > ru->depth)
 				d.match[i] = inherited;
 			break;
@@ -154,17 +157,20 @@ project_map_child(const struct project_rules *r,
 
 void
 project_root(struct project_rules *r, struct proj_dir *out, int fd,
-    uid_t uid, gid_t gid)
+    uid_t uid, gid_t gid, mode_t mode)
 {
-	dir_state(r, NULL, out, "", NULL, 0, fd, uid, gid);
+	dir_state(r, NULL, out, "", NULL, 0, fd, uid, gid,
+	    PROJECT_LISTABLE(mode));
 }
 
 void
 project_dir(struct project_rules *r, const struct proj_dir *parent,
     struct proj_dir *out, const char *name, const char *relpath, int depth,
-    int fd, uid_t uid, gid_t gid)
+    int fd, uid_t uid, gid_t gid, int listable)
 {
-	dir_state(r, parent, out, name, relpath, depth, fd, uid, gid);
+	assert(parent != NULL && depth >= 1);
+	dir_state(r, parent, out, name, relpath, depth, fd, uid, gid,
+	    listable);
 }
 
 int

@@ -35,7 +35,13 @@
  * A directory's own project (self) applies the rules to the directory:
  * depth and map by its position, projid by its own ID, owner rules by its
  * uid/gid. Projects are names: two rules giving the same name give the
- * same id. Unmatched entries go to project id 0, named "(none)"; no rule
+ * same id. A name is public when every user may know it: the name of a
+ * rule the administrator wrote (projid, map, gidmap, group, user), or a
+ * depth:N path read only from directories that every user may list
+ * (other has r and x on ROOT and each directory down to depth N - 1) below
+ * ROOT's ancestors, which every user may search (other has x). The mode's
+ * other bits decide: an ACL's named entries grant single users, never
+ * every user. Unmatched entries go to project id 0, named "(none)"; no rule
  * gives that name (PROJECT_NONE_NAME below). Directory
  * rules (projid, depth, map) are evaluated once per directory; owner rules
  * once per entry through a small per-thread cache, so the hot path takes
@@ -47,6 +53,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define PROJECT_NONE 0
@@ -77,18 +84,27 @@ struct proj_dir {
 	const void *map_node;			/* position in the prefix trie */
 	uint32_t projid;			/* this directory's fs project ID */
 	uint8_t projinherit;
+	uint8_t listed;		/* every user may list this directory and
+				   each one above it up to ROOT, and search
+				   ROOT's ancestors: a name read from it is
+				   public */
 };
 
-/* State of ROOT. fd is ROOT's open directory fd (for projid). */
+/* State of ROOT. fd is ROOT's open directory fd (for projid); mode its
+ * st_mode. */
 void project_root(struct project_rules *r, struct proj_dir *out, int fd,
-    uid_t uid, gid_t gid);
+    uid_t uid, gid_t gid, mode_t mode);
 /* State of a directory named name at depth (>= 1) below parent. fd is its
  * open fd, or -1 when it could not be opened (projid then does not match).
  * relpath: its path below ROOT when project_wants_path(r, depth), else
- * NULL. Sets out->self using uid/gid for the owner rules. */
+ * NULL. Sets out->self using uid/gid for the owner rules. listable:
+ * every user may list it (its mode's other bits hold r and x,
+ * PROJECT_LISTABLE). */
 void project_dir(struct project_rules *r, const struct proj_dir *parent,
     struct proj_dir *out, const char *name, const char *relpath, int depth,
-    int fd, uid_t uid, gid_t gid);
+    int fd, uid_t uid, gid_t gid, int listable);
+#define PROJECT_LISTABLE(mode) \
+	(((mode) & (S_IROTH | S_IXOTH)) == (S_IROTH | S_IXOTH))
 /* Whether a directory at depth names a project by its path below ROOT
  * (a depth:N rule with N = depth > 1): the walker builds that path only
  * for those directories. */
@@ -109,8 +125,11 @@ int32_t project_of(struct project_rules *r, const struct proj_dir *d,
 
 /* fsscan-mpi: projects travel between ranks by name, and a directory's
  * state as its names, its fs project ID and its position in the map
- * trie, found again from its name below its parent's. */
-int32_t project_id(struct project_rules *r, const char *name);
+ * trie, found again from its name below its parent's. project_id marks
+ * the name public when public is set (as the rank that read it found);
+ * source bits are the rules' (bit i: rule i) and PROJECT_PUBLIC. */
+#define PROJECT_PUBLIC (1u << 31)
+int32_t project_id(struct project_rules *r, const char *name, int public);
 uint32_t project_source_bits(const struct project_rules *r, int32_t id);
 void project_add_sources(struct project_rules *r, int32_t id, uint32_t bits);
 const void *project_map_child(const struct project_rules *r,
@@ -119,6 +138,8 @@ const void *project_map_child(const struct project_rules *r,
 /* Registry, valid after the walk: names and the rules that matched. */
 int32_t project_count(const struct project_rules *r);
 const char *project_name(const struct project_rules *r, int32_t id);
+/* Whether every user may know id's name (above); "(none)" is public. */
+int project_public(const struct project_rules *r, int32_t id);
 /* Comma-separated rule specs that attributed entries to id ("none" for 0),
  * in chain order; "" when a rule reached the name but attributed nothing
  * to it. */

@@ -66,7 +66,8 @@ struct rule {
 
 struct pname {
 	char *name;
-	_Atomic uint32_t bits;	/* bit i: rule i attributed entries */
+	_Atomic uint32_t bits;	/* bit i: rule i attributed entries;
+				   PROJECT_PUBLIC: the name is public */
 };
 
 struct okey {
@@ -78,6 +79,8 @@ struct okey {
 struct project_rules {
 	struct rule rule[PROJECT_MAX_RULES];
 	int nrules, nmap, nowner, has_projid;
+	int above_open;			/* every user may search each
+					   directory above ROOT */
 	struct mnode *trie;		/* NULL without map rules */
 	struct idname *projnames;	/* /etc/projid, sorted by id */
 	size_t nprojnames;
@@ -140,8 +143,11 @@ void	 projreg_free(struct project_rules *r);
 void	 projreg_lock(struct project_rules *r);
 void	 projreg_unlock(struct project_rules *r);
 int	 projreg_locked(const struct project_rules *r);
+/* A rule's name, from the administrator: public. */
 int32_t	 projreg_intern_locked(struct project_rules *r, const char *name);
-int32_t	 projreg_intern(struct project_rules *r, const char *name);
+/* A name, public or not (a depth rule's, an fsscan-mpi rank's). */
+int32_t	 projreg_intern(struct project_rules *r, const char *name,
+	    int public);
 void	 projreg_mark(struct project_rules *r, int i, int32_t p);
 
 /* projcache.c */

@@ -355,6 +355,32 @@ load_files(struct parse *ps, const char *root_abs)
 	return 0;
 }
 
+/*
+ * Whether every user may search each directory above ROOT (other has x
+ * on "/", "/a", ... for ROOT "/a/b"): else no user but those the owner
+ * lets in can reach ROOT, and no name read below it is public. A path
+ * that is not absolute is not known to be reachable.
+ */
+static int
+above_open(const char *root_abs)
+{
+	char *p;
+	struct stat st;
+	int open = root_abs != NULL && root_abs[0] == '/';
+
+	if (!open)
+		return 0;
+	p = xstrdup(root_abs);
+	for (char *s = p + 1; open && (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		open = stat(p, &st) == 0 && (st.st_mode & S_IXOTH);
+		*s = '/';
+	}
+	open = open && stat("/", &st) == 0 && (st.st_mode & S_IXOTH);
+	free(p);
+	return open;
+}
+
 struct project_rules *
 project_rules_new(const char *const *specs, int nspecs, const char *root_abs,
     char *err, size_t errlen)
@@ -384,6 +410,7 @@ project_rules_new(const char *const *specs, int nspecs, const char *root_abs,
 	}
 	if (rc == 0)
 		rc = load_files(&ps, root_abs);
+	r->above_open = above_open(root_abs);
 	free(ps.rootcopy);
 	free(ps.root.v);
 	free(ps.pc.v);

@@ -109,8 +109,8 @@ hash_find(const struct project_rules *r, const char *name)
 }
 
 /* Name -> id, adding the name when new. Caller holds r->lock. */
-int32_t
-projreg_intern_locked(struct project_rules *r, const char *name)
+static int32_t
+intern_locked(struct project_rules *r, const char *name)
 {
 	int32_t n = atomic_load_explicit(&r->count, memory_order_relaxed);
 	int32_t id = hash_find(r, name);
@@ -143,13 +143,35 @@ projreg_intern_locked(struct project_rules *r, const char *name)
 	return n;
 }
 
+static void
+mark_public(struct project_rules *r, int32_t id)
+{
+	struct pname *n = pname_at(r, id);
+
+	if (!(atomic_load_explicit(&n->bits, memory_order_relaxed) &
+	    PROJECT_PUBLIC))
+		atomic_fetch_or_explicit(&n->bits, PROJECT_PUBLIC,
+		    memory_order_relaxed);
+}
+
 int32_t
-projreg_intern(struct project_rules *r, const char *name)
+projreg_intern_locked(struct project_rules *r, const char *name)
+{
+	int32_t id = intern_locked(r, name);
+
+	mark_public(r, id);
+	return id;
+}
+
+int32_t
+projreg_intern(struct project_rules *r, const char *name, int public)
 {
 	int32_t id;
 
 	projreg_lock(r);
-	id = projreg_intern_locked(r, name);
+	id = intern_locked(r, name);
+	if (public)
+		mark_public(r, id);
 	projreg_unlock(r);
 	return id;
 }
@@ -178,7 +200,7 @@ projreg_init(struct project_rules *r)
 	for (int k = 0; k < NCHUNK; k++)
 		atomic_init(&r->chunk[k], NULL);
 	atomic_init(&r->count, 0);
-	none = projreg_intern(r, PROJECT_NONE_NAME);
+	none = projreg_intern(r, PROJECT_NONE_NAME, 1);
 	assert(none == PROJECT_NONE);	/* P1 */
 	(void)none;
 }
@@ -199,9 +221,20 @@ projreg_free(struct project_rules *r)
 }
 
 int32_t
-project_id(struct project_rules *r, const char *name)
+project_id(struct project_rules *r, const char *name, int public)
 {
-	return projreg_intern(r, name);
+	return projreg_intern(r, name, public);
+}
+
+int
+project_public(const struct project_rules *r, int32_t id)
+{
+	if (id == PROJECT_NONE)
+		return 1;
+	if (id < 0 || id >= project_count(r))
+		return 0;
+	return (atomic_load_explicit(&pname_at(r, id)->bits,
+	    memory_order_relaxed) & PROJECT_PUBLIC) != 0;
 }
 
 uint32_t
@@ -219,6 +252,8 @@ project_add_sources(struct project_rules *r, int32_t id, uint32_t bits)
 	for (int i = 0; i < r->nrules; i++)
 		if (bits & (1u << i))
 			projreg_mark(r, i, id);
+	if ((bits & PROJECT_PUBLIC) && id > PROJECT_NONE)
+		mark_public(r, id);
 }
 
 int32_t

@@ -312,8 +312,8 @@ write_projects(struct w *w, int64_t id, const struct census *c,
     const struct project_rules *rules)
 {
 	sqlite3_stmt *st = prep(w, "INSERT INTO project (snapshot_id, name,"
-	    " source, files, dirs, bytes, alloc_bytes, entries)"
-	    " VALUES (?,?,?,?,?,?,?,?)");
+	    " source, files, dirs, bytes, alloc_bytes, entries, public)"
+	    " VALUES (?,?,?,?,?,?,?,?,?)");
 	char src[512];
 	int rc = 0;
 
@@ -328,6 +328,7 @@ write_projects(struct w *w, int64_t id, const struct census *c,
 		db_bind_text(st, 3, src);
 		bind_acct(st, 4, &c->proj[p].a);
 		sqlite3_bind_int64(st, 8, (int64_t)c->proj[p].entries);
+		sqlite3_bind_int(st, 9, project_public(rules, (int32_t)p));
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);

@@ -278,6 +278,7 @@ add_subdir(struct worker *w, struct dnode *d, const char *name, size_t len,
 	c->uid = sx->stx_uid;
 	c->gid = sx->stx_gid;
 	c->no_read = len == 9 && memcmp(name, ".snapshot", 9) == 0;
+	c->listable = PROJECT_LISTABLE(sx->stx_mode);
 	if (publish_now)
 		pool_push(w, c);
 	else
@@ -435,7 +436,7 @@ enter_dir(struct worker *w, struct dnode *d, int fd, struct dirlocal *dl)
 		    dnode_relpath(d) : NULL;
 
 		project_dir(o->rules, &d->parent->proj, &d->proj, d->name,
-		    rel, d->depth, fd, d->uid, d->gid);
+		    rel, d->depth, fd, d->uid, d->gid, d->listable);
 		free(rel);
 	}
 	if (counts_dir(w->g, d))

@@ -143,7 +143,8 @@ root_node(struct walker *g, int fd, const struct stat *st)
 	d->mtime = st->st_mtim.tv_sec;
 	d->uid = st->st_uid;
 	d->gid = st->st_gid;
-	project_root(o->rules, &d->proj, fd, st->st_uid, st->st_gid);
+	project_root(o->rules, &d->proj, fd, st->st_uid, st->st_gid,
+	    st->st_mode);
 	atomic_fetch_add(&d->refs, 1);	/* the walker's: keeps ROOT's fd open */
 	return d;
 }

@@ -397,7 +397,10 @@ struct dnode {
 	int64_t mtime;
 	uint32_t uid, gid;
 	int depth;
-	int no_read;			/* .snapshot: count, do not descend */
+	uint8_t no_read;		/* .snapshot: count, do not descend */
+	uint8_t listable;		/* every user may list it (its mode's
+					   other bits: PROJECT_LISTABLE): one
+					   bit of the walk's stat, no call */
 	struct dirtot *acct;		/* v_dir node receiving its content */
 	struct proj_dir proj;
 	size_t namelen;

@@ -119,6 +119,12 @@ size_t cli_columns_width(int fd);
  * database (st holds its status: keep it alive while o is used). */
 void cli_out_opts(sqlite3 *db, const char *db_path, int names,
     struct outfile_opts *o, struct stat *st);
+/* The results r[0..n) made fit for every user to read (metrics, report
+ * --no-paths): each private project name, wherever it stands, replaced
+ * by its label (report/query/query.h). Sums are untouched: rows are
+ * relabelled, never dropped. 0, or -1 with err. */
+int cli_out_hide(sqlite3 *db, struct result **r, size_t n, char *err,
+    size_t errlen);
 /* Write data to path, all at once; 0, or -1 with err. */
 int cli_out_write(const struct outfile_opts *o, const char *path,
     const void *data, size_t len, char *err, size_t errlen);

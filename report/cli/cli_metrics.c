@@ -6,7 +6,8 @@
  * format. The file is replaced all at once (a temporary beside it, then
  * rename, lib/outfile), so node_exporter's textfile collector never
  * reads half of it; the temporary's name does not end in .prom, so the
- * collector never reads it either.
+ * collector never reads it either. Every user may read it: a private
+ * project name is its label there (cli_out_hide).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,7 +49,8 @@ render_parts(sqlite3 *db, const struct opts *o, int64_t now, char **text,
 
 	if (!(part[PART_SPACE] = space_metrics(db, o, err, errlen)) ||
 	    !(part[PART_IO] = traffic_metrics(db, o, err, errlen)) ||
-	    !(part[PART_HEALTH] = traffic_health_metrics(db, o, err, errlen)))
+	    !(part[PART_HEALTH] = traffic_health_metrics(db, o, err, errlen)) ||
+	    cli_out_hide(db, part, NPART, err, errlen) < 0)
 		goto done;
 	if (!(f = open_memstream(text, len))) {
 		snprintf(err, errlen, "out of memory");

@@ -539,6 +539,11 @@ cli_report_write(sqlite3 *db, const struct opts *o,
 	narrow_census(&p, 1);
 	if (io_results(&p, db, o, notes, err, errlen) < 0)
 		goto out;
+	/* --no-paths makes a page for every user: private names go before
+	 * the summary quotes them. */
+	if (o->no_paths && (cli_out_hide(db, p.r + 1, p.n - 1, err,
+	    errlen) < 0 || cli_out_hide(db, &notes, 1, err, errlen) < 0))
+		goto out;
 	sopt.end = p.end;
 	sopt.horizon = scope->horizon;
 	sopt.window = o->win.has_to;

@@ -9,7 +9,8 @@
  *  - query_devhours.c: the device hours of a window, hour by hour;
  *  - query_hosts.c: the hosts of a window, and the --host check;
  *  - query_quar.c: the quarantined samples, per host;
- *  - query_census.c: snapshots, groups, histograms, extremes, top lists.
+ *  - query_census.c: snapshots, groups, histograms, extremes, top lists;
+ *  - query_private.c: the private project names and their labels.
  */
 #ifndef IOCENSUS_QUERY_H
 #define IOCENSUS_QUERY_H
@@ -20,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "hist.h"
+#include "strtab.h"
 
 /*
  * I/O minutes (query_minutes.c, query_scan.c, query_devstats.c): the
@@ -455,5 +457,33 @@ void query_census_names_free(char **names, size_t n);
  * database error. */
 int query_hosts_check(sqlite3 *db, const struct io_window *w, char *err,
     size_t errlen);
+
+/*
+ * Private names (query_private.c): a project name that fsscan read from
+ * a directory that not every user may list (project.public 0 in some
+ * snapshot; a depth rule's name in a snapshot written before schema 9).
+ * World-readable outputs (metrics, report --no-paths) show such a name
+ * as its label, "private-" and 16 hex digits of SipHash-2-4 under the
+ * database's key (census_key): the same name gets the same label in one
+ * database, and no one without the key can tell which name it stands for.
+ */
+#define QUERY_LABEL_PREFIX "private-"
+#define QUERY_LABEL_LEN (sizeof QUERY_LABEL_PREFIX + 16)
+struct query_private {
+	uint8_t key[16];
+	struct strtab names;	/* the private names */
+};
+/* 0, or -1 with err. */
+int query_private_load(sqlite3 *db, struct query_private *p, char *err,
+    size_t errlen);
+void query_private_free(struct query_private *p);
+/* The label of name when it is private, into buf; else NULL. */
+const char *query_private_label(const struct query_private *p,
+    const char *name, char buf[QUERY_LABEL_LEN]);
+/* s with every private name in it, standing as a whole (between
+ * characters that cannot be part of a name: not a letter, digit, '.',
+ * '_', '-' or '/'), replaced by its label: a new string, or NULL when s
+ * holds none. */
+char *query_private_text(const struct query_private *p, const char *s);
 
 #endif

@@ -80,6 +80,50 @@ result_free(struct result *r)
 	free(r);
 }
 
+static void
+relabel(char **s, result_relabel_fn *fn, void *ctx, const char *col)
+{
+	char *t;
+
+	if (*s && (t = fn(ctx, *s, col))) {
+		free(*s);
+		*s = t;
+	}
+}
+
+static void
+relabel_table(struct rtable *t, result_relabel_fn *fn, void *ctx)
+{
+	relabel(&t->title, fn, ctx, NULL);
+	for (size_t i = 0; i < t->nrow * t->ncol; i++)
+		if (t->cell[i].kind == CK_TEXT)
+			relabel(&t->cell[i].v.s, fn, ctx,
+			    t->col[i % t->ncol].key);
+}
+
+void
+result_relabel(struct result *r, result_relabel_fn *fn, void *ctx)
+{
+	assert(fn != NULL);
+	if (!r)
+		return;
+	relabel(&r->title, fn, ctx, NULL);
+	for (size_t i = 0; i < r->nnote; i++)
+		relabel(&r->note[i], fn, ctx, NULL);
+	for (size_t i = 0; i < r->ntable; i++)
+		relabel_table(&r->table[i], fn, ctx);
+	for (size_t i = 0; i < r->nfig; i++) {
+		struct rfigure *f = &r->fig[i];
+
+		relabel(&f->title, fn, ctx, NULL);
+		relabel(&f->caption, fn, ctx, NULL);
+		relabel(&f->xlabel, fn, ctx, NULL);
+		relabel(&f->ylabel, fn, ctx, NULL);
+		for (size_t k = 0; k < f->nspan; k++)
+			relabel(&f->span[k].label, fn, ctx, NULL);
+	}
+}
+
 void
 result_note(struct result *r, const char *fmt, ...)
 {

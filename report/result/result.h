@@ -166,6 +166,16 @@ const struct cell *result_cell_at(const struct rtable *t, size_t row,
 /* A numeric cell as double (NaN for NULL/text): for plotting. */
 double result_num(const struct rtable *t, size_t row, int col);
 
+/* Rewrite every text of r through fn: each text cell whole (col, its
+ * column's key), and the notes, titles, captions, axis and span labels
+ * (col NULL: free text). fn
+ * returns a new string, which r then owns, or NULL to keep the text: a
+ * world-readable output's private names become labels this way
+ * (report/query/query.h), whatever analysis put them there. */
+typedef char *result_relabel_fn(void *ctx, const char *s,
+    const char *col);
+void result_relabel(struct result *r, result_relabel_fn *fn, void *ctx);
+
 /* Add a figure over table index `table`; returns it for the caller to
  * fill ycol/ny, log axes, spans. Strings are copied. */
 struct rfigure *result_figure(struct result *r, const char *key,

@@ -270,9 +270,11 @@ def insert(path, s):
         nf, nd, nb, na, projects, owners, dtot = _insert_files(con, s)
         for name in sorted(projects):
             a = projects[name]
+            # public: the generated trees stand for directories every
+            # user may list (fsscan's project.public)
             con.execute("INSERT INTO project (snapshot_id, name, source,"
-                        " files, dirs, bytes, alloc_bytes, entries)"
-                        " VALUES (?,?,?,?,?,?,?,?)",
+                        " files, dirs, bytes, alloc_bytes, entries, public)"
+                        " VALUES (?,?,?,?,?,?,?,?,1)",
                         (sid, name, "depth:1", a[0], a[1], a[2], a[3],
                          a[0] + a[1] if s.schema >= 4 else None))
         for kind, names in (("user", s.users), ("group", s.groups)):
@@ -307,8 +309,8 @@ def insert(path, s):
             pf, pb, pa = t[:3]
             pe = t[3] if len(t) > 3 else (pf if s.schema >= 4 else None)
             con.execute("INSERT INTO project (snapshot_id, name, source,"
-                        " files, dirs, bytes, alloc_bytes, entries)"
-                        " VALUES (?,?,?,?,?,?,?,?)",
+                        " files, dirs, bytes, alloc_bytes, entries, public)"
+                        " VALUES (?,?,?,?,?,?,?,?,1)",
                         (sid, name, "depth:1", pf, 0, pb, pa, pe))
     if not running:
         con.execute("UPDATE snapshot SET files=?, dirs=?, symlinks=0,"

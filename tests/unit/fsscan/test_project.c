@@ -88,7 +88,7 @@ dir(struct project_rules *r, const struct proj_dir *parent, const char *path,
 	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
 	project_dir(r, parent, &d, name, project_wants_path(r, depth) ? path :
-	    NULL, depth, -1, 0, 0);
+	    NULL, depth, -1, 0, 0, 1);
 	return d;
 }
 
@@ -97,7 +97,7 @@ root(struct project_rules *r)
 {
 	struct proj_dir d;
 
-	project_root(r, &d, -1, 0, 0);
+	project_root(r, &d, -1, 0, 0, 0755);
 	return d;
 }
 
@@ -337,8 +337,8 @@ test_gidmap_chain(void)
 		return;
 	rt = root(r);
 	a = dir(r, &rt, "a", 1);
-	project_dir(r, &rt, &b, "b", NULL, 1, -1, 0, 200);
-	project_dir(r, &rt, &d, "d", NULL, 1, -1, 0, 5);
+	project_dir(r, &rt, &b, "b", NULL, 1, -1, 0, 200, 1);
+	project_dir(r, &rt, &d, "d", NULL, 1, -1, 0, 5, 1);
 	is_str(file_in(r, &a, &c, 0, 100), "G100",
 	    "chain: mapped gid wins over depth:1");
 	is_str(file_in(r, &a, &c, 0, 5), "a",
@@ -376,7 +376,7 @@ test_sources_exact(void)
 	if (!ok(r != NULL, "sources: parses"))
 		return;
 	rt = root(r);
-	project_dir(r, &rt, &a, "a", NULL, 1, -1, 0, 300);
+	project_dir(r, &rt, &a, "a", NULL, 1, -1, 0, 300, 1);
 	is_str(pname(r, a.self), "a", "sources: dir a by its gid");
 	is_str(file_in(r, &a, &c, 0, 300), "a", "sources: file in a by gid");
 	is_str(sources(r, "a"), spec,
@@ -410,8 +410,8 @@ test_owner_rules(void)
 	r = rules("/r", 1, specs);
 	if (!ok(r != NULL, "group parses"))
 		return;
-	project_root(r, &rt, -1, NOUSER, 0);
-	project_dir(r, &rt, &a, "a", NULL, 1, -1, 0, NOGROUP);
+	project_root(r, &rt, -1, NOUSER, 0, 0755);
+	project_dir(r, &rt, &a, "a", NULL, 1, -1, 0, NOGROUP, 1);
 	is_str(pname(r, rt.self), "root", "group: ROOT by its gid 0");
 	snprintf(want, sizeof want, "%u", NOGROUP);
 	is_str(pname(r, a.self), want, "group: unknown gid is decimal");
@@ -514,7 +514,7 @@ test_projid_nomatch(void)
 	ok(a.projid == 0 && a.projinherit == 0, "projid: fd -1 reads nothing");
 	/* procfs has no FS_IOC_FSGETXATTR: the ioctl fails, silently. */
 	fd = open("/proc", O_RDONLY | O_DIRECTORY);
-	project_dir(r, &rt, &p, "proc", NULL, 1, fd, 0, 0);
+	project_dir(r, &rt, &p, "proc", NULL, 1, fd, 0, 0, 1);
 	if (fd >= 0)
 		close(fd);
 	is_str(pname(r, p.self), "proc", "projid: ioctl failure is no match");
@@ -783,7 +783,7 @@ thr_main(void *arg)
 		char path[40];
 
 		snprintf(path, sizeof path, "t%ld/%s", t, name);
-		project_dir(r, &top, &sub[k], name, path, 2, -1, 0, 0);
+		project_dir(r, &top, &sub[k], name, path, 2, -1, 0, 0, 1);
 	}
 	for (int i = 0; i < NITER; i++) {
 		int k = (i + (int)t) % 9;	/* 8: the depth-1 dir */
