@@ -465,6 +465,10 @@ def temporaries(tmp, db):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="t_attack_files.")
+    # Every user may search the way to the tree, so that its depth-1 names
+    # (alice, bob) are public and may appear in the shared outputs;
+    # mkdtemp's 0700 would make them private.
+    os.chmod(tmp, 0o711)
     try:
         root = make_tree(tmp)
         ioc_nobody = nobody_bin(tmp)
