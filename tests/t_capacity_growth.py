@@ -452,13 +452,13 @@ def check_names(tmp):
                 ["capacity"]):
         rc, res, err = run(db, cmd[0], "--fs", "gamma", *cmd[1:])
         ok(rc == 2 and "no snapshots of file system gamma; file systems:"
-           " alpha, beta" in err, "%s --fs gamma: exit 2 naming the file"
+           " alpha (/alpha), beta (/beta)" in err, "%s --fs gamma: exit 2 naming the file"
            " systems" % cmd[0], "%d %s" % (rc, err))
     for cmd in (["growth", "--fs", "alpha", "--target", "10"],
                 ["files", "--fs", "alpha"]):
         rc, res, err = run(db, cmd[0], "--project", "p9", *cmd[1:])
-        ok(rc == 2 and "project p9 is in no snapshot of alpha; projects:"
-           " p1" in err, "%s --project p9: exit 2 naming the projects" %
+        ok(rc == 2 and "project p9 is in no snapshot of alpha; did you mean"
+           " 'p1'?; projects: p1" in err, "%s --project p9: exit 2 naming the projects" %
            cmd[0], "%d %s" % (rc, err))
     rc, res, err = run(db, "files", "--fs", "beta")
     ok(rc == 0 and "of beta" in " ".join(res["notes"]),

@@ -266,8 +266,8 @@ def check_narrow(db, tmp):
            {"a", "soon"}, "--project: usage by project")
         eq({r["project"] for c in of(res, "cold")
             for r in rows(c, "projects")}, {"a"}, "--project: cold data")
-    for args, known in ((["--fs", "zzz"], "lus, lus2, nfs"),
-                        (["--fs", "lus", "--fs", "nfss"], "lus, lus2, nfs"),
+    for args, known in ((["--fs", "zzz"], "lus (/lus), lus2 (/lus2), nfs (/nfs)"),
+                        (["--fs", "lus", "--fs", "nfss"], "lus (/lus), lus2 (/lus2), nfs (/nfs)"),
                         (["--project", "sooon"], "edge_in")):
         p, res = report(db, tmp, *args)
         ok(p.returncode == 2 and known in p.stderr and args[-1] in p.stderr,
