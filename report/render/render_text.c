@@ -1,13 +1,14 @@
 /*
  * render_text: a result in the table format, for people (render.h).
  *
- * libsmartcols (util-linux: lsblk's and findmnt's tables) lays each table
- * out: numbers right-aligned and never cut, and, given a terminal's
- * width, the widest text columns wrapped until the table fits. Around it
- * this file keeps the format of old: the result's title and notes (wrapped
- * at the width too), a title line over each table, a rule of dashes under
- * the header, "(no rows)" for an empty table. With no width, every line
- * is whole and the bytes are those of old.
+ * libsmartcols (util-linux: lsblk's and findmnt's tables) prints each
+ * table, numbers right-aligned; the widths are chosen here, given a
+ * terminal's, so that no word is cut inside (below). Around it this file
+ * keeps the format of old: the result's title first, a title line over
+ * each table, its header (wrapped at its words when it must), a rule of
+ * dashes under it, "(no rows)" for an empty table, and the result's notes
+ * last, wrapped at the width too. With no width, every line is whole and
+ * the bytes of a table are those of old.
  */
 #include <errno.h>
 #include <stdio.h>
