@@ -214,14 +214,16 @@ def check_io_numbers(body, minutes, hosts):
     strict = [v == 0 for v in x]
     for key, flags in (("periods", idle), ("strict_periods", strict)):
         lens = [ln for f, ln in runs(flags) if f]
-        got = table_rows(body, "iocensus idle --buckets 1m,5m --table " + key)
+        got = table_rows(body, "iocensus idle --buckets 1m,5m --table " + key +
+                         " --wide")
         want = [[str(sum(1 for ln in lens if ln < 5)),
                  str(sum(ln for ln in lens if ln < 5))],
                 [str(sum(1 for ln in lens if ln >= 5)),
                  str(sum(ln for ln in lens if ln >= 5))]]
         eq([r[-5:-3] for r in got], want, "analyses.md: %s of the idle"
            " table, computed from the table" % key)
-    got = table_rows(body, "iocensus burst --burst-c 0,1M --table burst")
+    got = table_rows(body, "iocensus burst --burst-c 0,1M --table burst"
+                     " --wide")
     want = []
     for c in (0, MIB):
         for d, name in ((0, "read"), (1, "write")):

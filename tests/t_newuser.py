@@ -62,7 +62,8 @@ def check_ingest_quiet(tmp):
                        capture_output=True)
         logs.append(out)
     db = os.path.join(tmp, "q.db")
-    rc, out, err = run(IOCENSUS, "ingest", "--db", db, "--quiet", *logs)
+    rc, out, err = run(IOCENSUS, "ingest", "--db", db, "--quiet", "--wide",
+                       *logs)
     eq(rc, 0, "ingest --quiet", err)
     ok(not any(l in out for l in logs), "--quiet: no row per log", out)
     ok("(3 rows: add --table sources" in out,
@@ -307,7 +308,7 @@ def check_fsscan(tmp):
 
 def check_headers(tmp):
     db = reportdb.build(os.path.join(tmp, "r"), BUILD)
-    rc, out, err = run(IOCENSUS, "snapshots", "--db", db)
+    rc, out, err = run(IOCENSUS, "snapshots", "--db", db, "--wide")
     head = [l for l in out.splitlines() if l.startswith("Id")][0]
     ok("Files " in head + " " and "(files)" not in head and
        "(dirs)" not in head, "no unit that repeats the title", head)
@@ -315,7 +316,8 @@ def check_headers(tmp):
        re.search(r"  (yes|no)  ", out), "complete reads yes/no", out[:600])
     rc, out, err = run(IOCENSUS, "snapshots", "--db", db, "--format", "csv")
     ok(",1," in out and "yes" not in out, "CSV keeps 1 and 0")
-    rc, out, err = run(IOCENSUS, "idle", "--db", db, "--table", "summary")
+    rc, out, err = run(IOCENSUS, "idle", "--db", db, "--table", "summary",
+                       "--wide")
     head, rule, row = out.splitlines()[2:5]
     cells = dict(zip(re.split(r"  +", head.strip()),
                      re.split(r"  +", row.strip())))

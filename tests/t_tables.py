@@ -1,23 +1,33 @@
 #!/usr/bin/env python3
-"""t_tables: the table format at a terminal's width.
+"""t_tables: the table format on a terminal, at COLUMNS and in a pipe.
 
 Every command, on the report tests' database (tests/lib/reportdb.py) and
-the capacity example's (tests/lib/capdemo.py), run with COLUMNS=80 and
-through a pseudo-terminal of 80 columns (no COLUMNS):
+the capacity example's (tests/lib/capdemo.py):
 
-- every line is at most 80 display columns (counted here with
-  unicodedata: East Asian wide characters 2, combining ones 0);
+- through a pipe (no terminal, no COLUMNS), each table shows exactly its
+  default columns: every column of the CSV but the ones listed in WIDE
+  below (which the man page must list too), in the CSV's order, each
+  header the JSON title; lines are whole (one header line) and the bytes
+  are those of `-o` naming the default columns; `--wide` shows every
+  column, and `--wide` at COLUMNS=80 the same tables;
+- on a pseudo-terminal of 80 and of 200 columns (no COLUMNS), and with
+  COLUMNS=80: every line is at most the width (counted here with
+  unicodedata: East Asian wide characters 2, combining ones 0); no word
+  of a text cell (its words computed here from the `--format csv` output
+  of the same command) is split across lines: each is printed whole, or
+  cut short with "..." (TRUNC); a default column missing is named by the
+  line "(left out to fit N columns: ...)" under its table;
 - no number is cut: each cell of a numeric column, read back from the
   fitted table (its columns found from the rule of dashes), is the CSV
   value of the same command to the precision shown (2,639; 6.8 TiB;
   73.0 for a share; dates, durations, yes/no);
-- the default table shows exactly the columns the man page does not list
-  as left out on a terminal: the same bytes as `-o` naming them;
-- `-o` shows exactly the columns asked, in that order (CSV too), and
-  `--wide` gives the whole table, the bytes of a pipe without COLUMNS;
+- the notes (JSON "notes") come after the last row of the last table,
+  under a line "Notes", and only the title before the first table;
+- `-o` shows exactly the columns asked, in that order (CSV too);
 - every numeric column carries a unit (JSON's "unit"), shows yes/no, or
   is one of the counts and ratios listed here as having none.
 """
+import collections
 import csv
 import fcntl
 import io
@@ -109,7 +119,8 @@ def width(line):
 def tables(text):
     """{title: (header lines, [(start, end)] of the columns, body lines)}
     of a table format output: a table is its title, header lines, the
-    rule, the rows, up to a blank line."""
+    rule, the rows, up to a blank line or the line naming the columns
+    left out to fit (left_out)."""
     out = {}
     lines = text.split("\n")
     for i, ln in enumerate(lines):
@@ -121,10 +132,28 @@ def tables(text):
         spans = [(m.start(), m.end()) for m in re.finditer(r"-+", ln)]
         body = []
         for row in lines[i + 1:]:
-            if not row:
+            if not row or row.startswith(GONE):
                 break
             body.append(row)
         out[lines[k]] = (lines[k + 1:i], spans, body)
+    return out
+
+
+GONE = "(left out to fit "
+
+
+def left_out(text):
+    """{title: [keys]} of the tables whose columns were left out to fit,
+    from the line under their rows (which may wrap)."""
+    out = {}
+    for part in text.split("\n\n"):
+        lines = part.strip("\n").split("\n")
+        for i, ln in enumerate(lines):
+            if ln.startswith(GONE):
+                said = " ".join(lines[i:])
+                m = re.match(r"\(left out to fit \d+ columns: ([a-z0-9_, ]+);"
+                             r" --wide or -o shows them\)$", said)
+                out[lines[0]] = m.group(1).split(", ") if m else [said]
     return out
 
 
@@ -197,11 +226,69 @@ def numeric(col):
                for x in col)
 
 
+# The columns each command's table leaves out unless --wide or -o asks
+# for them ("*": every table of the command), as the man page lists them.
+WIDE = {
+    "snapshots": {"*": ["finished_at", "complete", "dirs", "alloc_bytes",
+                        "scanned_at"]},
+    "prune": {"summary": ["snapshots"]},
+    "diff": {"filesystems": ["t_a", "t_b", "files_a", "files_b", "bytes_a",
+                             "bytes_b", "alloc_a", "alloc_b"],
+             "groups": ["files_a", "bytes_a", "share_new_capacity"]},
+    "growth": {"filesystems": ["first", "value_first", "line"],
+               "projection": ["n", "r2", "rmse", "days_to_crossing",
+                              "doubling_days", "target", "why"]},
+    "capacity": {"filesystems": ["snapshot", "t", "inodes", "inodes_used",
+                                 "files", "files_per_day", "full_lo",
+                                 "full_hi", "full_state", "full_why",
+                                 "inodes_full", "inodes_full_lo",
+                                 "inodes_full_hi", "inodes_state",
+                                 "inodes_why", "device_names"],
+                 "devices": ["snapshot", "inodes", "inodes_used"],
+                 "projects": ["files", "bytes", "share", "limit_inodes",
+                              "full_lo", "full_hi", "state", "why"]},
+    "cold": {"filesystems": ["snapshot", "t", "share_files", "d_files"],
+             "projects": ["snapshot", "t", "metric", "share_files",
+                          "d_files"]},
+    "usage": {"*": ["alloc_bytes", "d_alloc"]},
+    "files": {"facts": ["popular_lo", "popular_hi", "popular_files",
+                        "files_lt_2mib", "bytes_lt_2mib"]},
+    "throughput": {"series": ["minutes", "complete", "rd_max_mib_s",
+                              "wr_max_mib_s"],
+                   "totals": ["complete", "calendar_minutes", "days",
+                              "days_empty", "rd_bytes_per_day",
+                              "wr_bytes_per_day", "peak_rd_t",
+                              "peak_wr_t"]},
+    "cdf": {"summary": ["n", "calendar_minutes", "peak_source", "peak_t"]},
+    "idle": {"periods": ["lo_s", "hi_s"],
+             "strict_periods": ["lo_s", "hi_s"],
+             "summary": ["n", "calendar_minutes", "peak_source", "peak_t",
+                         "threshold_pct", "idle_minutes", "longest_t",
+                         "strict_minutes", "strict_periods",
+                         "longest_strict_minutes", "longest_strict_t"]},
+    "burst": {"burst": ["valid_minutes", "io_minutes", "io_runs",
+                        "noio_runs", "servers"]},
+    "devices": {t: ["samples", "covered_s", "minutes", "peak_t", "avg_iops",
+                    "peak_iops", "avg_req_kib", "read_share"]
+                for t in ("devices", "hosts")},
+    "health": {"levels": ["devices", "what"]},
+    "ingest": {"sources": ["conflicts", "quarantined_first",
+                           "quarantined_last"],
+               "totals": ["skipped", "hosts", "devices"]},
+}
+WIDE["devices"]["imbalance"] = ["mean_avg_mib_s", "peak_members",
+                                "mean_peak_mib_s"]
+WIDE["health"].update({t: ["threshold", "peers", "busy_hours",
+                           "compared_hours", "hours_above", "period_hours"]
+                       for t in ("devices", "hosts")})
+
+
 def man_hidden():
-    """{command: {table: [keys]}}: the man page's columns left out."""
+    """{command: {table: [keys]}}: the man page's default columns left
+    out."""
     with open(os.path.join(TOP, "docs", "iocensus.1")) as f:
         man = f.read()
-    part = man.split("The columns left out on a terminal")[1]
+    part = man.split("The columns a table leaves out by default")[1]
     part = part.split(".El")[0]
     out = {}
     for item in part.split(".It Cm ")[1:]:
@@ -256,79 +343,191 @@ def commands(db, cap, logs):
     ]
 
 
+def plain(word):
+    """A word printed as the CSV has it: printable ASCII, no backslash
+    (the table format escapes the others)."""
+    return word.isascii() and word.isprintable() and "\\" not in word
+
+
+def check_words(name, key, text_cells, body, limit):
+    """No word of a text cell split across lines: each is a token of the
+    table's rows (whole), or its first letters and "..." (cut short)."""
+    need = collections.Counter(w for v in text_cells for w in v.split()
+                               if plain(w))
+    have = collections.Counter(" ".join(body).split())
+    cut = [t[:-3] for t in have if t.endswith("...") and len(t) > 3]
+    bad = []
+    for w, n in need.items():
+        short = sum(have[t + "..."] for t in cut if w.startswith(t) and
+                    len(t) < len(w))
+        if have[w] + short < n:
+            bad.append("%r: %d of %d whole" % (w, have[w], n))
+    ok(not bad, "%s %s at %s: no word of a cell split across lines" %
+       (name, key, limit), "; ".join(bad[:4]))
+
+
+def check_notes_after(name, out, notes, limit):
+    """Only the title before the first table; the notes, each whole, under
+    "Notes" after the last row."""
+    parts = out.split("\n\n")
+    flat = " ".join(out.split())
+    if not notes:
+        ok("\nNotes\n" not in out, "%s at %s: no notes, no Notes" %
+           (name, limit))
+        return
+    ok(len(parts[0].strip("\n").split("\n")) == 1 and
+       parts[-1].startswith("Notes\n"), "%s at %s: the title first, the "
+       "notes last" % (name, limit), parts[0][:200])
+    tail = " ".join(parts[-1].split())
+    missing = [n for n in notes if plain(n.replace(" ", "")) and
+               " ".join(n.split()) not in tail]
+    ok(not missing, "%s at %s: every note under Notes, after the last row"
+       % (name, limit), missing[:2])
+    ok(len(flat) - len(tail) == flat.rfind(tail), "... nothing after them",
+       parts[-1][-200:])
+
+
+def check_fitted(name, out, limit, res, csvt, hidden):
+    """A table format output laid out to limit columns."""
+    wide = [ln for ln in out.split("\n") if width(ln) > limit]
+    ok(not wide, "%s: every line within %d columns" % (name, limit),
+       "%d lines, the first: %r" % (len(wide), wide[:1]))
+    got, gone = tables(out), left_out(out)
+    for key, (cols, rows) in csvt.items():
+        t = res["tables"][key]
+        if t["title"] not in got:
+            continue        # a detail table: named, not printed
+        hid = hidden.get(key, hidden.get("*", []))
+        default = [c for c in cols if c not in hid]
+        shown = [c for c in default if c not in gone.get(t["title"], [])]
+        _, spans, body = got[t["title"]]
+        eq(len(spans), len(shown), "%s %s at %s: the default columns but "
+           "those named as left out to fit (%d of %d)" % (
+               name, key, limit, len(shown), len(default)))
+        ok(set(gone.get(t["title"], [])) <= set(default),
+           "... which are default columns", gone.get(t["title"]))
+        text = [r[cols.index(k)] for r in rows for k in shown
+                if not numeric([r[cols.index(k)] for r in rows])]
+        check_words(name, key, text, body, limit)
+        yield key, cols, rows, shown, spans, body
+
+
+def check_numbers(name, key, cols, rows, shown, spans, body, units):
+    bad = []
+    for c, k in enumerate(shown if len(spans) == len(shown) and rows
+                          else []):
+        vals = [r[cols.index(k)] for r in rows]
+        if not numeric(vals):
+            continue
+        cells = column_cells(spans, body, c)
+        if len(cells) != len(vals):
+            bad.append("%s: %d cells for %d rows" % (k, len(cells),
+                                                     len(vals)))
+            continue
+        for txt, v in zip(cells, vals):
+            if not read_back(txt, v, units[k]):
+                bad.append("%s: %r shown for %r" % (k, txt, v))
+        if units[k] is None and k not in UNITLESS and not all(
+                x in ("yes", "no", "n/a") for x in cells):
+            bad.append("%s: a number without a unit" % k)
+    ok(not bad, "%s %s: every number whole, its CSV value to the "
+       "precision shown, with its unit" % (name, key), "; ".join(bad[:5]))
+
+
+def check_pipe(name, args, piped, res, csvt, hidden):
+    """Through a pipe: the default columns, their headers on one line,
+    the bytes of -o naming them."""
+    got = tables(piped)
+    ok(not left_out(piped), "%s piped: no column left out to fit" % name)
+    for key, (cols, rows) in csvt.items():
+        t = res["tables"][key]
+        if t["title"] not in got:
+            continue
+        hid = hidden.get(key, hidden.get("*", []))
+        default = [c for c in cols if c not in hid]
+        head, spans, body = got[t["title"]]
+        titles = {c["key"]: c["title"] for c in t["columns"]}
+        heads = [head[0][a:b if i + 1 < len(spans) else None].strip()
+                 for i, (a, b) in enumerate(spans)] if len(head) == 1 else []
+        ok(len(heads) == len(default) and all(
+            h == titles[k] or h.startswith(titles[k] + " (")
+            for h, k in zip(heads, default)), "%s %s piped: exactly the "
+           "default columns, in order, on one header line (%d of %d)" % (
+               name, key, len(default), len(cols)), (heads, default))
+        rc, chosen, _ = run(args + ["--table", key, "-o", ",".join(default)])
+        rc, one, _ = run(args + ["--table", key])
+        eq(chosen, one, "%s %s piped: the bytes of -o naming them" %
+           (name, key))
+        if hidden.get(key, hidden.get("*")):
+            rc, every, _ = run(args + ["--table", key, "--wide"])
+            eq(len(tables(every)[t["title"]][1]), len(cols), "%s %s piped "
+               "--wide: every column" % (name, key))
+
+
 def check_command(cmd, args, hidden):
     name = " ".join(a for a in args if "/" not in a)
+    rc, piped, err = run(args)
+    ok(rc == 0, "%s: runs through a pipe" % name, err)
+    rc, js, _ = run(args + ["--format", "json"])
+    res = json.loads(js) if rc == 0 else {"tables": {}, "notes": []}
+    rc, csv_text, _ = run(args + ["--format", "csv"])
+    csvt = csv_tables(csv_text) if cmd != "ingest" else {}
+    if cmd != "ingest":
+        check_pipe(name, args, piped, res, csvt, hidden)
+        check_notes_after(name, piped, res["notes"], "a pipe")
+        rc, wide_pipe, _ = run(args + ["--wide"])
+        rc, wide_80, _ = run(args + ["--wide"], WIDTH)
+        eq(tables(wide_80), tables(wide_pipe), "%s: --wide at COLUMNS=80 "
+           "gives the tables of a pipe with --wide, lines whole" % name)
     rc, fitted, err = run(args, WIDTH)
     ok(rc == 0, "%s: runs at COLUMNS=80" % name, err)
-    wide = [ln for ln in fitted.split("\n") if width(ln) > WIDTH]
-    ok(not wide, "%s: every line within 80 columns" % name,
-       "%d lines, the first: %r" % (len(wide), wide[:1]))
-    if cmd == "ingest":
-        return
-    rc, whole, _ = run(args)
-    rc, wide_out, _ = run(args + ["--wide"], WIDTH)
-    eq(tables(wide_out), tables(whole), "%s: --wide gives the tables of a"
-       " pipe, every column, lines whole" % name)
-    rc, js, _ = run(args + ["--format", "json"])
-    res = json.loads(js)
-    rc, csv_text, _ = run(args + ["--format", "csv"])
-    got_tables = tables(fitted)
-    for key, (cols, rows) in csv_tables(csv_text).items():
-        t = res["tables"][key]
-        if t["title"] not in got_tables:
-            continue        # a detail table: named, not printed
-        units = {c["key"]: c["unit"] for c in t["columns"]}
-        left_out = hidden.get(key, hidden.get("*", []))
-        shown = [c for c in cols if c not in left_out]
-        _, spans, body = got_tables[t["title"]]
-        if not rows:
-            eq(body, ["(no rows)"], "%s %s: no rows, said so" % (name, key))
-        eq(len(spans), len(shown), "%s %s: the columns the man page does "
-           "not leave out (%d of %d)" % (name, key, len(shown), len(cols)))
-        rc, chosen, _ = run(args + ["--table", key, "-o", ",".join(shown)],
-                            WIDTH)
-        rc, default, _ = run(args + ["--table", key], WIDTH)
-        eq(chosen, default, "%s %s: the default is -o of those columns" %
-           (name, key))
-        bad = []
-        for c, k in enumerate(shown if len(spans) == len(shown) and rows
-                              else []):
-            vals = [r[cols.index(k)] for r in rows]
-            if not numeric(vals):
-                continue
-            cells = column_cells(spans, body, c)
-            if len(cells) != len(vals):
-                bad.append("%s: %d cells for %d rows" % (k, len(cells),
-                                                         len(vals)))
-                continue
-            for txt, v in zip(cells, vals):
-                if not read_back(txt, v, units[k]):
-                    bad.append("%s: %r shown for %r" % (k, txt, v))
-            if units[k] is None and k not in UNITLESS and not all(
-                    x in ("yes", "no", "n/a") for x in cells):
-                bad.append("%s: a number without a unit" % k)
-        ok(not bad, "%s %s: every number whole, its CSV value to the "
-           "precision shown, with its unit" % (name, key), "; ".join(
-               bad[:5]))
+    for key, cols, rows, shown, spans, body in check_fitted(
+            name, fitted, WIDTH, res, csvt, hidden):
+        units = {c["key"]: c["unit"] for c in res["tables"][key]["columns"]}
+        check_numbers(name, key, cols, rows, shown, spans, body, units)
+    for cols in (WIDTH, 200):
+        rc, out = run_pty(args, cols)
+        ok(rc == 0, "%s: runs on a terminal of %d columns" % (name, cols))
+        list(check_fitted(name + " (tty)", out, cols, res, csvt, hidden))
+        if cmd != "ingest":
+            check_notes_after(name, out, res["notes"], "%d columns" % cols)
 
 
 def check_tty(db):
     args = ["devices", "--db", db]
     rc, out = run_pty(args, WIDTH)
     rc2, want, _ = run(args, WIDTH)
-    ok(rc == 0 and all(width(ln) <= WIDTH for ln in out.split("\n")),
-       "a terminal of 80 columns: devices fits it", out[:300])
-    eq(out, want, "... as COLUMNS=80 lays it out")
+    eq(out, want, "a terminal of 80 columns: as COLUMNS=80 lays it out")
     rc, out = run_pty(args, 200)
     eq(out, run(args, 200)[1], "a terminal of 200 columns: as COLUMNS=200")
-    ok(len(tables(out)["Devices"][1]) < len(tables(run(args)[1])[
-        "Devices"][1]), "... leaving out the man page's columns")
-    rc, out = run_pty(["growth", "--target", "1e3", "--db", db], 100)
-    ok(all(width(ln) <= 100 for ln in out.split("\n")),
-       "a terminal of 100 columns: growth fits it", out[:300])
     rc, piped, _ = run(args)
-    ok(max(width(ln) for ln in piped.split("\n")) > 200,
-       "no terminal, no COLUMNS: every column, whole lines")
+    ok(max(width(ln) for ln in piped.split("\n")) > 80,
+       "no terminal, no COLUMNS: lines whole (wider than 80)")
+
+
+def check_narrow(db):
+    """A window too narrow for the default columns: words cut short with
+    "...", then the columns at the right left out and named."""
+    args = ["diff", "1", "3", "--by", "dir", "--depth", "3", "--db", db,
+            "--table", "groups"]
+    rc, out, _ = run(args, 50)
+    rc, csv_text, _ = run(args + ["--format", "csv"])
+    ok(out and all(width(ln) <= 50 for ln in out.split("\n")),
+       "COLUMNS=50: every line within 50 columns", out[:300])
+    t = tables(out)["Growth per directory"]
+    gone = left_out(out).get("Growth per directory", [])
+    cols = csv_text.split("\n")[0].split(",")
+    default = [c for c in cols if c not in WIDE["diff"]["groups"]]
+    ok(gone and gone == default[len(default) - len(gone):],
+       "... the default columns at the right left out, named", gone)
+    eq(len(t[1]) + len(gone), len(default), "... the others shown")
+    names = [r[0] for r in csv.reader(io.StringIO(csv_text))][1:]
+    cut = [w for w in " ".join(t[2]).split() if w.endswith("...")]
+    ok(cut and all(any(w.startswith(x[:-3]) for n in names
+                       for w in n.split()) for x in cut),
+       "... long words cut short with ..., the first letters of a name's",
+       cut[:5])
+    check_words("diff --by dir", "groups", names, t[2], 50)
 
 
 def check_columns(db):
@@ -343,9 +542,14 @@ def check_columns(db):
     ok(t[0][-1].split()[-1] == "Host" and "Utilisation" in " ".join(t[0]),
        "... Utilisation, then Host", t[0])
     rc, out, err = run(["devices", "--db", db, "-o", "+avg_iops",
-                        "--table", "devices"], WIDTH)
+                        "--table", "devices"])
     eq(len(tables(out)["Devices"][1]), 9, "-o +KEY: the default columns "
        "and one")
+    rc, out, err = run(["devices", "--db", db, "-o", "+avg_iops",
+                        "--table", "devices"], WIDTH)
+    eq((len(tables(out)["Devices"][1]), left_out(out)), (8, {"Devices": [
+        "avg_iops"]}), "... at COLUMNS=80, where they do not fit, the last"
+       " left out and named")
     rc, out, err = run(["devices", "--db", db, "-o", "host,samplez"])
     ok(rc == 2 and out == "" and "no column 'samplez'; did you mean "
        "'samples'?" in err and "table hosts has host, devices" in err,
@@ -377,10 +581,13 @@ def check_units(db):
 def check_notes(db):
     rc, out, _ = run(["burst", "--db", db], WIDTH)
     rc, whole, _ = run(["burst", "--db", db])
-    notes = whole.split("\n\n")[0].split("\n")
+    notes = whole.split("\n\n")[-1].split("\n")
     ok(max(len(n) for n in notes) > WIDTH, "burst's notes are long lines")
-    eq(" ".join(out.split("\n\n")[0].split()), " ".join(
-        whole.split("\n\n")[0].split()), "... wrapped at 80, word for word")
+    eq(" ".join(out.split("\n\n")[-1].split()), " ".join(
+        whole.split("\n\n")[-1].split()), "... wrapped at 80, word for word")
+    rc, out, _ = run(["burst", "--db", db, "--table", "burst"])
+    ok("Notes" not in out and out.startswith("\n"), "--table: the table "
+       "alone, no title nor notes", out[:100])
 
 
 def main():
@@ -392,12 +599,12 @@ def main():
         logs = [os.path.join(tmp, "i.db")] + sorted(
             os.path.join(tmp, "r", f) for f in os.listdir(
                 os.path.join(tmp, "r")) if f.endswith(".log"))
-        hidden = man_hidden()
-        ok(len(hidden) >= 12, "the man page lists the columns left out",
-           sorted(hidden))
+        eq(man_hidden(), WIDE, "the man page lists the columns a table "
+           "leaves out by default, as this test does")
         for cmd, args in commands(db, cap, logs):
-            check_command(cmd, args, hidden.get(cmd, {}))
+            check_command(cmd, args, WIDE.get(cmd, {}))
         check_tty(db)
+        check_narrow(db)
         check_columns(db)
         check_units(db)
         check_notes(db)

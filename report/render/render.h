@@ -25,12 +25,15 @@ struct render_view {
 				   (any case); NULL: each table's default */
 	size_t ncols;
 	int add;		/* -o +LIST: the default columns, then these */
-	int wide;		/* --wide: every column, lines whole */
+	int wide;		/* --wide: every column, lines whole; else
+				   the table format leaves out the wide
+				   columns (result_wide) */
 	size_t width;		/* the terminal's columns: the table format
-				   leaves out the wide columns (result_wide),
-				   wraps the widest text columns (never a
-				   number) and the notes to fit; 0: every
-				   column, lines whole */
+				   wraps its headers, then its text columns
+				   at their words, cuts long words short,
+				   then leaves out columns at the right, to
+				   fit (never a number cut), and wraps the
+				   notes; 0: lines whole */
 };
 
 /* render_result with a view: -o chooses the columns of every format (a

@@ -1,8 +1,9 @@
 /*
- * render_cols: which columns of a table are printed (render.h): every one
- * by default; for a terminal's table those not marked wide
- * (result_wide); those -o names, in its order; with -o +LIST the
- * default ones and those.
+ * render_cols: which columns of a table are printed (render.h): in the
+ * table format, on a terminal or not, those not marked wide
+ * (result_wide), and with --wide every one; in CSV and JSON every one;
+ * those -o names, in its order; with -o +LIST the default ones and
+ * those.
  */
 #include "render.h"
 
@@ -15,14 +16,15 @@ listed(const int *idx, size_t n, int c)
 	return 0;
 }
 
-/* The default: every column, but for a terminal's table the wide ones
- * left out; -o LIST: its keys that t has; -o +LIST: the default, then
- * those. A key named twice is shown once. */
+/* The default: every column, but for the table format without --wide
+ * the wide ones left out (as lsblk keeps its default columns in a pipe);
+ * -o LIST: its keys that t has; -o +LIST: the default, then those. A key
+ * named twice is shown once. */
 size_t
 render_columns(const struct rtable *t, const struct render_view *v,
     enum fmt_kind fmt, int *idx)
 {
-	int narrow = fmt == FMT_TABLE && v->width > 0 && !v->wide;
+	int narrow = fmt == FMT_TABLE && !v->wide;
 	size_t n = 0;
 
 	if (!v->cols || v->add)

@@ -1,13 +1,14 @@
 /*
  * render_text: a result in the table format, for people (render.h).
  *
- * libsmartcols (util-linux: lsblk's and findmnt's tables) lays each table
- * out: numbers right-aligned and never cut, and, given a terminal's
- * width, the widest text columns wrapped until the table fits. Around it
- * this file keeps the format of old: the result's title and notes (wrapped
- * at the width too), a title line over each table, a rule of dashes under
- * the header, "(no rows)" for an empty table. With no width, every line
- * is whole and the bytes are those of old.
+ * libsmartcols (util-linux: lsblk's and findmnt's tables) prints each
+ * table, numbers right-aligned; the widths are chosen here, given a
+ * terminal's, so that no word is cut inside (below). Around it this file
+ * keeps the format of old: the result's title first, a title line over
+ * each table, its header (wrapped at its words when it must), a rule of
+ * dashes under it, "(no rows)" for an empty table, and the result's notes
+ * last, wrapped at the width too. With no width, every line is whole and
+ * the bytes of a table are those of old.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,13 +22,36 @@
 #include "render_int.h"
 #include "xalloc.h"
 
+/*
+ * How a table gives way to a terminal's width, in the order tried (the
+ * stages of libsmartcols, with words kept whole), each narrowing the
+ * widest column it may first:
+ *   GIVE_HEAD   the headers wider than their column's cells wrap at their
+ *               words;
+ *   GIVE_WRAP   the text columns narrow down to their longest word (and
+ *               their header's), and their cells wrap at spaces, never
+ *               inside a word;
+ *   GIVE_TRUNC  then the words wider than their column (a long path, a
+ *               UUID) are cut short with an ellipsis, the widest column
+ *               first, down to TRUNC_MIN columns;
+ *   then the columns at the right are left out, and named under the table.
+ * Numbers, sizes, shares, dates, durations and flags never narrow.
+ */
+enum give { GIVE_HEAD, GIVE_WRAP, GIVE_TRUNC };
+
+#define TRUNC_MIN	12
+#define ELLIPSIS	"..."
+
 /* The cells of the columns shown, as terminal text: row 0 is the header.
- * right: a column of numbers; nat: a column's widest text. */
+ * right: a column of numbers; nat, cellw: a column's widest text, header
+ * included or not; word, hword: the widest word of its cells, of its
+ * header; w: the width it is given; gone: left out to fit. */
 struct lay {
 	size_t n, nrow;
 	char **txt;
-	int *right;
-	size_t *nat;
+	const char **key;
+	int *right, *gone;
+	size_t *nat, *cellw, *word, *hword, *w;
 };
 
 /* A failure of libsmartcols can only be memory running out. */
@@ -66,6 +90,25 @@ header_text(const struct rcol *c)
 	return t;
 }
 
+/* The width of the widest word of s (words part at spaces). */
+static size_t
+word_width(const char *s)
+{
+	size_t best = 0;
+
+	while (*s) {
+		size_t len = strcspn(s, " ");
+		char *w = xstrndup(s, len);
+		size_t ww = fmt_term_width(w);
+
+		best = ww > best ? ww : best;
+		free(w);
+		s += len;
+		s += strspn(s, " ");
+	}
+	return best;
+}
+
 static void
 lay_make(struct lay *l, const struct rtable *t, const int *idx, size_t n)
 {
@@ -74,24 +117,35 @@ lay_make(struct lay *l, const struct rtable *t, const int *idx, size_t n)
 	l->n = n;
 	l->nrow = t->nrow;
 	l->txt = xcalloc((t->nrow + 1) * n + 1, sizeof *l->txt);
+	l->key = xcalloc(n + 1, sizeof *l->key);
 	l->right = xcalloc(n + 1, sizeof *l->right);
+	l->gone = xcalloc(n + 1, sizeof *l->gone);
 	l->nat = xcalloc(n + 1, sizeof *l->nat);
+	l->cellw = xcalloc(n + 1, sizeof *l->cellw);
+	l->word = xcalloc(n + 1, sizeof *l->word);
+	l->hword = xcalloc(n + 1, sizeof *l->hword);
+	l->w = xcalloc(n + 1, sizeof *l->w);
 	for (size_t k = 0; k < n; k++) {
+		l->key[k] = t->col[idx[k]].key;
 		l->txt[k] = header_text(&t->col[idx[k]]);
 		l->nat[k] = fmt_term_width(l->txt[k]);
+		l->hword[k] = word_width(l->txt[k]);
 	}
 	for (size_t r = 0; r < t->nrow; r++)
 		for (size_t k = 0; k < n; k++) {
 			char *s = fmt_term_str(result_text_cell(t, r, idx[k],
 			    buf, sizeof buf));
 			int kind = result_cell(t, r, idx[k])->kind;
-			size_t w = fmt_term_width(s);
+			size_t w = fmt_term_width(s), ww = word_width(s);
 
 			l->right[k] |= kind != CK_TEXT && kind != CK_NULL;
 			l->txt[(r + 1) * n + k] = s;
-			if (w > l->nat[k])
-				l->nat[k] = w;
+			l->nat[k] = w > l->nat[k] ? w : l->nat[k];
+			l->cellw[k] = w > l->cellw[k] ? w : l->cellw[k];
+			l->word[k] = ww > l->word[k] ? ww : l->word[k];
 		}
+	for (size_t k = 0; k < n; k++)
+		l->w[k] = l->nat[k];
 }
 
 static void
@@ -100,53 +154,135 @@ lay_free(struct lay *l)
 	for (size_t i = 0; i < (l->nrow + 1) * l->n; i++)
 		free(l->txt[i]);
 	free(l->txt);
+	free(l->key);
 	free(l->right);
+	free(l->gone);
 	free(l->nat);
+	free(l->cellw);
+	free(l->word);
+	free(l->hword);
+	free(l->w);
 }
 
-/* The rule under the header: a run of dashes as wide as each column. */
+/* The narrowest column k may be at stage g (a number: its widest). */
+static size_t
+floor_of(const struct lay *l, size_t k, enum give g)
+{
+	size_t f = l->word[k];
+
+	if (g == GIVE_HEAD || l->right[k])
+		f = l->cellw[k];
+	else if (g == GIVE_TRUNC && f > TRUNC_MIN)
+		f = TRUNC_MIN;
+	return f > l->hword[k] ? f : l->hword[k];
+}
+
+/* The width of the columns shown, two blanks apart: as they are given
+ * (narrowest 0), or as narrow as they may be. */
+static size_t
+lay_total(const struct lay *l, int narrowest)
+{
+	size_t t = 0, shown = 0;
+
+	for (size_t k = 0; k < l->n; k++)
+		if (!l->gone[k])
+			t += (narrowest ? floor_of(l, k, GIVE_TRUNC) :
+			    l->w[k]) + (shown++ ? 2 : 0);
+	return t;
+}
+
+/* The widest column shown still wider than its floor at stage g narrows
+ * by one: 0 when there is none. */
+static int
+narrow_one(struct lay *l, enum give g)
+{
+	size_t best = l->n;
+
+	for (size_t k = 0; k < l->n; k++)
+		if (!l->gone[k] && l->w[k] > floor_of(l, k, g) &&
+		    (best == l->n || l->w[k] > l->w[best]))
+			best = k;
+	if (best == l->n)
+		return 0;
+	l->w[best]--;
+	return 1;
+}
+
+/* The widths within width (0: every column as wide as its text): the
+ * stages of give, the columns at the right left out first if even the
+ * narrowest table is too wide (never the first). Returns how many are. */
+static size_t
+lay_fit(struct lay *l, size_t width)
+{
+	size_t gone = 0;
+
+	if (width == 0)
+		return 0;
+	for (size_t k = l->n; k-- > 1 && lay_total(l, 1) > width; gone++)
+		l->gone[k] = 1;
+	for (enum give g = GIVE_HEAD; g <= GIVE_TRUNC; g++)
+		while (lay_total(l, 0) > width && narrow_one(l, g))
+			continue;
+	return gone;
+}
+
+/* The first cols columns of word, cut short with an ellipsis. */
 static void
-rule(FILE *f, const size_t *w, size_t n)
+put_cut(FILE *f, const char *word, size_t cols)
 {
-	for (size_t k = 0; k < n; k++) {
-		fputs(k ? "  " : "", f);
-		for (size_t i = 0; i < w[k]; i++)
-			putc('-', f);
-	}
-	putc('\n', f);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = scols_need(open_memstream(&buf, &len));
+
+	/* The first line of the word wrapped at cols: what fits. */
+	fmt_term_wrap(m, word, cols - strlen(ELLIPSIS));
+	fclose(m);
+	fprintf(f, "%.*s%s", (int)strcspn(buf, "\n"), buf, ELLIPSIS);
+	free(buf);
 }
 
-
-/* The longest word of a header: the narrowest it wraps to. */
+/* A text cell as it is printed in a column w wide: whole if it fits,
+ * else its words wider than w cut short, then wrapped at its spaces,
+ * its lines parted by newlines (libsmartcols' cell of several lines). */
 static char *
-longest_word(const char *s)
+cell_fit(const char *s, size_t w)
 {
-	size_t best = 0, bw = 0;
-	const char *at = s;
+	char *cut = NULL, *out = NULL;
+	size_t len = 0;
+	FILE *m;
 
+	if (fmt_term_width(s) <= w)
+		return xstrdup(s);
+	m = scols_need(open_memstream(&cut, &len));
 	while (*s) {
-		size_t len = strcspn(s, " ");
-		char *w = xstrndup(s, len);
-		size_t ww = fmt_term_width(w);
+		size_t n = strcspn(s, " ");
+		char *word = xstrndup(s, n);
 
-		if (ww > bw) {
-			bw = ww;
-			best = len;
-			at = s;
-		}
-		free(w);
-		s += len;
-		s += strspn(s, " ");
+		if (fmt_term_width(word) > w)
+			put_cut(m, word, w);
+		else
+			fputs(word, m);
+		free(word);
+		s += n;
+		for (; *s == ' '; s++)
+			putc(' ', m);
 	}
-	return xstrndup(at, best);
+	fclose(m);
+	m = scols_need(open_memstream(&out, &len));
+	fmt_term_wrap(m, cut, w);
+	fclose(m);
+	if (len && out[len - 1] == '\n')
+		out[len - 1] = '\0';
+	free(cut);
+	return out;
 }
 
-/* Text columns wrap (and so may narrow, never below their header);
- * numbers keep their width. A text column wider than a third of the
- * terminal narrows first. short_heads: the header is no wider than its
- * longest word (and is printed here, wrapped: wrapped_header). */
+/* The columns shown, laid out by libsmartcols at the widths of l: a
+ * text cell wider than its column comes wrapped already (cell_fit), and
+ * each column's header, which is not printed (wrapped_header is), is w
+ * columns of dashes, the floor libsmartcols keeps it at. */
 static struct libscols_table *
-scols_of(const struct lay *l, size_t width, int short_heads)
+scols_of(const struct lay *l)
 {
 	struct libscols_table *tb = scols_need(scols_new_table());
 
@@ -154,52 +290,59 @@ scols_of(const struct lay *l, size_t width, int short_heads)
 	/* The cells are terminal text already (fmt_term_str): counted in
 	 * UTF-8 where the system has it, else escaped once more. */
 	scols_check(scols_table_enable_noencoding(tb, !!fmt_term_locale()));
-	scols_check(scols_table_enable_noheadings(tb, short_heads));
-	scols_check(scols_table_set_termforce(tb, width ?
-	    SCOLS_TERMFORCE_ALWAYS : SCOLS_TERMFORCE_NEVER));
-	if (width)
-		scols_check(scols_table_set_termwidth(tb, width));
+	scols_check(scols_table_enable_noheadings(tb, 1));
+	scols_check(scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER));
 	for (size_t k = 0; k < l->n; k++) {
-		char *h = short_heads ? longest_word(l->txt[k]) :
-		    xstrdup(l->txt[k]);
+		struct libscols_column *cl;
+		char *h;
 
-		scols_need(scols_table_new_column(tb, h, l->right[k] ? 0 :
-		    0.33, l->right[k] ? SCOLS_FL_RIGHT : SCOLS_FL_WRAP));
+		if (l->gone[k])
+			continue;
+		h = xmalloc(l->w[k] + 1);
+		memset(h, '-', l->w[k]);
+		h[l->w[k]] = '\0';
+		cl = scols_need(scols_table_new_column(tb, h, 0,
+		    l->right[k] ? SCOLS_FL_RIGHT : SCOLS_FL_WRAP));
 		free(h);
+		if (l->right[k])
+			continue;
+		scols_check(scols_column_set_wrapfunc(cl,
+		    scols_wrapnl_chunksize, scols_wrapnl_nextchunk, NULL));
+		scols_check(scols_column_set_safechars(cl, "\n"));
 	}
 	for (size_t r = 0; r < l->nrow; r++) {
 		struct libscols_line *ln = scols_need(scols_table_new_line(tb,
 		    NULL));
+		size_t c = 0;
 
-		for (size_t k = 0; k < l->n; k++)
-			scols_check(scols_line_set_data(ln, k,
-			    l->txt[(r + 1) * l->n + k]));
+		for (size_t k = 0; k < l->n; k++) {
+			const char *s = l->txt[(r + 1) * l->n + k];
+			char *fit;
+
+			if (l->gone[k])
+				continue;
+			fit = l->right[k] ? xstrdup(s) : cell_fit(s, l->w[k]);
+			scols_check(scols_line_refer_data(ln, c++, fit));
+		}
 	}
 	return tb;
 }
 
-/* Lay tb out and print it into *text; w: the columns' widths, the last
- * one (which libsmartcols stretches to the terminal's edge) no wider
- * than its text. Returns the table's width. */
-static size_t
-scols_lay(struct libscols_table *tb, const struct lay *l, char **text,
-    size_t *w)
+/* The rule under the header: a run of dashes as wide as each column. */
+static void
+rule(FILE *f, const struct lay *l)
 {
-	locale_t loc = fmt_term_locale(), old = loc ? uselocale(loc) : 0;
-	size_t total = 0;
+	int first = 1;
 
-	*text = NULL;
-	scols_check(scols_print_table_to_string(tb, text));
-	if (loc)
-		uselocale(old);
-	scols_need(*text);
 	for (size_t k = 0; k < l->n; k++) {
-		w[k] = scols_column_get_width(scols_table_get_column(tb, k));
-		if (k + 1 == l->n && w[k] > l->nat[k])
-			w[k] = l->nat[k];
-		total += w[k] + (k ? 2 : 0);
+		if (l->gone[k])
+			continue;
+		fputs(first ? "" : "  ", f);
+		first = 0;
+		for (size_t i = 0; i < l->w[k]; i++)
+			putc('-', f);
 	}
-	return total;
+	putc('\n', f);
 }
 
 /* One column's header wrapped at its width: its lines, *nl of them. */
@@ -223,32 +366,39 @@ header_lines(const char *h, size_t width, size_t *nl)
 	return out;
 }
 
-/* The header over columns of widths w, each wrapped at its width, the
- * lines of each column at the bottom (next to the rule), numbers'
- * headers to the right as the numbers are. */
+/* The header over the columns shown, each wrapped at its width (one line
+ * when every header fits its column), the lines of each column at the
+ * bottom (next to the rule), numbers' headers to the right as the
+ * numbers are. */
 static void
-wrapped_header(FILE *f, const struct lay *l, const size_t *w)
+wrapped_header(FILE *f, const struct lay *l)
 {
 	char ***hl = xcalloc(l->n + 1, sizeof *hl);
 	size_t *nl = xcalloc(l->n + 1, sizeof *nl), h = 0;
 
 	for (size_t k = 0; k < l->n; k++) {
-		hl[k] = header_lines(l->txt[k], w[k], &nl[k]);
+		if (l->gone[k])
+			continue;
+		hl[k] = header_lines(l->txt[k], l->w[k], &nl[k]);
 		h = nl[k] > h ? nl[k] : h;
 	}
 	for (size_t i = 0; i < h; i++) {
 		char *line = NULL;
 		size_t len = 0;
 		FILE *m = scols_need(open_memstream(&line, &len));
+		int first = 1;
 
 		for (size_t k = 0; k < l->n; k++) {
 			const char *s = i + nl[k] >= h ?
 			    hl[k][i + nl[k] - h] : "";
-			size_t pad = w[k] - fmt_term_width(s);
+			size_t pad = l->w[k] - fmt_term_width(s);
 
-			fprintf(m, "%s%*s%s%*s", k ? "  " : "",
+			if (l->gone[k])
+				continue;
+			fprintf(m, "%s%*s%s%*s", first ? "" : "  ",
 			    l->right[k] ? (int)pad : 0, "", s,
 			    l->right[k] ? 0 : (int)pad, "");
+			first = 0;
 		}
 		fclose(m);
 		while (len && line[len - 1] == ' ')
@@ -263,28 +413,6 @@ wrapped_header(FILE *f, const struct lay *l, const size_t *w)
 	}
 	free(hl);
 	free(nl);
-}
-
-/* An empty table (libsmartcols prints nothing for one): its header, on
- * one line if it fits, else each header wrapped at its words. */
-static void
-empty_table(FILE *f, const struct lay *l, size_t width)
-{
-	size_t *w = xcalloc(l->n + 1, sizeof *w), total = 0;
-
-	for (size_t k = 0; k < l->n; k++)
-		total += l->nat[k] + (k ? 2 : 0);
-	for (size_t k = 0; k < l->n; k++) {
-		char *word = longest_word(l->txt[k]);
-
-		w[k] = width && total > width ? fmt_term_width(word) :
-		    l->nat[k];
-		free(word);
-	}
-	wrapped_header(f, l, w);
-	rule(f, w, l->n);
-	fputs("(no rows)\n", f);
-	free(w);
 }
 
 /* The lines of text, each ended by a newline; trim: without the blanks
@@ -303,42 +431,54 @@ put_lines(FILE *f, const char *text, int trim)
 	}
 }
 
-/* Header, rule, rows. The header is one line as long as the table fits
- * so (or no width is set); else each header wraps at its words, and the
- * table is laid out again with columns as narrow as their longest
- * header word. */
+/* The columns left out to fit, by key, and how to see them. */
 static void
-scols_table(FILE *f, const struct lay *l, size_t width)
+gone_line(FILE *f, const struct lay *l, size_t width)
 {
-	struct libscols_table *tb = scols_of(l, width, 0);
-	size_t *w = xcalloc(l->n + 1, sizeof *w);
-	char *text, *nl;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = scols_need(open_memstream(&line, &len));
+	int first = 1;
 
-	if (width && scols_lay(tb, l, &text, w) > width) {
+	fprintf(m, "(left out to fit %zu columns:", width);
+	for (size_t k = 0; k < l->n; k++)
+		if (l->gone[k]) {
+			fprintf(m, "%s %s", first ? "" : ",", l->key[k]);
+			first = 0;
+		}
+	fputs("; --wide or -o shows them)", m);
+	fclose(m);
+	fmt_term_wrap(f, line, width);
+	free(line);
+}
+
+/* Header, rule, rows ("(no rows)" for none: libsmartcols prints nothing
+ * for an empty table), laid out within width (0: lines whole). */
+static void
+fit_table(FILE *f, struct lay *l, size_t width)
+{
+	size_t gone = lay_fit(l, width);
+
+	wrapped_header(f, l);
+	rule(f, l);
+	if (l->nrow == 0)
+		fputs("(no rows)\n", f);
+	else {
+		locale_t loc = fmt_term_locale(), old = 0;
+		struct libscols_table *tb = scols_of(l);
+		char *text = NULL;
+
+		if (loc)
+			old = uselocale(loc);
+		scols_check(scols_print_table_to_string(tb, &text));
+		if (loc)
+			uselocale(old);
+		put_lines(f, scols_need(text), width > 0);
 		free(text);
 		scols_unref_table(tb);
-		tb = scols_of(l, width, 1);
-		scols_lay(tb, l, &text, w);
-		wrapped_header(f, l, w);
-		rule(f, w, l->n);
-		put_lines(f, text, 1);
-	} else {
-		if (!width)
-			scols_lay(tb, l, &text, w);
-		/* The header is the first line libsmartcols prints: no
-		 * column is narrower than its header, which never wraps. */
-		nl = strchr(text, '\n');
-		fwrite(text, 1, nl ? (size_t)(nl - text) + 1 : strlen(text),
-		    f);
-		if (!nl)
-			putc('\n', f);
-		rule(f, w, l->n);
-		if (nl)
-			put_lines(f, nl + 1, width > 0);
 	}
-	free(text);
-	free(w);
-	scols_unref_table(tb);
+	if (gone)
+		gone_line(f, l, width);
 }
 
 /* A line of the result's own text (title, note), wrapped at width. */
@@ -361,10 +501,7 @@ text_table(FILE *f, const struct rtable *t, const int *idx, size_t n,
 	putc('\n', f);
 	text_line(f, t->title, width);
 	lay_make(&l, t, idx, n);
-	if (t->nrow == 0)
-		empty_table(f, &l, width);
-	else
-		scols_table(f, &l, width);
+	fit_table(f, &l, width);
 	lay_free(&l);
 }
 
@@ -384,17 +521,17 @@ detail_pointer(FILE *f, const struct rtable *t, size_t width)
 	free(line);
 }
 
+/* The result's title over its tables, its notes under them: a reader
+ * finds the rows first, and what qualifies them after, as man pages put
+ * NOTES after the text. */
 void
 render_text(FILE *f, const struct result *r, const struct render_view *v)
 {
 	/* --wide: the tables' lines whole; the notes still fit. */
 	size_t width = v->wide ? 0 : v->width;
 
-	if (!v->table) {
+	if (!v->table)
 		text_line(f, r->title, v->width);
-		for (size_t i = 0; i < r->nnote; i++)
-			text_line(f, r->note[i], v->width);
-	}
 	for (size_t i = 0; i < r->ntable; i++) {
 		const struct rtable *t = &r->table[i];
 		int *idx = xcalloc(t->ncol + 1, sizeof *idx);
@@ -407,4 +544,9 @@ render_text(FILE *f, const struct result *r, const struct render_view *v)
 			text_table(f, t, idx, n, width);
 		free(idx);
 	}
+	if (v->table || r->nnote == 0)
+		return;
+	fputs("\nNotes\n", f);
+	for (size_t i = 0; i < r->nnote; i++)
+		text_line(f, r->note[i], v->width);
 }

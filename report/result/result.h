@@ -51,9 +51,8 @@ struct rcol {
 	char *unit;	/* "MiB/s", "files", ...; may be NULL */
 	enum col_fmt fmt;
 	int decimals;	/* CF_PLAIN and CF_PCT reals */
-	int wide;	/* the table format shows it only when it prints
-			   lines whole (no terminal), with --wide, or when
-			   -o names it (result_wide) */
+	int wide;	/* the table format shows it only with --wide or
+			   when -o names it (result_wide) */
 };
 
 struct rtable {
@@ -140,8 +139,8 @@ int result_table_index(const struct result *r, const char *key);
 /* Index of a column by key (in any case, as -o takes it), or -1. */
 int result_col_index(const struct rtable *t, const char *key);
 /* The columns of keys (comma-separated, each a key of t) are wide ones:
- * a terminal's table leaves them out, so that the rest fits 80 columns;
- * --wide, -o, CSV and JSON still give them. */
+ * the table format leaves them out (on a terminal or not), so that the
+ * rest fits 80 columns; --wide, -o, CSV and JSON still give them. */
 void result_wide(struct rtable *t, const char *keys);
 
 /* Append a row of NULL cells (a cell never set stays NULL: missing);

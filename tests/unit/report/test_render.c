@@ -137,8 +137,6 @@ test_formats(void)
 	free(s);
 	check_render(r, FMT_TABLE, NULL,
 	    "Idle periods\n"
-	    "Coverage: 3 of 4 calendar minutes complete.\n"
-	    "Project a,b.\n"
 	    "\n"
 	    "Summary\n"
 	    "Name       Files  Mean (MiB/s)  Share (%)             Start         Day    Bytes     Longest\n"
@@ -149,7 +147,12 @@ test_formats(void)
 	    "Nothing\n"
 	    "Name  Files\n"
 	    "----  -----\n"
-	    "(no rows)\n", "table: aligned, n/a, human formats");
+	    "(no rows)\n"
+	    "\n"
+	    "Notes\n"
+	    "Coverage: 3 of 4 calendar minutes complete.\n"
+	    "Project a,b.\n", "table: aligned, n/a, human formats, the notes "
+	    "last");
 	s = capture(r, FMT_CSV, "nosuch", &rc);
 	is_i64(rc, -1, "unknown --table key is an error");
 	free(s);
@@ -486,6 +489,14 @@ test_fit(void)
 	result_set_text(t, row, 3, "one point");
 	is_i64((int64_t)render_columns(t, &v, FMT_TABLE, idx), 3,
 	    "columns: a terminal's table leaves the wide one out");
+	v.width = 0;
+	is_i64((int64_t)render_columns(t, &v, FMT_TABLE, idx), 3,
+	    "columns: so does a pipe's");
+	v.wide = 1;
+	is_i64((int64_t)render_columns(t, &v, FMT_TABLE, idx), 4,
+	    "columns: --wide has every one");
+	v.wide = 0;
+	v.width = 24;
 	is_i64((int64_t)render_columns(t, &v, FMT_CSV, idx), 4,
 	    "columns: CSV has every one");
 	v.cols = pick;
@@ -501,12 +512,31 @@ test_fit(void)
 	render_view(f, r, FMT_TABLE, &v);
 	fclose(f);
 	/* 24 columns: Files 9 and Bytes 7 wide (3.0 MiB) with their two
-	 * separators leave the name 4, its header's width. */
+	 * separators would leave the name 4, less than the 12 a word keeps
+	 * when cut: Bytes is left out, and the word cut to the 13 left. */
 	is_str(buf, "T\n\nK\n"
-	    "Name      Files    Bytes\n"
-	    "----  ---------  -------\n"
-	    "abcd  1,234,567  3.0 MiB\n"
-	    "efgh\nijkl\nmnop\nqrst\n", "fit: numbers whole, the name wrapped");
+	    "Name               Files\n"
+	    "-------------  ---------\n"
+	    "abcdefghij...  1,234,567\n"
+	    "(left out to fit 24\n"
+	    "columns: bytes; --wide\n"
+	    "or -o shows them)\n", "fit: numbers whole, a long word cut short, "
+	    "the last column left out and named");
+	free(buf);
+	buf = NULL;
+	result_set_text(t, row, 0, "ab cdefg hijklm nop");
+	v.width = 26;
+	f = open_memstream(&buf, &len);
+	render_view(f, r, FMT_TABLE, &v);
+	fclose(f);
+	/* 26 columns, the widest word 6: the name takes the 6 left, and
+	 * wraps at its spaces. */
+	is_str(buf, "T\n\nK\n"
+	    "Name        Files    Bytes\n"
+	    "------  ---------  -------\n"
+	    "ab      1,234,567  3.0 MiB\n"
+	    "cdefg\nhijklm\nnop\n", "fit: a text wrapped at its spaces, no "
+	    "word cut");
 	free(buf);
 	result_free(r);
 }
