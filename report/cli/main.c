@@ -205,7 +205,7 @@ take_lock(const struct cli *a, int *fd)
 	    a->lock_wait, err, sizeof err);
 	if (*fd >= 0)
 		return 0;
-	fprintf(stderr, "iocensus %s: %s\n", a->cmd->name, err);
+	cli_diag(a->cmd->name, "%s", err);
 	return errno == EWOULDBLOCK ? RUNLOCK_BUSY : CLI_EXIT_FATAL;
 }
 
