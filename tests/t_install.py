@@ -85,8 +85,6 @@ MPI_FILES = {
     PREFIX + "/share/man/man8/fsscan-mpi-cron.8": 0o644,
     PREFIX + "/sbin/fsscan-mpi-cron": 0o755,
 }
-if os.path.exists(os.path.join(BUILD, "fsscan-mpi")):
-    FILES.update(MPI_FILES)
 
 CRON_FIELD = re.compile(r"^(\*|\d+(-\d+)?)(/\d+)?(,(\*|\d+(-\d+)?)(/\d+)?)*$")
 
@@ -408,6 +406,9 @@ def main():
         if not ok(p.returncode == 0, "make install PREFIX DESTDIR",
                   p.stderr[-800:]):
             return
+        # make install builds fsscan-mpi first when it can.
+        if os.path.exists(os.path.join(BUILD, "fsscan-mpi")):
+            FILES.update(MPI_FILES)
         check_tree(dest)
         check_cron(dest, tmp)
         p = make("uninstall", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
