@@ -66,7 +66,7 @@ FILES = {
         "/usr/sbin/fsscan-mpi-cron": 0o755,
         MAN + "man1/fsscan-mpi.1.gz": 0o644,
         MAN + "man8/fsscan-mpi-cron.8.gz": 0o644,
-        "/usr/share/doc/iocensus-mpi/examples/fsscan-mpi.sbatch": 0o644,
+        "/usr/share/doc/iocensus-mpi/examples/fsscan-mpi.sbatch": 0o755,
     },
 }
 if os.path.exists(os.path.join(TOP, "docs", "iocensus.conf.5")):
