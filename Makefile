@@ -4,8 +4,9 @@
 #   make demo       scan /usr into demo/iocensus.db and print a summary
 #   make bench      benchmarks (results go to docs/PERFORMANCE.md by hand)
 #   make install    programs (fsscan-mpi when built), man pages, systemd
-#                   unit, logrotate and cron files under DESTDIR and
-#                   PREFIX (default /usr/local)
+#                   units, logrotate, cron and configuration files under
+#                   DESTDIR and PREFIX (default /usr/local)
+#   make deb        Debian packages into build/deb/ (debian/)
 VERSION  := 0.1.0
 CC       ?= cc
 PKGS     := blkid sqlite3 zlib mount
@@ -34,14 +35,16 @@ DEBUG    ?= $(SAN)
 ifneq ($(DEBUG),1)
 DBGFLAGS := -DNDEBUG
 endif
-CFLAGS_ALL  = $(CFLAGS_BASE) $(DBGFLAGS) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
+# CPPFLAGS and LDFLAGS: a packager's (dpkg-buildflags: fortify, relro).
+CFLAGS_ALL  = $(CFLAGS_BASE) $(DBGFLAGS) $(SANFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) \
+    $(CFLAGS)
+LDLIBS_ALL  = $(LDFLAGS) $(PKG_LIBS) -lpthread -lm $(SANFLAGS)
 # The front end also reads and writes archives, and lays its tables out
 # to the terminal with libsmartcols (util-linux, as libblkid and libmount).
 REPORT_PKGS := libarchive smartcols
 REPORT_LIBS = $(call once,REPORT_LIBS,--libs $(REPORT_PKGS))
 # The daemon links only what it uses: every mapped library costs resident memory.
-IOSTATMON_LIBS = -Wl,--as-needed $(call once,IOSTATMON_PKG,--libs blkid zlib) \
+IOSTATMON_LIBS = $(LDFLAGS) -Wl,--as-needed $(call once,IOSTATMON_PKG,--libs blkid zlib) \
     $(SANFLAGS)
 
 # lib/'s rooms (lib/iolog/) are included as "iolog/iolog.h" through -Ilib.
@@ -70,7 +73,7 @@ BENCH_GEN     := $(BUILD)/bench/iocensus_gen
 BENCH_GEN_SRC := $(wildcard scripts/bench/iocensus_*.c)
 
 .PHONY: all check test test-asan demo bench clean deps fuzz install uninstall \
-    mpi
+    mpi deb
 PROGRAMS := $(BUILD)/fsscan
 ifneq ($(wildcard iostatmon/main.c),)
 PROGRAMS += $(BUILD)/iostatmon
@@ -183,63 +186,101 @@ fuzz: deps
 	@scripts/fuzz
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs, their man
-# pages, iostatmon's systemd unit and logrotate note, the Prometheus
-# alerting rules on the metrics (DATADIR/iocensus), and the cron file of
-# the nightly census, installed disabled, and the configuration file
-# (an example, every key commented) when there is none (it says how to enable it). The unit and the cron file name the programs where
-# they are installed ($(BINDIR)), not where they were built.
+# pages, the systemd units (iostatmon's, and the iocensus timers and
+# their services, all disabled), iostatmon's logrotate note, the
+# Prometheus alerting rules on the metrics (DATADIR/iocensus),
+# fsscan-mpi-cron (SBINDIR), the cron file of the nightly census,
+# installed disabled (it says how to enable it), and the configuration
+# file. The units and the cron file name the programs where they are
+# installed ($(BINDIR)), not where they were built. The cron file and the
+# configuration are the administrator's once edited: install-sums writes
+# them only when missing or unedited since the last install, and
+# uninstall removes them only when unedited.
 PREFIX         ?= /usr/local
 DESTDIR        ?=
 BINDIR         ?= $(PREFIX)/bin
+SBINDIR        ?= $(PREFIX)/sbin
 MANDIR         ?= $(PREFIX)/share/man
 SYSCONFDIR     ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 DATADIR        ?= $(PREFIX)/share
 INSTALL        ?= install
-# The directories make install made (scripts/install-dirs), for uninstall.
+# The directories make install made (scripts/install-dirs), and the
+# configuration files it wrote with their SHA-256 (scripts/install-sums),
+# for uninstall.
 DIRLIST := $(DATADIR)/iocensus/installed-dirs
+SUMLIST := $(DATADIR)/iocensus/installed-sums
+UNITS := iostatmon.service iocensus-scan@.service iocensus-scan@.timer \
+    iocensus-ingest.service iocensus-ingest.timer \
+    iocensus-prune.service iocensus-prune.timer
+CONFFILES := $(SYSCONFDIR)/cron.d/iocensus $(SYSCONFDIR)/iocensus/iocensus.conf
 INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
     $(BINDIR)/fsscan-mpi $(MANDIR)/man1/fsscan-mpi.1 \
     $(MANDIR)/man1/fsscan.1 $(MANDIR)/man1/iocensus.1 \
-    $(MANDIR)/man8/iostatmon.8 $(MANDIR)/man5/iocensus.conf.5 \
-    $(SYSTEMDUNITDIR)/iostatmon.service \
-    $(SYSCONFDIR)/logrotate.d/iostatmon $(SYSCONFDIR)/cron.d/iocensus \
-    $(DATADIR)/iocensus/iocensus.rules.yml $(DIRLIST)
-# The configuration file: installed only where there is none, removed
-# only while it is the example as shipped; an edited one stays.
-CONF := $(DESTDIR)$(SYSCONFDIR)/iocensus/iocensus.conf
-# @BINDIR@ in the unit and the cron file: where the programs now are.
+    $(MANDIR)/man8/iostatmon.8 $(MANDIR)/man8/fsscan-mpi-cron.8 \
+    $(MANDIR)/man5/iocensus.conf.5 \
+    $(SBINDIR)/fsscan-mpi-cron $(addprefix $(SYSTEMDUNITDIR)/,$(UNITS)) \
+    $(SYSCONFDIR)/logrotate.d/iostatmon \
+    $(DATADIR)/iocensus/iocensus.rules.yml
+# @BINDIR@ in the units and the cron file: where the programs now are.
 subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
     chmod 644 $2.tmp && mv $2.tmp $2
 
-# fsscan-mpi and its page too, when it was built (an MPI compiler found).
+# fsscan-mpi and its pages too, when it was built (an MPI compiler found).
 install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus mpi
 	scripts/install-dirs make $(DIRLIST) "$(DESTDIR)" $(BINDIR) \
 	    $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man8 $(SYSTEMDUNITDIR) \
-	    $(SYSCONFDIR)/logrotate.d $(SYSCONFDIR)/cron.d $(DATADIR)/iocensus \
-	    $(SYSCONFDIR)/iocensus
+	    $(SYSCONFDIR)/logrotate.d $(SYSCONFDIR)/cron.d \
+	    $(SYSCONFDIR)/iocensus $(DATADIR)/iocensus
 	$(INSTALL) -m 755 $(filter-out mpi,$^) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 docs/fsscan.1 docs/iocensus.1 $(DESTDIR)$(MANDIR)/man1/
 	if [ -x $(BUILD)/fsscan-mpi ]; then \
+		scripts/install-dirs make $(DIRLIST) "$(DESTDIR)" $(SBINDIR) && \
 		$(INSTALL) -m 755 $(BUILD)/fsscan-mpi $(DESTDIR)$(BINDIR)/ && \
-		$(INSTALL) -m 644 docs/fsscan-mpi.1 $(DESTDIR)$(MANDIR)/man1/; \
+		$(INSTALL) -m 755 scripts/fsscan-mpi-cron $(DESTDIR)$(SBINDIR)/ && \
+		$(INSTALL) -m 644 docs/fsscan-mpi.1 $(DESTDIR)$(MANDIR)/man1/ && \
+		$(INSTALL) -m 644 docs/fsscan-mpi-cron.8 $(DESTDIR)$(MANDIR)/man8/; \
 	fi
 	$(INSTALL) -m 644 docs/iostatmon.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 644 docs/iocensus.conf.5 $(DESTDIR)$(MANDIR)/man5/
-	[ -e $(CONF) ] || [ -L $(CONF) ] || \
-	    $(INSTALL) -m 644 scripts/iocensus.conf $(CONF)
 	$(INSTALL) -m 644 scripts/iostatmon.logrotate \
 	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/iostatmon
 	$(INSTALL) -m 644 scripts/iocensus.rules.yml \
 	    $(DESTDIR)$(DATADIR)/iocensus/iocensus.rules.yml
-	$(call subst_bindir,scripts/iostatmon.service,$(DESTDIR)$(SYSTEMDUNITDIR)/iostatmon.service)
-	$(call subst_bindir,scripts/iocensus.cron,$(DESTDIR)$(SYSCONFDIR)/cron.d/iocensus)
+	for u in $(UNITS); do \
+		$(call subst_bindir,scripts/$$u,$(DESTDIR)$(SYSTEMDUNITDIR)/$$u) || exit 1; \
+	done
+	$(call subst_bindir,scripts/iocensus.cron,$(BUILD)/iocensus.cron)
+	scripts/install-sums install $(SUMLIST) "$(DESTDIR)" \
+	    $(BUILD)/iocensus.cron $(SYSCONFDIR)/cron.d/iocensus
+	scripts/install-sums install $(SUMLIST) "$(DESTDIR)" \
+	    scripts/iocensus.conf $(SYSCONFDIR)/iocensus/iocensus.conf
 
-# Then the directories install made, those left empty.
+# First the metrics file the configuration or the cron file names (a
+# regular file named *.prom: node_exporter would serve it, stale), then
+# the files, the configuration files still as installed, and the
+# directories install made, those left empty.
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(filter-out $(DIRLIST),$(INSTALLED)))
-	! cmp -s scripts/iocensus.conf $(CONF) || rm -f $(CONF)
+	scripts/conf-metrics $(addprefix $(DESTDIR),$(CONFFILES)) | \
+	while IFS= read -r f; do \
+		case "$$f" in /*.prom) [ ! -f "$(DESTDIR)$$f" ] || \
+		    [ -L "$(DESTDIR)$$f" ] || rm -f "$(DESTDIR)$$f" ;; esac; \
+	done
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	scripts/install-sums remove $(SUMLIST) "$(DESTDIR)"
 	scripts/install-dirs remove $(DIRLIST) "$(DESTDIR)"
+
+# make deb: Debian packages (iostatmon, iocensus, iocensus-mpi) into
+# build/deb/, built by debian/rules from this tree; the build's
+# dependencies (debhelper) through scripts/install-deps first. Nothing
+# is written outside the tree (dpkg-buildpackage would write its
+# .changes and .buildinfo into the parent directory). binary builds
+# first (debian/rules build would find the directory build/).
+deb: deps
+	dpkg-checkbuilddeps
+	debian/rules clean
+	debian/rules binary
+	@ls build/deb/*.deb
 
 clean:
 	rm -rf build build-asan build-fuzz demo

@@ -26,9 +26,17 @@ tree as an operator finds it.
   cannot be written make it fail too; run while another holds the lock,
   it skips the scan (--lock, exit 75) and leaves the database as it was;
   the database's directory is made 0750 and the database 0640.
+- The iocensus units and timers are installed beside iostatmon's,
+  naming the installed programs; fsscan-mpi-cron in PREFIX/sbin.
 - `make uninstall` removes exactly what was installed, and the
   directories install made, but not one that was there before (empty or
   holding another file).
+- The cron file and the configuration are the administrator's once
+  edited: a second install keeps an edited one (and says so); uninstall
+  keeps the edited configuration (and says so), removes the unedited
+  cron file, and removes the metrics file the cron file names
+  (IOCENSUS_METRICS), which node_exporter would serve stale, but not a
+  metrics path that is no regular *.prom file.
 """
 import os
 import re
@@ -60,7 +68,13 @@ FILES = {
     "/etc/cron.d/iocensus": 0o644,
     PREFIX + "/share/iocensus/installed-dirs": 0o644,
     PREFIX + "/share/iocensus/iocensus.rules.yml": 0o644,
+    PREFIX + "/share/iocensus/installed-sums": 0o644,
+    "/etc/iocensus/iocensus.conf": 0o644,
 }
+UNITS = ("iocensus-scan@.service", "iocensus-scan@.timer",
+         "iocensus-ingest.service", "iocensus-ingest.timer",
+         "iocensus-prune.service", "iocensus-prune.timer")
+FILES.update({PREFIX + "/lib/systemd/system/" + u: 0o644 for u in UNITS})
 # Put in DESTDIR before the install, as a system has them: they stay.
 FOREIGN_FILE = "/etc/cron.d/other-job"
 FOREIGN_DIR = PREFIX + "/share/man/man8"
@@ -70,9 +84,9 @@ JOB_LINE = re.compile(r"^#\s*((\S+\s+){5}root\s+.*)$")
 MPI_FILES = {
     PREFIX + "/bin/fsscan-mpi": 0o755,
     PREFIX + "/share/man/man1/fsscan-mpi.1": 0o644,
+    PREFIX + "/share/man/man8/fsscan-mpi-cron.8": 0o644,
+    PREFIX + "/sbin/fsscan-mpi-cron": 0o755,
 }
-if os.path.exists(os.path.join(BUILD, "fsscan-mpi")):
-    FILES.update(MPI_FILES)
 
 CRON_FIELD = re.compile(r"^(\*|\d+(-\d+)?)(/\d+)?(,(\*|\d+(-\d+)?)(/\d+)?)*$")
 
@@ -150,6 +164,18 @@ def check_tree(dest):
        "the unit starts the installed iostatmon",
        [l for l in unit.splitlines() if l.startswith("ExecStart")])
     ok("@BINDIR@" not in unit, "no placeholder left in the unit")
+    for u in UNITS:
+        with open(dest + PREFIX + "/lib/systemd/system/" + u) as f:
+            text = f.read()
+        execs = re.findall(r"^Exec\w+=(\S+)", text, re.M)
+        ok("@BINDIR@" not in text and all(
+            e.startswith(PREFIX + "/bin/") for e in execs),
+           "%s names the installed programs" % u, execs)
+    if PREFIX + "/sbin/fsscan-mpi-cron" in FILES:
+        with open(dest + PREFIX + "/sbin/fsscan-mpi-cron", "rb") as a, \
+                open(os.path.join(TOP, "scripts/fsscan-mpi-cron"), "rb") as b:
+            ok(a.read() == b.read(), "fsscan-mpi-cron in PREFIX/sbin is "
+               "scripts/fsscan-mpi-cron")
 
 
 def check_readme(text):
@@ -382,6 +408,9 @@ def main():
         if not ok(p.returncode == 0, "make install PREFIX DESTDIR",
                   p.stderr[-800:]):
             return
+        # make install builds fsscan-mpi first when it can.
+        if os.path.exists(os.path.join(BUILD, "fsscan-mpi")):
+            FILES.update(MPI_FILES)
         check_tree(dest)
         check_cron(dest, tmp)
         p = make("uninstall", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
@@ -393,6 +422,46 @@ def main():
                           for p in ancestors(os.path.dirname(f))))
         eq(left, want, "... and the directories it made; those there "
            "before stay", p.stderr)
+        check_edited(os.path.join(tmp, "dest2"))
+
+
+def check_edited(dest):
+    """A second tree: the configuration edited, the metrics written."""
+    p = make("install", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
+    if not ok(p.returncode == 0, "make install into a second DESTDIR",
+              p.stderr[-800:]):
+        return
+    conf = dest + "/etc/iocensus/iocensus.conf"
+    cron = dest + "/etc/cron.d/iocensus"
+    with open(conf, "a") as f:
+        f.write("# edited\n")
+    edited = open(conf).read()
+    env, _, _ = parse_cron(open(cron).read())
+    prom = dest + env["IOCENSUS_METRICS"]
+    os.makedirs(os.path.dirname(prom))
+    open(prom, "w").close()
+    p = make("install", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
+    ok(p.returncode == 0 and open(conf).read() == edited and
+       "kept /etc/iocensus/iocensus.conf" in p.stderr,
+       "a second install keeps the edited configuration, saying so",
+       p.stderr[-800:])
+    p = make("uninstall", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
+    ok(p.returncode == 0 and os.path.isfile(conf) and
+       open(conf).read() == edited and
+       "kept /etc/iocensus/iocensus.conf: edited" in p.stderr,
+       "uninstall keeps the edited configuration, saying so",
+       p.stderr[-800:])
+    ok(not os.path.exists(cron), "uninstall removes the unedited cron file")
+    ok(not os.path.exists(prom), "uninstall removes the metrics file the "
+       "cron file names")
+    eq(sorted(installed_files(dest)), ["/etc/iocensus/iocensus.conf"],
+       "... and leaves only the edited configuration")
+    # A metrics path that is a directory, or not *.prom, stays.
+    p = make("install", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
+    os.makedirs(prom)
+    p = make("uninstall", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
+    ok(os.path.isdir(prom), "uninstall removes no directory named as "
+       "the metrics", p.stderr[-400:])
 
 
 if __name__ == "__main__":
