@@ -39,15 +39,20 @@ def node_exporter_argv(textdir, port):
 
 
 def api(port, path, **params):
-    """The JSON answer of Prometheus's HTTP API at 127.0.0.1:port; an
-    answer of status 4xx or 5xx too (a bad query: its "error" says why)."""
+    """The JSON answer of Prometheus's HTTP API at 127.0.0.1:port, also
+    when its status is 4xx or 5xx (a bad query: its "error" says why).
+    An answer that is not JSON (a server still starting) raises the
+    HTTPError, an OSError, as a refused connection does."""
     q = ("?" + urllib.parse.urlencode(params)) if params else ""
     url = "http://127.0.0.1:%d/api/v1/%s%s" % (port, path, q)
     try:
         with urllib.request.urlopen(url, timeout=10) as r:
             return json.loads(r.read().decode())
     except urllib.error.HTTPError as e:
-        return json.loads(e.read().decode() or "{}")
+        try:
+            return json.loads(e.read().decode())
+        except ValueError:
+            raise e from None
 
 
 class Stack:
