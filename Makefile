@@ -221,7 +221,8 @@ INSTALLED := $(BINDIR)/fsscan $(BINDIR)/iostatmon $(BINDIR)/iocensus \
     $(MANDIR)/man5/iocensus.conf.5 \
     $(SBINDIR)/fsscan-mpi-cron $(addprefix $(SYSTEMDUNITDIR)/,$(UNITS)) \
     $(SYSCONFDIR)/logrotate.d/iostatmon \
-    $(DATADIR)/iocensus/iocensus.rules.yml
+    $(DATADIR)/iocensus/iocensus.rules.yml \
+    $(DATADIR)/iocensus/iocensus.grafana.json
 # @BINDIR@ in the units and the cron file: where the programs now are.
 subst_bindir = sed 's|@BINDIR@|$(BINDIR)|g' $1 > $2.tmp && \
     chmod 644 $2.tmp && mv $2.tmp $2
@@ -247,6 +248,8 @@ install: $(BUILD)/fsscan $(BUILD)/iostatmon $(BUILD)/iocensus mpi
 	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/iostatmon
 	$(INSTALL) -m 644 scripts/iocensus.rules.yml \
 	    $(DESTDIR)$(DATADIR)/iocensus/iocensus.rules.yml
+	$(INSTALL) -m 644 scripts/iocensus.grafana.json \
+	    $(DESTDIR)$(DATADIR)/iocensus/iocensus.grafana.json
 	for u in $(UNITS); do \
 		$(call subst_bindir,scripts/$$u,$(DESTDIR)$(SYSTEMDUNITDIR)/$$u) || exit 1; \
 	done

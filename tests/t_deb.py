@@ -59,6 +59,7 @@ FILES = {
         MAN + "man1/iocensus.1.gz": 0o644,
         CONF: 0o644,
         "/usr/share/iocensus/iocensus.rules.yml": 0o644,
+        "/usr/share/iocensus/iocensus.grafana.json": 0o644,
         "/usr/share/iocensus/conf-metrics": 0o755,
     }, **{UNITDIR + "/" + u: 0o644 for u in UNITS}),
     "iocensus-mpi": {

@@ -6,7 +6,9 @@ tree as an operator finds it.
 - Every file lands under DESTDIR + PREFIX (or /etc), with its mode (and
   fsscan-mpi with its page when it was built); the programs run from
   there (--version), the man pages are the docs', the alerting rules
-  (PREFIX/share/iocensus/iocensus.rules.yml) scripts/iocensus.rules.yml.
+  (PREFIX/share/iocensus/iocensus.rules.yml) scripts/iocensus.rules.yml,
+  the dashboard (PREFIX/share/iocensus/iocensus.grafana.json)
+  scripts/iocensus.grafana.json.
 - The systemd unit and the cron file name the installed programs
   (PREFIX/bin), not the build directory.
 - The cron file is in /etc/cron.d format, read here as cron reads it:
@@ -68,6 +70,7 @@ FILES = {
     "/etc/cron.d/iocensus": 0o644,
     PREFIX + "/share/iocensus/installed-dirs": 0o644,
     PREFIX + "/share/iocensus/iocensus.rules.yml": 0o644,
+    PREFIX + "/share/iocensus/iocensus.grafana.json": 0o644,
     PREFIX + "/share/iocensus/installed-sums": 0o644,
     "/etc/iocensus/iocensus.conf": 0o644,
 }
@@ -153,11 +156,12 @@ def check_tree(dest):
         with open(dest + PREFIX + "/share/man/" + page, "rb") as a, \
                 open(os.path.join(TOP, src), "rb") as b:
             ok(a.read() == b.read(), "man page %s is %s" % (page, src))
-    with open(dest + PREFIX + "/share/iocensus/iocensus.rules.yml",
-              "rb") as a, open(os.path.join(TOP, "scripts",
-                                            "iocensus.rules.yml"), "rb") as b:
-        ok(a.read() == b.read(), "the alerting rules installed are "
-           "scripts/iocensus.rules.yml")
+    for name, what in (("iocensus.rules.yml", "the alerting rules"),
+                       ("iocensus.grafana.json", "the dashboard")):
+        with open(dest + PREFIX + "/share/iocensus/" + name, "rb") as a, \
+                open(os.path.join(TOP, "scripts", name), "rb") as b:
+            ok(a.read() == b.read(), "%s installed are scripts/%s" % (
+                what, name))
     with open(dest + PREFIX + "/lib/systemd/system/iostatmon.service") as f:
         unit = f.read()
     ok("ExecStart=%s/bin/iostatmon --log-dir" % PREFIX in unit,

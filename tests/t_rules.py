@@ -39,13 +39,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import done, eq, ok, skip               # noqa: E402
-from promlocal import free_port, node_exporter_argv  # noqa: E402
+from promlocal import Stack                      # noqa: E402
 import reportdb                                  # noqa: E402
 
 BUILD = os.environ["BUILD"]
@@ -102,33 +100,6 @@ def promtool_tests(tmp):
            "%r" % (old, new), p.stdout)
 
 
-def get(url):
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return json.loads(r.read().decode())
-
-
-def api(port, path, **params):
-    q = ("?" + urllib.parse.urlencode(params)) if params else ""
-    return get("http://127.0.0.1:%d/api/v1/%s%s" % (port, path, q))
-
-
-def wait(pred, seconds, procs):
-    """pred() until it returns something true (an OSError counts as
-    not yet), at most seconds; None when a process died or time ran out."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if any(p.poll() is not None for p in procs):
-            return None
-        try:
-            v = pred()
-            if v:
-                return v
-        except OSError:
-            pass
-        time.sleep(0.2)
-    return None
-
-
 def textfile_samples(text):
     """{(name, frozenset(labels)): float} of the textfile, parsed by
     Prometheus's own rules through promtool (what it accepts) and here
@@ -149,10 +120,10 @@ def textfile_samples(text):
     return out
 
 
-def served(port):
+def served(s):
     """Every iocensus_ series Prometheus stored, without the labels the
     scrape added (instance, job)."""
-    r = api(port, "query", query='{__name__=~"iocensus_.+"}')
+    r = s.api("query", query='{__name__=~"iocensus_.+"}')
     out = {}
     for s in r["data"]["result"]:
         m = dict(s["metric"])
@@ -236,10 +207,10 @@ def want_alerts(db, text, now):
 KEYS = ("fs", "project", "resource", "host", "device")
 
 
-def held(port):
+def held(s):
     """The alerts Prometheus holds: {(alertname, labels): state}."""
     out = {}
-    for a in api(port, "alerts")["data"]["alerts"]:
+    for a in s.api("alerts")["data"]["alerts"]:
         lb = a["labels"]
         out[(lb["alertname"], tuple((k, lb[k]) for k in KEYS
                                     if k in lb))] = a["state"]
@@ -262,8 +233,6 @@ def end_to_end(tmp):
     eq(p.returncode, 0, "iocensus metrics --out of the fixture", p.stderr)
     with open(prom) as f:
         text = f.read()
-    ne_port, pr_port = free_port(), free_port()
-    conf = os.path.join(tmp, "prometheus.yml")
     readme = readme_block("prometheus.yml")
     if not ok(readme and INSTALLED_RULES in readme and "localhost:9100" in
               readme, "README: the prometheus.yml example loads the "
@@ -271,49 +240,17 @@ def end_to_end(tmp):
         return
     # The README's configuration, with this tree's rules, this test's
     # node_exporter, and a scrape and an evaluation every second.
-    with open(conf, "w") as f:
-        f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-                + readme.replace(INSTALLED_RULES, json.dumps(RULES))
-                .replace("localhost:9100", "127.0.0.1:%d" % ne_port))
-    procs = []
-    logs = [open(os.path.join(tmp, n), "w+") for n in ("ne.log", "pr.log")]
-    try:
-        procs.append(subprocess.Popen(
-            node_exporter_argv(textdir, ne_port),
-            stdout=subprocess.DEVNULL, stderr=logs[0]))
-        procs.append(subprocess.Popen(
-            ["prometheus", "--config.file=" + conf,
-             "--storage.tsdb.path=" + os.path.join(tmp, "tsdb"),
-             "--web.listen-address=127.0.0.1:%d" % pr_port],
-            stdout=subprocess.DEVNULL, stderr=logs[1]))
-        check_served(db, text, pr_port, procs, logs)
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
-        for f in logs:
-            f.close()
+    with Stack(tmp, textdir, readme.replace(INSTALLED_RULES, json.dumps(
+            RULES)).replace("localhost:9100", "NODE_EXPORTER")) as s:
+        check_served(db, text, s)
 
 
-def log_tail(logs):
-    out = []
-    for f in logs:
-        f.seek(0)
-        out.append(f.read()[-400:])
-    return " | ".join(out)
-
-
-def check_served(db, text, port, procs, logs):
+def check_served(db, text, s):
     want = textfile_samples(text)
-    got = wait(lambda: (lambda s: s if len(s) >= len(want) else None)(
-        served(port)), 30, procs)
+    got = s.wait(lambda: (lambda g: g if len(g) >= len(want) else None)(
+        served(s)), 30)
     if not ok(got is not None, "Prometheus scraped the textfile through "
-              "node_exporter", log_tail(logs)):
+              "node_exporter", s.log_tail()):
         return
     eq(got, want, "Prometheus stores every iocensus series with the "
        "textfile's value")
@@ -340,30 +277,30 @@ def check_served(db, text, port, procs, logs):
         ("resource", "inodes"))) in expect,
        "the fixture has a project over its byte limit and one over its "
        "inode limit", expect)
-    have = wait(lambda: (lambda h: h if set(h) >= expect else None)(
-        held(port)), 20, procs)
+    have = s.wait(lambda: (lambda h: h if set(h) >= expect else None)(
+        held(s)), 20)
     if not ok(have is not None, "Prometheus evaluated the shipped rules",
-              log_tail(logs)):
+              s.log_tail()):
         return
     eq(sorted(have), sorted(expect), "the alerts Prometheus holds are "
        "those the fixture calls for, no more")
     eq(sorted({s for s in have.values()}), ["pending"], "each is pending "
        "(every rule has a `for`)")
-    p = api(port, "query", query='ALERTS{alertname="IocensusProjectOver'
+    p = s.api("query", query='ALERTS{alertname="IocensusProjectOver'
             'Limit",project="chem"}')
     eq([(r["metric"]["resource"], r["metric"]["alertstate"])
         for r in p["data"]["result"]], [("inodes", "pending")],
        "ALERTS: chem over its inode limit, pending")
-    check_use(db, port)
+    check_use(db, s)
 
 
-def check_use(db, port):
+def check_use(db, s):
     """The README's PromQL for df's Use%, run by Prometheus, is the Use%
     of `iocensus capacity` for each file system."""
     q = readme_block("promql use")
     if not ok(q, "README: the PromQL Use% example"):
         return
-    r = api(port, "query", query=q.strip())
+    r = s.api("query", query=q.strip())
     got = {s["metric"]["fs"]: float(s["value"][1])
            for s in r["data"]["result"]}
     cap = json.loads(run(IOCENSUS, "capacity", "--db", db, "--format",
