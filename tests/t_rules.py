@@ -368,8 +368,8 @@ def check_use(db, port):
            for s in r["data"]["result"]}
     cap = json.loads(run(IOCENSUS, "capacity", "--db", db, "--format",
                          "json", "--table", "filesystems").stdout)
-    want = {row["fs"]: round(100 * row["use_pct"]) for row in
-            cap["tables"]["filesystems"]["rows"] if row["use_pct"] is not
+    want = {row["fs"]: round(100 * row["use_ratio"]) for row in
+            cap["tables"]["filesystems"]["rows"] if row["use_ratio"] is not
             None}
     ok(len(want) == 2, "capacity gives both file systems' Use%", want)
     eq(got, want, "README: the PromQL Use% is capacity's, per file system")
