@@ -256,10 +256,12 @@ exact_fill(sqlite3 *db, const int moved[N_EXACT], char *err, size_t errlen)
  * Versions 6 and 8 added columns to tables every older version has:
  * capacity (statvfs at the scan; exact, so without a type) and the real
  * scan time of a snapshot, and the entries of a project (6); the device
- * number of ROOT (8); whether a project's name is public (9). The rows written before have NULL there: unknown.
+ * number of ROOT (8); whether a project's name is public (9); the mount
+ * point of the mount that holds ROOT (10). The rows written before have
+ * NULL there: unknown.
  * A version 1-3 database gets them from the schema, which creates its
  * rebuilt tables anew (exact_fill copies the old columns by name); a
- * version 4 to 7 one through ALTER TABLE, which leaves every row where it
+ * version 4 to 9 one through ALTER TABLE, which leaves every row where it
  * is, and adds only the columns it lacks. The new tables (project_limit;
  * cold) and the views (v_limit; v_cold, v_snapshot's fs_device) come from
  * the schema as usual.
@@ -274,6 +276,7 @@ static const struct {
 	{ "project", "entries", "INTEGER" },
 	{ "snapshot", "fs_dev", "TEXT" },
 	{ "project", "public", "INTEGER" },
+	{ "snapshot", "fs_mountpoint", "TEXT" },
 };
 
 /* Add a column unless the table has it. 0, or -1 with err. */

@@ -48,7 +48,11 @@ CREATE TABLE IF NOT EXISTS snapshot (
   scanned_at     INTEGER,
   -- Schema 8. st_dev of ROOT as "MAJOR:MINOR": with fs_source (or
   -- fs_uuid), which file system holds ROOT (v_snapshot.fs_device).
-  fs_dev         TEXT
+  fs_dev         TEXT,
+  -- Schema 10. The mount point of the mount that holds ROOT, from
+  -- /proc/self/mountinfo as fstype and fs_source: node_exporter's
+  -- mountpoint label. NULL where unknown (a scan written before).
+  fs_mountpoint  TEXT
 );
 
 CREATE TABLE IF NOT EXISTS project (

@@ -16,9 +16,10 @@ root the checks are skipped and say why):
     scan's duration, capacity is NULL and the CSV has no Filesystem
     lines; a future time, and --as-of with --now, are usage errors;
   * a database of schema 4 or 5 (exact totals, before capacity) is
-    upgraded in place by adding the columns: its rows get NULL capacity
-    and entries, the capacity columns have no type (exact), v_limit
-    exists, user_version is 8 (schema 3 and older: t_exact.py);
+    upgraded in place by adding the columns: its rows get NULL capacity,
+    entries and mount point (schema 10's fs_mountpoint; the new scan's is
+    the tmpfs's), the capacity columns have no type (exact), v_limit
+    exists, user_version is 10 (schema 3 and older: t_exact.py);
   * names on one device (two subdirectories of a tmpfs and a bind mount
     of one, scanned as three --fs names, beside a second tmpfs): one
     v_snapshot.fs_device, ROOT's device number, mount source and host;
@@ -207,7 +208,8 @@ def make_schema5(db, version):
     and view of schema 6 taken away again (tables rebuilt without them)."""
     con = sqlite3.connect(db)
     con.execute("PRAGMA legacy_alter_table = ON")
-    for table, drop, tail in (("snapshot", CAP_COLS + ("scanned_at",), ""),
+    for table, drop, tail in (("snapshot", CAP_COLS + ("scanned_at",
+                                                      "fs_mountpoint"), ""),
                               ("project", ("entries",), " WITHOUT ROWID")):
         info = [r for r in con.execute("PRAGMA table_info(%s)" % table)
                 if r[1] not in drop]
@@ -237,7 +239,7 @@ def check_upgrade(tmp, mnt, version):
     make_schema5(db, version)
     p = run(FSSCAN, "--db", db, "--quiet", mnt)
     ok(p.returncode == 0, "%s: fsscan upgrades and scans" % what, p.stderr)
-    eq(q(db, "PRAGMA user_version"), [(9,)], "%s: now version 9" % what)
+    eq(q(db, "PRAGMA user_version"), [(10,)], "%s: now version 10" % what)
     eq(q(db, "SELECT name, type FROM pragma_table_info('snapshot') WHERE"
          " name IN (%s) ORDER BY cid" % ", ".join("'%s'" % c for c in
                                                    CAP_COLS)),
@@ -248,6 +250,9 @@ def check_upgrade(tmp, mnt, version):
     eq(rows[0][1:], (None,) * 5, "%s: the old snapshot's capacity"
        " is NULL" % what)
     eq(rows[1][1:], statvfs_cols(mnt), "%s: the new one's is read" % what)
+    eq(q(db, "SELECT fs_mountpoint FROM snapshot ORDER BY id"),
+       [(None,), (mnt,)], "%s: the old snapshot's mount point is NULL, the"
+       " new one's the tmpfs mounted there" % what)
     eq(q(db, "SELECT count(*) FROM project WHERE snapshot_id = 1 AND"
          " entries IS NULL") == q(db, "SELECT count(*) FROM project WHERE"
                                   " snapshot_id = 1"), True,

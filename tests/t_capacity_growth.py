@@ -200,9 +200,9 @@ def tmpfs_growth(tmp, mnt):
     want = {"fs": "tmp", "snapshot": used[-1][0],
             "size": s.f_blocks * s.f_frsize,
             "used": (s.f_blocks - s.f_bfree) * s.f_frsize,
-            "avail": s.f_bavail * s.f_frsize, "use_pct": use,
+            "avail": s.f_bavail * s.f_frsize, "use_ratio": use,
             "inodes": s.f_files, "inodes_used": s.f_files - s.f_ffree,
-            "inodes_pct": iuse,
+            "inodes_use_ratio": iuse,
             "bytes_per_day": (used[-1][2] - used[0][2]) /
             ((used[-1][1] - used[0][1]) / DAY),
             "full": lin["crossing"], "full_lo": lin["crossing_lo"],
@@ -413,12 +413,12 @@ def check_usage(tmp):
     wx = oracle.growth(pts["x"], 100 * GIB)["projection"][0]
     wy = oracle.growth(pts["y"], 5000)["projection"][0]
     rows_eq([got.get("x", {}), got.get("y", {})], [
-        {"used": 70 * GIB, "limit_bytes": 100 * GIB, "pct_limit": 0.7,
+        {"used": 70 * GIB, "limit_bytes": 100 * GIB, "limit_ratio": 0.7,
          "limit_inodes": None, "full": wx["crossing"],
          "full_lo": wx["crossing_lo"], "full_hi": wx["crossing_hi"],
          "state": wx["state"], "bytes_per_day": 50 * GIB / 40},
         {"limit_bytes": None, "limit_inodes": 5000,
-         "pct_inode_limit": 3310 / 5000, "full": wy["crossing"],
+         "inode_limit_ratio": 3310 / 5000, "full": wy["crossing"],
          "full_lo": wy["crossing_lo"], "full_hi": wy["crossing_hi"],
          "state": wy["state"]}],
         "capacity: % of limit and the date each project reaches it")

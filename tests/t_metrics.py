@@ -46,6 +46,16 @@ on the loopback address, whose served values are parsed here.
   space and inodes, a project's byte limit and another's inode limit,
   the dates of an exact least-squares fit with its 95% band computed in
   Python (tests/lib/census_oracle.py) from the points read with sqlite3.
+- Devices and mounts: a root and a directory under it scanned as two
+  names (one device): the iocensus_fs_* families once, under the first
+  name, labelled with the mountpoint, device and fstype that
+  /proc/self/mountinfo (read here) gives node_exporter for the mount, and
+  the full dates once though capacity dates both names; a real
+  node_exporter's node_filesystem_avail_bytes of that mount has the same
+  labels, and promtool evaluates `iocensus_fs_size_bytes * on(mountpoint)
+  group_left node_filesystem_avail_bytes`; a schema-9 database upgraded
+  (no mount point recorded) has no mountpoint label; the generation
+  time's db label is the database's path.
 - I/O, on generated captures of four hosts over ten and a half days
   (tests/lib/rawgen.py), each with gaps on other days (one's latest
   complete day more than a week before the end, one without any), one
@@ -155,6 +165,17 @@ def parse(text):
 
 def key(name, **labels):
     return (name, frozenset(labels.items()))
+
+
+MOUNT_LABELS = ("mountpoint", "device", "fstype")
+
+
+def bare(samples):
+    """The samples with the capacity families' node_exporter labels
+    (check_mounts checks them) left out."""
+    return {(n, frozenset((k, v) for k, v in lb if k not in MOUNT_LABELS)
+             if n.startswith("iocensus_fs_") else lb): v
+            for (n, lb), v in samples.items()}
 
 
 NOW = 1806537600        # 2027-04-01: --now of every run but the clock's
@@ -328,10 +349,19 @@ def check_capacity_db(db, samples):
     c = sqlite3.connect(db)
     c.text_factory = bytes
     rows = c.execute(
-        "SELECT fs, fs_bytes, fs_avail_bytes, fs_inodes, fs_free_inodes"
-        " FROM v_snapshot s WHERE complete AND id = (SELECT max(id) FROM"
-        " v_snapshot WHERE fs = s.fs AND complete)").fetchall()
+        "SELECT fs, fs_bytes, fs_avail_bytes, fs_inodes, fs_free_inodes,"
+        " fs_device FROM v_snapshot s WHERE complete AND id = (SELECT"
+        " max(id) FROM v_snapshot WHERE fs = s.fs AND complete)"
+        " ORDER BY fs").fetchall()
     c.close()
+    # A device's capacity once, under the first of its names (bytes).
+    devs, once = set(), []
+    for r in rows:
+        if r[-1] is None or r[-1] not in devs:
+            once.append(r[:-1])
+        devs.add(r[-1])
+    ok(len(once) < len(rows), "the file systems share a device", rows)
+    rows = once
     ok(rows and all(r[1] is not None for r in rows),
        "fsscan recorded the capacity of every file system", rows)
     got, want = {}, {}
@@ -342,7 +372,8 @@ def check_capacity_db(db, samples):
                 want[(name, fs)] = float(int(v))
             if key(name, fs=fs) in samples:
                 got[(name, fs)] = samples[key(name, fs=fs)]
-    eq(got, want, "the capacity samples are v_snapshot's fs_* columns")
+    eq(got, want, "the capacity samples are v_snapshot's fs_* columns, "
+       "once per device")
 
 
 def check_real_capacity(tmp):
@@ -384,14 +415,16 @@ def check_real_capacity(tmp):
         eq(rc, 0, "metrics of the tmpfs's census", err)
         with open(prom) as f:
             text = f.read()
-        samples = check_format(text, tmp)
+        samples = bare(check_format(text, tmp))
         eq({k: samples.get(k) for k in want}, want,
            "iocensus_fs_* as promtool parses them: statvfs of the mount")
         for name, v in ((n, int(want[key(n, fs="cap")])) for n in CAPACITY):
-            ok(re.search(r'^%s\{fs="cap"\} %d$' % (name, v), text, re.M),
+            ok(re.search(r'^%s\{fs="cap",[^}]*\} %d$' % (name, v), text,
+                         re.M),
                "%s is the exact integer %d" % (name, v))
         served = node_exporter(textdir, parse(text)[0])
         if served is not None:
+            served = bare(served)
             eq({k: served.get(k) for k in want}, want,
                "iocensus_fs_* as node_exporter serves them: statvfs of"
                " the mount")
@@ -656,7 +689,7 @@ def check_capacity_dates(tmp):
     c.close()
     rc, text, err = metrics(db)
     eq(rc, 0, "metrics of the capacity example", err)
-    samples = check_format(text, tmp, FULL)
+    samples = bare(check_format(text, tmp, FULL))
     fs, pr, t = capacity_dates(db)
     eq(family(samples, FULL[0], ("fs", "resource", "bound")), fs,
        "iocensus_fs_full_timestamp_seconds: every date of iocensus "
@@ -758,7 +791,8 @@ def check_io(tmp):
            {(h,): v[i] for h, v in want_day.items()},
            "%s: each host's latest complete day (the oracle's sums over "
            "its 1,440 minutes); none for a host without one" % fam)
-    eq(samples.get(key(GENERATED)), float(IO_T0 + 11 * day),
+    eq(samples.get(key(GENERATED, db=os.path.realpath(db))),
+       float(IO_T0 + 11 * day),
        "iocensus_metrics_generated_timestamp_seconds is --now")
 
 
@@ -769,18 +803,185 @@ def check_empty(tmp):
     db = snapgen.new_db(d, BUILD)
     rc, text, err = metrics(db, "--now", "2027-04-01", now=None)
     eq((rc, err), (0, ""), "metrics of an empty census exits 0")
-    eq(text, "# HELP %s When iocensus metrics made this file, unix seconds"
-       " (its --now when given).\n# TYPE %s gauge\n%s 1806537600\n"
-       % ((GENERATED,) * 3), "an empty census: HELP, TYPE and the sample "
+    eq(text, "# HELP %s When iocensus metrics made this file from the "
+       "database db, unix seconds (its --now when given).\n# TYPE %s gauge"
+       "\n%s{db=\"%s\"} 1806537600\n" % ((GENERATED,) * 3 +
+                                         (os.path.realpath(db),)), "an empty census: HELP, TYPE and the sample "
        "of iocensus_metrics_generated_timestamp_seconds alone, --now's "
        "time (2027-04-01 is 1806537600)")
     promtool_check(text)
     lo = int(time.time())
     rc, text, err = metrics(db, now=None)
     hi = int(time.time())
-    v = parse(text)[0].get(key(GENERATED))
+    v = parse(text)[0].get(key(GENERATED, db=os.path.realpath(db)))
     ok(rc == 0 and v is not None and lo <= v <= hi, "without --now, the "
        "generated time is the clock's", (rc, v, lo, hi, err))
+
+def mount_oracle(path):
+    """node_exporter's (mountpoint, device, fstype) of the mount that
+    holds path, read here from /proc/self/mountinfo: the last mount of
+    path's device whose mount point is path or above it."""
+    st = os.stat(path)
+    dev = "%d:%d" % (os.major(st.st_dev), os.minor(st.st_dev))
+    unoct = lambda v: re.sub(r"\\([0-7]{3})",
+                             lambda m: chr(int(m.group(1), 8)), v)
+    best = None
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            a = line.split()
+            mp, sep = unoct(a[4]), a.index("-")
+            if a[2] == dev and (path == mp or path.startswith(
+                    mp.rstrip("/") + "/")):
+                if best is None or len(mp) >= len(best[0]):
+                    best = (mp, unoct(a[sep + 2]), a[sep + 1])
+    return best
+
+
+def node_filesystem(port_argv, want_mp):
+    """node_exporter's node_filesystem_avail_bytes series of mount point
+    want_mp: {labels: value}."""
+    port = free_port()
+    proc = subprocess.Popen(port_argv(port), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    body = None
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(
+                        "http://127.0.0.1:%d/metrics" % port, timeout=2) as r:
+                    body = r.read().decode()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.1)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    got = parse(body or "")[0]
+    return {lb: v for (n, lb), v in got.items()
+            if n == "node_filesystem_avail_bytes" and
+            dict(lb).get("mountpoint") == want_mp}
+
+
+def check_join(tmp, line, node):
+    """promtool evaluates the join of the capacity series (line, as
+    written) with node_exporter's series on mountpoint: one sample, the
+    iocensus labels and node_exporter's value."""
+    (lb, v), = node.items()
+    head, _, val = line.rpartition(" ")
+    test = os.path.join(tmp, "join.test.yml")
+    with open(test, "w") as f:
+        f.write("rule_files: []\nevaluation_interval: 1m\ntests:\n"
+                "  - interval: 1m\n    input_series:\n"
+                "      - series: %s\n        values: '%s'\n"
+                "      - series: %s\n        values: '%s'\n"
+                "    promql_expr_test:\n"
+                "      - expr: %s\n        eval_time: 0m\n"
+                "        exp_samples:\n"
+                "          - labels: %s\n            value: %s\n" % (
+                    json.dumps(head), val, json.dumps(
+                        "node_filesystem_avail_bytes{%s}" % ",".join(
+                            "%s=%s" % (k, json.dumps(x)) for k, x in
+                            sorted(lb))), int(v),
+                    json.dumps("0 * iocensus_fs_size_bytes + on(mountpoint)"
+                               " group_left node_filesystem_avail_bytes"),
+                    json.dumps("{" + head.partition("{")[2]), int(v)))
+    p = subprocess.run(["promtool", "test", "rules", test],
+                       capture_output=True, text=True)
+    eq(p.returncode, 0, "PromQL: iocensus_fs_size_bytes * on(mountpoint) "
+       "group_left node_filesystem_avail_bytes joins them",
+       p.stdout + p.stderr)
+
+
+def check_mounts(tmp):
+    """Two names on one device (a root and a directory under it): the
+    capacity families once, under the first name, with node_exporter's
+    mountpoint, device and fstype of the mount; their dates once though
+    capacity gives both names some; node_exporter's series carries the
+    same labels and joins on mountpoint; a snapshot of schema 9 (no mount
+    point) has no mountpoint label; the generation time's db label is the
+    database's path."""
+    d = os.path.join(tmp, "mounts")
+    root = os.path.join(d, "tree")
+    os.makedirs(os.path.join(root, "sub", "x"))
+    with open(os.path.join(root, "sub", "x", "f"), "wb") as f:
+        f.write(b"m" * 5000)
+    db = os.path.join(d, "m.db")
+    for _ in range(2):
+        eq((scan(db, "proj", root), scan(db, "sub", os.path.join(root,
+                                                                  "sub"))),
+           (0, 0), "fsscan of a root and a directory under it")
+    # The first scans ten days earlier, with half the space used since:
+    # capacity dates the device's filling.
+    c = sqlite3.connect(db)
+    c.execute("UPDATE snapshot SET started_at = started_at - 864000,"
+              " finished_at = finished_at - 864000, now_ref = now_ref -"
+              " 864000, fs_free_bytes = fs_free_bytes + fs_avail_bytes / 2,"
+              " fs_avail_bytes = fs_avail_bytes + fs_avail_bytes / 2"
+              " WHERE id <= 2")
+    c.commit()
+    c.close()
+    cap = capacity_json(db)["filesystems"]["rows"]
+    ok(len(cap) == 2 and all(r["full"] for r in cap), "capacity dates "
+       "both names' space", cap)
+    want = mount_oracle(os.path.realpath(root))
+    rc, text, err = metrics(db)
+    eq(rc, 0, "metrics of the two names", err)
+    samples = parse(text)[0]
+    mine = {(n, dict(lb).get("fs"), dict(lb).get("mountpoint"),
+             dict(lb).get("device"), dict(lb).get("fstype"))
+            for (n, lb) in samples if n.startswith("iocensus_fs_")}
+    eq(sorted(mine), sorted((n, "proj") + want for n in CAPACITY +
+                            ["iocensus_fs_free_bytes",
+                             "iocensus_fs_full_timestamp_seconds"]),
+       "capacity once, under proj, with the mount's labels from mountinfo")
+    eq(sum(1 for (n, lb) in samples if n == "iocensus_fs_full_timestamp_"
+           "seconds" and dict(lb)["bound"] == "estimate" and
+           dict(lb)["resource"] == "space"), 1, "one full date estimate")
+    eq(samples.get(key(GENERATED, db=os.path.realpath(db))), float(NOW),
+       "the generation time's db label is the database's path")
+    if shutil.which("prometheus-node-exporter") and shutil.which("promtool"):
+        node = node_filesystem(lambda port: [
+            "prometheus-node-exporter", "--collector.disable-defaults",
+            "--collector.filesystem", "--web.listen-address=127.0.0.1:%d" %
+            port], want[0])
+        eq(sorted(tuple(sorted(lb)) for lb in node),
+           [tuple(sorted(zip(MOUNT_LABELS, want)))],
+           "node_exporter's node_filesystem_avail_bytes of that mount "
+           "has the same mountpoint, device and fstype")
+        line = [ln for ln in text.splitlines()
+                if ln.startswith("iocensus_fs_size_bytes{")]
+        if len(node) == 1 and len(line) == 1:
+            check_join(d, line[0], node)
+    else:
+        skip("the join with node_exporter", "prometheus-node-exporter or "
+             "promtool is not installed", needs="prometheus-node-exporter")
+    # Schema 9: no mount point recorded. Upgraded, it has none: no label.
+    c = sqlite3.connect(db)
+    # (DROP COLUMN cannot parse the schema's comments: the column is
+    # renamed away and emptied instead.)
+    c.executescript("UPDATE snapshot SET fs_mountpoint = NULL;"
+                    " ALTER TABLE snapshot RENAME COLUMN fs_mountpoint TO"
+                    " gone; PRAGMA user_version = 9;")
+    c.close()
+    rc, text, err = metrics(db)
+    eq(rc, 0, "metrics of a schema-9 database", err)
+    eq(q1(db, "SELECT count(*) FROM snapshot WHERE fs_mountpoint IS NOT"
+              " NULL"), 0, "upgraded: fs_mountpoint is NULL")
+    eq({tuple(sorted(dict(lb))) for (n, lb) in parse(text)[0]
+        if n == "iocensus_fs_size_bytes"},
+       {("device", "fs", "fstype")}, "no mount point recorded: no "
+       "mountpoint label, never a made-up one")
+
+
+def q1(db, sql):
+    c = sqlite3.connect(db)
+    try:
+        return c.execute(sql).fetchone()[0]
+    finally:
+        c.close()
+
 
 def main():
     tmp = tempfile.mkdtemp(prefix="t_metrics.")
@@ -797,7 +998,7 @@ def main():
         set_limits(db, FS_HOSTILE)
         rc, text, err = metrics(db)
         eq(rc, 0, "iocensus metrics exits 0", err)
-        samples = check_format(text, tmp)
+        samples = bare(check_format(text, tmp))
         check_values(db, FS_HOSTILE, sizes, samples)
         check_projects(db, FS_HOSTILE, sizes, samples)
         check_cold(db, samples)
@@ -864,18 +1065,18 @@ def main():
         c.close()
         rc, text, err = metrics(db)
         eq(rc, 0, "metrics with the capacity columns", err)
-        samples = check_format(text, tmp)
+        samples = bare(check_format(text, tmp))
         ok(re.search(r'^iocensus_fs_size_bytes\{fs="fs \\"q\\" \\\\back'
-                     r'\\nnew"\} 18446744073709551619$', text, re.M),
+                     r'\\nnew",[^}]*\} 18446744073709551619$', text, re.M),
            "iocensus_fs_size_bytes = fs_bytes beyond 2^64 (TEXT in the"
            " database), exact integer text",
            [l for l in text.splitlines() if "size" in l])
         ok(re.search(r'^iocensus_fs_avail_bytes\{fs="fs \\"q\\" \\\\back'
-                     r'\\nnew"\} 9007199254740993$', text, re.M),
+                     r'\\nnew",[^}]*\} 9007199254740993$', text, re.M),
            "iocensus_fs_avail_bytes = fs_avail_bytes, exact integer text",
            [l for l in text.splitlines() if "avail" in l])
         ok(re.search(r'^iocensus_fs_free_bytes\{fs="fs \\"q\\" \\\\back'
-                     r'\\nnew"\} 18446744073709551617$', text, re.M),
+                     r'\\nnew",[^}]*\} 18446744073709551617$', text, re.M),
            "iocensus_fs_free_bytes = fs_free_bytes beyond 2^64, exact "
            "integer text", [l for l in text.splitlines() if "free_b" in l])
         ok(re.search(r'^iocensus_project_alloc_bytes\{fs="fs \\"q\\" '
@@ -897,6 +1098,7 @@ def main():
         check_real_capacity(tmp)
         check_device_slow(tmp)
         check_capacity_dates(tmp)
+        check_mounts(tmp)
         check_io(tmp)
         check_empty(tmp)
     finally:

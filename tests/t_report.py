@@ -214,7 +214,7 @@ def red_list_of(cap, cutoff):
         byte = r["limit_bytes"] is not None
         if not byte and r["limit_inodes"] is None:
             continue
-        pct = r["pct_limit"] if byte else r["pct_inode_limit"]
+        pct = r["limit_ratio"] if byte else r["inode_limit_ratio"]
         if r["state"] == "already exceeded":
             over.append((-pct, len(over), r, pct, "over its limit"))
         elif r["full"] is not None and r["full"] < cutoff:
@@ -230,7 +230,7 @@ def check_summary(by_cmd, cutoff):
     sections in Python (the summary computes nothing)."""
     summ = by_cmd["summary"][0]
     cap = by_cmd["capacity"][0]
-    got = [(r["fs"], r["project"], r["status"], r["pct_of_limit"])
+    got = [(r["fs"], r["project"], r["status"], r["limit_ratio"])
            for r in rows_of(summ, "redlist")]
     eq(got, red_list_of(cap, cutoff), "summary: the red list = the capacity"
        " section's projects over their limit, then reaching it before the"
@@ -244,11 +244,11 @@ def check_summary(by_cmd, cutoff):
         dates = [d for d in (r["full"], r["inodes_full"]) if d is not None]
         cls = 0 if "already exceeded" in (r["full_state"], r["inodes_state"]) \
             else 1 if dates else 2
-        fs.append(((cls, min(dates) if cls == 1 else 0, -(r["use_pct"] or 0)),
-                   [r["device_names"] or r["fs"], r["size"], r["use_pct"],
-                    r["inodes_pct"], r["bytes_per_day"], r["full"],
+        fs.append(((cls, min(dates) if cls == 1 else 0, -(r["use_ratio"] or 0)),
+                   [r["device_names"] or r["fs"], r["size"], r["use_ratio"],
+                    r["inodes_use_ratio"], r["bytes_per_day"], r["full"],
                     r["full_lo"], r["full_hi"], r["inodes_full"]]))
-    eq([[r[k] for k in ("fs", "size", "use_pct", "inodes_pct",
+    eq([[r[k] for k in ("fs", "size", "use_ratio", "inodes_use_ratio",
                          "bytes_per_day", "full", "full_lo", "full_hi",
                          "inodes_full")] for r in rows_of(summ, "filesystems")],
        [v for _, v in sorted(fs, key=lambda x: x[0])],

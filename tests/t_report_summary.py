@@ -179,7 +179,7 @@ def check_red(db, tmp):
                   p.stderr):
             continue
         summ = of(res, "summary")[0]
-        got = [(r["project"], r["status"], r["pct_of_limit"], r["used"],
+        got = [(r["project"], r["status"], r["limit_ratio"], r["used"],
                 r["full"], r["full_lo"], r["full_hi"])
                for r in rows(summ, "redlist")]
         want = red_oracle(db, TO, horizon)

@@ -23,6 +23,11 @@
   system's stale census, the running scan, the hosts whose logs stopped
   in 2010, the file system whose estimated full date is past; and not
   the stale-metrics alert (the metrics were just made).
+- Every command an annotation names (`iocensus ...`, its {{ $labels.x }}
+  replaced by the values the alert would carry on the report tests'
+  census: those of the series its expr reads) runs with the census as
+  $IOCENSUS_DB: exit 0, and an output that names each value given
+  (`iocensus snapshots --fs NAME` among them).
 - The README's examples: its prometheus.yml is the configuration of that
   Prometheus (with this tree's rules and the test's node_exporter), and
   its PromQL for df's Use% gives, per file system, the Use% of `iocensus
@@ -305,16 +310,91 @@ def check_use(db, s):
            for s in r["data"]["result"]}
     cap = json.loads(run(IOCENSUS, "capacity", "--db", db, "--format",
                          "json", "--table", "filesystems").stdout)
-    want = {row["fs"]: round(100 * row["use_pct"]) for row in
-            cap["tables"]["filesystems"]["rows"] if row["use_pct"] is not
+    want = {row["fs"]: round(100 * row["use_ratio"]) for row in
+            cap["tables"]["filesystems"]["rows"] if row["use_ratio"] is not
             None}
     ok(len(want) == 2, "capacity gives both file systems' Use%", want)
     eq(got, want, "README: the PromQL Use% is capacity's, per file system")
 
 
+def rules_annotations():
+    """[(alert, expr, annotation text)] of the rules file, read line by
+    line (each expr and annotation is one line in it)."""
+    out, alert, expr = [], None, None
+    with open(RULES) as f:
+        for line in f:
+            m = re.match(r"\s*- alert: (\w+)", line)
+            if m:
+                alert = m.group(1)
+            m = re.match(r"\s*expr: (.*)", line)
+            if m:
+                expr = m.group(1)
+            m = re.match(r'\s*(?:summary|description): "(.*)"\s*$', line)
+            if m:
+                out.append((alert, expr, m.group(1)))
+    return out
+
+
+TEMPLATE = r"\{\{ \$labels\.(\w+) \}\}"
+
+
+def annotation_commands(text):
+    """Every `iocensus COMMAND [--OPTION VALUE]...` of an annotation, its
+    values templates ({{ $labels.x }}) or words."""
+    tok = r"(?:%s|[^\s()?\"]+)" % TEMPLATE.replace("(\\w+)", "\\w+")
+    return [m.group(0) for m in re.finditer(
+        r"\biocensus [a-z]+(?: --[a-z-]+(?: (?!--)%s)?)*" % tok, text)]
+
+
+def label_sets(samples, expr, names):
+    """The label sets an alert of expr could carry on the census: those
+    of the textfile's series of the metrics expr reads, else those of any
+    series with every label of names."""
+    metrics = set(re.findall(r"iocensus_\w+", expr))
+    own = [dict(lb) for (n, lb) in samples if n in metrics]
+    pick = [lb for lb in own if all(k in lb for k in names)]
+    if not pick:
+        pick = [dict(lb) for (_, lb) in samples
+                if all(k in dict(lb) for k in names)]
+    return pick
+
+
+def check_commands(tmp):
+    """Every command an annotation names runs on the test census with the
+    labels the alert would carry there: exit 0, and an output that names
+    each value it was given."""
+    db = reportdb.build(os.path.join(tmp, "commands"), BUILD)
+    text = run(IOCENSUS, "metrics", "--db", db).stdout
+    samples = textfile_samples(text)
+    env = dict(os.environ, IOCENSUS_DB=db)
+    seen = set()
+    for alert, expr, note in rules_annotations():
+        for cmd in annotation_commands(note):
+            names = re.findall(TEMPLATE, cmd)
+            sets = label_sets(samples, expr, names)
+            if not ok(sets, "%s: the census has the labels of `%s`" % (
+                    alert, cmd)):
+                continue
+            for lb in sets:
+                line = re.sub(TEMPLATE, lambda m: lb[m.group(1)], cmd)
+                if line in seen:
+                    continue
+                seen.add(line)
+                p = run(*([os.path.join(BUILD, "iocensus")] +
+                          line.split()[1:]), env=env)
+                vals = [lb[k] for k in names]
+                ok(p.returncode == 0 and p.stdout.strip() and
+                   all(v in p.stdout for v in vals),
+                   "%s: `%s` runs and names %s" % (alert, line, vals),
+                   "rc %d: %s" % (p.returncode, p.stderr))
+    ok(any("snapshots --fs" in c for c in seen),
+       "the annotations name iocensus snapshots --fs", sorted(seen))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_rules.")
     try:
+        check_commands(tmp)
         if shutil.which("promtool"):
             promtool_tests(tmp)
         else:

@@ -112,6 +112,8 @@ struct snap_meta {
 	const char *fstype, *source, *uuid, *label, *mntopts;
 	const char *options;		/* command line */
 	const char *dev;		/* ROOT's st_dev, "MAJOR:MINOR" */
+	const char *mountpoint;		/* of the mount holding ROOT; NULL
+					   unknown */
 	int64_t started, now_ref;	/* --as-of: both the as-of time */
 	int64_t scanned;		/* when the walk really started */
 	int threads;

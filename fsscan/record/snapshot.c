@@ -61,8 +61,8 @@ insert_snapshot(struct w *w, const struct snap_meta *m, int64_t *id)
 	sqlite3_stmt *st = prep(w,
 	    "INSERT INTO snapshot (fs, root, root_abs, host, fstype, fs_source,"
 	    " fs_uuid, fs_label, mount_opts, started_at, now_ref, status,"
-	    " threads, options, version, scanned_at, fs_dev)"
-	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?)");
+	    " threads, options, version, scanned_at, fs_dev, fs_mountpoint)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?)");
 	int rc;
 
 	if (!st)
@@ -83,6 +83,7 @@ insert_snapshot(struct w *w, const struct snap_meta *m, int64_t *id)
 	db_bind_text(st, 14, IOCENSUS_VERSION);
 	sqlite3_bind_int64(st, 15, m->scanned);
 	db_bind_text(st, 16, m->dev);
+	db_bind_text(st, 17, m->mountpoint);
 	rc = done(w, st);
 	*id = sqlite3_last_insert_rowid(w->db);
 	sqlite3_finalize(st);

@@ -116,6 +116,7 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 	    .uuid = s->fi.uuid[0] ? s->fi.uuid : NULL,
 	    .label = s->fi.label[0] ? s->fi.label : NULL,
 	    .mntopts = s->fi.options, .options = cmdline, .dev = s->dev,
+	    .mountpoint = s->fi.target[0] ? s->fi.target : NULL,
 	    .scanned = time(NULL), .threads = a->threads ? a->threads :
 	    args_default_threads(s->fi.fstype, share), .dirs_depth = a->dirs };
 	s->m.started = a->have_as_of ? a->as_of : s->m.scanned;

@@ -63,6 +63,8 @@ static const struct cmdhelp {
 	{ O_FS, "growth", "NAME", "file system, or all for their total" },
 	{ O_FS, "report", "NAME", "only this file system (repeatable)" },
 	{ O_PROJECT, "report", "NAME", "only this project (repeatable)" },
+	{ O_FS, "snapshots", "NAME", "only this file system's snapshots (a "
+	  "recorded name or root)" },
 	{ O_FS, "prune", "NAME", "only this file system's snapshots "
 	  "(default: every file system's)" },
 	{ O_OUT, "report", "FILE", "the HTML page, replaced atomically; no "

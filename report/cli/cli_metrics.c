@@ -7,7 +7,9 @@
  * rename, lib/outfile), so node_exporter's textfile collector never
  * reads half of it; the temporary's name does not end in .prom, so the
  * collector never reads it either. Every user may read it: a private
- * project name is its label there (cli_out_hide).
+ * project name is its label there (cli_out_hide). The time it was made
+ * is labelled with the database's path, which tells the files of two
+ * databases apart.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,19 +24,25 @@
 enum { PART_MADE, PART_SPACE, PART_IO, PART_HEALTH, NPART };
 
 /* The one family every file has, even of an empty census: the time it
- * was made, so that a rule can tell stale metrics from quiet ones. */
+ * was made, so that a rule can tell stale metrics from quiet ones. Its
+ * label db, the database's path, tells two files on one node apart (two
+ * databases, each with its metrics file): without it their samples
+ * would clash in node_exporter, and a stale one hide behind the other. */
 static struct result *
-made(int64_t now)
+made(sqlite3 *db, int64_t now)
 {
-	static const struct rcol_spec col = { "value", "Value", "seconds",
-	    CF_PLAIN, 0 };
+	static const struct rcol_spec col[] = {
+		{ "db", "Database", NULL, CF_PLAIN, 0 },
+		{ "value", "Value", "seconds", CF_PLAIN, 0 } };
 	struct result *r = result_new("metrics", "Metrics");
 	struct rtable *t = result_table(r,
 	    "iocensus_metrics_generated_timestamp_seconds", "When iocensus "
-	    "metrics made this file, unix seconds (its --now when given).",
-	    &col, 1);
+	    "metrics made this file from the database db, unix seconds (its "
+	    "--now when given).", col, 2);
+	const char *path = sqlite3_db_filename(db, "main");
 
-	result_set_int(t, result_row(t), 0, now);
+	result_sample(t, (const char *const[]){ path && *path ? path : NULL },
+	    now);
 	return r;
 }
 
@@ -43,7 +51,7 @@ static int
 render_parts(sqlite3 *db, const struct opts *o, int64_t now, char **text,
     size_t *len, char *err, size_t errlen)
 {
-	struct result *part[NPART] = { made(now) };
+	struct result *part[NPART] = { made(db, now) };
 	FILE *f;
 	int rc = -1;
 

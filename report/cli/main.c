@@ -68,7 +68,8 @@ static const struct command commands[] = {
 	  "archives)", CO_PRINT | CO_THREADS | CO_PROGRESS | CO_NOW |
 	  CO_DBGROUP | CO_LOCK, -1,
 	  NULL },
-	{ "snapshots", "", "list snapshots", CO_PRINT, 0, space_snapshots },
+	{ "snapshots", "", "list snapshots", CO_PRINT | CO_FS, 0,
+	  space_snapshots },
 	/* Opens no database: shows where each would come from. */
 	{ "config", "", "the configuration in effect: each value and its "
 	  "source", CO_FORMAT | CO_TABLE | CO_COLUMNS, 0, NULL },

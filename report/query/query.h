@@ -274,6 +274,10 @@ struct snap {
 					   (schema 8; NULL when unknown):
 					   snapshots with the same one
 					   measure one capacity */
+	char *mountpoint, *source, *fstype;	/* the mount that holds
+					   ROOT, as /proc/self/mountinfo
+					   says (mountpoint: schema 10);
+					   NULL when unknown */
 };
 
 /* All snapshots, ordered by id. 0, or -1 with err. */

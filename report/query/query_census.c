@@ -108,7 +108,8 @@ step_one(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
     " s.complete, s.files, s.dirs, s.bytes, s.alloc_bytes, s.errors," \
     " t.status, t.mount_opts, t.now_ref, t.scanned_at, s.fs_bytes," \
     " s.fs_free_bytes, s.fs_avail_bytes, s.fs_inodes, s.fs_free_inodes," \
-    " s.fs_device FROM v_snapshot s JOIN snapshot t ON t.id = s.id"
+    " s.fs_device, nullif(t.fs_mountpoint, ''), nullif(t.fs_source, '')," \
+    " nullif(t.fstype, '') FROM v_snapshot s JOIN snapshot t ON t.id = s.id"
 
 /* A time of the snapshot, NULL where may_null allows: one of lib/epoch.h
  * (fsscan writes no other), so that the analyses' differences and
@@ -154,6 +155,9 @@ snap_read(sqlite3_stmt *st, struct snap *s, char *err, size_t errlen)
 	s->status = col_dup(st, 11);
 	s->mount_opts = col_dup(st, 12);
 	s->fs_device = col_dup(st, 20);
+	s->mountpoint = col_dup(st, 21);
+	s->source = col_dup(st, 22);
+	s->fstype = col_dup(st, 23);
 	if (col_time(st, 3, s->id, 0, &started, err, errlen) < 0 ||
 	    col_time(st, 4, s->id, 1, &s->finished_at, err, errlen) < 0 ||
 	    col_time(st, 13, s->id, 0, &now_ref, err, errlen) < 0 ||
@@ -267,6 +271,9 @@ query_census_snap_clear(struct snap *s)
 	free(s->status);
 	free(s->mount_opts);
 	free(s->fs_device);
+	free(s->mountpoint);
+	free(s->source);
+	free(s->fstype);
 	memset(s, 0, sizeof *s);
 }
 

@@ -19,23 +19,27 @@ samples(const struct rtable *t)
 	return n;
 }
 
+/* The row's labels; one whose cell is NULL (not known) is left out,
+ * never given a made-up value. */
 static void
 labels(FILE *f, const struct rtable *t, size_t row)
 {
-	if (t->ncol < 2)
-		return;
-	putc('{', f);
+	int any = 0;
+
 	for (size_t c = 0; c + 1 < t->ncol; c++) {
 		const struct cell *cl = result_cell(t, row, (int)c);
 
-		fprintf(f, "%s%s=\"", c ? "," : "", t->col[c].key);
+		if (cl->kind == CK_NULL)
+			continue;
+		fprintf(f, "%s%s=\"", any++ ? "," : "{", t->col[c].key);
 		if (cl->kind == CK_TEXT)
 			fmt_prom_label(f, cl->v.s);
 		else
 			render_number(f, cl);
 		putc('"', f);
 	}
-	putc('}', f);
+	if (any)
+		putc('}', f);
 }
 
 void

@@ -35,10 +35,10 @@ static const struct rcol_spec fs_cols[] = {
 	[C_SIZE] = { "size", "Size", "bytes", CF_BYTES, 2 },
 	[C_USED] = { "used", "Used", "bytes", CF_BYTES, 2 },
 	[C_AVAIL] = { "avail", "Avail", "bytes", CF_BYTES, 2 },
-	[C_USEP] = { "use_pct", "Use", "%", CF_PCT, 0 },
+	[C_USEP] = { "use_ratio", "Use", "%", CF_PCT, 0 },
 	[C_INODES] = { "inodes", "Inodes", "inodes", CF_PLAIN, 0 },
 	[C_IUSED] = { "inodes_used", "Inodes used", "inodes", CF_PLAIN, 0 },
-	[C_IUSEP] = { "inodes_pct", "IUse", "%", CF_PCT, 0 },
+	[C_IUSEP] = { "inodes_use_ratio", "IUse", "%", CF_PCT, 0 },
 	[C_FILES] = { "files", "Files", "files", CF_PLAIN, 0 },
 	[C_BPD] = { "bytes_per_day", "Growth per day", "bytes/day", CF_BYTES,
 	    2 },
@@ -71,10 +71,10 @@ static const struct rcol_spec dev_cols[] = {
 	[D_SIZE] = { "size", "Size", "bytes", CF_BYTES, 2 },
 	[D_USED] = { "used", "Used", "bytes", CF_BYTES, 2 },
 	[D_AVAIL] = { "avail", "Avail", "bytes", CF_BYTES, 2 },
-	[D_USEP] = { "use_pct", "Use", "%", CF_PCT, 0 },
+	[D_USEP] = { "use_ratio", "Use", "%", CF_PCT, 0 },
 	[D_INODES] = { "inodes", "Inodes", "inodes", CF_PLAIN, 0 },
 	[D_IUSED] = { "inodes_used", "Inodes used", "inodes", CF_PLAIN, 0 },
-	[D_IUSEP] = { "inodes_pct", "IUse", "%", CF_PCT, 0 },
+	[D_IUSEP] = { "inodes_use_ratio", "IUse", "%", CF_PCT, 0 },
 };
 
 /* part / whole as df prints it: the percentage rounded up. Capacity

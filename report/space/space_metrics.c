@@ -12,13 +12,21 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "space.h"
 #include "space_growth_int.h"
 #include "space_metrics_int.h"
 #include "query/query.h"
+#include "xalloc.h"
 
-#define MAX_LABELS 4
+#define MAX_LABELS 6
+
+/* The capacity families' labels: the name and, where the snapshot
+ * records them, node_exporter's labels of the mount that holds ROOT
+ * (its mount point, source and type in mountinfo), so that a rule can
+ * join them to node_filesystem_* on mountpoint. */
+#define CAP_LABELS { "fs", "mountpoint", "device", "fstype" }
 
 static const struct {
 	const char *name, *help, *unit;
@@ -52,20 +60,20 @@ static const struct {
 	    "latest complete snapshot could not read.", "entries", { "fs" } },
 	[M_SIZE] = { "iocensus_fs_size_bytes", "Size of the file system "
 	    "(statvfs f_blocks x f_frsize) at the latest complete snapshot.",
-	    "bytes", { "fs" } },
+	    "bytes", CAP_LABELS },
 	[M_AVAIL] = { "iocensus_fs_avail_bytes", "Bytes available to "
 	    "unprivileged users (statvfs f_bavail x f_frsize) at the latest "
-	    "complete snapshot.", "bytes", { "fs" } },
+	    "complete snapshot.", "bytes", CAP_LABELS },
 	[M_INODES] = { "iocensus_fs_inodes", "Inodes of the file system "
 	    "(statvfs f_files) at the latest complete snapshot.", "inodes",
-	    { "fs" } },
+	    CAP_LABELS },
 	[M_FREE_INODES] = { "iocensus_fs_free_inodes", "Free inodes "
 	    "(statvfs f_ffree) at the latest complete snapshot.", "inodes",
-	    { "fs" } },
+	    CAP_LABELS },
 	[M_FREE] = { "iocensus_fs_free_bytes", "Free bytes, the blocks "
 	    "reserved for root included (statvfs f_bfree x f_frsize), at the "
 	    "latest complete snapshot: df's Use% is (size - free) / (size - "
-	    "free + avail).", "bytes", { "fs" } },
+	    "free + avail).", "bytes", CAP_LABELS },
 	[M_PALLOC] = { "iocensus_project_alloc_bytes", "Bytes allocated to "
 	    "the project's regular files (sum of st_blocks x 512) in the "
 	    "latest complete snapshot: what its byte limit is held against.",
@@ -90,7 +98,8 @@ static const struct {
 	    "estimate and the earliest and latest of its 95% range (bound); "
 	    "no sample where capacity gives no date (not growing, too few "
 	    "points, already full, beyond 100 years).", "seconds",
-	    { "fs", "resource", "bound" } },
+	    { "fs", "mountpoint", "device", "fstype", "resource",
+	    "bound" } },
 	[M_PLIMIT_T] = { "iocensus_project_limit_timestamp_seconds", "The "
 	    "UTC day (unix seconds) the project reaches its limit, as "
 	    "iocensus capacity projects it: its allocated bytes towards its "
@@ -201,35 +210,77 @@ cold(sqlite3 *db, struct result *r, const char *fs, int64_t id, char *err,
 	return 0;
 }
 
-/* The samples of one file system from its latest complete snapshot. */
+/* The capacity of snapshot s (its statvfs at the scan), labelled as
+ * CAP_LABELS: a label the snapshot does not record is left out. */
+static void
+capacity(struct result *r, const struct snap *s)
+{
+	const char *l[] = { s->fs, s->mountpoint, s->source, s->fstype };
+	const struct nint *v[] = { [M_SIZE - M_SIZE] = &s->cap.bytes,
+	    [M_AVAIL - M_SIZE] = &s->cap.avail_bytes,
+	    [M_INODES - M_SIZE] = &s->cap.inodes,
+	    [M_FREE_INODES - M_SIZE] = &s->cap.free_inodes,
+	    [M_FREE - M_SIZE] = &s->cap.free_bytes };
+
+	for (int m = M_SIZE; m <= M_FREE; m++)
+		if (v[m - M_SIZE]->has)
+			space_metrics_put(r, m, l, v[m - M_SIZE]->v);
+}
+
+/* The samples of one file system from its latest complete snapshot s;
+ * its capacity when it is the one that carries its device's. */
 static int
-fs_samples(sqlite3 *db, struct result *r, const struct fs_latest *l,
+fs_samples(sqlite3 *db, struct result *r, const struct snap *s, int own,
     char *err, size_t errlen)
 {
-	struct snap s;
 	struct nint dur = { 0, 0 };
-	int rc;
 
-	if ((rc = query_census_snapshot(db, l->complete, &s, err,
-	    errlen)) <= 0)
-		return rc < 0 ? -1 : 0;
-	sample(r, M_FILES, l->fs, s.files);
-	sample(r, M_BYTES, l->fs, s.bytes);
-	sample(r, M_ALLOC, l->fs, s.alloc);
-	sample(r, M_TIME, l->fs, (struct nint){ s.started_at, 1 });
-	if (s.finished_at.has && s.finished_at.v >= s.started_at)
-		dur = (struct nint){ s.finished_at.v - s.started_at, 1 };
-	sample(r, M_DURATION, l->fs, dur);
-	sample(r, M_ERRORS, l->fs, s.errors);
-	sample(r, M_SIZE, l->fs, s.cap.bytes);
-	sample(r, M_AVAIL, l->fs, s.cap.avail_bytes);
-	sample(r, M_INODES, l->fs, s.cap.inodes);
-	sample(r, M_FREE_INODES, l->fs, s.cap.free_inodes);
-	sample(r, M_FREE, l->fs, s.cap.free_bytes);
-	query_census_snap_clear(&s);
-	if (projects(db, r, l->fs, l->complete, err, errlen) < 0)
+	sample(r, M_FILES, s->fs, s->files);
+	sample(r, M_BYTES, s->fs, s->bytes);
+	sample(r, M_ALLOC, s->fs, s->alloc);
+	sample(r, M_TIME, s->fs, (struct nint){ s->started_at, 1 });
+	if (s->finished_at.has && s->finished_at.v >= s->started_at)
+		dur = (struct nint){ s->finished_at.v - s->started_at, 1 };
+	sample(r, M_DURATION, s->fs, dur);
+	sample(r, M_ERRORS, s->fs, s->errors);
+	if (own)
+		capacity(r, s);
+	if (projects(db, r, s->fs, s->id, err, errlen) < 0)
 		return -1;
-	return cold(db, r, l->fs, l->complete, err, errlen);
+	return cold(db, r, s->fs, s->id, err, errlen);
+}
+
+/*
+ * Capacity is the device's, not a name's: two names on one device (two
+ * roots on one mounted file system, a bind mount) have one, and their
+ * alerts must fire once. own[i] is 1 for the name that carries it: of
+ * the names whose latest complete snapshots have one fs_device (as
+ * `iocensus capacity` groups them), the first in byte order, so that
+ * the series keeps its labels from one run to the next; a name whose
+ * device is unknown carries its own.
+ */
+static void
+owners(const struct snap *s, size_t n, int *own)
+{
+	for (size_t i = 0; i < n; i++) {
+		own[i] = s[i].id != 0;
+		for (size_t j = 0; own[i] && s[i].fs_device && j < i; j++)
+			if (s[j].id != 0 && s[j].fs_device &&
+			    !strcmp(s[j].fs_device, s[i].fs_device))
+				own[i] = 0;
+	}
+}
+
+/* s[i]: the latest complete snapshot of l[i] (id 0: none). 0 or -1. */
+static int
+load(sqlite3 *db, const struct fs_latest *l, size_t n, struct snap *s,
+    char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (l[i].complete && query_census_snapshot(db, l[i].complete,
+		    &s[i], err, errlen) < 0)
+			return -1;
+	return 0;
 }
 
 struct result *
@@ -237,25 +288,35 @@ space_metrics(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct fs_latest *l;
 	struct result *r;
+	struct snap *s;
+	int *own;
 	size_t n;
-	int rc = 0;
+	int rc;
 
 	(void)o;
 	if (query_census_fs_latest(db, &l, &n, err, errlen) < 0)
 		return NULL;
+	s = xcalloc(n + 1, sizeof *s);
+	own = xcalloc(n + 1, sizeof *own);
 	r = result_new("metrics", "Census metrics");
 	for (int m = 0; m < M_NFAMILY; m++)
 		add_family(r, m);
+	rc = load(db, l, n, s, err, errlen);
+	owners(s, n, own);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		sample(r, M_COMPLETE, l[i].fs,
 		    (struct nint){ l[i].latest == l[i].complete, 1 });
-		if (l[i].complete)
-			rc = fs_samples(db, r, &l[i], err, errlen);
+		if (s[i].id)
+			rc = fs_samples(db, r, &s[i], own[i], err, errlen);
 	}
 	if (rc == 0 && n > 0)
-		rc = space_metrics_cap(db, r, err, errlen);
+		rc = space_metrics_cap(db, r, s, own, n, err, errlen);
 	if (rc == 0 && n == 0)
 		result_note(r, "No snapshots in the database.");
+	for (size_t i = 0; i < n; i++)
+		query_census_snap_clear(&s[i]);
+	free(s);
+	free(own);
 	query_census_fs_latest_free(l, n);
 	if (rc < 0) {
 		result_free(r);

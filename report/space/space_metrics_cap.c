@@ -7,6 +7,8 @@
  * growing, too few points, no limit, beyond 100 years). Nothing of the
  * model is computed here.
  */
+#include <string.h>
+
 #include "space.h"
 #include "space_metrics_int.h"
 
@@ -45,19 +47,36 @@ dates(struct result *r, int m, const struct rtable *t, size_t row,
 	}
 }
 
+/* The name fs among s[0 .. n - 1] when it carries its device's
+ * capacity, else NULL. */
+static const struct snap *
+owner(const struct snap *s, const int *own, size_t n, const char *fs)
+{
+	for (size_t i = 0; fs && i < n; i++)
+		if (own[i] && !strcmp(s[i].fs, fs))
+			return &s[i];
+	return NULL;
+}
+
 static void
-filesystems(struct result *r, const struct rtable *t)
+filesystems(struct result *r, const struct rtable *t, const struct snap *s,
+    const int *own, size_t n)
 {
 	static const char *const space[] = { "full", "full_lo", "full_hi" };
 	static const char *const inodes[] = { "inodes_full",
 	    "inodes_full_lo", "inodes_full_hi" };
 
 	for (size_t row = 0; row < t->nrow; row++) {
-		const char *l[3] = { text_of(t, row, "fs"), "space" };
+		const struct snap *o = owner(s, own, n, text_of(t, row, "fs"));
+		const char *l[6];
 
-		dates(r, M_FULL, t, row, space, l, 2);
-		l[1] = "inodes";
-		dates(r, M_FULL, t, row, inodes, l, 2);
+		if (!o)
+			continue;
+		l[0] = o->fs, l[1] = o->mountpoint, l[2] = o->source;
+		l[3] = o->fstype, l[4] = "space";
+		dates(r, M_FULL, t, row, space, l, 5);
+		l[4] = "inodes";
+		dates(r, M_FULL, t, row, inodes, l, 5);
 	}
 }
 
@@ -82,7 +101,8 @@ projects(struct result *r, const struct rtable *t)
 }
 
 int
-space_metrics_cap(sqlite3 *db, struct result *r, char *err, size_t errlen)
+space_metrics_cap(sqlite3 *db, struct result *r, const struct snap *s,
+    const int *own, size_t n, char *err, size_t errlen)
 {
 	struct result *c;
 	struct opts o;
@@ -90,7 +110,8 @@ space_metrics_cap(sqlite3 *db, struct result *r, char *err, size_t errlen)
 	opts_init(&o);
 	if (!(c = space_capacity(db, &o, err, errlen)))
 		return -1;
-	filesystems(r, &c->table[result_table_index(c, "filesystems")]);
+	filesystems(r, &c->table[result_table_index(c, "filesystems")], s,
+	    own, n);
 	projects(r, &c->table[result_table_index(c, "projects")]);
 	result_free(c);
 	return 0;

@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "query/query.h"
 #include "result/result.h"
 
 enum { M_FILES, M_BYTES, M_ALLOC, M_PFILES, M_PBYTES, M_TIME, M_COMPLETE,
@@ -28,9 +29,11 @@ space_metrics_put(struct result *r, int m, const char *const *label, i128 v)
 }
 
 /* The families M_FULL and M_PLIMIT_T: the dates of `iocensus capacity`
- * (its default window: every snapshot), each where it prints one. 0, or
- * -1 with err. */
-int space_metrics_cap(sqlite3 *db, struct result *r, char *err,
-    size_t errlen);
+ * (its default window: every snapshot), each where it prints one; a
+ * file system's only for the names s[i] with own[i] (the one name of
+ * each device that carries its capacity), labelled as its capacity.
+ * 0, or -1 with err. */
+int space_metrics_cap(sqlite3 *db, struct result *r, const struct snap *s,
+    const int *own, size_t n, char *err, size_t errlen);
 
 #endif

@@ -3,11 +3,16 @@
  * started in the window, when there is one). A snapshot that is still
  * running, or died, has no totals: its cells are NULL. scanned_at differs
  * from started_at for a scan of a file-system snapshot (fsscan --as-of).
+ * --fs keeps one file system's (a name no snapshot has is a usage
+ * error that lists the names).
  */
 #include <stdio.h>
 
+#include <string.h>
+
 #include "space.h"
 #include "query/query.h"
+#include "space_names_int.h"
 #include "space_snapout_int.h"
 
 enum { C_ID, C_FS, C_ROOT, C_START, C_END, C_COMPLETE, C_STATUS, C_FILES,
@@ -33,12 +38,18 @@ struct result *
 space_snapshots(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct snap *s;
-	size_t n, incomplete = 0, shown = 0;
+	size_t n, incomplete = 0, shown = 0, of = 0;
 	struct result *r;
 	struct rtable *t;
+	const char *fs = NULL;
 
 	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)
 		return NULL;
+	if (o->fs && space_names_choose_fs(s, n, o->fs, 0, &fs, err,
+	    errlen) < 0) {
+		query_census_snaps_free(s, n);
+		return NULL;
+	}
 	r = result_new("snapshots", "Snapshots");
 	t = result_table(r, "snapshots", "Snapshots in the census database",
 	    cols, sizeof cols / sizeof *cols);
@@ -46,6 +57,9 @@ space_snapshots(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	for (size_t i = 0; i < n; i++) {
 		size_t row;
 
+		if (fs && strcmp(s[i].fs, fs) != 0)
+			continue;
+		of++;
 		if (s[i].started_at < io_window_lo(&o->win) ||
 		    s[i].started_at >= io_window_hi(&o->win))
 			continue;
@@ -68,9 +82,9 @@ space_snapshots(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	}
 	if (n == 0)
 		result_note(r, "No snapshots in the database.");
-	else if (shown < n)
+	else if (shown < of)
 		result_note(r, "%zu of %zu snapshots started in the window.",
-		    shown, n);
+		    shown, of);
 	if (incomplete)
 		result_note(r, "%zu of %zu snapshot%s %s not complete (running,"
 		    " interrupted or failed); %s totals are missing or"

@@ -204,8 +204,8 @@ red_row(struct rtable *d, const struct ref *x)
 	copy_cell(d, out, R_PROJECT, t, x->row, "project");
 	result_set_text(d, out, R_STATUS, x->cls == 0 ? "over its limit" :
 	    "reaches its limit");
-	copy_cell(d, out, R_PCT, t, x->row, b ? "pct_limit" :
-	    "pct_inode_limit");
+	copy_cell(d, out, R_PCT, t, x->row, b ? "limit_ratio" :
+	    "inode_limit_ratio");
 	snprintf(lim, sizeof lim, "%s%s", result_text_cell(t, x->row,
 	    result_col_index(t, b ? "limit_bytes" : "limit_inodes"), buf,
 	    sizeof buf), b ? "" : " inodes");
@@ -256,7 +256,7 @@ red_list(struct result *sum, struct result *const *parts, size_t nparts,
 		[R_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
 		[R_PROJECT] = { "project", "Project", NULL, CF_PLAIN, 0 },
 		[R_STATUS] = { "status", "Status", NULL, CF_PLAIN, 0 },
-		[R_PCT] = { "pct_of_limit", "Use of its limit", "%", CF_PCT,
+		[R_PCT] = { "limit_ratio", "Use of its limit", "%", CF_PCT,
 		    1 },
 		[R_LIMIT] = { "limit", "Limit", NULL, CF_PLAIN, 0 },
 		[R_USED] = { "used", "Used (allocated)", "bytes", CF_BYTES, 2 },
@@ -277,7 +277,7 @@ red_list(struct result *sum, struct result *const *parts, size_t nparts,
 	v = xcalloc(s.t->nrow + 1, sizeof *v);
 	for (size_t r = 0; r < s.t->nrow; r++) {
 		int b = byte_limited(s.t, r);
-		double pct = real_at(s.t, r, b ? "pct_limit" : "pct_inode_limit");
+		double pct = real_at(s.t, r, b ? "limit_ratio" : "inode_limit_ratio");
 		int64_t full;
 
 		if (!b && result_cell_at(s.t, r, "limit_inodes")->kind ==
@@ -343,7 +343,7 @@ device_seen(const struct rtable *t, size_t row)
 static struct ref
 fs_urgency(const struct rtable *t, size_t row)
 {
-	struct ref x = { t, row, 2, 0, 0, real_at(t, row, "use_pct") };
+	struct ref x = { t, row, 2, 0, 0, real_at(t, row, "use_ratio") };
 	int hs, hi;
 	int64_t s = (int64_t)wide_at(t, row, "full", &hs);
 	int64_t i = (int64_t)wide_at(t, row, "inodes_full", &hi);
@@ -362,7 +362,7 @@ static void
 file_systems(struct result *sum, struct result *const *parts,
     size_t nparts)
 {
-	static const char *const keys[] = { "size", "use_pct", "inodes_pct",
+	static const char *const keys[] = { "size", "use_ratio", "inodes_use_ratio",
 	    "bytes_per_day", "full", "full_lo", "full_hi", "inodes_full",
 	    "inodes_full_lo", "inodes_full_hi" };
 	static const char *const titles[] = { NULL, NULL, NULL, NULL,

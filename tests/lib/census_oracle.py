@@ -143,7 +143,7 @@ def _group_rows(rows, tot):
         out.append({
             "name": name, "files_a": va[0], "files_b": vb[0],
             "d_files": d[0],
-            "pct_growth": None if not va[0] or d[0] is None
+            "growth_ratio": None if not va[0] or d[0] is None
             else d[0] / va[0],
             "share_new_files": _share(d[0], tot["files"][2]),
             "bytes_a": va[1], "bytes_b": vb[1], "d_bytes": d[1],
