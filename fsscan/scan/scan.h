@@ -44,6 +44,7 @@ struct args {
 	uint32_t db_group;	/* a new database's group; (uint32_t)-1: own */
 	int have_now, have_as_of;
 	int lock;		/* --lock or --lock-wait */
+	int quiet;		/* --quiet: a held lock skips silently */
 	unsigned lock_wait;	/* --lock-wait SECONDS */
 	unsigned given;		/* ARGS_GIVEN_*: on the command line */
 };
