@@ -70,7 +70,8 @@ logfiles_lock_path(char *buf, size_t len, const char *dir, const char *host)
 	int n;
 
 	safe_host(h, sizeof h, host);
-	n = snprintf(buf, len, "%s/.iostatmon-%s.lock", dir, h);
+	n = snprintf(buf, len, "%s/" IOLOG_LOCK_PREFIX "%s" IOLOG_LOCK_SUFFIX,
+	    dir, h);
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 

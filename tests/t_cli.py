@@ -56,7 +56,7 @@ HONOURED = {
     "burst": PRINT + WINDOW + ["--burst-c", "--host-peak"],
     "devices": PRINT + WINDOW,
     "health": PRINT + WINDOW + ["--factor"],
-    "metrics": ["--db", "-h, --help", "--out", "--now"],
+    "metrics": ["--db", "-h, --help", "--out", "--now", "--if-configured"],
     "report": ["--db", "-h, --help"] + WINDOW + ["--quarter",
         "--every", "--annotate", "--peak", "--threshold", "--burst-c",
         "--host-peak", "--target", "--out", "--bundle", "--title",

@@ -360,16 +360,25 @@ def man_examples(tmp, tree):
                 "keep-monthly", "keep-quarterly", "root", "project",
                 "limits", "cold", "dirs", "max-rate"):
         ok(".It Cm %s No" % key in man, "iocensus.conf.5 describes %s" % key)
-        ok(re.search(r"^#%s = " % key, open(os.path.join(
+        ok(re.search(r"^#?%s = " % key, open(os.path.join(
             TOP, "scripts", "iocensus.conf")).read(), re.M),
-           "scripts/iocensus.conf shows %s, commented" % key)
+           "scripts/iocensus.conf shows %s" % key)
+    # Set as shipped: the database and logs the jobs use, and the
+    # retention the prune jobs apply; the rest commented.
+    shipped_set = {"db": "/var/lib/iocensus/census.db",
+                   "logs": "/var/log/iostatmon",
+                   "prune.keep-daily": "14", "prune.keep-weekly": "8",
+                   "prune.keep-monthly": "24", "prune.keep-quarterly": "12"}
     shipped = os.path.join(tmp, "shipped.conf")
     shutil.copy(os.path.join(TOP, "scripts", "iocensus.conf"), shipped)
     os.chmod(shipped, 0o644)
     _, rows, err = config_rows(shipped)
-    ok(rows and all(src in ("default", "environment") for _v, src in
-                    rows.values()), "scripts/iocensus.conf: read, every"
-       " value its default", err)
+    eq({k: v for k, (v, src) in rows.items() if src.startswith("file:")},
+       shipped_set, "scripts/iocensus.conf: db, logs and [prune] set",
+       err)
+    ok(rows and all(src in ("default", "environment") for k, (_v, src) in
+                    rows.items() if k not in shipped_set),
+       "... every other value its default", err)
 
 
 def main():

@@ -182,6 +182,26 @@ def check_tree(dest):
                "scripts/fsscan-mpi-cron")
 
 
+def conf_env(env):
+    """env with IOCENSUS_CONF naming a configuration made from its
+    variables (IOCENSUS_LOGS, IOCENSUS_METRICS, IOCENSUS_ROOT as [fs
+    proj]'s root), as the jobs read their paths from it; IOCENSUS_DB
+    stays in the environment, which wins over the file."""
+    d = tempfile.mkdtemp(prefix="conf.", dir=env["HOME"])
+    path = os.path.join(d, "iocensus.conf")
+    lines = ["%s = %s" % (k, env[v]) for k, v in (
+        ("logs", "IOCENSUS_LOGS"), ("metrics", "IOCENSUS_METRICS"))
+        if env.get(v)]
+    lines += ["[prune]", "keep-daily = 14", "keep-weekly = 8",
+              "keep-monthly = 24", "keep-quarterly = 12"]
+    if env.get("IOCENSUS_ROOT"):
+        lines += ["[fs proj]", "root = " + env["IOCENSUS_ROOT"],
+                  "project = projid", "project = depth:1"]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return dict(env, IOCENSUS_CONF=path)
+
+
 def check_readme(text):
     """The README's cron example is the installed file's, line for line
     (PATH aside, which names where make install put the programs)."""
@@ -214,7 +234,7 @@ def check_cron(dest, tmp):
        "it parses as /etc/cron.d and holds no job")
     eq(len([l for l in text.split("\n") if JOB_LINE.match(l)]), 3,
        "three jobs, scan, prune and I/O, commented out")
-    ok("IOCENSUS_ROOT" in text and "remove the '#'" in text,
+    ok("[fs proj]" in text and "remove the '#'" in text,
        "the comments say how to enable it")
     env, jobs, errors = parse_cron(enable(text))
     eq(errors, [], "enabled, the cron file parses as /etc/cron.d")
@@ -248,13 +268,12 @@ def check_cron(dest, tmp):
 
     def job(**change):
         return subprocess.run(["/bin/sh", "-c", scan[0]],
-                              env=dict(runenv, **change),
+                              env=conf_env(dict(runenv, **change)),
                               capture_output=True, text=True)
 
     # Not configured: the root is no directory.
     p = job(IOCENSUS_ROOT=os.path.join(tmp, "no-such-root"))
-    ok(p.returncode != 0 and "IOCENSUS_ROOT" in p.stderr and
-       "not a directory" in p.stderr,
+    ok(p.returncode != 0 and os.path.join(tmp, "no-such-root") in p.stderr,
        "a root that is no directory: the job fails, saying so",
        "%d %r" % (p.returncode, p.stderr))
     ok(not os.path.exists(os.path.dirname(db)),
@@ -330,11 +349,11 @@ def check_prune_job(jobs, runenv, db):
         return
     out = os.path.join(os.path.dirname(db), "prune.txt")
     p = subprocess.run(["/bin/sh", "-c", prune[0]],
-                       env=dict(runenv, IOCENSUS_DB=db + ".none"),
+                       env=conf_env(dict(runenv, IOCENSUS_DB=db + ".none")),
                        capture_output=True, text=True)
     eq((p.returncode, p.stderr, os.path.exists(out)), (0, "", False),
        "the prune job before any scan: exit 0, nothing written")
-    p = subprocess.run(["/bin/sh", "-c", prune[0]], env=runenv,
+    p = subprocess.run(["/bin/sh", "-c", prune[0]], env=conf_env(runenv),
                        capture_output=True, text=True)
     eq(p.returncode, 0, "the prune job runs with /bin/sh -c", p.stderr)
     text = open(out).read() if os.path.exists(out) else ""
@@ -359,9 +378,10 @@ def check_io_job(jobs, runenv, db, prom, tmp):
         return
     logs = os.path.join(tmp, "logs")
     p = subprocess.run(["/bin/sh", "-c", job[0]],
-                       env=dict(runenv, IOCENSUS_LOGS=logs),
+                       env=conf_env(dict(runenv, IOCENSUS_LOGS=logs)),
                        capture_output=True, text=True)
-    ok(p.returncode == 2 and "IOCENSUS_LOGS" in p.stderr,
+    ok(p.returncode == 3 and logs in p.stderr and "start iostatmon" in
+       p.stderr,
        "no logs directory: the I/O job fails, saying so",
        "%d %r" % (p.returncode, p.stderr))
     os.makedirs(logs)
@@ -379,7 +399,7 @@ def check_io_job(jobs, runenv, db, prom, tmp):
                         os.path.join(logs, host + ".log")], check=True,
                        capture_output=True)
     p = subprocess.run(["/bin/sh", "-c", job[0]],
-                       env=dict(runenv, IOCENSUS_LOGS=logs),
+                       env=conf_env(dict(runenv, IOCENSUS_LOGS=logs)),
                        capture_output=True, text=True)
     eq((p.returncode, p.stdout), (0, ""), "the I/O job runs with /bin/sh "
        "-c, quietly (its totals go to a file)", p.stderr)
@@ -440,8 +460,11 @@ def check_edited(dest):
     with open(conf, "a") as f:
         f.write("# edited\n")
     edited = open(conf).read()
-    env, _, _ = parse_cron(open(cron).read())
-    prom = dest + env["IOCENSUS_METRICS"]
+    metrics = "/var/lib/prometheus/node-exporter/iocensus.prom"
+    with open(conf, "w") as f:
+        f.write("metrics = %s\n" % metrics + edited)
+    edited = open(conf).read()
+    prom = dest + metrics
     os.makedirs(os.path.dirname(prom))
     open(prom, "w").close()
     p = make("install", "PREFIX=" + PREFIX, "DESTDIR=" + dest)
@@ -457,7 +480,7 @@ def check_edited(dest):
        p.stderr[-800:])
     ok(not os.path.exists(cron), "uninstall removes the unedited cron file")
     ok(not os.path.exists(prom), "uninstall removes the metrics file the "
-       "cron file names")
+       "configuration names")
     eq(sorted(installed_files(dest)), ["/etc/iocensus/iocensus.conf"],
        "... and leaves only the edited configuration")
     # A metrics path that is a directory, or not *.prom, stays.

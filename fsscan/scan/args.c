@@ -73,7 +73,8 @@ args_usage(FILE *f, const char *prog)
 "                        the whole run; exit 75 at once if another run holds it\n"
 "  --lock-wait SECONDS   as --lock, waiting up to SECONDS (at most 2592000)\n"
 "                        for the other run to end first\n"
-"  --progress, --quiet   progress line on stderr (default: when it is a TTY)\n"
+"  --progress, --quiet   progress line on stderr (default: when it is a TTY);\n"
+"                        --quiet also skips silently when the lock is held\n"
 "  -v, --verbose         print a summary when done\n"
 "  -h, --help            this help\n"
 "  -V, --version         version\n"
@@ -362,8 +363,9 @@ configured(struct args *a, const char *prog)
 	f = a->root ? conf_fs_rooted(c, a->root) : conf_fs_named(c, a->fs);
 	if (!a->root && !f) {
 		fprintf(stderr, "%s: --fs %s without ROOT: no such file system"
-		    " in %s; configured:", prog, a->fs, c->path ? c->path :
-		    CONF_PATH " (absent)");
+		    " in %s (add [fs %s] with its root there); configured:",
+		    prog, a->fs, c->path ? c->path : CONF_PATH " (absent)",
+		    a->fs);
 		list_fs(stderr, c);
 		return -1;
 	}
@@ -415,7 +417,7 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 		case O_CACHED: a->stat_cached = 1; break;
 		case O_LOCK: a->lock = 1; break;
 		case O_PROGRESS: a->progress = 1; break;
-		case O_QUIET: a->progress = 0; break;
+		case O_QUIET: a->progress = 0; a->quiet = 1; break;
 		case 'v': a->verbose = 1; break;
 		case 'h': args_usage(stdout, prog); return 1;
 		case 'V': printf("%s (iocensus) %s\n", prog, IOCENSUS_VERSION);
@@ -535,6 +537,15 @@ args_lock(const struct args *a, const char *prog, int *fd)
 	if ((*fd = runlock_dir_of(db_default_path(a->db), &mk, a->lock_wait,
 	    err, sizeof err)) >= 0)
 		return 0;
-	fprintf(stderr, "%s: %s\n", prog, err);
-	return errno == EWOULDBLOCK ? RUNLOCK_BUSY : EXIT_FATAL;
+	/* A scan still running is no failure of this one: its scheduled
+	 * job stays quiet, and says so by its exit status. */
+	if (errno == EWOULDBLOCK) {
+		if (!a->quiet)
+			fprintf(stderr, "%s: %s\n", prog, err);
+		return RUNLOCK_BUSY;
+	}
+	fprintf(stderr, "%s: %s (the database's directory: make it, or set"
+	    " db in %s, writable by this user)\n", prog, err, conf_get()->path ?
+	    conf_get()->path : CONF_PATH);
+	return EXIT_FATAL;
 }

@@ -39,7 +39,11 @@ scan(struct args *a, char *cmdline)
 	int64_t id;
 	int rc, lock;
 
-	/* Before any work: a run that waited starts its clock after. */
+	/* A root that is not there fails before the lock makes the
+	 * database's directory. Before any work: a run that waited starts
+	 * its clock after. */
+	if (scan_check_root("fsscan", a->root, &s.st) < 0)
+		return EXIT_USAGE;
 	if ((rc = args_lock(a, "fsscan", &lock)) != 0)
 		return rc;
 	if ((rc = scan_setup(&s, a, "fsscan", cmdline, 1, &stop_flag)) != 0)

@@ -15,9 +15,8 @@
 #include "human.h"
 #include "scan.h"
 
-/* ROOT must be a real directory: fsscan never follows symlinks. */
-static int
-check_root(const char *prog, const char *root, struct stat *st)
+int
+scan_check_root(const char *prog, const char *root, struct stat *st)
 {
 	if (lstat(root, st) < 0) {
 		fmt_diag(stderr, prog, "%s: %s", root, strerror(errno));
@@ -89,7 +88,7 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 
 	memset(s, 0, sizeof *s);
 	s->prog = prog;
-	if (check_root(prog, a->root, &s->st) < 0)
+	if (scan_check_root(prog, a->root, &s->st) < 0)
 		return EXIT_USAGE;
 	if (!realpath(a->root, s->root_abs))
 		snprintf(s->root_abs, sizeof s->root_abs, "%s", a->root);

@@ -44,6 +44,7 @@ struct args {
 	uint32_t db_group;	/* a new database's group; (uint32_t)-1: own */
 	int have_now, have_as_of;
 	int lock;		/* --lock or --lock-wait */
+	int quiet;		/* --quiet: a held lock skips silently */
 	unsigned lock_wait;	/* --lock-wait SECONDS */
 	unsigned given;		/* ARGS_GIVEN_*: on the command line */
 };
@@ -103,6 +104,9 @@ struct scan {
  * processes on this node that divide its CPUs (MPI ranks), for the
  * default threads. Returns 0, or an exit status after a message on
  * stderr. */
+/* ROOT must be a real directory: fsscan never follows symlinks. 0, or -1
+ * (reported). */
+int scan_check_root(const char *prog, const char *root, struct stat *st);
 int scan_setup(struct scan *s, const struct args *a, const char *prog,
     char *cmdline, int share, volatile sig_atomic_t *stop);
 void scan_free(struct scan *s);

@@ -213,4 +213,13 @@ enum iolog_kind {
  * long as its magic or the header frame's fixed start survived. */
 enum iolog_kind iolog_sniff(const void *buf, size_t len, int more);
 
+/* The lock iostatmon holds in its log directory while it runs,
+ * PREFIX HOST SUFFIX: its one file there that is not a log, which a
+ * reader of the directory passes over. */
+#define IOLOG_LOCK_PREFIX ".iostatmon-"
+#define IOLOG_LOCK_SUFFIX ".lock"
+/* 1 when name, a directory entry, is such a lock's (a host between the
+ * two, not empty), else 0. */
+int iolog_lock_name(const char *name);
+
 #endif

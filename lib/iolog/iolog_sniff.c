@@ -9,6 +9,7 @@
  */
 #include "iolog_inflate_int.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "iolog.h"
@@ -86,4 +87,15 @@ iolog_sniff(const void *buf, size_t len, int more)
 	 * says anything: nothing in it to read as a log either way (an
 	 * archive reader reports the cut). */
 	return IOLOG_FOREIGN;
+}
+
+int
+iolog_lock_name(const char *name)
+{
+	size_t n, p = strlen(IOLOG_LOCK_PREFIX), q = strlen(IOLOG_LOCK_SUFFIX);
+
+	assert(name != NULL);
+	n = strlen(name);
+	return n > p + q && !strncmp(name, IOLOG_LOCK_PREFIX, p) &&
+	    !strcmp(name + n - q, IOLOG_LOCK_SUFFIX);
 }

@@ -34,7 +34,7 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_DAYS,
 	O_COLUMNS, O_WIDE, O_FACTOR, O_HORIZON, O_HELP, O_KEEP_DAILY,
 	O_KEEP_WEEKLY, O_KEEP_MONTHLY, O_KEEP_QUARTERLY, O_DRY_RUN, O_FORCE,
-	O_LOCK, O_LOCK_WAIT };
+	O_LOCK, O_LOCK_WAIT, O_IFCONF };
 
 struct optdoc {
 	struct option opt;
@@ -187,6 +187,9 @@ static const struct optdoc optdocs[] = {
 	{ { "lock-wait", 1, NULL, O_LOCK_WAIT }, CO_LOCK, "SECONDS",
 	  "as --lock, waiting up to SECONDS (at most 2592000) for the "
 	  "other run to end first" },
+	{ { "if-configured", 0, NULL, O_IFCONF }, CO_IFCONF, NULL,
+	  "a scheduled job's refresh: write the configuration's metrics "
+	  "file; do nothing when it names none or no database exists yet" },
 	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },
 };
 #define NOPTS (sizeof optdocs / sizeof optdocs[0])
@@ -572,6 +575,9 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 		return 0;
 	case O_TITLE:
 		a->title = v;
+		return 0;
+	case O_IFCONF:
+		a->if_configured = 1;
 		return 0;
 	}
 	return 1;

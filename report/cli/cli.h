@@ -55,6 +55,7 @@ typedef uint64_t cli_opts;
 #define CO_FORCE      ((cli_opts)1 << 34)	/* forget --force */
 #define CO_HORIZON    ((cli_opts)1 << 35)	/* report --horizon */
 #define CO_LOCK       ((cli_opts)1 << 36)	/* --lock, --lock-wait */
+#define CO_IFCONF     ((cli_opts)1 << 37)	/* metrics --if-configured */
 
 struct command;
 
@@ -89,6 +90,7 @@ struct cli {
 	uint32_t db_group;		/* --db-group; (uint32_t)-1: own */
 	int lock;			/* --lock or --lock-wait */
 	unsigned lock_wait;		/* --lock-wait SECONDS */
+	int if_configured;		/* metrics --if-configured */
 	char **args;			/* positional arguments */
 	int nargs;
 	int64_t *ids;			/* forget's ids, read from args */

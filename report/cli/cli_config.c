@@ -4,9 +4,12 @@
  * file gives the other commands: ingest's logs, metrics' file, prune's
  * rules and --fs given as a root.
  */
+#include <assert.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_int.h"
@@ -58,6 +61,74 @@ fs_rows(struct rtable *t, const struct conf_fs *f)
 	}
 }
 
+/* The value in effect of a key before any section (CONF_DB ...), NULL
+ * for none (metrics: standard output). */
+static const char *
+top_value(const struct cli *a, int k, enum conf_src *src)
+{
+	const struct conf *c = conf_get();
+
+	switch (k) {
+	case CONF_DB:
+		return conf_pick(a->db, DB_ENV, &c->top[k], DB_DEFAULT, src);
+	case CONF_LOGS:
+		return conf_pick(NULL, NULL, &c->top[k], CONF_LOGS_DEFAULT,
+		    src);
+	default:
+		return conf_pick(NULL, NULL, &c->top[k], NULL, src);
+	}
+}
+
+int
+cli_config_value(const struct cli *a)
+{
+	const char *v;
+	char *term;
+	int k;
+
+	assert(a && a->nargs >= 1);
+	for (k = 0; k < CONF_NTOP; k++)
+		if (!strcmp(a->args[0], conf_top_keys[k]))
+			break;
+	if (a->nargs != 1 || k == CONF_NTOP) {
+		cli_diag("config", "expected one KEY: db, logs or metrics");
+		return CLI_EXIT_USAGE;
+	}
+	/* A job reads it through a pipe, as written; a terminal gets it
+	 * escaped, as every name. */
+	if ((v = top_value(a, k, NULL)) == NULL)
+		return 0;
+	if (fmt_is_term(stdout)) {
+		term = fmt_term_str(v);
+		puts(term);
+		free(term);
+	} else {
+		puts(v);
+	}
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		cli_diag("config", "writing the output: %s", strerror(errno));
+		return CLI_EXIT_FATAL;
+	}
+	return 0;
+}
+
+int
+cli_config_is_logs(const char *path)
+{
+	const char *logs = conf_get()->top[CONF_LOGS].v;
+
+	return logs && path && !strcmp(path, logs);
+}
+
+int
+cli_config_metrics_due(const struct cli *a)
+{
+	const char *db = db_default_path(a->db);
+
+	assert(a && a->if_configured);
+	return a->out && access(db, F_OK) == 0;
+}
+
 struct result *
 cli_config(const struct cli *a)
 {
@@ -72,12 +143,10 @@ cli_config(const struct cli *a)
 
 	row(t, "conf", c->path ? c->path : CONF_PATH " (absent)", env && *env ?
 	    CONF_SRC_ENV : CONF_SRC_DEFAULT, 0);
-	v = conf_pick(a->db, DB_ENV, &c->top[CONF_DB], DB_DEFAULT, &src);
-	row(t, "db", v, src, c->top[CONF_DB].line);
-	v = conf_pick(NULL, NULL, &c->top[CONF_LOGS], CONF_LOGS_DEFAULT, &src);
-	row(t, "logs", v, src, c->top[CONF_LOGS].line);
-	v = conf_pick(NULL, NULL, &c->top[CONF_METRICS], "-", &src);
-	row(t, "metrics", v, src, c->top[CONF_METRICS].line);
+	for (int k = 0; k < CONF_NTOP; k++) {
+		v = top_value(a, k, &src);
+		row(t, conf_top_keys[k], v ? v : "-", src, c->top[k].line);
+	}
 	for (int i = 0; i < CONF_NPRUNE; i++) {
 		snprintf(key, sizeof key, "prune.%s", conf_prune_keys[i]);
 		v = conf_pick(NULL, NULL, &c->prune[i], "-", &src);
@@ -102,6 +171,11 @@ cli_config_defaults(struct cli *a, const char *name)
 		logs[0] = c->top[CONF_LOGS].v;
 		a->args = logs;
 		a->nargs = 1;
+	}
+	if (!strcmp(name, "metrics") && a->if_configured && a->out) {
+		cli_diag(name, "--if-configured writes the file the "
+		    "configuration names: give no --out");
+		return -1;
 	}
 	if (!strcmp(name, "metrics") && !a->out)
 		a->out = c->top[CONF_METRICS].v;

@@ -38,6 +38,16 @@ struct result *cli_config(const struct cli *a);
  * standard output), prune's rules ([prune], which config checks too).
  * 0, or -1 (reported: a value of the file refused). */
 int cli_config_defaults(struct cli *a, const char *name);
+/* `iocensus config KEY`: the value in effect of db, logs or metrics
+ * alone on a line (none: no line), for a job's shell. The exit status. */
+int cli_config_value(const struct cli *a);
+/* 1 when path is the logs directory the configuration names. */
+int cli_config_is_logs(const char *path);
+/* metrics --if-configured: 1 when there is something to write (the
+ * configuration names a file and the database exists), else 0: a
+ * scheduled refresh before the first scan, or where no node_exporter
+ * reads one, has nothing to do. */
+int cli_config_metrics_due(const struct cli *a);
 /* prune's rules from [prune], read as --keep-* are, unless the command
  * line gave one. 0, or -1 (reported, naming the file and line). */
 int cli_prune_conf(struct cli *a, const struct conf *c);

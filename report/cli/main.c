@@ -71,8 +71,9 @@ static const struct command commands[] = {
 	{ "snapshots", "", "list snapshots", CO_PRINT | CO_FS, 0,
 	  space_snapshots },
 	/* Opens no database: shows where each would come from. */
-	{ "config", "", "the configuration in effect: each value and its "
-	  "source", CO_FORMAT | CO_TABLE | CO_COLUMNS, 0, NULL },
+	{ "config", "[KEY]", "the configuration in effect: each value and "
+	  "its source; KEY (db, logs, metrics): its value alone",
+	  CO_FORMAT | CO_TABLE | CO_COLUMNS, -1, NULL },
 	{ "forget", "ID...", "remove snapshots, with every row of theirs",
 	  CO_PRINT | CO_FORCE, -1, prune_forget },
 	{ "prune", "", "remove the snapshots no retention rule keeps",
@@ -109,7 +110,7 @@ static const struct command commands[] = {
 	  CO_PRINT | CO_WINDOW | CO_FACTOR, 0, traffic_health },
 	/* These write a file format of their own: no --format or --table. */
 	{ "metrics", "", "census metrics for Prometheus (node_exporter "
-	  "textfile)", CO_OUT | CO_NOW, 0, NULL },
+	  "textfile)", CO_OUT | CO_NOW | CO_IFCONF, 0, NULL },
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_QUARTER | CO_PEAK | CO_THRESHOLD | CO_EVERY |
 	  CO_ANNOTATE | CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT |
@@ -129,10 +130,10 @@ usage(FILE *f)
 		    commands[i].args, commands[i].what);
 	fputs("\n`iocensus COMMAND --help` lists a command's options. Every "
 	    "command takes\n--db PATH (default $IOCENSUS_DB, else the db of "
-	    CONF_PATH ",\nelse ./iocensus.db); every command but report takes "
-	    "--format table|csv|json\nand --table KEY. The configuration file "
-	    "($" CONF_ENV " names another) also\ngives ingest its logs, metrics "
-	    "its file, prune its rules: iocensus.conf(5).\n"
+	    CONF_PATH ",\nelse ./iocensus.db); every command but metrics and report takes "
+	    "--format\ntable|csv|json and --table KEY. The configuration file "
+	    "($" CONF_ENV " names\nanother) also gives ingest its logs, metrics "
+	    "its file, prune its rules:\niocensus.conf(5).\n"
 	    "Exit status: 0 success; 1 ingest skipped damaged or unreadable "
 	    "input;\n2 usage error; 3 fatal error; 75 skipped: another run "
 	    "holds the lock (--lock).\n", f);
@@ -206,8 +207,20 @@ take_lock(const struct cli *a, int *fd)
 	    a->lock_wait, err, sizeof err);
 	if (*fd >= 0)
 		return 0;
-	cli_diag(a->cmd->name, "%s", err);
-	return errno == EWOULDBLOCK ? RUNLOCK_BUSY : CLI_EXIT_FATAL;
+	/* The previous round still running is no failure of this one:
+	 * --quiet, a scheduled job's, says so by the exit status alone. */
+	if (errno == EWOULDBLOCK) {
+		if (!a->quiet)
+			cli_diag(a->cmd->name, "%s", err);
+		return RUNLOCK_BUSY;
+	}
+	if (ingest && errno == ENOENT && cli_config_is_logs(a->args[0]))
+		cli_diag(a->cmd->name, "%s (the logs of %s: start iostatmon "
+		    "there, or set logs to where the logs are)", err,
+		    conf_get()->path);
+	else
+		cli_diag(a->cmd->name, "%s", err);
+	return CLI_EXIT_FATAL;
 }
 
 /* Open the database: ingest creates it; forget and prune write it; every
@@ -225,8 +238,12 @@ open_db(const struct command *c, const struct opts *o, const char *path,
 	int immutable = 0;
 
 	if (strcmp(c->name, "ingest") && access(path, F_OK) < 0) {
-		cli_diag(c->name, "%s: %s (create it with fsscan "
-		    "or iocensus ingest)", path, strerror(errno));
+		/* A directory this user may not search hides the file: say
+		 * so, not that there is none. */
+		cli_diag(c->name, "%s: %s (%s)", path, strerror(errno),
+		    errno == EACCES ? "the census is for root and the "
+		    "database's group: run as one of them" : "create it with "
+		    "fsscan or iocensus ingest");
 		return NULL;
 	}
 	db_set_stop_flag(&stop_flag);
@@ -436,7 +453,14 @@ run_metrics(struct cli *a, sqlite3 *db)
 		return 0;
 	if (usage_error(a, err))
 		return CLI_EXIT_USAGE;
-	fmt_diag(stderr, "iocensus metrics", "%s", err);
+	/* A file the configuration names in a directory not there: most
+	 * often node_exporter's, on a host that does not run it. */
+	if (errno == ENOENT && a->out)
+		fmt_diag(stderr, "iocensus metrics", "%s (make its directory,"
+		    " or set metrics in %s to another file, or leave it out)",
+		    err, conf_get()->path ? conf_get()->path : CONF_PATH);
+	else
+		fmt_diag(stderr, "iocensus metrics", "%s", err);
 	return CLI_EXIT_FATAL;
 }
 
@@ -534,9 +558,15 @@ main(int argc, char **argv)
 	}
 	if (!strcmp(a.cmd->name, "config")) {
 		free(pairs);
-		rc = print_result(&a, NULL, cli_config(&a));
+		rc = a.nargs ? cli_config_value(&a) : print_result(&a, NULL,
+		    cli_config(&a));
 		cli_free(&a);
 		return rc;
+	}
+	if (a.if_configured && !cli_config_metrics_due(&a)) {
+		free(pairs);
+		cli_free(&a);
+		return 0;
 	}
 	if ((rc = take_lock(&a, &lock)) != 0) {
 		free(pairs);

@@ -8,7 +8,8 @@
  * decoder; otherwise it may be an archive (ingest_archive.c); otherwise it
  * is skipped below a directory, unless it is gzip damaged before it can
  * tell what it holds, and handed to a decoder when named, which says why
- * it is not a log (ingest_log.c). This runs in its own thread, ahead of
+ * it is not a log (ingest_log.c); iostatmon's lock in a directory is
+ * passed over without a word. This runs in its own thread, ahead of
  * the decoders.
  */
 #include <dirent.h>
@@ -295,6 +296,9 @@ dir_entry(struct walker *k, struct dir_walk *w, const char *name)
 			emit_errno(k, full, 0, "");
 		else
 			dir_push(k, w, fd, 0);
+	} else if (S_ISREG(st.st_mode) && iolog_lock_name(name)) {
+		/* iostatmon's lock: in every log directory, never a log, so
+		 * not worth a line in each round's output. */
 	} else if (S_ISREG(st.st_mode)) {
 		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
