@@ -64,7 +64,7 @@ CREATE VIEW IF NOT EXISTS v_dir AS
          d.depth, d.files, d.dirs, d.bytes, d.alloc_bytes, d.max_mtime
   FROM dir d;
 
--- v_io: one row per device per sample interval (README: stable views). It decodes
+-- v_io: one row per device per sample interval (a stable view). It decodes
 -- the r127 columns of io_chunk (sql/io.sql, docs/census-db.md) with core
 -- SQL functions only, so the stock sqlite3 shell reads it. t and seconds
 -- are exact: an integer when whole, else a real (millisecond precision).

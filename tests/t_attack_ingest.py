@@ -9,7 +9,7 @@
 - a directory tree 20,000 levels deep, a log at the bottom, read with at
   most 64 descriptors (RLIMIT_NOFILE): loaded, and a damaged log there
   reported with its whole path and its reason.
-- a log of 60,000 devices: loaded within the bound the README states.
+- a log of 60,000 devices: loaded within the bound docs/census-db.md states.
 
 Expected samples are the generator's: rawgen writes `minutes` samples per
 device, and `iostatmon dump` of a log alone (tests/lib/iodump.py) is the

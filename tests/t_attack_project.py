@@ -61,7 +61,7 @@ def build(root):
 
 
 def depth_project(comps, n):
-    """The rules of depth:N, read from README: the directory N components
+    """The rules of depth:N, as fsscan.1 states them: the directory N components
     below ROOT names the project, by its path below ROOT, "./(none)" for
     the one directory the bucket's name would hide."""
     name = "/".join(comps[:n])

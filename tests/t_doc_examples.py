@@ -9,7 +9,9 @@ exact standard output it prints. Each command runs with sh in a fresh
 directory, with the build's programs first in PATH, and must exit 0 and
 print exactly those lines. Every example found must have a setup here,
 and every setup an example, so that an example added to the docs without
-a check, or removed while its check stays, fails.
+a check, or removed while its check stays, fails. The examples another
+test runs are listed in ELSEWHERE with that test, which must read them
+by name.
 
 Setups: "io-analyses" builds ./iocensus.db from the minute table after
 "<!-- example-data: io-minutes -->" (raw captures written here, then
@@ -250,11 +252,29 @@ def setup_none(cwd):
 SETUPS = {"io-analyses": setup_io, "iostat": setup_iostat,
           "fsstats-csv": setup_none}
 
+# Examples of docs/ that another test runs: the capacity tables on
+# capdemo's census, and the Prometheus configuration and query in a real
+# Prometheus.
+ELSEWHERE = {"capacity": "t_docs.py", "prometheus.yml": "t_rules.py",
+             "promql": "t_rules.py"}
+
+
+def check_elsewhere(found):
+    """Each example run elsewhere is read there by its name."""
+    for name, test in sorted(ELSEWHERE.items()):
+        text = read(os.path.join("tests", test))
+        ok(name in found and ('"%s"' % name in text or
+                              '"%s ' % name in text),
+           "%s: example %s is run by tests/%s" % (
+               found.get(name, ("docs/",))[0], name, test))
+
 
 def main():
     found = doc_examples()
-    eq(sorted(found), sorted(SETUPS), "every example of docs/*.md has a"
-       " setup here, every setup an example")
+    eq(sorted(found), sorted(list(SETUPS) + list(ELSEWHERE)),
+       "every example of docs/*.md has a setup here or a test that runs"
+       " it, every setup an example")
+    check_elsewhere(found)
     tmp = tempfile.mkdtemp(prefix="t_doc_examples.")
     try:
         for name, (doc, body) in sorted(found.items()):

@@ -203,16 +203,17 @@ def conf_env(env):
 
 
 def check_readme(text):
-    """The README's cron example is the installed file's, line for line
-    (PATH aside, which names where make install put the programs)."""
-    readme = open(os.path.join(TOP, "README.md")).read()
-    block = readme[readme.index("/etc/cron.d/iocensus"):]
+    """The cron example of docs/INSTALL.md ("The cron file") is the
+    installed file's, line for line (PATH aside, which names where make
+    install put the programs)."""
+    doc = open(os.path.join(TOP, "docs", "INSTALL.md")).read()
+    block = doc[doc.index("\n## The cron file\n"):]
     block = block[block.index("```\n") + 4:]
     block = block[:block.index("```")]
     lines = [l for l in block.splitlines() if l.strip()]
     missing = [l for l in lines if l not in text.splitlines()]
-    ok(lines and not missing, "the README's cron example is the installed "
-       "cron file's", missing)
+    ok(lines and not missing, "docs/INSTALL.md: the cron example is the "
+       "installed cron file's", missing)
 
 
 def enable(text):

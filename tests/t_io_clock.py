@@ -180,7 +180,7 @@ def check_wrong_clocks():
             log, n, host, span)
         ok(msg in b[2], "%s: stderr names the source, host, count and "
            "times" % host, "%r not in %r" % (msg, b[2]))
-    # The README's example: the samples quarantined, per host.
+    # The example of docs/SECURITY.md: the samples quarantined, per host.
     eq(sql(db_bad, "SELECT host, count(*), min(t), max(t) "
            "FROM v_io_quarantine GROUP BY host") if view_rows(
                db_bad, "v_io_quarantine") is not None else None,
@@ -188,7 +188,7 @@ def check_wrong_clocks():
                min(x[2] for x in want if x[0] == h) // 1000,
                max(x[2] for x in want if x[0] == h) // 1000)
               for h in {x[0] for x in want}),
-       "the README's example: count and times per host")
+       "docs/SECURITY.md's example: count and times per host")
     ok(rows.get(good[0], {}).get("status") == "ok",
        "the good logs are not quarantined", repr(rows.get(good[0])))
 

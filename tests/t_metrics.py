@@ -38,7 +38,7 @@ on the loopback address, whose served values are parsed here.
 - Cold data: iocensus_cold_bytes and iocensus_project_cold_bytes are
   v_cold's rows of the latest complete snapshot, by atime and mtime,
   and what `iocensus cold --format json` prints.
-- Capacity dates, on the census of the README's capacity example
+- Capacity dates, on the census of the capacity example of docs/analyses.md
   (tests/lib/capdemo.py): iocensus_fs_full_timestamp_seconds and
   iocensus_project_limit_timestamp_seconds are the dates `iocensus
   capacity --format json` prints, every one of them, and none where it
@@ -675,7 +675,7 @@ def oracle_points(db, fs):
 
 
 def check_capacity_dates(tmp):
-    """The capacity dates on the README's capacity example."""
+    """The capacity dates on the capacity example of docs/analyses.md."""
     d = os.path.join(tmp, "capdemo")
     os.makedirs(d)
     db = capdemo.build(d, BUILD)

@@ -27,8 +27,9 @@ not installed (scripts/install-deps installs Open MPI). Runs `mpirun
     shallow directories, against the fd-based walker of tests/lib/reltree;
   * a project chain (depth:2 then user) with 4 ranks;
   * a scan as uid 65534 with unreadable directories: errors per errno;
-  * README's Slurm batch script (srun played by mpirun) and cron wrapper,
-    as shipped in scripts/, and the man page's scan_rank query;
+  * the Slurm batch script (srun played by mpirun) and cron wrapper of
+    docs/INSTALL.md, as shipped in scripts/, and the man page's scan_rank
+    query;
   * (under the sanitizers, whose results cannot differ, the project chain
     and the larger tree are left out: they add no code path)
   * through delayfs (1 ms per request): a skewed tree (one subtree holds
@@ -520,10 +521,11 @@ def complete_files(db):
 
 
 def doc_scripts(tmp, root, now):
-    """README's Slurm batch script (srun played by mpirun) and cron
-    wrapper, as shipped in scripts/, and the man page's query."""
+    """The Slurm batch script (srun played by mpirun) and cron wrapper
+    of docs/INSTALL.md, as shipped in scripts/, and the man page's
+    query."""
     import fcntl
-    readme = open(os.path.join(TOP, "README.md")).read()
+    readme = open(os.path.join(TOP, "docs", "INSTALL.md")).read()
     man = " ".join(open(os.path.join(TOP, "docs", "fsscan-mpi.1")).read()
                    .split())
     ok(" ".join(RANK_SQL.split()) in man.replace("\\", ""),
@@ -540,7 +542,7 @@ def doc_scripts(tmp, root, now):
     for name in ("fsscan-mpi.sbatch", "fsscan-mpi-cron"):
         script = os.path.join(TOP, "scripts", name)
         ok("```\n" + open(script).read() + "```" in readme,
-           "README shows scripts/%s as it is" % name)
+           "docs/INSTALL.md shows scripts/%s as it is" % name)
         env["IOCENSUS_DB"] = db = os.path.join(tmp, "var-" + name,
                                                name + ".db")
         if name == "fsscan-mpi.sbatch":

@@ -28,7 +28,7 @@ its own:
 - --dry-run removes nothing; the run removes exactly the rest, with
   their rows, and the database file shrinks (VACUUM);
 - --fs prunes one file system only; rules are required and checked;
-  the README's prune commands run as written.
+  the prune commands of the README and docs/ run as written.
 """
 import datetime
 import json
@@ -453,12 +453,16 @@ def check_prune(tmp):
 
 
 def check_readme(tmp):
-    """The README's prune commands run as written (--out into tmp)."""
+    """The prune commands of README.md and docs/*.md run as written
+    (--out into tmp)."""
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    lines = [l.split("#")[0].split() for l in
-             open(os.path.join(top, "README.md")).read().splitlines()
+    docs = ["README.md"] + sorted(
+        os.path.join("docs", n) for n in os.listdir(os.path.join(top, "docs"))
+        if n.endswith(".md"))
+    lines = [l.split("#")[0].split() for d in docs for l in
+             open(os.path.join(top, d)).read().splitlines()
              if l.startswith("iocensus prune ")]
-    ok(len(lines) >= 2, "the README shows prune commands", lines)
+    ok(len(lines) >= 2, "the docs show prune commands", lines)
     where = os.path.join(tmp, "readme")
     os.makedirs(where)
     db, _ = generate(where)
@@ -466,7 +470,7 @@ def check_readme(tmp):
         if "--out" in words:
             words[words.index("--out") + 1] = os.path.join(tmp, "prune.txt")
         rc, out, err = run(*(words[1:] + ["--db", db]))
-        eq(rc, 0, "README: %s" % " ".join(words), err)
+        eq(rc, 0, "docs: %s" % " ".join(words), err)
 
 
 def main():

@@ -168,7 +168,7 @@ def usage(s):
     else:
         ok(True, "usage: refused ROOTs leave no complete snapshot")
 
-    # exit 3 promises "recorded as incomplete, or not at all" (README, Exit status)
+    # exit 3 promises "recorded as incomplete, or not at all" (fsscan.1, EXIT STATUS)
     csvdb = s.path("csv.db")
     r = run(["--db", csvdb, "--fsstats-csv", s.path("no_dir", "x.csv"), root])
     n = rows(csvdb, "SELECT count(*) FROM v_snapshot WHERE complete=1")[0][0] \

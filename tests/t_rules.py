@@ -28,9 +28,11 @@
   census: those of the series its expr reads) runs with the census as
   $IOCENSUS_DB: exit 0, and an output that names each value given
   (`iocensus snapshots --fs NAME` among them).
-- The README's examples: its prometheus.yml is the configuration of that
-  Prometheus (with this tree's rules and the test's node_exporter), and
-  its PromQL for df's Use% gives, per file system, the Use% of `iocensus
+- The examples of the docs: the prometheus.yml of the README's quick
+  start and of docs/INSTALL.md, the same but for where the rules are
+  installed, is the configuration of that Prometheus (with this tree's
+  rules and the test's node_exporter), and the PromQL of docs/INSTALL.md
+  for df's Use% gives, per file system, the Use% of `iocensus
   capacity`.
 """
 import csv
@@ -60,15 +62,49 @@ IOCENSUS = os.path.join(BUILD, "iocensus")
 DAY = 86400
 
 
-INSTALLED_RULES = "/usr/local/share/iocensus/iocensus.rules.yml"
+# Where make install and the iocensus package put the rules.
+INSTALLED_RULES = ("/usr/local/share/iocensus/iocensus.rules.yml",
+                   "/usr/share/iocensus/iocensus.rules.yml")
 
 
-def readme_block(name):
-    """The README's code block after "<!-- example: NAME -->"."""
-    with open(os.path.join(TOP, "README.md"), encoding="utf-8") as f:
-        m = re.search(r"<!-- example: %s -->\n```\n(.*?)```" %
-                      re.escape(name), f.read(), re.S)
-    return m.group(1) if m else None
+def doc_blocks(name):
+    """[(document, text)] of the code blocks after "<!-- example: NAME
+    ... -->" in README.md and docs/*.md."""
+    out = []
+    docs = ["README.md"] + sorted(
+        os.path.join("docs", n) for n in os.listdir(os.path.join(TOP, "docs"))
+        if n.endswith(".md"))
+    for doc in docs:
+        with open(os.path.join(TOP, doc), encoding="utf-8") as f:
+            for m in re.finditer(r"<!-- example: %s(?: [^\n]*)?-->\n```\n"
+                                 r"(.*?)```" % re.escape(name), f.read(),
+                                 re.S):
+                out.append((doc, m.group(1)))
+    return out
+
+
+def rules_path(text):
+    """The installed rules text names, or None."""
+    found = [r for r in INSTALLED_RULES if r in text]
+    return found[0] if found else None
+
+
+def doc_config():
+    """The prometheus.yml of the docs, the rules' path made RULES_AT;
+    every copy the same configuration."""
+    blocks = doc_blocks("prometheus.yml")
+    if not ok(len(blocks) >= 2, "the prometheus.yml example: README.md's"
+              " and docs/INSTALL.md's", [d for d, _ in blocks]):
+        return None
+    confs = []
+    for doc, text in blocks:
+        ok(rules_path(text) and "localhost:9100" in text, "%s: the "
+           "prometheus.yml example loads the installed rules and scrapes "
+           "node_exporter" % doc, text)
+        confs.append(text.replace(rules_path(text) or "", "RULES_AT"))
+    eq(sorted(set(confs)), confs[:1], "every prometheus.yml example is "
+       "the same configuration")
+    return confs[0]
 
 
 def run(*cmd, **kw):
@@ -238,15 +274,13 @@ def end_to_end(tmp):
     eq(p.returncode, 0, "iocensus metrics --out of the fixture", p.stderr)
     with open(prom) as f:
         text = f.read()
-    readme = readme_block("prometheus.yml")
-    if not ok(readme and INSTALLED_RULES in readme and "localhost:9100" in
-              readme, "README: the prometheus.yml example loads the "
-              "installed rules and scrapes node_exporter", readme):
+    doc = doc_config()
+    if doc is None or "RULES_AT" not in doc:
         return
-    # The README's configuration, with this tree's rules, this test's
+    # The docs' configuration, with this tree's rules, this test's
     # node_exporter, and a scrape and an evaluation every second.
-    with Stack(tmp, textdir, readme.replace(INSTALLED_RULES, json.dumps(
-            RULES)).replace("localhost:9100", "NODE_EXPORTER")) as s:
+    with Stack(tmp, textdir, doc.replace("RULES_AT", json.dumps(RULES))
+               .replace("localhost:9100", "NODE_EXPORTER")) as s:
         check_served(db, text, s)
 
 
@@ -300,11 +334,13 @@ def check_served(db, text, s):
 
 
 def check_use(db, s):
-    """The README's PromQL for df's Use%, run by Prometheus, is the Use%
-    of `iocensus capacity` for each file system."""
-    q = readme_block("promql use")
-    if not ok(q, "README: the PromQL Use% example"):
+    """The PromQL of the docs for df's Use%, run by Prometheus, is the
+    Use% of `iocensus capacity` for each file system."""
+    blocks = doc_blocks("promql use")
+    if not ok(len(blocks) == 1, "the PromQL Use% example, once",
+              [d for d, _ in blocks]):
         return
+    doc, q = blocks[0]
     r = s.api("query", query=q.strip())
     got = {s["metric"]["fs"]: float(s["value"][1])
            for s in r["data"]["result"]}
@@ -314,7 +350,8 @@ def check_use(db, s):
             cap["tables"]["filesystems"]["rows"] if row["use_ratio"] is not
             None}
     ok(len(want) == 2, "capacity gives both file systems' Use%", want)
-    eq(got, want, "README: the PromQL Use% is capacity's, per file system")
+    eq(got, want, "%s: the PromQL Use%% is capacity's, per file system" %
+       doc)
 
 
 def rules_annotations():

@@ -1,4 +1,4 @@
-"""capdemo: the census of the README's capacity-planning example.
+"""capdemo: the census of the capacity-planning example of docs/analyses.md.
 
 Two file systems scanned every Monday from 2026-07-06 to 2027-03-29:
 "proj" (500 TiB, 5% reserved for root) fills at about 1.2 TiB a week,
