@@ -36,7 +36,7 @@ WINDOW = ["--from", "--to", "--host"]
 HONOURED = {
     "ingest": PRINT + ["-j, --threads", "--now", "--progress", "--quiet",
                        "--db-group", "--lock", "--lock-wait"],
-    "snapshots": PRINT,
+    "snapshots": PRINT + ["--fs"],
     "forget": PRINT + ["--force"],
     "prune": PRINT + ["--fs", "--keep-daily", "--keep-weekly",
                       "--keep-monthly", "--keep-quarterly", "--dry-run",

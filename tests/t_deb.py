@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # tests/run: once
+# tests/run: alone
 """t_deb: `make deb`, the Debian packages as a site installs them.
 
 - `make deb` builds iostatmon, iocensus and iocensus-mpi into build/deb/
@@ -235,9 +236,19 @@ def check_installed(tmp):
             fh.write(b"x" * (1000 * i))
     os.makedirs(os.path.join(tmp, "textfile"))
     prom = os.path.join(tmp, "textfile", "iocensus.prom")
-    with open(CONF, "a") as f:
-        f.write("db = %s/census.db\nmetrics = %s\n[fs %s]\nroot = %s\n"
-                % (STATE, prom, FS, tree))
+    # Edited as an administrator would: db and metrics set where the
+    # shipped file has them, before its first section, and a section of
+    # the tree at the end. (The run holds no other test meanwhile: the
+    # installed configuration is every program's.)
+    with open(CONF) as f:
+        lines = [l for l in f.read().splitlines()
+                 if not re.match(r"\s*(db|metrics)\s*=", l)]
+    at = next((i for i, l in enumerate(lines) if l.startswith("[")),
+              len(lines))
+    lines[at:at] = ["db = %s/census.db" % STATE, "metrics = %s" % prom]
+    lines += ["[fs %s]" % FS, "root = %s" % tree]
+    with open(CONF, "w") as f:
+        f.write("\n".join(lines) + "\n")
     env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
     for argv in exec_lines("iocensus-scan@.service", FS):
         p = run(*argv, env=env, cwd="/")
