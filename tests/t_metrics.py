@@ -94,6 +94,31 @@ from promlocal import free_port, node_exporter_argv  # noqa: E402
 from rawgen import Dataset                       # noqa: E402
 
 
+def scrape_once(port_argv):
+    """Starts the node_exporter that port_argv(port) runs, reads its
+    /metrics once it answers, and stops it: (the page or None, its
+    stderr)."""
+    port = free_port()
+    proc = subprocess.Popen(port_argv(port), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    body = None
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(
+                        "http://127.0.0.1:%d/metrics" % port, timeout=2) as r:
+                    body = r.read().decode()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.1)
+    finally:
+        proc.terminate()
+        err = proc.communicate(timeout=10)[1].decode()
+    return body, err
+
+
 def eq(got, want, name, why=""):
     """tap's eq, with what to show when it fails."""
     return ok(got == want, name, diff(got, want) + ("; " + str(why)[-600:]
@@ -293,25 +318,7 @@ def node_exporter(textdir, want):
     if not ok(exe, "prometheus-node-exporter is installed "
               "(scripts/install-deps)"):
         return
-    port = free_port()
-    proc = subprocess.Popen(
-        node_exporter_argv(textdir, port),
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    body = None
-    try:
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(
-                        "http://127.0.0.1:%d/metrics" % port, timeout=2) as r:
-                    body = r.read().decode()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    break
-                time.sleep(0.1)
-    finally:
-        proc.terminate()
-        err = proc.communicate(timeout=10)[1].decode()
+    body, err = scrape_once(lambda port: node_exporter_argv(textdir, port))
     if not ok(body is not None, "node_exporter serves /metrics", err[-500:]):
         return
     served, _, _ = parse(body)
@@ -840,24 +847,7 @@ def mount_oracle(path):
 def node_filesystem(port_argv, want_mp):
     """node_exporter's node_filesystem_avail_bytes series of mount point
     want_mp: {labels: value}."""
-    port = free_port()
-    proc = subprocess.Popen(port_argv(port), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    body = None
-    try:
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(
-                        "http://127.0.0.1:%d/metrics" % port, timeout=2) as r:
-                    body = r.read().decode()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    break
-                time.sleep(0.1)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    body = scrape_once(port_argv)[0]
     got = parse(body or "")[0]
     return {lb: v for (n, lb), v in got.items()
             if n == "node_filesystem_avail_bytes" and
