@@ -242,6 +242,28 @@ column_list(sqlite3 *db, const char *t, char *err, size_t errlen)
 	return sqlite3_str_finish(s);
 }
 
+/* Fill table t from old, column by column (t may have more: NULL in the
+ * old rows), with extra SQL after the list of columns, and drop old. */
+static int
+copy_table(sqlite3 *db, const char *t, const char *old, const char *extra,
+    const char *extra_val, char *err, size_t errlen)
+{
+	char *cols, *sql;
+	int rc;
+
+	if (!(cols = column_list(db, old, err, errlen)))
+		return -1;
+	sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s%s) SELECT %s%s FROM"
+	    " \"%w\"; DROP TABLE \"%w\";", t, cols, extra, cols, extra_val,
+	    old, old);
+	sqlite3_free(cols);
+	rc = sql ? db_exec(db, sql, err, errlen) : -1;
+	if (!sql)
+		snprintf(err, errlen, "out of memory");
+	sqlite3_free(sql);
+	return rc;
+}
+
 /* After the schema has created the new tables: fill them, drop the old.
  * The old columns are named: a new table has more of them (version 6's),
  * which the old rows do not know (NULL). */
@@ -250,23 +272,13 @@ exact_fill(sqlite3 *db, const int moved[N_EXACT], char *err, size_t errlen)
 {
 	for (size_t i = 0; i < N_EXACT; i++) {
 		const char *t = exact_tables[i];
-		char old[64], *cols, *sql;
-		int rc;
+		char old[64];
 
 		/* Schema 11 reshaped these: census11_fill reads them. */
 		if (!moved[i] || census11_table(t))
 			continue;
 		snprintf(old, sizeof old, "%s_v3", t);
-		if (!(cols = column_list(db, old, err, errlen)))
-			return -1;
-		sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s) SELECT %s FROM"
-		    " \"%w\"; DROP TABLE \"%w\";", t, cols, cols, old, old);
-		sqlite3_free(cols);
-		rc = sql ? db_exec(db, sql, err, errlen) : -1;
-		if (!sql)
-			snprintf(err, errlen, "out of memory");
-		sqlite3_free(sql);
-		if (rc < 0)
+		if (copy_table(db, t, old, "", "", err, errlen) < 0)
 			return -1;
 	}
 	return db_exec(db, "PRAGMA legacy_alter_table=OFF", err, errlen);
@@ -679,44 +691,59 @@ static const char census11_cold_count[] =
     "SELECT count(*) FROM \"%w\" WHERE project IS NOT NULL"
     " AND NOT (files = 0 AND bytes = 0)";
 
-/* project first: the others look their projects up in it. */
+/* Table i's old rows into the new table: a project gets its number. */
+static int
+census11_convert(sqlite3 *db, size_t i, const char *old, char *err,
+    size_t errlen)
+{
+	switch (i) {
+	case 0:
+		return copy_table(db, "project", old, ", id", ", row_number()"
+		    " OVER (PARTITION BY snapshot_id ORDER BY name)", err,
+		    errlen);
+	case 1:
+		return census11_move(db, old, census11_hist_fs, NULL, err,
+		    errlen) < 0 || census11_move(db, old, census11_hist_proj,
+		    census11_hist_count, err, errlen) < 0 ? -1 : 1;
+	case 2:
+		return census11_move(db, old, census11_extent,
+		    census11_extent_count, err, errlen) < 0 ? -1 : 1;
+	default:
+		return census11_move(db, old, census11_cold_fs, NULL, err,
+		    errlen) < 0 || census11_move(db, old, census11_cold_proj,
+		    census11_cold_count, err, errlen) < 0 ? -1 : 1;
+	}
+}
+
+/* In the order of census11_tables: project first, the others look their
+ * projects up in it. A table moved aside that has the new shape already
+ * (a database whose version says less than its tables) is copied back. */
 static int
 census11_fill(sqlite3 *db, char *err, size_t errlen)
 {
-	char old[N_C11][64], *cols, *sql;
-	int have[N_C11], rc;
+	for (size_t i = 0; i < N_C11; i++) {
+		char old[64], *sql;
+		int have, rc;
 
-	for (size_t i = 0; i < N_C11; i++)
-		if ((have[i] = census11_old(db, census11_tables[i], old[i],
-		    sizeof old[i], err, errlen)) < 0)
+		if ((have = census11_old(db, census11_tables[i], old,
+		    sizeof old, err, errlen)) <= 0) {
+			if (have < 0)
+				return -1;
+			continue;
+		}
+		if ((have = has_column(db, old, census11_mark[i].col, err,
+		    errlen)) < 0)
 			return -1;
-	if (have[0]) {
-		if (!(cols = column_list(db, old[0], err, errlen)))
-			return -1;
-		sql = sqlite3_mprintf("INSERT INTO project (%s, id) SELECT %s,"
-		    " row_number() OVER (PARTITION BY snapshot_id ORDER BY name)"
-		    " FROM \"%w\"", cols, cols, old[0]);
-		sqlite3_free(cols);
-		rc = sql ? db_exec(db, sql, err, errlen) : -1;
-		if (!sql)
-			snprintf(err, errlen, "out of memory");
-		sqlite3_free(sql);
+		if (have != census11_mark[i].old_has)
+			rc = copy_table(db, census11_tables[i], old, "", "", err,
+			    errlen);
+		else
+			rc = census11_convert(db, i, old, err, errlen);
 		if (rc < 0)
 			return -1;
-	}
-	if ((have[1] && (census11_move(db, old[1], census11_hist_fs, NULL, err,
-	    errlen) < 0 || census11_move(db, old[1], census11_hist_proj,
-	    census11_hist_count, err, errlen) < 0)) ||
-	    (have[2] && census11_move(db, old[2], census11_extent,
-	    census11_extent_count, err, errlen) < 0) ||
-	    (have[3] && (census11_move(db, old[3], census11_cold_fs, NULL, err,
-	    errlen) < 0 || census11_move(db, old[3], census11_cold_proj,
-	    census11_cold_count, err, errlen) < 0)))
-		return -1;
-	for (size_t i = 0; i < N_C11; i++) {
-		if (!have[i])
-			continue;
-		sql = sqlite3_mprintf("DROP TABLE \"%w\"", old[i]);
+		if (rc == 0)
+			continue;	/* copy_table dropped it */
+		sql = sqlite3_mprintf("DROP TABLE \"%w\"", old);
 		rc = sql ? db_exec(db, sql, err, errlen) : -1;
 		sqlite3_free(sql);
 		if (rc < 0)

@@ -224,8 +224,8 @@ class Db:
             c, "SELECT metric, min, max FROM hist_extent WHERE"
             " snapshot_id = ?", sid, ("min", "max"))}
         self.pextent = {(r[0], r[1].decode()): r[2:] for r in self.rows(
-            c, "SELECT project, metric, min, max FROM project_extent WHERE"
-            " snapshot_id = ?", sid, ("min", "max"))}
+            c, "SELECT project, metric, min, max FROM (%s) WHERE"
+            " snapshot_id = ?" % PEXT_OF_11, sid, ("min", "max"))}
         self.top = [r[0] for r in self.rows(
             c, "SELECT value FROM top WHERE snapshot_id = ? AND kind ="
             " 'file' ORDER BY rank", sid, ("value",))]
@@ -523,7 +523,8 @@ HIST_OF_11 = (
     " m.id = h.metric JOIN hist_slot b ON b.metric = m.metric"
     " AND b.slot = h.slot")
 PEXT_OF_11 = " UNION ALL ".join(
-    "SELECT e.snapshot_id, p.name, '%s', e.%s_min, e.%s_max"
+    "SELECT e.snapshot_id AS snapshot_id, p.name AS project,"
+    " '%s' AS metric, e.%s_min AS min, e.%s_max AS max"
     " FROM project_extent e JOIN project p ON p.snapshot_id ="
     " e.snapshot_id AND p.id = e.project_id" % (m, m, m)
     for m in ("size", "atime", "mtime", "ctime"))
