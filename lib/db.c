@@ -153,6 +153,8 @@ static const char iocensus_io_dirty_all[] =
 static const char *const exact_tables[] = { "snapshot", "project", "owner",
     "hist", "hist_extent", "project_extent", "top" };
 #define N_EXACT (sizeof exact_tables / sizeof *exact_tables)
+
+static int census11_table(const char *t);
 static const char iocensus_exact_drop[] = "PRAGMA legacy_alter_table=ON;"
     " DROP VIEW IF EXISTS v_snapshot; DROP VIEW IF EXISTS v_project;"
     " DROP VIEW IF EXISTS v_hist; DROP VIEW IF EXISTS v_dir;"
@@ -171,6 +173,23 @@ table_exists(sqlite3 *db, const char *name)
 	found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return found;
+}
+
+/* Does table t have column col? 1, 0, or -1 with err. */
+static int
+has_column(sqlite3 *db, const char *t, const char *col, char *err,
+    size_t errlen)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info(%Q)"
+	    " WHERE name = %Q", t, col);
+	int n = 0, rc = sql ? pragma_int(db, sql, &n) : -1;
+
+	sqlite3_free(sql);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return n > 0;
 }
 
 /* Before the schema runs: move the old tables aside; moved[i] says which
@@ -223,6 +242,28 @@ column_list(sqlite3 *db, const char *t, char *err, size_t errlen)
 	return sqlite3_str_finish(s);
 }
 
+/* Fill table t from old, column by column (t may have more: NULL in the
+ * old rows), with extra SQL after the list of columns, and drop old. */
+static int
+copy_table(sqlite3 *db, const char *t, const char *old, const char *extra,
+    const char *extra_val, char *err, size_t errlen)
+{
+	char *cols, *sql;
+	int rc;
+
+	if (!(cols = column_list(db, old, err, errlen)))
+		return -1;
+	sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s%s) SELECT %s%s FROM"
+	    " \"%w\"; DROP TABLE \"%w\";", t, cols, extra, cols, extra_val,
+	    old, old);
+	sqlite3_free(cols);
+	rc = sql ? db_exec(db, sql, err, errlen) : -1;
+	if (!sql)
+		snprintf(err, errlen, "out of memory");
+	sqlite3_free(sql);
+	return rc;
+}
+
 /* After the schema has created the new tables: fill them, drop the old.
  * The old columns are named: a new table has more of them (version 6's),
  * which the old rows do not know (NULL). */
@@ -231,22 +272,13 @@ exact_fill(sqlite3 *db, const int moved[N_EXACT], char *err, size_t errlen)
 {
 	for (size_t i = 0; i < N_EXACT; i++) {
 		const char *t = exact_tables[i];
-		char old[64], *cols, *sql;
-		int rc;
+		char old[64];
 
-		if (!moved[i])
+		/* Schema 11 reshaped these: census11_fill reads them. */
+		if (!moved[i] || census11_table(t))
 			continue;
 		snprintf(old, sizeof old, "%s_v3", t);
-		if (!(cols = column_list(db, old, err, errlen)))
-			return -1;
-		sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s) SELECT %s FROM"
-		    " \"%w\"; DROP TABLE \"%w\";", t, cols, cols, old, old);
-		sqlite3_free(cols);
-		rc = sql ? db_exec(db, sql, err, errlen) : -1;
-		if (!sql)
-			snprintf(err, errlen, "out of memory");
-		sqlite3_free(sql);
-		if (rc < 0)
+		if (copy_table(db, t, old, "", "", err, errlen) < 0)
 			return -1;
 	}
 	return db_exec(db, "PRAGMA legacy_alter_table=OFF", err, errlen);
@@ -284,18 +316,11 @@ static int
 add_column(sqlite3 *db, const char *table, const char *col,
     const char *type, char *err, size_t errlen)
 {
-	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info(%Q)"
-	    " WHERE name = %Q", table, col);
-	int have = 0, rc;
+	char *sql;
+	int have = has_column(db, table, col, err, errlen), rc;
 
-	rc = sql ? pragma_int(db, sql, &have) : -1;
-	sqlite3_free(sql);
-	if (rc < 0) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-		return -1;
-	}
-	if (have)
-		return 0;
+	if (have != 0)
+		return have < 0 ? -1 : 0;
 	sql = sqlite3_mprintf("ALTER TABLE \"%w\" ADD COLUMN \"%w\" %s", table,
 	    col, type);
 	rc = sql ? db_exec(db, sql, err, errlen) : -1;
@@ -461,6 +486,273 @@ out:
 }
 
 /*
+ * Version 11 stores a project's rows by its number in its snapshot
+ * (project.id, 1 up in the order of names) instead of its name, and only
+ * what is not zero: project_hist (the projects' histogram rows, which
+ * were in hist), project_extent (one row per project instead of one per
+ * metric) and project_cold (a project's non-zero cold rows; cold keeps
+ * the whole file system's, every threshold). The bounds of a slot are
+ * hist_slot's, no longer in each row. Before the schema runs,
+ * census11_aside moves the four tables it changes aside as <t>_v10
+ * (exact_move_aside has moved three of them as <t>_v3 in a database of
+ * schema 3 or before) and drops the views and indexes over them; after,
+ * census11_fill converts their rows and drops them. A row that would be
+ * lost (a project's row of a project without a project row) fails the
+ * upgrade rather than vanish from the views.
+ */
+static const char *const census11_tables[] = { "project", "hist",
+    "project_extent", "cold" };
+#define N_C11 (sizeof census11_tables / sizeof *census11_tables)
+/* A column that tells the old shape (with) or the new one (without). */
+static const struct {
+	const char *col;
+	int old_has;
+} census11_mark[N_C11] = { { "id", 0 }, { "project", 1 }, { "metric", 1 },
+    { "project", 1 } };
+
+static int
+census11_table(const char *t)
+{
+	for (size_t i = 0; i < N_C11; i++)
+		if (strcmp(census11_tables[i], t) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+census11_aside(sqlite3 *db, char *err, size_t errlen)
+{
+	char sql[128];
+	int have;
+
+	if (db_exec(db, "PRAGMA legacy_alter_table=ON;"
+	    " DROP VIEW IF EXISTS v_project; DROP VIEW IF EXISTS v_hist;"
+	    " DROP VIEW IF EXISTS v_cold; DROP INDEX IF EXISTS hist_key;"
+	    " DROP INDEX IF EXISTS cold_key;", err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < N_C11; i++) {
+		if ((have = table_exists(db, census11_tables[i])) < 0) {
+			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+			return -1;
+		}
+		/* A table of the new shape already (the schema made it) stays. */
+		if (have && (have = has_column(db, census11_tables[i],
+		    census11_mark[i].col, err, errlen)) >= 0)
+			have = have == census11_mark[i].old_has;
+		if (have < 0)
+			return -1;
+		snprintf(sql, sizeof sql, "ALTER TABLE \"%s\" RENAME TO"
+		    " \"%s_v10\"", census11_tables[i], census11_tables[i]);
+		if (have && db_exec(db, sql, err, errlen) < 0)
+			return -1;
+	}
+	return db_exec(db, "PRAGMA legacy_alter_table=OFF", err, errlen);
+}
+
+/* The constants: every slot's bounds by metric, the file metrics' codes.
+ * Written with every schema install, as the views are. */
+static int
+census11_constants(sqlite3 *db, char *err, size_t errlen)
+{
+	sqlite3_stmt *b = NULL, *m = NULL;
+	int rc = -1;
+
+	if (db_exec(db, "DELETE FROM hist_slot; DELETE FROM file_metric;", err,
+	    errlen) < 0 ||
+	    !(b = db_prepare(db, "INSERT INTO hist_slot (metric, slot, lo, hi)"
+	    " VALUES (?,?,?,?)", err, errlen)) ||
+	    !(m = db_prepare(db, "INSERT INTO file_metric (id, metric)"
+	    " VALUES (?,?)", err, errlen)))
+		goto out;
+	for (int i = 0; i < METRIC_COUNT; i++)
+		for (int slot = 0; slot < HIST_NB; slot++) {
+			i128 lo, hi;
+
+			hist_bounds_base(metric_def[i].scheme, slot, &lo, &hi);
+			db_bind_text(b, 1, metric_def[i].name);
+			sqlite3_bind_int(b, 2, slot);
+			db_bind_i128(b, 3, lo);
+			db_bind_i128(b, 4, hi);
+			if (db_step_done(b) < 0)
+				goto fail;
+		}
+	for (int k = 0; k < METRIC_NFILE; k++) {
+		sqlite3_bind_int(m, 1, k);
+		db_bind_text(m, 2, metric_def[metric_file[k]].name);
+		if (db_step_done(m) < 0)
+			goto fail;
+	}
+	rc = 0;
+	goto out;
+fail:
+	snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(b);
+	sqlite3_finalize(m);
+	return rc;
+}
+
+/* Table t's old rows: "<t>_v10", or "<t>_v3" (exact_move_aside), into
+ * old; 0 when neither exists (a table older than t), -1 on an error. */
+static int
+census11_old(sqlite3 *db, const char *t, char *old, size_t len, char *err,
+    size_t errlen)
+{
+	static const char *const suffix[] = { "_v10", "_v3" };
+	int have;
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(old, len, "%s%s", t, suffix[i]);
+		if ((have = table_exists(db, old)) != 0) {
+			if (have < 0)
+				snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+			return have;
+		}
+	}
+	return 0;
+}
+
+/* Run sql (one statement, %w the old table's name twice at most) and
+ * check that it wrote as many rows as count_sql counts there. */
+static int
+census11_move(sqlite3 *db, const char *old, const char *sql,
+    const char *count_sql, char *err, size_t errlen)
+{
+	char *q = sqlite3_mprintf(sql, old, old);
+	char *c = count_sql ? sqlite3_mprintf(count_sql, old) : NULL;
+	int want = 0, rc = -1;
+
+	if (!q || (count_sql && !c)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (c && pragma_int(db, c, &want) < 0) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		goto out;
+	}
+	if (db_exec(db, q, err, errlen) < 0)
+		goto out;
+	if (c && sqlite3_changes(db) != want) {
+		snprintf(err, errlen, "%s: %d of its rows name no project of "
+		    "their snapshot (or no file metric): not converted", old,
+		    want - sqlite3_changes(db));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_free(q);
+	sqlite3_free(c);
+	return rc;
+}
+
+static const char census11_hist_fs[] =
+    "INSERT INTO hist (snapshot_id, metric, slot, n, w, v, vw)"
+    " SELECT snapshot_id, metric, slot, n, w, v, vw FROM \"%w\""
+    " WHERE project IS NULL";
+static const char census11_hist_proj[] =
+    "INSERT INTO project_hist (snapshot_id, project_id, metric, slot, n, w)"
+    " SELECT h.snapshot_id, p.id, m.id, h.slot, h.n, h.w FROM \"%w\" h"
+    " JOIN project p ON p.snapshot_id = h.snapshot_id AND p.name = h.project"
+    " JOIN file_metric m ON m.metric = h.metric";
+static const char census11_hist_count[] =
+    "SELECT count(*) FROM \"%w\" WHERE project IS NOT NULL";
+static const char census11_extent[] =
+    "INSERT INTO project_extent (snapshot_id, project_id, size_min, size_max,"
+    " atime_min, atime_max, mtime_min, mtime_max, ctime_min, ctime_max)"
+    " SELECT e.snapshot_id, p.id,"
+    " max(CASE e.metric WHEN 'size' THEN e.min END),"
+    " max(CASE e.metric WHEN 'size' THEN e.max END),"
+    " max(CASE e.metric WHEN 'atime' THEN e.min END),"
+    " max(CASE e.metric WHEN 'atime' THEN e.max END),"
+    " max(CASE e.metric WHEN 'mtime' THEN e.min END),"
+    " max(CASE e.metric WHEN 'mtime' THEN e.max END),"
+    " max(CASE e.metric WHEN 'ctime' THEN e.min END),"
+    " max(CASE e.metric WHEN 'ctime' THEN e.max END)"
+    " FROM \"%w\" e JOIN project p ON p.snapshot_id = e.snapshot_id"
+    " AND p.name = e.project"
+    " WHERE e.metric IN ('size', 'atime', 'mtime', 'ctime')"
+    " GROUP BY e.snapshot_id, p.id";
+static const char census11_extent_count[] =
+    "SELECT count(*) FROM (SELECT DISTINCT snapshot_id, project FROM \"%w\")";
+/* The thresholds in the order of metric, then days: the writer's k. */
+static const char census11_cold_fs[] =
+    "INSERT INTO cold (snapshot_id, k, metric, days, files, bytes)"
+    " SELECT snapshot_id, row_number() OVER (PARTITION BY snapshot_id"
+    " ORDER BY metric, days) - 1, metric, days, files, bytes FROM \"%w\""
+    " WHERE project IS NULL";
+static const char census11_cold_proj[] =
+    "INSERT INTO project_cold (snapshot_id, project_id, k, files, bytes)"
+    " SELECT c.snapshot_id, p.id, t.k, c.files, c.bytes FROM \"%w\" c"
+    " JOIN project p ON p.snapshot_id = c.snapshot_id AND p.name = c.project"
+    " JOIN cold t ON t.snapshot_id = c.snapshot_id AND t.metric = c.metric"
+    " AND t.days = c.days"
+    " WHERE NOT (c.files = 0 AND c.bytes = 0)";
+static const char census11_cold_count[] =
+    "SELECT count(*) FROM \"%w\" WHERE project IS NOT NULL"
+    " AND NOT (files = 0 AND bytes = 0)";
+
+/* Table i's old rows into the new table: a project gets its number. */
+static int
+census11_convert(sqlite3 *db, size_t i, const char *old, char *err,
+    size_t errlen)
+{
+	switch (i) {
+	case 0:
+		return copy_table(db, "project", old, ", id", ", row_number()"
+		    " OVER (PARTITION BY snapshot_id ORDER BY name)", err,
+		    errlen);
+	case 1:
+		return census11_move(db, old, census11_hist_fs, NULL, err,
+		    errlen) < 0 || census11_move(db, old, census11_hist_proj,
+		    census11_hist_count, err, errlen) < 0 ? -1 : 1;
+	case 2:
+		return census11_move(db, old, census11_extent,
+		    census11_extent_count, err, errlen) < 0 ? -1 : 1;
+	default:
+		return census11_move(db, old, census11_cold_fs, NULL, err,
+		    errlen) < 0 || census11_move(db, old, census11_cold_proj,
+		    census11_cold_count, err, errlen) < 0 ? -1 : 1;
+	}
+}
+
+/* In the order of census11_tables: project first, the others look their
+ * projects up in it. A table moved aside that has the new shape already
+ * (a database whose version says less than its tables) is copied back. */
+static int
+census11_fill(sqlite3 *db, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < N_C11; i++) {
+		char old[64], *sql;
+		int have, rc;
+
+		if ((have = census11_old(db, census11_tables[i], old,
+		    sizeof old, err, errlen)) <= 0) {
+			if (have < 0)
+				return -1;
+			continue;
+		}
+		if ((have = has_column(db, old, census11_mark[i].col, err,
+		    errlen)) < 0)
+			return -1;
+		if (have != census11_mark[i].old_has)
+			rc = copy_table(db, census11_tables[i], old, "", "", err,
+			    errlen);
+		else
+			rc = census11_convert(db, i, old, err, errlen);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			continue;	/* copy_table dropped it */
+		sql = sqlite3_mprintf("DROP TABLE \"%w\"", old);
+		rc = sql ? db_exec(db, sql, err, errlen) : -1;
+		sqlite3_free(sql);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * Version 9 keeps private names out of world-readable outputs. A project
  * row written before does not say whether its name was read from a
  * directory that every user may list: a name that a depth rule made
@@ -592,8 +884,11 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		    db_exec(db, iocensus_io_from2, err, errlen) < 0) ||
 		    (rebuild && exact_move_aside(db, moved, err, errlen) < 0) ||
 		    (version >= 4 && census_add_cols(db, err, errlen) < 0) ||
+		    (version >= 1 && census11_aside(db, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
+		    census11_constants(db, err, errlen) < 0 ||
 		    (rebuild && exact_fill(db, moved, err, errlen) < 0) ||
+		    (version >= 1 && census11_fill(db, err, errlen) < 0) ||
 		    (dirs_old && dir_rows(db, err, errlen) < 0) ||
 		    census_private(db, err, errlen) < 0 ||
 		    db_exec(db, iocensus_sql_io, err, errlen) < 0 ||

@@ -69,6 +69,10 @@ CREATE TABLE IF NOT EXISTS project (
                                    -- depth:N path whose directories every
                                    -- user may list), 0 when it was read
                                    -- from a directory some may not list
+  id INTEGER NOT NULL,             -- schema 11: the project's number in its
+                                   -- snapshot, 1 up in the order of names:
+                                   -- the key of its rows in project_hist,
+                                   -- project_extent and project_cold
   PRIMARY KEY (snapshot_id, name)
 ) WITHOUT ROWID;
 
@@ -101,22 +105,46 @@ CREATE TABLE IF NOT EXISTS owner (
   PRIMARY KEY (snapshot_id, kind, id)
 ) WITHOUT ROWID;
 
--- Histograms, non-empty buckets only. project NULL: the whole file system,
--- with all fsstats metrics; otherwise size/atime/mtime/ctime of a project.
--- Bucket [lo, hi) in base units (bytes, 512-byte blocks, seconds, counts);
--- slot is the position in lib/hist.h. n items, w their bytes, v the sum of
--- values and vw the sum of value*bytes, as decimal text (128-bit exact).
+-- Histograms of the whole file system, all fsstats metrics, non-empty
+-- buckets only. slot is the position in lib/hist.h, bucket [lo, hi) of
+-- hist_slot in base units (bytes, 512-byte blocks, seconds, counts). n
+-- items, w their bytes, v the sum of values and vw the sum of
+-- value*bytes, as decimal text (128-bit exact). Schema 11; before, each
+-- row held its lo and hi, and the projects' rows were here too.
 CREATE TABLE IF NOT EXISTS hist (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
-  project     TEXT,
   metric      TEXT NOT NULL,
   slot        INTEGER NOT NULL,
-  lo NOT NULL, hi NOT NULL,        -- exact
   n  INTEGER NOT NULL, w NOT NULL, -- w exact
-  v  TEXT, vw TEXT
+  v  TEXT, vw TEXT,
+  PRIMARY KEY (snapshot_id, metric, slot)
+) WITHOUT ROWID;
+
+-- Schema 11: each project's size, atime, mtime and ctime histograms,
+-- non-empty buckets only: n files, w their bytes (exact). project_id is
+-- project.id, metric file_metric.id.
+CREATE TABLE IF NOT EXISTS project_hist (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  project_id  INTEGER NOT NULL,
+  metric      INTEGER NOT NULL,
+  slot        INTEGER NOT NULL,
+  n INTEGER NOT NULL, w NOT NULL,  -- w exact
+  PRIMARY KEY (snapshot_id, project_id, metric, slot)
+) WITHOUT ROWID;
+
+-- Schema 11: constants that lib/db.c writes with the schema. hist_slot:
+-- the bucket [lo, hi) of every slot of every metric (lib/hist.h
+-- hist_bounds_base; exact). file_metric: the code of each file metric in
+-- project_hist: 0 size, 1 atime, 2 mtime, 3 ctime (lib/metric.h
+-- metric_file[]).
+CREATE TABLE IF NOT EXISTS hist_slot (
+  metric TEXT NOT NULL, slot INTEGER NOT NULL,
+  lo NOT NULL, hi NOT NULL,        -- exact
+  PRIMARY KEY (metric, slot)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS file_metric (
+  id INTEGER PRIMARY KEY, metric TEXT NOT NULL
 );
-CREATE UNIQUE INDEX IF NOT EXISTS hist_key
-  ON hist (snapshot_id, ifnull(project, ''), metric, slot);
 
 CREATE TABLE IF NOT EXISTS hist_extent (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
@@ -126,31 +154,43 @@ CREATE TABLE IF NOT EXISTS hist_extent (
 
 -- Per-project extremes of the size and age histograms (bytes; seconds of
 -- age before now_ref), as hist_extent for the whole file system: one row
--- per project and metric for every project with regular files. Schema 3;
--- a snapshot written before has none.
+-- per project with regular files, the project by its project.id. Schema
+-- 3; schema 11 made its four rows per project (one per metric) one; a
+-- snapshot written before schema 3 has none.
 CREATE TABLE IF NOT EXISTS project_extent (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
-  project TEXT NOT NULL,
-  metric TEXT NOT NULL, min NOT NULL, max NOT NULL,   -- exact
-  PRIMARY KEY (snapshot_id, project, metric)
+  project_id INTEGER NOT NULL,
+  size_min, size_max, atime_min, atime_max,             -- exact
+  mtime_min, mtime_max, ctime_min, ctime_max,           -- exact
+  PRIMARY KEY (snapshot_id, project_id)
 ) WITHOUT ROWID;
 
--- Schema 8: cold data. Per project (NULL: the whole file system), the
--- regular files whose atime, or mtime, is at least `days` days before
--- now_ref (now_ref - time >= days * 86400), each hard-linked inode once
--- under its owning link: their count and bytes (st_size). A row for
--- every threshold of the scan (fsscan --cold), zero included; a snapshot
--- written before has none.
+-- Schema 8: cold data. The regular files whose atime, or mtime, is at
+-- least `days` days before now_ref (now_ref - time >= days * 86400),
+-- each hard-linked inode once under its owning link: their count and
+-- bytes (st_size). cold: the whole file system's, a row for every
+-- threshold of the scan (fsscan --cold), zero included, numbered k from
+-- 0 in its snapshot; project_cold: a project's (project.id) at threshold
+-- k, where not zero (schema 11; before, cold held a row for every
+-- project and threshold). v_cold shows every row. A snapshot written
+-- before schema 8 has none.
 CREATE TABLE IF NOT EXISTS cold (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
-  project     TEXT,
+  k           INTEGER NOT NULL,
   metric      TEXT NOT NULL CHECK (metric IN ('atime', 'mtime')),
   days        INTEGER NOT NULL,
   files       INTEGER NOT NULL,
-  bytes       NOT NULL             -- exact
-);
-CREATE UNIQUE INDEX IF NOT EXISTS cold_key
-  ON cold (snapshot_id, ifnull(project, ''), metric, days);
+  bytes       NOT NULL,            -- exact
+  PRIMARY KEY (snapshot_id, k)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS project_cold (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  project_id  INTEGER NOT NULL,
+  k           INTEGER NOT NULL,
+  files       INTEGER NOT NULL,
+  bytes       NOT NULL,            -- exact
+  PRIMARY KEY (snapshot_id, project_id, k)
+) WITHOUT ROWID;
 
 -- Subtree totals, one row per directory kept (fsscan --dirs): its own name
 -- and its parent's row, never its path, so that the rows of a deep tree

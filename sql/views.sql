@@ -32,16 +32,39 @@ CREATE VIEW IF NOT EXISTS v_project AS
   FROM project;
 
 
--- Schema 8: cold data per project and threshold (fsscan --cold).
+-- Schema 8: cold data per project and threshold (fsscan --cold). Schema
+-- 11 keeps a project's non-zero rows only (project_cold): the view gives
+-- each project of a snapshot a row for every threshold the snapshot
+-- recorded (cold), zero where it has none. CROSS JOIN keeps the
+-- thresholds the outer loop: a project's rows are found by their key.
+DROP VIEW IF EXISTS v_cold;
 CREATE VIEW IF NOT EXISTS v_cold AS
-  SELECT snapshot_id, project, metric, days, files, bytes
-  FROM cold;
+  SELECT snapshot_id, NULL AS project, metric, days, files, bytes
+  FROM cold
+  UNION ALL
+  SELECT t.snapshot_id, p.name, t.metric, t.days, ifnull(c.files, 0),
+         ifnull(c.bytes, 0)
+  FROM cold t CROSS JOIN project p ON p.snapshot_id = t.snapshot_id
+  LEFT JOIN project_cold c ON c.snapshot_id = t.snapshot_id
+    AND c.project_id = p.id AND c.k = t.k;
 
 
+-- Schema 11: the whole file system's rows (hist) and the projects'
+-- (project_hist), their bounds from hist_slot. CROSS JOIN keeps project
+-- the outer loop: its rows are found by their key, (snapshot_id, id)
+-- needs no index of its own.
+DROP VIEW IF EXISTS v_hist;
 CREATE VIEW IF NOT EXISTS v_hist AS
-  SELECT snapshot_id, project, metric, lo, hi, n AS files, w AS bytes
-  FROM hist
-  WHERE metric IN (@FILE_METRICS@);
+  SELECT h.snapshot_id, NULL AS project, h.metric, b.lo, b.hi,
+         h.n AS files, h.w AS bytes
+  FROM hist h JOIN hist_slot b ON b.metric = h.metric AND b.slot = h.slot
+  WHERE h.metric IN (@FILE_METRICS@)
+  UNION ALL
+  SELECT p.snapshot_id, p.name, m.metric, b.lo, b.hi, h.n, h.w
+  FROM project p CROSS JOIN project_hist h ON h.snapshot_id = p.snapshot_id
+    AND h.project_id = p.id
+  CROSS JOIN file_metric m ON m.id = h.metric
+  CROSS JOIN hist_slot b ON b.metric = m.metric AND b.slot = h.slot;
 
 
 -- v_dir: a row's path is the names of its ancestors below ROOT and its

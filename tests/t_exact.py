@@ -224,8 +224,8 @@ class Db:
             c, "SELECT metric, min, max FROM hist_extent WHERE"
             " snapshot_id = ?", sid, ("min", "max"))}
         self.pextent = {(r[0], r[1].decode()): r[2:] for r in self.rows(
-            c, "SELECT project, metric, min, max FROM project_extent WHERE"
-            " snapshot_id = ?", sid, ("min", "max"))}
+            c, "SELECT project, metric, min, max FROM (%s) WHERE"
+            " snapshot_id = ?" % PEXT_OF_11, sid, ("min", "max"))}
         self.top = [r[0] for r in self.rows(
             c, "SELECT value FROM top WHERE snapshot_id = ? AND kind ="
             " 'file' ORDER BY rank", sid, ("value",))]
@@ -510,6 +510,27 @@ VDIR = ("SELECT snapshot_id, path, depth, files, dirs, bytes, alloc_bytes,"
         " max_mtime FROM v_dir")
 
 
+# Schema 11 keeps the projects' histogram rows in project_hist and their
+# extremes in one row each, bounds in hist_slot: these give the rows of
+# schema 3's hist and project_extent from a database of schema 11.
+HIST_OF_11 = (
+    "SELECT h.snapshot_id, NULL, h.metric, h.slot, b.lo, b.hi, h.n, h.w,"
+    " h.v, h.vw FROM hist h JOIN hist_slot b ON b.metric = h.metric"
+    " AND b.slot = h.slot UNION ALL"
+    " SELECT h.snapshot_id, p.name, m.metric, h.slot, b.lo, b.hi, h.n, h.w,"
+    " NULL, NULL FROM project_hist h JOIN project p ON p.snapshot_id ="
+    " h.snapshot_id AND p.id = h.project_id JOIN file_metric m ON"
+    " m.id = h.metric JOIN hist_slot b ON b.metric = m.metric"
+    " AND b.slot = h.slot")
+PEXT_OF_11 = " UNION ALL ".join(
+    "SELECT e.snapshot_id AS snapshot_id, p.name AS project,"
+    " '%s' AS metric, e.%s_min AS min, e.%s_max AS max"
+    " FROM project_extent e JOIN project p ON p.snapshot_id ="
+    " e.snapshot_id AND p.id = e.project_id" % (m, m, m)
+    for m in ("size", "atime", "mtime", "ctime"))
+OF_11 = {"hist": HIST_OF_11, "project_extent": PEXT_OF_11}
+
+
 def v3_columns(t):
     """The columns of schema 3's table t, in order."""
     c = sqlite3.connect(":memory:")
@@ -524,12 +545,12 @@ def dump(db, tables):
     """The rows of each table, in schema 3's columns (a later schema adds
     some, which rows written before have as NULL)."""
     c = sqlite3.connect(db)
+    v11 = c.execute("PRAGMA user_version").fetchone()[0] >= 11
     try:
-        return {t: sorted(c.execute(VDIR if t == "dir" else
-                                    'SELECT %s FROM "%s"' % (
-                                        ", ".join(v3_columns(t)), t)
-                                    ).fetchall(), key=repr)
-                for t in tables}
+        return {t: sorted(c.execute(
+            VDIR if t == "dir" else OF_11[t] if v11 and t in OF_11 else
+            'SELECT %s FROM "%s"' % (", ".join(v3_columns(t)), t)
+        ).fetchall(), key=repr) for t in tables}
     finally:
         c.close()
 
@@ -541,15 +562,21 @@ def make_v3(db):
     c.execute("PRAGMA foreign_keys=OFF")
     c.execute("PRAGMA legacy_alter_table=ON")
     c.execute("CREATE TEMP TABLE dir_rows AS " + VDIR)
-    for v in ("v_snapshot", "v_project", "v_hist", "v_dir", "v_limit"):
+    for t, sql in OF_11.items():
+        c.execute("CREATE TEMP TABLE %s_rows AS %s" % (t, sql))
+    for v in ("v_snapshot", "v_project", "v_hist", "v_dir", "v_limit",
+              "v_cold"):
         c.execute("DROP VIEW %s" % v)
-    c.execute("DROP TABLE project_limit")
-    c.execute("DROP INDEX hist_key")
+    for t in ("project_limit", "project_hist", "cold", "project_cold",
+              "hist_slot", "file_metric"):
+        c.execute("DROP TABLE %s" % t)
     for t, ddl in V3.items():
         c.execute('ALTER TABLE "%s" RENAME TO "%s_new"' % (t, t))
         c.execute(ddl)
         if t == "dir":
             c.execute('INSERT INTO dir SELECT * FROM temp.dir_rows')
+        elif t in OF_11:
+            c.execute('INSERT INTO "%s" SELECT * FROM temp.%s_rows' % (t, t))
         else:
             cols = ", ".join(v3_columns(t))
             c.execute('INSERT INTO "%s" SELECT %s FROM "%s_new"' %
@@ -589,8 +616,8 @@ def upgrade(tmp, root, now):
                        "--dirs", "all", root)
     ok(rc == 0, "upgrade: fsscan into the schema-3 database: exit 0", err)
     c = sqlite3.connect(db)
-    eq(c.execute("PRAGMA user_version").fetchone()[0], 10,
-       "upgrade: now schema 10")
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 11,
+       "upgrade: now schema 11")
     eq(c.execute("SELECT name, type FROM pragma_table_info('snapshot')"
                  " WHERE name IN ('fs_bytes', 'fs_free_bytes',"
                  " 'fs_avail_bytes', 'fs_inodes', 'fs_free_inodes',"
@@ -616,11 +643,13 @@ def upgrade(tmp, root, now):
        "upgrade: integrity_check")
     eq(c.execute("PRAGMA foreign_key_check").fetchall(), [],
        "upgrade: foreign_key_check")
-    eq(c.execute("SELECT tbl_name FROM sqlite_master WHERE name ="
-                 " 'hist_key'").fetchall(), [("hist",)],
-       "upgrade: hist_key indexes the new hist")
+    eq(c.execute("SELECT name FROM sqlite_master WHERE type = 'index'"
+                 " AND tbl_name IN ('hist', 'project_hist')").fetchall(),
+       [], "upgrade: hist_key is gone, the histograms keyed by their"
+       " primary keys")
     ok(not c.execute("SELECT name FROM sqlite_master WHERE name LIKE"
-                     " '%_v3'").fetchall(), "upgrade: no old table left")
+                     " '%_v3' OR name LIKE '%_v10'").fetchall(),
+       "upgrade: no old table left")
     m = oracle.Model(oracle.Walk(root, read_targets=False), now,
                      ["depth:1"], "all")
     c.close()
@@ -675,8 +704,8 @@ def upgrade_v4(tmp, root, now):
                        "--dirs", "1", root)
     ok(rc == 0, "schema 4: fsscan upgrades it: exit 0", err)
     c = sqlite3.connect(db)
-    eq(c.execute("PRAGMA user_version").fetchone()[0], 10,
-       "schema 4: now schema 10")
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 11,
+       "schema 4: now schema 11")
     eq([r for r in sorted(c.execute(VDIR).fetchall(), key=repr)
         if r[0] == 1], before,
        "schema 4: v_dir rows as before, exact text kept as text")

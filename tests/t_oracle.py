@@ -102,9 +102,14 @@ class Scan:
             for kind, value in q("SELECT kind, value FROM top"
                                  " WHERE snapshot_id=? ORDER BY kind, rank"):
                 self.top.setdefault(kind.decode(), []).append(value)
+            # the rows behind v_hist (schema 11: the projects' by id)
             self.hist = sorted(tuple(r) for r in q(
-                "SELECT ifnull(project, ''), metric, slot, lo, hi, n, w, v, vw"
-                " FROM hist WHERE snapshot_id=?"))
+                "SELECT '', metric, slot, n, w, v, vw FROM hist"
+                " WHERE snapshot_id=?1 UNION ALL"
+                " SELECT p.name, h.metric, h.slot, h.n, h.w, NULL, NULL"
+                " FROM project_hist h JOIN project p ON p.snapshot_id ="
+                " h.snapshot_id AND p.id = h.project_id"
+                " WHERE h.snapshot_id=?1"))
             self.ok = True
         except (sqlite3.Error, IndexError, TypeError) as e:
             self.err += " / db: %r" % (e,)

@@ -112,6 +112,8 @@ def scans(tmp):
                            "beta/f4")):
         with open(os.path.join(root, p), "wb") as f:
             f.write(b"x" * (1000 * (i + 1)))
+        # a year before the scans: cold at every threshold (project_cold)
+        os.utime(os.path.join(root, p), (1735689600, 1735689600))
     limits = os.path.join(tmp, "limits.csv")
     with open(limits, "w") as f:
         f.write("alpha,10TiB,1000000\nbeta,1TiB,\n")
@@ -299,8 +301,8 @@ def generate(tmp):
              status))
         sid = cur.lastrowid
         c.execute("INSERT INTO project (snapshot_id, name, source, files, "
-                  "dirs, bytes, alloc_bytes) VALUES (?, 'p', 'depth:1', 10, "
-                  "1, 100, 4096)", (sid,))
+                  "dirs, bytes, alloc_bytes, id) VALUES (?, 'p', 'depth:1', "
+                  "10, 1, 100, 4096, 1)", (sid,))
         c.execute("WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
                   "FROM k WHERE x < 40) INSERT INTO dir (snapshot_id, "
                   "parent, name, depth, files, dirs, bytes, alloc_bytes) "

@@ -152,6 +152,15 @@ def want_cold(_, census_model):
     return sorted(out, key=lambda r: (-r["bytes"], r["project"].encode()))
 
 
+def want_proj_hist(_, census_model):
+    """Project proj's size buckets (v_hist's rows of one project) from
+    the model's walk: lo, hi, files, bytes by lo."""
+    rows = [(k[2], k[3]) + v for k, v in census_model.hist().items()
+            if k[0] == b"proj" and k[1] == "size"]
+    return [{"lo": lo, "hi": hi, "files": f, "bytes": b}
+            for lo, hi, f, b in sorted(rows)]
+
+
 def host_minute_rows(model, host):
     """The minutes v_io_host_minute has for host: expected for it, in a
     minute with an io_minute row (some device has a value) and an hour with
@@ -205,6 +214,8 @@ CHECKS = {
     "The ten largest directories two levels down (v_dir)": want_v_dir,
     "Bytes not read in 180 days, per project, at the latest complete "
     "snapshot (v_cold)": want_cold,
+    "The size histogram of project proj at the latest complete snapshot "
+    "(project_hist)": want_proj_hist,
     "One host's day, minute by minute (v_io_host_minute)": want_host_day,
     "One host's day, device by device, hour by hour (v_io_dev_hour)":
         want_dev_day,

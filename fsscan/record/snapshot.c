@@ -11,6 +11,7 @@
 #include "db.h"
 #include "idname.h"
 #include "record.h"
+#include "xalloc.h"
 
 /* A statement and the error context of one write. */
 struct w {
@@ -209,69 +210,131 @@ bind_acct(sqlite3_stmt *st, int i, const struct acct *a)
 	return i + 4;
 }
 
-/* One histogram row per non-empty slot; v/vw only for whole-fs rows. */
+/*
+ * The projects written: those with entries, in the order of their names
+ * (bytes, as SQLite's BINARY collation orders them), so that every
+ * per-project table is written in the order of its key. A project's row
+ * and its other rows carry its number in this order, 1 up (project.id),
+ * not its name.
+ */
+struct proj_order {
+	int32_t *p;		/* the walk's project numbers, by name */
+	size_t n;
+};
+
+struct named {
+	const char *name;
+	int32_t p;
+};
+
 static int
-write_hist_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
-    const char *metric, enum hist_scheme s, const uint64_t *n,
-    const u128 *wt, const i128 *v, const struct hist_vw *vw)
+named_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct named *)a)->name,
+	    ((const struct named *)b)->name);
+}
+
+static void
+proj_order_make(struct proj_order *o, const struct census *c,
+    const struct project_rules *rules)
+{
+	struct named *v = xcalloc(c->nproj + 1, sizeof *v);
+
+	o->p = xcalloc(c->nproj + 1, sizeof *o->p);
+	o->n = 0;
+	for (size_t p = 0; p < c->nproj; p++)
+		if (c->proj[p].entries)
+			v[o->n++] = (struct named){ project_name(rules,
+			    (int32_t)p), (int32_t)p };
+	qsort(v, o->n, sizeof *v, named_cmp);
+	for (size_t i = 0; i < o->n; i++)
+		o->p[i] = v[i].p;
+	free(v);
+}
+
+/* The whole file system's histogram rows: one per non-empty slot. */
+static int
+write_hist_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *metric,
+    const struct hist *h)
 {
 	char b1[I128_STRLEN], b2[HIST_VW_STRLEN];
 
 	for (int slot = 0; slot < HIST_NB; slot++) {
-		i128 lo, hi;
-		if (!n[slot])
+		if (!h->n[slot])
 			continue;
-		hist_bounds_base(s, slot, &lo, &hi);
 		sqlite3_bind_int64(st, 1, id);
-		db_bind_text(st, 2, proj);
-		db_bind_text(st, 3, metric);
-		sqlite3_bind_int(st, 4, slot);
-		db_bind_i128(st, 5, lo);
-		db_bind_i128(st, 6, hi);
-		sqlite3_bind_int64(st, 7, (int64_t)n[slot]);
-		db_bind_i128(st, 8, (i128)wt[slot]);
-		db_bind_text(st, 9, v ? i128_str(v[slot], b1) : NULL);
-		db_bind_text(st, 10, vw ? hist_vw_str(&vw[slot], b2) : NULL);
+		db_bind_text(st, 2, metric);
+		sqlite3_bind_int(st, 3, slot);
+		sqlite3_bind_int64(st, 4, (int64_t)h->n[slot]);
+		db_bind_i128(st, 5, (i128)h->w[slot]);
+		db_bind_text(st, 6, i128_str(h->v[slot], b1));
+		db_bind_text(st, 7, hist_vw_str(&h->vw[slot], b2));
 		if (done(w, st) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* A project's extremes of one metric, when it has regular files. */
+/* A project's rows of one file metric (k, its code in file_metric): one
+ * per non-empty slot. */
 static int
-write_project_extent(struct w *w, sqlite3_stmt *st, int64_t id,
-    const char *proj, const char *metric, const struct phist *h)
+write_proj_hist(struct w *w, sqlite3_stmt *st, int64_t id, int64_t pid,
+    int k, const struct phist *h)
 {
-	if (h->count == 0)
+	for (int slot = 0; slot < HIST_NB; slot++) {
+		if (!h->n[slot])
+			continue;
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, pid);
+		sqlite3_bind_int(st, 3, k);
+		sqlite3_bind_int(st, 4, slot);
+		sqlite3_bind_int64(st, 5, (int64_t)h->n[slot]);
+		db_bind_i128(st, 6, (i128)h->w[slot]);
+		if (done(w, st) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A project's extremes, when it has regular files: every one is in each
+ * of its file histograms, so all four have them or none. */
+static int
+write_project_extent(struct w *w, sqlite3_stmt *st, int64_t id, int64_t pid,
+    const struct phist *const ph[METRIC_NFILE])
+{
+	if (ph[0]->count == 0)
 		return 0;
 	sqlite3_bind_int64(st, 1, id);
-	db_bind_text(st, 2, proj);
-	db_bind_text(st, 3, metric);
-	db_bind_i128(st, 4, h->min);
-	db_bind_i128(st, 5, h->max);
+	sqlite3_bind_int64(st, 2, pid);
+	for (int k = 0; k < METRIC_NFILE; k++) {
+		db_bind_i128(st, 3 + 2 * k, ph[k]->min);
+		db_bind_i128(st, 4 + 2 * k, ph[k]->max);
+	}
 	return done(w, st);
 }
 
 static int
 write_hists(struct w *w, int64_t id, const struct census *c,
-    const struct project_rules *rules)
+    const struct proj_order *o)
 {
-	sqlite3_stmt *st = prep(w, "INSERT INTO hist (snapshot_id, project,"
-	    " metric, slot, lo, hi, n, w, v, vw) VALUES (?,?,?,?,?,?,?,?,?,?)");
+	sqlite3_stmt *st = prep(w, "INSERT INTO hist (snapshot_id, metric,"
+	    " slot, n, w, v, vw) VALUES (?,?,?,?,?,?,?)");
+	sqlite3_stmt *ph = prep(w, "INSERT INTO project_hist (snapshot_id,"
+	    " project_id, metric, slot, n, w) VALUES (?,?,?,?,?,?)");
 	sqlite3_stmt *ex = prep(w, "INSERT INTO hist_extent (snapshot_id,"
 	    " metric, min, max) VALUES (?,?,?,?)");
+	/* The columns in the order of metric_file[]. */
 	sqlite3_stmt *px = prep(w, "INSERT INTO project_extent (snapshot_id,"
-	    " project, metric, min, max) VALUES (?,?,?,?,?)");
+	    " project_id, size_min, size_max, atime_min, atime_max, mtime_min,"
+	    " mtime_max, ctime_min, ctime_max) VALUES (?,?,?,?,?,?,?,?,?,?)");
 	int rc = -1;
 
-	if (!st || !ex || !px)
+	if (!st || !ph || !ex || !px)
 		goto out;
 	for (int i = 0; i < METRIC_COUNT; i++) {
 		const struct hist *h = &c->h[i];
 		/* Overhead rows are chosen by size, so their bounds are sizes. */
-		if (write_hist_rows(w, st, id, NULL, metric_def[i].name,
-		    metric_def[i].scheme, h->n, h->w, h->v, h->vw) < 0)
+		if (write_hist_rows(w, st, id, metric_def[i].name, h) < 0)
 			goto out;
 		if (!hist_total(h))
 			continue;
@@ -282,27 +345,24 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 		if (done(w, ex) < 0)
 			goto out;
 	}
-	for (size_t p = 0; p < c->nproj; p++) {
-		const struct proj_stats *ps = &c->proj[p];
+	for (size_t i = 0; i < o->n; i++) {
+		const struct proj_stats *ps = &c->proj[o->p[i]];
 		const struct proj_dist *pd = census_proj_dist_of(ps);
-		const char *name = project_name(rules, (int32_t)p);
-		/* In the order of metric_file[]. */
-		const struct phist *ph[METRIC_NFILE] = { &pd->size, &pd->atime,
-		    &pd->mtime, &pd->ctime };
-		if (!ps->entries)
-			continue;
-		for (int k = 0; k < METRIC_NFILE; k++) {
-			const struct metric_def *m = &metric_def[metric_file[k]];
-			if (write_hist_rows(w, st, id, name, m->name, m->scheme,
-			    ph[k]->n, ph[k]->w, NULL, NULL) < 0 ||
-			    write_project_extent(w, px, id, name, m->name,
-			    ph[k]) < 0)
+		/* In the order of metric_file[], the codes of file_metric. */
+		const struct phist *const hs[METRIC_NFILE] = { &pd->size,
+		    &pd->atime, &pd->mtime, &pd->ctime };
+		int64_t pid = (int64_t)i + 1;
+
+		for (int k = 0; k < METRIC_NFILE; k++)
+			if (write_proj_hist(w, ph, id, pid, k, hs[k]) < 0)
 				goto out;
-		}
+		if (write_project_extent(w, px, id, pid, hs) < 0)
+			goto out;
 	}
 	rc = 0;
 out:
 	sqlite3_finalize(st);
+	sqlite3_finalize(ph);
 	sqlite3_finalize(ex);
 	sqlite3_finalize(px);
 	return rc;
@@ -310,53 +370,67 @@ out:
 
 static int
 write_projects(struct w *w, int64_t id, const struct census *c,
-    const struct project_rules *rules)
+    const struct project_rules *rules, const struct proj_order *o)
 {
 	sqlite3_stmt *st = prep(w, "INSERT INTO project (snapshot_id, name,"
-	    " source, files, dirs, bytes, alloc_bytes, entries, public)"
-	    " VALUES (?,?,?,?,?,?,?,?,?)");
+	    " source, files, dirs, bytes, alloc_bytes, entries, public, id)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?)");
 	char src[512];
 	int rc = 0;
 
 	if (!st)
 		return -1;
-	for (size_t p = 0; p < c->nproj && rc == 0; p++) {
-		if (!c->proj[p].entries)
-			continue;
-		project_sources(rules, (int32_t)p, src, sizeof src);
+	for (size_t i = 0; i < o->n && rc == 0; i++) {
+		int32_t p = o->p[i];
+
+		project_sources(rules, p, src, sizeof src);
 		sqlite3_bind_int64(st, 1, id);
-		db_bind_text(st, 2, project_name(rules, (int32_t)p));
+		db_bind_text(st, 2, project_name(rules, p));
 		db_bind_text(st, 3, src);
 		bind_acct(st, 4, &c->proj[p].a);
 		sqlite3_bind_int64(st, 8, (int64_t)c->proj[p].entries);
-		sqlite3_bind_int(st, 9, project_public(rules, (int32_t)p));
+		sqlite3_bind_int(st, 9, project_public(rules, p));
+		sqlite3_bind_int64(st, 10, (int64_t)i + 1);
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);
 	return rc;
 }
 
-/* The rows of one project (NULL: the whole file system) for every
- * threshold, zero included, by atime and by mtime. */
+/*
+ * The cold rows of one project (pid) or, pid 0, of the whole file system,
+ * numbered k = metric * ncold + threshold (atime first, thresholds
+ * ascending). The file system's go into cold, every one, zero included:
+ * they are the thresholds the scan recorded. A project's go into
+ * project_cold where not zero; v_cold gives it the others as zeros.
+ */
 static int
-write_cold_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
-    const struct cold_bins *cb, const struct snap_parts *p)
+write_cold_rows(struct w *w, sqlite3_stmt *fs, sqlite3_stmt *pc, int64_t id,
+    int64_t pid, const struct cold_bins *cb, const struct snap_parts *p)
 {
 	static const char *const metric[ACCOUNT_NCOLD_METRIC] = {
 	    [ACCOUNT_ATIME] = "atime", [ACCOUNT_MTIME] = "mtime" };
 
 	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
 		for (int k = 0; k < p->ncold; k++) {
+			sqlite3_stmt *st = pid ? pc : fs;
 			uint64_t files;
 			u128 bytes;
+			int i = 1;
 
 			census_cold_sum(&cb[m], p->ncold, k, &files, &bytes);
-			sqlite3_bind_int64(st, 1, id);
-			db_bind_text(st, 2, proj);
-			db_bind_text(st, 3, metric[m]);
-			sqlite3_bind_int64(st, 4, p->cold_days[k]);
-			sqlite3_bind_int64(st, 5, (int64_t)files);
-			db_bind_i128(st, 6, (i128)bytes);
+			if (pid && files == 0 && bytes == 0)
+				continue;
+			sqlite3_bind_int64(st, i++, id);
+			if (pid)
+				sqlite3_bind_int64(st, i++, pid);
+			sqlite3_bind_int(st, i++, m * p->ncold + k);
+			if (!pid) {
+				db_bind_text(st, i++, metric[m]);
+				sqlite3_bind_int64(st, i++, p->cold_days[k]);
+			}
+			sqlite3_bind_int64(st, i++, (int64_t)files);
+			db_bind_i128(st, i, (i128)bytes);
 			if (done(w, st) < 0)
 				return -1;
 		}
@@ -367,29 +441,27 @@ write_cold_rows(struct w *w, sqlite3_stmt *st, int64_t id, const char *proj,
  * the projects' bins (every regular file is in one project). */
 static int
 write_cold(struct w *w, int64_t id, const struct census *c,
-    const struct project_rules *rules, const struct snap_parts *p)
+    const struct proj_order *o, const struct snap_parts *p)
 {
-	sqlite3_stmt *st = prep(w, "INSERT INTO cold (snapshot_id, project,"
-	    " metric, days, files, bytes) VALUES (?,?,?,?,?,?)");
+	sqlite3_stmt *fs = prep(w, "INSERT INTO cold (snapshot_id, k, metric,"
+	    " days, files, bytes) VALUES (?,?,?,?,?,?)");
+	sqlite3_stmt *pc = prep(w, "INSERT INTO project_cold (snapshot_id,"
+	    " project_id, k, files, bytes) VALUES (?,?,?,?,?)");
 	struct cold_bins all[ACCOUNT_NCOLD_METRIC] = { 0 };
-	int rc = 0;
+	int rc = fs && pc ? 0 : -1;
 
-	if (!st)
-		return -1;
-	for (size_t i = 0; i < c->nproj && rc == 0; i++) {
-		const struct proj_stats *ps = &c->proj[i];
+	for (size_t i = 0; i < o->n && rc == 0; i++) {
+		const struct proj_stats *ps = &c->proj[o->p[i]];
 		const struct cold_bins *cold = census_proj_dist_of(ps)->cold;
 
-		if (!ps->entries)
-			continue;
 		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
 			census_cold_merge(&all[m], &cold[m]);
-		rc = write_cold_rows(w, st, id, project_name(rules,
-		    (int32_t)i), cold, p);
+		rc = write_cold_rows(w, fs, pc, id, (int64_t)i + 1, cold, p);
 	}
 	if (rc == 0)
-		rc = write_cold_rows(w, st, id, NULL, all, p);
-	sqlite3_finalize(st);
+		rc = write_cold_rows(w, fs, pc, id, 0, all, p);
+	sqlite3_finalize(fs);
+	sqlite3_finalize(pc);
 	return rc;
 }
 
@@ -622,6 +694,7 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	struct w w = { db, err, errlen };
 	struct list_src ls = { &r->dirs, 0 };
 	struct dir_source own = { list_next, &ls };
+	struct proj_order order = { NULL, 0 };
 	sqlite3_stmt *top;
 
 	/* Sums are exact only below CENSUS_MAX_ENTRIES (walk/walk.h, R2). */
@@ -637,12 +710,13 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	}
 	top = prep(&w, "INSERT INTO top (snapshot_id, kind, rank, value, path)"
 	    " VALUES (?,?,?,?,?)");
+	proj_order_make(&order, &r->c, rules);
 	if (!top || check_alive(&w, id) < 0 ||
-	    write_projects(&w, id, &r->c, rules) < 0 ||
-	    write_cold(&w, id, &r->c, rules, parts) < 0 ||
+	    write_projects(&w, id, &r->c, rules, &order) < 0 ||
+	    write_cold(&w, id, &r->c, &order, parts) < 0 ||
 	    write_owners(&w, id, &r->c.users, "user") < 0 ||
 	    write_owners(&w, id, &r->c.groups, "group") < 0 ||
-	    write_hists(&w, id, &r->c, rules) < 0 ||
+	    write_hists(&w, id, &r->c, &order) < 0 ||
 	    write_dirs(&w, id, parts->dirs ? parts->dirs : &own) < 0 ||
 	    write_ranks(&w, id, parts->ranks, parts->nranks) < 0 ||
 	    write_top(&w, top, id, "file", &r->c.top_files) < 0 ||
@@ -653,10 +727,12 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 		if (!err[0])
 			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		sqlite3_finalize(top);
+		free(order.p);
 		db_rollback(db);
 		return -1;
 	}
 	sqlite3_finalize(top);
+	free(order.p);
 	return 0;
 }
 

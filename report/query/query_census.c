@@ -436,10 +436,18 @@ query_census_hist(sqlite3 *db, int64_t id, const char *project,
     const char *metric,
     struct chist *h, char *err, size_t errlen)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT slot, lo, hi, n, w FROM hist"
-	    " WHERE snapshot_id = ?1 AND metric = ?2 AND"
-	    " (CASE WHEN ?3 IS NULL THEN project IS NULL"
-	    " ELSE project = ?3 END)",
+	/* The whole file system's rows (project NULL), or the project's,
+	 * found by its name, then by its number (sql/schema.sql). */
+	sqlite3_stmt *st = db_prepare(db, "SELECT h.slot, b.lo, b.hi, h.n, h.w"
+	    " FROM hist h JOIN hist_slot b ON b.metric = h.metric"
+	    " AND b.slot = h.slot"
+	    " WHERE ?3 IS NULL AND h.snapshot_id = ?1 AND h.metric = ?2"
+	    " UNION ALL SELECT h.slot, b.lo, b.hi, h.n, h.w FROM project p"
+	    " CROSS JOIN file_metric m CROSS JOIN project_hist h"
+	    " ON h.snapshot_id = p.snapshot_id AND h.project_id = p.id"
+	    " AND h.metric = m.id"
+	    " CROSS JOIN hist_slot b ON b.metric = m.metric AND b.slot = h.slot"
+	    " WHERE p.snapshot_id = ?1 AND p.name = ?3 AND m.metric = ?2",
 	    err, errlen);
 	int rc, rows = 0;
 
@@ -501,9 +509,18 @@ query_census_project_extent(sqlite3 *db, int64_t id, const char *metric,
     const char *project, const char *const *exclude, size_t nexclude,
     i128 *min, i128 *max, char *err, size_t errlen)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT project, min, max FROM"
-	    " project_extent WHERE snapshot_id = ?1 AND metric = ?2 AND"
-	    " (?3 IS NULL OR project = ?3)", err, errlen);
+	/* One row per project: the metric's two columns, where known. */
+	sqlite3_stmt *st = db_prepare(db, "SELECT name, lo, hi FROM"
+	    " (SELECT p.name AS name,"
+	    " CASE ?2 WHEN 'size' THEN e.size_min WHEN 'atime' THEN e.atime_min"
+	    " WHEN 'mtime' THEN e.mtime_min WHEN 'ctime' THEN e.ctime_min END"
+	    " AS lo,"
+	    " CASE ?2 WHEN 'size' THEN e.size_max WHEN 'atime' THEN e.atime_max"
+	    " WHEN 'mtime' THEN e.mtime_max WHEN 'ctime' THEN e.ctime_max END"
+	    " AS hi FROM project p CROSS JOIN project_extent e"
+	    " ON e.snapshot_id = p.snapshot_id AND e.project_id = p.id"
+	    " WHERE p.snapshot_id = ?1 AND (?3 IS NULL OR p.name = ?3))"
+	    " WHERE lo IS NOT NULL AND hi IS NOT NULL", err, errlen);
 	int rc, found = 0;
 
 	if (!st)

@@ -80,8 +80,9 @@ def main():
                 fl = files0 + frate * k + rng.randrange(0, 1000)
                 alloc = b + fl * 2048
                 dn = fl // 50 + 1
+                # id: the project's number in its snapshot (schema 11)
                 rows.append((sid, name, "depth:1", fl, dn, b, alloc,
-                             fl + dn))
+                             fl + dn, len(rows) + 1))
                 lims.append((sid, name, lim[0], lim[1], "file"))
                 dirs.append((sid, name, 1, fl, dn, b, alloc, t))
                 tf, tb, ta, te = tf + fl, tb + b, ta + alloc, te + fl + dn
@@ -99,8 +100,8 @@ def main():
                  te - tf, tb, ta, size, free, max(0, free - size // 20),
                  inodes, inodes - te - 1000, t))
             con.executemany("INSERT INTO project (snapshot_id, name, source,"
-                            " files, dirs, bytes, alloc_bytes, entries)"
-                            " VALUES (?,?,?,?,?,?,?,?)", rows)
+                            " files, dirs, bytes, alloc_bytes, entries, id)"
+                            " VALUES (?,?,?,?,?,?,?,?,?)", rows)
             con.executemany("INSERT INTO project_limit VALUES (?,?,?,?,?)",
                             lims)
             # ROOT's row, then each project's directory below it: rows
@@ -115,10 +116,10 @@ def main():
             for slot in range(1, 24):
                 lo = 0 if slot == 1 else 1 << (slot + 9)
                 n = max(1, tf >> slot)
-                con.execute("INSERT INTO hist (snapshot_id, project, metric,"
-                            " slot, lo, hi, n, w) VALUES (?,NULL,'size',?,"
-                            "?,?,?,?)", (sid, slot, lo, 1 << (slot + 10), n,
-                                         n * (lo + (1 << (slot + 9)))))
+                # the bounds of a slot are hist_slot's (schema 11)
+                con.execute("INSERT INTO hist (snapshot_id, metric, slot, n,"
+                            " w) VALUES (?,'size',?,?,?)",
+                            (sid, slot, n, n * (lo + (1 << (slot + 9)))))
         con.commit()
     con.close()
 

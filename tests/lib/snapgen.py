@@ -174,8 +174,15 @@ def _insert_files(con, s):
     return nfiles, len(dirs), nbytes, nalloc, projects, owners, dtot
 
 
-def _hist_rows(con, sid, s, project, files, with_sums):
-    for metric in ("size", "atime", "mtime", "ctime"):
+FILE_METRICS = ("size", "atime", "mtime", "ctime")   # file_metric.id order
+
+
+def _hist_rows(con, sid, s, pid, files, with_sums):
+    """The whole file system's rows (pid None: hist, hist_extent) or a
+    project's (project_hist, project_extent: one row of the four
+    metrics' extremes), as schema 11 keeps them."""
+    ext = []
+    for code, metric in enumerate(FILE_METRICS):
         slots = {}
         for f in files:
             v = metric_value(f, metric, s.now)
@@ -187,13 +194,16 @@ def _hist_rows(con, sid, s, project, files, with_sums):
             e[3] += v * f.size
         for sl in sorted(slots):
             n, w, v, vw = slots[sl]
-            lo, hi = slot_bounds(metric, sl)
-            con.execute(
-                "INSERT INTO hist (snapshot_id, project, metric, slot, lo,"
-                " hi, n, w, v, vw) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (sid, project, metric, sl, lo, hi, n, w,
-                 str(v) if with_sums else None,
-                 str(vw) if with_sums else None))
+            if with_sums:
+                con.execute(
+                    "INSERT INTO hist (snapshot_id, metric, slot, n, w, v,"
+                    " vw) VALUES (?,?,?,?,?,?,?)",
+                    (sid, metric, sl, n, w, str(v), str(vw)))
+            else:
+                con.execute(
+                    "INSERT INTO project_hist (snapshot_id, project_id,"
+                    " metric, slot, n, w) VALUES (?,?,?,?,?,?)",
+                    (sid, pid, code, sl, n, w))
         if files and (with_sums or s.schema >= 3):
             vals = [metric_value(f, metric, s.now) for f in files]
             if with_sums:
@@ -201,23 +211,33 @@ def _hist_rows(con, sid, s, project, files, with_sums):
                             " min, max) VALUES (?,?,?,?)",
                             (sid, metric, min(vals), max(vals)))
             else:
-                con.execute("INSERT INTO project_extent (snapshot_id,"
-                            " project, metric, min, max) VALUES (?,?,?,?,?)",
-                            (sid, project, metric, min(vals), max(vals)))
+                ext += [min(vals), max(vals)]
+    if ext:
+        con.execute("INSERT INTO project_extent VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (sid, pid) + tuple(ext))
 
 
 def _cold_rows(con, sid, s, projects):
-    """v_cold: cold at d days when now - time >= d * 86400."""
-    for project in [None] + sorted(projects):
+    """v_cold: cold at d days when now - time >= d * 86400; the whole file
+    system's rows in cold (k: atime's thresholds, then mtime's), a
+    project's (by its id) in project_cold where not zero."""
+    for pid, project in enumerate([None] + sorted(projects)):
         files = [f for f in s.files if project is None or
                  f.project == project]
+        k = 0
         for metric in ("atime", "mtime"):
             for d in s.cold:
                 old = [f for f in files
                        if s.now - getattr(f, metric) >= d * DAY]
-                con.execute("INSERT INTO cold VALUES (?,?,?,?,?,?)",
-                            (sid, project, metric, d, len(old),
-                             sum(f.size for f in old)))
+                if project is None:
+                    con.execute("INSERT INTO cold VALUES (?,?,?,?,?,?)",
+                                (sid, k, metric, d, len(old),
+                                 sum(f.size for f in old)))
+                elif old:
+                    con.execute("INSERT INTO project_cold VALUES"
+                                " (?,?,?,?,?)", (sid, pid, k, len(old),
+                                                 sum(f.size for f in old)))
+                k += 1
 
 
 def _top_rows(con, sid, s, n=20):
@@ -268,15 +288,16 @@ def insert(path, s):
                     (sid, s.dirs_depth if s.dirs_depth >= 0 else None))
     if s.files is not None:
         nf, nd, nb, na, projects, owners, dtot = _insert_files(con, s)
-        for name in sorted(projects):
+        for pid, name in enumerate(sorted(projects), 1):
             a = projects[name]
             # public: the generated trees stand for directories every
-            # user may list (fsscan's project.public)
+            # user may list (fsscan's project.public); id: the number of
+            # the name in byte order
             con.execute("INSERT INTO project (snapshot_id, name, source,"
-                        " files, dirs, bytes, alloc_bytes, entries, public)"
-                        " VALUES (?,?,?,?,?,?,?,?,1)",
+                        " files, dirs, bytes, alloc_bytes, entries, public,"
+                        " id) VALUES (?,?,?,?,?,?,?,?,1,?)",
                         (sid, name, "depth:1", a[0], a[1], a[2], a[3],
-                         a[0] + a[1] if s.schema >= 4 else None))
+                         a[0] + a[1] if s.schema >= 4 else None, pid))
         for kind, names in (("user", s.users), ("group", s.groups)):
             for i in sorted(owners[kind]):
                 a = owners[kind][i]
@@ -298,20 +319,21 @@ def insert(path, s):
         _hist_rows(con, sid, s, None, s.files, True)
         _top_rows(con, sid, s)
         _cold_rows(con, sid, s, projects)
-        for name in sorted(projects):
-            _hist_rows(con, sid, s, name,
+        for pid, name in enumerate(sorted(projects), 1):
+            _hist_rows(con, sid, s, pid,
                        [f for f in s.files if f.project == name], False)
         totals = (nf, nd, nb, na)
     else:
         f, b, a = s.totals or (0, 0, 0)
         totals = (f, 0, b, a)
-        for name, t in sorted(s.project_totals.items()):
+        for pid, (name, t) in enumerate(sorted(s.project_totals.items()),
+                                        1):
             pf, pb, pa = t[:3]
             pe = t[3] if len(t) > 3 else (pf if s.schema >= 4 else None)
             con.execute("INSERT INTO project (snapshot_id, name, source,"
-                        " files, dirs, bytes, alloc_bytes, entries, public)"
-                        " VALUES (?,?,?,?,?,?,?,?,1)",
-                        (sid, name, "depth:1", pf, 0, pb, pa, pe))
+                        " files, dirs, bytes, alloc_bytes, entries, public,"
+                        " id) VALUES (?,?,?,?,?,?,?,?,1,?)",
+                        (sid, name, "depth:1", pf, 0, pb, pa, pe, pid))
     if not running:
         con.execute("UPDATE snapshot SET files=?, dirs=?, symlinks=0,"
                     " others=0, bytes=?, alloc_bytes=?, errors=0"

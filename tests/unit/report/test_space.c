@@ -26,11 +26,11 @@ static const char fixture[] =
     "  50, 1, 500, 500, 0),"
     " (4, 'two', '/two', 1270339200, 1270339300, 1270339200, 'complete',"
     "  90, 1, 900, 900, 0);"
-    "INSERT INTO hist (snapshot_id, project, metric, slot, lo, hi, n, w)"
-    " VALUES (2, NULL, 'size', 1, 0, 2048, 200, 2000),"
-    " (2, NULL, 'atime', 3, 172800, 345600, 200, 2000),"
-    " (2, NULL, 'mtime', 3, 172800, 345600, 200, 2000),"
-    " (2, NULL, 'ctime', 3, 172800, 345600, 200, 2000);";
+    "INSERT INTO hist (snapshot_id, metric, slot, n, w)"
+    " VALUES (2, 'size', 1, 200, 2000),"
+    " (2, 'atime', 3, 200, 2000),"
+    " (2, 'mtime', 3, 200, 2000),"
+    " (2, 'ctime', 3, 200, 2000);";
 
 static const struct rfigure *
 figure(const struct result *r, const char *key)
