@@ -23,7 +23,7 @@ int iolog_encode_table(struct iobuf *b, const struct iolog_dev *d, size_t n);
 int iolog_encode_values(struct iobuf *b, int type, const struct iolog_clock *c,
     const struct iolog_val *v, size_t n);
 /* A sample as a P frame (version 2); scratch holds n entries. */
-int iolog_encode_packed(struct iobuf *b, const struct iolog_clock *c,
+int iolog_packed_encode(struct iobuf *b, const struct iolog_clock *c,
     const struct iolog_val *v, size_t n, uint32_t *scratch);
 /* The parts the S, K and P encoders share; finish turns invalid and
  * b->oom into the return value. */
@@ -42,7 +42,7 @@ const char *iolog_decode_table(const uint8_t *p, size_t n,
 const char *iolog_decode_values(const uint8_t *p, size_t n, int type,
     struct iolog_clock *c, struct iolog_val *v, size_t ndev);
 void iolog_decode_devs_free(struct iolog_dev *d, size_t n);
-const char *iolog_decode_packed(const uint8_t *p, size_t n,
+const char *iolog_packed_decode(const uint8_t *p, size_t n,
     struct iolog_clock *c, struct iolog_val *v, size_t ndev);
 void iolog_decode_clock(struct cursor *c, struct iolog_clock *k);
 void iolog_decode_fields(struct cursor *c, struct iolog_val *v);

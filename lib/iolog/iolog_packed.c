@@ -136,7 +136,7 @@ mask_of(const uint64_t *v)
 }
 
 int
-iolog_encode_packed(struct iobuf *b, const struct iolog_clock *c,
+iolog_packed_encode(struct iobuf *b, const struct iolog_clock *c,
     const struct iolog_val *v, size_t n, uint32_t *scratch)
 {
 	uint64_t any[DS_FIELDS] = { 0 };
@@ -225,7 +225,7 @@ get_special(struct cursor *c, struct iolog_val *v, size_t ndev)
 }
 
 const char *
-iolog_decode_packed(const uint8_t *p, size_t n, struct iolog_clock *k,
+iolog_packed_decode(const uint8_t *p, size_t n, struct iolog_clock *k,
     struct iolog_val *v, size_t ndev)
 {
 	struct cursor c = { p, p + n, NULL };

@@ -267,7 +267,7 @@ on_values(struct iolog_reader *r, int type, const uint8_t *p, size_t n,
 	if (sample && !r->have_base && !r->lost)
 		return "sample before keyframe";
 	why = type == IOLOG_T_PACKED ?
-	    iolog_decode_packed(p, n, &r->clock, r->val, r->ndev) :
+	    iolog_packed_decode(p, n, &r->clock, r->val, r->ndev) :
 	    iolog_decode_values(p, n, type, &r->clock, r->val, r->ndev);
 	if (why != NULL)
 		return why;

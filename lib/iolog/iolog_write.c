@@ -56,7 +56,7 @@ struct iolog_writer {
 	int member;		/* a member is open: deflate holds its state */
 	int fresh;		/* the dictionary is empty (a full flush) */
 	int level;		/* deflate's level now */
-	uint32_t *scratch;	/* iolog_encode_packed's, scap entries */
+	uint32_t *scratch;	/* iolog_packed_encode's, scap entries */
 	size_t scap;
 	uint32_t crc, isize;	/* of the member's uncompressed bytes */
 	struct iobuf body;	/* the frame being encoded */
@@ -464,7 +464,7 @@ iolog_write_sample(struct iolog_writer *w, const struct iolog_clock *c,
 		w->scratch = p;
 		w->scap = n;
 	}
-	return write_encoded(w, iolog_encode_packed(&w->body, c, v, n,
+	return write_encoded(w, iolog_packed_encode(&w->body, c, v, n,
 	    w->scratch));
 }
 
