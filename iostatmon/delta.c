@@ -86,12 +86,13 @@ delta_compute(const uint64_t *prev, const uint64_t *cur, uint32_t fields,
 		goto reset;
 	memset(out->v, 0, sizeof out->v);
 	out->mask = 0;
-	for (int f = 0; f < DS_FIELDS; f++) {
+	/* the fields provided only, lowest first */
+	for (uint32_t left = fields & ((UINT32_C(1) << DS_FIELDS) - 1);
+	    left != 0; left &= left - 1) {
+		int f = __builtin_ctz(left);
 		int bits = diskstats_field_bits(f, long_bits);
 		uint64_t d;
 
-		if (!(fields >> f & 1))
-			continue;
 		if (diskstats_is_gauge(f)) {
 			d = cur[f];
 		} else {

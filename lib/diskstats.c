@@ -31,24 +31,6 @@ diskstats_field_name(int f)
 	return f >= 0 && f < DS_KNOWN ? field_names[f] : NULL;
 }
 
-int
-diskstats_is_gauge(int f)
-{
-	return f == DS_IN_FLIGHT;
-}
-
-int
-diskstats_field_bits(int f, int long_bits)
-{
-	switch (f) {
-	case DS_RD_MS: case DS_WR_MS: case DS_IN_FLIGHT: case DS_IO_MS:
-	case DS_WEIGHTED_MS: case DS_DC_MS: case DS_FL_MS:
-		return 32;		/* printed through unsigned int */
-	default:
-		return long_bits == 32 ? 32 : 64;
-	}
-}
-
 /* ' ', '\t', '\n', '\v', '\f', '\r': one compare and one range check. */
 static inline int
 is_space(char c)

@@ -47,9 +47,25 @@ void diskstats_parse_all(const char *buf, size_t len, struct ds_table *t);
 void diskstats_table_free(struct ds_table *t);
 
 /* Width in bits of field f: 32 for the ms fields and in_flight, long_bits
- * (32 or 64) for the others. */
-int diskstats_field_bits(int f, int long_bits);
-int diskstats_is_gauge(int f);		/* in_flight */
+ * (32 or 64) for the others. Inline: the sampler asks for every field of
+ * every device of every sample. */
+static inline int
+diskstats_field_bits(int f, int long_bits)
+{
+	switch (f) {
+	case DS_RD_MS: case DS_WR_MS: case DS_IN_FLIGHT: case DS_IO_MS:
+	case DS_WEIGHTED_MS: case DS_DC_MS: case DS_FL_MS:
+		return 32;		/* printed through unsigned int */
+	default:
+		return long_bits == 32 ? 32 : 64;
+	}
+}
+
+static inline int
+diskstats_is_gauge(int f)		/* in_flight */
+{
+	return f == DS_IN_FLIGHT;
+}
 /* "rd_ios", ...; NULL past DS_KNOWN */
 const char *diskstats_field_name(int f);
 

@@ -517,10 +517,12 @@ def check_cuts(log):
 
 def check_resync(log):
     """A byte flipped in a sample three samples before a keyframe: the
-    samples before it and from the keyframe on load (the writer starts a
-    keyframe on an empty dictionary, so reading resumes there); one
-    damage row says where the loss starts, where reading resumed and how
-    many sample records were lost."""
+    samples before it and from the second after it on load (a version 2
+    writer stores samples in stored blocks, which refer to no byte before
+    them, so reading resumes at the next sample, whose clocks start the
+    interval of the one after); one damage row says where the loss
+    starts, where reading resumed and how many sample records were
+    lost."""
     data = open(log, "rb").read()
     members = layout(data)
     m = members[0]
@@ -534,18 +536,18 @@ def check_resync(log):
     open(p, "wb").write(bad)
     exp = after_damage(data, members, 0, k)
     (at, res, n), = exp.damage
-    eq((res, n), (m.frames[kk[0]].start, 3), "oracle: reading resumes at "
-       "the keyframe, 3 sample records lost")
+    eq((res, n), (m.frames[k + 1].start, 2), "oracle: reading resumes at "
+       "the next sample, 2 sample records lost")
     db = path("resync.db")
     rc, out, err = ingest(db, p)
     clean = dump_rows(log)[0]
     want = rows_of(clean, exp.samples)
     eq(vio_rows(db), want, "damage before a keyframe: v_io holds the rows "
-       "before it and from the keyframe on (%d of %d)" % (len(want),
+       "before it and from the second sample after it on (%d of %d)" % (len(want),
                                                         len(clean)))
     dmg = sql(db, "SELECT offset, reason FROM io_damage")
     ok(rc == 1 and len(dmg) == 1 and dmg[0][0] == at and dmg[0][1].endswith(
-       "; resumed at compressed offset %d; 3 sample records lost" % res),
+       "; resumed at compressed offset %d; 2 sample records lost" % res),
        "damage before a keyframe: exit 1, one io_damage row: where the "
        "loss starts, where reading resumed, records lost", repr(dmg))
     ok(err == "iocensus ingest: %s: damaged at compressed offset %d: %s\n"

@@ -170,7 +170,7 @@ def check_c_writer(tmp, r):
         ok(False, "Python decodes the C writer's log", repr(e))
         return
     eq(texts(got), texts(frames), "Python decodes the C writer's log exactly")
-    want_raw = b"".join(frame_bytes(f) for f in frames)
+    want_raw = b"".join(frame_bytes(f, 2) for f in frames)
     eq(gzip.decompress(data), want_raw,
        "gzip module: the uncompressed stream is the frames, byte for byte")
     # Every frame is followed by a sync flush: 00 00 ff ff ends each write.
@@ -192,13 +192,13 @@ def gz_header(r, flags):
     return bytes(h)
 
 
-def py_member(r, frames, flags, level, per_frame_flush=True):
-    raw = b"".join(frame_bytes(f) for f in frames)
+def py_member(r, frames, flags, level, per_frame_flush=True, version=1):
+    raw = b"".join(frame_bytes(f, version) for f in frames)
     d = zlib.compressobj(level, zlib.DEFLATED, -15)
     out = b""
     if per_frame_flush:
         for f in frames:
-            out += d.compress(frame_bytes(f))
+            out += d.compress(frame_bytes(f, version))
             out += d.flush(r.choice([zlib.Z_SYNC_FLUSH, zlib.Z_FULL_FLUSH]))
     else:
         out += d.compress(raw)
@@ -219,6 +219,19 @@ def check_c_reader(tmp, r):
             got, rc = c_decode(path)
             eq(got, texts(frames), "C reader decodes a Python log "
                "(gzip flags %#x, level %d)" % (flags, level))
+    # Version 2: samples as P frames, by this file's encoder; a file
+    # holding a version-1 member then a version-2 one, as appending to a
+    # log of an older writer leaves it.
+    for level in (0, 6):
+        frames, data = [], b""
+        for version in (1, 2, 2):
+            m = gen_member(r, r.randrange(0, 7), r.randrange(0, 8))
+            frames += m
+            data += py_member(r, m, 0, level, True, version)
+        open(path, "wb").write(data)
+        got, rc = c_decode(path)
+        eq(got, texts(frames), "C reader decodes a Python log of version "
+           "1 and 2 members (level %d)" % level)
 
 
 def check_torn(tmp, r):
@@ -265,7 +278,8 @@ def check_torn(tmp, r):
        data[len(sealed):len(sealed) + 3] == b"\x1f\x8b\x08",
        "the torn tail is cut after the last whole frame and sealed in place, "
        "byte for byte")
-    eq(gzip.decompress(data), b"".join(frame_bytes(f) for f in m1[:5] + m3),
+    eq(gzip.decompress(data), b"".join(frame_bytes(f) for f in m1[:5]) +
+       b"".join(frame_bytes(f, 2) for f in m3),
        "after the repair gzip reads every good frame and the new member")
     del whole
 

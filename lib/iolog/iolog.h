@@ -11,7 +11,9 @@
 #include "diskstats.h"
 #include "fdpath.h"
 
-#define IOLOG_VERSION 1
+/* The format version a writer writes. Readers read every version up to
+ * it, each member by its own header's (docs/iolog-format.md). */
+#define IOLOG_VERSION 2
 
 enum iolog_flag {
 	IOLOG_LATE = 1, IOLOG_GAP = 2, IOLOG_CLOCK_STEP = 4,
@@ -35,6 +37,7 @@ struct iolog_header {
 	char boot_id[64];
 	uint64_t created_ns;	/* CLOCK_REALTIME */
 	char writer[64];
+	int version;		/* the reader sets it; writers write IOLOG_VERSION */
 };
 
 struct iolog_attr {

@@ -62,7 +62,9 @@ iolog_decode_header(const uint8_t *p, size_t n, struct iolog_header *h)
 	char magic[8];
 
 	memset(h, 0, sizeof *h);
-	if (cursor_varint(&c) != IOLOG_VERSION && c.err == NULL)
+	h->version = (int)cursor_varint_max(&c, IOLOG_VERSION,
+	    "unsupported format version");
+	if (c.err == NULL && h->version < 1)
 		return "unsupported format version";
 	get_field(&c, magic, sizeof magic, "bad magic");
 	if (c.err == NULL && strcmp(magic, "iolog") != 0)
@@ -198,8 +200,8 @@ iolog_decode_table(const uint8_t *p, size_t n, struct iolog_dev **dev,
 	return NULL;
 }
 
-static void
-get_clock(struct cursor *c, struct iolog_clock *k)
+void
+iolog_decode_clock(struct cursor *c, struct iolog_clock *k)
 {
 	k->seq = cursor_varint(c);
 	k->realtime_ns = cursor_varint(c);
@@ -210,8 +212,8 @@ get_clock(struct cursor *c, struct iolog_clock *k)
 	k->missed = cursor_varint(c);
 }
 
-static void
-get_fields(struct cursor *c, struct iolog_val *v)
+void
+iolog_decode_fields(struct cursor *c, struct iolog_val *v)
 {
 	int f;
 
@@ -230,7 +232,7 @@ iolog_decode_values(const uint8_t *p, size_t n, int type,
 	size_t i;
 
 	memset(k, 0, sizeof *k);
-	get_clock(&c, k);
+	iolog_decode_clock(&c, k);
 	for (i = 0; i < ndev && c.err == NULL; i++) {
 		memset(&v[i], 0, sizeof v[i]);
 		if (c.p == c.end)
@@ -241,7 +243,7 @@ iolog_decode_values(const uint8_t *p, size_t n, int type,
 			if (v[i].state == IOLOG_ABSENT)
 				continue;
 		}
-		get_fields(&c, &v[i]);
+		iolog_decode_fields(&c, &v[i]);
 	}
 	if (c.err == NULL && c.p != c.end)
 		return "device count mismatch (too many entries)";

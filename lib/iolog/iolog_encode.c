@@ -18,8 +18,8 @@ put_field(struct iobuf *b, const char *s, size_t size, int *invalid)
 	iobuf_str(b, s, n);
 }
 
-static int
-finish(struct iobuf *b, int invalid)
+int
+iolog_encode_finish(struct iobuf *b, int invalid)
 {
 	if (invalid) {
 		errno = EINVAL;
@@ -48,7 +48,7 @@ iolog_encode_header(struct iobuf *b, const struct iolog_header *h)
 	put_field(b, h->boot_id, sizeof h->boot_id, &invalid);
 	iobuf_varint(b, h->created_ns);
 	put_field(b, h->writer, sizeof h->writer, &invalid);
-	return finish(b, invalid);
+	return iolog_encode_finish(b, invalid);
 }
 
 static int
@@ -74,14 +74,14 @@ iolog_encode_table(struct iobuf *b, const struct iolog_dev *d, size_t n)
 	int invalid = 0;
 
 	if (n > IOLOG_NDEV_MAX)
-		return finish(b, 1);
+		return iolog_encode_finish(b, 1);
 	iobuf_byte(b, IOLOG_T_TABLE);
 	iobuf_varint(b, n);
 	for (i = 0; i < n; i++) {
 		if (d[i].fields & ~IOLOG_MASK_ALL ||
 		    d[i].nattr > IOLOG_NATTR_MAX ||
 		    (d[i].nattr > 0 && d[i].attr == NULL))
-			return finish(b, 1);
+			return iolog_encode_finish(b, 1);
 		iobuf_varint(b, d[i].id);
 		put_field(b, d[i].name, sizeof d[i].name, &invalid);
 		iobuf_varint(b, d[i].major);
@@ -91,9 +91,9 @@ iolog_encode_table(struct iobuf *b, const struct iolog_dev *d, size_t n)
 		iobuf_varint(b, d[i].nattr);
 		for (j = 0; j < d[i].nattr; j++)
 			if (put_attr(b, &d[i].attr[j]) < 0)
-				return finish(b, 1);
+				return iolog_encode_finish(b, 1);
 	}
-	return finish(b, invalid);
+	return iolog_encode_finish(b, invalid);
 }
 
 /* Room for a mask and DS_FIELDS values. */
@@ -103,8 +103,8 @@ iolog_reserve_fields(struct iobuf *b)
 	return iobuf_reserve(b, (1 + DS_FIELDS) * VARINT_MAX);
 }
 
-static void
-put_clock(struct iobuf *b, const struct iolog_clock *c)
+void
+iolog_encode_clock(struct iobuf *b, const struct iolog_clock *c)
 {
 	iobuf_varint(b, c->seq);
 	iobuf_varint(b, c->realtime_ns);
@@ -118,8 +118,8 @@ put_clock(struct iobuf *b, const struct iolog_clock *c)
 /* mask, then the non-zero fields in field order. The caller's mask is not
  * trusted: the stored set is exactly the non-zero values. This runs for
  * every device of every sample, so it writes straight into the buffer. */
-static void
-put_fields(struct iobuf *b, const uint64_t *v)
+void
+iolog_encode_fields(struct iobuf *b, const uint64_t *v)
 {
 	uint32_t mask = 0;
 	uint8_t *p;
@@ -146,19 +146,19 @@ iolog_encode_values(struct iobuf *b, int type, const struct iolog_clock *c,
 
 	if (n > IOLOG_NDEV_MAX ||
 	    (type != IOLOG_T_KEYFRAME && type != IOLOG_T_SAMPLE))
-		return finish(b, 1);
+		return iolog_encode_finish(b, 1);
 	iobuf_byte(b, (uint8_t)type);
-	put_clock(b, c);
+	iolog_encode_clock(b, c);
 	for (i = 0; i < n; i++) {
 		if (type == IOLOG_T_KEYFRAME) {
-			put_fields(b, v[i].v);
+			iolog_encode_fields(b, v[i].v);
 			continue;
 		}
 		if (v[i].state > IOLOG_RESET)
-			return finish(b, 1);
+			return iolog_encode_finish(b, 1);
 		iobuf_varint(b, v[i].state);
 		if (v[i].state != IOLOG_ABSENT)
-			put_fields(b, v[i].v);
+			iolog_encode_fields(b, v[i].v);
 	}
-	return finish(b, 0);
+	return iolog_encode_finish(b, 0);
 }

@@ -13,7 +13,7 @@
 #define IOLOG_MASK_ALL   ((UINT32_C(1) << DS_FIELDS) - 1)
 
 enum { IOLOG_T_HEADER = 'H', IOLOG_T_TABLE = 'T', IOLOG_T_KEYFRAME = 'K',
-    IOLOG_T_SAMPLE = 'S' };
+    IOLOG_T_SAMPLE = 'S', IOLOG_T_PACKED = 'P' };
 
 /* Encoders append a whole body (type byte first) to b. They return 0, or
  * -1 with errno EINVAL when the input cannot be represented (a string too
@@ -22,6 +22,14 @@ int iolog_encode_header(struct iobuf *b, const struct iolog_header *h);
 int iolog_encode_table(struct iobuf *b, const struct iolog_dev *d, size_t n);
 int iolog_encode_values(struct iobuf *b, int type, const struct iolog_clock *c,
     const struct iolog_val *v, size_t n);
+/* A sample as a P frame (version 2); scratch holds n entries. */
+int iolog_packed_encode(struct iobuf *b, const struct iolog_clock *c,
+    const struct iolog_val *v, size_t n, uint32_t *scratch);
+/* The parts the S, K and P encoders share; finish turns invalid and
+ * b->oom into the return value. */
+void iolog_encode_clock(struct iobuf *b, const struct iolog_clock *c);
+void iolog_encode_fields(struct iobuf *b, const uint64_t *v);
+int iolog_encode_finish(struct iobuf *b, int invalid);
 
 /* Decoders take the body after its type byte and return NULL, or the
  * reason it is invalid. iolog_decode_table allocates *dev (free with
@@ -34,6 +42,10 @@ const char *iolog_decode_table(const uint8_t *p, size_t n,
 const char *iolog_decode_values(const uint8_t *p, size_t n, int type,
     struct iolog_clock *c, struct iolog_val *v, size_t ndev);
 void iolog_decode_devs_free(struct iolog_dev *d, size_t n);
+const char *iolog_packed_decode(const uint8_t *p, size_t n,
+    struct iolog_clock *c, struct iolog_val *v, size_t ndev);
+void iolog_decode_clock(struct cursor *c, struct iolog_clock *k);
+void iolog_decode_fields(struct cursor *c, struct iolog_val *v);
 
 /* The body of the frame the reader delivered last. */
 void iolog_reader_frame(const struct iolog_reader *r, const uint8_t **body,

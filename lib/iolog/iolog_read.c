@@ -248,33 +248,38 @@ on_table(struct iolog_reader *r, const uint8_t *p, size_t n)
 	return NULL;
 }
 
-/* A K or S. An S needs a base: the previous K or S of the member. After
- * damage, the first S read again has none; it is not delivered, but its
- * clocks are the base of the next (*deliver = 0). */
+/* A K, S or P (a sample of version 2). A sample needs a base: the
+ * previous K or sample of the member. After damage, the first sample read
+ * again has none; it is not delivered, but its clocks are the base of the
+ * next (*deliver = 0). */
 static const char *
 on_values(struct iolog_reader *r, int type, const uint8_t *p, size_t n,
     struct iolog_event *ev, int *deliver)
 {
+	int sample = type != IOLOG_T_KEYFRAME;
 	const char *why;
 
 	if (!r->have_table)
-		return type == IOLOG_T_SAMPLE ? "sample before device table" :
+		return sample ? "sample before device table" :
 		    "keyframe before device table";
-	if (type == IOLOG_T_SAMPLE && !r->have_base && !r->lost)
+	if (type == IOLOG_T_PACKED && r->hdr.version < 2)
+		return "packed sample in a version 1 member";
+	if (sample && !r->have_base && !r->lost)
 		return "sample before keyframe";
-	why = iolog_decode_values(p, n, type, &r->clock, r->val, r->ndev);
+	why = type == IOLOG_T_PACKED ?
+	    iolog_packed_decode(p, n, &r->clock, r->val, r->ndev) :
+	    iolog_decode_values(p, n, type, &r->clock, r->val, r->ndev);
 	if (why != NULL)
 		return why;
-	*deliver = type == IOLOG_T_KEYFRAME || r->have_base;
-	if (type == IOLOG_T_SAMPLE && r->have_base) {
+	*deliver = !sample || r->have_base;
+	if (sample && r->have_base) {
 		if (r->clock.monotonic_ns < r->prev_mono)
 			return "monotonic clock went backwards";
 		ev->interval_ns = r->clock.monotonic_ns - r->prev_mono;
 	}
 	r->prev_mono = r->clock.monotonic_ns;
 	r->have_base = 1;
-	ev->type = type == IOLOG_T_SAMPLE ? IOLOG_EV_SAMPLE :
-	    IOLOG_EV_KEYFRAME;
+	ev->type = sample ? IOLOG_EV_SAMPLE : IOLOG_EV_KEYFRAME;
 	ev->clock = &r->clock;
 	ev->val = r->val;
 	return NULL;
@@ -307,6 +312,7 @@ on_frame(struct iolog_reader *r, const uint8_t *body, size_t len,
 		return why;
 	case IOLOG_T_KEYFRAME:
 	case IOLOG_T_SAMPLE:
+	case IOLOG_T_PACKED:
 		return on_values(r, type, body + 1, len - 1, ev, deliver);
 	default:
 		snprintf(r->why, sizeof r->why, "unknown frame type 0x%02x",

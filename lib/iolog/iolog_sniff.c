@@ -1,7 +1,7 @@
 /*
  * iolog_sniff: what the first bytes of a file say it is. A log is gzip
  * whose data starts with a header frame: a length varint, then 'H',
- * version 1 and the str "iolog" (docs/iolog-format.md). Damage to those
+ * a version (1 or 2) and the str "iolog" (docs/iolog-format.md). Damage to those
  * few bytes must not make a log pass for a foreign file, so either the
  * frame's fixed start or the magic anywhere in the first bytes will do,
  * and gzip whose header or data is bad before its data says anything
@@ -18,7 +18,8 @@
 
 /* The magic str of a header frame, length byte first. */
 static const uint8_t magic[] = { 5, 'i', 'o', 'l', 'o', 'g' };
-/* 'H', version 1, the magic's length: what follows the length varint. */
+/* 'H', version 1, the magic's length: what follows the length varint;
+ * the version byte may be any version up to IOLOG_VERSION. */
 static const uint8_t h_start[] = { 'H', 1, 5 };
 
 /* Do the inflated bytes p[0 .. n) start like a log? 1 yes (the magic is
@@ -40,8 +41,10 @@ log_start(const uint8_t *p, size_t n)
 		return 0;
 	k++;
 	m = n - k < sizeof h_start ? n - k : sizeof h_start;
-	if (memcmp(p + k, h_start, m) != 0)
-		return -1;
+	for (i = 0; i < m; i++)
+		if (i == 1 ? p[k + i] < 1 || p[k + i] > IOLOG_VERSION :
+		    p[k + i] != h_start[i])
+			return -1;
 	return m == sizeof h_start ? 1 : 0;
 }
 

@@ -33,11 +33,13 @@
 #define BACKLOG_DEFAULT (4u << 20)
 #define NOWHERE SIZE_MAX
 enum { MID_FLUSH = 1, MID_ENDED = 2 };
-/* Level 6 (zlib's default): on the benchmark's 100-device day it is the
- * lowest level whose log stays under 1/10 of sysstat's sa file; level 3
- * costs ~20% less CPU for 2% more bytes, level 1 ~30% less for 3% more
- * (docs/PERFORMANCE.md, iostatmon). */
+/* Level 6 (zlib's default) for H, T and K frames: on the benchmark's
+ * 100-device day level 3 costs ~20% less CPU for 2% more bytes. P frames,
+ * every sample but the hourly keyframe, are bit-packed already: deflate
+ * would spend most of a sample's CPU on them for nothing, so they go into
+ * stored blocks (level 0; docs/PERFORMANCE.md, iostatmon). */
 #define DEFLATE_LEVEL 6
+#define PACKED_LEVEL 0
 
 /* RFC 1952 header: deflate, no flags, no mtime, OS = Unix. */
 static const uint8_t gzip_header[10] = {
@@ -53,6 +55,9 @@ struct iolog_writer {
 	int zinit;
 	int member;		/* a member is open: deflate holds its state */
 	int fresh;		/* the dictionary is empty (a full flush) */
+	int level;		/* deflate's level now */
+	uint32_t *scratch;	/* iolog_packed_encode's, scap entries */
+	size_t scap;
 	uint32_t crc, isize;	/* of the member's uncompressed bytes */
 	struct iobuf body;	/* the frame being encoded */
 	struct iobuf out;	/* compressed bytes not yet written: backlog */
@@ -245,6 +250,8 @@ begin_member(struct iolog_writer *w)
 		errno = ENOMEM;
 		return -1;
 	}
+	if (!w->zinit)
+		w->level = DEFLATE_LEVEL;	/* deflateReset keeps the level */
 	w->zinit = 1;
 	w->hdr_pos = w->out.len;
 	iobuf_add(&w->out, gzip_header, sizeof gzip_header);
@@ -346,6 +353,26 @@ failed(struct iolog_writer *w)
 	return -1;
 }
 
+/* Deflate the next frame at level. Called between frames, after a
+ * flush, so nothing is pending and the change emits nothing. */
+static int
+set_level(struct iolog_writer *w, int level)
+{
+	uint8_t none[64];
+
+	if (w->level == level)
+		return 0;
+	w->zs.next_out = none;
+	w->zs.avail_out = sizeof none;
+	if (deflateParams(&w->zs, level, Z_DEFAULT_STRATEGY) != Z_OK ||
+	    w->zs.avail_out != sizeof none) {
+		errno = EIO;
+		return -1;
+	}
+	w->level = level;
+	return 0;
+}
+
 /* Frame a body (varint LEN | body | CRC32), deflate it and write. An 'H'
  * body starts a new member, finishing the open one. */
 int
@@ -368,7 +395,9 @@ iolog_write_body(struct iolog_writer *w, const uint8_t *body, size_t len)
 	put_le32(crc, (uint32_t)crc32(0, body, (uInt)len));
 	flush = body[0] == IOLOG_T_KEYFRAME ? Z_FULL_FLUSH : Z_SYNC_FLUSH;
 	starts_fresh = body[0] == IOLOG_T_KEYFRAME || body[0] == IOLOG_T_TABLE;
-	if ((starts_fresh && !w->fresh && zput(w, NULL, 0, Z_FULL_FLUSH) < 0) ||
+	if (set_level(w, body[0] == IOLOG_T_PACKED ? PACKED_LEVEL :
+	    DEFLATE_LEVEL) < 0 ||
+	    (starts_fresh && !w->fresh && zput(w, NULL, 0, Z_FULL_FLUSH) < 0) ||
 	    zput(w, pre, varint_put(pre, len), Z_NO_FLUSH) < 0 ||
 	    zput(w, body, len, Z_NO_FLUSH) < 0 ||
 	    zput(w, crc, sizeof crc, flush) < 0) {
@@ -420,8 +449,23 @@ iolog_write_sample(struct iolog_writer *w, const struct iolog_clock *c,
     const struct iolog_val *v, size_t n)
 {
 	w->body.len = 0;
-	return write_encoded(w, iolog_encode_values(&w->body, IOLOG_T_SAMPLE,
-	    c, v, n));
+	if (n > w->scap) {
+		uint32_t *p;
+
+		if (n > IOLOG_NDEV_MAX) {	/* refused by the encoder */
+			errno = EINVAL;
+			return -1;
+		}
+		p = realloc(w->scratch, n * sizeof *p);
+		if (p == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		w->scratch = p;
+		w->scap = n;
+	}
+	return write_encoded(w, iolog_packed_encode(&w->body, c, v, n,
+	    w->scratch));
 }
 
 int
@@ -520,6 +564,7 @@ iolog_writer_close(struct iolog_writer *w)
 		deflateEnd(&w->zs);
 	iobuf_free(&w->body);
 	iobuf_free(&w->out);
+	free(w->scratch);
 	free(w);
 	errno = err;
 	return rc;

@@ -237,7 +237,8 @@ def _varint(b, i):
 
 def frame_clocks(path):
     """[(member, type, seq, realtime_ns, flags, missed)] for every K and S
-    frame of a complete log, read here from docs/iolog-format.md alone:
+    frame (a P, the S of version 2, as "S": the same sample header) of a
+    complete log, read here from docs/iolog-format.md alone:
     gzip members (zlib), frames "varint LEN | body | u32le CRC32"."""
     import zlib
     data = open(path, "rb").read()
@@ -253,12 +254,13 @@ def frame_clocks(path):
             n, i = _varint(raw, i)
             body = raw[i:i + n]
             i += n + 4
-            if body[:1] in (b"K", b"S"):
+            if body[:1] in (b"K", b"S", b"P"):
                 vals, j = [], 1
                 for _ in range(7):
                     v, j = _varint(body, j)
                     vals.append(v)
                 seq, rt, mono, boot, read_ns, flags, missed = vals
-                out.append((member, chr(body[0]), seq, rt, flags, missed))
+                out.append((member, chr(body[0]).replace("P", "S"), seq, rt,
+                            flags, missed))
         member += 1
     return out

@@ -35,11 +35,59 @@ def put_fields(vals):
     return put_varint(mask) + b"".join(put_varint(v) for v in vals if v)
 
 
-def body_of(f):
+def mask_of(vals):
+    return sum(1 << i for i, v in enumerate(vals) if v)
+
+
+def packed_body(f):
+    """An S tuple as the P frame of version 2 ("P — packed sample")."""
+    out = b"P" + b"".join(put_varint(c) for c in f[1])
+    special = [(i, d) for i, d in enumerate(f[2]) if d[0] != 0]
+    out += put_varint(len(special))
+    last = 0
+    for i, (st, vals) in special:
+        out += put_varint(i - last) + put_varint(st)
+        last = i + 1
+        if st == 2:
+            out += put_fields(vals)
+    bits = nbits = 0
+
+    def put(v, n):
+        nonlocal bits, nbits
+        assert 0 <= v < 1 << n
+        bits |= v << nbits
+        nbits += n
+    kept = [vals for st, vals in f[2] if st == 0]
+    for vals in kept:
+        put(1 if mask_of(vals) else 0, 1)
+    moved = [vals for vals in kept if mask_of(vals)]
+    prev = 0
+    for vals in moved:
+        if mask_of(vals) == prev:
+            put(1, 1)
+        else:
+            prev = mask_of(vals)
+            put(0, 1)
+            put(prev, DS_FIELDS)
+    for i in range(DS_FIELDS):
+        col = [vals[i] for vals in moved if vals[i]]
+        if col:
+            width = max(col).bit_length()
+            put(width - 1, 6)
+            for v in col:
+                put(v, width)
+    return out + bits.to_bytes((nbits + 7) // 8, "little")
+
+
+def body_of(f, version=1):
+    """The body of frame tuple f in format version 1 or 2 (an S becomes a
+    P in version 2)."""
     kind = f[0]
+    if kind == "S" and version >= 2:
+        return packed_body(f)
     if kind == "H":
         _, host, rel, mach, lb, ival, boot, created, writer = f
-        return (b"H" + put_varint(1) + put_str(b"iolog") + put_str(host) +
+        return (b"H" + put_varint(version) + put_str(b"iolog") + put_str(host) +
                 put_str(rel) + put_str(mach) + put_varint(lb) +
                 put_varint(ival) + put_str(boot) + put_varint(created) +
                 put_str(writer))
@@ -63,8 +111,8 @@ def body_of(f):
     return out
 
 
-def frame_bytes(f):
-    body = body_of(f)
+def frame_bytes(f, version=1):
+    body = body_of(f, version)
     return put_varint(len(body)) + body + struct.pack("<I", zlib.crc32(body))
 
 
@@ -96,13 +144,52 @@ class Cursor:
         mask = self.varint()
         return [self.varint() if mask >> i & 1 else 0 for i in range(DS_FIELDS)]
 
+    def packed(self, ndev):
+        """The entries of a P frame after its sample header."""
+        devs = [None] * ndev
+        i = 0
+        for _ in range(self.varint()):
+            i += self.varint()
+            st = self.varint()
+            assert st in (1, 2) and i < ndev, "special entry"
+            devs[i] = (st, None if st == 1 else self.fields())
+            i += 1
+        rest = self.b[self.i:]
+        self.i = len(self.b)
+        bits, nbits, pos = int.from_bytes(rest, "little"), 8 * len(rest), 0
+
+        def get(n):
+            nonlocal pos
+            pos += n
+            assert pos <= nbits, "packed bits cut short"
+            return bits >> (pos - n) & ((1 << n) - 1)
+        kept = [d for d in range(ndev) if devs[d] is None]
+        moved = [d for d in kept if get(1)]
+        masks, prev = {}, 0
+        for d in moved:
+            if not get(1):
+                prev = get(DS_FIELDS)
+            assert prev, "a moved device without fields"
+            masks[d] = prev
+        vals = {d: [0] * DS_FIELDS for d in kept}
+        for f in range(DS_FIELDS):
+            col = [d for d in moved if masks[d] >> f & 1]
+            if col:
+                width = get(6) + 1
+                for d in col:
+                    vals[d][f] = get(width)
+        assert nbits - pos < 8 and bits >> pos == 0, "padding"
+        for d in kept:
+            devs[d] = (0, vals[d])
+        return devs
+
 
 def parse_body(body, ndev, prev_mono):
     c = Cursor(body)
     kind = chr(body[0])
     c.i = 1
     if kind == "H":
-        assert c.varint() == 1 and c.str() == b"iolog"
+        assert c.varint() in (1, 2) and c.str() == b"iolog"
         f = ("H", c.str(), c.str(), c.str(), c.varint(), c.varint(), c.str(),
              c.varint(), c.str())
     elif kind == "T":
@@ -113,6 +200,9 @@ def parse_body(body, ndev, prev_mono):
             d.append([(c.str(), c.str()) for _ in range(c.varint())])
             devs.append(tuple(d))
         f = ("T", devs)
+    elif kind == "P":
+        clock = [c.varint() for _ in range(7)]
+        f = ("S", clock, c.packed(ndev), clock[2] - prev_mono)
     else:
         clock = [c.varint() for _ in range(7)]
         devs = []
@@ -179,7 +269,8 @@ def split_frames(raw):
 
 
 def py_decode(data):
-    """Every frame of a clean log, as tuples."""
+    """Every frame of a clean log, as tuples (a P frame as the S it
+    holds)."""
     frames = []
     for raw in gzip_members(data):
         ndev, mono = 0, 0

@@ -279,9 +279,11 @@ frame_seq(const struct fixture *fx, size_t i)
 
 /* Damage inside frame k of a member with keyframes every few samples:
  * the frames before it, then reading resumes at the next table or
- * keyframe (the writer starts each on an empty dictionary), or just
- * after a damaged keyframe (its full flush), where the first sample only
- * gives the clock the next interval starts from; one damage event says
+ * keyframe (the writer starts each on an empty dictionary), or at the
+ * next sample when it follows the damaged frame (a P in stored blocks
+ * refers to no byte before it; after a damaged keyframe, its full flush),
+ * where that first sample only gives the clock the next interval starts
+ * from; one damage event says
  * where the loss starts, where reading resumed and how many sample
  * records were lost. m1: the first frame of the second member, at byte
  * m2 of the file. */
@@ -304,9 +306,13 @@ resync_ok(const struct fixture *fx, uint8_t *buf, size_t len, size_t k,
 		if (fx->exp[j][0] == 'T' ||
 		    (fx->exp[j][0] == 'K' && have_table))
 			resume = from = j;
-		else if (have_table && j == k + 1 && fx->exp[k][0] == 'K')
-			resume = j, from = j + 1;	/* after the full flush */
+		else if (have_table && j == k + 1 && (fx->exp[k][0] == 'K' ||
+		    fx->exp[j][0] == 'S'))
+			resume = j, from = j + 1;	/* a stored P, or after
+							 * the full flush */
 	}
+	if (from == m1)		/* nothing delivered again in this member */
+		resume = m1;
 	x = at + (fx->end[k] - at) / 2;
 	buf[x] ^= 0xff;
 	decode_buf(buf, len, &d);
