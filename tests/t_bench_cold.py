@@ -3,7 +3,10 @@
 """t_bench_cold: make bench's cold step (scripts/bench/cold) runs at a
 small size (trees of 3,000 and 2,000 entries, one round each) and prints,
 for both trees, a cold (as root) and a warm table with fsscan's ratio to
-du, whose values it does not look at: timing bounds are the bench's.
+du in wall and in CPU time, and du's CPU time, whose values it does not
+bound: timing bounds are the bench's. The cold tables' goal lines (CPU
+at most 1.0 of du's, wall at most 0.40) say met or miss as the printed
+ratios do.
 
 The aged tree (mktree.py --shuffle) holds the same entries as the tree
 made in the default order from the same seed, as find lists them, and
@@ -73,6 +76,21 @@ def shuffled_tree(tmp):
        "mixing: default %.2f, shuffled %.2f" % (p, s))
 
 
+def goals_follow_ratios(tree, table):
+    """The cold table's goal lines: CPU at most 1.0 and wall at most 0.40
+    of du's, each met exactly when the ratio printed above says so."""
+    m = re.search(r"fsscan/du +ratio ([0-9.]+) .*CPU ratio ([0-9.]+)", table)
+    want = {"CPU": (float(m.group(2)), "1.0"), "wall": (float(m.group(1)),
+                                                        "0.40")}
+    for what, (ratio, bound) in want.items():
+        verdict = "met" if ratio <= float(bound) else "miss"
+        line = "  goal: fsscan/du %s %s <= %s: %s" % (
+            what, m.group(2) if what == "CPU" else m.group(1), bound,
+            verdict)
+        ok(line in table.splitlines(), "%s, cold: the %s goal, %s" %
+           (tree, what, verdict), table)
+
+
 def bench_step(tmp):
     env = dict(os.environ, BUILD=BUILD, BENCH_DIR=tmp, BENCH_ENTRIES="3000",
                BENCH_AGED_ENTRIES="2000", BENCH_COLD_RUNS="1",
@@ -93,8 +111,15 @@ def bench_step(tmp):
         for kind in kinds:
             m = re.search(r"^== %s: \S*%s, median of 1 rounds\n(.*?)(?=^==|\Z)"
                           % (kind, tree), out, re.M | re.S)
-            ok(m and re.search(r"fsscan/du +ratio [0-9.]+", m.group(1)),
-               "%s, %s: fsscan's ratio to du" % (tree, kind), out[-800:])
+            ok(m and re.search(r"fsscan/du +ratio [0-9.]+ \([0-9.]+-[0-9.]+\)"
+                               r"  CPU ratio [0-9.]+", m.group(1)),
+               "%s, %s: fsscan's ratio to du, wall and CPU" % (tree, kind),
+               out[-800:])
+            ok(m and re.search(r"^  du +median +[0-9.]+ s .*  CPU [0-9.]+ s",
+                               m.group(1), re.M),
+               "%s, %s: du's CPU time" % (tree, kind), out[-800:])
+            if kind == "cold" and m:
+                goals_follow_ratios(tree, m.group(1))
     ok("dwalk: skipped (install mpifileutils' dwalk and set DWALK)" in out,
        "without DWALK, dwalk is skipped and the way to add it said")
 

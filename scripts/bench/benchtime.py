@@ -25,8 +25,10 @@ import time
 GNU_TIME = "/usr/bin/time"
 
 
-def run_once(cmd, rm, rssfile):
+def run_once(cmd, rm, rssfile, cpu=None):
     """Run cmd once; return (wall seconds, peak RSS KiB, exit status).
+    When cpu is a list, the command's CPU seconds (user + system, from
+    wait4, which GNU time passes on from its child) are appended to it.
 
     ru_maxrss of our own child would include this Python process's RSS
     (Linux carries the high-water mark across fork/vfork and exec), so when
@@ -46,6 +48,8 @@ def run_once(cmd, rm, rssfile):
     _, status, usage = os.wait4(proc.pid, 0)
     dt = time.perf_counter() - t0
     rss = usage.ru_maxrss
+    if cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
     if rssfile:
         with open(rssfile) as f:
             lines = f.read().split()

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""paired.py: whole-process wall times of several commands, run in turn.
+"""paired.py: whole-process wall and CPU times of several commands, run in
+turn.
 
     paired.py [--runs N] [--warmup W] [--cold] [--rm PATH]...
               NAME=CMD NAME=CMD ...
@@ -13,9 +14,14 @@ timed part: every run then walks a cold cache. CMD is split as a shell
 splits words, and run without a shell (benchtime.run_once: peak RSS from GNU
 time). Each --rm PATH is deleted before every run.
 
-Prints, per command:  NAME median min max peak_rss_kib worst_exit
+Prints, per command:
+    NAME median min max peak_rss_kib worst_exit cpu_median cpu_min cpu_max
 and then, for every command after the first, the first's time over its
-time, taken round by round:   FIRST/NAME median min max
+time, taken round by round, wall then CPU (user + system, the command's
+own and its children's, from wait4):
+    FIRST/NAME median min max cpu_median cpu_min cpu_max
+On a machine that others use too, CPU time moves less with their load
+than wall time does.
 """
 import argparse
 import os
@@ -43,6 +49,16 @@ def can_drop():
     if not os.access(DROP, os.W_OK):
         return "%s is not writable here" % DROP
     return None
+
+
+def spread(v, fmt):
+    """median min max of v, each as fmt."""
+    return " ".join(fmt % x for x in (statistics.median(v), min(v), max(v)))
+
+
+def ratios(by, first, name):
+    """first's value over name's, round by round (0 where name's is 0)."""
+    return [x / y if y else 0.0 for x, y in zip(by[first], by[name])]
 
 
 def main():
@@ -75,6 +91,7 @@ def main():
         fd, rssfile = tempfile.mkstemp(prefix="paired.")
         os.close(fd)
     times = {n: [] for n, _ in cmds}
+    cpus = {n: [] for n, _ in cmds}
     rss = {n: 0 for n, _ in cmds}
     worst = {n: 0 for n, _ in cmds}
     try:
@@ -83,23 +100,25 @@ def main():
             for name, argv in cmds[k:] + cmds[:k]:
                 if a.cold:
                     drop_caches()
-                dt, r, st = run_once(argv, a.rm, rssfile)
+                cpu = []
+                dt, r, st = run_once(argv, a.rm, rssfile, cpu)
                 worst[name] = max(worst[name], st)
                 if rnd >= a.warmup:
                     times[name].append(dt)
+                    cpus[name].append(cpu[0])
                     rss[name] = max(rss[name], r)
     finally:
         if rssfile:
             os.unlink(rssfile)
     for name, _ in cmds:
-        t = times[name]
-        print("%s %.4f %.4f %.4f %d %d" % (name, statistics.median(t), min(t),
-                                           max(t), rss[name], worst[name]))
+        print("%s %s %d %d %s" % (name, spread(times[name], "%.4f"),
+                                  rss[name], worst[name],
+                                  spread(cpus[name], "%.4f")))
     first = cmds[0][0]
     for name, _ in cmds[1:]:
-        r = [x / y for x, y in zip(times[first], times[name])]
-        print("%s/%s %.3f %.3f %.3f" % (first, name, statistics.median(r),
-                                        min(r), max(r)))
+        print("%s/%s %s %s" % (first, name,
+                               spread(ratios(times, first, name), "%.3f"),
+                               spread(ratios(cpus, first, name), "%.3f")))
     return 0
 
 
