@@ -263,6 +263,7 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 	    " metric, min, max) VALUES (?,?,?,?)");
 	sqlite3_stmt *px = prep(w, "INSERT INTO project_extent (snapshot_id,"
 	    " project, metric, min, max) VALUES (?,?,?,?,?)");
+	struct proj_dist pd;
 	int rc = -1;
 
 	if (!st || !ex || !px)
@@ -282,15 +283,15 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 		if (done(w, ex) < 0)
 			goto out;
 	}
-	for (size_t p = 0; p < c->nproj; p++) {
-		const struct proj_stats *ps = &c->proj[p];
-		const struct proj_dist *pd = census_proj_dist_of(ps);
-		const char *name = project_name(rules, (int32_t)p);
+	for (int32_t p = 0; p < census_proj_end(c); p++) {
+		const struct proj_stats *ps = census_proj_find(c, p);
+		const char *name = project_name(rules, p);
 		/* In the order of metric_file[]. */
-		const struct phist *ph[METRIC_NFILE] = { &pd->size, &pd->atime,
-		    &pd->mtime, &pd->ctime };
-		if (!ps->entries)
+		const struct phist *ph[METRIC_NFILE] = { &pd.size, &pd.atime,
+		    &pd.mtime, &pd.ctime };
+		if (!ps || !ps->entries)
 			continue;
+		census_proj_dist(c, p, &pd);
 		for (int k = 0; k < METRIC_NFILE; k++) {
 			const struct metric_def *m = &metric_def[metric_file[k]];
 			if (write_hist_rows(w, st, id, name, m->name, m->scheme,
@@ -320,16 +321,17 @@ write_projects(struct w *w, int64_t id, const struct census *c,
 
 	if (!st)
 		return -1;
-	for (size_t p = 0; p < c->nproj && rc == 0; p++) {
-		if (!c->proj[p].entries)
+	for (int32_t p = 0; p < census_proj_end(c) && rc == 0; p++) {
+		const struct proj_stats *ps = census_proj_find(c, p);
+		if (!ps || !ps->entries)
 			continue;
-		project_sources(rules, (int32_t)p, src, sizeof src);
+		project_sources(rules, p, src, sizeof src);
 		sqlite3_bind_int64(st, 1, id);
-		db_bind_text(st, 2, project_name(rules, (int32_t)p));
+		db_bind_text(st, 2, project_name(rules, p));
 		db_bind_text(st, 3, src);
-		bind_acct(st, 4, &c->proj[p].a);
-		sqlite3_bind_int64(st, 8, (int64_t)c->proj[p].entries);
-		sqlite3_bind_int(st, 9, project_public(rules, (int32_t)p));
+		bind_acct(st, 4, &ps->a);
+		sqlite3_bind_int64(st, 8, (int64_t)ps->entries);
+		sqlite3_bind_int(st, 9, project_public(rules, p));
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);
@@ -372,20 +374,21 @@ write_cold(struct w *w, int64_t id, const struct census *c,
 	sqlite3_stmt *st = prep(w, "INSERT INTO cold (snapshot_id, project,"
 	    " metric, days, files, bytes) VALUES (?,?,?,?,?,?)");
 	struct cold_bins all[ACCOUNT_NCOLD_METRIC] = { 0 };
+	struct proj_dist pd;
 	int rc = 0;
 
 	if (!st)
 		return -1;
-	for (size_t i = 0; i < c->nproj && rc == 0; i++) {
-		const struct proj_stats *ps = &c->proj[i];
-		const struct cold_bins *cold = census_proj_dist_of(ps)->cold;
+	for (int32_t i = 0; i < census_proj_end(c) && rc == 0; i++) {
+		const struct proj_stats *ps = census_proj_find(c, i);
 
-		if (!ps->entries)
+		if (!ps || !ps->entries)
 			continue;
+		census_proj_dist(c, i, &pd);
 		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
-			census_cold_merge(&all[m], &cold[m]);
-		rc = write_cold_rows(w, st, id, project_name(rules,
-		    (int32_t)i), cold, p);
+			census_cold_merge(&all[m], &pd.cold[m]);
+		rc = write_cold_rows(w, st, id, project_name(rules, i),
+		    pd.cold, p);
 	}
 	if (rc == 0)
 		rc = write_cold_rows(w, st, id, NULL, all, p);
