@@ -54,10 +54,8 @@ extent_add(i128 *min, i128 *max, uint64_t count, i128 v)
 		*max = v;
 }
 
-/* Merge the extremes and count of src's values (smin, smax, scount) into
- * dst's. */
-static void
-extent_merge(i128 *min, i128 *max, uint64_t *count, i128 smin, i128 smax,
+void
+hist_extent_merge(i128 *min, i128 *max, uint64_t *count, i128 smin, i128 smax,
     uint64_t scount)
 {
 	if (scount == 0)
@@ -177,7 +175,7 @@ hist_total(const struct hist *h)
 void
 hist_merge(struct hist *dst, const struct hist *src)
 {
-	extent_merge(&dst->min, &dst->max, &dst->count, src->min, src->max,
+	hist_extent_merge(&dst->min, &dst->max, &dst->count, src->min, src->max,
 	    src->count);
 	for (int i = 0; i < HIST_NB; i++) {
 		dst->n[i] += src->n[i];
@@ -201,7 +199,7 @@ hist_phist_add(struct phist *h, enum hist_scheme s, i128 v, uint64_t weight)
 void
 hist_phist_merge(struct phist *dst, const struct phist *src)
 {
-	extent_merge(&dst->min, &dst->max, &dst->count, src->min, src->max,
+	hist_extent_merge(&dst->min, &dst->max, &dst->count, src->min, src->max,
 	    src->count);
 	for (int i = 0; i < HIST_NB; i++) {
 		dst->n[i] += src->n[i];

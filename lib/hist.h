@@ -71,6 +71,11 @@ void hist_merge(struct hist *dst, const struct hist *src);
 void hist_phist_add(struct phist *h, enum hist_scheme s, i128 v,
     uint64_t weight);
 void hist_phist_merge(struct phist *dst, const struct phist *src);
+/* Merge the extremes and count of scount values, smin to smax, into
+ * *min, *max and *count: a phist's, or those of a form that keeps its
+ * slots elsewhere (fsscan's sparse project distributions). */
+void hist_extent_merge(i128 *min, i128 *max, uint64_t *count, i128 smin,
+    i128 smax, uint64_t scount);
 uint64_t hist_total(const struct hist *h);
 
 /* *dst += *src. */

@@ -13,9 +13,10 @@
  * log2(ranks) steps, so rank 0 never holds more than two of them.
  *
  *   keyed   varint projects, per project: str name, varint rule bits,
- *           acct entries, 4 x phist (66 n, 66 wide w, zigzag wide min
- *           max, varint count), 2 x cold (atime, mtime: 8 n, 8 wide
- *           w); per owner kind: varint n, n x (id acct);
+ *           acct entries, varint has-distributions, then 4 x phist
+ *           (varint slots used, per slot ascending: slot n wide w;
+ *           zigzag wide min max, varint count) and 2 x cold (atime,
+ *           mtime: 8 n, 8 wide w); per owner kind: varint n, n x (id acct);
  *           per top-N list: varint n, n x (key, str path); varint
  *           errnos, per errno: err count paths, str path...; varint
  *           n, n x varint project ID met (a projid rule's)
@@ -135,25 +136,45 @@ get_acct(struct cursor *c, struct acct *a)
 	a->alloc = mpi_get_u128(c);
 }
 
+/* A histogram's non-empty slots, ascending: a project of a few files
+ * has a few of its 66. */
 static void
 put_phist(struct iobuf *b, const struct phist *h)
 {
+	uint64_t used = 0;
+
 	for (int i = 0; i < HIST_NB; i++)
+		used += h->n[i] != 0;
+	iobuf_varint(b, used);
+	for (int i = 0; i < HIST_NB; i++) {
+		if (!h->n[i])
+			continue;
+		iobuf_varint(b, (uint64_t)i);
 		iobuf_varint(b, h->n[i]);
-	for (int i = 0; i < HIST_NB; i++)
 		mpi_put_u128(b, h->w[i]);
+	}
 	mpi_put_u128(b, zigzag128(h->min));
 	mpi_put_u128(b, zigzag128(h->max));
 	iobuf_varint(b, h->count);
 }
 
+/* Into h, empty. */
 static void
 get_phist(struct cursor *c, struct phist *h)
 {
-	for (int i = 0; i < HIST_NB; i++)
+	uint64_t used = cursor_varint_max(c, HIST_NB, "too many slots");
+	int64_t last = -1;
+
+	for (uint64_t k = 0; k < used && !c->err; k++) {
+		uint64_t i = cursor_varint(c);
+		if (i >= HIST_NB || (int64_t)i <= last) {
+			cursor_fail(c, "slot out of order");
+			return;
+		}
+		last = (int64_t)i;
 		h->n[i] = cursor_varint(c);
-	for (int i = 0; i < HIST_NB; i++)
 		h->w[i] = mpi_get_u128(c);
+	}
 	h->min = unzigzag128(mpi_get_u128(c));
 	h->max = unzigzag128(mpi_get_u128(c));
 	h->count = cursor_varint(c);
@@ -258,25 +279,30 @@ static void
 pack_keyed(const struct census *c, const struct project_rules *rules,
     struct iobuf *b)
 {
+	struct proj_dist *pd = xmalloc(sizeof *pd);
 	size_t np = 0;
 
-	for (size_t p = 0; p < c->nproj; p++)
-		np += c->proj[p].entries != 0;
+	for (int32_t p = 0; p < census_proj_end(c); p++) {
+		const struct proj_stats *ps = census_proj_find(c, p);
+		np += ps && ps->entries;
+	}
 	iobuf_varint(b, np);
-	for (size_t p = 0; p < c->nproj; p++) {
-		const struct proj_stats *ps = &c->proj[p];
-		const char *name = project_name(rules, (int32_t)p);
-		if (!ps->entries)
+	for (int32_t p = 0; p < census_proj_end(c); p++) {
+		const struct proj_stats *ps = census_proj_find(c, p);
+		const char *name = project_name(rules, p);
+		if (!ps || !ps->entries)
 			continue;
+		census_proj_dist(c, p, pd);
 		iobuf_str(b, name, strlen(name));
-		iobuf_varint(b, project_source_bits(rules, (int32_t)p));
+		iobuf_varint(b, project_source_bits(rules, p));
 		put_acct(b, &ps->a);
 		iobuf_varint(b, ps->entries);
-		/* the distributions only when there are some (proj_dist) */
-		iobuf_varint(b, ps->dist != NULL);
-		if (ps->dist)
-			put_dist(b, ps->dist);
+		/* the distributions only when there are some */
+		iobuf_varint(b, pd->size.count != 0);
+		if (pd->size.count)
+			put_dist(b, pd);
 	}
+	free(pd);
 	put_idmap(b, &c->users);
 	put_idmap(b, &c->groups);
 	put_topn(b, &c->top_files);
@@ -339,6 +365,7 @@ get_errors(struct cursor *c, struct census *t, char **buf, size_t *cap)
 static void
 unpack_keyed(struct cursor *c, struct census *t, struct project_rules *rules)
 {
+	struct proj_dist *pd = xmalloc(sizeof *pd);
 	char *buf = NULL;
 	size_t cap = 0;
 	uint64_t np = cursor_varint(c);
@@ -350,9 +377,14 @@ unpack_keyed(struct cursor *c, struct census *t, struct project_rules *rules)
 		project_add_sources(rules, id, (uint32_t)cursor_varint(c));
 		get_acct(c, &ps->a);
 		ps->entries = cursor_varint(c);
-		if (cursor_varint(c))
-			get_dist(c, census_proj_dist(ps));
+		if (cursor_varint(c)) {
+			memset(pd, 0, sizeof *pd);
+			get_dist(c, pd);
+			if (!c->err)
+				census_proj_dist_add(t, id, pd);
+		}
 	}
+	free(pd);
 	get_idmap(c, &t->users);
 	get_idmap(c, &t->groups);
 	get_topn(c, &t->top_files, &buf, &cap);

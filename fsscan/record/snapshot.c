@@ -238,14 +238,18 @@ static void
 proj_order_make(struct proj_order *o, const struct census *c,
     const struct project_rules *rules)
 {
-	struct named *v = xcalloc(c->nproj + 1, sizeof *v);
+	size_t end = (size_t)census_proj_end(c);
+	struct named *v = xcalloc(end + 1, sizeof *v);
 
-	o->p = xcalloc(c->nproj + 1, sizeof *o->p);
+	o->p = xcalloc(end + 1, sizeof *o->p);
 	o->n = 0;
-	for (size_t p = 0; p < c->nproj; p++)
-		if (c->proj[p].entries)
-			v[o->n++] = (struct named){ project_name(rules,
-			    (int32_t)p), (int32_t)p };
+	for (int32_t p = 0; p < (int32_t)end; p++) {
+		const struct proj_stats *ps = census_proj_find(c, p);
+
+		if (ps && ps->entries)
+			v[o->n++] = (struct named){ project_name(rules, p),
+			    p };
+	}
 	qsort(v, o->n, sizeof *v, named_cmp);
 	for (size_t i = 0; i < o->n; i++)
 		o->p[i] = v[i].p;
@@ -327,6 +331,7 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 	sqlite3_stmt *px = prep(w, "INSERT INTO project_extent (snapshot_id,"
 	    " project_id, size_min, size_max, atime_min, atime_max, mtime_min,"
 	    " mtime_max, ctime_min, ctime_max) VALUES (?,?,?,?,?,?,?,?,?,?)");
+	struct proj_dist pd;
 	int rc = -1;
 
 	if (!st || !ph || !ex || !px)
@@ -346,12 +351,12 @@ write_hists(struct w *w, int64_t id, const struct census *c,
 			goto out;
 	}
 	for (size_t i = 0; i < o->n; i++) {
-		const struct proj_stats *ps = &c->proj[o->p[i]];
-		const struct proj_dist *pd = census_proj_dist_of(ps);
 		/* In the order of metric_file[], the codes of file_metric. */
-		const struct phist *const hs[METRIC_NFILE] = { &pd->size,
-		    &pd->atime, &pd->mtime, &pd->ctime };
+		const struct phist *const hs[METRIC_NFILE] = { &pd.size,
+		    &pd.atime, &pd.mtime, &pd.ctime };
 		int64_t pid = (int64_t)i + 1;
+
+		census_proj_dist(c, o->p[i], &pd);
 
 		for (int k = 0; k < METRIC_NFILE; k++)
 			if (write_proj_hist(w, ph, id, pid, k, hs[k]) < 0)
@@ -382,13 +387,14 @@ write_projects(struct w *w, int64_t id, const struct census *c,
 		return -1;
 	for (size_t i = 0; i < o->n && rc == 0; i++) {
 		int32_t p = o->p[i];
+		const struct proj_stats *ps = census_proj_find(c, p);
 
 		project_sources(rules, p, src, sizeof src);
 		sqlite3_bind_int64(st, 1, id);
 		db_bind_text(st, 2, project_name(rules, p));
 		db_bind_text(st, 3, src);
-		bind_acct(st, 4, &c->proj[p].a);
-		sqlite3_bind_int64(st, 8, (int64_t)c->proj[p].entries);
+		bind_acct(st, 4, &ps->a);
+		sqlite3_bind_int64(st, 8, (int64_t)ps->entries);
 		sqlite3_bind_int(st, 9, project_public(rules, p));
 		sqlite3_bind_int64(st, 10, (int64_t)i + 1);
 		rc = done(w, st);
@@ -448,12 +454,13 @@ write_cold(struct w *w, int64_t id, const struct census *c,
 	sqlite3_stmt *pc = prep(w, "INSERT INTO project_cold (snapshot_id,"
 	    " project_id, k, files, bytes) VALUES (?,?,?,?,?)");
 	struct cold_bins all[ACCOUNT_NCOLD_METRIC] = { 0 };
+	struct proj_dist pd;
 	int rc = fs && pc ? 0 : -1;
 
 	for (size_t i = 0; i < o->n && rc == 0; i++) {
-		const struct proj_stats *ps = &c->proj[o->p[i]];
-		const struct cold_bins *cold = census_proj_dist_of(ps)->cold;
+		const struct cold_bins *cold = pd.cold;
 
+		census_proj_dist(c, o->p[i], &pd);
 		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
 			census_cold_merge(&all[m], &cold[m]);
 		rc = write_cold_rows(w, fs, pc, id, (int64_t)i + 1, cold, p);

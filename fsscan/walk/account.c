@@ -60,19 +60,16 @@ account_ref_init(struct account_ref *ref, int64_t now, const uint32_t *days,
 }
 
 /* Cold at days[k] when t <= cut[k]: the cuts descend, so the thresholds a
- * file reaches are the first few; it goes to the bin of the last. */
-static void
-add_cold(struct cold_bins *b, const struct account_ref *ref, int64_t t,
-    uint64_t size)
+ * file reaches are the first few; it goes to the bin of the last (-1:
+ * none). */
+static int
+cold_bin(const struct account_ref *ref, int64_t t)
 {
 	int k = 0;
 
 	while (k < ref->ncold && t <= ref->cut[k])
 		k++;
-	if (k > 0) {
-		b->n[k - 1]++;
-		b->w[k - 1] += size;
-	}
+	return k - 1;
 }
 
 void
@@ -81,14 +78,15 @@ account_file(struct census *c, const struct account_ref *ref,
 {
 	struct dirlocal own = { 0 };
 	struct proj_stats *ps = census_proj(c, f->proj);
-	struct proj_dist *pd;
 	struct acct *u = census_idmap_get(&c->users, f->uid);
 	struct acct *g = census_idmap_get(&c->groups, f->gid);
 	u128 alloc = blocks_bytes(f->blocks);
 	uint64_t size = f->size;
 	int64_t now = ref->now;
-	i128 amt[3] = { age(now, f->atime), age(now, f->mtime),
-	    age(now, f->ctime) };
+	struct census_file cf = { f->size, { age(now, f->atime),
+	    age(now, f->mtime), age(now, f->ctime) }, {
+	    [ACCOUNT_ATIME] = cold_bin(ref, f->atime),
+	    [ACCOUNT_MTIME] = cold_bin(ref, f->mtime) } };
 
 	/* W4: a path comes only with a hard-linked file, accounted after
 	 * the walk, never from the visit of a directory (dl) */
@@ -100,22 +98,16 @@ account_file(struct census *c, const struct account_ref *ref,
 	hist_add(&c->h[METRIC_SIZE], HS_SIZE, size, f->size);
 	hist_add(&c->h[METRIC_CAPACITY], HS_BLOCKS, f->blocks, 0);
 	hist_add(&c->h[METRIC_LINK_COUNT], HS_COUNT, f->nlink, 0);
-	hist_add(&c->h[METRIC_ATIME], HS_AGE, amt[0], f->size);
-	hist_add(&c->h[METRIC_MTIME], HS_AGE, amt[1], f->size);
-	hist_add(&c->h[METRIC_CTIME], HS_AGE, amt[2], f->size);
+	hist_add(&c->h[METRIC_ATIME], HS_AGE, cf.age[0], f->size);
+	hist_add(&c->h[METRIC_MTIME], HS_AGE, cf.age[1], f->size);
+	hist_add(&c->h[METRIC_CTIME], HS_AGE, cf.age[2], f->size);
 	add_overhead(c, f->size, f->blocks);
 
 	ps->entries++;
 	ps->a.files++;
 	ps->a.bytes += f->size;
 	ps->a.alloc += alloc;
-	pd = census_proj_dist(ps);
-	hist_phist_add(&pd->size, HS_SIZE, size, f->size);
-	hist_phist_add(&pd->atime, HS_AGE, amt[0], f->size);
-	hist_phist_add(&pd->mtime, HS_AGE, amt[1], f->size);
-	hist_phist_add(&pd->ctime, HS_AGE, amt[2], f->size);
-	add_cold(&pd->cold[ACCOUNT_ATIME], ref, f->atime, f->size);
-	add_cold(&pd->cold[ACCOUNT_MTIME], ref, f->mtime, f->size);
+	census_dist_file(c, ps, &cf);
 
 	u->files++;
 	u->bytes += f->size;

@@ -2,11 +2,24 @@
  * census: per-thread aggregates and their merge.
  */
 #include <assert.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "walk_int.h"
 #include "xalloc.h"
+
+static void dist_free(struct census *c, struct proj_stats *ps);
+
+/* Fibonacci hashing spreads sequential ids (uids, project ids) over a
+ * table. */
+static size_t
+id_hash(uint32_t id, size_t cap)
+{
+	return (size_t)(((uint64_t)id * 11400714819323198485ull) >> 32) & (cap - 1);
+}
 
 void
 census_init(struct census *c, int topn)
@@ -25,9 +38,10 @@ census_entries(const struct census *c)
 void
 census_free(struct census *c)
 {
-	for (size_t p = 0; p < c->nproj; p++)
-		free(c->proj[p].dist);
-	free(c->proj);
+	for (size_t i = 0; i < c->nprojs; i++)
+		dist_free(c, &c->projs[i]);
+	free(c->projs);
+	free(c->projslot);
 	free(c->users.e);
 	free(c->groups.e);
 	topn_free(&c->top_files);
@@ -39,63 +53,498 @@ census_free(struct census *c)
 	memset(c, 0, sizeof *c);
 }
 
-struct proj_stats *
-census_proj(struct census *c, int proj)
+size_t
+census_bytes(const struct census *c)
 {
-	if ((size_t)proj >= c->nproj) {
-		size_t n = c->nproj ? c->nproj : 16;
-		while (n <= (size_t)proj)
-			n *= 2;
-		c->proj = xrealloc(c->proj, n * sizeof *c->proj);
-		memset(c->proj + c->nproj, 0, (n - c->nproj) * sizeof *c->proj);
-		c->nproj = n;
-	}
-	return &c->proj[proj];
+	return sizeof *c + c->capprojs * sizeof *c->projs +
+	    c->nprojslot * sizeof *c->projslot + c->distbytes +
+	    (c->users.cap + c->groups.cap) * sizeof *c->users.e;
 }
 
-struct proj_dist *
-census_proj_dist(struct proj_stats *ps)
-{
-	if (!ps->dist)
-		ps->dist = xcalloc(1, sizeof *ps->dist);
-	return ps->dist;
-}
+/* ---- the projects met ------------------------------------------------ */
 
-const struct proj_dist *
-census_proj_dist_of(const struct proj_stats *ps)
-{
-	static const struct proj_dist none;
-
-	return ps->dist ? ps->dist : &none;
-}
-
-/* dst's distributions += src's; src's given to dst when dst has none. */
-static void
-dist_merge(struct proj_stats *d, struct proj_stats *s)
-{
-	struct proj_dist *dd;
-
-	if (!s->dist)
-		return;
-	if (!d->dist) {
-		d->dist = s->dist;
-		s->dist = NULL;
-		return;
-	}
-	dd = d->dist;
-	hist_phist_merge(&dd->size, &s->dist->size);
-	hist_phist_merge(&dd->atime, &s->dist->atime);
-	hist_phist_merge(&dd->mtime, &s->dist->mtime);
-	hist_phist_merge(&dd->ctime, &s->dist->ctime);
-	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
-		census_cold_merge(&dd->cold[m], &s->dist->cold[m]);
-}
-
-/* Fibonacci hashing spreads sequential uids over the table. */
+/* The index position of id: its own, or the empty one where it goes. */
 static size_t
-id_hash(uint32_t id, size_t cap)
+proj_slot(const struct census *c, int32_t id)
 {
-	return (size_t)(((uint64_t)id * 11400714819323198485ull) >> 32) & (cap - 1);
+	size_t i = id_hash((uint32_t)id, c->nprojslot);
+
+	while (c->projslot[i] != 0 && c->projs[c->projslot[i] - 1].id != id)
+		i = (i + 1) & (c->nprojslot - 1);
+	return i;
+}
+
+/* An index at most half full, so that a miss ends soon. */
+static void
+proj_reindex(struct census *c)
+{
+	size_t n = c->nprojslot ? c->nprojslot * 2 : 64;
+
+	free(c->projslot);
+	c->projslot = xcalloc(n, sizeof *c->projslot);
+	c->nprojslot = n;
+	for (size_t k = 0; k < c->nprojs; k++)
+		c->projslot[proj_slot(c, c->projs[k].id)] = (uint32_t)(k + 1);
+}
+
+struct proj_stats *
+census_proj(struct census *c, int32_t proj)
+{
+	size_t i;
+
+	assert(proj >= 0);
+	if (c->nprojs && c->projs[c->projlast].id == proj)
+		return &c->projs[c->projlast];
+	if (c->nprojslot) {
+		i = proj_slot(c, proj);
+		if (c->projslot[i] != 0) {
+			c->projlast = c->projslot[i] - 1;
+			return &c->projs[c->projlast];
+		}
+	}
+	if (c->nprojs == UINT32_MAX) {
+		fmt_diag(stderr, "fsscan", "too many projects");
+		exit(3);
+	}
+	c->projs = xgrow(c->projs, c->nprojs, &c->capprojs, sizeof *c->projs,
+	    16);
+	memset(&c->projs[c->nprojs], 0, sizeof *c->projs);
+	c->projs[c->nprojs].id = proj;
+	c->projlast = c->nprojs++;
+	if (c->nprojs * 2 > c->nprojslot)
+		proj_reindex(c);
+	else
+		c->projslot[proj_slot(c, proj)] = (uint32_t)c->nprojs;
+	if (proj >= c->projend)
+		c->projend = proj + 1;
+	return &c->projs[c->projlast];
+}
+
+int32_t
+census_proj_end(const struct census *c)
+{
+	return c->projend;
+}
+
+const struct proj_stats *
+census_proj_find(const struct census *c, int32_t proj)
+{
+	size_t i;
+
+	if (proj < 0 || c->nprojslot == 0)
+		return NULL;
+	i = proj_slot(c, proj);
+	return c->projslot[i] ? &c->projs[c->projslot[i] - 1] : NULL;
+}
+
+/* ---- a project's distributions ---------------------------------------
+ *
+ * Sparse, one allocation holds the extremes and the bins a project uses,
+ * sorted by key (the metric's index times HIST_NB, plus the slot: the
+ * four histograms in struct proj_dist's order, then the cold bins by
+ * atime and by mtime), each with its files and bytes; the four
+ * histograms share one count, every file being in each. A file of a
+ * project of a few files adds to bins it has, found in a few
+ * comparisons. A project that spreads over more than CENSUS_SPARSE_MAX
+ * bins, or has more than 2^32 - 1 files in one, moves to the dense form,
+ * which a thread walking a large project adds to as fast as ever.
+ */
+enum { PD_NHIST = 4, PD_COLD = PD_NHIST, PD_NKIND = PD_COLD +
+    ACCOUNT_NCOLD_METRIC };
+#define PD_GROW 4			/* bins added at a time */
+
+struct pbin {
+	uint64_t wlo, whi;		/* bytes, 128 bits in two halves:
+					   8-byte aligned, 24 bytes a bin */
+	uint32_t n;			/* files */
+	uint16_t key;
+};
+
+struct pdist {
+	uint64_t count;			/* files */
+	i128 min[PD_NHIST], max[PD_NHIST];
+	uint16_t len, cap;
+	struct pbin bin[];
+};
+
+/* cap is at most CENSUS_SPARSE_MAX, so the product cannot wrap. */
+static size_t
+sparse_bytes(size_t cap)
+{
+	assert(cap <= CENSUS_SPARSE_MAX);
+	return offsetof(struct pdist, bin) + cap * sizeof(struct pbin);
+}
+
+static const enum hist_scheme pd_scheme[PD_NHIST] = { HS_SIZE, HS_AGE,
+    HS_AGE, HS_AGE };
+
+static struct phist *
+dense_hist(struct proj_dist *d, int m)
+{
+	struct phist *h[PD_NHIST] = { &d->size, &d->atime, &d->mtime,
+	    &d->ctime };
+
+	return h[m];
+}
+
+static const struct phist *
+dense_hist_of(const struct proj_dist *d, int m)
+{
+	const struct phist *h[PD_NHIST] = { &d->size, &d->atime, &d->mtime,
+	    &d->ctime };
+
+	return h[m];
+}
+
+/* Is key a bin of struct proj_dist? */
+static int
+key_valid(unsigned key)
+{
+	unsigned m = key / HIST_NB;
+
+	return m < PD_COLD || (m < PD_NKIND && key % HIST_NB < ACCOUNT_COLD_MAX);
+}
+
+/* The files and bytes of key in d. */
+static void
+dense_cell(struct proj_dist *d, unsigned key, uint64_t **n, u128 **w)
+{
+	unsigned m = key / HIST_NB, slot = key % HIST_NB;
+
+	assert(key_valid(key));
+	if (m < PD_NHIST) {
+		*n = &dense_hist(d, (int)m)->n[slot];
+		*w = &dense_hist(d, (int)m)->w[slot];
+	} else {
+		*n = &d->cold[m - PD_COLD].n[slot];
+		*w = &d->cold[m - PD_COLD].w[slot];
+	}
+}
+
+static void
+dense_get(const struct proj_dist *d, unsigned key, uint64_t *n, u128 *w)
+{
+	unsigned m = key / HIST_NB, slot = key % HIST_NB;
+
+	assert(key_valid(key));
+	if (m < PD_NHIST) {
+		*n = dense_hist_of(d, (int)m)->n[slot];
+		*w = dense_hist_of(d, (int)m)->w[slot];
+	} else {
+		*n = d->cold[m - PD_COLD].n[slot];
+		*w = d->cold[m - PD_COLD].w[slot];
+	}
+}
+
+static u128
+bin_w(const struct pbin *b)
+{
+	return (u128)b->whi << 64 | b->wlo;
+}
+
+static void
+bin_add(struct pbin *b, uint64_t n, u128 w)
+{
+	u128 sum = bin_w(b) + w;
+
+	assert(n <= UINT32_MAX - b->n);
+	b->n += (uint32_t)n;
+	b->wlo = (uint64_t)sum;
+	b->whi = (uint64_t)(sum >> 64);
+}
+
+static void
+dist_free(struct census *c, struct proj_stats *ps)
+{
+	if (ps->sparse)
+		c->distbytes -= sparse_bytes(ps->sparse->cap);
+	if (ps->dense)
+		c->distbytes -= sizeof *ps->dense;
+	free(ps->sparse);
+	free(ps->dense);
+	ps->sparse = NULL;
+	ps->dense = NULL;
+}
+
+/* Where key is in s, or where it goes: 1 when it is there. */
+static int
+sparse_find(const struct pdist *s, unsigned key, size_t *at)
+{
+	size_t lo = 0, hi = s->len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->bin[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return lo < s->len && s->bin[lo].key == key;
+}
+
+/* ps's sparse form, made empty when it has none. */
+static struct pdist *
+dist_sparse(struct census *c, struct proj_stats *ps)
+{
+	if (!ps->sparse) {
+		ps->sparse = xcalloc(1, sparse_bytes(PD_GROW));
+		ps->sparse->cap = PD_GROW;
+		c->distbytes += sparse_bytes(PD_GROW);
+	}
+	return ps->sparse;
+}
+
+/* An empty bin key at position at of ps's sparse form, which has fewer
+ * than CENSUS_SPARSE_MAX. */
+static void
+sparse_insert(struct census *c, struct proj_stats *ps, size_t at,
+    unsigned key)
+{
+	struct pdist *s = ps->sparse;
+
+	assert(s->len < CENSUS_SPARSE_MAX && at <= s->len);
+	if (s->len == s->cap) {
+		s = xrealloc(s, sparse_bytes(s->cap + PD_GROW));
+		c->distbytes += sparse_bytes(s->cap + PD_GROW) -
+		    sparse_bytes(s->cap);
+		s->cap += PD_GROW;
+		ps->sparse = s;
+	}
+	memmove(&s->bin[at + 1], &s->bin[at], (s->len - at) * sizeof *s->bin);
+	memset(&s->bin[at], 0, sizeof *s->bin);
+	s->bin[at].key = (uint16_t)key;
+	s->len++;
+}
+
+/* s's bins and extremes into d, which is empty. */
+static void
+sparse_fill(const struct pdist *s, struct proj_dist *d)
+{
+	for (size_t i = 0; i < s->len; i++) {
+		uint64_t *n;
+		u128 *w;
+
+		dense_cell(d, s->bin[i].key, &n, &w);
+		*n = s->bin[i].n;
+		*w = bin_w(&s->bin[i]);
+	}
+	for (int m = 0; m < PD_NHIST && s->count; m++) {
+		struct phist *h = dense_hist(d, m);
+		h->min = s->min[m];
+		h->max = s->max[m];
+		h->count = s->count;
+	}
+}
+
+/* ps's distributions made dense. */
+static void
+dist_dense(struct census *c, struct proj_stats *ps)
+{
+	assert(ps->dense == NULL);
+	ps->dense = xcalloc(1, sizeof *ps->dense);
+	c->distbytes += sizeof *ps->dense;
+	if (ps->sparse) {
+		sparse_fill(ps->sparse, ps->dense);
+		c->distbytes -= sparse_bytes(ps->sparse->cap);
+		free(ps->sparse);
+		ps->sparse = NULL;
+	}
+}
+
+/* n files of w bytes into bin key of ps. */
+static void
+dist_bin(struct census *c, struct proj_stats *ps, unsigned key, uint64_t n,
+    u128 w)
+{
+	uint64_t *dn;
+	u128 *dw;
+
+	if (!ps->dense) {
+		size_t at;
+		int found = sparse_find(dist_sparse(c, ps), key, &at);
+
+		if (!found && ps->sparse->len < CENSUS_SPARSE_MAX) {
+			sparse_insert(c, ps, at, key);
+			found = 1;
+		}
+		if (found && n <= UINT32_MAX - ps->sparse->bin[at].n) {
+			bin_add(&ps->sparse->bin[at], n, w);
+			return;
+		}
+		dist_dense(c, ps);
+	}
+	dense_cell(ps->dense, key, &dn, &dw);
+	*dn += n;
+	*dw += w;
+}
+
+/* The extremes of n files, by metric, into ps. */
+static void
+dist_extent(struct census *c, struct proj_stats *ps, const i128 *min,
+    const i128 *max, uint64_t n)
+{
+	struct pdist *s;
+
+	if (n == 0)
+		return;
+	if (ps->dense) {
+		for (int m = 0; m < PD_NHIST; m++) {
+			struct phist *h = dense_hist(ps->dense, m);
+			hist_extent_merge(&h->min, &h->max, &h->count,
+			    min[m], max[m], n);
+		}
+		return;
+	}
+	s = dist_sparse(c, ps);
+	for (int m = 0; m < PD_NHIST; m++) {
+		uint64_t count = s->count;
+		hist_extent_merge(&s->min[m], &s->max[m], &count, min[m],
+		    max[m], n);
+	}
+	s->count += n;
+}
+
+/* d's bins and extremes into ps. */
+static void
+dist_add_dense(struct census *c, struct proj_stats *ps,
+    const struct proj_dist *d)
+{
+	i128 min[PD_NHIST], max[PD_NHIST];
+
+	if (ps->dense) {
+		for (int m = 0; m < PD_NHIST; m++)
+			hist_phist_merge(dense_hist(ps->dense, m),
+			    dense_hist_of(d, m));
+		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+			census_cold_merge(&ps->dense->cold[m], &d->cold[m]);
+		return;
+	}
+	for (unsigned key = 0; key < PD_NKIND * HIST_NB; key++) {
+		uint64_t n;
+		u128 w;
+
+		if (!key_valid(key))
+			continue;
+		dense_get(d, key, &n, &w);
+		if (n || w)
+			dist_bin(c, ps, key, n, w);
+	}
+	for (int m = 0; m < PD_NHIST; m++) {
+		min[m] = dense_hist_of(d, m)->min;
+		max[m] = dense_hist_of(d, m)->max;
+	}
+	dist_extent(c, ps, min, max, d->size.count);
+}
+
+/* f into ps's sparse form, whole, or nothing (0) when it would take
+ * more bins than the form holds, or more files in one. */
+static int
+sparse_file(struct census *c, struct proj_stats *ps,
+    const struct census_file *f, const i128 *v)
+{
+	struct pdist *s = dist_sparse(c, ps);
+	unsigned key[PD_NKIND];
+	size_t at[PD_NKIND], missing = 0;
+	int nk = 0, found[PD_NKIND];
+
+	for (int m = 0; m < PD_NHIST; m++)
+		key[nk++] = m * HIST_NB + hist_slot(pd_scheme[m], v[m]);
+	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+		if (f->cold[m] >= 0)
+			key[nk++] = (PD_COLD + m) * HIST_NB + f->cold[m];
+	for (int k = 0; k < nk; k++) {
+		found[k] = sparse_find(s, key[k], &at[k]);
+		if (!found[k])
+			missing++;
+		else if (s->bin[at[k]].n == UINT32_MAX)
+			return 0;
+	}
+	if (s->len + missing > CENSUS_SPARSE_MAX)
+		return 0;
+	/* The bins it has first: a new one moves those after it. */
+	for (int k = 0; k < nk; k++)
+		if (found[k])
+			bin_add(&s->bin[at[k]], 1, f->size);
+	for (int k = 0; k < nk; k++)
+		if (!found[k])
+			dist_bin(c, ps, key[k], 1, f->size);
+	dist_extent(c, ps, v, v, 1);
+	return 1;
+}
+
+void
+census_dist_file(struct census *c, struct proj_stats *ps,
+    const struct census_file *f)
+{
+	const i128 v[PD_NHIST] = { f->size, f->age[0], f->age[1], f->age[2] };
+	struct proj_dist *d;
+
+	if (!ps->dense && sparse_file(c, ps, f, v))
+		return;
+	if (!ps->dense)
+		dist_dense(c, ps);
+	d = ps->dense;
+	for (int m = 0; m < PD_NHIST; m++)
+		hist_phist_add(dense_hist(d, m), pd_scheme[m], v[m], f->size);
+	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+		if (f->cold[m] >= 0) {
+			d->cold[m].n[f->cold[m]]++;
+			d->cold[m].w[f->cold[m]] += f->size;
+		}
+}
+
+void
+census_proj_dist(const struct census *c, int32_t proj, struct proj_dist *d)
+{
+	const struct proj_stats *ps = census_proj_find(c, proj);
+
+	assert(d != NULL);
+	memset(d, 0, sizeof *d);
+	if (ps == NULL)
+		return;
+	if (ps->dense)
+		*d = *ps->dense;
+	else if (ps->sparse)
+		sparse_fill(ps->sparse, d);
+}
+
+void
+census_proj_dist_add(struct census *c, int32_t proj,
+    const struct proj_dist *d)
+{
+	assert(proj >= 0 && d != NULL);
+	dist_add_dense(c, census_proj(c, proj), d);
+}
+
+/* s's distributions into d's, and s left with none: given whole to d
+ * when d has none. */
+static void
+dist_merge(struct census *dc, struct proj_stats *d, struct census *sc,
+    struct proj_stats *s)
+{
+	size_t held = (s->sparse ? sparse_bytes(s->sparse->cap) : 0) +
+	    (s->dense ? sizeof *s->dense : 0);
+
+	if (!d->sparse && !d->dense) {
+		d->sparse = s->sparse;
+		d->dense = s->dense;
+		s->sparse = NULL;
+		s->dense = NULL;
+		sc->distbytes -= held;
+		dc->distbytes += held;
+		return;
+	}
+	if (s->dense)
+		dist_add_dense(dc, d, s->dense);
+	else if (s->sparse) {
+		const struct pdist *p = s->sparse;
+		for (size_t i = 0; i < p->len; i++)
+			dist_bin(dc, d, p->bin[i].key, p->bin[i].n,
+			    bin_w(&p->bin[i]));
+		dist_extent(dc, d, p->min, p->max, p->count);
+	}
+	dist_free(sc, s);
 }
 
 static void
@@ -255,6 +704,43 @@ idmap_merge(struct idmap *dst, const struct idmap *src)
 			    &src->e[i].a);
 }
 
+/* src's projects into dst's; src is left with none. The first census
+ * merged into an empty one is taken whole, so the table is not held
+ * twice (walk_collect merges every thread's into an empty result). */
+static void
+projs_merge(struct census *dst, struct census *src)
+{
+	if (dst->nprojs == 0) {
+		free(dst->projs);
+		free(dst->projslot);
+		dst->projs = src->projs;
+		dst->nprojs = src->nprojs;
+		dst->capprojs = src->capprojs;
+		dst->projslot = src->projslot;
+		dst->nprojslot = src->nprojslot;
+		dst->projlast = src->projlast;
+		dst->projend = src->projend;
+		dst->distbytes += src->distbytes;
+	} else {
+		for (size_t p = 0; p < src->nprojs; p++) {
+			struct proj_stats *s = &src->projs[p], *d;
+			if (!s->entries)
+				continue;
+			d = census_proj(dst, s->id);
+			acct_add(&d->a, &s->a);
+			d->entries += s->entries;
+			dist_merge(dst, d, src, s);
+		}
+		free(src->projs);
+		free(src->projslot);
+	}
+	src->projs = NULL;
+	src->projslot = NULL;
+	src->nprojs = src->capprojs = src->nprojslot = src->projlast = 0;
+	src->projend = 0;
+	src->distbytes = 0;
+}
+
 void
 census_merge(struct census *dst, struct census *src)
 {
@@ -278,15 +764,7 @@ census_merge(struct census *dst, struct census *src)
 	dst->excluded += src->excluded;
 	for (int i = 0; i < METRIC_COUNT; i++)
 		hist_merge(&dst->h[i], &src->h[i]);
-	for (size_t p = 0; p < src->nproj; p++) {
-		struct proj_stats *s = &src->proj[p], *d;
-		if (!s->entries)
-			continue;
-		d = census_proj(dst, (int)p);
-		acct_add(&d->a, &s->a);
-		d->entries += s->entries;
-		dist_merge(d, s);
-	}
+	projs_merge(dst, src);
 	idmap_merge(&dst->users, &src->users);
 	idmap_merge(&dst->groups, &src->groups);
 	topn_merge(&dst->top_files, &src->top_files);

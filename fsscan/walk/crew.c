@@ -61,9 +61,7 @@ crew_wait(struct worker *w)
 static uint64_t
 state_bytes(const struct worker *w)
 {
-	return sizeof *w + DIRBUF_SIZE +
-	    w->c.nproj * sizeof *w->c.proj +
-	    (w->c.users.cap + w->c.groups.cap) * sizeof *w->c.users.e;
+	return sizeof *w + DIRBUF_SIZE + census_bytes(&w->c);
 }
 
 void *

@@ -88,21 +88,27 @@ struct cold_bins {
 	u128 w[ACCOUNT_COLD_MAX];		/* bytes: Σ st_size */
 };
 
-/* A project's distributions, of its regular files only: 7 KiB, made with
- * its first regular file, so that the directories of a wide tree that hold
- * none (300,000 user directories under depth:1, say) cost a few bytes
- * each, not 7 KiB each per thread. */
+/* A project's distributions, of its regular files only, as a reader gets
+ * them (census_proj_dist): dense, 7 KiB. */
 struct proj_dist {
 	struct phist size, atime, mtime, ctime;
 	struct cold_bins cold[ACCOUNT_NCOLD_METRIC];	/* by atime, mtime */
 };
 
+/* What a census holds of one project. Its distributions start with its
+ * first regular file in a sparse form (census.c), the bins it uses and
+ * its extremes, a few hundred bytes for a project of a few files; past
+ * CENSUS_SPARSE_MAX bins they move to a dense struct proj_dist. */
+struct pdist;
 struct proj_stats {
 	struct acct a;
 	uint64_t entries;			/* everything attributed,
 	    any type */
-	struct proj_dist *dist;			/* NULL: no regular file */
+	int32_t id;				/* the project's */
+	struct pdist *sparse;			/* NULL: none, or dense */
+	struct proj_dist *dense;
 };
+#define CENSUS_SPARSE_MAX 32
 
 /* uid or gid -> totals; open addressing, grows by doubling. */
 struct idmap {
@@ -128,8 +134,16 @@ struct census {
 	uint64_t mounts_skipped, excluded;
 	struct hist h[METRIC_COUNT];
 
-	struct proj_stats *proj;	/* indexed by project id */
-	size_t nproj;
+	/* The projects met, in the order met (each names its id), found
+	 * by id through a hash index of their positions (1 + position, 0
+	 * empty); the last found first, as a thread adds runs of one. */
+	struct proj_stats *projs;
+	size_t nprojs, capprojs;
+	uint32_t *projslot;
+	size_t nprojslot;
+	size_t projlast;
+	int32_t projend;		/* one past the largest id */
+	size_t distbytes;		/* what the distributions take */
 	struct idmap users, groups;
 	struct topn top_files;		/* key: st_size */
 	struct topn top_dirs;		/* key: entries in the directory */
@@ -155,11 +169,24 @@ void census_free(struct census *c);
 /* Add src into dst; src is left empty but valid (its paths move to dst). */
 void census_merge(struct census *dst, struct census *src);
 
-struct proj_stats *census_proj(struct census *c, int proj);
-/* ps's distributions, made empty when it has none yet. */
-struct proj_dist *census_proj_dist(struct proj_stats *ps);
-/* ps's distributions to read: all empty when it has none. */
-const struct proj_dist *census_proj_dist_of(const struct proj_stats *ps);
+/* About what c holds, in bytes: its tables and what grows in them with
+ * the projects, users and groups it has met. */
+size_t census_bytes(const struct census *c);
+/* Project proj's totals, made empty when c has met nothing of it. */
+struct proj_stats *census_proj(struct census *c, int32_t proj);
+/* Reading c's projects: a loop over the ids below census_proj_end;
+ * census_proj_find gives an id's totals, NULL when nothing was
+ * attributed to it, and census_proj_dist fills d with its
+ * distributions, all empty when it has no regular file. Every reader
+ * gets them so, whatever form c keeps them in. */
+int32_t census_proj_end(const struct census *c);
+const struct proj_stats *census_proj_find(const struct census *c,
+    int32_t proj);
+void census_proj_dist(const struct census *c, int32_t proj,
+    struct proj_dist *d);
+/* Add d (another census's, dense) to project proj's distributions. */
+void census_proj_dist_add(struct census *c, int32_t proj,
+    const struct proj_dist *d);
 /* Cold-data bins (account.c): the files and bytes of b cold at threshold
  * k of nthr, bins k and up; dst += src, bin by bin. */
 void census_cold_sum(const struct cold_bins *b, int nthr, int k,

@@ -225,6 +225,16 @@ void topn_free(struct topn *t);
 
 /* census.c: is a path of one more error err kept? */
 int census_error_wants_path(const struct census *c, int err);
+/* census.c: one regular file into its project's distributions: its size
+ * (the weight of each bin), its ages by atime, mtime and ctime, and its
+ * cold bins by atime and mtime (-1: not cold at any threshold). */
+struct census_file {
+	uint64_t size;
+	i128 age[3];
+	int cold[ACCOUNT_NCOLD_METRIC];
+};
+void census_dist_file(struct census *c, struct proj_stats *ps,
+    const struct census_file *f);
 
 /* hardlink.c: record one link, name in directory dir; dir is held as a
  * top-N candidate when top is set. */
