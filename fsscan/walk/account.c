@@ -1,7 +1,9 @@
 /*
  * account: add one entry to a thread's census. Called from the walk hot
- * loop: no allocation, no locks, integer arithmetic only, and no path
- * (W4: the caller builds one only for a top-N candidate).
+ * loop: no locks, integer arithmetic only, no allocation but for a
+ * project, user or group met for the first time and a project's new
+ * bins (census.c), and no path (W4: the caller builds one only for a
+ * top-N candidate).
  */
 #include <assert.h>
 
