@@ -175,11 +175,15 @@ def got_of(db):
                 "SELECT project, metric, days, files, bytes FROM v_cold"
                 " WHERE snapshot_id = ? AND project IS NOT NULL", (sid,)):
             out["v_cold"].setdefault(p, {})[(m.decode(), d)] = (f, int(b))
-        for p, m, lo, hi in con.execute(
-                "SELECT project, metric, min, max FROM project_extent"
-                " WHERE snapshot_id = ?", (sid,)):
-            out["project_extent"].setdefault(p, {})[m.decode()] = \
-                (int(lo), int(hi))
+        for row in con.execute(
+                "SELECT p.name, x.size_min, x.size_max, x.atime_min,"
+                " x.atime_max, x.mtime_min, x.mtime_max, x.ctime_min,"
+                " x.ctime_max FROM project_extent x JOIN project p"
+                " ON p.snapshot_id = x.snapshot_id AND p.id = x.project_id"
+                " WHERE x.snapshot_id = ?", (sid,)):
+            for k, m in enumerate(("size", "atime", "mtime", "ctime")):
+                out["project_extent"].setdefault(row[0], {})[m] = \
+                    (int(row[1 + 2 * k]), int(row[2 + 2 * k]))
         for p, in con.execute("SELECT project FROM v_project"
                               " WHERE snapshot_id = ?", (sid,)):
             for view in ("v_hist", "project_extent"):
