@@ -22,7 +22,8 @@
 
 #define UP_MAX 4096	/* directories above the file: far past PATH_MAX's */
 
-const char *const conf_top_keys[CONF_NTOP] = { "db", "logs", "metrics" };
+const char *const conf_top_keys[CONF_NTOP] = { "db", "logs", "metrics",
+    "metrics-top" };
 const char *const conf_prune_keys[CONF_NPRUNE] = { "keep-daily",
     "keep-weekly", "keep-monthly", "keep-quarterly" };
 const char *const conf_fs_keys[CONF_NFS] = { "root", "project", "limits",

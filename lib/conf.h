@@ -34,7 +34,7 @@ struct conf_val {
 
 /* The keys before any section, of [prune] and of [fs NAME], in the order
  * of conf_top_keys, conf_prune_keys and conf_fs_keys. */
-enum { CONF_DB, CONF_LOGS, CONF_METRICS, CONF_NTOP };
+enum { CONF_DB, CONF_LOGS, CONF_METRICS, CONF_METRICS_TOP, CONF_NTOP };
 enum { CONF_KEEP_DAILY, CONF_KEEP_WEEKLY, CONF_KEEP_MONTHLY,
     CONF_KEEP_QUARTERLY, CONF_NPRUNE };
 enum { CONF_FS_ROOT, CONF_FS_PROJECT, CONF_FS_LIMITS, CONF_FS_COLD,

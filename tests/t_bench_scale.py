@@ -35,7 +35,7 @@ TOP = os.environ.get("TOP") or os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD") or os.path.join(TOP, "build")
 N, K = 200, 5
-NUM = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
+NUM = r"(-?[0-9][0-9,]*(?:\.[0-9]+)?)"
 
 
 def val(s):
@@ -182,7 +182,7 @@ def main():
         trees(tmp)
         check_rss(out)
         check_db(out, tmp, env)
-        ok(re.search(r"^\| hist \| [0-9.]+ \| [0-9.]+ \|$", out, re.M) and
+        ok(re.search(r"^\| project_hist \| [0-9.]+ \| [0-9.]+ \|$", out, re.M) and
            re.search(r"^\| project \| [0-9.]+ \| [0-9.]+ \|$", out, re.M),
            "the growth by table and index (dbstat)", out[-600:])
         check_iostatmon(out)

@@ -26,6 +26,8 @@
 #define MAX_KEEP 1000000
 /* A century: further out, a projection says nothing. */
 #define HORIZON_MAX_DAYS 36500
+/* --top: more rows than any census holds names. */
+#define TOP_MAX 1000000000
 
 enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_ANNOTATE, O_PEAK, O_THRESHOLD, O_STRICT, O_BUCKETS, O_BURST_C,
@@ -34,7 +36,7 @@ enum { O_DB = 256, O_FORMAT, O_TABLE, O_FROM, O_TO, O_HOST, O_EVERY,
 	O_BUNDLE, O_QUARTER, O_TITLE, O_NOW, O_DBGROUP, O_NOPATHS, O_DAYS,
 	O_COLUMNS, O_WIDE, O_FACTOR, O_HORIZON, O_HELP, O_KEEP_DAILY,
 	O_KEEP_WEEKLY, O_KEEP_MONTHLY, O_KEEP_QUARTERLY, O_DRY_RUN, O_FORCE,
-	O_LOCK, O_LOCK_WAIT, O_IFCONF };
+	O_LOCK, O_LOCK_WAIT, O_IFCONF, O_TOP };
 
 struct optdoc {
 	struct option opt;
@@ -75,6 +77,12 @@ static const struct cmdhelp {
 	  "directory, the first PATH; exit 75 at once if another holds it" },
 	{ O_LOCK_WAIT, "ingest", "SECONDS", "as --lock, waiting up to "
 	  "SECONDS (at most 2592000) for the other round to end first" },
+	{ O_TOP, "report", "N", "the first N rows of each list of projects, "
+	  "users or groups, then how many more (default 50; 0: all)" },
+	{ O_TOP, "metrics", "N", "per file system, the series of the N "
+	  "projects with the most bytes; the rest summed as project "
+	  "\"other\" (default: metrics-top of the configuration, else 0: "
+	  "all)" },
 	{ O_NOW, "metrics", "TIME", "the time the metrics are made "
 	  "(iocensus_metrics_generated_timestamp_seconds; default: now)" },
 };
@@ -190,6 +198,9 @@ static const struct optdoc optdocs[] = {
 	{ { "if-configured", 0, NULL, O_IFCONF }, CO_IFCONF, NULL,
 	  "a scheduled job's refresh: write the configuration's metrics "
 	  "file; do nothing when it names none or no database exists yet" },
+	{ { "top", 1, NULL, O_TOP }, CO_TOP, "N",
+	  "the first N rows of each list of names, then how many more "
+	  "(default 0: all)" },
 	{ { "help", 0, NULL, O_HELP }, 0, NULL, "this help" },
 };
 #define NOPTS (sizeof optdocs / sizeof optdocs[0])
@@ -473,6 +484,22 @@ cli_prune_conf(struct cli *a, const struct conf *c)
 	return 0;
 }
 
+static int set_other(struct cli *a, const char *name, int o,
+    const char *v);
+
+int
+cli_top_conf(struct cli *a, const struct conf *c)
+{
+	char name[4200];
+
+	if (a->top_given || !c->top[CONF_METRICS_TOP].v)
+		return 0;
+	/* "iocensus metrics: FILE:LINE: --top x: expected" */
+	snprintf(name, sizeof name, "metrics: %s:%d", c->path,
+	    c->top[CONF_METRICS_TOP].line);
+	return set_other(a, name, O_TOP, c->top[CONF_METRICS_TOP].v);
+}
+
 /* The options of the census analyses, ingest and report. */
 static int
 set_other(struct cli *a, const char *name, int o, const char *v)
@@ -485,6 +512,13 @@ set_other(struct cli *a, const char *name, int o, const char *v)
 	switch (o) {
 	case O_BY:
 		a->an.by = v;
+		return 0;
+	case O_TOP:
+		if (argval_u64(v, TOP_MAX, &u64) < 0)
+			return bad(name, "top", v, "a count of rows from 0 to"
+			    " 1000000000");
+		a->an.top = (size_t)u64;
+		a->top_given = 1;
 		return 0;
 	case O_DEPTH:
 		if (cli_value_count(v, &d) < 0 || d < 1 || d > 1000 ||

@@ -56,6 +56,7 @@ typedef uint64_t cli_opts;
 #define CO_HORIZON    ((cli_opts)1 << 35)	/* report --horizon */
 #define CO_LOCK       ((cli_opts)1 << 36)	/* --lock, --lock-wait */
 #define CO_IFCONF     ((cli_opts)1 << 37)	/* metrics --if-configured */
+#define CO_TOP        ((cli_opts)1 << 38)	/* --top N */
 
 struct command;
 
@@ -91,6 +92,7 @@ struct cli {
 	int lock;			/* --lock or --lock-wait */
 	unsigned lock_wait;		/* --lock-wait SECONDS */
 	int if_configured;		/* metrics --if-configured */
+	int top_given;			/* --top N given (an.top) */
 	char **args;			/* positional arguments */
 	int nargs;
 	int64_t *ids;			/* forget's ids, read from args */

@@ -177,6 +177,8 @@ cli_config_defaults(struct cli *a, const char *name)
 		    "configuration names: give no --out");
 		return -1;
 	}
+	if (!strcmp(name, "metrics") && cli_top_conf(a, c) < 0)
+		return -1;
 	if (!strcmp(name, "metrics") && !a->out)
 		a->out = c->top[CONF_METRICS].v;
 	if (!strcmp(name, "metrics") && a->out && !strcmp(a->out, "-"))

@@ -51,6 +51,9 @@ int cli_config_metrics_due(const struct cli *a);
 /* prune's rules from [prune], read as --keep-* are, unless the command
  * line gave one. 0, or -1 (reported, naming the file and line). */
 int cli_prune_conf(struct cli *a, const struct conf *c);
+/* metrics-top of the configuration, as --top, unless --top was given:
+ * 0, or -1 (reported, naming its file and line). */
+int cli_top_conf(struct cli *a, const struct conf *c);
 /* --fs values that are a root path: the name of the file system whose
  * snapshots have that root (lib/conf.h, conf_root_len). 0, or -1 with
  * err (a usage error: a root of several file systems). */

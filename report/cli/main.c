@@ -61,6 +61,9 @@ struct command {
  * of the columns chosen. */
 #define CO_PRINT (CO_FORMAT | CO_TABLE | CO_OUT | CO_COLUMNS)
 
+/* report --top's default: a page a reviewer reads, at any census size. */
+#define REPORT_TOP 50
+
 static const struct command commands[] = {
 	/* With no PATH, ingest only finishes the roll-ups that an
 	 * interrupted one left (the analyses' "stale" note asks for it). */
@@ -79,18 +82,19 @@ static const struct command commands[] = {
 	{ "prune", "", "remove the snapshots no retention rule keeps",
 	  CO_PRINT | CO_FS | CO_PRUNE | CO_LOCK, 0, prune_run },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
-	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH, -2, space_diff },
+	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH | CO_TOP, -2,
+	  space_diff },
 	{ "growth", "", "project files, bytes, used space or inodes to a "
 	  "target", CO_PRINT | CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0,
 	  space_growth },
 	{ "capacity", "", "size, use and projected full dates per file "
 	  "system and project", CO_PRINT | CO_FS | CO_FROM | CO_TO |
-	  CO_QUARTER, 0, space_capacity },
+	  CO_QUARTER | CO_TOP, 0, space_capacity },
 	{ "cold", "", "files and bytes per project not read (or not "
 	  "modified) in N days", CO_PRINT | CO_FS | CO_FROM | CO_TO |
-	  CO_QUARTER | CO_DAYS | CO_METRIC, 0, space_cold },
+	  CO_QUARTER | CO_DAYS | CO_METRIC | CO_TOP, 0, space_cold },
 	{ "usage", "", "files and bytes per project, user or group",
-	  CO_PRINT | CO_FS | CO_BY, 0, space_usage },
+	  CO_PRINT | CO_FS | CO_BY | CO_TOP, 0, space_usage },
 	{ "files", "", "file size and age distributions and CDFs",
 	  CO_PRINT | CO_FS | CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0,
 	  space_files },
@@ -110,12 +114,12 @@ static const struct command commands[] = {
 	  CO_PRINT | CO_WINDOW | CO_FACTOR, 0, traffic_health },
 	/* These write a file format of their own: no --format or --table. */
 	{ "metrics", "", "census metrics for Prometheus (node_exporter "
-	  "textfile)", CO_OUT | CO_NOW | CO_IFCONF, 0, NULL },
+	  "textfile)", CO_OUT | CO_NOW | CO_IFCONF | CO_TOP, 0, NULL },
 	{ "report", "", "write the HTML report (and a bundle)",
 	  CO_WINDOW | CO_QUARTER | CO_PEAK | CO_THRESHOLD | CO_EVERY |
 	  CO_ANNOTATE | CO_BURST_C | CO_HOST_PEAK | CO_TARGET | CO_OUT |
 	  CO_BUNDLE | CO_TITLE | CO_NOPATHS | CO_FS | CO_PROJECT |
-	  CO_HORIZON, 0, NULL },
+	  CO_HORIZON | CO_TOP, 0, NULL },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -330,6 +334,20 @@ print_to_file(const struct cli *a, sqlite3 *db, struct result *r)
 	return 0;
 }
 
+/* CSV has no place for a count beside its rows: the rows --top left out
+ * are told on stderr, so that standard output stays CSV. */
+static void
+more_diag(const struct cli *a, const struct result *r)
+{
+	for (size_t i = 0; a->format == FMT_CSV && i < r->ntable; i++) {
+		const struct rtable *t = &r->table[i];
+
+		if (t->more && (!a->table || !strcmp(a->table, t->key)))
+			cli_diag(a->cmd->name, "%s: and %zu more (--top 0 "
+			    "prints every row)", t->key, t->more);
+	}
+}
+
 static int
 print_result(const struct cli *a, sqlite3 *db, struct result *r)
 {
@@ -342,10 +360,15 @@ print_result(const struct cli *a, sqlite3 *db, struct result *r)
 		rc = CLI_EXIT_USAGE;
 	} else if (cli_columns_check(a, a->cmd->name, r) < 0)
 		rc = CLI_EXIT_USAGE;
-	else if (a->out)
-		rc = print_to_file(a, db, r);
-	else
-		render_view(stdout, r, a->format, &v);
+	else {
+		result_top(r, a->an.top);
+		if (a->out)
+			rc = print_to_file(a, db, r);
+		else
+			render_view(stdout, r, a->format, &v);
+		if (rc == 0)
+			more_diag(a, r);
+	}
 	result_free(r);
 	return rc || a->out ? rc : finish_output(a->cmd->name);
 }
@@ -428,6 +451,8 @@ run_report(struct cli *a, sqlite3 *db)
 	}
 	/* A page without paths is made to be shared. */
 	cli_out_opts(db, db_default_path(a->db), !a->an.no_paths, &out, &st);
+	if (!a->top_given)
+		a->an.top = REPORT_TOP;
 	if (cli_report_write(db, &a->an, &a->target, &scope, a->title,
 	    a->out, a->bundle, &out, err, sizeof err) < 0) {
 		if (usage_error(a, err))

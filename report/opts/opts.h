@@ -153,6 +153,11 @@ struct opts {
 	int force;			/* forget --force: running ones too */
 	const int64_t *ids;		/* forget ID...: nids snapshot ids */
 	size_t nids;
+	size_t top;			/* --top N: metrics, the N projects
+					   of each file system with the most
+					   bytes, the rest as "other"; the
+					   lists of the other commands are
+					   capped by result_top; 0: all */
 };
 
 void opts_init(struct opts *o);

@@ -182,6 +182,22 @@ data_cell(FILE *f, const struct tab *b, size_t r, size_t c)
 	fputs("</td>", f);
 }
 
+/* Where a capped list says how many names it left out: after the names
+ * shown, before its tail rows (a residual, a total). */
+static size_t
+more_at(const struct rtable *t)
+{
+	return t->nrow - (t->tail < t->nrow ? t->tail : t->nrow);
+}
+
+/* The names --top left out, a row of its own. */
+static void
+more_row(FILE *f, const struct rtable *t, size_t n)
+{
+	fprintf(f, "<tr class=\"more\"><td colspan=\"%zu\">and %zu more"
+	    "</td></tr>\n", n ? n : 1, t->more);
+}
+
 static void
 table_html(FILE *f, const struct tab *b, const char *size)
 {
@@ -197,13 +213,17 @@ table_html(FILE *f, const struct tab *b, const char *size)
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (size_t r = 0; r < b->rows; r++) {
+		if (b->t->more && r == more_at(b->t))
+			more_row(f, b->t, n);
 		group_row(f, b, r, n);
 		fputs("<tr>", f);
 		for (size_t c = b->first; c < b->t->ncol; c++)
 			data_cell(f, b, r, c);
 		fputs("</tr>\n", f);
 	}
-	if (b->t->nrow == 0)
+	if (b->t->more && b->rows <= more_at(b->t))
+		more_row(f, b->t, n);
+	else if (b->t->nrow == 0)
 		fprintf(f, "<tr><td class=\"na\" colspan=\"%zu\">no rows</td>"
 		    "</tr>\n", n ? n : 1);
 	fputs("</tbody>\n</table></div>\n", f);
@@ -243,7 +263,7 @@ html_table(FILE *f, const struct rtable *t)
 	if (fold) {
 		fputs("<details><summary>Table: ", f);
 		fmt_html_str(f, t->title);
-		fprintf(f, " (%zu rows)</summary>\n", t->nrow);
+		fprintf(f, " (%zu rows)</summary>\n", t->nrow + t->more);
 	}
 	table_html(f, &b, size);
 	if (b.rows < t->nrow)

@@ -176,7 +176,10 @@ table_json(FILE *f, const struct rtable *t, int ind, const int *idx,
 	}
 	if (t->nrow)
 		fprintf(f, "\n%*s", ind + 2, "");
-	fprintf(f, "]\n%*s}", ind, "");
+	putc(']', f);
+	if (t->list)	/* the rows --top left out */
+		fprintf(f, ",\n%*s\"more\": %zu", ind + 2, "", t->more);
+	fprintf(f, "\n%*s}", ind, "");
 }
 
 void

@@ -503,6 +503,8 @@ text_table(FILE *f, const struct rtable *t, const int *idx, size_t n,
 	lay_make(&l, t, idx, n);
 	fit_table(f, &l, width);
 	lay_free(&l);
+	if (t->more)
+		fprintf(f, "and %zu more (--top 0 shows every row)\n", t->more);
 }
 
 /* A detail table in the table format: what it is and how to get it. */

@@ -235,6 +235,44 @@ result_keep_rows(struct rtable *t, const unsigned char *keep)
 	t->nrow = out;
 }
 
+void
+result_list(struct rtable *t, size_t tail)
+{
+	assert(t != NULL);
+	t->list = 1;
+	t->tail = tail;
+}
+
+/* The names from the n-th on left out of list t: their cells freed, the
+ * tail rows moved up behind the first n. */
+static void
+cap_rows(struct rtable *t, size_t n)
+{
+	size_t tail = t->tail < t->nrow ? t->tail : t->nrow;
+	size_t names = t->nrow - tail;
+
+	if (names <= n)
+		return;
+	for (size_t i = n * t->ncol; i < (names) * t->ncol; i++)
+		if (t->cell[i].kind == CK_TEXT)
+			free(t->cell[i].v.s);
+		else if (t->cell[i].kind == CK_WIDE)
+			free(t->cell[i].v.w);
+	memmove(&t->cell[n * t->ncol], &t->cell[names * t->ncol], tail *
+	    t->ncol * sizeof *t->cell);
+	t->more += names - n;
+	t->nrow = n + tail;
+}
+
+void
+result_top(struct result *r, size_t n)
+{
+	assert(r != NULL);
+	for (size_t i = 0; n && i < r->ntable; i++)
+		if (r->table[i].list)
+			cap_rows(&r->table[i], n);
+}
+
 static struct cell *
 slot(struct rtable *t, size_t row, int col)
 {

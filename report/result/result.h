@@ -70,6 +70,12 @@ struct rtable {
 				   consecutive rows (a section of the
 				   summary): the HTML page shows it once, as
 				   a heading over its rows */
+	int list;		/* one row per name (a project, a user, a
+				   group): --top caps it (result_top) */
+	size_t tail;		/* a list's last rows that the cap keeps:
+				   a residual or a total over every name */
+	size_t more;		/* the rows result_top left out: every
+				   format says "and N more" */
 };
 
 enum fig_kind {
@@ -142,6 +148,17 @@ int result_col_index(const struct rtable *t, const char *key);
  * the table format leaves them out (on a terminal or not), so that the
  * rest fits 80 columns; --wide, -o, CSV and JSON still give them. */
 void result_wide(struct rtable *t, const char *keys);
+
+/* t lists one row per name, in the analysis's order, then tail rows
+ * over every name (a residual, a total): result_top caps the names. An
+ * analysis sums before the cap, so a total it prints (a note, a tail
+ * row, another table) counts every name. */
+void result_list(struct rtable *t, size_t tail);
+
+/* Every list table of r (result_list) keeps its first n names and its
+ * tail rows, n 0 keeping all; the names left out are added to its
+ * `more`. A figure over a list table draws the rows kept. */
+void result_top(struct result *r, size_t n);
 
 /* Append a row of NULL cells (a cell never set stays NULL: missing);
  * returns its index. */

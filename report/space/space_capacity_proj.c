@@ -63,6 +63,7 @@ space_capacity_proj_table(struct result *r)
 
 	result_wide(t, "files,bytes,share,limit_inodes,full_lo,full_hi,state,"
 	    "why");
+	result_list(t, 0);
 	return t;
 }
 

@@ -70,28 +70,51 @@ frac(i128 part, i128 whole)
 	return whole > 0 ? (double)part / (double)whole : NAN;
 }
 
+/* Row a against (days, project) in query_census_cold's order: by days,
+ * the file system's row (project NULL) first, then by name (byte
+ * order, as strcmp). */
+static int
+row_cmp(const struct cold_row *a, int64_t days, const char *project)
+{
+	if (a->days != days)
+		return a->days < days ? -1 : 1;
+	if (!a->project || !project)
+		return !!a->project - !!project;
+	return strcmp(a->project, project);
+}
+
 /* The row of (days, project) in rows sorted as query_census_cold sorts
- * them; NULL when there is none. */
+ * them; NULL when there is none. Bisection: a row is looked up for each
+ * row, and a scan would be quadratic in the projects. */
 static const struct cold_row *
 find_row(const struct cold_row *r, size_t n, int64_t days,
     const char *project)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (r[i].days != days)
-			continue;
-		if (!project ? !r[i].project : r[i].project &&
-		    !strcmp(r[i].project, project))
-			return &r[i];
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = row_cmp(&r[mid], days, project);
+
+		if (c == 0)
+			return &r[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
 	return NULL;
 }
 
 /* A project's files and bytes at cur (the whole file system's: project
- * NULL), the denominators of the shares. */
+ * NULL), the denominators of the shares; f->g is sorted by key
+ * (strcmp). */
 static void
 totals_of(const struct cold_fs *f, const char *project, i128 *files,
     i128 *bytes)
 {
+	size_t lo = 0, hi = f->ng;
+
 	*files = *bytes = -1;
 	if (!project) {
 		if (f->cur->files.has)
@@ -100,12 +123,20 @@ totals_of(const struct cold_fs *f, const char *project, i128 *files,
 			*bytes = f->cur->bytes.v;
 		return;
 	}
-	for (size_t i = 0; i < f->ng; i++)
-		if (!strcmp(f->g[i].key, project)) {
-			*files = f->g[i].files;
-			*bytes = f->g[i].bytes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(f->g[mid].key, project);
+
+		if (c == 0) {
+			*files = f->g[mid].files;
+			*bytes = f->g[mid].bytes;
 			return;
 		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 }
 
 /* The change since the point before: a threshold that point did not
@@ -307,6 +338,7 @@ space_cold(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	pt = result_table(r, "projects", "Cold data per project", cols,
 	    K_NCOL);
 	result_wide(pt, "snapshot,t,metric,share_files,d_files");
+	result_list(pt, 0);
 	if (nfs == 0)
 		result_note(r, "No snapshots in the database.");
 	for (long i = 0; i < nfs; i++) {

@@ -558,6 +558,7 @@ groups(struct result *r, sqlite3 *db, const struct opts *o,
 	    "Growth per user" : "Growth per group", group_cols,
 	    sizeof group_cols / sizeof *group_cols);
 	result_wide(t, "files_a,bytes_a,share_new_capacity");
+	result_list(t, 1);	/* the unattributed row last */
 	for (size_t i = 0; i <= n; i++)
 		group_row(t, &d[i], tot);
 	free(d);

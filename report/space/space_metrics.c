@@ -10,6 +10,7 @@
  * value last. A value the database does not have has no row, and a NULL
  * value no sample: missing is never exported as 0.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,69 +143,208 @@ sample(struct result *r, int m, const char *fs, struct nint v)
 		space_metrics_put(r, m, (const char *const[]){ fs }, v.v);
 }
 
-/* The projects of snapshot id: totals, limits where set. */
+int
+space_metrics_kept(const struct mkeep *k, const char *name)
+{
+	size_t lo = 0, hi;
+
+	assert(k != NULL && name != NULL);
+	if (k->all)
+		return 1;
+	for (hi = k->n; lo < hi; ) {	/* k->name is sorted */
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(k->name[mid], name);
+
+		if (c == 0)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* A project in the snapshot: its name and its row. */
+struct pick {
+	const char *name;
+	const struct prow *p;
+};
+
+/* Bytes descending, then name: the order --top keeps the first of. A
+ * project named as the sum of the rest is one of the rest. */
+static int
+pick_cmp(const void *pa, const void *pb)
+{
+	const struct pick *a = pa, *b = pb;
+	int oa = !strcmp(a->name, SPACE_METRICS_OTHER);
+	int ob = !strcmp(b->name, SPACE_METRICS_OTHER);
+
+	if (oa != ob)
+		return oa - ob;
+	if (a->p->bytes != b->p->bytes)
+		return a->p->bytes > b->p->bytes ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static int
+name_cmp(const void *pa, const void *pb)
+{
+	return strcmp(*(char *const *)pa, *(char *const *)pb);
+}
+
+/* Which of the nv projects v keep their series under --top top (0:
+ * all): the top with the most bytes, into k (names copied). */
+static void
+keep_top(struct pick *v, size_t nv, size_t top, struct mkeep *k)
+{
+	int named_other = 0;
+
+	for (size_t i = 0; top && i < nv; i++)
+		named_other |= !strcmp(v[i].name, SPACE_METRICS_OTHER);
+	k->all = top == 0 || (nv <= top && !named_other);
+	if (k->all)
+		return;
+	qsort(v, nv, sizeof *v, pick_cmp);
+	k->name = xcalloc(top + 1, sizeof *k->name);
+	for (size_t i = 0; i < nv && k->n < top; i++)
+		if (strcmp(v[i].name, SPACE_METRICS_OTHER))
+			k->name[k->n++] = xstrdup(v[i].name);
+	qsort(k->name, k->n, sizeof *k->name, name_cmp);
+}
+
+/* The sums of the projects left out, as the additive families' samples
+ * of project "other": their entries only when each of them has its. */
+struct other {
+	size_t n;
+	int64_t files, dirs, entries;
+	i128 bytes, alloc;
+	int entries_all;
+};
+
+static void
+other_add(struct other *o, const struct prow *p)
+{
+	o->entries_all &= (p->has & PROW_ENTRIES) != 0;
+	o->n++;
+	o->files += p->files, o->dirs += p->dirs, o->entries += p->entries;
+	o->bytes += p->bytes, o->alloc += p->alloc;
+}
+
+static void
+one_project(struct result *r, const char *const *l, const struct prow *p)
+{
+	space_metrics_put(r, M_PFILES, l, p->files);
+	space_metrics_put(r, M_PBYTES, l, p->bytes);
+	space_metrics_put(r, M_PALLOC, l, p->alloc);
+	space_metrics_put(r, M_PDIRS, l, p->dirs);
+	if (p->has & PROW_ENTRIES)
+		space_metrics_put(r, M_PINODES, l, p->entries);
+	if (p->has & PROW_LIMIT_BYTES)
+		space_metrics_put(r, M_PLIMIT_BYTES, l, p->limit_bytes);
+	if (p->has & PROW_LIMIT_INODES)
+		space_metrics_put(r, M_PLIMIT_INODES, l, p->limit_inodes);
+}
+
+/* The projects of snapshot id: totals, limits where set; under --top,
+ * the sums of the rest as project "other" (no limit: a limit is no
+ * sum), and which are kept into *k. */
 static int
 projects(sqlite3 *db, struct result *r, const char *fs, int64_t id,
-    char *err, size_t errlen)
+    size_t top, struct mkeep *k, char *err, size_t errlen)
 {
+	struct other o = { .entries_all = 1 };
 	struct prow *rows;
+	struct pick *v;
 	char **names;
-	size_t n, nnames;
+	size_t n, nnames, nv = 0;
 
 	if (query_census_project_rows(db, fs, NULL, INT64_MAX, &rows, &n,
 	    &names, &nnames, err, errlen) < 0)
 		return -1;
+	v = xcalloc(nnames + 1, sizeof *v);
 	for (size_t a = 0, b; a < n; a = b) {
 		const struct prow *p;
-		const char *l[] = { fs, names[rows[a].name] };
 
 		for (b = a; b < n && rows[b].name == rows[a].name; b++)
 			;
-		if (!(p = space_growth_pts_row(rows, a, b, id)))
-			continue;	/* not in that snapshot */
-		space_metrics_put(r, M_PFILES, l, p->files);
-		space_metrics_put(r, M_PBYTES, l, p->bytes);
-		space_metrics_put(r, M_PALLOC, l, p->alloc);
-		space_metrics_put(r, M_PDIRS, l, p->dirs);
-		if (p->has & PROW_ENTRIES)
-			space_metrics_put(r, M_PINODES, l, p->entries);
-		if (p->has & PROW_LIMIT_BYTES)
-			space_metrics_put(r, M_PLIMIT_BYTES, l, p->limit_bytes);
-		if (p->has & PROW_LIMIT_INODES)
-			space_metrics_put(r, M_PLIMIT_INODES, l,
-			    p->limit_inodes);
+		if ((p = space_growth_pts_row(rows, a, b, id)))
+			v[nv++] = (struct pick){ names[rows[a].name], p };
 	}
+	keep_top(v, nv, top, k);
+	for (size_t i = 0; i < nv; i++) {	/* in the loader's order */
+		const char *l[] = { fs, v[i].name };
+
+		if (space_metrics_kept(k, v[i].name))
+			one_project(r, l, v[i].p);
+		else
+			other_add(&o, v[i].p);
+	}
+	if (o.n) {
+		const char *l[] = { fs, SPACE_METRICS_OTHER };
+		struct prow p = { .files = o.files, .dirs = o.dirs,
+		    .bytes = o.bytes, .alloc = o.alloc, .entries = o.entries,
+		    .has = o.entries_all ? PROW_ENTRIES : 0 };
+
+		one_project(r, l, &p);
+	}
+	free(v);
 	free(rows);
 	query_census_names_free(names, nnames);
 	return 0;
 }
 
-/* The cold data of snapshot id (v_cold), by atime and by mtime. */
+/* The cold bytes of the projects k leaves out, per threshold, as
+ * project "other": rows come by threshold ascending, so a threshold's
+ * sum is whole when the next one starts. */
+static void
+cold_other(struct result *r, const char *fs, const char *metric,
+    int64_t days, i128 bytes)
+{
+	char d[24];
+
+	snprintf(d, sizeof d, "%lld", (long long)days);
+	space_metrics_put(r, M_PCOLD, (const char *const[]){ fs,
+	    SPACE_METRICS_OTHER, metric, d }, bytes);
+}
+
+/* The cold data of snapshot id (v_cold), by atime and by mtime; the
+ * projects k leaves out summed as "other". */
 static int
-cold(sqlite3 *db, struct result *r, const char *fs, int64_t id, char *err,
-    size_t errlen)
+cold(sqlite3 *db, struct result *r, const char *fs, int64_t id,
+    const struct mkeep *k, char *err, size_t errlen)
 {
 	static const char *const by[] = { "atime", "mtime" };
 
-	for (size_t k = 0; k < sizeof by / sizeof *by; k++) {
+	for (size_t m = 0; m < sizeof by / sizeof *by; m++) {
 		struct cold_row *c;
-		size_t n;
+		size_t n, nother = 0;
+		i128 other = 0;
 
-		if (query_census_cold(db, id, by[k], &c, &n, err, errlen) < 0)
+		if (query_census_cold(db, id, by[m], &c, &n, err, errlen) < 0)
 			return -1;
 		for (size_t i = 0; i < n; i++) {
 			char days[24];
 
+			if (nother && c[i].days != c[i - 1].days) {
+				cold_other(r, fs, by[m], c[i - 1].days, other);
+				other = 0, nother = 0;
+			}
 			snprintf(days, sizeof days, "%lld",
 			    (long long)c[i].days);
-			if (c[i].project)
+			if (c[i].project && !space_metrics_kept(k,
+			    c[i].project))
+				other += c[i].bytes, nother++;
+			else if (c[i].project)
 				space_metrics_put(r, M_PCOLD, (const char
-				    *const[]){ fs, c[i].project, by[k], days },
+				    *const[]){ fs, c[i].project, by[m], days },
 				    c[i].bytes);
 			else
 				space_metrics_put(r, M_COLD, (const char
-				    *const[]){ fs, by[k], days }, c[i].bytes);
+				    *const[]){ fs, by[m], days }, c[i].bytes);
 		}
+		if (nother)
+			cold_other(r, fs, by[m], c[n - 1].days, other);
 		query_census_cold_free(c, n);
 	}
 	return 0;
@@ -231,7 +371,7 @@ capacity(struct result *r, const struct snap *s)
  * its capacity when it is the one that carries its device's. */
 static int
 fs_samples(sqlite3 *db, struct result *r, const struct snap *s, int own,
-    char *err, size_t errlen)
+    size_t top, struct mkeep *k, char *err, size_t errlen)
 {
 	struct nint dur = { 0, 0 };
 
@@ -245,9 +385,9 @@ fs_samples(sqlite3 *db, struct result *r, const struct snap *s, int own,
 	sample(r, M_ERRORS, s->fs, s->errors);
 	if (own)
 		capacity(r, s);
-	if (projects(db, r, s->fs, s->id, err, errlen) < 0)
+	if (projects(db, r, s->fs, s->id, top, k, err, errlen) < 0)
 		return -1;
-	return cold(db, r, s->fs, s->id, err, errlen);
+	return cold(db, r, s->fs, s->id, k, err, errlen);
 }
 
 /*
@@ -288,16 +428,18 @@ space_metrics(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
 	struct fs_latest *l;
 	struct result *r;
+	struct mkeep *keep;
 	struct snap *s;
 	int *own;
 	size_t n;
 	int rc;
 
-	(void)o;
+	assert(o != NULL);
 	if (query_census_fs_latest(db, &l, &n, err, errlen) < 0)
 		return NULL;
 	s = xcalloc(n + 1, sizeof *s);
 	own = xcalloc(n + 1, sizeof *own);
+	keep = xcalloc(n + 1, sizeof *keep);
 	r = result_new("metrics", "Census metrics");
 	for (int m = 0; m < M_NFAMILY; m++)
 		add_family(r, m);
@@ -307,14 +449,20 @@ space_metrics(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 		sample(r, M_COMPLETE, l[i].fs,
 		    (struct nint){ l[i].latest == l[i].complete, 1 });
 		if (s[i].id)
-			rc = fs_samples(db, r, &s[i], own[i], err, errlen);
+			rc = fs_samples(db, r, &s[i], own[i], o->top,
+			    &keep[i], err, errlen);
 	}
 	if (rc == 0 && n > 0)
-		rc = space_metrics_cap(db, r, s, own, n, err, errlen);
+		rc = space_metrics_cap(db, r, s, own, keep, n, err, errlen);
 	if (rc == 0 && n == 0)
 		result_note(r, "No snapshots in the database.");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		query_census_snap_clear(&s[i]);
+		for (size_t j = 0; j < keep[i].n; j++)
+			free(keep[i].name[j]);
+		free(keep[i].name);
+	}
+	free(keep);
 	free(s);
 	free(own);
 	query_census_fs_latest_free(l, n);

@@ -80,17 +80,32 @@ filesystems(struct result *r, const struct rtable *t, const struct snap *s,
 	}
 }
 
+/* The projects of file system fs that keep their series, or NULL. */
+static const struct mkeep *
+keep_of(const struct snap *s, const struct mkeep *keep, size_t n,
+    const char *fs)
+{
+	for (size_t i = 0; fs && i < n; i++)
+		if (s[i].id && !strcmp(s[i].fs, fs))
+			return &keep[i];
+	return NULL;
+}
+
 /* A project's projection is towards its byte limit when it has one, else
  * towards its inode limit (space_capacity_proj.c): its row says which. */
 static void
-projects(struct result *r, const struct rtable *t)
+projects(struct result *r, const struct rtable *t, const struct snap *s,
+    const struct mkeep *keep, size_t n)
 {
 	static const char *const col[] = { "full", "full_lo", "full_hi" };
 
 	for (size_t row = 0; row < t->nrow; row++) {
 		const char *l[4] = { text_of(t, row, "fs"),
 		    text_of(t, row, "project"), "space" };
+		const struct mkeep *k = keep_of(s, keep, n, l[0]);
 
+		if (!k || !l[1] || !space_metrics_kept(k, l[1]))
+			continue;
 		if (!has(t, row, "limit_bytes")) {
 			if (!has(t, row, "limit_inodes"))
 				continue;
@@ -102,7 +117,8 @@ projects(struct result *r, const struct rtable *t)
 
 int
 space_metrics_cap(sqlite3 *db, struct result *r, const struct snap *s,
-    const int *own, size_t n, char *err, size_t errlen)
+    const int *own, const struct mkeep *keep, size_t n, char *err,
+    size_t errlen)
 {
 	struct result *c;
 	struct opts o;
@@ -112,7 +128,8 @@ space_metrics_cap(sqlite3 *db, struct result *r, const struct snap *s,
 		return -1;
 	filesystems(r, &c->table[result_table_index(c, "filesystems")], s,
 	    own, n);
-	projects(r, &c->table[result_table_index(c, "projects")]);
+	projects(r, &c->table[result_table_index(c, "projects")], s, keep,
+	    n);
 	result_free(c);
 	return 0;
 }

@@ -28,12 +28,28 @@ space_metrics_put(struct result *r, int m, const char *const *label, i128 v)
 	result_sample(&r->table[m], label, v);
 }
 
+/* The label of the projects --top leaves out, summed. */
+#define SPACE_METRICS_OTHER "other"
+
+/* The projects of a file system that keep their series under --top N:
+ * all (every one), or the names name[0..n) sorted (byte order). */
+struct mkeep {
+	int all;
+	char **name;
+	size_t n;
+};
+
+/* Does k keep the series of project name? */
+int space_metrics_kept(const struct mkeep *k, const char *name);
+
 /* The families M_FULL and M_PLIMIT_T: the dates of `iocensus capacity`
  * (its default window: every snapshot), each where it prints one; a
  * file system's only for the names s[i] with own[i] (the one name of
- * each device that carries its capacity), labelled as its capacity.
- * 0, or -1 with err. */
+ * each device that carries its capacity), labelled as its capacity; a
+ * project's only where keep[i] keeps it (a date is no sum: the projects
+ * summed as "other" have none). 0, or -1 with err. */
 int space_metrics_cap(sqlite3 *db, struct result *r, const struct snap *s,
-    const int *own, size_t n, char *err, size_t errlen);
+    const int *own, const struct mkeep *keep, size_t n, char *err,
+    size_t errlen);
 
 #endif

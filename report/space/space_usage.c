@@ -188,6 +188,7 @@ space_usage(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	snprintf(title, sizeof title, "Files and bytes per %s", by_name[by]);
 	t = result_table(r, "usage", title, cols, sizeof cols / sizeof *cols);
 	result_wide(t, "alloc_bytes,d_alloc");
+	result_list(t, 0);
 	if (nfs == 0)
 		result_note(r, "No snapshots in the database.");
 	for (long i = 0; i < nfs; i++)

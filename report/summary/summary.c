@@ -302,6 +302,7 @@ red_list(struct result *sum, struct result *const *parts, size_t nparts,
 		    " limit, or reaching it before %s", day);
 		d = result_table(sum, "redlist", title, cols,
 		    sizeof cols / sizeof *cols);
+		result_list(d, 0);
 		for (size_t i = 0; i < n; i++)
 			red_row(d, &v[i]);
 	}
@@ -458,13 +459,22 @@ coldest(const struct rtable *t, size_t row)
 {
 	int h;
 	i128 last = wide_at(t, t->nrow - 1, "days", &h);
-	size_t nth = 0;
+	size_t lo = 0, hi = t->nrow - 1;
 
 	if (wide_at(t, row, "days", &h) != last)
 		return 0;
-	for (size_t o = 0; o < row; o++)
-		nth += wide_at(t, o, "days", &h) == last;
-	return nth < COLD_PER_FS;
+	/* The first row of the last threshold, by bisection: a count of
+	 * the rows before this one would make the summary quadratic in
+	 * the projects. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (wide_at(t, mid, "days", &h) < last)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return row - lo < COLD_PER_FS;
 }
 
 /* A device health calls slow. */

@@ -11,7 +11,8 @@ histogram of the whole file system and one directory per project (depth
 1). Projects grow linearly with noise, some faster than others; a few
 start later. The schema is made by fsscan (one scan of an empty
 directory, its rows removed), the rows are inserted with sqlite3.
-Deterministic from the arguments.
+Deterministic from the arguments. Past 500 projects, each file system
+is as many times larger, so that 10^5 projects still fit it.
 """
 import argparse
 import calendar
@@ -55,8 +56,11 @@ def main():
     sid = 0
     for f in range(a.fs):
         fs = "fs%02d" % f
-        size = (200 + 50 * f) * 1024 * GIB
-        inodes = 2_000_000_000
+        # More projects than the default 500: a file system as many
+        # times larger, so that it still holds them.
+        scale = max(1, -(-a.projects // 500))
+        size = (200 + 50 * f) * 1024 * GIB * scale
+        inodes = 2_000_000_000 * scale
         proj = []
         for p in range(a.projects):
             start = rng.choice([0] * 8 + [rng.randrange(a.weeks)])

@@ -1,4 +1,4 @@
--- A census database of schema 10 as fsscan wrote it (tests/t_schema11.py):
+-- A census database of schema 10 as fsscan wrote it (tests/t_project_rows.py):
 -- three snapshots of a small tree, its .dump without io_slot's constant
 -- rows (every upgrade writes them), and its identity.
 PRAGMA foreign_keys=OFF;
