@@ -94,7 +94,7 @@ ROOMS = dict([
     # lib/: code more than one program uses, knowing no program.
     module("argval"),
     module("conf", "lines", "safedir", "safefile", "suggest", "xalloc"),
-    module("db", "conf", "dbfile", "i128", "metric"),
+    module("db", "conf", "dbfile", "hist", "i128", "metric"),
     module("dbfile", "safedir", "xalloc"),
     module("diskstats"),
     module("epoch", "argval"),

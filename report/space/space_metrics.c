@@ -143,28 +143,6 @@ sample(struct result *r, int m, const char *fs, struct nint v)
 		space_metrics_put(r, m, (const char *const[]){ fs }, v.v);
 }
 
-int
-space_metrics_kept(const struct mkeep *k, const char *name)
-{
-	size_t lo = 0, hi;
-
-	assert(k != NULL && name != NULL);
-	if (k->all)
-		return 1;
-	for (hi = k->n; lo < hi; ) {	/* k->name is sorted */
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(k->name[mid], name);
-
-		if (c == 0)
-			return 1;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
 /* A project in the snapshot: its name and its row. */
 struct pick {
 	const char *name;

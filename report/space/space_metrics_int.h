@@ -8,7 +8,9 @@
 #ifndef IOCENSUS_SPACE_METRICS_INT_H
 #define IOCENSUS_SPACE_METRICS_INT_H
 
+#include <assert.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
@@ -39,8 +41,29 @@ struct mkeep {
 	size_t n;
 };
 
-/* Does k keep the series of project name? */
-int space_metrics_kept(const struct mkeep *k, const char *name);
+/* Does k keep the series of project name? Inline: both space_metrics.c
+ * and space_metrics_cap.c ask, and neither may use the other. */
+static inline int
+space_metrics_kept(const struct mkeep *k, const char *name)
+{
+	size_t lo = 0, hi;
+
+	assert(k != NULL && name != NULL);
+	if (k->all)
+		return 1;
+	for (hi = k->n; lo < hi; ) {	/* k->name is sorted */
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(k->name[mid], name);
+
+		if (c == 0)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
 
 /* The families M_FULL and M_PLIMIT_T: the dates of `iocensus capacity`
  * (its default window: every snapshot), each where it prints one; a
