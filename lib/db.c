@@ -490,8 +490,9 @@ out:
  * (project.id, 1 up in the order of names) instead of its name, and only
  * what is not zero: project_hist (the projects' histogram rows, which
  * were in hist), project_extent (one row per project instead of one per
- * metric) and project_cold (a project's non-zero cold rows; cold keeps
- * the whole file system's, every threshold). The bounds of a slot are
+ * metric) and project_cold (a project's cold rows where they differ
+ * from the next threshold's; cold keeps the whole file system's, every
+ * threshold). The bounds of a slot are
  * hist_slot's, no longer in each row. Before the schema runs,
  * census11_aside moves the four tables it changes aside as <t>_v10
  * (exact_move_aside has moved three of them as <t>_v3 in a database of
@@ -680,16 +681,22 @@ static const char census11_cold_fs[] =
     " SELECT snapshot_id, row_number() OVER (PARTITION BY snapshot_id"
     " ORDER BY metric, days) - 1, metric, days, files, bytes FROM \"%w\""
     " WHERE project IS NULL";
+/* A project's rows that differ from its next threshold's (zero past the
+ * last), as the writer keeps them. */
+#define CENSUS11_COLD_KEPT \
+    "(SELECT *, lead(files, 1, 0) OVER w AS nf, lead(bytes, 1, 0) OVER w" \
+    " AS nb FROM \"%w\" WHERE project IS NOT NULL WINDOW w AS" \
+    " (PARTITION BY snapshot_id, project, metric ORDER BY days))" \
+    " WHERE NOT (files = nf AND bytes = nb)"
 static const char census11_cold_proj[] =
     "INSERT INTO project_cold (snapshot_id, project_id, k, files, bytes)"
-    " SELECT c.snapshot_id, p.id, t.k, c.files, c.bytes FROM \"%w\" c"
+    " SELECT c.snapshot_id, p.id, t.k, c.files, c.bytes FROM"
+    " (SELECT * FROM " CENSUS11_COLD_KEPT ") c"
     " JOIN project p ON p.snapshot_id = c.snapshot_id AND p.name = c.project"
     " JOIN cold t ON t.snapshot_id = c.snapshot_id AND t.metric = c.metric"
-    " AND t.days = c.days"
-    " WHERE NOT (c.files = 0 AND c.bytes = 0)";
+    " AND t.days = c.days";
 static const char census11_cold_count[] =
-    "SELECT count(*) FROM \"%w\" WHERE project IS NOT NULL"
-    " AND NOT (files = 0 AND bytes = 0)";
+    "SELECT count(*) FROM " CENSUS11_COLD_KEPT;
 
 /* Table i's old rows into the new table: a project gets its number. */
 static int

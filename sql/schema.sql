@@ -171,7 +171,8 @@ CREATE TABLE IF NOT EXISTS project_extent (
 -- bytes (st_size). cold: the whole file system's, a row for every
 -- threshold of the scan (fsscan --cold), zero included, numbered k from
 -- 0 in its snapshot; project_cold: a project's (project.id) at threshold
--- k, where not zero (schema 11; before, cold held a row for every
+-- k, where it differs from its row at the next threshold of the metric,
+-- zero past the last (schema 11; before, cold held a row for every
 -- project and threshold). v_cold shows every row. A snapshot written
 -- before schema 8 has none.
 CREATE TABLE IF NOT EXISTS cold (

@@ -33,20 +33,27 @@ CREATE VIEW IF NOT EXISTS v_project AS
 
 
 -- Schema 8: cold data per project and threshold (fsscan --cold). Schema
--- 11 keeps a project's non-zero rows only (project_cold): the view gives
--- each project of a snapshot a row for every threshold the snapshot
--- recorded (cold), zero where it has none. CROSS JOIN keeps the
+-- 11 keeps a project's row only where it differs from the next
+-- threshold's of the same metric, zero past the last (project_cold): the
+-- view gives each project of a snapshot a row for every threshold the
+-- snapshot recorded (cold), that of the first row kept at or past it
+-- when that row is of the same metric, else zero. CROSS JOIN keeps the
 -- thresholds the outer loop: a project's rows are found by their key.
 DROP VIEW IF EXISTS v_cold;
 CREATE VIEW IF NOT EXISTS v_cold AS
   SELECT snapshot_id, NULL AS project, metric, days, files, bytes
   FROM cold
   UNION ALL
-  SELECT t.snapshot_id, p.name, t.metric, t.days, ifnull(c.files, 0),
-         ifnull(c.bytes, 0)
+  SELECT t.snapshot_id, p.name, t.metric, t.days,
+         CASE WHEN x.metric = t.metric THEN c.files ELSE 0 END,
+         CASE WHEN x.metric = t.metric THEN c.bytes ELSE 0 END
   FROM cold t CROSS JOIN project p ON p.snapshot_id = t.snapshot_id
   LEFT JOIN project_cold c ON c.snapshot_id = t.snapshot_id
-    AND c.project_id = p.id AND c.k = t.k;
+    AND c.project_id = p.id
+    AND c.k = (SELECT min(n.k) FROM project_cold n
+               WHERE n.snapshot_id = t.snapshot_id AND n.project_id = p.id
+                 AND n.k >= t.k)
+  LEFT JOIN cold x ON x.snapshot_id = t.snapshot_id AND x.k = c.k;
 
 
 -- Schema 11: the whole file system's rows (hist) and the projects'

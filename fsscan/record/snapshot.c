@@ -408,7 +408,8 @@ write_projects(struct w *w, int64_t id, const struct census *c,
  * numbered k = metric * ncold + threshold (atime first, thresholds
  * ascending). The file system's go into cold, every one, zero included:
  * they are the thresholds the scan recorded. A project's go into
- * project_cold where not zero; v_cold gives it the others as zeros.
+ * project_cold where it differs from the next threshold's; v_cold gives
+ * the others.
  */
 static int
 write_cold_rows(struct w *w, sqlite3_stmt *fs, sqlite3_stmt *pc, int64_t id,
@@ -424,9 +425,13 @@ write_cold_rows(struct w *w, sqlite3_stmt *fs, sqlite3_stmt *pc, int64_t id,
 			u128 bytes;
 			int i = 1;
 
-			census_cold_sum(&cb[m], p->ncold, k, &files, &bytes);
-			if (pid && files == 0 && bytes == 0)
+			/* A project's row where it differs from the next
+			 * threshold's (zero past the last): where its bin
+			 * holds files. v_cold takes the others from the
+			 * next row kept. */
+			if (pid && cb[m].n[k] == 0)
 				continue;
+			census_cold_sum(&cb[m], p->ncold, k, &files, &bytes);
 			sqlite3_bind_int64(st, i++, id);
 			if (pid)
 				sqlite3_bind_int64(st, i++, pid);

@@ -177,7 +177,7 @@ table_json(FILE *f, const struct rtable *t, int ind, const int *idx,
 	if (t->nrow)
 		fprintf(f, "\n%*s", ind + 2, "");
 	putc(']', f);
-	if (t->list)	/* the rows --top left out */
+	if (t->list && t->more)	/* the rows --top left out, if any */
 		fprintf(f, ",\n%*s\"more\": %zu", ind + 2, "", t->more);
 	fprintf(f, "\n%*s}", ind, "");
 }
