@@ -105,40 +105,28 @@ rate_of(const struct tune_sample *s)
 	return s->ns ? (double)s->entries * 1e9 / (double)s->ns : 0;
 }
 
-/* The threads' busy time asleep in the kernel: neither on a CPU nor
- * queued for one. */
-static double
-sleep_ns(const struct tune_sample *s)
-{
-	return (double)s->busy_ns - (double)s->cpu_ns - (double)s->runq_ns;
-}
-
-/* Were the threads off the CPUs for BLOCKED_SHARE of their busy time? */
-static int
-off_cpus(const struct tune_sample *s)
-{
-	double busy = (double)s->busy_ns;
-
-	return busy > 0 && busy - (double)s->cpu_ns >= BLOCKED_SHARE * busy;
-}
-
-/* Were the threads waiting on the file system: asleep in the kernel for
- * BLOCKED_SHARE of their busy time out of the CPUs' queue? Time queued
- * for a CPU says the CPUs are taken, by these threads or by others: more
- * threads would only queue more. */
+/* Were the threads waiting on the file system, with room for more? */
 int
 tune_blocked(const struct tune *t, const struct tune_sample *s)
 {
-	double busy = (double)s->busy_ns - (double)s->runq_ns;
+	double busy = (double)s->busy_ns;
 
 	(void)t;
-	return busy > 0 && sleep_ns(s) >= BLOCKED_SHARE * busy;
+	return busy > 0 && busy - (double)s->cpu_ns >= BLOCKED_SHARE * busy;
 }
 
 static int
 cpus_full(const struct tune *t, const struct tune_sample *s)
 {
 	return (double)s->cpu_ns >= CPU_FULL * t->cpus * (double)s->ns;
+}
+
+/* The threads' busy time asleep in the kernel: neither on a CPU nor
+ * queued for one. */
+static double
+sleep_ns(const struct tune_sample *s)
+{
+	return (double)s->busy_ns - (double)s->cpu_ns - (double)s->runq_ns;
 }
 
 /* Of the time off the CPUs, was more spent queued for one than asleep
@@ -156,11 +144,11 @@ asleep(const struct tune_sample *s)
 	return sleep_ns(s) >= ASLEEP_SHARE * (double)s->busy_ns;
 }
 
-/* What the window asks for: more threads (asleep in the kernel most of
- * the time, and the CPUs not full), fewer (on the CPUs most of the time,
- * or queued for them more than asleep and hardly asleep), or neither
- * (they lacked work, --max-rate holds them, they were blocked with the
- * CPUs full, or other work holds the CPUs while they still sleep). */
+/* What the window asks for: more threads (off the CPUs most of the time,
+ * and the CPUs not full), fewer (on the CPUs most of the time, or the
+ * CPUs full and the threads queued for them, hardly asleep), or neither
+ * (they lacked work, --max-rate holds them, or they were blocked with the
+ * CPUs full). */
 enum { STAY, UP, DOWN };
 
 static int
@@ -174,29 +162,27 @@ wants(const struct tune *t, const struct tune_sample *s)
 		return STAY;
 	if (t->max_rate && rate_of(s) >= RATE_NEAR * (double)t->max_rate)
 		return STAY;
-	if (!off_cpus(s))
+	if (!tune_blocked(t, s))
 		return DOWN;
-	if (tune_blocked(t, s) && !cpus_full(t, s))
+	if (!cpus_full(t, s))
 		return UP;
 	return queued(s) && !asleep(s) ? DOWN : STAY;
 }
 
-/* How far a probe up goes: to the threads that would fill the CPUs,
- * each on a CPU for the share of its time out of the run queue that it
- * was on one (cpu / (cpu + asleep)), from 2 to UP_MOST times the
- * threads. */
+/* How far a probe up goes: twice the threads that would fill the CPUs
+ * if their CPU time grew with their count, from 2 to UP_MOST times the
+ * threads; twice only when they queued for a CPU more than they slept
+ * (other work holds the CPUs). */
 static int
 up_to(const struct tune *t, const struct tune_sample *s)
 {
-	double cpu = (double)s->cpu_ns, n = UP_MOST * (double)t->cur;
+	double used = (double)s->cpu_ns / (double)s->ns, f = 2;
 
-	if (cpu > 0)
-		n = t->cpus * (cpu + sleep_ns(s)) / cpu;
-	if (n < 2.0 * t->cur)
-		n = 2.0 * t->cur;
-	if (n > UP_MOST * (double)t->cur)
-		n = UP_MOST * (double)t->cur;
-	return (int)n;
+	if (!queued(s) && used > 0) {
+		f = 2 * t->cpus / used;
+		f = f < 2 ? 2 : f > UP_MOST ? UP_MOST : f;
+	}
+	return (int)(t->cur * f);
 }
 
 /* Try to threads for one window, from the count that has paid. */

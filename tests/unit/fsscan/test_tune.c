@@ -1,18 +1,18 @@
 /*
  * test_tune: the pool's decisions on how many threads walk
  * (fsscan/walk/tune.c), on synthetic windows. Every expected count is
- * worked out by hand from the rules in tune.c: blocked (asleep in the
- * kernel at least half of the busy time not queued for a CPU) with the
- * CPUs under 85% full probes more threads (the count that would fill the
- * CPUs, each thread on a CPU cpu / (cpu + asleep) of its time: from 2 to
- * 8 times the threads), kept only on 15% more entries per second; on the
- * CPUs most of the busy time, or queued for them more than asleep and
- * less than 8% of the busy time asleep, probes half, kept unless the
- * rate fell by more than 3%; nothing is probed while threads waited for
- * work a quarter of the window, the rate is at 80% of --max-rate, the
- * threads are blocked with the CPUs full, or queued more than asleep
- * while still asleep 8% of the time; a probe not kept is undone and
- * followed by 1, 2, 4 ... windows of hold.
+ * worked out by hand from the rules in tune.c: blocked (busy time off the
+ * CPUs at least half of it) with the CPUs under 85% full probes more
+ * threads (twice the count whose CPU time, growing with the count, would
+ * fill the CPUs: from 2 to 8 times the threads; 2 when queued more than
+ * asleep), kept only on 15% more entries per second; not blocked, or the
+ * CPUs full with more of the time off them queued for one than asleep
+ * and less than 8% of the busy time asleep, probes half, kept unless the
+ * rate fell by more than 3%; nothing is
+ * probed while threads waited for work a quarter of the window, the rate
+ * is at 80% of --max-rate, or the threads are blocked with the CPUs full;
+ * a probe not kept is undone and followed by 1, 2, 4 ... windows of
+ * hold.
  */
 #include <stdio.h>
 
@@ -55,30 +55,29 @@ test_climb(void)
 
 	tune_init(&t, 2, 64, 2.0, 0);
 	ok(tune_adaptive(&t), "2 to 64 threads: adaptive");
-	/* 2 threads busy 400 ms, 100 ms of CPU: 75% blocked; each on a CPU
-	 * a quarter of its time, so 8 threads would fill 2: probe 8. */
+	/* 2 threads busy 400 ms, 100 ms of CPU: 75% blocked; half a CPU
+	 * used, so 8 threads would use 2: probe twice that. */
 	s = win(2, 100, 10000);
-	ok(tune_blocked(&t, &s), "blocked: 300 of 400 ms asleep");
-	is_i64(tune_step(&t, &s), 8, "blocked at 2, half a CPU: probe 8");
-	/* 50,000/s before; 60,000/s is 20% more: kept. 8 threads busy
-	 * 1,600 ms, 320 on a CPU: 2 x 1,600 / 320 = 10, but a probe goes
-	 * to twice the threads at least. */
-	is_i64(step(&t, win(8, 320, 12000)), 16,
-	    "8 paid 20%%, still blocked: probe 16");
+	ok(tune_blocked(&t, &s), "blocked: 300 of 400 ms off the CPUs");
+	is_i64(tune_step(&t, &s), 16, "blocked at 2, half a CPU: probe 16");
+	/* 50,000/s before; 60,000/s is 20% more: kept. 1.6 CPUs used (80%
+	 * of 2): 2 x 2 / 1.6 = 2.5 times the threads. */
+	is_i64(step(&t, win(16, 320, 12000)), 40,
+	    "16 paid 20%%, still blocked: probe 40");
 	/* 62,500/s against 60,000/s: 4% is no gain. */
-	is_i64(step(&t, win(16, 330, 12500)), 8,
-	    "16 paid 4%%: back to 8");
-	is_i64(step(&t, win(8, 320, 12000)), 8,
+	is_i64(step(&t, win(40, 330, 12500)), 16,
+	    "40 paid 4%%: back to 16");
+	is_i64(step(&t, win(16, 320, 12000)), 16,
 	    "blocked, one window of hold");
-	is_i64(step(&t, win(8, 320, 12000)), 16,
-	    "hold over: probe 16 again");
-	is_i64(step(&t, win(16, 320, 12000)), 8,
-	    "16 paid nothing: back to 8");
+	is_i64(step(&t, win(16, 320, 12000)), 40,
+	    "hold over: probe 40 again");
+	is_i64(step(&t, win(40, 320, 12000)), 16,
+	    "40 paid nothing: back to 16");
 	for (int i = 0; i < 2; i++)
-		is_i64(step(&t, win(8, 320, 12000)),
-		    8, "two windows of hold now");
-	is_i64(step(&t, win(8, 320, 12000)), 16,
-	    "then probe 16 once more");
+		is_i64(step(&t, win(16, 320, 12000)),
+		    16, "two windows of hold now");
+	is_i64(step(&t, win(16, 320, 12000)), 40,
+	    "then probe 40 once more");
 }
 
 /* How far a probe up goes. */
@@ -88,37 +87,30 @@ test_reach(void)
 	struct tune t;
 	struct tune_sample s;
 
-	/* 25 ms of CPU in 400 ms busy: 2 x 400 / 25 is 32 threads, and a
-	 * probe adds at most 8 times. */
+	/* 25 ms of CPU in 200 ms: an eighth of a CPU; 2 x 2 / 0.125 is 32
+	 * times the threads, and a probe adds at most 8 times. */
 	tune_init(&t, 2, 64, 2.0, 0);
 	is_i64(step(&t, win(2, 25, 10000)), 16, "an eighth of a CPU: 8 times");
-	/* 3 threads busy 600 ms, 150 on a CPU: 2 x 600 / 150 = 8. */
+	/* 1.2 CPUs of 2 (60%): 2 x 2 / 1.2 = 3.33 times 3 threads, 10. */
 	tune_init(&t, 3, 64, 2.0, 0);
-	is_i64(step(&t, win(3, 150, 10000)), 8, "0.75 CPUs used: 3 to 8");
-	/* 240 ms of 600 on a CPU: 2 x 600 / 240 = 5, below twice 3. */
-	tune_init(&t, 3, 64, 2.0, 0);
-	is_i64(step(&t, win(3, 240, 10000)), 6,
-	    "1.2 CPUs used: twice 3, the least a probe adds");
-	/* 4 CPUs, 150 of 400 ms on one: 4 x 400 / 150 = 10.7. */
+	is_i64(step(&t, win(3, 240, 10000)), 10, "1.2 CPUs used: 3 to 10");
+	/* 4 CPUs, 0.75 used: 2 x 4 / 0.75 = 10.7 times, at most 8. */
 	tune_init(&t, 2, 64, 4.0, 0);
-	is_i64(step(&t, win(2, 150, 10000)), 10, "0.75 of 4 CPUs: 10");
-	/* Other work holds the CPUs: 400 ms busy, 50 on a CPU, 200 queued,
-	 * 150 asleep. Out of the queue the threads slept 150 of 200 ms, and
-	 * each would be on a CPU a quarter of that time: 2 x 200 / 50. */
+	is_i64(step(&t, win(2, 150, 10000)), 16, "0.75 of 4 CPUs: 8 times");
+	/* Blocked, but queued for a CPU more than asleep: other work holds
+	 * the CPUs, twice only. 400 ms busy, 50 on a CPU, 200 queued, 150
+	 * asleep. */
 	tune_init(&t, 2, 64, 2.0, 0);
 	s = win(2, 50, 10000);
 	s.runq_ns = 200 * MS;
-	ok(tune_blocked(&t, &s), "asleep 150 of the 200 ms out of the queue");
-	is_i64(tune_step(&t, &s), 8, "queued, asleep out of it: 8");
-	/* 300 ms queued, 50 asleep, 50 on a CPU: half, blocked. */
-	s.runq_ns = 300 * MS;
-	ok(tune_blocked(&t, &s), "asleep 50 of 100 ms out of the queue");
-	s.runq_ns = 310 * MS;
-	ok(!tune_blocked(&t, &s), "asleep 40 of 90 ms out of the queue");
-	/* A CPU share of a rank (--cpus 0.5): 0.5 x 400 / 20 = 10. */
+	is_i64(tune_step(&t, &s), 4, "queued more than asleep: twice");
+	s.runq_ns = 170 * MS;
+	tune_init(&t, 2, 64, 2.0, 0);
+	is_i64(tune_step(&t, &s), 16, "asleep more than queued: 8 times");
+	/* A CPU share of a rank (--cpus 0.5): 0.25 used is half of it,
+	 * 2 x 0.5 / 0.25 = 4 times. */
 	tune_init(&t, 2, 64, 0.5, 0);
-	is_i64(step(&t, win(2, 20, 10000)), 10,
-	    "a tenth of a CPU, half a CPU's share: 10");
+	is_i64(step(&t, win(2, 50, 10000)), 8, "a quarter of half a CPU: 4 times");
 }
 
 static void
@@ -154,24 +146,26 @@ test_warm(void)
 	struct tune_sample s;
 
 	tune_init(&t, 2, 32, 2.0, 0);
-	/* At 2 threads, a quarter of each on a CPU: to 8. At 8, 50,000/s
-	 * against 25,000/s is kept; 2 x 1,600 / 300 is 10.7, twice 8 at
-	 * least. */
-	is_i64(step(&t, win(2, 100, 5000)), 8, "cold: probe 8");
-	is_i64(step(&t, win(8, 300, 10000)), 16,
-	    "cold: 8 kept, probing 16");
+	/* At 2 threads, half a CPU: to 16. At 16, 50,000/s against 25,000/s
+	 * is kept; 1.5 CPUs used, 2 x 2 / 1.5 times is 42, no more than
+	 * 32. */
+	is_i64(step(&t, win(2, 100, 5000)), 16, "cold: probe 16");
+	is_i64(step(&t, win(16, 300, 10000)), 32,
+	    "cold: 16 kept, probing 32");
 	/* The cache is warm now: 380 ms of CPU in 200 ms on 2 CPUs, and
 	 * the rest of the threads' time queued for them. */
-	s = warm(16, 380, 20000);
-	is_i64(tune_step(&t, &s), 16,
-	    "16 paid 100%%: kept, though the CPUs are full now");
-	is_i64(step(&t, warm(16, 380, 20000)), 8, "CPUs full, queued: probe 8");
+	s = warm(32, 380, 20000);
+	is_i64(tune_step(&t, &s), 32,
+	    "32 paid 100%%: kept, though the CPUs are full now");
+	is_i64(step(&t, warm(32, 380, 20000)), 16, "CPUs full, queued: probe 16");
 	/* 99,000/s against 100,000/s: 1% lost, within 3%: kept. */
-	is_i64(step(&t, warm(8, 380, 19800)), 4,
-	    "8 kept, CPUs full: probe 4");
-	is_i64(step(&t, warm(4, 380, 19700)), 2,
+	is_i64(step(&t, warm(16, 380, 19800)), 8,
+	    "16 kept, CPUs full: probe 8");
+	is_i64(step(&t, warm(8, 380, 19700)), 4,
+	    "8 kept: probe 4");
+	is_i64(step(&t, warm(4, 380, 19600)), 2,
 	    "4 kept: probe 2");
-	is_i64(step(&t, warm(2, 380, 19600)), 2,
+	is_i64(step(&t, warm(2, 380, 19500)), 2,
 	    "back at the start, and no lower");
 	is_i64(step(&t, warm(2, 380, 19500)), 2,
 	    "warm at the start: stays");
@@ -183,20 +177,10 @@ test_warm(void)
 	/* A drop back that costs 20% is undone. */
 	tune_init(&t, 2, 32, 2.0, 0);
 	step(&t, win(2, 100, 5000));
-	is_i64(step(&t, warm(8, 380, 20000)), 8, "8 kept");
-	is_i64(step(&t, warm(8, 380, 20000)), 4, "CPUs full: probe 4");
-	is_i64(step(&t, warm(4, 380, 16000)), 8,
-	    "4 lost 20%%: back to 8");
-	/* Other work holds the CPUs: 8 threads busy 1,600 ms, 200 on a
-	 * CPU, 1,380 queued, 20 asleep (1.25%). More threads would only
-	 * take CPUs from the others: probe half. */
-	tune_init(&t, 2, 32, 2.0, 0);
-	t.cur = t.base = 8;
-	s = win(8, 200, 10000);
-	s.runq_ns = 1380 * MS;
-	ok(!tune_blocked(&t, &s), "queued, asleep 20 of 220 ms: not blocked");
-	is_i64(tune_step(&t, &s), 4,
-	    "CPUs not ours, queued, hardly asleep: probe 4");
+	is_i64(step(&t, warm(16, 380, 20000)), 16, "16 kept");
+	is_i64(step(&t, warm(16, 380, 20000)), 8, "CPUs full: probe 8");
+	is_i64(step(&t, warm(8, 380, 16000)), 16,
+	    "8 lost 20%%: back to 16");
 }
 
 static void
@@ -250,8 +234,8 @@ test_stay(void)
 	    "CPUs full, queued, 1.25%% asleep: probe 2");
 	tune_init(&t, 2, 32, 2.0, 0);
 	t.cur = t.base = 4;
-	is_i64(step(&t, win(4, 320, 10000)), 8,
-	    "blocked, CPUs 80%% full: 2 x 800 / 320 = 5, twice 4 at least");
+	is_i64(step(&t, win(4, 320, 10000)), 10,
+	    "blocked, CPUs 80%% full: 2 x 2 / 1.6 times, 10");
 }
 
 int
