@@ -16,16 +16,15 @@
  * time on a CPU and their time runnable in its queue. Busy time off the
  * CPUs is time asleep in the kernel or queued for a CPU. Then the pool
  * probes, for one window:
- *   - more threads when they slept in the kernel for most of their busy
- *     time out of the CPUs' queue and the CPUs were not full: kept only
- *     if the entries per second rose by TUNE_GAIN. The probe goes to the
- *     threads that would fill the CPUs, each on a CPU for the share of
- *     its time out of the queue that it was on one (up_to), from 2 to
- *     UP_MOST times as many;
- *   - half when they were on the CPUs most of the time, or they queued
- *     for a CPU more than they slept in the kernel and they hardly slept
- *     (the cache is warm, or other work holds the CPUs: they wait for a
- *     CPU, not the disk): kept unless the rate fell by more than
+ *   - more threads when they were off the CPUs for most of their busy
+ *     time and the CPUs were not full: kept only if the entries per
+ *     second rose by TUNE_GAIN. The probe goes to twice the threads that
+ *     would fill the CPUs if the threads' CPU time grew with their count
+ *     (up_to), from 2 to UP_MOST times as many;
+ *   - half when they were on the CPUs most of the time, or the CPUs were
+ *     full, the threads queued for one more than they slept in the
+ *     kernel, and they hardly slept (the cache is warm: they wait for
+ *     each other, not the disk): kept unless the rate fell by more than
  *     TUNE_LOSS.
  * A probe not kept is undone, and none is tried for 1, 2, 4 ... windows
  * after it. Nothing is probed while the threads lack work, or the rate is
@@ -33,18 +32,14 @@
  * disk), nor below the threads the walk started with, nor above its most
  * (tune_cap bounds that by the memory the threads hold).
  *
- * Why no more than the threads that fill the CPUs: on a machine whose
- * disk answers fast (a virtual disk served from the host's cache), a
- * cold walk is bound by the kernel's CPU time as much as a warm one, and
- * every thread past those the CPUs can keep busy costs CPU time of its
- * own (switches between threads, their caches, the I/O completions that
- * land on a busy CPU and are counted to the thread they interrupt)
- * without walking any faster. Threads that sleep at random times leave a
- * CPU idle now and then even at that count; the next window probes again
- * (at least twice the threads) if the CPUs still have room, and keeps the
- * probe only if the rate shows it. The pool used to go to twice this
- * count, and on a busy machine to the most it allows (32): docs/
- * PERFORMANCE.md, "The cold walk", has the figures.
+ * Why twice the threads that would fill the CPUs: threads that sleep at
+ * random times leave a CPU idle whenever fewer of them than CPUs are
+ * awake. With 2 CPUs and threads each on a CPU a quarter of the time, 8
+ * threads fill them on average but keep them busy 77% of the time, 16
+ * threads 96% (the threads awake are a binomial count). A cold walk is
+ * over in a few windows of doubling otherwise: on the aged benchmark tree
+ * the pool took 450 ms of a 1.2 s walk to reach the 16 threads it wants,
+ * and one probe now reaches them from the first window.
  *
  * Why a cold walk whose threads fill the CPUs keeps them: it still
  * sleeps (8 to 13% of its busy time on the aged benchmark tree), and
@@ -53,23 +48,20 @@
  * percent of never. Once the cache turns warm, the threads stop sleeping
  * and the pool drops back; between the two, the rate decides.
  *
- * Why time queued for a CPU is no reason for more threads: the CPUs are
- * taken, by these threads or by other work on the machine, and more
- * threads would only take a larger share of them from the others and
- * queue more. Out of the queue, a cold walk on a busy machine still
- * sleeps on the disk for most of its time, and then more requests in
- * flight pay, which the rate shows. One window's rate varies by 10 to
- * 20% with the directories walked in it; windows of 200 ms and a gain of
- * 15% keep most wrong additions out, and the hold after a failed probe
- * makes the others cheap. A warm walk's rate varies by a few percent
- * only, so 3% tells a needless thread. Without schedstat no time counts
- * as queued: then a walk whose CPUs are full keeps its threads.
+ * A cold walk on a busy machine is off the CPUs mostly in their queue:
+ * more threads get it more of the CPUs, and more requests in flight,
+ * which the rate shows, so off the CPUs is enough to try more; but only
+ * twice as many, since its CPU time says nothing of what more would
+ * take. One window's rate varies by 10 to 20% with the directories
+ * walked in it; windows of 200 ms and a gain of 15% keep most wrong
+ * additions out, and the hold after a failed probe makes the others
+ * cheap. A warm walk's rate varies by a few percent only, so 3% tells a
+ * needless thread. Without schedstat no time counts as queued: then a
+ * walk whose CPUs are full keeps its threads.
  */
 #include "tune_int.h"
 
-/* The share of busy time out of the CPUs' queue asleep in the kernel
- * that says "blocked" (and off the CPUs, "not on them most of the
- * time"). */
+/* The share of busy time off the CPUs that says "blocked". */
 #define BLOCKED_SHARE	0.5
 /* CPU time per window, as a share of the CPUs, that says "CPUs full". */
 #define CPU_FULL	0.85
