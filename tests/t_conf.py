@@ -363,10 +363,10 @@ def man_examples(tmp, tree):
         ok(re.search(r"^#?%s = " % key, open(os.path.join(
             TOP, "scripts", "iocensus.conf")).read(), re.M),
            "scripts/iocensus.conf shows %s" % key)
-    # Set as shipped: the database and logs the jobs use, and the
-    # retention the prune jobs apply; the rest commented.
+    # Set as shipped: the database and logs the jobs use, the metrics'
+    # cap, and the retention the prune jobs apply; the rest commented.
     shipped_set = {"db": "/var/lib/iocensus/census.db",
-                   "logs": "/var/log/iostatmon",
+                   "logs": "/var/log/iostatmon", "metrics-top": "1000",
                    "prune.keep-daily": "14", "prune.keep-weekly": "8",
                    "prune.keep-monthly": "24", "prune.keep-quarterly": "12"}
     shipped = os.path.join(tmp, "shipped.conf")
@@ -374,7 +374,8 @@ def man_examples(tmp, tree):
     os.chmod(shipped, 0o644)
     _, rows, err = config_rows(shipped)
     eq({k: v for k, (v, src) in rows.items() if src.startswith("file:")},
-       shipped_set, "scripts/iocensus.conf: db, logs and [prune] set",
+       shipped_set, "scripts/iocensus.conf: db, logs, metrics-top and"
+       " [prune] set",
        err)
     ok(rows and all(src in ("default", "environment") for k, (_v, src) in
                     rows.items() if k not in shipped_set),

@@ -116,8 +116,18 @@ SAME = {
     "owners": "SELECT kind, id, files, dirs, bytes, alloc_bytes FROM owner"
               " WHERE snapshot_id=? ORDER BY kind, id",
     "extremes": "SELECT metric, min, max FROM hist_extent WHERE snapshot_id=?"
-                " UNION ALL SELECT project || '/' || metric, min, max FROM"
-                " project_extent WHERE snapshot_id=? ORDER BY 1",
+                " ORDER BY metric",
+    "project extremes": "SELECT p.name, x.size_min, x.size_max, x.atime_min,"
+                        " x.atime_max, x.mtime_min, x.mtime_max, x.ctime_min,"
+                        " x.ctime_max FROM project_extent x JOIN project p"
+                        " ON p.snapshot_id = x.snapshot_id"
+                        " AND p.id = x.project_id WHERE x.snapshot_id=?"
+                        " ORDER BY p.name",
+    "project hist": "SELECT project, metric, lo, hi, files, bytes FROM v_hist"
+                    " WHERE snapshot_id=? AND project IS NOT NULL"
+                    " ORDER BY 1, 2, 3",
+    "project cold": "SELECT project, metric, days, files, bytes FROM v_cold"
+                    " WHERE snapshot_id=? ORDER BY 1, 2, 3",
     "v_dir": "SELECT path, depth, files, dirs, bytes, alloc_bytes, max_mtime"
              " FROM v_dir WHERE snapshot_id=? ORDER BY path",
 }

@@ -119,7 +119,8 @@ def hold_lock(db, secs):
 
 
 TABLES = {
-    "hist": "project, metric, slot, lo, hi, n, w, v, vw",
+    "hist": "metric, slot, n, w, v, vw",
+    "project_hist": "project_id, metric, slot, n, w",
     "v_hist": "project, metric, lo, hi, files, bytes",
     "v_dir": "path, depth, files, dirs, bytes, alloc_bytes, max_mtime",
     "v_project": "project, files, dirs, bytes, alloc_bytes",

@@ -12,7 +12,8 @@ v_cold), and each capped output is checked against it:
 - `cold --top 3`: the first 3 rows of `cold --top 0`, and the rest
   counted.
 - `metrics --top 5`: per project family, the 5 projects with the most
-  bytes, and project="other" holding the exact sum of the rest of
+  bytes and the one with a limit (p00, the smallest: its alerts need its
+  series), and project="other" holding the exact sum of the rest of
   v_project's files, dirs, bytes and allocated bytes and of v_cold's
   bytes per metric and threshold; shown plus other equals the total;
   promtool accepts the file. The configuration's metrics-top does the
@@ -42,6 +43,10 @@ FSSCAN = os.path.join(BUILD, "fsscan")
 IOCENSUS = os.path.join(BUILD, "iocensus")
 NPROJ = 60
 DAY = 86400
+# The smallest project, with a byte limit: it keeps its series under
+# any cap.
+LIMITED = "p00"
+LIMIT = 5000
 
 
 def make_tree(root, now):
@@ -153,13 +158,14 @@ def check_cold(db, env):
 def check_metrics(text, proj, cold, n, label):
     fam = prom(text)
     order = by_bytes(proj)
-    keep, rest = set(order[:n]), order[n:]
+    keep = set(order[:n]) | {LIMITED}
+    rest = [p for p in order if p not in keep]
     cols = {"iocensus_project_files": 0, "iocensus_project_dirs": 1,
             "iocensus_project_bytes": 2, "iocensus_project_alloc_bytes": 3}
     for name, col in cols.items():
         got = {dict(k)["project"]: v for k, v in fam.get(name, {}).items()}
-        eq(set(got), keep | {"other"},
-           "%s: %s for the %d largest and other" % (label, name, n))
+        eq(set(got), keep | {"other"}, "%s: %s for the %d largest, the"
+           " limited one and other" % (label, name, n))
         eq(got.get("other"), sum(proj[p][col] for p in rest),
            "%s: %s{project=\"other\"} is the exact sum of the rest" %
            (label, name))
@@ -175,6 +181,10 @@ def check_metrics(text, proj, cold, n, label):
         want[key] = want.get(key, 0) + b
     eq(got, want, "%s: iocensus_project_cold_bytes, the rest summed as"
        " other per metric and threshold" % label)
+    lim = {dict(k)["project"]: v for k, v in
+           fam.get("iocensus_project_limit_bytes", {}).items()}
+    eq(lim, {LIMITED: LIMIT}, "%s: the limited project's limit, none for"
+       " other" % label)
 
 
 def check_promtool(path):
@@ -244,8 +254,12 @@ def main():
         now = int(time.time())
         make_tree(root, now)
         db = os.path.join(tmp, "c.db")
+        limits = os.path.join(tmp, "limits.csv")
+        with open(limits, "w") as f:
+            f.write("%s,%d,\n" % (LIMITED, LIMIT))
         run([FSSCAN, "--db", db, "--fs", "t", "--project", "depth:1",
-             "--cold", "30,365", "--now", str(now), root], env)
+             "--cold", "30,365", "--now", str(now), "--limits", limits,
+             root], env)
         proj, cold = oracle(db)
         # The root's own entries are the project "(none)".
         eq(len(proj), NPROJ + 1, "the census holds the %d projects and"

@@ -171,8 +171,17 @@ name_cmp(const void *pa, const void *pb)
 	return strcmp(*(char *const *)pa, *(char *const *)pb);
 }
 
+/* A project with a limit keeps its series under any --top: its limit
+ * and its usage feed the alerts on that limit. */
+static int
+limited(const struct prow *p)
+{
+	return (p->has & (PROW_LIMIT_BYTES | PROW_LIMIT_INODES)) != 0;
+}
+
 /* Which of the nv projects v keep their series under --top top (0:
- * all): the top with the most bytes, into k (names copied). */
+ * all): the top with the most bytes and every one with a limit, into k
+ * (names copied). */
 static void
 keep_top(struct pick *v, size_t nv, size_t top, struct mkeep *k)
 {
@@ -184,10 +193,16 @@ keep_top(struct pick *v, size_t nv, size_t top, struct mkeep *k)
 	if (k->all)
 		return;
 	qsort(v, nv, sizeof *v, pick_cmp);
-	k->name = xcalloc(top + 1, sizeof *k->name);
-	for (size_t i = 0; i < nv && k->n < top; i++)
-		if (strcmp(v[i].name, SPACE_METRICS_OTHER))
-			k->name[k->n++] = xstrdup(v[i].name);
+	k->name = xcalloc(nv + 1, sizeof *k->name);
+	for (size_t i = 0, largest = 0; i < nv; i++) {
+		if (!strcmp(v[i].name, SPACE_METRICS_OTHER))
+			continue;
+		if (largest < top)
+			largest++;
+		else if (!limited(v[i].p))
+			continue;
+		k->name[k->n++] = xstrdup(v[i].name);
+	}
 	qsort(k->name, k->n, sizeof *k->name, name_cmp);
 }
 
