@@ -33,13 +33,16 @@
 #define BACKLOG_DEFAULT (4u << 20)
 #define NOWHERE SIZE_MAX
 enum { MID_FLUSH = 1, MID_ENDED = 2 };
-/* Level 6 (zlib's default) for H, T and K frames: on the benchmark's
- * 100-device day level 3 costs ~20% less CPU for 2% more bytes. P frames,
- * every sample but the hourly keyframe, are bit-packed already: deflate
- * would spend most of a sample's CPU on them for nothing, so they go into
- * stored blocks (level 0; docs/PERFORMANCE.md, iostatmon). */
+/* Level 6 (zlib's default) for H and T frames, which are small. P
+ * frames, every sample but the hourly keyframe, are bit-packed already:
+ * deflate would spend most of a sample's CPU on them for nothing, so they
+ * go into stored blocks (level 0). The hourly K frame, all counters of all
+ * devices, is deflated at level 1: at 1,000 devices it costs 20% less CPU
+ * than level 6 for 0.1% more bytes in the day (docs/PERFORMANCE.md,
+ * iostatmon). */
 #define DEFLATE_LEVEL 6
 #define PACKED_LEVEL 0
+#define KEYFRAME_LEVEL 1
 
 /* RFC 1952 header: deflate, no flags, no mtime, OS = Unix. */
 static const uint8_t gzip_header[10] = {
@@ -373,6 +376,15 @@ set_level(struct iolog_writer *w, int level)
 	return 0;
 }
 
+/* The deflate level for a frame of type t. */
+static int
+frame_level(uint8_t t)
+{
+	if (t == IOLOG_T_PACKED)
+		return PACKED_LEVEL;
+	return t == IOLOG_T_KEYFRAME ? KEYFRAME_LEVEL : DEFLATE_LEVEL;
+}
+
 /* Frame a body (varint LEN | body | CRC32), deflate it and write. An 'H'
  * body starts a new member, finishing the open one. */
 int
@@ -395,8 +407,7 @@ iolog_write_body(struct iolog_writer *w, const uint8_t *body, size_t len)
 	put_le32(crc, (uint32_t)crc32(0, body, (uInt)len));
 	flush = body[0] == IOLOG_T_KEYFRAME ? Z_FULL_FLUSH : Z_SYNC_FLUSH;
 	starts_fresh = body[0] == IOLOG_T_KEYFRAME || body[0] == IOLOG_T_TABLE;
-	if (set_level(w, body[0] == IOLOG_T_PACKED ? PACKED_LEVEL :
-	    DEFLATE_LEVEL) < 0 ||
+	if (set_level(w, frame_level(body[0])) < 0 ||
 	    (starts_fresh && !w->fresh && zput(w, NULL, 0, Z_FULL_FLUSH) < 0) ||
 	    zput(w, pre, varint_put(pre, len), Z_NO_FLUSH) < 0 ||
 	    zput(w, body, len, Z_NO_FLUSH) < 0 ||

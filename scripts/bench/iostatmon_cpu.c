@@ -8,7 +8,7 @@
  * usage: iostatmon_cpu [DEVICES [SAMPLES [ACTIVE_PERCENT [DIR]]]]
  * (defaults 1000, 1440, 50, $TMPDIR or /tmp). Prints the median, mean and
  * 99th percentile of per-sample thread CPU time (all, and the read+parse
- * part alone) and wall time in µs.
+ * part alone) and wall time in µs, then the log's size in bytes.
  * Preparing each sample's text (the kernel's work) is not timed.
  */
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "diskstats.h"
 #include "iolog/iolog.h"
@@ -158,6 +159,9 @@ main(int argc, char **argv)
 	report("cpu", cpu, nsamp);
 	report("read+parse", parse, nsamp);
 	report("wall", wall, nsamp);
+	struct stat st;
+	if (stat(logp, &st) == 0)
+		printf("log %lld bytes\n", (long long)st.st_size);
 	unlink(logp);
 	unlink(dsp);
 	close(fd);

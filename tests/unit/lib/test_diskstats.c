@@ -2,6 +2,8 @@
  * test_diskstats: /proc/diskstats lines of every kernel variant, hand-made
  * with their expected fields, and the modular deltas.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "diskstats.h"
@@ -106,6 +108,59 @@ test_bounds(void)
 	free(heap);
 }
 
+/*
+ * Every token length from 1 to 21 digits, in the word-at-a-time path (the
+ * token starts 16 or more bytes before the line's end) and in the byte
+ * path (it is the last token), followed by a space, a letter or nothing,
+ * checked against strtoull. The first digit varies with the length so that
+ * a misplaced digit cannot pass.
+ */
+static void
+test_token_lengths(void)
+{
+	char tok[32], line[128];
+	struct ds_line l;
+	int bad = 0;
+
+	for (int n = 1; n <= 21; n++) {
+		for (int k = 0; k < n; k++)
+			tok[k] = (char)('0' + (n + 3 * k) % 10);
+		tok[n] = '\0';
+		errno = 0;
+		unsigned long long want = strtoull(tok, NULL, 10);
+		int fits = errno == 0;
+
+		for (int last = 0; last < 2; last++) {
+			for (int tail = 0; tail < 3; tail++) {
+				const char *after = tail == 0 ? " " : tail == 1 ? "x" : "";
+				int rc;
+
+				if (last)
+					snprintf(line, sizeof line, "8 0 sda 1 2 3 %s%s", tok, after);
+				else
+					snprintf(line, sizeof line,
+					    "8 0 sda %s%s 2 3 4 5 6 7 8 9 10 11 12", tok, after);
+				rc = parse(line, &l);
+				if (!fits || tail == 1) {
+					bad += rc == 0;
+					continue;
+				}
+				bad += rc != 0 ||
+				    l.v[last ? DS_WR_SECTORS : DS_RD_IOS] != want;
+			}
+		}
+	}
+	is_i64(bad, 0, "tokens of 1 to 21 digits, both paths, against strtoull");
+	ok(parse("8 0 sda 18446744073709551615 2 3 4 5 6 7 8 9 10 11", &l) == 0 &&
+	    l.v[DS_RD_IOS] == UINT64_MAX, "2^64 - 1 in the word path");
+	ok(parse("8 0 sda 18446744073709551616 2 3 4 5 6 7 8 9 10 11", &l) < 0,
+	    "2^64 in the word path rejected");
+	ok(parse("8 0 sda 1/2 2 3 4 5 6 7 8 9 10 11 12 13 14 15", &l) < 0,
+	    "a byte just above '/' and below ':' ends no token");
+	ok(parse("8 0 sda 12:4 2 3 4 5 6 7 8 9 10 11 12 13 14 15", &l) < 0,
+	    "a colon inside a token rejected");
+}
+
 static void
 test_all(void)
 {
@@ -160,6 +215,7 @@ main(void)
 	test_columns();
 	test_values();
 	test_bounds();
+	test_token_lengths();
 	test_all();
 	test_deltas();
 	return tap_end();
