@@ -760,6 +760,15 @@ census11_fill(sqlite3 *db, char *err, size_t errlen)
 }
 
 /*
+ * Version 12 counts cold data per owner: owner_cold and v_cold_owner are
+ * new, made by the schema and the views as any new table and view, and
+ * nothing older changes. No row is made for a snapshot written before:
+ * what it kept cannot tell an owner's cold files from its others, so it
+ * has no owner_cold rows, and v_cold_owner shows none for it (unknown,
+ * not zero) unless none of its files was cold at all.
+ */
+
+/*
  * Version 9 keeps private names out of world-readable outputs. A project
  * row written before does not say whether its name was read from a
  * directory that every user may list: a name that a depth rule made

@@ -193,6 +193,23 @@ CREATE TABLE IF NOT EXISTS project_cold (
   PRIMARY KEY (snapshot_id, project_id, k)
 ) WITHOUT ROWID;
 
+-- Schema 12: cold data per owner. An owner's (kind, id: the uid or gid
+-- of owner) cold files and bytes at threshold k of cold, counted as
+-- cold counts them, each hard-linked inode once under its owner; stored
+-- as project_cold is, where it differs from its row at the next
+-- threshold of the metric, zero past the last. v_cold_owner shows every
+-- row. A snapshot written before schema 12 has none.
+CREATE TABLE IF NOT EXISTS owner_cold (
+  snapshot_id INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,
+  kind        TEXT NOT NULL CHECK (kind IN ('user', 'group')),
+  id          INTEGER NOT NULL,
+  k           INTEGER NOT NULL,
+  files       INTEGER NOT NULL,
+  bytes       NOT NULL,            -- exact
+  PRIMARY KEY (snapshot_id, kind, id, k)
+) WITHOUT ROWID;
+-- End of schema 12's owner_cold.
+
 -- Subtree totals, one row per directory kept (fsscan --dirs): its own name
 -- and its parent's row, never its path, so that the rows of a deep tree
 -- take space linear in its size; v_dir joins the names into paths. parent

@@ -55,6 +55,30 @@ CREATE VIEW IF NOT EXISTS v_cold AS
                  AND n.k >= t.k)
   LEFT JOIN cold x ON x.snapshot_id = t.snapshot_id AND x.k = c.k;
 
+-- Schema 12: v_cold_owner, each owner's cold data as v_cold gives each
+-- project's: a row for every owner of the snapshot (owner) and every
+-- threshold (cold), zero included. A snapshot written before schema 12
+-- has no owner_cold rows: it has no rows here (unknown, never zero),
+-- unless none of its files was cold at any threshold (its cold rows all
+-- 0), when every owner's 0 is known.
+DROP VIEW IF EXISTS v_cold_owner;
+CREATE VIEW IF NOT EXISTS v_cold_owner AS
+  SELECT t.snapshot_id, o.kind, o.id AS owner, t.metric, t.days,
+         CASE WHEN x.metric = t.metric THEN c.files ELSE 0 END AS files,
+         CASE WHEN x.metric = t.metric THEN c.bytes ELSE 0 END AS bytes
+  FROM cold t CROSS JOIN owner o ON o.snapshot_id = t.snapshot_id
+  LEFT JOIN owner_cold c ON c.snapshot_id = t.snapshot_id
+    AND c.kind = o.kind AND c.id = o.id
+    AND c.k = (SELECT min(n.k) FROM owner_cold n
+               WHERE n.snapshot_id = t.snapshot_id AND n.kind = o.kind
+                 AND n.id = o.id AND n.k >= t.k)
+  LEFT JOIN cold x ON x.snapshot_id = t.snapshot_id AND x.k = c.k
+  WHERE EXISTS (SELECT 1 FROM owner_cold e
+                WHERE e.snapshot_id = t.snapshot_id)
+     OR NOT EXISTS (SELECT 1 FROM cold z
+                    WHERE z.snapshot_id = t.snapshot_id AND z.files > 0);
+-- End of schema 12's v_cold_owner.
+
 
 -- Schema 11: the whole file system's rows (hist) and the projects'
 -- (project_hist), their bounds from hist_slot. CROSS JOIN keeps project

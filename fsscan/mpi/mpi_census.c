@@ -16,7 +16,9 @@
  *           acct entries, varint has-distributions, then 4 x phist
  *           (varint slots used, per slot ascending: slot n wide w;
  *           zigzag wide min max, varint count) and 2 x cold (atime,
- *           mtime: 8 n, 8 wide w); per owner kind: varint n, n x (id acct);
+ *           mtime: 8 n, 8 wide w); per owner kind: varint n, n x (id
+ *           acct, varint cold bins, per bin: varint key n, wide w: the
+ *           bins it uses, key = metric * ACCOUNT_COLD_MAX + threshold);
  *           per top-N list: varint n, n x (key, str path); varint
  *           errnos, per errno: err count paths, str path...; varint
  *           n, n x varint project ID met (a projid rule's)
@@ -222,6 +224,46 @@ get_dist(struct cursor *c, struct proj_dist *d)
 		get_cold(c, &d->cold[m]);
 }
 
+/* An owner's cold bins, those it uses (most owners have none). */
+static void
+put_owner_cold(struct iobuf *b, const struct idmap_ent *e)
+{
+	struct cold_bins cb[ACCOUNT_NCOLD_METRIC];
+	uint64_t n = 0;
+
+	census_idmap_cold(e, cb);
+	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+		for (int k = 0; k < ACCOUNT_COLD_MAX; k++)
+			n += cb[m].n[k] != 0;
+	iobuf_varint(b, n);
+	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+		for (int k = 0; k < ACCOUNT_COLD_MAX; k++) {
+			if (!cb[m].n[k])
+				continue;
+			iobuf_varint(b, (uint64_t)(m * ACCOUNT_COLD_MAX + k));
+			iobuf_varint(b, cb[m].n[k]);
+			mpi_put_u128(b, cb[m].w[k]);
+		}
+}
+
+static void
+get_owner_cold(struct cursor *c, struct idmap *m, struct idmap_ent *e)
+{
+	uint64_t n = cursor_varint_max(c, ACCOUNT_NCOLD_METRIC *
+	    ACCOUNT_COLD_MAX, "too many cold bins");
+
+	for (uint64_t i = 0; i < n && !c->err; i++) {
+		uint64_t key = cursor_varint_max(c, ACCOUNT_NCOLD_METRIC *
+		    ACCOUNT_COLD_MAX - 1, "cold bin out of range");
+		uint64_t files = cursor_varint(c);
+		u128 w = mpi_get_u128(c);
+		if (!c->err)
+			census_idmap_cold_add(m, e, (int)(key /
+			    ACCOUNT_COLD_MAX), (int)(key % ACCOUNT_COLD_MAX),
+			    files, w);
+	}
+}
+
 static void
 put_idmap(struct iobuf *b, const struct idmap *m)
 {
@@ -231,6 +273,7 @@ put_idmap(struct iobuf *b, const struct idmap *m)
 			continue;
 		iobuf_varint(b, m->e[i].id);
 		put_acct(b, &m->e[i].a);
+		put_owner_cold(b, &m->e[i]);
 	}
 }
 
@@ -326,7 +369,9 @@ get_idmap(struct cursor *c, struct idmap *m)
 
 	for (uint64_t i = 0; i < n && !c->err; i++) {
 		uint32_t id = (uint32_t)cursor_varint(c);
-		get_acct(c, census_idmap_get(m, id));
+		struct idmap_ent *e = census_idmap_get(m, id);
+		get_acct(c, &e->a);
+		get_owner_cold(c, m, e);
 	}
 }
 

@@ -403,40 +403,51 @@ write_projects(struct w *w, int64_t id, const struct census *c,
 	return rc;
 }
 
+/* Whose cold rows: the whole file system's (kind NULL, id 0), a
+ * project's (kind NULL, its project.id) or an owner's (kind "user" or
+ * "group", its uid or gid). */
+struct cold_of {
+	const char *kind;
+	int64_t id;
+};
+
 /*
- * The cold rows of one project (pid) or, pid 0, of the whole file system,
- * numbered k = metric * ncold + threshold (atime first, thresholds
+ * The cold rows of one project, owner or of the whole file system into
+ * st, numbered k = metric * ncold + threshold (atime first, thresholds
  * ascending). The file system's go into cold, every one, zero included:
  * they are the thresholds the scan recorded. A project's go into
- * project_cold where it differs from the next threshold's; v_cold gives
- * the others.
+ * project_cold, an owner's into owner_cold, where it differs from the
+ * next threshold's; v_cold and v_cold_owner give the others.
  */
 static int
-write_cold_rows(struct w *w, sqlite3_stmt *fs, sqlite3_stmt *pc, int64_t id,
-    int64_t pid, const struct cold_bins *cb, const struct snap_parts *p)
+write_cold_rows(struct w *w, sqlite3_stmt *st, int64_t id,
+    const struct cold_of *of, const struct cold_bins *cb,
+    const struct snap_parts *p)
 {
 	static const char *const metric[ACCOUNT_NCOLD_METRIC] = {
 	    [ACCOUNT_ATIME] = "atime", [ACCOUNT_MTIME] = "mtime" };
+	int fs = !of->kind && of->id == 0;
 
 	for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
 		for (int k = 0; k < p->ncold; k++) {
-			sqlite3_stmt *st = pid ? pc : fs;
 			uint64_t files;
 			u128 bytes;
 			int i = 1;
 
-			/* A project's row where it differs from the next
-			 * threshold's (zero past the last): where its bin
-			 * holds files. v_cold takes the others from the
-			 * next row kept. */
-			if (pid && cb[m].n[k] == 0)
+			/* A project's or owner's row where it differs from
+			 * the next threshold's (zero past the last): where
+			 * its bin holds files. The views take the others
+			 * from the next row kept. */
+			if (!fs && cb[m].n[k] == 0)
 				continue;
 			census_cold_sum(&cb[m], p->ncold, k, &files, &bytes);
 			sqlite3_bind_int64(st, i++, id);
-			if (pid)
-				sqlite3_bind_int64(st, i++, pid);
+			if (of->kind)
+				db_bind_text(st, i++, of->kind);
+			if (!fs)
+				sqlite3_bind_int64(st, i++, of->id);
 			sqlite3_bind_int(st, i++, m * p->ncold + k);
-			if (!pid) {
+			if (fs) {
 				db_bind_text(st, i++, metric[m]);
 				sqlite3_bind_int64(st, i++, p->cold_days[k]);
 			}
@@ -464,16 +475,41 @@ write_cold(struct w *w, int64_t id, const struct census *c,
 
 	for (size_t i = 0; i < o->n && rc == 0; i++) {
 		const struct cold_bins *cold = pd.cold;
+		struct cold_of of = { NULL, (int64_t)i + 1 };
 
 		census_proj_dist(c, o->p[i], &pd);
 		for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
 			census_cold_merge(&all[m], &cold[m]);
-		rc = write_cold_rows(w, fs, pc, id, (int64_t)i + 1, cold, p);
+		rc = write_cold_rows(w, pc, id, &of, cold, p);
 	}
 	if (rc == 0)
-		rc = write_cold_rows(w, fs, pc, id, 0, all, p);
+		rc = write_cold_rows(w, fs, id, &(struct cold_of){ NULL, 0 },
+		    all, p);
 	sqlite3_finalize(fs);
 	sqlite3_finalize(pc);
+	return rc;
+}
+
+/* v_cold_owner: the owners of one kind that have cold files; the others'
+ * rows, all zero, come from owner (census.c keeps no bins for them). */
+static int
+write_owner_cold(struct w *w, int64_t id, const struct idmap *m,
+    const char *kind, const struct snap_parts *p)
+{
+	sqlite3_stmt *st = prep(w, "INSERT INTO owner_cold (snapshot_id,"
+	    " kind, id, k, files, bytes) VALUES (?,?,?,?,?,?)");
+	struct cold_bins cb[ACCOUNT_NCOLD_METRIC];
+	int rc = st ? 0 : -1;
+
+	for (size_t i = 0; i < m->cap && rc == 0; i++) {
+		const struct idmap_ent *e = &m->e[i];
+		if (!e->used || !e->cold)
+			continue;
+		census_idmap_cold(e, cb);
+		rc = write_cold_rows(w, st, id, &(struct cold_of){ kind,
+		    e->id }, cb, p);
+	}
+	sqlite3_finalize(st);
 	return rc;
 }
 
@@ -728,6 +764,8 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	    write_cold(&w, id, &r->c, &order, parts) < 0 ||
 	    write_owners(&w, id, &r->c.users, "user") < 0 ||
 	    write_owners(&w, id, &r->c.groups, "group") < 0 ||
+	    write_owner_cold(&w, id, &r->c.users, "user", parts) < 0 ||
+	    write_owner_cold(&w, id, &r->c.groups, "group", parts) < 0 ||
 	    write_hists(&w, id, &r->c, &order) < 0 ||
 	    write_dirs(&w, id, parts->dirs ? parts->dirs : &own) < 0 ||
 	    write_ranks(&w, id, parts->ranks, parts->nranks) < 0 ||

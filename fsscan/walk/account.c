@@ -1,8 +1,8 @@
 /*
  * account: add one entry to a thread's census. Called from the walk hot
  * loop: no locks, integer arithmetic only, no allocation but for a
- * project, user or group met for the first time and a project's new
- * bins (census.c), and no path (W4: the caller builds one only for a
+ * project, user or group met for the first time and a project's or an
+ * owner's new bins (census.c), and no path (W4: the caller builds one only for a
  * top-N candidate).
  */
 #include <assert.h>
@@ -74,14 +74,27 @@ cold_bin(const struct account_ref *ref, int64_t t)
 	return k - 1;
 }
 
+/* A cold file into its owner's bins, by the owner's uid and by its gid:
+ * as its project, with the thresholds it reaches (cf->cold). */
+static void
+add_owner_cold(struct idmap *m, struct idmap_ent *e,
+    const struct census_file *cf)
+{
+	for (int k = 0; k < ACCOUNT_NCOLD_METRIC; k++)
+		if (cf->cold[k] >= 0)
+			census_idmap_cold_add(m, e, k, cf->cold[k], 1,
+			    cf->size);
+}
+
 void
 account_file(struct census *c, const struct account_ref *ref,
     const struct hl_file *f, struct dirlocal *dl, char *path)
 {
 	struct dirlocal own = { 0 };
 	struct proj_stats *ps = census_proj(c, f->proj);
-	struct acct *u = census_idmap_get(&c->users, f->uid);
-	struct acct *g = census_idmap_get(&c->groups, f->gid);
+	struct idmap_ent *ue = census_idmap_get(&c->users, f->uid);
+	struct idmap_ent *ge = census_idmap_get(&c->groups, f->gid);
+	struct acct *u = &ue->a, *g = &ge->a;
 	u128 alloc = blocks_bytes(f->blocks);
 	uint64_t size = f->size;
 	int64_t now = ref->now;
@@ -117,6 +130,8 @@ account_file(struct census *c, const struct account_ref *ref,
 	g->files++;
 	g->bytes += f->size;
 	g->alloc += alloc;
+	add_owner_cold(&c->users, ue, &cf);
+	add_owner_cold(&c->groups, ge, &cf);
 
 	if (!dl)
 		dl = &own;
@@ -141,8 +156,8 @@ account_dir(struct census *c, const struct dnode *d, struct dirlocal *dl)
 	add_overhead(c, d->size, d->blocks);
 	ps->entries++;
 	ps->a.dirs++;
-	census_idmap_get(&c->users, d->uid)->dirs++;
-	census_idmap_get(&c->groups, d->gid)->dirs++;
+	census_idmap_get(&c->users, d->uid)->a.dirs++;
+	census_idmap_get(&c->groups, d->gid)->a.dirs++;
 	dl->dirs++;
 	dirtot_local_mtime(dl, d->mtime);
 }

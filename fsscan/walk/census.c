@@ -12,6 +12,7 @@
 #include "xalloc.h"
 
 static void dist_free(struct census *c, struct proj_stats *ps);
+static void idmap_free(struct idmap *m);
 
 /* Fibonacci hashing spreads sequential ids (uids, project ids) over a
  * table. */
@@ -42,8 +43,8 @@ census_free(struct census *c)
 		dist_free(c, &c->projs[i]);
 	free(c->projs);
 	free(c->projslot);
-	free(c->users.e);
-	free(c->groups.e);
+	idmap_free(&c->users);
+	idmap_free(&c->groups);
 	topn_free(&c->top_files);
 	topn_free(&c->top_dirs);
 	for (size_t i = 0; i < c->nerrs; i++)
@@ -58,7 +59,8 @@ census_bytes(const struct census *c)
 {
 	return sizeof *c + c->capprojs * sizeof *c->projs +
 	    c->nprojslot * sizeof *c->projslot + c->distbytes +
-	    (c->users.cap + c->groups.cap) * sizeof *c->users.e;
+	    (c->users.cap + c->groups.cap) * sizeof *c->users.e +
+	    c->users.coldbytes + c->groups.coldbytes;
 }
 
 /* ---- the projects met ------------------------------------------------ */
@@ -547,6 +549,43 @@ dist_merge(struct census *dc, struct proj_stats *d, struct census *sc,
 	dist_free(sc, s);
 }
 
+/* ---- the owners met -------------------------------------------------
+ *
+ * An owner's cold-data bins are sparse: the bins it uses, in the order
+ * of their keys (metric * ACCOUNT_COLD_MAX + threshold), each key's bit
+ * set in mask, so that a bin's position is the number of bits set below
+ * its own. An owner with no cold file holds none; one whose cold files
+ * all reach the same thresholds holds two bins, 56 bytes; the most, 16,
+ * take 392.
+ */
+#define OCOLD_NBIN (ACCOUNT_NCOLD_METRIC * ACCOUNT_COLD_MAX)
+#define OCOLD_GROW 2			/* bins added at a time */
+_Static_assert(OCOLD_NBIN <= 16, "an owner's bins are bits of a uint16_t");
+
+struct ocold {
+	uint16_t mask;
+	uint8_t cap;
+	struct obin {
+		uint64_t n, wlo, whi;	/* files; bytes in two halves */
+	} bin[];
+};
+
+/* cap is at most OCOLD_NBIN, so the product cannot wrap. */
+static size_t
+ocold_bytes(unsigned cap)
+{
+	return sizeof(struct ocold) + cap * sizeof(struct obin);
+}
+
+static void
+idmap_free(struct idmap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->e[i].cold);
+	free(m->e);
+	memset(m, 0, sizeof *m);
+}
+
 static void
 idmap_grow(struct idmap *m)
 {
@@ -556,12 +595,16 @@ idmap_grow(struct idmap *m)
 	m->e = xcalloc(m->cap, sizeof *m->e);
 	m->len = 0;
 	for (size_t i = 0; i < old.cap; i++)
-		if (old.e[i].used)
-			*census_idmap_get(m, old.e[i].id) = old.e[i].a;
+		if (old.e[i].used) {
+			struct idmap_ent *e = census_idmap_get(m,
+			    old.e[i].id);
+			e->a = old.e[i].a;
+			e->cold = old.e[i].cold;
+		}
 	free(old.e);
 }
 
-struct acct *
+struct idmap_ent *
 census_idmap_get(struct idmap *m, uint32_t id)
 {
 	size_t i;
@@ -570,11 +613,78 @@ census_idmap_get(struct idmap *m, uint32_t id)
 		idmap_grow(m);
 	for (i = id_hash(id, m->cap); m->e[i].used; i = (i + 1) & (m->cap - 1))
 		if (m->e[i].id == id)
-			return &m->e[i].a;
+			return &m->e[i];
 	m->e[i].used = 1;
 	m->e[i].id = id;
 	m->len++;
-	return &m->e[i].a;
+	return &m->e[i];
+}
+
+/* Room for one more bin in e's, made when it has none. */
+static struct ocold *
+ocold_room(struct idmap *m, struct idmap_ent *e)
+{
+	struct ocold *o = e->cold;
+	unsigned len = o ? (unsigned)__builtin_popcount(o->mask) : 0;
+	unsigned cap = o ? o->cap : 0;
+
+	if (len < cap)
+		return o;
+	cap = len + OCOLD_GROW < OCOLD_NBIN ? len + OCOLD_GROW : OCOLD_NBIN;
+	o = xrealloc(o, ocold_bytes(cap));
+	if (!e->cold)
+		o->mask = 0;
+	m->coldbytes += ocold_bytes(cap) - (e->cold ? ocold_bytes(o->cap) : 0);
+	o->cap = (uint8_t)cap;
+	return e->cold = o;
+}
+
+void
+census_idmap_cold_add(struct idmap *m, struct idmap_ent *e, int metric,
+    int k, uint64_t n, u128 w)
+{
+	unsigned key = (unsigned)(metric * ACCOUNT_COLD_MAX + k), at, len;
+	struct ocold *o = e->cold;
+	struct obin *b;
+
+	assert(e >= m->e && e < m->e + m->cap && e->used);
+	assert(metric >= 0 && metric < ACCOUNT_NCOLD_METRIC && k >= 0 &&
+	    k < ACCOUNT_COLD_MAX);
+	if (!o || !(o->mask & 1u << key)) {
+		o = ocold_room(m, e);
+		len = (unsigned)__builtin_popcount(o->mask);
+		at = (unsigned)__builtin_popcount(o->mask & ((1u << key) - 1));
+		memmove(&o->bin[at + 1], &o->bin[at], (len - at) *
+		    sizeof *o->bin);
+		memset(&o->bin[at], 0, sizeof *o->bin);
+		o->mask |= (uint16_t)(1u << key);
+	} else {
+		at = (unsigned)__builtin_popcount(o->mask & ((1u << key) - 1));
+	}
+	b = &o->bin[at];
+	w += (u128)b->whi << 64 | b->wlo;
+	b->n += n;
+	b->wlo = (uint64_t)w;
+	b->whi = (uint64_t)(w >> 64);
+}
+
+void
+census_idmap_cold(const struct idmap_ent *e,
+    struct cold_bins cb[ACCOUNT_NCOLD_METRIC])
+{
+	const struct ocold *o = e->cold;
+	unsigned at = 0;
+
+	memset(cb, 0, ACCOUNT_NCOLD_METRIC * sizeof *cb);
+	for (unsigned key = 0; o && key < OCOLD_NBIN; key++) {
+		const struct obin *b = &o->bin[at];
+		if (!(o->mask & 1u << key))
+			continue;
+		cb[key / ACCOUNT_COLD_MAX].n[key % ACCOUNT_COLD_MAX] = b->n;
+		cb[key / ACCOUNT_COLD_MAX].w[key % ACCOUNT_COLD_MAX] =
+		    (u128)b->whi << 64 | b->wlo;
+		at++;
+	}
 }
 
 static void
@@ -695,13 +805,37 @@ errs_merge(struct census *dst, struct census *src)
 		qsort(dst->errs, dst->nerrs, sizeof *dst->errs, err_cmp);
 }
 
+/* src's owners into dst's. An owner's cold bins move when dst has none
+ * of its own, and are added bin by bin otherwise; src keeps its totals
+ * and no cold bins. */
 static void
-idmap_merge(struct idmap *dst, const struct idmap *src)
+idmap_merge(struct idmap *dst, struct idmap *src)
 {
-	for (size_t i = 0; i < src->cap; i++)
-		if (src->e[i].used)
-			acct_add(census_idmap_get(dst, src->e[i].id),
-			    &src->e[i].a);
+	for (size_t i = 0; i < src->cap; i++) {
+		struct idmap_ent *s = &src->e[i], *d;
+		struct cold_bins cb[ACCOUNT_NCOLD_METRIC];
+		if (!s->used)
+			continue;
+		d = census_idmap_get(dst, s->id);
+		acct_add(&d->a, &s->a);
+		if (!s->cold)
+			continue;
+		if (!d->cold) {
+			d->cold = s->cold;
+			dst->coldbytes += ocold_bytes(s->cold->cap);
+		} else {
+			census_idmap_cold(s, cb);
+			for (int m = 0; m < ACCOUNT_NCOLD_METRIC; m++)
+				for (int k = 0; k < ACCOUNT_COLD_MAX; k++)
+					if (cb[m].n[k])
+						census_idmap_cold_add(dst, d,
+						    m, k, cb[m].n[k],
+						    cb[m].w[k]);
+			free(s->cold);
+		}
+		s->cold = NULL;
+	}
+	src->coldbytes = 0;
 }
 
 /* src's projects into dst's; src is left with none. The first census

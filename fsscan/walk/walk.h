@@ -110,10 +110,19 @@ struct proj_stats {
 };
 #define CENSUS_SPARSE_MAX 32
 
-/* uid or gid -> totals; open addressing, grows by doubling. */
+/* uid or gid -> totals; open addressing, grows by doubling. An owner's
+ * cold-data bins (account.c) are held only once it has a cold file, and
+ * then sparse (census.c): the bins it uses, 24 bytes each, as most
+ * owners have none and most of the others one or two per metric. */
+struct ocold;
 struct idmap {
-	struct idmap_ent { uint32_t id; uint32_t used; struct acct a; } *e;
+	struct idmap_ent {
+		uint32_t id, used;
+		struct ocold *cold;	/* NULL: no cold file */
+		struct acct a;
+	} *e;
 	size_t cap, len;
+	size_t coldbytes;		/* what the cold bins take */
 };
 
 #define ERR_PATHS 5	/* first paths kept per errno */
@@ -192,7 +201,15 @@ void census_proj_dist_add(struct census *c, int32_t proj,
 void census_cold_sum(const struct cold_bins *b, int nthr, int k,
     uint64_t *files, u128 *bytes);
 void census_cold_merge(struct cold_bins *dst, const struct cold_bins *src);
-struct acct *census_idmap_get(struct idmap *m, uint32_t id);
+/* The entry of an owner, made empty when m has met nothing of it. */
+struct idmap_ent *census_idmap_get(struct idmap *m, uint32_t id);
+/* Add n files of w bytes to bin k of metric (ACCOUNT_ATIME, ...) of e, an
+ * entry of m; census_idmap_cold gives e's bins dense, all 0 when it has
+ * none. */
+void census_idmap_cold_add(struct idmap *m, struct idmap_ent *e, int metric,
+    int k, uint64_t n, u128 w);
+void census_idmap_cold(const struct idmap_ent *e,
+    struct cold_bins cb[ACCOUNT_NCOLD_METRIC]);
 
 /* Count an error; path may be NULL when more paths would not be kept. */
 void census_error(struct census *c, int err, char *path);
