@@ -57,6 +57,8 @@ static const struct cmdhelp {
 	  "(default size)" },
 	{ O_BY, "usage", "KEY", "rows per project, user or group (default "
 	  "project)" },
+	{ O_BY, "cold", "KEY", "rows per project, user or group (default "
+	  "project)" },
 	{ O_METRIC, "growth", "METRIC", "files, bytes, alloc, used or inodes "
 	  "(default files)" },
 	{ O_METRIC, "cold", "METRIC", "atime or mtime (default atime)" },
@@ -132,7 +134,7 @@ static const struct optdoc optdocs[] = {
 	  "most 1000)" },
 	{ { "by", 1, NULL, O_BY }, CO_BY, "KEY",
 	  "diff: project|user|group|dir; files: size|atime|mtime|ctime;"
-	  " usage: project|user|group" },
+	  " usage, cold: project|user|group" },
 	{ { "depth", 1, NULL, O_DEPTH }, CO_DEPTH, "N",
 	  "with --by dir: directory depth (default 1)" },
 	{ { "fs", 1, NULL, O_FS }, CO_FS, "NAME", "only this file system" },

@@ -363,6 +363,7 @@ fs_results(struct parts *p, sqlite3 *db, const struct opts *o,
 	}
 	c.days = 0;
 	c.age = "atime";
+	c.by = NULL;			/* per project */
 	if ((rc = run(p, space_cold(db, &c, err, errlen))) < 0)
 		goto out;
 	retitle(p->r[p->n - 1], "Cold data: %s%s", fs, ", not read in N days");

@@ -90,9 +90,9 @@ static const struct command commands[] = {
 	{ "capacity", "", "size, use and projected full dates per file "
 	  "system and project", CO_PRINT | CO_FS | CO_FROM | CO_TO |
 	  CO_QUARTER | CO_TOP, 0, space_capacity },
-	{ "cold", "", "files and bytes per project not read (or not "
-	  "modified) in N days", CO_PRINT | CO_FS | CO_FROM | CO_TO |
-	  CO_QUARTER | CO_DAYS | CO_METRIC | CO_TOP, 0, space_cold },
+	{ "cold", "", "files and bytes per project, user or group not read "
+	  "(or not modified) in N days", CO_PRINT | CO_FS | CO_FROM | CO_TO |
+	  CO_QUARTER | CO_DAYS | CO_METRIC | CO_BY | CO_TOP, 0, space_cold },
 	{ "usage", "", "files and bytes per project, user or group",
 	  CO_PRINT | CO_FS | CO_BY | CO_TOP, 0, space_usage },
 	{ "files", "", "file size and age distributions and CDFs",

@@ -405,17 +405,22 @@ int query_census_project_rows(sqlite3 *db, const char *fs,
     const char *project, int64_t to, struct prow **rows, size_t *n,
     char ***names, size_t *nnames, char *err, size_t errlen);
 
-/* The cold data of a snapshot (v_cold) by metric "atime" or "mtime":
- * by threshold ascending, the whole file system's row (project NULL)
- * first, then each project's by name (byte order). A snapshot written
- * before schema 8 has none. 0, or -1 with err. */
+/* The cold data of a snapshot by metric "atime" or "mtime", and by
+ * project (v_cold), user or group (v_cold_owner): by threshold
+ * ascending, the whole file system's row (key NULL) first, then each
+ * group's by key (byte order). key and name are those of struct gtot: a
+ * project's name, or an owner's decimal id and its name (the id where it
+ * has none). A snapshot written before schema 8 has no row; one written
+ * before schema 12 only the file system's by user or group. 0, or -1
+ * with err. */
 struct cold_row {
-	char *project;			/* NULL: the whole file system */
+	char *key, *name;		/* NULL: the whole file system */
 	int64_t days, files;
 	i128 bytes;
 };
 int query_census_cold(sqlite3 *db, int64_t id, const char *metric,
-    struct cold_row **out, size_t *n, char *err, size_t errlen);
+    enum group_by by, struct cold_row **out, size_t *n, char *err,
+    size_t errlen);
 void query_census_cold_free(struct cold_row *r, size_t n);
 
 /* The directories of a snapshot with the largest subtree totals (v_dir,

@@ -342,31 +342,50 @@ query_census_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
 	return rc;
 }
 
+/* query_census_cold's rows: key, name, days, files, bytes; ?1 the
+ * snapshot, ?2 the metric, ?3 the owners' kind. */
+#define COLD_FS "SELECT NULL AS key, NULL AS name, days, files, bytes" \
+	" FROM cold WHERE snapshot_id = ?1 AND metric = ?2"
+#define COLD_ORDER " ORDER BY days, key IS NOT NULL, CAST(key AS BLOB)"
+static const char cold_project_sql[] = "SELECT project AS key, project"
+    " AS name, days, files, bytes FROM v_cold WHERE snapshot_id = ?1 AND"
+    " metric = ?2" COLD_ORDER;
+static const char cold_owner_sql[] = "SELECT * FROM (" COLD_FS
+    " UNION ALL SELECT c.owner, ifnull(o.name, c.owner), c.days, c.files,"
+    " c.bytes FROM v_cold_owner c JOIN owner o ON o.snapshot_id ="
+    " c.snapshot_id AND o.kind = c.kind AND o.id = c.owner"
+    " WHERE c.snapshot_id = ?1 AND c.metric = ?2 AND c.kind = ?3)"
+    COLD_ORDER;
+
 int
 query_census_cold(sqlite3 *db, int64_t id, const char *metric,
-    struct cold_row **out, size_t *n, char *err, size_t errlen)
+    enum group_by by, struct cold_row **out, size_t *n, char *err,
+    size_t errlen)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT project, days, files, bytes"
-	    " FROM v_cold WHERE snapshot_id = ? AND metric = ?"
-	    " ORDER BY days, project IS NOT NULL, CAST(project AS BLOB)", err,
-	    errlen);
+	sqlite3_stmt *st;
 	size_t cap = 0;
 	int rc;
 
+	assert(by == BY_PROJECT || by == BY_USER || by == BY_GROUP);
 	*out = NULL;
 	*n = 0;
+	st = db_prepare(db, by == BY_PROJECT ? cold_project_sql :
+	    cold_owner_sql, err, errlen);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	db_bind_text(st, 2, metric);
+	if (by != BY_PROJECT)
+		db_bind_text(st, 3, by == BY_USER ? "user" : "group");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct cold_row *c;
 		*out = xgrow(*out, *n, &cap, sizeof **out, 64);
 		c = &(*out)[(*n)++];
-		c->project = col_dup(st, 0);
-		c->days = sqlite3_column_int64(st, 1);
-		c->files = sqlite3_column_int64(st, 2);
-		if (col_total(st, 3, id, I128_MAX, &c->bytes, err, errlen) < 0)
+		c->key = col_dup(st, 0);
+		c->name = col_dup(st, 1);
+		c->days = sqlite3_column_int64(st, 2);
+		c->files = sqlite3_column_int64(st, 3);
+		if (col_total(st, 4, id, I128_MAX, &c->bytes, err, errlen) < 0)
 			break;
 	}
 	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);
@@ -382,8 +401,10 @@ query_census_cold(sqlite3 *db, int64_t id, const char *metric,
 void
 query_census_cold_free(struct cold_row *r, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(r[i].project);
+	for (size_t i = 0; i < n; i++) {
+		free(r[i].key);
+		free(r[i].name);
+	}
 	free(r);
 }
 

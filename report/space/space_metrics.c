@@ -314,7 +314,8 @@ cold(sqlite3 *db, struct result *r, const char *fs, int64_t id,
 		size_t n, nother = 0;
 		i128 other = 0;
 
-		if (query_census_cold(db, id, by[m], &c, &n, err, errlen) < 0)
+		if (query_census_cold(db, id, by[m], BY_PROJECT, &c, &n, err,
+		    errlen) < 0)
 			return -1;
 		for (size_t i = 0; i < n; i++) {
 			char days[24];
@@ -325,12 +326,11 @@ cold(sqlite3 *db, struct result *r, const char *fs, int64_t id,
 			}
 			snprintf(days, sizeof days, "%lld",
 			    (long long)c[i].days);
-			if (c[i].project && !space_metrics_kept(k,
-			    c[i].project))
+			if (c[i].key && !space_metrics_kept(k, c[i].key))
 				other += c[i].bytes, nother++;
-			else if (c[i].project)
+			else if (c[i].key)
 				space_metrics_put(r, M_PCOLD, (const char
-				    *const[]){ fs, c[i].project, by[m], days },
+				    *const[]){ fs, c[i].key, by[m], days },
 				    c[i].bytes);
 			else
 				space_metrics_put(r, M_COLD, (const char

@@ -1,7 +1,8 @@
 /*
- * space_names: the --fs and --project checks of every census question
- * (space_names_int.h).
+ * space_names: the --fs, --project and --by checks of every census
+ * question (space_names_int.h).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,4 +161,31 @@ space_names_check(sqlite3 *db, const char *const *fs, size_t nfs,
 		rc = space_names_check_project(db, project[i], nfs == 1 ?
 		    fs[0] : NULL, 0, err, errlen);
 	return rc;
+}
+
+static const char *const by_names[] = { [BY_PROJECT] = "project",
+    [BY_USER] = "user", [BY_GROUP] = "group" };
+
+const char *
+space_names_by_name(enum group_by by)
+{
+	assert(by >= BY_PROJECT && by <= BY_GROUP);
+	return by_names[by];
+}
+
+int
+space_names_by(const char *want, enum group_by *by, char *err,
+    size_t errlen)
+{
+	*by = BY_PROJECT;
+	if (!want)
+		return 0;
+	for (int i = BY_PROJECT; i <= BY_GROUP; i++)
+		if (!strcmp(want, by_names[i])) {
+			*by = (enum group_by)i;
+			return 0;
+		}
+	snprintf(err, errlen, FMT_USAGE "--by %s: expected project, user or"
+	    " group", want);
+	return -1;
 }

@@ -1,5 +1,6 @@
 /*
- * space_names_int: the file systems and projects a question may name. A name
+ * space_names_int: the file systems and projects a question may name, and
+ * what it may be asked per (--by). A name
  * the database does not know is a usage error that lists the known ones,
  * never an empty answer (a typo would otherwise read as "no data").
  */
@@ -33,5 +34,12 @@ long space_names_fs_list(sqlite3 *db, const char *want, struct snap **s,
  * where a name that matches nothing would leave every project in. */
 int space_names_check_project(sqlite3 *db, const char *project, const char *fs,
     int exclude, char *err, size_t errlen);
+
+/* --by of a question asked per project, user or group (want NULL: per
+ * project): 0 with *by, or -1 with a usage error. */
+int space_names_by(const char *want, enum group_by *by, char *err,
+    size_t errlen);
+/* "project", "user" or "group". */
+const char *space_names_by_name(enum group_by by);
 
 #endif

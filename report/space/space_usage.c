@@ -156,9 +156,7 @@ out:
 struct result *
 space_usage(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
-	static const char *const by_name[] = { [BY_PROJECT] = "project",
-	    [BY_USER] = "user", [BY_GROUP] = "group" };
-	enum group_by by = BY_PROJECT;
+	enum group_by by;
 	struct snap *s = NULL;
 	const char **names;
 	struct result *r = NULL;
@@ -167,25 +165,20 @@ space_usage(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	long nfs;
 	char title[64];
 
-	for (int i = 0; o->by && i <= BY_GROUP; i++)
-		if (!strcmp(o->by, by_name[i]))
-			by = (enum group_by)i;
-	if (o->by && strcmp(o->by, by_name[by])) {
-		snprintf(err, errlen, FMT_USAGE "--by %s: expected project,"
-		    " user or group", o->by);
+	if (space_names_by(o->by, &by, err, errlen) < 0)
 		return NULL;
-	}
 	if ((nfs = space_names_fs_list(db, o->fs, &s, &n, &names, err,
 	    errlen)) < 0)
 		goto out;
-	snprintf(title, sizeof title, "Usage by %s", by_name[by]);
+	snprintf(title, sizeof title, "Usage by %s", space_names_by_name(by));
 	r = result_new("usage", title);
 	result_note(r, "Files, bytes (sum of st_size) and allocated bytes of"
 	    " each %s at each file system's latest point; shares are of the"
 	    " file system's files and bytes. Points are one per day: a"
 	    " complete snapshot less than a day before the next is a rescan.",
-	    by_name[by]);
-	snprintf(title, sizeof title, "Files and bytes per %s", by_name[by]);
+	    space_names_by_name(by));
+	snprintf(title, sizeof title, "Files and bytes per %s",
+	    space_names_by_name(by));
 	t = result_table(r, "usage", title, cols, sizeof cols / sizeof *cols);
 	result_wide(t, "alloc_bytes,d_alloc");
 	result_list(t, 0);
