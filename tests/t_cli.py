@@ -48,7 +48,7 @@ HONOURED = {
     "usage": PRINT + ["--fs", "--by", "--top"],
     "capacity": PRINT + ["--fs", "--from", "--to", "--quarter", "--top"],
     "cold": PRINT + ["--fs", "--from", "--to", "--quarter", "--days",
-                     "--metric", "--top"],
+                     "--metric", "--by", "--top"],
     "throughput": PRINT + WINDOW + ["--every", "--annotate"],
     "cdf": PRINT + WINDOW + ["--peak"],
     "idle": PRINT + WINDOW + ["--peak", "--threshold", "--strict",

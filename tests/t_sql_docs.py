@@ -18,9 +18,11 @@ gets them from the next ingest.
 import glob
 import json
 import os
+import pwd
 import re
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -152,6 +154,37 @@ def want_cold(_, census_model):
     return sorted(out, key=lambda r: (-r["bytes"], r["project"].encode()))
 
 
+def want_cold_user(_, census_model):
+    """Per user, files not read in 180 days and their bytes, and the
+    user's bytes, from os.lstat alone: each inode once, under its uid;
+    every owner of a directory or file, the name the system gives it."""
+    root = CENSUS_ROOT[0]
+    rows, seen = {}, set()
+    for dirpath, _, files in os.walk(root):
+        rows.setdefault(os.lstat(dirpath).st_uid, [0, 0, 0])
+        for name in files:
+            st = os.lstat(os.path.join(dirpath, name))
+            r = rows.setdefault(st.st_uid, [0, 0, 0])
+            if (st.st_dev, st.st_ino) in seen or not stat.S_ISREG(
+                    st.st_mode):
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            r[2] += st.st_size
+            if CENSUS_NOW - st.st_atime_ns // 10**9 >= 180 * DAY:
+                r[0] += 1
+                r[1] += st.st_size
+
+    def name(uid):
+        try:
+            return pwd.getpwuid(uid).pw_name
+        except KeyError:
+            return uid
+    out = [(u, {"user": name(u), "files": f, "bytes": b, "user_bytes": ub})
+           for u, (f, b, ub) in rows.items()]
+    return [r for _, r in sorted(out, key=lambda x: (-x[1]["bytes"],
+                                                     x[0]))]
+
+
 def want_proj_hist(_, census_model):
     """Project proj's size buckets (v_hist's rows of one project) from
     the model's walk: lo, hi, files, bytes by lo."""
@@ -214,6 +247,8 @@ CHECKS = {
     "The ten largest directories two levels down (v_dir)": want_v_dir,
     "Bytes not read in 180 days, per project, at the latest complete "
     "snapshot (v_cold)": want_cold,
+    "Bytes not read in 180 days, per user, at the latest complete "
+    "snapshot (v_cold_owner)": want_cold_user,
     "The size histogram of project proj at the latest complete snapshot "
     "(project_hist)": want_proj_hist,
     "One host's day, minute by minute (v_io_host_minute)": want_host_day,
