@@ -565,10 +565,10 @@ def make_v3(db):
     for t, sql in OF_11.items():
         c.execute("CREATE TEMP TABLE %s_rows AS %s" % (t, sql))
     for v in ("v_snapshot", "v_project", "v_hist", "v_dir", "v_limit",
-              "v_cold"):
+              "v_cold", "v_cold_owner"):
         c.execute("DROP VIEW %s" % v)
     for t in ("project_limit", "project_hist", "cold", "project_cold",
-              "hist_slot", "file_metric"):
+              "owner_cold", "hist_slot", "file_metric"):
         c.execute("DROP TABLE %s" % t)
     for t, ddl in V3.items():
         c.execute('ALTER TABLE "%s" RENAME TO "%s_new"' % (t, t))

@@ -106,7 +106,14 @@ def upgrade(tmp):
     eq(rc, 0, "upgrade: iocensus snapshots opens it", err)
     eq(q(db, "PRAGMA user_version"), [(12,)], "upgrade: now schema 12")
     after = views(db)
-    eq(sorted(after), sorted(before), "upgrade: the same views")
+    eq(sorted(after), sorted(list(before) + ["v_cold_owner"]),
+       "upgrade: the same views, and schema 12's v_cold_owner")
+    eq(q(db, "SELECT DISTINCT snapshot_id, files, bytes FROM"
+            " v_cold_owner"), q(db, "SELECT snapshot_id, 0, 0 FROM cold"
+                                " GROUP BY snapshot_id HAVING max(files)"
+                                " = 0"),
+       "upgrade: v_cold_owner has rows, zeros, only for a snapshot none of"
+       " whose files was cold")
     for v in sorted(before):
         eq(after.get(v), before[v], "upgrade: %s: the same rows, values and"
            " types (%d)" % (v, len(before[v])))
