@@ -100,8 +100,10 @@ def ids():
                          if 0 < p.pw_uid < 100)[:2]
     groups = [0] + sorted(g.gr_gid for g in grp.getgrall()
                           if 0 < g.gr_gid < 100)[:2]
-    return (users + [unnamed(pwd.getpwuid, 4000001)],
-            groups + [unnamed(grp.getgrgid, 4000002)])
+    # Ids of two digits or more, whose byte order is not their numeric
+    # order against 2: rows are found by their key's bytes.
+    return (users + [unnamed(pwd.getpwuid, 10)],
+            groups + [unnamed(grp.getgrgid, 10)])
 
 
 def name_of(kind, i):

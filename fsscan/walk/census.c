@@ -672,9 +672,11 @@ void
 census_idmap_cold(const struct idmap_ent *e,
     struct cold_bins cb[ACCOUNT_NCOLD_METRIC])
 {
-	const struct ocold *o = e->cold;
+	const struct ocold *o;
 	unsigned at = 0;
 
+	assert(e != NULL && e->used && cb != NULL);
+	o = e->cold;
 	memset(cb, 0, ACCOUNT_NCOLD_METRIC * sizeof *cb);
 	for (unsigned key = 0; o && key < OCOLD_NBIN; key++) {
 		const struct obin *b = &o->bin[at];
