@@ -146,6 +146,9 @@ census_placeholders(struct parts *p, const char *fs, size_t npoints,
 	snprintf(why, sizeof why, "Cold data is read from a complete "
 	    "snapshot; %s has none%s.", the, in);
 	placeholder(p, "cold", "Cold data", fs, why);
+	snprintf(why, sizeof why, "Where the space is is read from a complete"
+	    " snapshot; %s has none%s.", the, in);
+	placeholder(p, "treemap", "Where the space is", fs, why);
 }
 
 /* The figure of a result gets another key (the summary copies the space
