@@ -183,8 +183,10 @@ short_name(const struct rtable *t, const struct rfigure *fig, size_t row,
 static void
 label(FILE *f, struct svg_box b, const char *s, int top, int dark, int bold)
 {
-	double room = b.w - 6;
-	size_t maxcp = room > 0 ? (size_t)(room / (0.62 * LABEL_PX)) : 0;
+	/* svg_draw_text_width's 0.62 em per character, and more for bold
+	 * glyphs, which are wider. */
+	double room = b.w - 6, em = bold ? 0.7 : 0.62;
+	size_t maxcp = room > 0 ? (size_t)(room / (em * LABEL_PX)) : 0;
 	char buf[256], attrs[96];
 
 	if (maxcp < 4 || b.h < (top ? 16 : 30))
