@@ -213,7 +213,8 @@ grower_cmp(const void *pa, const void *pb)
 void
 space_capacity_proj_rank(struct rtable *t, struct cap_growers *gl)
 {
-	qsort(gl->g, gl->n, sizeof *gl->g, grower_cmp);
+	if (gl->n > 1)
+		qsort(gl->g, gl->n, sizeof *gl->g, grower_cmp);
 	for (size_t i = 0; i < gl->n; i++) {
 		const struct cap_grower *g = &gl->g[i];
 		size_t row = result_row(t);
