@@ -221,8 +221,10 @@ fmt_prom_help(FILE *f, const char *s)
 }
 
 /* Escape for HTML text and quoted attribute values alike. Invalid UTF-8
- * bytes and control characters are shown as \xNN text, so the page stays
- * valid UTF-8 and a name's odd bytes remain visible; a backslash is shown
+ * bytes, control characters and the format characters that reorder or
+ * hide text (hidden_cp: a name "bidi<U+202E>txt.exe" must not read as
+ * "bidiexe.txt" on the page) are shown as \xNN text, one per byte, so
+ * the page stays valid UTF-8 and a name's odd bytes remain visible; a backslash is shown
  * as \\, so that the text still tells every name apart. */
 void
 fmt_html_str(FILE *f, const char *s)
@@ -240,9 +242,14 @@ fmt_html_str(FILE *f, const char *s)
 		case '\'': fputs("&#39;", f); break;
 		case '\\': fputs("\\\\", f); break;
 		default:
-			if (*p < 0x20 || *p == 0x7f || n == 0)
+			if (n == 0)
 				fprintf(f, "\\x%02x", *p);
-			else {
+			else if (hidden_cp(utf8_cp((const char *)p, n))) {
+				for (int i = 0; i < n; i++)
+					fprintf(f, "\\x%02x", p[i]);
+				p += n;
+				continue;
+			} else {
 				fwrite(p, 1, (size_t)n, f);
 				p += n;
 				continue;

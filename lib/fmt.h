@@ -56,8 +56,10 @@ void fmt_prom_label(FILE *f, const char *s);
 void fmt_prom_help(FILE *f, const char *s);
 
 /* HTML text or a quoted attribute value: & < > " ' become entities; a
- * control character or a byte that is not valid UTF-8 becomes the visible
- * text \xNN, so the page is valid UTF-8 whatever the names hold. */
+ * control character, a bidirectional or invisible format character (as
+ * fmt_term_str lists them) or a byte that is not valid UTF-8 becomes the
+ * visible text \xNN, one per byte, so the page is valid UTF-8 whatever
+ * the names hold and shows each name in its order. */
 void fmt_html_str(FILE *f, const char *s);
 
 /* Text for a terminal (a table cell, a diagnostic, CSV or JSON written

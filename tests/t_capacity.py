@@ -28,7 +28,22 @@ root the checks are skipped and say why):
     capacity and the names it shares it with; growth --fs all --metric
     used|inodes has one line per device, whose target is each device's
     capacity once, as is a percentage target of bytes.
+Without root, on a census of two file systems (snapgen: project rows
+alone), "zeta" written first, whose projects' growths interleave with
+"alpha"'s, one project of each growing alike, one shrinking, one absent
+at the first point, and a point before the window:
+  * capacity --quarter 2027Q1 --table growers ranks the projects of every
+    file system in one list: an oracle over v_snapshot and v_project
+    (sqlite3) takes each file system's first and last points in the
+    window (complete snapshots, one per day: a rescan less than a day
+    before the next is left out), each project's growth of allocated
+    bytes between them (0 where it has no row), the growth per day and
+    the share of its file system's growth, and orders them by growth,
+    then file system, then project (byte order); JSON, CSV and the table
+    agree; --top 2 keeps the first two and says how many more; --fs
+    narrows the list to one file system's, in the same order.
 """
+import calendar
 import json
 import os
 import shutil
@@ -41,6 +56,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
+import snapgen  # noqa: E402
 from tap import done, eq, ok, skip  # noqa: E402
 
 FSSCAN = os.environ.get("FSSCAN", "build/fsscan")
@@ -369,7 +385,142 @@ def check_shared_device(tmp):
 SECTIONS = "capacity checks (capacity, limits, --as-of, upgrades from 4, 5)"
 
 
+def points(con, fs, lo, hi):
+    """The first and the last point of fs in [lo, hi): complete snapshots,
+    the later of two less than a day apart."""
+    s = con.execute("SELECT id, started_at, alloc_bytes FROM v_snapshot"
+                    " WHERE fs = ? AND complete AND started_at < ?"
+                    " ORDER BY started_at, id", (fs, hi)).fetchall()
+    keep = [x for i, x in enumerate(s)
+            if i + 1 == len(s) or s[i + 1][1] - x[1] >= 86400]
+    keep = [x for x in keep if x[1] >= lo]
+    return keep[0], keep[-1]
+
+
+def growers_oracle(db, lo, hi):
+    con = sqlite3.connect(db)
+    rows = []
+    for (fs,) in con.execute("SELECT DISTINCT fs FROM v_snapshot"):
+        a, b = points(con, fs, lo, hi)
+        days = (b[1] - a[1]) / 86400
+        total = int(b[2]) - int(a[2])
+        first = dict(con.execute("SELECT project, alloc_bytes FROM v_project"
+                                 " WHERE snapshot_id = ?", (a[0],)))
+        for p, used in con.execute("SELECT project, alloc_bytes FROM"
+                                   " v_project WHERE snapshot_id = ?",
+                                   (b[0],)):
+            d = int(used) - int(first.get(p, 0))
+            if d > 0 and days > 0:
+                rows.append({"fs": fs, "project": p, "d_used": d,
+                             "bytes_per_day": d / days,
+                             "share_of_growth": d / total if total > 0
+                             else None, "used": int(used)})
+    con.close()
+    rows.sort(key=lambda r: (-r["d_used"], r["fs"].encode(),
+                             r["project"].encode()))
+    return rows
+
+
+def close_rows(got, want):
+    """The rows equal, reals within 1e-9 relative."""
+    if len(got) != len(want):
+        return False
+    for g, w in zip(got, want):
+        for k, v in w.items():
+            x = g.get(k)
+            if isinstance(v, float):
+                if x is None or abs(x - v) > 1e-9 * max(1, abs(v)):
+                    return False
+            elif x != v:
+                return False
+    return True
+
+
+# fs: {project: GiB allocated at the window's first point, growth GiB};
+# the points: a day before the window, days 3, 33 and 63 of 2027Q1, and a
+# rescan two hours after day 33's (the later counts).
+GROWTH = {"zeta": {"p1": (10, 7), "p2": (10, 3), "tie": (4, 5),
+                   "new": (0, 2)},
+          "alpha": {"q1": (1, 9), "q2": (5, 1), "tie": (2, 5),
+                    "shrink": (8, -2)}}
+
+
+def growers_db(tmp, build):
+    db = snapgen.new_db(tmp, build)
+    day0 = calendar.timegm((2027, 1, 3, 0, 0, 0))
+    gib = 1 << 30
+    for fs, projects in GROWTH.items():
+        for k, t in ((-0.1, day0 - 40 * 86400), (0, day0),
+                     (0.5, day0 + 30 * 86400), (0.5, day0 + 30 * 86400 + 7200),
+                     (1, day0 + 60 * 86400)):
+            tot = {}
+            for p, (g0, d) in projects.items():
+                if p == "new" and k <= 0:
+                    continue
+                a = int((g0 + d * k) * gib) + 4096 * len(p)
+                tot[p] = (10, a, a, 11)
+            snapgen.insert(db, snapgen.Snapshot(
+                fs, t, totals=(10 * len(tot), sum(v[1] for v in tot.values()),
+                               sum(v[2] for v in tot.values())),
+                project_totals=tot))
+    return db
+
+
+def check_growers(tmp):
+    build = os.environ.get("BUILD", os.path.dirname(FSSCAN))
+    iocensus = os.path.join(build, "iocensus")
+    conf = os.path.join(tmp, "empty.conf")
+    open(conf, "w").close()
+    env = dict(os.environ, IOCENSUS_CONF=conf)
+    db = growers_db(tmp, build)
+    lo = calendar.timegm((2027, 1, 1, 0, 0, 0))
+    hi = calendar.timegm((2027, 4, 1, 0, 0, 0))
+    want = growers_oracle(db, lo, hi)
+    args = [iocensus, "capacity", "--db", db, "--quarter", "2027Q1",
+            "--table", "growers"]
+
+    def out(*extra):
+        p = subprocess.run(args + list(extra), capture_output=True,
+                           text=True, env=env)
+        ok(p.returncode == 0, "capacity %s ran" % " ".join(extra), p.stderr)
+        return p.stdout
+    j = json.loads(out("--format", "json"))["tables"]["growers"]
+    ok(close_rows(j["rows"], want), "growers: one ranking over every file"
+       " system, as the oracle's (%d rows)" % len(want),
+       "got %r, want %r" % ([(r["fs"], r["project"]) for r in j["rows"]],
+                            [(r["fs"], r["project"]) for r in want]))
+    eq([(r["fs"], r["project"]) for r in want],
+       [("alpha", "q1"), ("zeta", "p1"), ("alpha", "tie"), ("zeta", "tie"),
+        ("zeta", "p2"), ("zeta", "new"), ("alpha", "q2")],
+       "growers: the oracle interleaves the file systems, a tie by name")
+    csv = out("--format", "csv").splitlines()
+    eq([line.split(",")[:2] for line in csv[1:]],
+       [[r["fs"], r["project"]] for r in want], "growers: CSV in the same"
+       " order")
+    table = out().splitlines()
+    eq([line.split()[:2] for line in table if line.split()[:1] and
+        line.split()[0] in GROWTH],
+       [[r["fs"], r["project"]] for r in want], "growers: the table in the"
+       " same order")
+    j = json.loads(out("--format", "json", "--top", "2"))["tables"]["growers"]
+    ok(close_rows(j["rows"], want[:2]) and j.get("more") == len(want) - 2,
+       "growers --top 2: the first two, and %d more" % (len(want) - 2),
+       "got %r" % j)
+    ok("and %d more" % (len(want) - 2) in out("--top", "2"),
+       "growers --top 2: the table says how many more")
+    for fs in ("zeta", "alpha"):
+        j = json.loads(out("--format", "json", "--fs", fs))
+        ok(close_rows(j["tables"]["growers"]["rows"],
+                      [r for r in want if r["fs"] == fs]),
+           "growers --fs %s: its projects, in the same order" % fs)
+
+
 def main():
+    tmp = tempfile.mkdtemp(prefix="t_capacity.")
+    try:
+        check_growers(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     if os.geteuid() != 0:
         skip(SECTIONS, "mounting a tmpfs needs root", needs="root")
         done()

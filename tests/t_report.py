@@ -493,12 +493,14 @@ def main():
                 "File ages by mtime: gpfs (snapshot #4)",
                 "File ages by ctime: gpfs (snapshot #4)",
                 "Cold data: gpfs, not read in N days",
+                "Where the space is: gpfs",
                 "Growth of pvfs: snapshots #5 to #6", "Growth projection: pvfs to 1,000 files",
                 "Space projection: pvfs to 100% of its capacity",
                 "File sizes: pvfs (snapshot #6)", "File ages by atime: pvfs (snapshot #6)",
                 "File ages by mtime: pvfs (snapshot #6)",
                 "File ages by ctime: pvfs (snapshot #6)",
                 "Cold data: pvfs, not read in N days",
+                "Where the space is: pvfs",
                 "Usage by project", "Usage by user", "Usage by group"]
         eq(titles[:len(want)], want, "every census section, in order")
         eq(len(titles), len(want) + 6, "and the six I/O sections")

@@ -8,7 +8,9 @@
    annotation labels, lane names) lies inside its figure, no table is
    wider than the page's column (no horizontal scrolling); alert() is
    never called. Also with annotated windows over missing data and at the
-   right edge, and with long, similar host names.
+   right edge, and with long, similar host names. At 800 and 1400 px: the
+   red list first, every table and cell inside its container, and in each
+   treemap no two boxes overlapping and every label inside its box.
 3. Hostile names: a tree with files and project directories named
    `<script>alert(1)` and `<img src=x onerror=alert(1)>`, scanned twice by
    fsscan (file system named `<svg onload=alert(3)>`), and I/O from hosts
@@ -76,7 +78,30 @@ MEASURE = """<script>
           tb.bottom > r.bottom + 1)
         texts.push(t.textContent);
     });
+    // A treemap: no two boxes overlap, each label inside its box (the
+    // rect before it), as drawn at this width.
+    var tmBoxes = 0, tmOverlap = [], tmLabels = [];
+    if (g && g.classList.contains("treemap")) {
+      var lb = Array.prototype.map.call(g.querySelectorAll("rect.tm-leaf"),
+        function (x) { return x.getBoundingClientRect(); });
+      tmBoxes = lb.length;
+      for (var a = 0; a < lb.length; a++)
+        for (var c = 0; c < a; c++) {
+          var ow = Math.min(lb[a].right, lb[c].right) - Math.max(lb[a].left, lb[c].left);
+          var oh = Math.min(lb[a].bottom, lb[c].bottom) - Math.max(lb[a].top, lb[c].top);
+          if (ow > 0.5 && oh > 0.5) tmOverlap.push([a, c]);
+        }
+      g.querySelectorAll("text.tm-label").forEach(function (t) {
+        var tb = t.getBoundingClientRect(), box = t.previousElementSibling;
+        var bb = box ? box.getBoundingClientRect() : null;
+        if (!bb || tb.left < bb.left - 0.5 || tb.right > bb.right + 0.5 ||
+            tb.top < bb.top - 0.5 || tb.bottom > bb.bottom + 0.5)
+          tmLabels.push(t.textContent);
+      });
+    }
     figs.push({i: i, w: r.width, h: r.height, gw: b ? b.width : 0, gh: b ? b.height : 0,
+               treemap: !!(g && g.classList.contains("treemap")), tmBoxes: tmBoxes,
+               tmOverlap: tmOverlap.length, tmLabels: tmLabels,
                marks: marks.length, empty: empty, outside: outside, texts: texts,
                nodata: g ? g.classList.contains("nodata") : true,
                title: s.querySelector("title") ? s.querySelector("title").textContent : ""});
@@ -217,6 +242,13 @@ def check_widths(tmp, page, name):
                res["red"], res["redFirst"], res["redTop"], res["figTop"]))
         eq(res["clipped"], [], "%s at %d px: no table wider than its container" % (name, w))
         eq(res["hidden"][:5], [], "%s at %d px: every cell visible" % (name, w))
+        trees = [f for f in res["figs"] if f["treemap"]]
+        ok(trees and all(f["tmBoxes"] > 0 for f in trees),
+           "%s at %d px: treemaps drawn (%d)" % (name, w, len(trees)))
+        eq([(f["title"], f["tmOverlap"]) for f in trees if f["tmOverlap"]], [],
+           "%s at %d px: no two boxes of a treemap overlap" % (name, w))
+        eq([(f["title"], f["tmLabels"][:3]) for f in trees if f["tmLabels"]], [],
+           "%s at %d px: every treemap label inside its box" % (name, w))
         stacked[w] = res["stacked"]
     if len(stacked) == 2:
         ok(stacked[800] > stacked[1400], "%s: more tables stacked at 800 px (%d) than at"

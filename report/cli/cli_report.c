@@ -7,8 +7,9 @@
  *   snapshot): the diff of its first and last points in the window (by
  *   project), the file count's growth to the target and the used space's
  *   to 100% of capacity (fitted on the points before the window's end),
- *   file sizes, atime, mtime and ctime ages of its latest point, and its
- *   cold data (not read in N days, per project); usage by
+ *   file sizes, atime, mtime and ctime ages of its latest point, its
+ *   cold data (not read in N days, per project) and where its space is
+ *   (a treemap of its projects and their largest directories); usage by
  *   project, user and group; then throughput, cdf, idle, burst, devices
  *   and health. The window (--from/--to, --quarter) drives every section.
  *   Points are complete snapshots, one per day (space/space_points.c).
@@ -145,6 +146,9 @@ census_placeholders(struct parts *p, const char *fs, size_t npoints,
 	snprintf(why, sizeof why, "Cold data is read from a complete "
 	    "snapshot; %s has none%s.", the, in);
 	placeholder(p, "cold", "Cold data", fs, why);
+	snprintf(why, sizeof why, "Where the space is is read from a complete"
+	    " snapshot; %s has none%s.", the, in);
+	placeholder(p, "treemap", "Where the space is", fs, why);
 }
 
 /* The figure of a result gets another key (the summary copies the space
@@ -367,6 +371,8 @@ fs_results(struct parts *p, sqlite3 *db, const struct opts *o,
 	if ((rc = run(p, space_cold(db, &c, err, errlen))) < 0)
 		goto out;
 	retitle(p->r[p->n - 1], "Cold data: %s%s", fs, ", not read in N days");
+	c.snap_a = k >= 2 ? id[0] : 0;
+	rc = run(p, space_treemap(db, &c, err, errlen));
 out:
 	free(keep);
 	free(id);

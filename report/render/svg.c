@@ -1,7 +1,8 @@
 /*
  * svg: one figure as an inline <svg> (svg_figure in svg_int.h): checks
- * that its columns exist, then hands it to the plot of its kind; a plot
- * over time shows the span with data (svg_data_rows).
+ * that its columns exist, then hands it to the plot of its kind (a
+ * treemap: svg_treemap.c); a plot over time shows the span with data
+ * (svg_data_rows).
  */
 #include <math.h>
 
@@ -30,7 +31,7 @@ svg_data_rows(const struct rtable *t, const struct rfigure *fig, size_t *a,
     size_t *b)
 {
 	*a = 0, *b = t->nrow;
-	if (fig->kind == FIG_HEAT)
+	if (fig->kind == FIG_HEAT || fig->kind == FIG_TREE)
 		return t->nrow > 0;
 	while (*a < *b && !has_value(t, fig, *a))
 		++*a;
@@ -64,6 +65,8 @@ svg_figure(FILE *f, const struct result *r, const struct rfigure *fig)
 	if (fig->kind == FIG_HEAT)
 		ok = col_ok(t, fig->xcol) && col_ok(t, fig->ycol[0]) &&
 		    col_ok(t, fig->ycol[1]);
+	if (fig->kind == FIG_TREE)
+		ok = ok && fig->ny == TREE_NCOL;
 	if (!ok)
 		svg_frame_nodata(f, fig, "Figure columns out of range.");
 	else if (t->nrow == 0)
@@ -72,6 +75,8 @@ svg_figure(FILE *f, const struct result *r, const struct rfigure *fig)
 		svg_bars_plot(f, t, fig);
 	else if (fig->kind == FIG_HEAT)
 		svg_heat_plot(f, t, fig);
+	else if (fig->kind == FIG_TREE)
+		svg_treemap_plot(f, t, fig);
 	else if (!svg_data_rows(t, fig, &a, &b))
 		svg_frame_nodata(f, fig, "No values to plot.");
 	else {

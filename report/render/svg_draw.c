@@ -37,6 +37,17 @@ void
 svg_draw_rect(FILE *f, double x, double y, double w, double h, const char *fill,
     const char *title)
 {
+	char attrs[64];
+
+	snprintf(attrs, sizeof attrs, "fill=\"%s\"", fill);
+	svg_draw_rect_attrs(f, x, y, w, h, attrs, title);
+}
+
+/* attrs: written verbatim (our own constants only). */
+void
+svg_draw_rect_attrs(FILE *f, double x, double y, double w, double h,
+    const char *attrs, const char *title)
+{
 	fputs("<rect x=\"", f);
 	svg_draw_num(f, x);
 	fputs("\" y=\"", f);
@@ -45,7 +56,7 @@ svg_draw_rect(FILE *f, double x, double y, double w, double h, const char *fill,
 	svg_draw_num(f, w);
 	fputs("\" height=\"", f);
 	svg_draw_num(f, h);
-	fprintf(f, "\" fill=\"%s\"", fill);
+	fprintf(f, "\" %s", attrs);
 	if (!title) {
 		fputs("/>\n", f);
 		return;

@@ -59,6 +59,9 @@ void svg_draw_text(FILE *f, double x, double y, const char *anchor,
     const char *attrs, const char *s);
 void svg_draw_rect(FILE *f, double x, double y, double w, double h,
     const char *fill, const char *title);
+/* The same with attributes of our own (fill, class, stroke) verbatim. */
+void svg_draw_rect_attrs(FILE *f, double x, double y, double w, double h,
+    const char *attrs, const char *title);
 const char *svg_draw_color(size_t series);
 /* Code points (an invalid byte counts as one): the bytes of the first n
  * of s, and how many the first nbytes of s hold. */
@@ -98,11 +101,25 @@ void svg_frame_close(FILE *f);
 /* A figure with nothing to draw says so, inside its data group. */
 void svg_frame_nodata(FILE *f, const struct rfigure *fig, const char *why);
 
+/* A rectangle, px. */
+struct svg_box {
+	double x, y, w, h;
+};
+
+/* The squarified treemap layout (svg_squarify.c): out[i] is the
+ * rectangle of v[i] (a value <= 0: an empty box), the n of them tiling
+ * frame with areas proportional to the values, laid in the order given
+ * (largest first gives the squarest). */
+void svg_squarify(const double *v, size_t n, struct svg_box frame,
+    struct svg_box *out);
+
 /* Plots by kind (svg.c, svg_bars.c). */
 void svg_xy_plot(FILE *f, const struct rtable *t, const struct rfigure *fig);
 void svg_bars_plot(FILE *f, const struct rtable *t,
     const struct rfigure *fig);
 void svg_heat_plot(FILE *f, const struct rtable *t,
+    const struct rfigure *fig);
+void svg_treemap_plot(FILE *f, const struct rtable *t,
     const struct rfigure *fig);
 
 #endif

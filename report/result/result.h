@@ -82,9 +82,21 @@ enum fig_kind {
 	FIG_LINE,	/* y columns against x; a NULL y breaks the line */
 	FIG_STEP,	/* CDF: right-continuous steps */
 	FIG_BARS,	/* one bar group per row; x column is the label */
-	FIG_HEAT	/* grid: row label = xcol, column label = ycol[0],
+	FIG_HEAT,	/* grid: row label = xcol, column label = ycol[0],
 			   class text = ycol[1] (idle/low/mid/high/missing) */
+	FIG_TREE	/* treemap: one box per row of level 0 (a project)
+			   or 3 (the other projects), sized by ycol[0], the
+			   rows of level 1 (a directory) and 2 (the rest of
+			   the project) after it tiling its box; ycol[] as
+			   enum fig_tree says */
 };
+
+/* The columns of a FIG_TREE figure, ycol[TREE_SIZE] ...: the name is
+ * xcol's (a project; NULL: the other projects), the path's a directory's;
+ * the colour is ycol[TREE_COLOUR]'s share, on a diverging scale when it
+ * is the growth column, else on a sequential one. */
+enum fig_tree { TREE_SIZE, TREE_COLOUR, TREE_LEVEL, TREE_PATH, TREE_COUNT,
+    TREE_GROWTH, TREE_GROWTH_SHARE, TREE_COLD_SHARE, TREE_NCOL };
 
 struct rspan {			/* shaded x range, e.g. a maintenance window */
 	double x0, x1;
@@ -108,6 +120,8 @@ struct rfigure {
 				   confidence band), named in the legend by
 				   ycol[k]'s title up to its last comma */
 	char *xlabel, *ylabel;	/* with units */
+	int tree_depth;		/* FIG_TREE: 1, the boxes of levels 0 and 3
+				   alone; 2, with those of levels 1 and 2 */
 	size_t nspan;
 	struct rspan *span;
 };

@@ -43,6 +43,13 @@ struct result *space_capacity(sqlite3 *db, const struct opts *o,
  * tables "filesystems" (the whole file system) and "projects". */
 struct result *space_cold(sqlite3 *db, const struct opts *o, char *err,
     size_t errlen);
+/* Where the space is (space_treemap.c): file system o->fs at snapshot
+ * o->snapshot, its growth since o->snap_a (0: none), as the rows of a
+ * treemap (table "treemap", FIG_TREE figures): the first o->top projects
+ * by bytes (0, or more than 200: 200), each with its largest directories
+ * unless o->no_paths, then the others as one row. */
+struct result *space_treemap(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
 
 /* The names the report is narrowed to (space_names.c): each of fs[] has
  * snapshots and each of project[] is in a snapshot (of fs[0] when it is

@@ -3,7 +3,8 @@
  * first table: per file system, its size, used and available space and
  * Use% as df counts them, the share of inodes used, its growth over the
  * window, and the dates its space and its inodes reach 100%, with the 95%
- * range; then per project and the top growers (space_capacity_proj.c).
+ * range; then per project, and the projects that grew the most, ranked
+ * over every file system (space_capacity_proj.c).
  *
  * The window ([from, to), the report's --quarter) picks the points: the
  * latest point before its end describes the file system, the first and
@@ -205,10 +206,10 @@ fs_row(struct result *r, struct rtable *t, sqlite3 *db, const struct cap_fs *c,
 	return 0;
 }
 
-/* One file system: its row, its projects, its growers. */
+/* One file system: its row, its projects; its growers into gl. */
 static int
-one_fs(struct result *r, struct rtable **t, sqlite3 *db, struct cap_fs *c,
-    char *err, size_t errlen)
+one_fs(struct result *r, struct rtable **t, struct cap_growers *gl,
+    sqlite3 *db, struct cap_fs *c, char *err, size_t errlen)
 {
 	c->keep = xcalloc(c->n + 1, sizeof *c->keep);
 	c->nkeep = space_points_keep(c->s, c->n, c->fs, INT64_MIN,
@@ -223,7 +224,7 @@ one_fs(struct result *r, struct rtable **t, sqlite3 *db, struct cap_fs *c,
 	}
 	if (fs_row(r, t[0], db, c, err, errlen) < 0)
 		return -1;
-	return space_capacity_proj(r, t[1], t[2], db, c, err, errlen);
+	return space_capacity_proj(r, t[1], gl, db, c, err, errlen);
 }
 
 /* Each device's capacity once (names on one device share it), and the
@@ -321,6 +322,7 @@ space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	struct result *r = NULL;
 	struct rtable *t[3];
 	struct devices dv = { 0 };
+	struct cap_growers gl = { 0 };
 	size_t n = 0;
 	long nfs;
 	int rc;
@@ -349,7 +351,7 @@ space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 		/* result_table may move the tables: take them anew */
 		for (int k = 0; k < 3; k++)
 			t[k] = &r->table[k];
-		rc = one_fs(r, t, db, &c, err, errlen);
+		rc = one_fs(r, t, &gl, db, &c, err, errlen);
 		free(c.keep);
 		if (rc < 0) {
 			result_free(r);
@@ -357,9 +359,14 @@ space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 			break;
 		}
 	}
-	if (r)
+	if (r) {
+		space_capacity_proj_rank(&r->table[2], &gl);
 		devices_table(r, &dv);
+	}
 out:
+	for (size_t i = 0; i < gl.n; i++)
+		free(gl.g[i].name);
+	free(gl.g);
 	space_devices_free(&dv);
 	free(names);
 	query_census_snaps_free(s, n);

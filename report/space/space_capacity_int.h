@@ -1,7 +1,7 @@
 /*
  * space_capacity_int: what the capacity summary's parts share
  * (space_capacity.c: the file systems; space_capacity_proj.c: the
- * projects and top growers).
+ * projects and the growers of every file system).
  */
 #ifndef IOCENSUS_SPACE_CAPACITY_INT_H
 #define IOCENSUS_SPACE_CAPACITY_INT_H
@@ -14,8 +14,6 @@
 #include "space_devices_int.h"
 #include "space_growth_int.h"
 #include "result/result.h"
-
-#define GROWERS_PER_FS 10
 
 /* One file system: its points up to the window's end (all of its history
  * before it, one per day), and where the window's points start. */
@@ -48,11 +46,30 @@ void space_capacity_model_dates(struct rtable *t, size_t row, int col,
  * or after `from`, INT64_MIN for all); NaN with fewer than two. */
 double space_capacity_model_rate(const struct points *p, int64_t from);
 
-/* The project table and the top growers of one file system. 0, or -1. */
-int space_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
-    sqlite3 *db, const struct cap_fs *c, char *err, size_t errlen);
+/* A project that grew over the window, of any file system: its growth
+ * and usage of allocated bytes, and its share of its file system's
+ * growth (NaN when that growth is 0 or less). */
+struct cap_grower {
+	const char *fs;		/* the caller's, as cap_fs's */
+	char *name;
+	i128 d_used, used;
+	double bpd, share;
+};
+struct cap_growers {
+	struct cap_grower *g;
+	size_t n, cap;
+};
+
+/* The project table of one file system, and its projects that grew
+ * added to gl. 0, or -1. */
+int space_capacity_proj(struct result *r, struct rtable *pt,
+    struct cap_growers *gl, sqlite3 *db, const struct cap_fs *c, char *err,
+    size_t errlen);
 /* Declare the two tables. */
 struct rtable *space_capacity_proj_table(struct result *r);
 struct rtable *space_capacity_proj_growers(struct result *r);
+/* The growers of every file system into t, ranked (space_capacity_proj.c),
+ * and gl freed. */
+void space_capacity_proj_rank(struct rtable *t, struct cap_growers *gl);
 
 #endif

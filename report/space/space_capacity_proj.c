@@ -2,7 +2,8 @@
  * space_capacity_proj: the projects of a file system in the capacity
  * summary: their usage at the latest point, share, limit and how much of
  * it they use, their growth over the window and the date they reach their
- * limit; then the projects that grew the most (space_capacity_int.h).
+ * limit; and each project that grew over the window, for the growers
+ * ranked over every file system (space_capacity_int.h).
  *
  * A project's points are its file system's: at a point where it has no
  * row, nothing was attributed to it (0). Its target is its limit at the
@@ -70,8 +71,12 @@ space_capacity_proj_table(struct result *r)
 struct rtable *
 space_capacity_proj_growers(struct result *r)
 {
-	return result_table(r, "growers", "Top growers (allocated bytes over"
-	    " the window)", grow_cols, sizeof grow_cols / sizeof *grow_cols);
+	struct rtable *t = result_table(r, "growers", "Top growers over every"
+	    " file system (allocated bytes over the window)", grow_cols,
+	    sizeof grow_cols / sizeof *grow_cols);
+
+	result_list(t, 0);
+	return t;
 }
 
 /* One project of the file system, computed before it is sorted. */
@@ -141,18 +146,6 @@ cproj_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* Most growth first, then name. */
-static int
-grow_cmp(const void *pa, const void *pb)
-{
-	const struct cproj *a = *(const struct cproj *const *)pa;
-	const struct cproj *b = *(const struct cproj *const *)pb;
-
-	if (a->d_used != b->d_used)
-		return a->d_used > b->d_used ? -1 : 1;
-	return strcmp(a->name, b->name);
-}
-
 static void
 proj_row(struct rtable *t, const char *fs, const struct cproj *c)
 {
@@ -175,37 +168,73 @@ proj_row(struct rtable *t, const char *fs, const struct cproj *c)
 	space_capacity_model_dates(t, row, P_FULL, &c->p, &c->m);
 }
 
+/* The projects of the file system that grew over the window, added to
+ * the growers of every file system (ranked by space_capacity_grow). */
 static void
-growers(struct rtable *t, const struct cap_fs *f, struct cproj *c, size_t n)
+growers(struct cap_growers *gl, const struct cap_fs *f, const struct cproj *c,
+    size_t n)
 {
 	const struct snap *first = &f->s[f->keep[f->w0]];
 	const struct snap *last = &f->s[f->keep[f->nkeep - 1]];
-	struct cproj **g = xcalloc(n + 1, sizeof *g);
-	size_t k = 0;
 	double total = first->alloc.has && last->alloc.has ?
 	    (double)(last->alloc.v - first->alloc.v) : NAN;
 
-	for (size_t i = 0; i < n; i++)
-		if (c[i].d_used > 0 && !isnan(c[i].bpd))
-			g[k++] = &c[i];
-	qsort(g, k, sizeof *g, grow_cmp);
-	for (size_t i = 0; i < k && i < GROWERS_PER_FS; i++) {
-		size_t row = result_row(t);
-		result_set_text(t, row, G_FS, f->fs);
-		result_set_text(t, row, G_NAME, g[i]->name);
-		result_set_wide(t, row, G_D, g[i]->d_used);
-		space_snapout_real(t, row, G_BPD, g[i]->bpd);
-		if (total > 0)
-			result_set_real(t, row, G_SHARE, (double)g[i]->d_used /
-			    total);
-		result_set_wide(t, row, G_USED, g[i]->last->alloc);
+	for (size_t i = 0; i < n; i++) {
+		struct cap_grower *g;
+
+		if (!(c[i].d_used > 0) || isnan(c[i].bpd))
+			continue;
+		gl->g = xgrow(gl->g, gl->n, &gl->cap, sizeof *gl->g, 16);
+		g = &gl->g[gl->n++];
+		g->fs = f->fs;
+		g->name = xstrdup(c[i].name);
+		g->d_used = c[i].d_used;
+		g->used = c[i].last->alloc;
+		g->bpd = c[i].bpd;
+		g->share = total > 0 ? (double)c[i].d_used / total : NAN;
 	}
-	free(g);
+}
+
+/* Most growth first; a tie by file system, then project name (byte
+ * order): one order whatever the order of the file systems. */
+static int
+grower_cmp(const void *pa, const void *pb)
+{
+	const struct cap_grower *a = pa, *b = pb;
+	int c;
+
+	if (a->d_used != b->d_used)
+		return a->d_used > b->d_used ? -1 : 1;
+	if ((c = strcmp(a->fs, b->fs)))
+		return c;
+	return strcmp(a->name, b->name);
+}
+
+void
+space_capacity_proj_rank(struct rtable *t, struct cap_growers *gl)
+{
+	if (gl->n > 1)
+		qsort(gl->g, gl->n, sizeof *gl->g, grower_cmp);
+	for (size_t i = 0; i < gl->n; i++) {
+		const struct cap_grower *g = &gl->g[i];
+		size_t row = result_row(t);
+
+		result_set_text(t, row, G_FS, g->fs);
+		result_set_text(t, row, G_NAME, g->name);
+		result_set_wide(t, row, G_D, g->d_used);
+		space_snapout_real(t, row, G_BPD, g->bpd);
+		space_snapout_real(t, row, G_SHARE, g->share);
+		result_set_wide(t, row, G_USED, g->used);
+		free(g->name);
+	}
+	free(gl->g);
+	*gl = (struct cap_growers){ 0 };
 }
 
 int
-space_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
-    sqlite3 *db, const struct cap_fs *f, char *err, size_t errlen)
+space_capacity_proj(struct result *r, struct rtable *pt,
+    struct cap_growers *gl, sqlite3 *db, const struct cap_fs *f, char *err,
+    size_t errlen)
 {
 	const struct snap *first = &f->s[f->keep[f->w0]];
 	const struct snap *last = &f->s[f->keep[f->nkeep - 1]];
@@ -246,7 +275,7 @@ space_capacity_proj(struct result *r, struct rtable *pt, struct rtable *gt,
 	qsort(c, nc, sizeof *c, cproj_cmp);
 	for (size_t i = 0; i < nc; i++)
 		proj_row(pt, f->fs, &c[i]);
-	growers(gt, f, c, nc);
+	growers(gl, f, c, nc);
 	for (size_t i = 0; i < nc; i++)
 		space_growth_pts_free(&c[i].p);
 	free(c);

@@ -256,6 +256,10 @@ test_escaping(void)
 	s = escaped(fmt_html_str, "caf\xc3\xa9 & \xe2\x82\xac");
 	is_str(s, "caf\xc3\xa9 &amp; \xe2\x82\xac", "html: valid UTF-8 kept");
 	free(s);
+	s = escaped(fmt_html_str, "bidi\xe2\x80\xaetxt.exe \xc2\x85 \xe2\x81\xa6");
+	is_str(s, "bidi\\xe2\\x80\\xaetxt.exe \\xc2\\x85 \\xe2\\x81\\xa6",
+	    "html: bidi override, C1 control and isolate shown as bytes");
+	free(s);
 	/* A name holding "\xff" as text must not print like the byte. */
 	s = escaped(fmt_html_str, "a\\xff");
 	is_str(s, "a\\\\xff", "html: a backslash is doubled");
