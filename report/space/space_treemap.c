@@ -115,16 +115,16 @@ cold(struct tree *t)
 	struct cold_row *c;
 	size_t n;
 
-	if (query_census_cold(t->db, t->o->snapshot, "atime", &c, &n, t->err,
-	    t->errlen) < 0)
+	if (query_census_cold(t->db, t->o->snapshot, "atime", BY_PROJECT, &c,
+	    &n, t->err, t->errlen) < 0)
 		return -1;
 	if (n > 0)
 		t->cold_days = c[n - 1].days;
 	for (size_t i = 0; i < n; i++) {
 		struct tproj k, *p;
-		struct gtot g = { .key = c[i].project };
+		struct gtot g = { .key = c[i].key };
 
-		if (!c[i].project || c[i].days != t->cold_days)
+		if (!c[i].key || c[i].days != t->cold_days)
 			continue;
 		t->cold_all += c[i].bytes;
 		k.g = &g;
