@@ -16,7 +16,7 @@
 
 #include "i128.h"
 
-#define DB_SCHEMA_VERSION 11	/* 2: I/O samples (sql/io.sql); 3: the
+#define DB_SCHEMA_VERSION 12	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
 				   per-project extremes, dir_scope; 4:
 				   totals beyond INT64_MAX as exact text;
@@ -32,7 +32,8 @@
 				   per-project rows keyed by project.id,
 				   non-zero only (project_hist,
 				   project_cold), extremes in one row,
-				   bounds in hist_slot */
+				   bounds in hist_slot; 12: per-directory
+				   cold bytes (dir.cold_bytes) */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 
