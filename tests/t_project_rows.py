@@ -5,7 +5,7 @@
     (three snapshots: depth:1 with --cold 1,7,30 and limits, depth:2 with
     a private name, one threshold of 3652425 days; exact TEXT totals,
     future times, a hard link, a project without files), is upgraded in
-    place by the first iocensus that opens it: user_version 11, every
+    place by the first iocensus that opens it: user_version 12, every
     view (v_snapshot, v_limit, v_project, v_cold, v_hist, v_dir and the
     I/O views) gives exactly the rows it gave, values and types; no old
     table or index is left; integrity and foreign keys hold; iocensus
@@ -104,11 +104,17 @@ def upgrade(tmp):
        {v: len(r) for v, r in before.items()})
     rc, out, err = run(IOC, "snapshots", "--db", db)
     eq(rc, 0, "upgrade: iocensus snapshots opens it", err)
-    eq(q(db, "PRAGMA user_version"), [(11,)], "upgrade: now schema 11")
+    eq(q(db, "PRAGMA user_version"), [(12,)], "upgrade: now schema 12")
     after = views(db)
     eq(sorted(after), sorted(before), "upgrade: the same views")
     for v in sorted(before):
-        eq(after.get(v), before[v], "upgrade: %s: the same rows, values and"
+        got = after.get(v) or []
+        if v == "v_dir":
+            # Schema 12 adds cold_bytes at the end: unknown for old rows.
+            eq(sorted({r[-1] for r in got}), [("NoneType", None)],
+               "upgrade: v_dir: cold_bytes is NULL in every old row")
+            got = sorted((r[:-1] for r in got), key=repr)
+        eq(got, before[v], "upgrade: %s: the same rows, values and"
            " types (%d)" % (v, len(before[v])))
     eq(q(db, "SELECT name FROM sqlite_master WHERE name LIKE '%\\_v10'"
             " ESCAPE '\\' OR name IN ('hist_key', 'cold_key')"), [],
