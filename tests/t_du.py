@@ -227,6 +227,9 @@ def check_du(db, root, want1, want2):
     ok(rc == 0 and not raw and "\x1b" not in out and "\u202e" not in out
        and all(e in out for e in esc.values()),
        "du table: hostile names escaped (\\xNN), nothing raw", out)
+    line = [x.split() for x in out.split("\n") if x.startswith("proj/new ")]
+    eq([x[-4:] for x in line], [["-", "-", "64", "B"]],
+       "du table: a change not known reads -", out)
 
 
 def check_errors(db, db1, root):
