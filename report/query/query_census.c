@@ -931,7 +931,10 @@ query_census_cold_longest(sqlite3 *db, int64_t id, int64_t *days, char *err,
     size_t errlen)
 {
 	sqlite3_stmt *st;
-	int rc = row_of(db, "SELECT max(days) FROM cold WHERE snapshot_id = ?"
+	int rc;
+
+	assert(db != NULL && days != NULL);
+	rc = row_of(db, "SELECT max(days) FROM cold WHERE snapshot_id = ?"
 	    " AND metric = 'atime'", id, NULL, &st, err, errlen);
 
 	if (rc == 1 && sqlite3_column_type(st, 0) == SQLITE_NULL)
