@@ -7,7 +7,8 @@
     future times, a hard link, a project without files), is upgraded in
     place by the first iocensus that opens it: user_version 12, every
     view (v_snapshot, v_limit, v_project, v_cold, v_hist, v_dir and the
-    I/O views) gives exactly the rows it gave, values and types; no old
+    I/O views) gives exactly the rows it gave, values and types (v_dir
+    with schema 12's cold_bytes, NULL in every old row); no old
     table or index is left; integrity and foreign keys hold; iocensus
     files, cold, usage, diff and snapshots answer byte for byte what
     schema 10's iocensus answered (tests/golden/schema10_answers.json);
