@@ -328,6 +328,20 @@ add_column(sqlite3 *db, const char *table, const char *col,
 	return rc;
 }
 
+/*
+ * Schema 12 (per-directory cold bytes): dir gains cold_bytes, at its end.
+ * A table of schema 7 to 11 gets it through ALTER TABLE, its rows NULL
+ * there: their scans counted no cold bytes per directory, which is
+ * unknown, not zero. Called after the schema ran, so that dir exists
+ * whatever the old version (a table of paths, dir_aside, is recreated by
+ * the schema with the column).
+ */
+static int
+dir_cold_col(sqlite3 *db, char *err, size_t errlen)
+{
+	return add_column(db, "dir", "cold_bytes", "", err, errlen);
+}
+
 static int
 census_add_cols(sqlite3 *db, char *err, size_t errlen)
 {
@@ -902,6 +916,7 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 		    (version >= 4 && census_add_cols(db, err, errlen) < 0) ||
 		    (version >= 1 && census11_aside(db, err, errlen) < 0) ||
 		    db_exec(db, iocensus_sql_schema, err, errlen) < 0 ||
+		    dir_cold_col(db, err, errlen) < 0 ||
 		    census11_constants(db, err, errlen) < 0 ||
 		    (rebuild && exact_fill(db, moved, err, errlen) < 0) ||
 		    (version >= 1 && census11_fill(db, err, errlen) < 0) ||

@@ -33,7 +33,8 @@
 				   non-zero only (project_hist,
 				   project_cold), extremes in one row,
 				   bounds in hist_slot; 12: cold data
-				   per owner (owner_cold, v_cold_owner) */
+				   per owner (owner_cold, v_cold_owner)
+				   and per directory (dir.cold_bytes) */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 

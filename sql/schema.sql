@@ -224,7 +224,15 @@ CREATE TABLE IF NOT EXISTS dir (
   depth INTEGER NOT NULL,          -- below ROOT, ROOT is 0
   files INTEGER NOT NULL, dirs INTEGER NOT NULL,
   bytes NOT NULL, alloc_bytes NOT NULL,                 -- exact
-  max_mtime INTEGER
+  max_mtime INTEGER,
+  -- Schema 12 (per-directory cold bytes): the bytes of the regular files
+  -- of the subtree not read since the longest atime threshold of the scan
+  -- (fsscan --cold) with each hard-linked inode once as cold counts them.
+  -- Exact. NULL where the scan recorded no cold data or was written
+  -- before schema 12 (lib/db.c adds the column to an older table). No
+  -- comma in these lines: ALTER TABLE DROP COLUMN would take it for one.
+  cold_bytes
+  -- end of schema 12 (per-directory cold bytes)
 );
 CREATE INDEX IF NOT EXISTS dir_depth ON dir (snapshot_id, depth);
 

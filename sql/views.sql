@@ -104,6 +104,9 @@ CREATE VIEW IF NOT EXISTS v_hist AS
 -- Built top down instead (each path from its parent's), the view would
 -- read every snapshot's tree for any query. A path is built for each row
 -- a query sorts: choose rows by their totals first (docs/census-db.md).
+-- Schema 12 (per-directory cold bytes) adds cold_bytes at the end: the
+-- upgrade replaces the view.
+DROP VIEW IF EXISTS v_dir;
 CREATE VIEW IF NOT EXISTS v_dir AS
   SELECT d.snapshot_id,
          CASE WHEN d.depth = 0 THEN d.name ELSE (
@@ -115,7 +118,8 @@ CREATE VIEW IF NOT EXISTS v_dir AS
              WHERE p.depth > 0)
            SELECT group_concat(name, '/')
            FROM (SELECT name FROM up ORDER BY depth)) END AS path,
-         d.depth, d.files, d.dirs, d.bytes, d.alloc_bytes, d.max_mtime
+         d.depth, d.files, d.dirs, d.bytes, d.alloc_bytes, d.max_mtime,
+         d.cold_bytes
   FROM dir d;
 
 -- v_io: one row per device per sample interval (a stable view). It decodes

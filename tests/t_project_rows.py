@@ -7,7 +7,8 @@
     future times, a hard link, a project without files), is upgraded in
     place by the first iocensus that opens it: user_version 12, every
     view (v_snapshot, v_limit, v_project, v_cold, v_hist, v_dir and the
-    I/O views) gives exactly the rows it gave, values and types; no old
+    I/O views) gives exactly the rows it gave, values and types (v_dir
+    with schema 12's cold_bytes, NULL in every old row); no old
     table or index is left; integrity and foreign keys hold; iocensus
     files, cold, usage, diff and snapshots answer byte for byte what
     schema 10's iocensus answered (tests/golden/schema10_answers.json);
@@ -115,7 +116,13 @@ def upgrade(tmp):
        "upgrade: v_cold_owner has rows, zeros, only for a snapshot none of"
        " whose files was cold")
     for v in sorted(before):
-        eq(after.get(v), before[v], "upgrade: %s: the same rows, values and"
+        got = after.get(v) or []
+        if v == "v_dir":
+            # Schema 12 adds cold_bytes at the end: unknown for old rows.
+            eq(sorted({r[-1] for r in got}), [("NoneType", None)],
+               "upgrade: v_dir: cold_bytes is NULL in every old row")
+            got = sorted((r[:-1] for r in got), key=repr)
+        eq(got, before[v], "upgrade: %s: the same rows, values and"
            " types (%d)" % (v, len(before[v])))
     eq(q(db, "SELECT name FROM sqlite_master WHERE name LIKE '%\\_v10'"
             " ESCAPE '\\' OR name IN ('hist_key', 'cold_key')"), [],

@@ -184,7 +184,7 @@ DURATION = re.compile(r"^(?:(\d+) d)? ?(?:(\d+) h)? ?(?:(\d+) min)? ?"
 
 def read_back(text, value, unit):
     """Does the text shown stand for the CSV value (to its precision)?"""
-    if text == "n/a":
+    if text in ("n/a", "-"):       # missing: "-" in du's columns
         return value == ""
     if value == "":
         return False
@@ -330,6 +330,7 @@ def commands(db, cap, logs):
                   db]),
         ("usage", ["usage", "--db", db]),
         ("usage", ["usage", "--by", "user", "--db", cap]),
+        ("du", ["du", "--fs", "gpfs", "--depth", "3", "--db", db]),
         ("files", ["files", "--db", db]),
         ("files", ["files", "--by", "atime", "--db", cap]),
         ("throughput", ["throughput", "--db", db]),

@@ -10,7 +10,7 @@
  * reaches each of its ancestors exactly once (M2).
  *
  *   contribution   varint seq, totals
- *   totals         varint files dirs, wide bytes alloc (mpi.h),
+ *   totals         varint files dirs, wide bytes alloc cold (mpi.h),
  *                  byte any, [zigzag max_mtime]
  */
 #include <assert.h>
@@ -34,6 +34,7 @@ mpi_dirs_put_tot(struct iobuf *b, const struct dirlocal *l)
 	iobuf_varint(b, l->dirs);
 	mpi_put_u128(b, l->bytes);
 	mpi_put_u128(b, l->alloc);
+	mpi_put_u128(b, l->cold);
 	iobuf_byte(b, (uint8_t)l->any);
 	if (l->any)
 		iobuf_varint(b, zigzag(l->max_mtime));
@@ -48,6 +49,7 @@ mpi_dirs_get_tot(struct cursor *c, struct dirlocal *l)
 	l->dirs = cursor_varint(c);
 	l->bytes = mpi_get_u128(c);
 	l->alloc = mpi_get_u128(c);
+	l->cold = mpi_get_u128(c);
 	any = cursor_bytes(c, 1);
 	l->any = any && *any;
 	l->max_mtime = l->any ? unzigzag(cursor_varint(c)) : 0;

@@ -594,9 +594,10 @@ list_next(void *arg, struct dir_row *row, char *err, size_t errlen)
 }
 
 /* One row per node: its name and its parent's row, never a path, so the
- * rows of a deep tree take space linear in its size. */
+ * rows of a deep tree take space linear in its size. cold_bytes is NULL
+ * when the scan recorded no cold data (no --cold): unknown, not zero. */
 static int
-write_dirs(struct w *w, int64_t id, const struct dir_source *src)
+write_dirs(struct w *w, int64_t id, const struct dir_source *src, int cold)
 {
 	struct dir_row row;
 	sqlite3_stmt *st;
@@ -606,8 +607,8 @@ write_dirs(struct w *w, int64_t id, const struct dir_source *src)
 	if (dir_base(w, &base) < 0)
 		return -1;
 	st = prep(w, "INSERT INTO dir (id, snapshot_id, parent, name, depth,"
-	    " files, dirs, bytes, alloc_bytes, max_mtime)"
-	    " VALUES (?,?,?,?,?,?,?,?,?,?)");
+	    " files, dirs, bytes, alloc_bytes, max_mtime, cold_bytes)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?)");
 	if (!st)
 		return -1;
 	while (rc == 0 &&
@@ -624,6 +625,10 @@ write_dirs(struct w *w, int64_t id, const struct dir_source *src)
 		sqlite3_bind_int(st, 5, row.depth);
 		bind_acct(st, 6, &a);
 		db_bind_opt(st, 10, row.tot.any, row.tot.max_mtime);
+		if (cold)
+			db_bind_i128(st, 11, (i128)row.tot.cold);
+		else
+			sqlite3_bind_null(st, 11);
 		rc = done(w, st);
 	}
 	sqlite3_finalize(st);
@@ -767,7 +772,8 @@ snapshot_finish(sqlite3 *db, int64_t id, const struct walk_result *r,
 	    write_owner_cold(&w, id, &r->c.users, "user", parts) < 0 ||
 	    write_owner_cold(&w, id, &r->c.groups, "group", parts) < 0 ||
 	    write_hists(&w, id, &r->c, &order) < 0 ||
-	    write_dirs(&w, id, parts->dirs ? parts->dirs : &own) < 0 ||
+	    write_dirs(&w, id, parts->dirs ? parts->dirs : &own,
+	    parts->ncold > 0) < 0 ||
 	    write_ranks(&w, id, parts->ranks, parts->nranks) < 0 ||
 	    write_top(&w, top, id, "file", &r->c.top_files) < 0 ||
 	    write_top(&w, top, id, "dir", &r->c.top_dirs) < 0 ||

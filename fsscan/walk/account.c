@@ -138,6 +138,10 @@ account_file(struct census *c, const struct account_ref *ref,
 	dl->files++;
 	dl->bytes += f->size;
 	dl->alloc += alloc;
+	/* v_dir's cold_bytes: the bytes the cold table counts at the
+	 * longest atime threshold, the last of the ascending ones */
+	if (ref->ncold > 0 && cf.cold[ACCOUNT_ATIME] == ref->ncold - 1)
+		dl->cold += f->size;
 	dirtot_local_mtime(dl, f->mtime);
 	if (dl == &own)
 		dirtot_add(f->acct, &own);

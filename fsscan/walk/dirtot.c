@@ -90,6 +90,7 @@ dirtot_add(struct dirtot *t, const struct dirlocal *l)
 	atomic_fetch_add_explicit(&t->dirs, l->dirs, memory_order_relaxed);
 	u128_add(&t->bytes, l->bytes);
 	u128_add(&t->alloc, l->alloc);
+	u128_add(&t->cold, l->cold);
 	if (l->any) {
 		max_store(&t->max_mtime, l->max_mtime);
 		atomic_store_explicit(&t->any_mtime, 1, memory_order_relaxed);
@@ -103,6 +104,7 @@ dirtot_get(const struct dirtot *t, struct dirlocal *l)
 	l->dirs = t->dirs;
 	l->bytes = u128_get(&t->bytes);
 	l->alloc = u128_get(&t->alloc);
+	l->cold = u128_get(&t->cold);
 	l->max_mtime = t->max_mtime;
 	l->any = t->any_mtime;
 }

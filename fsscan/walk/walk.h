@@ -298,6 +298,9 @@ struct dirtot {
 	int depth;
 	_Atomic uint64_t files, dirs;
 	struct dirtot_u128 bytes, alloc;
+	struct dirtot_u128 cold;	/* bytes not read since the longest
+					   --cold threshold (v_dir
+					   cold_bytes) */
 	_Atomic int64_t max_mtime;
 	_Atomic int any_mtime;		/* max_mtime holds a time: INT64_MIN
 					   is one too */
@@ -314,6 +317,8 @@ struct dirtot_list {
 struct dirlocal {
 	uint64_t files, dirs;
 	u128 bytes, alloc;
+	u128 cold;			/* of bytes, those of files cold at the
+					   longest atime threshold */
 	int64_t max_mtime;
 	int any;
 };

@@ -65,6 +65,11 @@ static const struct cmdhelp {
 	{ O_DAYS, "cold", "N", "only this threshold, one that fsscan --cold "
 	  "recorded (default: each)" },
 	{ O_FS, "growth", "NAME", "file system, or all for their total" },
+	{ O_DEPTH, "du", "N", "levels of directories below PATH (default 1;"
+	  " at most what fsscan --dirs kept)" },
+	{ O_FS, "du", "NAME", "file system (default: the only one)" },
+	{ O_TOP, "du", "N", "the N largest directories, then how many more"
+	  " (default 0: all)" },
 	{ O_FS, "report", "NAME", "only this file system (repeatable)" },
 	{ O_PROJECT, "report", "NAME", "only this project (repeatable)" },
 	{ O_FS, "snapshots", "NAME", "only this file system's snapshots (a "
@@ -820,6 +825,10 @@ cli_command_args(struct cli *a, const char *name)
 {
 	if (!strcmp(name, "forget"))
 		return forget_args(a);
+	if (!strcmp(name, "du")) {
+		a->an.path = a->nargs ? a->args[0] : NULL;
+		return 0;
+	}
 	if (strcmp(name, "diff"))
 		return 0;
 	for (int i = 0; i < 2 && i < a->nargs; i++) {

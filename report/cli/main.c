@@ -52,7 +52,8 @@ struct command {
 	const char *args;	/* positional arguments, for usage */
 	const char *what;
 	cli_opts opts;		/* CO_* options it takes */
-	int nargs;		/* -1: any number; -2: pairs, at least one */
+	int nargs;		/* -1: any number; -2: pairs, at least one;
+				   -3: none or one */
 	analysis_fn fn;
 };
 
@@ -95,6 +96,9 @@ static const struct command commands[] = {
 	  CO_QUARTER | CO_DAYS | CO_METRIC | CO_BY | CO_TOP, 0, space_cold },
 	{ "usage", "", "files and bytes per project, user or group",
 	  CO_PRINT | CO_FS | CO_BY | CO_TOP, 0, space_usage },
+	{ "du", "[PATH]", "directories below PATH by bytes, as du shows a "
+	  "tree", CO_PRINT | CO_FS | CO_SNAPSHOT | CO_DEPTH | CO_TOP, -3,
+	  space_du },
 	{ "files", "", "file size and age distributions and CDFs",
 	  CO_PRINT | CO_FS | CO_SNAPSHOT | CO_BY | CO_PROJECT | CO_EXCLUDE, 0,
 	  space_files },
@@ -172,8 +176,14 @@ static int
 check_args(const struct command *c, int nargs)
 {
 	if (c->nargs == -1 || nargs == c->nargs ||
-	    (c->nargs == -2 && nargs >= 2 && nargs % 2 == 0))
+	    (c->nargs == -2 && nargs >= 2 && nargs % 2 == 0) ||
+	    (c->nargs == -3 && nargs <= 1))
 		return 0;
+	if (c->nargs == -3) {
+		cli_diag(c->name, "expected at most one argument: %s",
+		    c->args);
+		return -1;
+	}
 	if (c->nargs == -2) {
 		cli_diag(c->name, "expected snapshot ids in pairs:"
 		    " A B [A2 B2 ...]");

@@ -140,7 +140,9 @@ struct opts {
 					   modified) */
 	int64_t days;			/* cold --days; 0: every threshold
 					   the snapshot recorded */
-	int dir_depth;			/* diff --by dir: depth (default 1) */
+	int dir_depth;			/* diff --by dir: depth; du: levels
+					   below PATH (default 1) */
+	const char *path;		/* du PATH; NULL: the root */
 	int no_paths;			/* report --no-paths: no path below
 					   ROOT and no file name, for a page
 					   to share */

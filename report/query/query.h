@@ -436,6 +436,39 @@ int query_census_dirs_by_bytes(sqlite3 *db, int64_t id, size_t max,
     struct dir_entry **out, size_t *n, char *err, size_t errlen);
 void query_census_dirs_free(struct dir_entry *d, size_t n);
 
+/*
+ * A directory's subtree, for du: the dir rows of one snapshot below a
+ * row, level by level, chosen by depth and parent ids alone, with their
+ * names and never their paths (the caller joins the names of the rows it
+ * prints). The first row is the top of the subtree itself.
+ */
+struct du_row {
+	int64_t id;
+	size_t up;			/* index of the parent row in the list;
+					   the first row's is 0, itself */
+	int level;			/* below the first row, which is 0 */
+	char *name;			/* as stored: the file system's bytes */
+	int64_t files;
+	i128 bytes, alloc;
+	struct nint cold;		/* NULL: not recorded (schema 12) */
+};
+/* The id of the dir row of snapshot snap whose path below ROOT is the n
+ * names (n 0: ROOT), found by walking the names down from ROOT: 1 found
+ * (*id), 0 not in the census, -1 with err. */
+int query_census_dir_find(sqlite3 *db, int64_t snap, const char *const *names,
+    size_t n, int64_t *id, char *err, size_t errlen);
+/* The row id of snapshot snap, whose depth is depth, and its subtree
+ * down to levels below it, parents before children: 0 with *out (free
+ * with query_census_du_free), or -1 with err. */
+int query_census_du_rows(sqlite3 *db, int64_t snap, int64_t id, int depth,
+    int levels, struct du_row **out, size_t *n, char *err, size_t errlen);
+void query_census_du_free(struct du_row *r, size_t n);
+/* The longest atime threshold of snapshot id's cold data, in days
+ * (what dir.cold_bytes counts): 1 (*days), 0 none recorded, -1 with
+ * err. */
+int query_census_cold_longest(sqlite3 *db, int64_t id, int64_t *days,
+    char *err, size_t errlen);
+
 /* Whether project is in some snapshot of file system fs (NULL: of any):
  * 1, 0, or -1 with err. */
 int query_census_project_known(sqlite3 *db, const char *fs,

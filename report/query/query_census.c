@@ -794,6 +794,178 @@ query_census_dirs_free(struct dir_entry *d, size_t n)
 	free(d);
 }
 
+/*
+ * du's rows. dir has one index, (snapshot_id, depth): a row is found by
+ * its depth, its parent's id and its name, so a path is walked down one
+ * level at a time, and a subtree is read one level at a time, each row of
+ * the level kept when its parent was kept. A level's rows come in id
+ * order (the index's), so the kept ones are sorted by id for the next
+ * level's look-ups. No path is built here: v_dir would build one for
+ * every row it reads.
+ */
+int
+query_census_dir_find(sqlite3 *db, int64_t snap, const char *const *names,
+    size_t n, int64_t *id, char *err, size_t errlen)
+{
+	sqlite3_stmt *root, *down;
+	int rc;
+
+	assert(db != NULL && id != NULL && (n == 0 || names != NULL));
+	root = db_prepare(db, "SELECT id FROM dir WHERE snapshot_id = ?1"
+	    " AND depth = 0 AND parent IS NULL", err, errlen);
+	down = db_prepare(db, "SELECT id FROM dir WHERE snapshot_id = ?1"
+	    " AND depth = ?2 AND parent = ?3 AND name = ?4", err, errlen);
+	if (!root || !down) {
+		sqlite3_finalize(root);
+		sqlite3_finalize(down);
+		return -1;
+	}
+	sqlite3_bind_int64(root, 1, snap);
+	if ((rc = step_one(db, root, err, errlen)) == 1)
+		*id = sqlite3_column_int64(root, 0);
+	for (size_t i = 0; rc == 1 && i < n; i++) {
+		sqlite3_reset(down);
+		sqlite3_bind_int64(down, 1, snap);
+		sqlite3_bind_int64(down, 2, (int64_t)i + 1);
+		sqlite3_bind_int64(down, 3, *id);
+		db_bind_blobtext(down, 4, names[i], strlen(names[i]));
+		if ((rc = step_one(db, down, err, errlen)) == 1)
+			*id = sqlite3_column_int64(down, 0);
+	}
+	sqlite3_finalize(root);
+	sqlite3_finalize(down);
+	return rc;
+}
+
+/* The index of row id among r[lo, hi), sorted by id, or hi. */
+static size_t
+du_find(const struct du_row *r, size_t lo, size_t hi, int64_t id)
+{
+	size_t end = hi;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].id == id)
+			return mid;
+		if (r[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return end;
+}
+
+/* Row st's totals (columns 3 on: files, bytes, alloc_bytes, cold_bytes)
+ * into d. */
+static int
+du_totals(sqlite3_stmt *st, int64_t snap, struct du_row *d, char *err,
+    size_t errlen)
+{
+	d->files = sqlite3_column_int64(st, 3);
+	return col_total(st, 4, snap, I128_MAX, &d->bytes, err, errlen) < 0 ||
+	    col_total(st, 5, snap, I128_MAX, &d->alloc, err, errlen) < 0 ||
+	    col_ntotal(st, 6, snap, &d->cold, err, errlen) < 0 ? -1 : 0;
+}
+
+int
+query_census_du_rows(sqlite3 *db, int64_t snap, int64_t id, int depth,
+    int levels, struct du_row **out, size_t *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *top, *lvl;
+	size_t cap = 0, from = 0, to;
+	int rc;
+
+	assert(db != NULL && out != NULL && n != NULL && depth >= 0 &&
+	    levels >= 0);
+	*out = NULL;
+	*n = 0;
+	top = db_prepare(db, "SELECT id, parent, name, files, bytes,"
+	    " alloc_bytes, cold_bytes FROM dir WHERE id = ?1 AND"
+	    " snapshot_id = ?2", err, errlen);
+	lvl = db_prepare(db, "SELECT id, parent, name, files, bytes,"
+	    " alloc_bytes, cold_bytes FROM dir WHERE snapshot_id = ?1 AND"
+	    " depth = ?2 AND parent IS NOT NULL ORDER BY id", err, errlen);
+	if (!top || !lvl) {
+		rc = -1;
+		goto out;
+	}
+	sqlite3_bind_int64(top, 1, id);
+	sqlite3_bind_int64(top, 2, snap);
+	if ((rc = step_one(db, top, err, errlen)) <= 0) {
+		if (rc == 0)
+			snprintf(err, errlen, "census database: snapshot %"
+			    PRId64 " has no directory row %" PRId64, snap, id);
+		rc = -1;
+		goto out;
+	}
+	*out = xgrow(*out, 0, &cap, sizeof **out, 64);
+	**out = (struct du_row){ .id = id, .name = col_dup(top, 2) };
+	*n = 1;
+	if ((rc = du_totals(top, snap, *out, err, errlen)) < 0)
+		goto out;
+	for (int l = 1; l <= levels && from < *n; l++, from = to) {
+		to = *n;
+		sqlite3_reset(lvl);
+		sqlite3_bind_int64(lvl, 1, snap);
+		sqlite3_bind_int64(lvl, 2, (int64_t)depth + l);
+		while ((rc = sqlite3_step(lvl)) == SQLITE_ROW) {
+			size_t up = du_find(*out, from, to,
+			    sqlite3_column_int64(lvl, 1));
+			struct du_row *d;
+
+			if (up == to)
+				continue;
+			*out = xgrow(*out, *n, &cap, sizeof **out, 64);
+			d = &(*out)[(*n)++];
+			*d = (struct du_row){ .id = sqlite3_column_int64(lvl, 0),
+			    .up = up, .level = l, .name = col_dup(lvl, 2) };
+			if (du_totals(lvl, snap, d, err, errlen) < 0)
+				break;
+		}
+		if ((rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err,
+		    errlen)) < 0)
+			break;
+	}
+out:
+	sqlite3_finalize(top);
+	sqlite3_finalize(lvl);
+	if (rc < 0) {
+		query_census_du_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void
+query_census_du_free(struct du_row *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(r[i].name);
+	free(r);
+}
+
+int
+query_census_cold_longest(sqlite3 *db, int64_t id, int64_t *days, char *err,
+    size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	assert(db != NULL && days != NULL);
+	rc = row_of(db, "SELECT max(days) FROM cold WHERE snapshot_id = ?"
+	    " AND metric = 'atime'", id, NULL, &st, err, errlen);
+
+	if (rc == 1 && sqlite3_column_type(st, 0) == SQLITE_NULL)
+		rc = 0;
+	else if (rc == 1)
+		*days = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int
 query_census_project_known(sqlite3 *db, const char *fs, const char *project,
     char *err, size_t errlen)

@@ -53,6 +53,9 @@ struct rcol {
 	int decimals;	/* CF_PLAIN and CF_PCT reals */
 	int wide;	/* the table format shows it only with --wide or
 			   when -o names it (result_wide) */
+	int dash;	/* a missing cell reads "-" (as du prints it), not
+			   "n/a"; CSV and JSON keep it empty and null. Set
+			   by the analysis after result_table */
 };
 
 struct rtable {

@@ -122,7 +122,7 @@ result_text_cell(const struct rtable *t, size_t row, int col, char *buf,
 
 	switch (cl->kind) {
 	case CK_NULL:
-		return "n/a";
+		return c->dash ? "-" : "n/a";
 	case CK_TEXT:
 		return cl->v.s;
 	case CK_INT:

@@ -51,6 +51,16 @@ struct result *space_cold(sqlite3 *db, const struct opts *o, char *err,
 struct result *space_treemap(sqlite3 *db, const struct opts *o, char *err,
     size_t errlen);
 
+/* du (space_du.c): the directories below o->path (absolute under the
+ * snapshot's root, or relative to it; NULL: the root) down to
+ * o->dir_depth levels, bytes descending then path, with the change since
+ * the file system's previous complete snapshot and the cold bytes: table
+ * "du". Of --snapshot, else of the latest complete snapshot of --fs (or
+ * of the only file system). A path not in the census, or at or below the
+ * depth fsscan --dirs kept, is a usage error that says so. */
+struct result *space_du(sqlite3 *db, const struct opts *o, char *err,
+    size_t errlen);
+
 /* The names the report is narrowed to (space_names.c): each of fs[] has
  * snapshots and each of project[] is in a snapshot (of fs[0] when it is
  * the only one named, else of any file system). 0, or -1 with a usage

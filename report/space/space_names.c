@@ -85,6 +85,28 @@ space_names_choose_fs(const struct snap *s, size_t n, const char *want,
 	return -1;
 }
 
+int
+space_names_one_fs(const struct snap *s, size_t n, const char *want,
+    const char **fs, char *err, size_t errlen)
+{
+	const char **names;
+	size_t k;
+	int rc = space_names_choose_fs(s, n, want, 0, fs, err, errlen);
+
+	if (rc != 2)
+		return rc;
+	names = xcalloc(n + 1, sizeof *names);
+	k = space_points_fs_names(s, n, names);
+	snprintf(err, errlen, FMT_USAGE "snapshots of several file systems:"
+	    " name one with --fs:");
+	with_roots(s, n, names, k);
+	list_names(names, k, err, errlen);
+	for (size_t i = 0; i < k; i++)
+		free((char *)names[i]);
+	free(names);
+	return -1;
+}
+
 long
 space_names_fs_list(sqlite3 *db, const char *want, struct snap **s, size_t *n,
     const char ***names, char *err, size_t errlen)

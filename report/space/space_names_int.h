@@ -20,6 +20,12 @@
 int space_names_choose_fs(const struct snap *s, size_t n, const char *want,
     int all, const char **fs, char *err, size_t errlen);
 
+/* As space_names_choose_fs without all, for a question about one file
+ * system: several and no --fs is a usage error listing them. 1 chosen
+ * (*fs), 0 no snapshots, -1 with err. */
+int space_names_one_fs(const struct snap *s, size_t n, const char *want,
+    const char **fs, char *err, size_t errlen);
+
 /* The snapshots (*s, sorted by start time) and the file systems a
  * question covers (*names, pointing into *s: --fs want, else every one in
  * the order of its first id). Returns how many file systems, or -1 with

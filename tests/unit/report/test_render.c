@@ -207,14 +207,14 @@ test_human_unit(void)
 		struct rcol c;
 		const char *want;
 	} u[] = {
-		{ { "k", "Bytes", "B", CF_BYTES, 0, 0 }, NULL },
-		{ { "k", "From", "s", CF_DURATION, 0, 0 }, NULL },
-		{ { "k", "Read per day", "B/day", CF_BYTES, 0, 0 }, NULL },
-		{ { "k", "c", "bytes/min", CF_BYTES, 0, 0 }, "per min" },
-		{ { "k", "Share", NULL, CF_PCT, 0, 0 }, "%" },
-		{ { "k", "Share", "%", CF_PCT, 0, 0 }, "%" },
-		{ { "k", "Mean", "MiB/s", CF_PLAIN, 0, 0 }, "MiB/s" },
-		{ { "k", "Start", NULL, CF_TIME, 0, 0 }, NULL },
+		{ { "k", "Bytes", "B", CF_BYTES, 0, 0, 0 }, NULL },
+		{ { "k", "From", "s", CF_DURATION, 0, 0, 0 }, NULL },
+		{ { "k", "Read per day", "B/day", CF_BYTES, 0, 0, 0 }, NULL },
+		{ { "k", "c", "bytes/min", CF_BYTES, 0, 0, 0 }, "per min" },
+		{ { "k", "Share", NULL, CF_PCT, 0, 0, 0 }, "%" },
+		{ { "k", "Share", "%", CF_PCT, 0, 0, 0 }, "%" },
+		{ { "k", "Mean", "MiB/s", CF_PLAIN, 0, 0, 0 }, "MiB/s" },
+		{ { "k", "Start", NULL, CF_TIME, 0, 0, 0 }, NULL },
 	};
 	char b[64];
 
