@@ -15,7 +15,7 @@ independent sqlite3 queries of the stable views.
    - its area is its bytes times one factor per figure, within 1% (boxes
      at least 10 px each way: the coordinates have one decimal);
    - no element or attribute came from a name (no <script> element);
-   - the cold figure has the projects alone.
+   - the cold figure has the directories too, their cold share from v_dir.
 2. --no-paths: no directory name anywhere in the page, and one box per
    project.
 3. --top 3: the first three projects by bytes and one box for the
@@ -155,6 +155,8 @@ def oracle(db):
                           " = ? AND depth = 2", (s1,)))
     d2 = dict(con.execute("SELECT path, bytes FROM v_dir WHERE snapshot_id"
                           " = ? AND depth = 2", (s2,)))
+    dc = dict(con.execute("SELECT path, cold_bytes FROM v_dir WHERE"
+                          " snapshot_id = ? AND depth = 2", (s2,)))
     days = con.execute("SELECT max(days) FROM v_cold WHERE snapshot_id = ?"
                        " AND metric = 'atime'", (s2,)).fetchone()[0]
     cold = dict(con.execute(
@@ -175,7 +177,7 @@ def oracle(db):
         kids = sorted(((v, k) for k, v in d2.items()
                        if k.rsplit("/", 1)[0] == p), key=lambda x: (-x[0], x[1]))
         for v, k in kids[:8]:
-            want[page_text(k)] = row(v, d1.get(k, 0))
+            want[page_text(k)] = row(v, d1.get(k, 0), dc[k])
         if kids:
             rest = b - sum(v for v, _ in kids[:8])
             rest0 = p1.get(p, 0) - sum(d1.get(k, 0) for _, k in kids[:8])
@@ -183,7 +185,8 @@ def oracle(db):
             name = page_text(p) + ": the rest (its own files" + (
                 " and %d more director%s" % (more, "y" if more == 1 else "ies")
                 if more else "") + ")"
-            want[name] = row(rest, max(rest0, 0))
+            want[name] = row(rest, max(rest0, 0),
+                             cold[p] - sum(dc[k] for _, k in kids[:8]))
     return want, days, p2
 
 
@@ -265,7 +268,7 @@ def check_scanned(tmp):
         ok({"tm-leaf tm-l1", "tm-leaf tm-l2", "tm-project"} <= classes,
            "growth treemap: directories, a project's rest and outlines")
     if cold:
-        check_titles(cold[0], want, days, "cold treemap", projects_only=True)
+        check_titles(cold[0], want, days, "cold treemap")
         no_overlap(cold[0], "cold treemap")
     check_evil(page, list(svgs.values()))
 

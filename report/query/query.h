@@ -309,6 +309,8 @@ struct gtot {
 	char *key, *name;
 	int64_t files;
 	i128 bytes, alloc;
+	i128 cold;		/* BY_DIR: v_dir's cold_bytes, */
+	int hascold;		/* when the scan recorded it */
 };
 
 enum group_by { BY_PROJECT, BY_USER, BY_GROUP, BY_DIR };

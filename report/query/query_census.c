@@ -285,7 +285,8 @@ query_census_snaps_free(struct snap *s, size_t n)
 	free(s);
 }
 
-/* Each query yields key, display name, files, bytes, alloc_bytes. */
+/* Each query yields key, display name, files, bytes, alloc_bytes; a
+ * directory its cold bytes too. */
 static const char *const group_sql[] = {
 	[BY_PROJECT] = "SELECT project, project, files, bytes, alloc_bytes"
 	    " FROM v_project WHERE snapshot_id = ?1",
@@ -293,7 +294,7 @@ static const char *const group_sql[] = {
 	    " FROM owner WHERE snapshot_id = ?1 AND kind = 'user'",
 	[BY_GROUP] = "SELECT id, ifnull(name, id), files, bytes, alloc_bytes"
 	    " FROM owner WHERE snapshot_id = ?1 AND kind = 'group'",
-	[BY_DIR] = "SELECT path, path, files, bytes, alloc_bytes"
+	[BY_DIR] = "SELECT path, path, files, bytes, alloc_bytes, cold_bytes"
 	    " FROM v_dir WHERE snapshot_id = ?1 AND depth = ?2",
 };
 
@@ -326,8 +327,13 @@ query_census_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
 		g->key = col_dup(st, 0);
 		g->name = col_dup(st, 1);
 		g->files = sqlite3_column_int64(st, 2);
+		g->cold = 0;
+		g->hascold = by == BY_DIR &&
+		    sqlite3_column_type(st, 5) != SQLITE_NULL;
 		if (col_total(st, 3, id, I128_MAX, &g->bytes, err, errlen) < 0 ||
-		    col_total(st, 4, id, I128_MAX, &g->alloc, err, errlen) < 0)
+		    col_total(st, 4, id, I128_MAX, &g->alloc, err, errlen) < 0 ||
+		    (g->hascold && col_total(st, 5, id, I128_MAX, &g->cold, err,
+		    errlen) < 0))
 			break;
 	}
 	rc = rc == SQLITE_ROW ? -1 : step_end(db, rc, err, errlen);

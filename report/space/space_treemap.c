@@ -5,8 +5,10 @@
  * each with its largest directories (v_dir, the rows one level below
  * the project's own directory: a project named by its path, as depth:N
  * names it) and the rest of it, then the other projects as one row.
- * Each row has its growth since the window's first point and, for the
- * projects, its cold share at the longest atime threshold recorded.
+ * Each row has its growth since the window's first point and its cold
+ * share at the longest atime threshold recorded: a project's from v_cold,
+ * a directory's from v_dir's cold_bytes (the same threshold), the rest
+ * of a project the difference.
  *
  * What is read is bounded by the rows shown, not by the projects: one
  * query of the projects per point, one of the cold rows, and one of v_dir
@@ -290,8 +292,8 @@ static void
 proj_rows(struct rtable *tb, const struct tree *t, const struct tproj *p)
 {
 	const char *name = p->g->key;
-	i128 sum1 = 0, sum0 = 0, rest1, rest0;
-	int has0 = p->has0;
+	i128 sum1 = 0, sum0 = 0, sumc = 0, rest1, rest0;
+	int has0 = p->has0, hascold = p->hascold;
 	size_t row = row_of(tb, t, name, L_PROJECT);
 
 	sizes(tb, row, p->g->bytes, p->b0, p->has0);
@@ -303,8 +305,11 @@ proj_rows(struct rtable *tb, const struct tree *t, const struct tproj *p)
 		row = row_of(tb, t, name, L_DIR);
 		result_set_text(tb, row, T_PATH, d->g->key);
 		sizes(tb, row, d->g->bytes, d->b0, d->has0);
-		sum1 += d->g->bytes, sum0 += d->b0;
+		if (d->g->hascold)
+			cold_cells(tb, row, d->g->cold, d->g->bytes);
+		sum1 += d->g->bytes, sum0 += d->b0, sumc += d->g->cold;
 		has0 &= d->has0;
+		hascold &= d->g->hascold;
 	}
 	/* Its own files and the directories not shown; where the
 	 * directories hold more than the project (files of another
@@ -316,6 +321,8 @@ proj_rows(struct rtable *tb, const struct tree *t, const struct tproj *p)
 	row = row_of(tb, t, name, L_REST);
 	result_set_int(tb, row, T_COUNT, (int64_t)(p->nchild - p->nd));
 	sizes(tb, row, rest1, rest0 > 0 ? rest0 : 0, has0);
+	if (hascold && p->cold >= sumc)
+		cold_cells(tb, row, p->cold - sumc, rest1);
 }
 
 /* The projects after the first np as one row. */
@@ -414,7 +421,7 @@ figures(struct result *r, const struct tree *t)
 	memcpy(f->ycol, cols, sizeof cols);
 	f->ycol[TREE_COLOUR] = T_CSHARE;
 	f->ny = TREE_NCOL;
-	f->tree_depth = 1;
+	f->tree_depth = t->o->no_paths ? 1 : 2;
 }
 
 static int
