@@ -18,8 +18,16 @@ against independent oracles.
    generated files (snapgen) and the limits given: shares, changes since
    the previous point (the rescan counts once), % of limit and the date a
    project reaches it (census_oracle.growth on its allocated bytes).
+   Without --target, each metric's natural target (the capacity, the
+   inodes, a project's limit), and a usage error naming the target to
+   give where there is none. A line that crossed its target before the
+   latest point: at 96% of it the date is that point's day ("now"), at
+   90% none, alike in growth, capacity and the metrics.
 4. --fs and --project that name nothing are usage errors (exit 2) that
    list the known ones, in growth, files, usage and capacity.
+5. diff --quarter, --from/--to: per file system the ids a sqlite3 oracle
+   over v_snapshot picks, the rows of diff A B of those ids, a file
+   system with fewer than two complete snapshots missing (not zero).
 """
 import calendar
 import json

@@ -14,6 +14,11 @@ independent computations, and the report narrowed with --fs and
    (soonest first): their names, % of limit, used bytes and dates must be
    the summary's, for --horizon 30 and 31 (the pair's second joins) and
    0 (only the projects over), and with --to at another day.
+1b. File systems on the red list (fs_db): one full, one filling up, one
+   whose inodes fill, one that crossed its line before its last point at
+   96% ("now", and its project too), against census_oracle.growth on the
+   points and df's Use%; each row's used and limit are of one resource;
+   the JSON columns' units and the CSV's exact integers.
 2. The file systems: "lus" and "lus2" are one device (one UUID): the
    summary has one row for both, and "nfs" has its own.
 3. Cold data: "nfs" has files (snapgen) and v_cold rows; the summary's
