@@ -15,6 +15,12 @@
  * the notes list each one (docs/analyses.md). Groups of the same
  * name in several file systems are added up.
  *
+ * A window (--quarter, --from, --to) instead of ids picks one pair per
+ * file system: its last complete snapshot at or before the start (else
+ * the first after it) and its last at or before the end. A file system
+ * with fewer than two in reach is a row of its name with every value
+ * missing, never zero.
+ *
  * Totals are exact 128-bit integers (fsscan/walk/walk.h): a difference
  * of two is exact, and a sum that would pass 2^127 - 1 is refused, never
  * wrapped.
