@@ -18,8 +18,16 @@ against independent oracles.
    generated files (snapgen) and the limits given: shares, changes since
    the previous point (the rescan counts once), % of limit and the date a
    project reaches it (census_oracle.growth on its allocated bytes).
+   Without --target, each metric's natural target (the capacity, the
+   inodes, a project's limit), and a usage error naming the target to
+   give where there is none. A line that crossed its target before the
+   latest point: at 96% of it the date is that point's day ("now"), at
+   90% none, alike in growth, capacity and the metrics.
 4. --fs and --project that name nothing are usage errors (exit 2) that
    list the known ones, in growth, files, usage and capacity.
+5. diff --quarter, --from/--to: per file system the ids a sqlite3 oracle
+   over v_snapshot picks, the rows of diff A B of those ids, a file
+   system with fewer than two complete snapshots missing (not zero).
 """
 import calendar
 import json
@@ -27,6 +35,7 @@ import math
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -301,9 +310,18 @@ def check_targets(tmp):
            (k[0] == "count" and metric in ("bytes", "alloc", "used")) or
            (k[0] == "size" and metric in ("files", "inodes")),
            "oracle: %r is refused for --metric %s too" % (text, metric))
-    rc, res, err = run(db, "growth", "--fs", "gpfs", "--metric", "bytes")
-    ok(rc == 2 and "--target is required" in err,
-       "--metric bytes without --target: usage error", err)
+    # Without --target, the metric's natural target: 100% of the
+    # capacity (used + avail) for bytes, alloc and used, of the inodes
+    # (fs_inodes) for files and inodes.
+    for metric, want in (("bytes", last), ("alloc", last), ("used", last),
+                         ("files", cap[3]), ("inodes", cap[3])):
+        rc, res, err = run(db, "growth", "--fs", "gpfs", "--metric", metric)
+        eq((rc, [r["target"] for r in rows(res, "projection")]),
+           (0, [float(want)] * 2), "--metric %s without --target: its"
+           " natural target, %d" % (metric, want))
+    rc, res, err = run(db, "growth", "--fs", "gpfs")
+    eq((rc, [r["target"] for r in rows(res, "projection")]),
+       (0, [float(cap[3])] * 2), "growth --fs gpfs (files): the inodes")
     rc, res, err = run(db, "growth", "--fs", "gpfs", "--metric", "used")
     eq([r["target"] for r in rows(res, "projection")], [float(last)] * 2,
        "--metric used without --target: 100% of used + avail")
@@ -435,9 +453,98 @@ def check_usage(tmp):
             " --metric inodes: to its inode limit")
     rc, res, err = run(db, "growth", "--fs", "gpfs", "--project", "y",
                        "--metric", "used")
+    ok(rc == 2 and "has no byte limit" in err and "--target SIZE" in err,
+       "growth --project y --metric used: no byte limit, a usage error"
+       " that says which target to give", "%d %s" % (rc, err))
+    rc, res, err = run(db, "growth", "--fs", "gpfs", "--project", "y",
+                       "--metric", "used", "--target", "80%")
     ok(rc == 0 and rows(res, "projection")[0]["state"] == "no target" and
        "has no byte limit" in " ".join(res["notes"]),
-       "growth --project y --metric used: no byte limit, and says so")
+       "growth --project y --metric used --target 80%: no byte limit, and"
+       " says so")
+    rc, res, err = run(db, "growth", "--fs", "gpfs", "--project", "x",
+                       "--metric", "files")
+    ok(rc == 2 and "has no inode limit" in err and "--target N" in err,
+       "growth --project x (files): no inode limit, a usage error that says"
+       " which target to give", "%d %s" % (rc, err))
+    rc, res, err = run(db, "growth", "--fs", "gpfs", "--project", "y")
+    eq((rc, [r["target"] for r in rows(res, "projection")]),
+       (0, [5000.0] * 2), "growth --project y (files): its inode limit")
+    check_now(tmp)
+
+
+# ---- 3b. a line that crossed the target before the latest point -----------
+
+# GiB used at days 0, 10, ..., 40 of a 100 GiB limit or capacity. "now":
+# the line (slope 0.91 GiB a day through (20, 86)) reaches 100 at day
+# 35.4, before the last point, which is at 96%: reached now, day 40.
+# "turned": the line reaches 100 at day 39.2, the last point is at 90%: no
+# date.
+NOW = {"now": (60, 80, 95, 99, 96), "turned": (60, 80, 95, 99, 90)}
+T_NOW = ts("2027-01-04")
+
+
+def check_now(tmp):
+    os.makedirs(os.path.join(tmp, "now"))
+    db = snapgen.new_db(os.path.join(tmp, "now"), BUILD)
+    pts = {}
+    for fs in ("now", "turned"):
+        for i, u in enumerate(NOW[fs]):
+            t = T_NOW + 10 * i * DAY
+            used = u * GIB
+            s = snapgen.Snapshot(fs, t, totals=(10, used, used),
+                                 project_totals={"p": (10, used, used)},
+                                 capacity=(100 * GIB, 100 * GIB - used,
+                                           100 * GIB - used, 10 ** 6,
+                                           10 ** 5),
+                                 limits={"p": (100 * GIB, None)},
+                                 device=fs + "-uuid")
+            snapgen.insert(db, s)
+            pts.setdefault(fs, []).append((s.id, s.started_at, used))
+    last = T_NOW + 40 * DAY
+    want = {fs: oracle.growth(pts[fs], 100 * GIB)["projection"][0]
+            for fs in NOW}
+    ok(want["now"]["crossing"] == last and want["now"]["state"] ==
+       "projected" and want["turned"]["crossing"] is None and
+       want["turned"]["state"] == "not determinable",
+       "oracle: now is the last point's day, turned has no date")
+    rc, cap, err = run(db, "capacity")
+    fsr = {r["fs"]: r for r in rows(cap, "filesystems")}
+    pr = {r["fs"]: r for r in rows(cap, "projects")}
+    for fs in NOW:
+        w = want[fs]
+        rc, g, err = run(db, "growth", "--fs", fs, "--metric", "used")
+        rows_eq(rows(g, "projection")[:1], [w], "growth --fs %s --metric"
+                " used: the line crossed before the last point" % fs)
+        rc, g, err = run(db, "growth", "--fs", fs, "--project", "p",
+                         "--metric", "used")
+        rows_eq(rows(g, "projection")[:1], [w], "growth --project p of %s:"
+                " the same rule at 100%% of its limit" % fs)
+        eq([(fsr.get(fs, {}).get(k), pr.get(fs, {}).get(k2)) for k, k2 in
+            (("full", "full"), ("full_lo", "full_lo"),
+             ("full_hi", "full_hi"), ("full_state", "state"))],
+           [(w["crossing"], w["crossing"]), (w["crossing_lo"],
+             w["crossing_lo"]), (w["crossing_hi"], w["crossing_hi"]),
+            (w["state"], w["state"])],
+           "capacity of %s: the file system and its project, dates and"
+           " state as growth's" % fs)
+    ok(want["now"]["crossing_lo"] is not None and
+       want["now"]["crossing_lo"] <= last <= (want["now"]["crossing_hi"] or
+                                              last),
+       "now: the last point's day lies in its own 95% range")
+    p = subprocess.run([IOCENSUS, "metrics", "--db", db, "--now",
+                        str(last + DAY)], capture_output=True, text=True)
+    got = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r'(iocensus_fs_full_timestamp_seconds|'
+                     r'iocensus_project_limit_timestamp_seconds)\{fs="'
+                     r'(\w+)".*resource="(\w+)",bound="estimate"\} (\d+)',
+                     line)
+        if m and m.group(3) in ("space", "bytes"):
+            got[(m.group(1)[9:11], m.group(2))] = int(m.group(4))
+    eq(got, {("fs", "now"): last, ("pr", "now"): last},
+       "metrics: the estimate is the last point's day for now, none for"
+       " turned", p.stderr)
 
 
 # ---- 4. names that name nothing ------------------------------------------
@@ -465,6 +572,87 @@ def check_names(tmp):
        "files --fs beta: beta's latest snapshot", err)
 
 
+# ---- 5. diff over a window ---------------------------------------------
+
+# Days after 2026-12-20 of each file system's snapshots; "lus" has a
+# running one at day 99 (never an end), "old" only one in reach.
+DIFF_FS = {"lus": (0, 21, 51, 81, 101, 106), "nfs": (26, 43),
+           "old": (16,)}
+
+
+def diff_pick(db, lo, hi):
+    """Per file system, by its first snapshot's start: (A, B) by the rule
+    of the man page, from v_snapshot; None with fewer than two."""
+    con = sqlite3.connect(db)
+    out = []
+    for (fs,) in con.execute("SELECT fs FROM v_snapshot GROUP BY fs ORDER"
+                             " BY min(started_at), fs").fetchall():
+        snaps = con.execute("SELECT id, started_at FROM v_snapshot WHERE"
+                            " fs = ? AND complete AND started_at <= ? ORDER"
+                            " BY started_at, id", (fs, hi)).fetchall()
+        before = [i for i, t in snaps if t <= lo]
+        a = before[-1] if before else (snaps[0][0] if snaps else None)
+        b = snaps[-1][0] if snaps else None
+        out.append((fs, (a, b) if a is not None and a != b else None))
+    con.close()
+    return out
+
+
+def check_diff_window(tmp):
+    os.makedirs(tmp)
+    db = snapgen.new_db(tmp, BUILD)
+    t0 = ts("2026-12-20")
+    for fs, days in DIFF_FS.items():
+        for k, d in enumerate(days):
+            t = t0 + d * DAY
+            snapgen.insert(db, snapgen.Snapshot(fs, t, files=(
+                snapgen.random_files(100 * k + d, 80 + 40 * k, t,
+                                     ["a", "b", "c"]))))
+    snapgen.insert(db, snapgen.Snapshot("lus", t0 + 99 * DAY,
+                                        status="running"))
+    for args, lo, hi in ((["--quarter", "2027Q1"], ts("2027-01-01"),
+                          ts("2027-04-01")),
+                         (["--from", "2027-01-10", "--to", "2027-03-11"],
+                          ts("2027-01-10"), ts("2027-03-11")),
+                         (["--to", "2027-02-01"], -2 ** 63, ts("2027-02-01"))):
+        want = diff_pick(db, lo, hi)
+        pairs = [p for _, p in want if p]
+        ok(len(pairs) == 2 and [f for f, p in want if not p] == ["old"],
+           "oracle %s: two pairs, old missing" % " ".join(args))
+        for by in ("project", "user"):
+            rc, res, err = run(db, "diff", "--by", by, *args)
+            fsr = rows(res, "filesystems")
+            eq([(r["fs"], r["snapshot_a"], r["snapshot_b"]) for r in fsr
+                if r["fs"] != "total"], [(f, p[0], p[1]) for f, p in want
+                                         if p] + [("old", None, None)],
+               "diff %s --by %s: the ids picked, old missing" % (
+                   " ".join(args), by))
+            ok(all(v is None for k, v in fsr[-1].items() if k != "fs"),
+               "diff %s: old's values missing, not zero" % " ".join(args))
+            ok(any("old: fewer than two complete snapshots" in n
+                   for n in (res or {}).get("notes", [])),
+               "diff %s: a note says old is missing" % " ".join(args))
+            rc2, ids, err2 = run(db, "diff", "--by", by,
+                                 *[i for p in pairs for i in p])
+            eq(rows(res, "groups"), rows(ids, "groups"), "diff %s --by %s:"
+               " the rows of diff A B of those ids" % (" ".join(args), by))
+            eq(fsr[:-1], rows(ids, "filesystems"), "diff %s --by %s: the"
+               " file systems' rows too" % (" ".join(args), by))
+    rc, res, err = run(db, "diff", "--quarter", "2027Q1", "--top", "1")
+    eq(len(rows(res, "groups")), 2, "diff --quarter --top 1: one group and"
+       " the unattributed row")
+    for args, why in ((["1", "2", "--quarter", "2027Q1"], "not both"),
+                      ([], "or a window"),
+                      (["--quarter", "2027Q5"], "a quarter")):
+        rc, res, err = run(db, "diff", *args)
+        ok(rc == 2 and why in err, "diff %s: usage error" % " ".join(args),
+           "%d %s" % (rc, err))
+    rc, res, err = run(db, "diff", "--quarter", "2020Q1")
+    eq((rc, [(r["fs"], r["snapshot_a"]) for r in rows(res, "filesystems")]),
+       (0, [("lus", None), ("old", None), ("nfs", None)]),
+       "diff --quarter before every snapshot: every file system missing")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_capacity_growth.")
     try:
@@ -472,6 +660,7 @@ def main():
         check_targets(os.path.join(tmp, "t"))
         check_usage(os.path.join(tmp, "u"))
         check_names(os.path.join(tmp, "n"))
+        check_diff_window(os.path.join(tmp, "d"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()

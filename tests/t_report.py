@@ -207,22 +207,39 @@ def rows_of(res, key):
 
 def red_list_of(cap, cutoff):
     """The red list selected again from the capacity section: projects
-    with a limit over it (already exceeded), most over first, then those
-    whose date is before cutoff, soonest first."""
+    with a limit over it and file systems full (already exceeded), most
+    used first, then those whose date is before cutoff, soonest first;
+    a file system (each device once) for its space and its inodes."""
     over, soon = [], []
+
+    def pick(r, fs, res, pct, state, full):
+        st = ("full", "fills up") if fs else ("over its limit",
+                                              "reaches its limit")
+        name = (r["device_names"] or r["fs"]) if fs else r["fs"]
+        row = (name, None if fs else r["project"], res, pct)
+        if state == "already exceeded":
+            over.append(((-pct, len(over)), row + (st[0],)))
+        elif full is not None and full < cutoff:
+            soon.append(((full, -pct, len(soon)), row + (st[1],)))
     for r in rows_of(cap, "projects"):
         byte = r["limit_bytes"] is not None
         if not byte and r["limit_inodes"] is None:
             continue
-        pct = r["limit_ratio"] if byte else r["inode_limit_ratio"]
-        if r["state"] == "already exceeded":
-            over.append((-pct, len(over), r, pct, "over its limit"))
-        elif r["full"] is not None and r["full"] < cutoff:
-            soon.append((r["full"], -pct, len(soon), r, pct))
-    return [(r["fs"], r["project"], st, pct) for _, _, r, pct, st in
-            sorted(over, key=lambda x: x[:2])] + \
-        [(r["fs"], r["project"], "reaches its limit", pct)
-         for _, _, _, r, pct in sorted(soon, key=lambda x: x[:3])]
+        pick(r, 0, "space" if byte else "inodes",
+             r["limit_ratio"] if byte else r["inode_limit_ratio"],
+             r["state"], r["full"])
+    seen = set()
+    for r in rows_of(cap, "filesystems"):
+        if r["device_names"] and r["device_names"] in seen:
+            continue
+        seen.add(r["device_names"])
+        pick(r, 1, "space", r["use_ratio"], r["full_state"], r["full"])
+        pick(r, 1, "inodes", r["inodes_use_ratio"], r["inodes_state"],
+             r["inodes_full"])
+    return [(n, p, st, res, pct) for _, (n, p, res, pct, st) in
+            sorted(over, key=lambda x: x[0])] + \
+        [(n, p, st, res, pct) for _, (n, p, res, pct, st) in
+         sorted(soon, key=lambda x: x[0])]
 
 
 def check_summary(by_cmd, cutoff):
@@ -230,11 +247,11 @@ def check_summary(by_cmd, cutoff):
     sections in Python (the summary computes nothing)."""
     summ = by_cmd["summary"][0]
     cap = by_cmd["capacity"][0]
-    got = [(r["fs"], r["project"], r["status"], r["limit_ratio"])
-           for r in rows_of(summ, "redlist")]
+    got = [(r["fs"], r["project"], r["status"], r["resource"],
+            r["use_ratio"]) for r in rows_of(summ, "redlist")]
     eq(got, red_list_of(cap, cutoff), "summary: the red list = the capacity"
-       " section's projects over their limit, then reaching it before the"
-       " cutoff")
+       " section's projects over their limit and file systems full, then"
+       " reaching it before the cutoff")
     ok(len(got) >= 2, "summary: the red list has rows", repr(got))
     fs, seen = [], set()
     for r in rows_of(cap, "filesystems"):

@@ -14,6 +14,11 @@ independent computations, and the report narrowed with --fs and
    (soonest first): their names, % of limit, used bytes and dates must be
    the summary's, for --horizon 30 and 31 (the pair's second joins) and
    0 (only the projects over), and with --to at another day.
+1b. File systems on the red list (fs_db): one full, one filling up, one
+   whose inodes fill, one that crossed its line before its last point at
+   96% ("now", and its project too), against census_oracle.growth on the
+   points and df's Use%; each row's used and limit are of one resource;
+   the JSON columns' units and the CSV's exact integers.
 2. The file systems: "lus" and "lus2" are one device (one UUID): the
    summary has one row for both, and "nfs" has its own.
 3. Cold data: "nfs" has files (snapgen) and v_cold rows; the summary's
@@ -144,21 +149,33 @@ def red_oracle(db, to, horizon):
         limit = lb if lb is not None else li
         pct = pts[-1][2] / limit
         m = oracle.growth(pts, limit)["projection"][0]
-        used = pts[-1][2] if lb is not None else con.execute(
-            "SELECT alloc_bytes FROM v_project WHERE snapshot_id = ? AND"
-            " project = ?", (last, p)).fetchone()[0]
-        row = (p, pct, used, m["crossing"], m["crossing_lo"],
-               m["crossing_hi"])
+        # used and limit of one resource: allocated bytes and the byte
+        # limit, else entries and the inode limit
+        row = (p, "space" if lb is not None else "inodes", pct, pts[-1][2],
+               limit, m["crossing"], m["crossing_lo"], m["crossing_hi"])
         if m["state"] == "already exceeded":
             over.append(row)
         elif m["crossing"] is not None and m["crossing"] < to + horizon * DAY:
             soon.append(row)
     con.close()
-    over.sort(key=lambda r: (-r[1], r[0]))
-    soon.sort(key=lambda r: (r[3], -r[1], r[0]))
-    return [(r[0], "over its limit", r[1], r[2], None, None, None)
-            for r in over] + [(r[0], "reaches its limit") + r[1:]
+    over.sort(key=lambda r: (-r[2], r[0]))
+    soon.sort(key=lambda r: (r[5], -r[2], r[0]))
+    return [r[:2] + ("over its limit",) + r[2:5] + (None, None, None)
+            for r in over] + [r[:2] + ("reaches its limit",) + r[2:]
                               for r in soon]
+
+
+def red_got(r):
+    """A red list row as red_oracle's: used and limit in the columns of
+    its resource, those of the other empty."""
+    u = "bytes" if r["resource"] == "space" else "inodes"
+    o = "inodes" if u == "bytes" else "bytes"
+    ok(r["used_" + o] is None and r["limit_" + o] is None,
+       "red list %s/%s: no %s beside its %s" % (r["fs"], r["project"], o,
+                                               u))
+    return (r["project"], r["resource"], r["status"], r["use_ratio"],
+            r["used_" + u], r["limit_" + u], r["full"], r["full_lo"],
+            r["full_hi"])
 
 
 def close(a, b):
@@ -179,16 +196,16 @@ def check_red(db, tmp):
                   p.stderr):
             continue
         summ = of(res, "summary")[0]
-        got = [(r["project"], r["status"], r["limit_ratio"], r["used"],
-                r["full"], r["full_lo"], r["full_hi"])
-               for r in rows(summ, "redlist")]
+        got = [red_got(r) for r in rows(summ, "redlist")
+               if r["project"] is not None]
         want = red_oracle(db, TO, horizon)
         eq([g[0] for g in got], want_names, "--horizon %d: the red list's"
            " projects, over first, then the soonest" % horizon)
         ok(len(got) == len(want) and all(
             all(close(a, b) for a, b in zip(g, w)) for g, w in zip(got, want)),
-           "--horizon %d: names, %% of limit, used and dates = the oracle's"
-           " (v_limit, v_project, the linear fit)" % horizon,
+           "--horizon %d: names, resource, %% of limit, used, limit and"
+           " dates = the oracle's (v_limit, v_project, the linear fit)"
+           % horizon,
            "got %r want %r" % (got, want))
         ok(not {"free", "idle"} & {g[0] for g in got},
            "--horizon %d: projects without a limit are never on it" % horizon)
@@ -204,6 +221,121 @@ def check_red(db, tmp):
     want = [r[0] for r in red_oracle(db, ts("2027-02-12"), 30)]
     eq(got, want, "--to 2027-02-12: the red list of its own cutoff")
     ok("edge_in" not in (got or []), "--to 2027-02-12: edge_in is past it")
+
+
+# File systems on the red list: GiB used of 100 (used + avail) at days
+# 0, 10, ..., 40, each its own device, and inodes used of 10^6. "full"
+# has no space left at day 30 (already exceeded); "fill" reaches 100 GiB
+# near day 86; "slow" near day 900, but its inodes near day 50; "now"
+# crossed its line before its last point, at 96%: reached now, day 40;
+# its project p, with the same history and a 100 GiB limit, too.
+FS = {"full": ((50, 70, 90, 100, 100), None),
+      "fill": ((10, 20, 31, 40, 52), None),
+      "slow": ((10, 11, 12, 13, 14), (5, 6, 7, 8, 9)),
+      "now": ((60, 80, 95, 99, 96), None)}
+
+
+def fs_db(tmp):
+    os.makedirs(tmp)
+    db = snapgen.new_db(tmp, BUILD)
+    pts = {}
+    for fs, (gib, iused) in FS.items():
+        for i, u in enumerate(gib):
+            used = u * GIB
+            inodes = (iused[i] if iused else 1) * 10 ** 5
+            s = snapgen.Snapshot(
+                fs, T + 10 * i * DAY, totals=(10, used, used),
+                project_totals={"p": (10, used, used)},
+                capacity=(100 * GIB, 100 * GIB - used, 100 * GIB - used,
+                          10 ** 6, 10 ** 6 - inodes),
+                limits={"p": (100 * GIB, None)} if fs == "now" else {},
+                device=fs + "-uuid")
+            snapgen.insert(db, s)
+            pts.setdefault((fs, "space"), []).append(
+                (s.id, s.started_at, used))
+            pts.setdefault((fs, "inodes"), []).append(
+                (s.id, s.started_at, inodes))
+    return db, pts
+
+
+def fs_red_oracle(pts, cutoff):
+    """(fs, project, resource, status, use, used, limit, dates) of the
+    red list from the points: df's Use% (rounded up) and the linear fit
+    to 100 GiB or 10^6 inodes; the project p of "now" as its file
+    system."""
+    over, soon = [], []
+    for (fs, res), p in sorted(pts.items()):
+        cap = 100 * GIB if res == "space" else 10 ** 6
+        m = oracle.growth(p, cap)["projection"][0]
+        use = -(-p[-1][2] * 100 // cap) / 100
+        rows_ = [(fs, None, res, use)]
+        if fs == "now" and res == "space":
+            rows_.append((fs, "p", res, p[-1][2] / cap))
+        for fs_, proj, res_, u in rows_:
+            row = (fs_, proj, res_, u, p[-1][2], cap, m["crossing"],
+                   m["crossing_lo"], m["crossing_hi"])
+            if m["state"] == "already exceeded":
+                over.append(row[:6] + (None, None, None))
+            elif m["crossing"] is not None and m["crossing"] < cutoff:
+                soon.append(row)
+    over.sort(key=lambda r: (-r[3], r[0]))
+    soon.sort(key=lambda r: (r[6], -r[3], r[0]))
+    status = {None: ("full", "fills up")}
+    return [r[:3] + (status.get(r[1], ("over its limit",))[0],) + r[3:]
+            for r in over] + [
+        r[:3] + (status.get(r[1], (0, "reaches its limit"))[1],) + r[3:]
+        for r in soon]
+
+
+def check_red_fs(tmp):
+    db, pts = fs_db(tmp)
+    to = T + 41 * DAY
+    p, res = report(db, tmp, "--to", "2027-02-14", "--horizon", "90")
+    if not ok(p.returncode == 0, "report of full file systems: runs",
+              p.stderr):
+        return
+    summ = of(res, "summary")[0]
+    t = summ["tables"].get("redlist", {"columns": [], "rows": []})
+    got = []
+    for r in t["rows"]:
+        k = red_got(r)
+        got.append((r["fs"],) + k[:1] + k[1:])
+    want = fs_red_oracle(pts, to + 90 * DAY)
+    eq(len(want), 5, "oracle: full, now and its project, fill, and slow's"
+       " inodes on the red list")
+    eq([g[:4] for g in got], [w[:4] for w in want], "red list: the file"
+       " systems full, then filling before the cutoff, soonest first, by"
+       " resource, beside the project")
+    ok(len(got) == len(want) and all(all(close(a, b) for a, b in zip(g, w))
+                                     for g, w in zip(got, want)),
+       "red list: each file system's use, used, capacity and dates = the"
+       " oracle's (df's Use%, the linear fit)", "got %r want %r" % (
+           got, want))
+    now = [g for g in got if g[0] == "now"]
+    eq([g[7] for g in now], [T + 40 * DAY] * 2, "red list: now and its"
+       " project p reach it now, the day of their last point")
+    ok(any("2 file systems filling up by then" in n or "1 file system full"
+           in n for n in summ["notes"]), "red list: the line counts the"
+       " file systems", repr(summ["notes"][:1]))
+    units = {c["key"]: c["unit"] for c in t["columns"]}
+    eq({k: units.get(k) for k in ("use_ratio", "used_bytes", "limit_bytes",
+                                  "bytes_per_day", "used_inodes",
+                                  "limit_inodes", "full", "resource")},
+       {"use_ratio": "fraction", "used_bytes": "bytes", "limit_bytes":
+        "bytes", "bytes_per_day": "bytes/day", "used_inodes": "inodes",
+        "limit_inodes": "inodes", "full": "unix seconds", "resource": None},
+       "red list JSON: each column's unit")
+    out, bundle = os.path.join(tmp, "r.html"), os.path.join(tmp, "r.tar.gz")
+    with tarfile.open(bundle, "r:gz") as tf:
+        name = [m for m in tf.getnames()
+                if re.fullmatch(r"\d\d-summary/redlist\.csv", m)]
+        csv = tf.extractfile(name[0]).read().decode() if name else ""
+    lines = csv.splitlines()
+    eq(lines[:1], [",".join(c["key"] for c in t["columns"])],
+       "red list CSV: the JSON's column keys")
+    full = [ln.split(",") for ln in lines[1:] if ln.startswith("full,")]
+    eq([(f[5], f[6]) for f in full], [(str(100 * GIB), str(100 * GIB))],
+       "red list CSV: used and capacity of full as exact integers of bytes")
 
 
 def check_devices_cold(db, tmp):
@@ -286,6 +418,7 @@ def main():
         check_red(db, tmp)
         check_devices_cold(db, tmp)
         check_narrow(db, tmp)
+        check_red_fs(os.path.join(tmp, "fs"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     done()

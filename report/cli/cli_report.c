@@ -270,17 +270,20 @@ static int
 fs_diff(struct parts *p, sqlite3 *db, struct opts *c, const char *fs,
     const int64_t *id, size_t k, size_t nrescan, char *err, size_t errlen)
 {
+	struct opts d = *c;
 	char num[64];
 
-	c->snap_a = id[0];
-	c->snap_b = id[k - 1];
-	c->by = "project";
-	if (run(p, space_diff(db, c, err, errlen)) < 0)
+	/* the points are picked: a diff of ids, not of the window */
+	d.win.has_from = d.win.has_to = 0;
+	d.snap_a = id[0];
+	d.snap_b = id[k - 1];
+	d.by = "project";
+	if (run(p, space_diff(db, &d, err, errlen)) < 0)
 		return -1;
 	narrow(p->r[p->n - 1], "groups", "name", p->scope->project,
 	    p->scope->nproject);
-	snprintf(num, sizeof num, "#%lld to #%lld", (long long)c->snap_a,
-	    (long long)c->snap_b);
+	snprintf(num, sizeof num, "#%lld to #%lld", (long long)d.snap_a,
+	    (long long)d.snap_b);
 	retitle(p->r[p->n - 1], "Growth of %s: snapshots %s", fs, num);
 	result_note(p->r[p->n - 1], "The first and the last of %zu points of"
 	    " %s in the window (one per day%s).", k, fs, nrescan ?

@@ -52,7 +52,7 @@ struct command {
 	const char *args;	/* positional arguments, for usage */
 	const char *what;
 	cli_opts opts;		/* CO_* options it takes */
-	int nargs;		/* -1: any number; -2: pairs, at least one;
+	int nargs;		/* -1: any number; -2: pairs (none: a window);
 				   -3: none or one */
 	analysis_fn fn;
 };
@@ -83,8 +83,8 @@ static const struct command commands[] = {
 	{ "prune", "", "remove the snapshots no retention rule keeps",
 	  CO_PRINT | CO_FS | CO_PRUNE | CO_LOCK, 0, prune_run },
 	{ "diff", "A B ...", "growth between snapshots A and B (more pairs: "
-	  "one per file system)", CO_PRINT | CO_BY | CO_DEPTH | CO_TOP, -2,
-	  space_diff },
+	  "one per file system), or over a window", CO_PRINT | CO_BY |
+	  CO_DEPTH | CO_TOP | CO_FROM | CO_TO | CO_QUARTER, -2, space_diff },
 	{ "growth", "", "project files, bytes, used space or inodes to a "
 	  "target", CO_PRINT | CO_FS | CO_PROJECT | CO_TARGET | CO_METRIC, 0,
 	  space_growth },
@@ -175,8 +175,9 @@ unknown_command(const char *name)
 static int
 check_args(const struct command *c, int nargs)
 {
+	/* diff with no ids takes a window (space_diff says if none). */
 	if (c->nargs == -1 || nargs == c->nargs ||
-	    (c->nargs == -2 && nargs >= 2 && nargs % 2 == 0) ||
+	    (c->nargs == -2 && nargs % 2 == 0) ||
 	    (c->nargs == -3 && nargs <= 1))
 		return 0;
 	if (c->nargs == -3) {
@@ -515,7 +516,7 @@ more_pairs(struct cli *a, int64_t *ids)
 		ids[i - 1] = one.an.snap_b;
 	}
 	a->an.pairs = ids;
-	a->an.npairs = (size_t)(a->nargs - 2) / 2;
+	a->an.npairs = a->nargs > 2 ? (size_t)(a->nargs - 2) / 2 : 0;
 	return 0;
 }
 

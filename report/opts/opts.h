@@ -94,7 +94,9 @@ enum opts_period { OPTS_DAY, OPTS_WEEK, OPTS_MONTH, OPTS_QUARTER,
 struct opts {
 	struct io_window win;		/* --from, --to (--quarter), --host;
 					   the census analyses take the
-					   snapshots started in [from, to) */
+					   snapshots started in [from, to);
+					   diff, without ids, the pair of
+					   each file system at its ends */
 	int64_t every;			/* throughput bucket: 60, 3600,
 	    86400 s */
 	struct xdec peak;		/* --peak MiB/s; n == 0: observed

@@ -27,7 +27,8 @@
 
 enum { C_FS, C_ID, C_T, C_SIZE, C_USED, C_AVAIL, C_USEP, C_INODES, C_IUSED,
     C_IUSEP, C_FILES, C_BPD, C_FPD, C_FULL, C_FULL_LO, C_FULL_HI, C_STATE,
-    C_WHY, C_IFULL, C_IFULL_LO, C_IFULL_HI, C_ISTATE, C_IWHY, C_SHARED };
+    C_WHY, C_IFULL, C_IFULL_LO, C_IFULL_HI, C_ISTATE, C_IWHY, C_SHARED,
+    C_CAP };
 
 static const struct rcol_spec fs_cols[] = {
 	[C_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
@@ -59,6 +60,8 @@ static const struct rcol_spec fs_cols[] = {
 	[C_IWHY] = { "inodes_why", "Why no date or bound", NULL, CF_PLAIN, 0 },
 	[C_SHARED] = { "device_names", "Names on its device", NULL, CF_PLAIN,
 	    0 },
+	[C_CAP] = { "capacity", "Capacity (used + avail)", "bytes", CF_BYTES,
+	    2 },
 };
 
 /* The devices table: each device's capacity once, and their total. */
@@ -175,7 +178,11 @@ fs_row(struct result *r, struct rtable *t, sqlite3 *db, const struct cap_fs *c,
 	result_set_text(t, row, C_FS, c->fs);
 	result_set_int(t, row, C_ID, s->id);
 	result_set_int(t, row, C_T, s->started_at);
-	if (!put_capacity(t, row, C_SIZE, C_INODES, &d->cap))
+	if (put_capacity(t, row, C_SIZE, C_INODES, &d->cap))
+		/* what the space projection reaches: 100% as df counts */
+		result_set_wide(t, row, C_CAP, d->cap.bytes.v -
+		    d->cap.free_bytes.v + d->cap.avail_bytes.v);
+	else
 		result_note(r, "%s: snapshot #%lld records no capacity (written"
 		    " before schema 6, or dated with --as-of).", c->fs,
 		    (long long)d->id);
@@ -336,7 +343,7 @@ space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	    fs_cols, sizeof fs_cols / sizeof *fs_cols);
 	result_wide(t[0], "snapshot,t,inodes,inodes_used,files,files_per_day,"
 	    "full_lo,full_hi,full_state,full_why,inodes_full,inodes_full_lo,"
-	    "inodes_full_hi,inodes_state,inodes_why,device_names");
+	    "inodes_full_hi,inodes_state,inodes_why,device_names,capacity");
 	t[1] = space_capacity_proj_table(r);
 	t[2] = space_capacity_proj_growers(r);
 	if (nfs == 0)

@@ -20,7 +20,7 @@
 #include "xalloc.h"
 
 enum { P_FS, P_NAME, P_FILES, P_BYTES, P_ALLOC, P_SHARE, P_LB, P_PCTB, P_LI,
-    P_PCTI, P_BPD, P_FULL, P_FULL_LO, P_FULL_HI, P_STATE, P_WHY };
+    P_PCTI, P_BPD, P_FULL, P_FULL_LO, P_FULL_HI, P_STATE, P_WHY, P_IUSED };
 
 static const struct rcol_spec proj_cols[] = {
 	[P_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
@@ -40,6 +40,7 @@ static const struct rcol_spec proj_cols[] = {
 	[P_FULL_HI] = { "full_hi", "Latest (95%)", NULL, CF_DATE, 0 },
 	[P_STATE] = { "state", "Projection", NULL, CF_PLAIN, 0 },
 	[P_WHY] = { "why", "Why no date or bound", NULL, CF_PLAIN, 0 },
+	[P_IUSED] = { "inodes_used", "Inodes used", "inodes", CF_PLAIN, 0 },
 };
 
 enum { G_FS, G_NAME, G_D, G_BPD, G_SHARE, G_USED };
@@ -63,7 +64,7 @@ space_capacity_proj_table(struct result *r)
 	    sizeof *proj_cols);
 
 	result_wide(t, "files,bytes,share,limit_inodes,full_lo,full_hi,state,"
-	    "why");
+	    "why,inodes_used");
 	result_list(t, 0);
 	return t;
 }
@@ -164,6 +165,8 @@ proj_row(struct rtable *t, const char *fs, const struct cproj *c)
 	space_snapout_nint(t, row, P_LI, query_census_prow_opt(l,
 	    l->limit_inodes, PROW_LIMIT_INODES));
 	space_snapout_real(t, row, P_PCTI, c->pcti);
+	space_snapout_nint(t, row, P_IUSED, query_census_prow_opt(l,
+	    l->entries, PROW_ENTRIES));
 	space_snapout_real(t, row, P_BPD, c->bpd);
 	space_capacity_model_dates(t, row, P_FULL, &c->p, &c->m);
 }

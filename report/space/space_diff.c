@@ -15,10 +15,17 @@
  * the notes list each one (docs/analyses.md). Groups of the same
  * name in several file systems are added up.
  *
+ * A window (--quarter, --from, --to) instead of ids picks one pair per
+ * file system: its last complete snapshot at or before the start (else
+ * the first after it) and its last at or before the end. A file system
+ * with fewer than two in reach is a row of its name with every value
+ * missing, never zero.
+ *
  * Totals are exact 128-bit integers (fsscan/walk/walk.h): a difference
  * of two is exact, and a sum that would pass 2^127 - 1 is refused, never
  * wrapped.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -601,15 +608,14 @@ tot_add(struct drow *t, const struct drow *p)
 	return over ? -1 : 0;
 }
 
-/* Load the pairs: (snap_a, snap_b), then o->pairs. A file system in two
+/* Load the pairs of ids (ids[2 i], ids[2 i + 1]). A file system in two
  * pairs would count its growth twice. */
 static int
-load_pairs(sqlite3 *db, const struct opts *o, struct spair *p, size_t np,
+load_pairs(sqlite3 *db, const int64_t *ids, struct spair *p, size_t np,
     char *err, size_t errlen)
 {
 	for (size_t i = 0; i < np; i++) {
-		int64_t a = i ? o->pairs[2 * (i - 1)] : o->snap_a;
-		int64_t b = i ? o->pairs[2 * (i - 1) + 1] : o->snap_b;
+		int64_t a = ids[2 * i], b = ids[2 * i + 1];
 		if (load_snap(db, a, &p[i].a, err, errlen) < 0 ||
 		    load_snap(db, b, &p[i].b, err, errlen) < 0)
 			return -1;
@@ -688,23 +694,190 @@ note_windows(struct result *r, const struct spair *p, size_t np)
 	    " files per day add each file system's rate.", np, w);
 }
 
+/* ---- a window instead of ids ---- */
+
+/* The file systems of a window: the pairs picked, and the names with
+ * fewer than two complete snapshots in reach. */
+struct wpick {
+	int64_t *ids;		/* 2 * np */
+	size_t np;
+	char **missing;
+	size_t nmissing;
+};
+
+static void
+wpick_free(struct wpick *w)
+{
+	for (size_t i = 0; i < w->nmissing; i++)
+		free(w->missing[i]);
+	free(w->missing);
+	free(w->ids);
+}
+
+/* In sorted s, the complete snapshots of fs that bound the window: A the
+ * last at or before its start, else the first after it (and at or before
+ * its end); B the last at or before its end. 1 with both, distinct; 0
+ * when fewer than two are in reach. */
+static int
+pick_ends(const struct snap *s, size_t n, const char *fs, int64_t lo,
+    int64_t hi, size_t *a, size_t *b)
+{
+	int ha = 0, hb = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!s[i].complete || strcmp(s[i].fs, fs) != 0 ||
+		    s[i].started_at > hi)
+			continue;
+		if (s[i].started_at <= lo || !ha)
+			*a = i, ha = 1;
+		*b = i, hb = 1;
+	}
+	return ha && hb && *a != *b;
+}
+
+/* Per file system (by their first snapshot's start), the pair of the
+ * window o->win. 0, or -1 with err. */
+static int
+pick_window(sqlite3 *db, const struct opts *o, struct wpick *w, char *err,
+    size_t errlen)
+{
+	struct snap *s;
+	const char **names;
+	size_t n, nfs, a = 0, b = 0;
+
+	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)
+		return -1;
+	space_points_sort(s, n);
+	names = xcalloc(n + 1, sizeof *names);
+	nfs = space_points_fs_names(s, n, names);
+	w->ids = xcalloc(2 * nfs + 1, sizeof *w->ids);
+	w->missing = xcalloc(nfs + 1, sizeof *w->missing);
+	for (size_t i = 0; i < nfs; i++) {
+		if (!pick_ends(s, n, names[i], io_window_lo(&o->win),
+		    io_window_hi(&o->win), &a, &b)) {
+			w->missing[w->nmissing++] = xstrdup(names[i]);
+			continue;
+		}
+		w->ids[2 * w->np] = s[a].id;
+		w->ids[2 * w->np++ + 1] = s[b].id;
+	}
+	free(names);
+	query_census_snaps_free(s, n);
+	return 0;
+}
+
+/* The ids given (diff A B A2 B2 ...) as pairs, or those of the window:
+ * one or the other. 0, or -1 with a usage error. */
+static int
+pairs_of(sqlite3 *db, const struct opts *o, struct wpick *w, char *err,
+    size_t errlen)
+{
+	if (io_window_given(&o->win)) {
+		if (o->snap_a || o->snap_b) {
+			snprintf(err, errlen, FMT_USAGE "give snapshot ids"
+			    " (A B ...) or a window (--quarter, --from, --to),"
+			    " not both");
+			return -1;
+		}
+		return pick_window(db, o, w, err, errlen);
+	}
+	if (!o->snap_a && !o->snap_b) {
+		snprintf(err, errlen, FMT_USAGE "expected snapshot ids in"
+		    " pairs, A B [A2 B2 ...], or a window: --quarter YYYYQn,"
+		    " --from DATE, --to DATE");
+		return -1;
+	}
+	w->np = 1 + o->npairs;
+	w->ids = xcalloc(2 * w->np, sizeof *w->ids);
+	w->ids[0] = o->snap_a;
+	w->ids[1] = o->snap_b;
+	if (o->npairs)
+		memcpy(w->ids + 2, o->pairs, 2 * o->npairs * sizeof *w->ids);
+	return 0;
+}
+
+/* Which snapshots the window picked, and the file systems it could not
+ * diff: a row each, every value missing (not zero), after the others. */
+static void
+note_window(struct result *r, const struct opts *o, const struct spair *p,
+    size_t np, const struct wpick *w)
+{
+	struct rtable *t = &r->table[result_table_index(r, "filesystems")];
+	char a[32], b[32], list[1024];
+	size_t len = 0;
+
+	list[0] = 0;
+	for (size_t i = 0; i < np && len < sizeof list; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len,
+		    "%s%s #%lld to #%lld", i ? ", " : "", p[i].b.fs,
+		    (long long)p[i].a.id, (long long)p[i].b.id);
+	result_note(r, "Window %s to %s (UTC): per file system, A is its last"
+	    " complete snapshot at or before the start (else the first after"
+	    " it), B its last at or before the end%s%s.", o->win.has_from ?
+	    human_date(o->win.from, 1, a, sizeof a) : "the first snapshot",
+	    o->win.has_to ? human_date(o->win.to, 1, b, sizeof b) :
+	    "the last snapshot", np ? ": " : "", list);
+	for (size_t i = 0; i < w->nmissing; i++) {
+		result_set_text(t, result_row(t), F_FS, w->missing[i]);
+		result_note(r, "%s: fewer than two complete snapshots in reach"
+		    " of the window: missing, not zero.", w->missing[i]);
+	}
+}
+
+static void
+pairs_free(struct spair *p, size_t np, struct wpick *w)
+{
+	for (size_t i = 0; p && i < np; i++) {
+		query_census_snap_clear(&p[i].a);
+		query_census_snap_clear(&p[i].b);
+	}
+	free(p);
+	wpick_free(w);
+}
+
+/* A window in which no file system has two complete snapshots: every one
+ * missing, and no group to compare. */
+static struct result *
+no_pairs(const struct opts *o, struct wpick *w)
+{
+	struct result *r = result_new("diff", "Growth between two snapshots");
+	struct drow none = { .name = "total" };
+
+	fs_table(r, NULL, 0, &none);
+	note_window(r, o, NULL, 0, w);
+	if (w->nmissing == 0)
+		result_note(r, "No snapshots in the database.");
+	wpick_free(w);
+	return r;
+}
+
 struct result *
 space_diff(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
-	size_t np = 1 + o->npairs;
-	struct spair *p = xcalloc(np, sizeof *p);
+	struct wpick w = { 0 };
+	size_t np = 0;
+	struct spair *p = NULL;
 	struct result *r = NULL;
 	struct drow tot = { .name = "total" };
 	enum group_by by;
 	double share;
 
+	assert(db != NULL && o != NULL && err != NULL);
 	if (parse_by(o->by, &by) < 0) {
 		snprintf(err, errlen, FMT_USAGE "--by %s: expected project,"
 		    " user, group or dir", o->by);
 		goto fail;
 	}
-	if (load_pairs(db, o, p, np, err, errlen) < 0)
+	if (pairs_of(db, o, &w, err, errlen) < 0)
 		goto fail;
+	np = w.np;
+	p = xcalloc(np + 1, sizeof *p);
+	if (load_pairs(db, w.ids, p, np, err, errlen) < 0)
+		goto fail;
+	if (np == 0) {
+		free(p);
+		return no_pairs(o, &w);
+	}
 	tot = p[0].tot;
 	for (size_t i = 1; i < np; i++)
 		if (tot_add(&tot, &p[i].tot) < 0) {
@@ -730,6 +903,8 @@ space_diff(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 		    " of the same name are added across file systems.", np);
 	}
 	fs_table(r, p, np, &tot);
+	if (io_window_given(&o->win))
+		note_window(r, o, p, np, &w);
 	if (by == BY_DIR)
 		result_note(r, "Directories at depth %d below the root; files"
 		    " directly in shallower directories are unattributed.",
@@ -745,19 +920,11 @@ space_diff(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 		    err, errlen) < 0)
 			goto fail;
 	}
-	for (size_t i = 0; i < np; i++) {
-		query_census_snap_clear(&p[i].a);
-		query_census_snap_clear(&p[i].b);
-	}
-	free(p);
+	pairs_free(p, np, &w);
 	return r;
 fail:
 	if (r)
 		result_free(r);
-	for (size_t i = 0; i < np; i++) {
-		query_census_snap_clear(&p[i].a);
-		query_census_snap_clear(&p[i].b);
-	}
-	free(p);
+	pairs_free(p, np, &w);
 	return NULL;
 }

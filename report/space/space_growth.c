@@ -235,7 +235,8 @@ space_growth(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 		goto out;
 	}
 	space_points_sort(s, n);
-	if (rc == 0 || space_growth_pts_load(db, o, s, n, &p, err, errlen) == 0)
+	if (rc == 0 || (space_growth_pts_load(db, o, s, n, &p, err,
+	    errlen) == 0 && space_growth_pts_natural(o, &p, err, errlen) == 0))
 		r = one_fs(o, &p);
 out:
 	space_growth_pts_free(&p);

@@ -71,12 +71,43 @@ space_growth_fit_no_target(struct proj *m, const char *why)
 	snprintf(m->why, sizeof m->why, "%s", why);
 }
 
+/*
+ * The line crossed the target before the latest point, which is still
+ * below it: its date would lie in the past, before the 95% range (which
+ * starts at the latest point). Every projection of a date passes here,
+ * so capacity, growth, the summary, the red list and the metrics agree.
+ * At NOW_SHARE of the target or more, the target is reached now: the
+ * latest point's day, the range as computed. Below, the latest points
+ * fell away from the line: it gives no date.
+ */
+static void
+settle_past(struct proj *m, double xlast, double ylast, double target)
+{
+	if (!(m->xc < xlast) || !(ylast < target))
+		return;
+	if (ylast >= NOW_SHARE * target) {
+		m->xc = xlast;
+		m->state = "projected";
+		snprintf(m->why, sizeof m->why, "reached now: the line crossed"
+		    " the target before the latest point, at %.1f%% of it",
+		    100 * ylast / target);
+		return;
+	}
+	m->xc = NAN;
+	m->state = "not determinable";
+	snprintf(m->why, sizeof m->why, "the line crossed the target before"
+	    " the latest point, which is at %.1f%% of it (below 95%%): the"
+	    " trend has turned", 100 * ylast / target);
+}
+
 void
-space_growth_fit_crossing(struct proj *m, double xc, double xlast)
+space_growth_fit_crossing(struct proj *m, double xc, double xlast,
+    double ylast, double target)
 {
 	m->xc = xc;
 	m->state = xc - xlast > HORIZON_DAYS ? "beyond 100 years" :
 	    "projected";
+	settle_past(m, xlast, ylast, target);
 }
 
 /* Some value <= 0: no exponential model. */
@@ -123,12 +154,12 @@ space_growth_fit_model(struct proj *m, const struct points *p, double target,
 		return;
 	}
 	space_growth_fit_crossing(m, f->xbar + (lv - f->ybar) / f->slope,
-	    xlast);
+	    xlast, p->y[p->n - 1], target);
 	if (p->n == 2)
 		snprintf(m->why, sizeof m->why, "2 snapshots: no 95%% range");
 	else if (space_fit_band_cross(f, space_fit_t_quantile(0.975,
 	    (double)(p->n - 2)), lv, xlast, &m->xlo, &m->xhi) == 0 &&
-	    isnan(m->xhi))
+	    isnan(m->xhi) && !m->why[0])
 		snprintf(m->why, sizeof m->why, "no later bound at 95%%: the"
 		    " slope is not different from 0 at 95%% confidence");
 	if (!strcmp(m->state, "beyond 100 years"))

@@ -30,6 +30,9 @@
 #define FIG_SPANS 10		/* the figure ends this many observed spans
 				   after the last snapshot, at the latest */
 #define GRID_STEPS 64		/* even steps of the figure's time axis */
+#define NOW_SHARE 0.95		/* a line that crossed the target before
+				   the latest point, at this share of it or
+				   more: reached now */
 
 /* One file system's (or project's) points in time order, x in days since
  * the first. cap[i]: the capacity a percentage target refers to at point
@@ -90,8 +93,7 @@ void space_growth_pts_add(struct points *p, int64_t id, int64_t t, i128 v,
     i128 cap);
 void space_growth_pts_free(struct points *p);
 /* Refuse a target whose unit does not fit the metric (a size for files,
- * a count suffix for bytes), and a missing one where there is no default.
- * 0, or -1 with a usage error in err. */
+ * a count suffix for bytes). 0, or -1 with a usage error in err. */
 int space_growth_pts_check_target(const struct opts *o, char *err,
     size_t errlen);
 /* The target of o in the metric's unit: a percentage of the capacity at
@@ -99,6 +101,16 @@ int space_growth_pts_check_target(const struct opts *o, char *err,
  * 0 when the capacity is unknown (why filled). */
 int space_growth_pts_target(const struct opts *o, const struct points *p,
     double *t, char *why, size_t whylen);
+/* Without --target, the metric's natural target is 100% of the capacity
+ * a percentage refers to (space_growth_pts_target); where p's latest
+ * point has none (a project without that limit, a snapshot without
+ * statvfs), a usage error in err says which target to give: -1. 0 when
+ * a target is given or known (or there is no point). */
+int space_growth_pts_natural(const struct opts *o, const struct points *p,
+    char *err, size_t errlen);
+/* The usage error of a missing natural target (why: its reason): -1. */
+int space_growth_pts_ask_target(const struct opts *o, const char *why,
+    char *err, size_t errlen);
 /* The unit of a metric's values ("files", "bytes", "inodes") and whether
  * they are bytes. */
 const char *space_growth_pts_unit(enum opts_metric m);
@@ -110,13 +122,19 @@ int space_growth_pts_is_bytes(enum opts_metric m);
 
 /* A model without a line: every number NaN, "not determinable". */
 void space_growth_fit_undetermined(struct proj *m);
-/* A crossing xc days after the first point, the last at xlast: "projected",
- * or "beyond 100 years" past the horizon. */
-void space_growth_fit_crossing(struct proj *m, double xc, double xlast);
+/* A crossing xc days after the first point, the last at xlast with the
+ * value ylast: "projected", or "beyond 100 years" past the horizon. The
+ * one place a date is settled: a crossing before the latest point while
+ * ylast is below target is the latest point at NOW_SHARE of the target or
+ * more ("reached now"), else none ("not determinable"). */
+void space_growth_fit_crossing(struct proj *m, double xc, double xlast,
+    double ylast, double target);
 /* Fit one model (logy: on ln y, crossing ln target) and set its state,
  * why, slope, fit quality and crossings: the point estimate whenever the
  * slope is positive, the 95% band's earliest and latest dates where the
- * band reaches the target. */
+ * band reaches the target. A point estimate is never before the latest
+ * point while that point is below the target: at NOW_SHARE of it or
+ * more it is the latest point ("reached now"), below there is none. */
 void space_growth_fit_model(struct proj *m, const struct points *p,
     double target, int logy, struct gfit *g);
 /* The latest point is at or above the target: the model is "already

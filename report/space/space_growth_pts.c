@@ -172,15 +172,8 @@ space_growth_pts_check_target(const struct opts *o, char *err,
 	const struct opts_target *t = &o->target;
 	int bytes = space_growth_pts_is_bytes(o->metric);
 
-	if (!t->given) {
-		if (o->metric == OPTS_USED || o->metric == OPTS_INODES)
-			return 0;
-		snprintf(err, errlen, FMT_USAGE "--target is required for"
-		    " --metric %s (used and inodes default to 100%%): a count"
-		    " (1e9), a size (50TiB) or a percentage (80%%)",
-		    opts_metric_name(o->metric));
-		return -1;
-	}
+	if (!t->given)
+		return 0;	/* the natural target: space_growth_pts_target */
 	if (!(t->v > 0) || (t->kind == UNITS_PERCENT && t->v > 1)) {
 		snprintf(err, errlen, FMT_USAGE "--target must be above 0%s",
 		    t->kind == UNITS_PERCENT ? " and at most 100%" : "");
@@ -220,8 +213,8 @@ space_growth_pts_target(const struct opts *o, const struct points *p,
 	}
 	if (o->project)
 		snprintf(why, whylen, "project %s has no %s limit at the latest"
-		    " snapshot", o->project, o->metric == OPTS_FILES ||
-		    o->metric == OPTS_INODES ? "inode" : "byte");
+		    " snapshot", o->project, space_growth_pts_is_bytes(o->metric) ?
+		    "byte" : "inode");
 	else
 		snprintf(why, whylen, "the latest snapshot records no capacity"
 		    " (written before schema 6, or dated with --as-of)");
@@ -245,4 +238,29 @@ space_growth_pts_note(struct result *r, const struct points *p,
 		    opts_metric_name(m), m == OPTS_USED || m == OPTS_INODES ?
 		    "written before schema 6, or dated with --as-of: statvfs"
 		    " was not read" : "written before schema 6");
+}
+
+int
+space_growth_pts_ask_target(const struct opts *o, const char *why,
+    char *err, size_t errlen)
+{
+	snprintf(err, errlen, FMT_USAGE "--metric %s has no natural target"
+	    " here (%s): give one, --target %s or a percentage (80%%)",
+	    opts_metric_name(o->metric), why,
+	    space_growth_pts_is_bytes(o->metric) ? "SIZE (50TiB)" :
+	    "N (1e9)");
+	return -1;
+}
+
+int
+space_growth_pts_natural(const struct opts *o, const struct points *p,
+    char *err, size_t errlen)
+{
+	char why[160];
+	double t;
+
+	if (o->target.given || p->n == 0 ||
+	    space_growth_pts_target(o, p, &t, why, sizeof why))
+		return 0;
+	return space_growth_pts_ask_target(o, why, err, errlen);
 }

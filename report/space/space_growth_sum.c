@@ -157,10 +157,12 @@ sum_model(struct proj *m, const struct sumline *t, double target)
 		    " above 0");
 		return;
 	}
-	space_growth_fit_crossing(m, (target - t->a) / t->b, t->xlast);
-	snprintf(m->why, sizeof m->why, "%s", strcmp(m->state, "projected") ?
-	    "the crossing lies more than 100 years ahead" : "a sum of lines:"
-	    " no 95% range");
+	space_growth_fit_crossing(m, (target - t->a) / t->b, t->xlast,
+	    (double)t->latest, target);
+	if (!m->why[0])
+		snprintf(m->why, sizeof m->why, "%s", strcmp(m->state,
+		    "projected") ? "the crossing lies more than 100 years"
+		    " ahead" : "a sum of lines: no 95% range");
 }
 
 enum { F_FS, F_N, F_FIRST, F_LAST, F_V0, F_V1, F_DAYS, F_SLOPE, F_FIT };
@@ -367,6 +369,10 @@ space_growth_sum(sqlite3 *db, const struct opts *o, struct snap *s, size_t n,
 		goto out;
 	known = sum_target(o, l, nl, bydev ? NULL : dv.of, &target, why,
 	    sizeof why);
+	if (!known && !o->target.given) {
+		space_growth_pts_ask_target(o, why, err, errlen);
+		goto out;
+	}
 	for (size_t i = 0; known && i < nl; i++)
 		space_growth_fit_model(&l[i].m, &l[i].p, target, 0, &l[i].g);
 	if (sum_lines(l, nl, &t) < 0) {

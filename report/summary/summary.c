@@ -2,10 +2,12 @@
  * summary: the report's opening page, read in one screen at a review:
  * the findings of the other results, most urgent first, in short rows.
  *
- *   1. the red list: the projects over their limit, then those whose
- *      date is before the window's end plus the horizon, soonest first
- *      (capacity's "projects"; a project without a limit is never on
- *      it);
+ *   1. the red list: the projects over their limit and the file
+ *      systems full (space or inodes), then those whose date is before
+ *      the window's end plus the horizon, soonest first (capacity's
+ *      "projects" and "filesystems", each device once; a project
+ *      without a limit is never on it); each row pairs the used and the
+ *      limit (or capacity) of one resource, in that unit's columns;
  *   2. the file systems, each device once (capacity's "filesystems": the
  *      names on one device share its row), the soonest full first;
  *   3. the slow devices, the slowest against its peers first (health's
@@ -55,6 +57,7 @@ struct ref {
 	int64_t key;
 	i128 val;
 	double rval;
+	int res;		/* the red list: enum red_kind */
 };
 
 /* The tables keyed `table` of every result whose command is `cmd`. */
@@ -181,127 +184,200 @@ ref_cmp(const void *pa, const void *pb)
 
 /* ---- 1. the red list ---- */
 
-/* The limit a project's date is of: its byte limit, else its inode limit
- * (space/space_capacity_proj.c). */
+/*
+ * What a row of the red list is of, and where its cells are: a project's
+ * byte or inode limit (capacity's "projects": its byte limit, else its
+ * inode limit, as space/space_capacity_proj.c projects it), a file
+ * system's space or inodes (capacity's "filesystems", each device once).
+ * Each row pairs the used and the limit of one resource, in its own
+ * unit's columns.
+ */
+enum red_kind { RK_PBYTES, RK_PINODES, RK_FSPACE, RK_FINODES };
+
+static const struct red_src {
+	const char *ratio, *used, *limit, *rate, *full, *lo, *hi, *state;
+	int inodes, fs;
+} red_src[] = {
+	[RK_PBYTES] = { "limit_ratio", "used", "limit_bytes", "bytes_per_day",
+	    "full", "full_lo", "full_hi", "state", 0, 0 },
+	[RK_PINODES] = { "inode_limit_ratio", "inodes_used", "limit_inodes",
+	    NULL, "full", "full_lo", "full_hi", "state", 1, 0 },
+	[RK_FSPACE] = { "use_ratio", "used", "capacity", "bytes_per_day",
+	    "full", "full_lo", "full_hi", "full_state", 0, 1 },
+	[RK_FINODES] = { "inodes_use_ratio", "inodes_used", "inodes", NULL,
+	    "inodes_full", "inodes_full_lo", "inodes_full_hi", "inodes_state",
+	    1, 1 },
+};
+
+enum { R_FS, R_PROJECT, R_RES, R_STATUS, R_PCT, R_USED_B, R_LIMIT_B, R_BPD,
+    R_USED_I, R_LIMIT_I, R_FULL, R_LO, R_HI };
+
+static const struct rcol_spec red_cols[] = {
+	[R_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
+	[R_PROJECT] = { "project", "Project", NULL, CF_PLAIN, 0 },
+	[R_RES] = { "resource", "Of", NULL, CF_PLAIN, 0 },
+	[R_STATUS] = { "status", "Status", NULL, CF_PLAIN, 0 },
+	[R_PCT] = { "use_ratio", "Use", "%", CF_PCT, 1 },
+	[R_USED_B] = { "used_bytes", "Used", "bytes", CF_BYTES, 2 },
+	[R_LIMIT_B] = { "limit_bytes", "Limit or capacity", "bytes",
+	    CF_BYTES, 2 },
+	[R_BPD] = { "bytes_per_day", "Growth per day", "bytes/day", CF_BYTES,
+	    2 },
+	[R_USED_I] = { "used_inodes", "Inodes used", "inodes", CF_PLAIN, 0 },
+	[R_LIMIT_I] = { "limit_inodes", "Inode limit or capacity", "inodes",
+	    CF_PLAIN, 0 },
+	[R_FULL] = { "full", "Reaches it", NULL, CF_DATE, 0 },
+	[R_LO] = { "full_lo", "Earliest (95%)", NULL, CF_DATE, 0 },
+	[R_HI] = { "full_hi", "Latest (95%)", NULL, CF_DATE, 0 },
+};
+
+/* The kind of a project's row: its byte limit, else its inode limit;
+ * -1 without a limit. */
 static int
-byte_limited(const struct rtable *t, size_t row)
+project_kind(const struct rtable *t, size_t row)
 {
-	return result_cell_at(t, row, "limit_bytes")->kind != CK_NULL;
+	if (result_cell_at(t, row, "limit_bytes")->kind != CK_NULL)
+		return RK_PBYTES;
+	if (result_cell_at(t, row, "limit_inodes")->kind != CK_NULL)
+		return RK_PINODES;
+	return -1;
 }
 
-enum { R_FS, R_PROJECT, R_STATUS, R_PCT, R_LIMIT, R_USED, R_BPD, R_FULL,
-    R_LO, R_HI };
+static int device_seen(const struct rtable *t, size_t row);
 
 static void
 red_row(struct rtable *d, const struct ref *x)
 {
+	const struct red_src *k = &red_src[x->res];
 	const struct rtable *t = x->t;
-	int b = byte_limited(t, x->row);
+	const char *dn = k->fs ? text_at(t, x->row, "device_names") : "";
 	size_t out = result_row(d);
-	char buf[128], lim[160];
 
 	copy_cell(d, out, R_FS, t, x->row, "fs");
-	copy_cell(d, out, R_PROJECT, t, x->row, "project");
-	result_set_text(d, out, R_STATUS, x->cls == 0 ? "over its limit" :
+	if (*dn)	/* the names that share the device */
+		result_set_text(d, out, R_FS, dn);
+	if (!k->fs)
+		copy_cell(d, out, R_PROJECT, t, x->row, "project");
+	result_set_text(d, out, R_RES, k->inodes ? "inodes" : "space");
+	result_set_text(d, out, R_STATUS, k->fs ? (x->cls == 0 ? "full" :
+	    "fills up") : x->cls == 0 ? "over its limit" :
 	    "reaches its limit");
-	copy_cell(d, out, R_PCT, t, x->row, b ? "limit_ratio" :
-	    "inode_limit_ratio");
-	snprintf(lim, sizeof lim, "%s%s", result_text_cell(t, x->row,
-	    result_col_index(t, b ? "limit_bytes" : "limit_inodes"), buf,
-	    sizeof buf), b ? "" : " inodes");
-	result_set_text(d, out, R_LIMIT, lim);
-	copy_cell(d, out, R_USED, t, x->row, "used");
-	copy_cell(d, out, R_BPD, t, x->row, "bytes_per_day");
-	copy_cell(d, out, R_FULL, t, x->row, "full");
-	copy_cell(d, out, R_LO, t, x->row, "full_lo");
-	copy_cell(d, out, R_HI, t, x->row, "full_hi");
+	copy_cell(d, out, R_PCT, t, x->row, k->ratio);
+	copy_cell(d, out, k->inodes ? R_USED_I : R_USED_B, t, x->row,
+	    k->used);
+	copy_cell(d, out, k->inodes ? R_LIMIT_I : R_LIMIT_B, t, x->row,
+	    k->limit);
+	if (k->rate)
+		copy_cell(d, out, R_BPD, t, x->row, k->rate);
+	copy_cell(d, out, R_FULL, t, x->row, k->full);
+	copy_cell(d, out, R_LO, t, x->row, k->lo);
+	copy_cell(d, out, R_HI, t, x->row, k->hi);
 }
 
-/* "no project", "1 project", "2 projects". */
+/* Row `row` of t as kind: over (class 0, the most used first) or
+ * reaching it before cutoff (class 1, the soonest first) into v[*n]. 1
+ * when over. */
+static int
+red_pick(const struct rtable *t, size_t row, int kind, int64_t cutoff,
+    struct ref *v, size_t *n)
+{
+	const struct red_src *k = &red_src[kind];
+	double pct = real_at(t, row, k->ratio);
+	int64_t full;
+	int has;
+
+	if (!strcmp(text_at(t, row, k->state), "already exceeded")) {
+		v[(*n)++] = (struct ref){ t, row, 0, 0, 0, pct, kind };
+		return 1;
+	}
+	full = (int64_t)wide_at(t, row, k->full, &has);
+	if (has && full < cutoff)
+		v[(*n)++] = (struct ref){ t, row, 1, full, 0, pct, kind };
+	return 0;
+}
+
+/* "no project", "1 project", "2 projects"; the same of "file system". */
 static const char *
-count(size_t n, char *buf, size_t len)
+count(size_t n, const char *what, char *buf, size_t len)
 {
 	if (n == 0)
-		snprintf(buf, len, "no project");
+		snprintf(buf, len, "no %s", what);
 	else
-		snprintf(buf, len, "%zu project%s", n, n == 1 ? "" : "s");
+		snprintf(buf, len, "%zu %s%s", n, what, n == 1 ? "" : "s");
 	return buf;
 }
+
+/* What the red list holds; the projects then the file systems. */
+struct red_count {
+	size_t over, soon, lim, full, fill;
+};
 
 /* The red list in one line: how many, and the cutoff (by: its date, and
  * how it was reached). */
 static void
-red_note(struct result *sum, size_t nover, size_t nsoon, size_t nlim,
-    const char *by)
+red_note(struct result *sum, const struct red_count *c, const char *by)
 {
-	char a[32], b[32];
+	char a[48], b[48], fa[48], fb[48], p[512];
 
-	if (nlim == 0) {
-		result_note(sum, "Red list: no project has a limit recorded.");
-		return;
-	}
-	result_note(sum, "Red list: %s over %s limit, %s reaching it before"
-	    " %s; %zu project%s %s a limit.", count(nover, a, sizeof a),
-	    nover == 1 ? "its" : "their", count(nsoon, b, sizeof b), by, nlim,
-	    nlim == 1 ? "" : "s", nlim == 1 ? "has" : "have");
+	if (c->lim == 0)
+		snprintf(p, sizeof p, "no project has a limit recorded");
+	else
+		snprintf(p, sizeof p, "%s over %s limit, %s reaching it before"
+		    " %s; %zu project%s %s a limit", count(c->over, "project",
+		    a, sizeof a), c->over == 1 ? "its" : "their",
+		    count(c->soon, "project", b, sizeof b), by, c->lim,
+		    c->lim == 1 ? "" : "s", c->lim == 1 ? "has" : "have");
+	result_note(sum, "Red list: %s; %s full (space or inodes), %s filling"
+	    " up %s%s.", p, count(c->full, "file system", fa, sizeof fa),
+	    count(c->fill, "file system", fb, sizeof fb), c->lim ? "by then" :
+	    "before ", c->lim ? "" : by);
 }
 
-/* Over their limit (already exceeded), most over first; then projected
- * to reach it before cutoff, soonest first. */
+/* Over their limit or full (already exceeded), most used first; then
+ * those projected to reach it before cutoff, soonest first. */
 static void
 red_list(struct result *sum, struct result *const *parts, size_t nparts,
     int64_t cutoff, const char *by, const char *day)
 {
-	static const struct rcol_spec cols[] = {
-		[R_FS] = { "fs", "File system", NULL, CF_PLAIN, 0 },
-		[R_PROJECT] = { "project", "Project", NULL, CF_PLAIN, 0 },
-		[R_STATUS] = { "status", "Status", NULL, CF_PLAIN, 0 },
-		[R_PCT] = { "limit_ratio", "Use of its limit", "%", CF_PCT,
-		    1 },
-		[R_LIMIT] = { "limit", "Limit", NULL, CF_PLAIN, 0 },
-		[R_USED] = { "used", "Used (allocated)", "bytes", CF_BYTES, 2 },
-		[R_BPD] = { "bytes_per_day", "Growth per day", "bytes/day",
-		    CF_BYTES, 2 },
-		[R_FULL] = { "full", "Reaches its limit", NULL, CF_DATE, 0 },
-		[R_LO] = { "full_lo", "Earliest (95%)", NULL, CF_DATE, 0 },
-		[R_HI] = { "full_hi", "Latest (95%)", NULL, CF_DATE, 0 },
-	};
-	struct src s;
+	struct src ps, fs;
+	int hp = sources(parts, nparts, "capacity", "projects", &ps, 1);
+	int hf = sources(parts, nparts, "capacity", "filesystems", &fs, 1);
+	struct red_count c = { 0 };
 	struct ref *v;
-	struct rtable *d;
-	size_t n = 0, nlim = 0, nover = 0;
-	int has;
+	size_t n = 0, nf;
 
-	if (!sources(parts, nparts, "capacity", "projects", &s, 1))
+	if (!hp && !hf)
 		return;
-	v = xcalloc(s.t->nrow + 1, sizeof *v);
-	for (size_t r = 0; r < s.t->nrow; r++) {
-		int b = byte_limited(s.t, r);
-		double pct = real_at(s.t, r, b ? "limit_ratio" : "inode_limit_ratio");
-		int64_t full;
-
-		if (!b && result_cell_at(s.t, r, "limit_inodes")->kind ==
-		    CK_NULL)
+	v = xcalloc((hp ? ps.t->nrow : 0) + 2 * (hf ? fs.t->nrow : 0) + 1,
+	    sizeof *v);
+	for (size_t r = 0; hp && r < ps.t->nrow; r++) {
+		int kind = project_kind(ps.t, r);
+		if (kind < 0)
 			continue;	/* no limit */
-		nlim++;
-		if (!strcmp(text_at(s.t, r, "state"), "already exceeded")) {
-			v[n++] = (struct ref){ s.t, r, 0, 0, 0, pct };
-			nover++;
-			continue;
-		}
-		full = (int64_t)wide_at(s.t, r, "full", &has);
-		if (has && full < cutoff)
-			v[n++] = (struct ref){ s.t, r, 1, full, 0, pct };
+		c.lim++;
+		c.over += (size_t)red_pick(ps.t, r, kind, cutoff, v, &n);
 	}
-	red_note(sum, nover, n - nover, nlim, by);
+	c.soon = n - c.over;
+	for (size_t r = 0; hf && r < fs.t->nrow; r++) {
+		if (device_seen(fs.t, r))
+			continue;
+		nf = n;
+		c.full += (size_t)red_pick(fs.t, r, RK_FSPACE, cutoff, v, &n);
+		c.full += (size_t)red_pick(fs.t, r, RK_FINODES, cutoff, v, &n);
+		c.fill += n - nf;
+	}
+	c.fill -= c.full;
+	red_note(sum, &c, by);
 	if (n) {
-		char title[160];
+		char title[200];
+		struct rtable *d;
 
 		qsort(v, n, sizeof *v, ref_cmp);
 		snprintf(title, sizeof title, "Red list: projects over their"
-		    " limit, or reaching it before %s", day);
-		d = result_table(sum, "redlist", title, cols,
-		    sizeof cols / sizeof *cols);
+		    " limit and file systems full, or reaching it before %s",
+		    day);
+		d = result_table(sum, "redlist", title, red_cols,
+		    sizeof red_cols / sizeof *red_cols);
 		result_list(d, 0);
 		for (size_t i = 0; i < n; i++)
 			red_row(d, &v[i]);
@@ -344,7 +420,7 @@ device_seen(const struct rtable *t, size_t row)
 static struct ref
 fs_urgency(const struct rtable *t, size_t row)
 {
-	struct ref x = { t, row, 2, 0, 0, real_at(t, row, "use_ratio") };
+	struct ref x = { t, row, 2, 0, 0, real_at(t, row, "use_ratio"), 0 };
 	int hs, hi;
 	int64_t s = (int64_t)wide_at(t, row, "full", &hs);
 	int64_t i = (int64_t)wide_at(t, row, "inodes_full", &hi);
@@ -439,7 +515,7 @@ ranked(struct result *sum, struct result *const *parts, size_t nparts,
 
 			if (!keep || keep(s[i].t, r))
 				v[n++] = (struct ref){ s[i].t, r, !has &&
-				    y == -INFINITY, 0, x, y };
+				    y == -INFINITY, 0, x, y, 0 };
 		}
 	qsort(v, n, sizeof *v, ref_cmp);
 	nc = specs(s[0].t, keys, NULL, nkeys < 16 ? nkeys : 16, spec);

@@ -19,8 +19,8 @@ struct summary_opts {
 };
 
 /* The findings of the other results, most urgent first, as short tables:
- * the red list (projects over their limit or reaching it before end +
- * horizon), each file system's device once, cold data, the top growers,
+ * the red list (projects over their limit and file systems full, or
+ * reaching it before end + horizon), each file system's device once, cold data, the top growers,
  * I/O headroom and the busiest hosts. It reads their tables (by table
  * and column key) and copies cells; it computes nothing new. */
 struct result *summary_page(struct result *const *parts, size_t nparts,

@@ -323,7 +323,20 @@ def _model(xs, vals, target, logy):
     m["xc"] = float(xbar + (Fraction(lv) - ybar) / b)
     m["state"] = ("beyond 100 years" if m["xc"] - float(xs[-1]) > HORIZON
                   else "projected")
+    now_rule(m, float(xs[-1]), vals[-1], target)
     return m
+
+
+def now_rule(m, xlast, vlast, target):
+    """docs/analyses.md: a line that crossed the target before the last
+    point, which is still below it, reaches it now (the last point's time)
+    at 95% of the target or more, and gives no date below."""
+    if m["xc"] is None or not m["xc"] < xlast or not vlast < target:
+        return
+    if vlast * 100 >= 95 * target:
+        m["xc"], m["state"] = xlast, "projected"
+    else:
+        m["xc"], m["state"] = None, "not determinable"
 
 
 def _day(t0, x, xlast):
@@ -421,6 +434,10 @@ def growth_sum(by_fs, target):
             xc = (Fraction(target) - a) / b
             state = ("beyond 100 years" if xc - xlast > HORIZON
                      else "projected")
+            if xc < xlast:
+                m = {"xc": float(xc), "state": state}
+                now_rule(m, float(xlast), latest, target)
+                state, xc = m["state"], None if m["xc"] is None else xlast
     proj = [] if not npoints else [{
         "model": "linear", "n": npoints,
         "slope_per_day": None if unfitted else float(b),
