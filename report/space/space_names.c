@@ -50,12 +50,26 @@ with_roots(const struct snap *s, size_t n, const char **names, size_t k)
 	}
 }
 
+/* After the message already in err, the file systems of s and their
+ * roots. Returns -1, the error. */
+static int
+fs_list_error(const struct snap *s, size_t n, char *err, size_t errlen)
+{
+	const char **names = xcalloc(n + 1, sizeof *names);
+	size_t k = space_points_fs_names(s, n, names);
+
+	with_roots(s, n, names, k);
+	list_names(names, k, err, errlen);
+	for (size_t i = 0; i < k; i++)
+		free((char *)names[i]);
+	free(names);
+	return -1;
+}
+
 int
 space_names_choose_fs(const struct snap *s, size_t n, const char *want,
     int all, const char **fs, char *err, size_t errlen)
 {
-	const char **names;
-	size_t k;
 	int one = 1;
 
 	for (size_t i = 0; i < n; i++) {
@@ -73,38 +87,22 @@ space_names_choose_fs(const struct snap *s, size_t n, const char *want,
 	}
 	if (all && (!want || strcmp(want, "all") == 0))
 		return 2;
-	names = xcalloc(n + 1, sizeof *names);
-	k = space_points_fs_names(s, n, names);
 	snprintf(err, errlen, FMT_USAGE "no snapshots of file system %s;"
 	    " file systems:", want);
-	with_roots(s, n, names, k);
-	list_names(names, k, err, errlen);
-	for (size_t i = 0; i < k; i++)
-		free((char *)names[i]);
-	free(names);
-	return -1;
+	return fs_list_error(s, n, err, errlen);
 }
 
 int
 space_names_one_fs(const struct snap *s, size_t n, const char *want,
     const char **fs, char *err, size_t errlen)
 {
-	const char **names;
-	size_t k;
 	int rc = space_names_choose_fs(s, n, want, 0, fs, err, errlen);
 
 	if (rc != 2)
 		return rc;
-	names = xcalloc(n + 1, sizeof *names);
-	k = space_points_fs_names(s, n, names);
 	snprintf(err, errlen, FMT_USAGE "snapshots of several file systems:"
 	    " name one with --fs:");
-	with_roots(s, n, names, k);
-	list_names(names, k, err, errlen);
-	for (size_t i = 0; i < k; i++)
-		free((char *)names[i]);
-	free(names);
-	return -1;
+	return fs_list_error(s, n, err, errlen);
 }
 
 long
