@@ -61,11 +61,16 @@ def check_study(html):
        summary, "the red list: a project over its limit, some reaching it")
     red = summary[summary.find("Red list: projects"):summary.find(
         "File systems, each device once")]
-    ok(red.count("<tr>") >= 3 and "n/a</td><td" not in red.split(
-        "Reaches its limit")[0], "the red list's rows")
+    ok(red.count("<tr>") >= 3 and 'data-label="Used">n/a' not in red and
+       'data-label="Limit or capacity">n/a' not in red, "the red list's rows:"
+       " each with what is used and its limit or capacity")
+    ok(re.search(r'data-label="File system">pvfs</td><td class="na" '
+                 r'data-label="Project">n/a</td><td data-label="Of">space'
+                 r'</td><td data-label="Status">fills up</td>', red),
+       "the red list names a file system full before the horizon (pvfs)")
     ok(">gpfs and home</td>" in summary, "two names of one device: one row")
     ok("Cold data: the projects" in summary, "cold data in the summary")
-    ok(re.search(r'data-label="Limit">[^<n]', html) and re.search(
+    ok(re.search(r'data-label="Limit or capacity">[^<n]', html) and re.search(
         r'data-label="Byte limit">n/a<', html), "limits: some projects"
        " with, some without")
 

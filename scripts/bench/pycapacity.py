@@ -10,7 +10,9 @@ v_project, v_limit), as a peer to time iocensus against.
 Same rules as iocensus: complete snapshots, one point per day (of two
 less than a day apart the later), least squares, the crossing of the
 target and the 95% prediction band's earliest and latest dates, none
-more than 100 years after the last point. Prints
+more than 100 years after the last point; a line that crossed before
+the last point, still under the target, gives that point's day at 95% of
+the target or more, and no date below. Prints
 JSON (the dates as unix seconds of the UTC day) for a check against
 iocensus.
 """
@@ -59,6 +61,12 @@ def project(pts, target):
     if b <= 0:
         return None
     xc = xb + (target - yb) / b
+    if xc < xs[-1]:
+        # the line crossed before the latest point, still under target:
+        # reached now at 95% of it or more, else no date
+        if ys[-1] < 0.95 * target:
+            return None
+        xc = xs[-1]
     far = lambda x: None if x is None or x - xs[-1] > HORIZON else x  # noqa
     if xc - xs[-1] > HORIZON:
         return None
