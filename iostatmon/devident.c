@@ -5,12 +5,19 @@
 #include "devident.h"
 
 #include <blkid.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "safedir.h"
 #include "xalloc.h"
+
+#define ENCLOSURE_LINK	"enclosure_device:"
+#define BY_PATH		"/dev/disk/by-path"
 
 /* Sysfs attributes, the first one present wins. */
 static const struct {
@@ -67,6 +74,95 @@ probe(struct dev_info *d)
 	blkid_free_probe(pr);
 }
 
+/* The enclosure's name for the bay the disk sits in: the kernel links
+ * the disk's SCSI device to its enclosure component as
+ * device/enclosure_device:COMPONENT ("Slot 07", "ArrayDevice03", as the
+ * enclosure names it). The first such link, in name order. */
+static int
+enclosure_slot(const struct sysblk *g, int i, char *buf, size_t len)
+{
+	size_t n, k, pre = strlen(ENCLOSURE_LINK);
+	char **v = sysblk_list(g, i, "device", &n);
+	int rc = -1;
+
+	for (k = 0; k < n && rc < 0; k++) {
+		if (strncmp(v[k], ENCLOSURE_LINK, pre) == 0 &&
+		    v[k][pre] != '\0') {
+			snprintf(buf, len, "%s", v[k] + pre);
+			rc = 0;
+		}
+	}
+	sysblk_list_free(v, n);
+	return rc;
+}
+
+/* Does the target of a by-path link name the device kname ("../../sdc")? */
+static int
+names_dev(const char *target, const char *kname)
+{
+	const char *b = strrchr(target, '/');
+
+	return strcmp(b ? b + 1 : target, kname) == 0;
+}
+
+/* The by-path name of a disk that is in no enclosure: the first link of
+ * /dev/disk/by-path, in name order, whose target is the device itself
+ * (not one of its partitions). The directory is reached through
+ * lib/safedir and its links are read, never followed; none of it when
+ * the directory is missing (no udev, a container). */
+static int
+by_path_slot(const char *kname, char *buf, size_t len)
+{
+	char err[PATH_MAX + 64], target[PATH_MAX], *best = NULL;
+	struct dirent *e;
+	DIR *dp;
+	int pfd, fd;
+	ssize_t n;
+
+	if ((pfd = safedir_dir(BY_PATH, NULL, err, sizeof err)) < 0)
+		return -1;
+	fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(pfd);
+	if (fd < 0 || (dp = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((e = readdir(dp)) != NULL) {
+		if (e->d_name[0] == '.' || (best && strcmp(e->d_name,
+		    best) >= 0))
+			continue;
+		n = readlinkat(dirfd(dp), e->d_name, target,
+		    sizeof target - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (names_dev(target, kname)) {
+			free(best);
+			best = xstrdup(e->d_name);
+		}
+	}
+	closedir(dp);
+	if (best == NULL)
+		return -1;
+	snprintf(buf, len, "%s", best);
+	free(best);
+	return 0;
+}
+
+/* Where the disk sits: its enclosure slot, else (on the real machine,
+ * whose /dev the sysfs tree describes) its by-path name. */
+static void
+slot(const struct sysblk *g, int i, struct dev_info *d)
+{
+	char buf[512];
+
+	if (enclosure_slot(g, i, buf, sizeof buf) == 0 ||
+	    (g->real_dev && !g->n[i].partition &&
+	    by_path_slot(g->n[i].kname, buf, sizeof buf) == 0))
+		add(d, "slot", buf);
+}
+
 void
 devident_fill(const struct sysblk *g, int i, int probe_dev,
     struct dev_info *d)
@@ -84,6 +180,8 @@ devident_fill(const struct sysblk *g, int i, int probe_dev,
 			}
 		}
 	}
+	if (i >= 0)
+		slot(g, i, d);
 	if (probe_dev)
 		probe(d);
 }

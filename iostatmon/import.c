@@ -25,6 +25,14 @@
  * is kept. --include GLOB keeps only the names matching some include,
  * --exclude GLOB drops matching names (exclude wins).
  *
+ * Identity: a capture has no sysfs either, so its devices have none, unless
+ * --ident FILE gives it (import_ident.h: a table of device, wwn, serial,
+ * model, slot); each device named there gets those attributes in the
+ * log's device table, as iostatmon's devident would have written them.
+ * A malformed line of it is reported with the file and line and left
+ * out, a file that cannot be read is reported, and the capture is
+ * imported either way (exit status 1).
+ *
  * Malformed input is reported with file and line and skipped, and the rest
  * is imported: a bad or non-increasing T line skips its whole block, a line
  * that is not a diskstats line (or repeats a name in its block) is dropped.
@@ -59,6 +67,7 @@
 #include "cmd.h"
 #include "devices.h"
 #include "fmt.h"
+#include "import_ident.h"
 #include "import_raw.h"
 #include "interval.h"
 #include "logfiles.h"
@@ -75,7 +84,9 @@
 #define NS           UINT64_C(1000000000)
 
 struct import {
-	const char *raw, *host, *dir, *out;
+	const char *raw, *host, *dir, *out, *ident_path;
+	struct import_idents ident;	/* --ident: by device name */
+	int ident_bad;			/* --ident had lines left out */
 	const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
 	size_t ninclude, nexclude;
 	int all_devices;		/* keep loop, ram, zram... too */
@@ -118,6 +129,9 @@ usage(FILE *f)
 "  -i, --interval SEC    nominal interval, 0.001 to 86400, whole ms (default:\n"
 "                        the usual T difference)\n"
 "  --long-bits 32|64     the capturing kernel's long width (default 64)\n"
+"  --ident FILE          the devices' identity: a tab-separated table with\n"
+"                        the header device, then any of wwn, serial, model,\n"
+"                        slot\n"
 "  -h, --help            this help\n", f);
 }
 
@@ -316,8 +330,15 @@ build_set(struct import *im, const struct ds_table *t)
 		struct dev_info *d = &im->set.d[i];
 		char why[256];
 
+		const struct import_ident *id;
+
 		memset(d, 0, sizeof *d);
 		memcpy(d->name, t->dev[i].name, sizeof d->name);
+		/* Borrowed: the sampler copies what it writes. */
+		if ((id = import_ident_find(&im->ident, d->name)) != NULL) {
+			d->nattr = id->nattr;
+			d->attr = id->attr;
+		}
 		d->major = t->dev[i].major;
 		d->minor = t->dev[i].minor;
 		d->monitored = selected(im, &t->dev[i], why, sizeof why);
@@ -372,6 +393,7 @@ parse_args(struct import *im, int argc, char **argv)
 		{ "all-devices", no_argument, NULL, 'A' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "long-bits", required_argument, NULL, 'L' },
+		{ "ident", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -386,6 +408,7 @@ parse_args(struct import *im, int argc, char **argv)
 		case 'A': im->all_devices = 1; break;
 		case 'o': im->dir = optarg; break;
 		case 'O': im->out = optarg; break;
+		case 'I': im->ident_path = optarg; break;
 		case 'n':
 			if (im->ninclude == MAX_GLOBS)
 				goto too_many;
@@ -453,15 +476,20 @@ import_cmd(int argc, char **argv)
 
 	if (parse_args(&im, argc, argv) < 0)
 		return EXIT_USAGE;
+	if (im.ident_path && (import_ident_read(im.ident_path, &im.ident) < 0
+	    || im.ident.bad > 0))
+		im.ident_bad = 1;
 	rc = import_raw_scan(im.raw, &st);
-	if (rc < 0)
+	if (rc < 0) {
+		import_ident_free(&im.ident);
 		return EXIT_FATAL;
+	}
 	if (!im.interval_ns)
 		im.interval_ns = st.usual_step ? st.usual_step : 60 * NS;
 	rc = import_raw_read(im.raw, feed_block, &im, &st);
 	if (rc < 0)
 		status = EXIT_FATAL;
-	else if (st.skipped_lines || st.skipped_blocks)
+	else if (st.skipped_lines || st.skipped_blocks || im.ident_bad)
 		status = EXIT_SKIPPED;
 	if (im.w && iolog_writer_close(im.w) < 0) {
 		fmt_diag(stderr, "iostatmon import", "closing the log: %s",
@@ -476,6 +504,7 @@ import_cmd(int argc, char **argv)
 	for (size_t i = 0; i < im.set.n; i++)
 		free(im.set.d[i].reason);
 	free(im.set.d);
+	import_ident_free(&im.ident);
 	if (status != EXIT_FATAL && st.blocks == 0) {
 		fmt_diag(stderr, "iostatmon import", "%s: no sample found (a "
 		    "sample is a \"T <unix-seconds>\" line followed by "

@@ -783,6 +783,14 @@ census11_fill(sqlite3 *db, char *err, size_t errlen)
  */
 
 /*
+ * Version 13 keeps each device's identities (io_dev_ident, v_io_device),
+ * made by the schema and the views as any new table and view; nothing
+ * older changes. Samples ingested before have no identity row: the logs
+ * held it, but it was not stored, and ingesting them again adds it (their
+ * samples are already there and stay as they are).
+ */
+
+/*
  * Version 9 keeps private names out of world-readable outputs. A project
  * row written before does not say whether its name was read from a
  * directory that every user may list: a name that a depth rule made

@@ -16,7 +16,7 @@
 
 #include "i128.h"
 
-#define DB_SCHEMA_VERSION 12	/* 2: I/O samples (sql/io.sql); 3: the
+#define DB_SCHEMA_VERSION 13	/* 2: I/O samples (sql/io.sql); 3: the
 				   expected end, io_dev_hour by minutes,
 				   per-project extremes, dir_scope; 4:
 				   totals beyond INT64_MAX as exact text;
@@ -34,7 +34,9 @@
 				   project_cold), extremes in one row,
 				   bounds in hist_slot; 12: cold data
 				   per owner (owner_cold, v_cold_owner)
-				   and per directory (dir.cold_bytes) */
+				   and per directory (dir.cold_bytes);
+				   13: device identities (io_dev_ident,
+				   v_io_device) */
 #define DB_APPLICATION_ID 0x696f6373	/* "iocs" */
 #define DB_BUSY_MS        600000	/* wait up to 10 minutes for a writer */
 

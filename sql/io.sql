@@ -18,6 +18,23 @@ CREATE TABLE IF NOT EXISTS io_dev (
   UNIQUE (host_id, name)
 );
 
+-- A device's identity as its logs' device tables give it (the attributes
+-- wwid, serial, model and slot; '' where a log has none), one row per
+-- distinct identity of a device, with the earliest interval start and the
+-- latest interval end of its samples under that identity: a replaced disk
+-- that keeps its kernel name is a second row. Written by ingest as a set
+-- (ingesting again widens nothing); v_io_device shows it.
+CREATE TABLE IF NOT EXISTS io_dev_ident (
+  dev_id   INTEGER NOT NULL REFERENCES io_dev(id),
+  wwn      TEXT NOT NULL,            -- the log's wwid attribute
+  serial   TEXT NOT NULL,
+  model    TEXT NOT NULL,
+  slot     TEXT NOT NULL,            -- enclosure slot, else by-path name
+  first_ms INTEGER NOT NULL,         -- earliest interval start, unix ms
+  last_ms  INTEGER NOT NULL,         -- latest interval end, unix ms
+  PRIMARY KEY (dev_id, wwn, serial, model, slot)
+) WITHOUT ROWID;
+
 -- One row per device per UTC hour: the samples whose interval ends in
 -- [t0, t0 + 3600). n samples, in time order. Sample i ends at unix ms
 --   t0*1000 + t1_ms + i*step_ms + zz(t_dev[i])

@@ -225,6 +225,26 @@ CREATE VIEW IF NOT EXISTS v_io_quarantine AS
          io_ms AS busy_ms
   FROM io_quarantine;
 
+-- Each device's identities: one row per distinct identity a log gave it,
+-- absent values NULL, first and last the time its samples under it span
+-- (unix seconds, as v_io's t). `current` is 1 on the identity seen last
+-- (the latest last, then the latest first): the disk there now.
+CREATE VIEW IF NOT EXISTS v_io_device AS
+  SELECT h.name AS host, d.name AS device,
+         nullif(i.wwn, '') AS wwn, nullif(i.serial, '') AS serial,
+         nullif(i.model, '') AS model, nullif(i.slot, '') AS slot,
+         CASE WHEN i.first_ms % 1000 = 0 THEN i.first_ms / 1000
+              ELSE i.first_ms / 1000.0 END AS first,
+         CASE WHEN i.last_ms % 1000 = 0 THEN i.last_ms / 1000
+              ELSE i.last_ms / 1000.0 END AS last,
+         NOT EXISTS (SELECT 1 FROM io_dev_ident o WHERE o.dev_id = i.dev_id
+                     AND (o.last_ms > i.last_ms OR (o.last_ms = i.last_ms
+                     AND (o.first_ms > i.first_ms OR (o.first_ms =
+                     i.first_ms AND (o.wwn, o.serial, o.model, o.slot) >
+                     (i.wwn, i.serial, i.model, i.slot)))))) AS current
+  FROM io_dev_ident i JOIN io_dev d ON d.id = i.dev_id
+  JOIN io_host h ON h.id = d.host_id;
+
 -- Whole-system minutes: values only for complete minutes (every expected
 -- device reported); NULL otherwise, never 0.
 CREATE VIEW IF NOT EXISTS v_io_minute AS

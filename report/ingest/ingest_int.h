@@ -59,6 +59,16 @@ struct src_chunk {
 	struct iochunk_enc enc;
 };
 
+/* One identity of a device, as a device table gave it (the attributes
+ * wwid, serial, model, slot; "" where absent), and the times its
+ * plausible samples span; `seen` is 0 while it has none. */
+enum { IDENT_WWN, IDENT_SERIAL, IDENT_MODEL, IDENT_SLOT, IDENT_N };
+struct src_ident {
+	char *v[IDENT_N];
+	int64_t first_ms, last_ms;
+	int seen;
+};
+
 /* One device's samples, sorted by t_ms and without duplicates once the
  * decoder is done, and grouped into hours by ingest_prep_src(). */
 struct src_dev {
@@ -71,6 +81,8 @@ struct src_dev {
 	int64_t first_ms, last_ms;	/* interval start / end extremes */
 	struct src_chunk *ch;
 	size_t nch;
+	struct src_ident *id;	/* its identities, in the order first seen */
+	size_t nid, idcap;
 };
 
 struct src {
@@ -218,6 +230,15 @@ int ingest_read_file(struct src *s);
 
 /* ingest_log.c: read the item's input and decode it (thread-safe). */
 void ingest_log_decode(struct src *s);
+
+/* ingest_ident.c: device identities (decoders). of: the index in d->id
+ * of the identity table entry e gives d, added when new; SIZE_MAX when
+ * e has none of its attributes. widen: identity k of d spans sample x
+ * too. free: d's identities. */
+size_t ingest_ident_of(struct src_dev *d, const struct iolog_dev *e);
+void ingest_ident_widen(struct src_dev *d, size_t k,
+    const struct io_sample *x);
+void ingest_ident_free(struct src_dev *d);
 
 /* ingest_quar.c: samples with implausible times. split: move those of
  * d (sorted, unique) to d->q, both sorted (decoders); plausible: does

@@ -74,6 +74,7 @@ ingest_item_free(struct src *s)
 		free(s->dev[i].s);
 		free(s->dev[i].q);
 		free(s->dev[i].ch);
+		ingest_ident_free(&s->dev[i]);
 	}
 	free(s->enc);
 	for (size_t i = 0; i < s->ndmg; i++)

@@ -135,8 +135,11 @@ make_sample(struct src *s, const struct iolog_event *ev, size_t i,
 	return 0;
 }
 
+/* The samples of an event; each plausible one widens the identity its
+ * device had in the table (ident[i], SIZE_MAX: none). */
 static void
-add_samples(struct src *s, const struct iolog_event *ev, const size_t *map)
+add_samples(struct src *s, const struct iolog_event *ev, const size_t *map,
+    const size_t *ident)
 {
 	for (size_t i = 0; i < ev->ndev; i++) {
 		struct src_dev *d;
@@ -148,6 +151,8 @@ add_samples(struct src *s, const struct iolog_event *ev, const size_t *map)
 		if (make_sample(s, ev, i, &x) < 0)
 			continue;
 		d = &s->dev[map[i]];
+		if (ident[i] != SIZE_MAX && ingest_quar_plausible(s, &x))
+			ingest_ident_widen(d, ident[i], &x);
 		/* from 4 samples up: a log of many devices and few samples
 		 * costs its samples, not a block per device */
 		d->s = xgrow(d->s, d->n, &d->cap, sizeof *d->s, 4);
@@ -229,7 +234,7 @@ decode_events(struct src *s, struct iolog_reader *r)
 {
 	struct iolog_event ev;
 	struct dev_index x = { 0 };
-	size_t host = 0, *map = NULL, nmap = 0;
+	size_t host = 0, *map = NULL, *ident = NULL, nmap = 0;
 
 	while (iolog_next(r, &ev) == 1) {
 		switch (ev.type) {
@@ -239,13 +244,19 @@ decode_events(struct src *s, struct iolog_reader *r)
 		case IOLOG_EV_TABLE:
 			if (ev.ndev > nmap) {
 				nmap = ev.ndev;
-				map = xrealloc(map, nmap * sizeof *map);
+				free(map);
+				free(ident);
+				map = xcalloc(nmap, sizeof *map);
+				ident = xcalloc(nmap, sizeof *ident);
 			}
-			for (size_t i = 0; i < ev.ndev; i++)
+			for (size_t i = 0; i < ev.ndev; i++) {
 				map[i] = dev_of(s, &x, host, ev.dev[i].name);
+				ident[i] = ingest_ident_of(&s->dev[map[i]],
+				    &ev.dev[i]);
+			}
 			break;
 		case IOLOG_EV_SAMPLE:
-			add_samples(s, &ev, map);
+			add_samples(s, &ev, map, ident);
 			break;
 		case IOLOG_EV_DAMAGE:
 			if (ev.cut && s->cut)
@@ -261,6 +272,7 @@ decode_events(struct src *s, struct iolog_reader *r)
 		}
 	}
 	free(map);
+	free(ident);
 	free(x.slot);
 }
 

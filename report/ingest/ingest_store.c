@@ -2,7 +2,8 @@
  * ingest_store: the writer. One source, one transaction: hosts and
  * devices upserted, each device's samples merged into its hour chunks,
  * the changed hours (and the hour before each: a sample's interval may
- * start there) marked dirty for the roll-up, the source and its damage
+ * start there) marked dirty for the roll-up, each device's identities
+ * widened to the times they span, the source and its damage
  * recorded (I1, I2). Everything is a function of the set of samples
  * stored, never of the order they came in, so ingesting again changes
  * nothing (docs/census-db.md, "Idempotency"; C2).
@@ -55,6 +56,11 @@ static const char *const sql[NQ] = {
 	    "t_ms BETWEEN ?3 AND ?4 LIMIT 1",
 	"DELETE FROM io_quarantine WHERE host = ?1 AND device = ?2 AND "
 	    "t_ms = ?3",
+	"INSERT INTO io_dev_ident (dev_id, wwn, serial, model, slot, "
+	    "first_ms, last_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+	    "ON CONFLICT (dev_id, wwn, serial, model, slot) DO UPDATE SET "
+	    "first_ms = min(first_ms, excluded.first_ms), "
+	    "last_ms = max(last_ms, excluded.last_ms)",
 };
 
 struct store *
@@ -274,6 +280,9 @@ ingest_store_source(struct store *st, const struct src *s,
 		    &s->dev[i],
 		    s->enc, out, err, errlen) < 0)
 			goto fail;
+		if (s->dev[i].n > 0 && ingest_ident_store(st, st->devid[i],
+		    &s->dev[i]) < 0)
+			goto db_fail;
 	}
 	if (ingest_chunks_dirty(st) < 0 || ingest_quar_store(st, s, out) < 0 ||
 	    source_row(st, s) < 0 || insert_damage(st, s) < 0 ||

@@ -18,7 +18,7 @@ struct idset {
 };
 
 enum { Q_HOST, Q_WIDEN, Q_DEV, Q_RANGE, Q_SPAN, Q_GET, Q_INS, Q_UPD, Q_DIRTY,
-	Q_SOURCE, Q_DAMAGE, Q_QUAR, Q_QPROBE, Q_QDEL, NQ };
+	Q_SOURCE, Q_DAMAGE, Q_QUAR, Q_QPROBE, Q_QDEL, Q_IDENT, NQ };
 
 /* The hours a device has chunks in, as far as the writer knows: loaded
  * from the database the first time the device comes up, then widened by
@@ -69,6 +69,12 @@ int ingest_chunks_dev(struct store *st, int64_t dev_id, const struct src_dev *d,
  * or -1. */
 int ingest_quar_store(struct store *st, const struct src *s,
     struct store_stats *out);
+
+/* ingest_ident.c: the identities of the source's device i, stored as
+ * device dev_id's (a set: each row widened to the times it spans). 0
+ * or -1. */
+int ingest_ident_store(struct store *st, int64_t dev_id,
+    const struct src_dev *d);
 
 /* Mark the remembered hours dirty (those not already committed as
  * dirty by an earlier source). 0 or -1. */

@@ -9,6 +9,7 @@
  *  - query_devhours.c: the device hours of a window, hour by hour;
  *  - query_hosts.c: the hosts of a window, and the --host check;
  *  - query_quar.c: the quarantined samples, per host;
+ *  - query_ident.c: the devices' current identities;
  *  - query_census.c: snapshots, groups, histograms, extremes, top lists;
  *  - query_private.c: the private project names and their labels.
  */
@@ -213,6 +214,35 @@ int query_devhours_open(sqlite3 *db, const struct io_window *w,
 int query_devhours_scan(sqlite3 *db, const struct devh_list *l, devh_fn fn,
     void *arg, char *err, size_t errlen);
 void query_devhours_close(struct devh_list *l);
+
+/*
+ * Device identities (query_ident.c): what v_io_device says a device is
+ * now (docs/census-db.md, "io_dev_ident"): its current identity, the one
+ * its logs gave it last. A value the logs did not give is NULL, never "".
+ */
+struct dev_ident {
+	char *wwn, *serial, *model, *slot;	/* NULL: absent */
+};
+struct dev_ident_row {
+	char *host, *device;
+	struct dev_ident id;
+};
+/* Every device that has an identity, with its current one, sorted by
+ * host then device (byte order). One query. 0, or -1 with err (*out
+ * NULL, *n 0). */
+int query_ident_all(sqlite3 *db, struct dev_ident_row **out, size_t *n,
+    char *err, size_t errlen);
+void query_ident_rows_free(struct dev_ident_row *r, size_t n);
+/* The current identity of each of n devices, named host[i] and device[i]
+ * (any order, repeats allowed, none NULL), into out[i]: *out is an array
+ * of n entries made here, each field a copy, or NULL where the device has
+ * no such value, no identity, or is not in the database. One query,
+ * whatever n (query_ident_all's). 0, or -1 with err and *out NULL. Free
+ * it with query_ident_free(*out, n). */
+int query_ident_load(sqlite3 *db, const char *const *host,
+    const char *const *device, size_t n, struct dev_ident **out, char *err,
+    size_t errlen);
+void query_ident_free(struct dev_ident *d, size_t n);
 
 /*
  * Quarantine (query_quar.c): the samples ingest set apart because their

@@ -12,6 +12,8 @@
  * average rate is the sum of its devices' average rates, its peak the
  * busiest complete minute of the host as a whole (devices peak at
  * different minutes, so summing their peaks would overstate it).
+ * Each device row ends with the device's current identity (WWN, serial,
+ * model, slot: query_ident_load), the disk to pull.
  */
 #include <math.h>
 #include <stdint.h>
@@ -32,15 +34,22 @@ struct io_row {
 	double avg_mib_s, avg_iops;	/* NaN: no covered time */
 	uint64_t peak_bytes, peak_ios;
 	int64_t peak_t;			/* -1: no valid/complete minute */
+	const struct dev_ident *id;	/* a device's; NULL for a host */
 };
 
 enum { D_HOST, D_DEV, D_SAMPLES, D_COVERED, D_MINUTES, D_RD, D_WR, D_AVG,
 	D_PEAK, D_PEAK_T, D_AVG_IOPS, D_PEAK_IOPS, D_UTIL, D_AWAIT, D_REQ,
-	D_RSHARE, D_NCOL };
+	D_RSHARE, D_WWN, D_SERIAL, D_MODEL, D_SLOT, D_NCOL };
+
+/* The host table has the device table's columns up to its identity. */
+#define H_NCOL D_WWN
 
 /* What a terminal's table of devices and of hosts leaves out. */
 #define WIDE_COLS "samples,covered_s,minutes,peak_t,avg_iops,peak_iops," \
 	"avg_req_kib,read_share"
+/* ... and the device table its identity, there for -o and --wide, CSV
+ * and JSON: the rest still fits 80 columns. */
+#define IDENT_COLS "wwn,serial,model,slot"
 
 static const struct rcol_spec dev_cols[D_NCOL] = {
 	{ "host", "Host", NULL, CF_PLAIN, 0 },
@@ -59,14 +68,18 @@ static const struct rcol_spec dev_cols[D_NCOL] = {
 	{ "await_ms", "Await", "ms", CF_PLAIN, 2 },
 	{ "avg_req_kib", "Average request", "KiB", CF_PLAIN, 1 },
 	{ "read_share", "Read share", "%", CF_PCT, 1 },
+	{ "wwn", "WWN", NULL, CF_PLAIN, 0 },
+	{ "serial", "Serial", NULL, CF_PLAIN, 0 },
+	{ "model", "Model", NULL, CF_PLAIN, 0 },
+	{ "slot", "Slot", NULL, CF_PLAIN, 0 },
 };
 
 /* The host table: the device table with "devices" for "device" and the
  * host's complete minutes for valid minutes. */
 static void
-host_cols(struct rcol_spec out[D_NCOL])
+host_cols(struct rcol_spec out[H_NCOL])
 {
-	memcpy(out, dev_cols, sizeof dev_cols);
+	memcpy(out, dev_cols, H_NCOL * sizeof *dev_cols);
 	out[D_DEV] = (struct rcol_spec){ "devices", "Devices", NULL,
 	    CF_PLAIN, 0 };
 	out[D_COVERED].title = "Covered, all devices";
@@ -81,7 +94,8 @@ ratio(double num, uint64_t den)
 }
 
 static void
-row_of_dev(struct io_row *r, const struct dev_stat *d)
+row_of_dev(struct io_row *r, const struct dev_stat *d,
+    const struct dev_ident *id)
 {
 	double sec = (double)d->minutes * 60;
 
@@ -106,6 +120,7 @@ row_of_dev(struct io_row *r, const struct dev_stat *d)
 	r->peak_bytes = d->peak_bytes;
 	r->peak_ios = d->peak_ios;
 	r->peak_t = d->peak_t;
+	r->id = id;
 }
 
 /* Add device row d into host row h (rates add: the devices run side by
@@ -161,6 +176,12 @@ put_row(struct rtable *t, const struct io_row *r)
 	    ios));
 	result_set_real(t, row, D_REQ, ratio((double)bytes / 1024, ios));
 	result_set_real(t, row, D_RSHARE, ratio((double)r->rd_bytes, bytes));
+	if (r->id) {
+		result_set_text(t, row, D_WWN, r->id->wwn);
+		result_set_text(t, row, D_SERIAL, r->id->serial);
+		result_set_text(t, row, D_MODEL, r->id->model);
+		result_set_text(t, row, D_SLOT, r->id->slot);
+	}
 }
 
 /* Each host's busiest complete minute, by bytes and by requests. */
@@ -318,12 +339,12 @@ fill_tables(struct result *r, struct io_row *dev, size_t ndev,
 {
 	struct io_row *host = xcalloc(ndev ? ndev : 1, sizeof *host);
 	size_t nhost = 0, ti = r->ntable;
-	struct rcol_spec hcols[D_NCOL];
+	struct rcol_spec hcols[H_NCOL];
 
 	host_cols(hcols);
 	result_wide(result_table(r, "devices", "Devices", dev_cols, D_NCOL),
-	    WIDE_COLS);
-	result_wide(result_table(r, "hosts", "Hosts", hcols, D_NCOL),
+	    WIDE_COLS "," IDENT_COLS);
+	result_wide(result_table(r, "hosts", "Hosts", hcols, H_NCOL),
 	    WIDE_COLS);
 	result_wide(result_table(r, "imbalance", "Imbalance (max / mean)",
 	    imb_cols, sizeof imb_cols / sizeof *imb_cols),
@@ -371,6 +392,8 @@ traffic_devices(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	struct host_list hl = { 0 };
 	struct host_peaks p = { 0 };
 	struct dev_stat *ds = NULL;
+	struct dev_ident *id = NULL;
+	const char **host = NULL, **dev = NULL;
 	struct io_row *rows = NULL;
 	size_t nds = 0, nrow = 0, complete;
 	int rc = -1;
@@ -387,15 +410,26 @@ traffic_devices(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	    query_hosts_load(db, &o->win, &hl, err, errlen) ||
 	    host_peaks_load(db, &o->win, &hl, &p, err, errlen))
 		goto out;
+	host = xcalloc(nrow ? nrow : 1, sizeof *host);
+	dev = xcalloc(nrow ? nrow : 1, sizeof *dev);
+	for (size_t i = 0; i < nrow; i++) {
+		host[i] = ds[i].host;
+		dev[i] = ds[i].device;
+	}
+	if (query_ident_load(db, host, dev, nrow, &id, err, errlen) < 0)
+		goto out;
 	rows = xcalloc(nrow ? nrow : 1, sizeof *rows);
 	for (size_t i = 0; i < nrow; i++)
-		row_of_dev(&rows[i], &ds[i]);
+		row_of_dev(&rows[i], &ds[i], &id[i]);
 	if (nrow)
 		devices_notes(r);
 	fill_tables(r, rows, nrow, &hl, &p);
 	rc = 0;
 out:
 	free(rows);
+	free(host);
+	free(dev);
+	query_ident_free(id, nrow);
 	query_devstats_free(ds, nds);
 	host_peaks_free(&p);
 	query_hosts_free(&hl);

@@ -14,6 +14,11 @@
  * default window of every I/O question is its last 366 days), and the
  * sums are the hosts' minute values (io_host_hour, through
  * query_scan_host_minutes), each host's devices as iostatmon sampled them.
+ *
+ * iocensus_device_info is an info family, as node_exporter's
+ * node_disk_info: the value 1, the facts in the labels, one sample per
+ * device with a known identity (its current one, query_ident.c), a label
+ * the device has no value for left out.
  */
 #include <stdlib.h>
 
@@ -42,6 +47,40 @@ static const struct {
 	[F_WRITE] = { "iocensus_io_day_write_bytes", "Bytes the host's "
 	    "devices wrote over its latest complete UTC day.", "bytes" },
 };
+
+static const struct rcol_spec info_cols[] = {
+	{ "host", "Host", NULL, CF_PLAIN, 0 },
+	{ "device", "Device", NULL, CF_PLAIN, 0 },
+	{ "wwn", "WWN", NULL, CF_PLAIN, 0 },
+	{ "serial", "Serial", NULL, CF_PLAIN, 0 },
+	{ "model", "Model", NULL, CF_PLAIN, 0 },
+	{ "slot", "Slot", NULL, CF_PLAIN, 0 },
+	{ "value", "Value", NULL, CF_PLAIN, 0 },
+};
+
+/* The devices' current identities as iocensus_device_info. */
+static int
+info_family(sqlite3 *db, struct result *r, char *err, size_t errlen)
+{
+	struct rtable *t = result_table(r, "iocensus_device_info", "The "
+	    "identity of the disk a host's device name is now (its logs' "
+	    "latest): WWN, serial, model and enclosure slot or by-path name; "
+	    "a label without a value is left out.", info_cols,
+	    sizeof info_cols / sizeof *info_cols);
+	struct dev_ident_row *v;
+	size_t n;
+
+	if (query_ident_all(db, &v, &n, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const char *label[] = { v[i].host, v[i].device, v[i].id.wwn,
+		    v[i].id.serial, v[i].id.model, v[i].id.slot };
+
+		result_sample(t, label, 1);
+	}
+	query_ident_rows_free(v, n);
+	return 0;
+}
 
 /* One host's current day and its latest complete one. */
 struct day_acc {
@@ -176,7 +215,8 @@ traffic_metrics(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 		return NULL;
 	}
 	acc = xcalloc(n + 1, sizeof *acc);
-	if (days(db, last, n, acc, err, errlen) < 0) {
+	if (days(db, last, n, acc, err, errlen) < 0 ||
+	    info_family(db, r, err, errlen) < 0) {
 		result_free(r);
 		r = NULL;
 	}
