@@ -255,7 +255,7 @@ def check_upgrade(tmp, mnt, version):
     make_schema5(db, version)
     p = run(FSSCAN, "--db", db, "--quiet", mnt)
     ok(p.returncode == 0, "%s: fsscan upgrades and scans" % what, p.stderr)
-    eq(q(db, "PRAGMA user_version"), [(12,)], "%s: now version 12" % what)
+    eq(q(db, "PRAGMA user_version"), [(13,)], "%s: now version 13" % what)
     eq(q(db, "SELECT name, type FROM pragma_table_info('snapshot') WHERE"
          " name IN (%s) ORDER BY cid" % ", ".join("'%s'" % c for c in
                                                    CAP_COLS)),

@@ -368,7 +368,7 @@ def check_upgrade(tmp, root):
     before = q(db, "SELECT id, files, bytes FROM v_snapshot")
     p = run(IOCENSUS, "cold", "--db", db, "--format", "json")
     ok(p.returncode == 0, "schema 7: iocensus cold opens it", p.stderr)
-    eq(q(db, "PRAGMA user_version"), [(12,)], "schema 7: now version 12")
+    eq(q(db, "PRAGMA user_version"), [(13,)], "schema 7: now version 13")
     eq(q(db, "SELECT id, files, bytes FROM v_snapshot"), before,
        "schema 7: its snapshot keeps its rows")
     eq(q(db, "SELECT count(*) FROM v_cold"), [(0,)],

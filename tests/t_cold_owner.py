@@ -437,7 +437,7 @@ def check_upgrade(tmp, root, users):
               for v in views}
     before["owner"] = q(db, "SELECT * FROM owner ORDER BY 1, 2, 3")
     res = cold_json(db, "--by", "user", "--fs", "tree")
-    eq(q(db, "PRAGMA user_version"), [(12,)], "schema 11: now version 12")
+    eq(q(db, "PRAGMA user_version"), [(13,)], "schema 11: now version 13")
     eq({v: q(db, "SELECT * FROM %s ORDER BY 1, 2, 3, 4" % v)
         for v in views} | {"owner": q(db, "SELECT * FROM owner ORDER BY"
                                       " 1, 2, 3")}, before,

@@ -245,8 +245,8 @@ def upgrade(tmp):
        err)
     con = sqlite3.connect(db)
     con.text_factory = bytes
-    eq(con.execute("PRAGMA user_version").fetchone()[0], 12,
-       "upgrade: now schema 12")
+    eq(con.execute("PRAGMA user_version").fetchone()[0], 13,
+       "upgrade: now schema 13")
     after = [r for r in vdir_rows(con) if r[0] <= 2]
     eq(after, sorted(rows + [orphan]), "upgrade: v_dir rows as before, the"
        " row without a parent row included")

@@ -302,7 +302,7 @@ def check_upgrade(tmp, root, want2):
     con.close()
     before = q(db, "SELECT * FROM v_dir ORDER BY path")
     rows, _ = du_rows(db, "proj", "--depth", 9)
-    eq(q(db, "PRAGMA user_version"), [(12,)], "schema 11: now version 12")
+    eq(q(db, "PRAGMA user_version"), [(13,)], "schema 11: now version 13")
     eq([r[:-1] for r in q(db, "SELECT * FROM v_dir ORDER BY path")], before,
        "schema 11: every dir row kept")
     eq(q(db, "SELECT count(*) FROM dir WHERE cold_bytes IS NOT NULL"),

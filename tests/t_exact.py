@@ -616,8 +616,8 @@ def upgrade(tmp, root, now):
                        "--dirs", "all", root)
     ok(rc == 0, "upgrade: fsscan into the schema-3 database: exit 0", err)
     c = sqlite3.connect(db)
-    eq(c.execute("PRAGMA user_version").fetchone()[0], 12,
-       "upgrade: now schema 12")
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 13,
+       "upgrade: now schema 13")
     eq(c.execute("SELECT name, type FROM pragma_table_info('snapshot')"
                  " WHERE name IN ('fs_bytes', 'fs_free_bytes',"
                  " 'fs_avail_bytes', 'fs_inodes', 'fs_free_inodes',"
@@ -704,8 +704,8 @@ def upgrade_v4(tmp, root, now):
                        "--dirs", "1", root)
     ok(rc == 0, "schema 4: fsscan upgrades it: exit 0", err)
     c = sqlite3.connect(db)
-    eq(c.execute("PRAGMA user_version").fetchone()[0], 12,
-       "schema 4: now schema 12")
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 13,
+       "schema 4: now schema 13")
     eq([r for r in sorted(c.execute(VDIR).fetchall(), key=repr)
         if r[0] == 1], before,
        "schema 4: v_dir rows as before, exact text kept as text")

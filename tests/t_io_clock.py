@@ -311,7 +311,7 @@ def check_upgrade(db_good):
     ok(sql(db, "SELECT count(*) FROM io_minute WHERE valid = 0")[0][0] > 0,
        "version 3: rows without a valid device")
     after = outputs(db)
-    eq(sql(db, "PRAGMA user_version"), [(12,)], "version 3: now 12")
+    eq(sql(db, "PRAGMA user_version"), [(13,)], "version 3: now 13")
     eq(sql(db, "SELECT count(*) FROM io_minute WHERE valid = 0"), [(0,)],
        "version 3, upgraded: no row without a valid device")
     ok(after == before, "version 3, upgraded: every analysis the same")

@@ -301,8 +301,8 @@ def check_upgrade(tmp, src):
        "version 2: an analysis upgrades it and says it is stale",
        p.stderr + repr(notes))
     c = sqlite3.connect(db)
-    eq(c.execute("PRAGMA user_version").fetchone()[0], 12,
-       "version 2: now version 12")
+    eq(c.execute("PRAGMA user_version").fetchone()[0], 13,
+       "version 2: now version 13")
     c.close()
     eq(ingest(db).returncode, 0, "version 2: ingest of nothing exits 0")
     compare(tables(db), want, "version 2, upgraded and rebuilt")

@@ -5,7 +5,7 @@
     (three snapshots: depth:1 with --cold 1,7,30 and limits, depth:2 with
     a private name, one threshold of 3652425 days; exact TEXT totals,
     future times, a hard link, a project without files), is upgraded in
-    place by the first iocensus that opens it: user_version 12, every
+    place by the first iocensus that opens it: user_version 13, every
     view (v_snapshot, v_limit, v_project, v_cold, v_hist, v_dir and the
     I/O views) gives exactly the rows it gave, values and types (v_dir
     with schema 12's cold_bytes, NULL in every old row); no old
@@ -105,10 +105,12 @@ def upgrade(tmp):
        {v: len(r) for v, r in before.items()})
     rc, out, err = run(IOC, "snapshots", "--db", db)
     eq(rc, 0, "upgrade: iocensus snapshots opens it", err)
-    eq(q(db, "PRAGMA user_version"), [(12,)], "upgrade: now schema 12")
+    eq(q(db, "PRAGMA user_version"), [(13,)], "upgrade: now schema 13")
     after = views(db)
-    eq(sorted(after), sorted(list(before) + ["v_cold_owner"]),
-       "upgrade: the same views, and schema 12's v_cold_owner")
+    eq(sorted(after), sorted(list(before) + ["v_cold_owner",
+                                             "v_io_device"]),
+       "upgrade: the same views, and schema 12's v_cold_owner and 13's"
+       " v_io_device")
     eq(q(db, "SELECT DISTINCT snapshot_id, files, bytes FROM"
             " v_cold_owner"), q(db, "SELECT snapshot_id, 0, 0 FROM cold"
                                 " GROUP BY snapshot_id HAVING max(files)"
