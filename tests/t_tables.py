@@ -270,7 +270,8 @@ WIDE = {
     "burst": {"burst": ["valid_minutes", "io_minutes", "io_runs",
                         "noio_runs", "servers"]},
     "devices": {t: ["samples", "covered_s", "minutes", "peak_t", "avg_iops",
-                    "peak_iops", "avg_req_kib", "read_share"]
+                    "peak_iops", "avg_req_kib", "read_share"] +
+                (["wwn", "serial", "model", "slot"] if t == "devices" else [])
                 for t in ("devices", "hosts")},
     "health": {"levels": ["devices", "what"]},
     "ingest": {"sources": ["conflicts", "quarantined_first",

@@ -318,6 +318,8 @@ def devices(model, hosts=None, frm=None, to=None):
         for d in ds:
             _rates(d)
             r = _row(d, "device", d["device"])
+            # The captures carry no identity (no import --ident).
+            r.update(wwn=None, serial=None, model=None, slot=None)
             r["_peak_bytes"] = d["peak_bytes"]
             members.append(r)
         tot = {"host": h, "samples": 0, "covered_ms": 0}
