@@ -1,14 +1,18 @@
 /*
- * import_ident: see import_ident.h. The file is read through lib/lines
- * (bounded: a wrong name such as /dev/zero fails at once). Values are
+ * import_ident: see import_ident.h. The file must be a regular file (a
+ * FIFO would hold the import up), read through lib/lines (bounded). Values are
  * kept byte for byte, as sysfs would give them; the log and the database
  * hold any bytes, and every output escapes them.
  */
 #include "import_ident.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "diskstats.h"
 #include "lines.h"
@@ -157,6 +161,27 @@ one_line(void *arg, char *line, int lineno)
 	return device_line(r, line, lineno);
 }
 
+/* The file, opened without blocking (a FIFO would wait for a writer) and
+ * refused unless a regular file. The descriptor, or -1 with err. */
+static int
+open_regular(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, O_RDONLY) < 0) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int
 import_ident_read(const char *path, struct import_idents *t)
 {
@@ -164,13 +189,18 @@ import_ident_read(const char *path, struct import_idents *t)
 	struct lines_src src = { path, NULL, "an identity file", 1, err,
 	    sizeof err };
 	struct reader r = { .path = path, .t = t };
+	int fd;
 
 	memset(t, 0, sizeof *t);
-	if (lines_read_path(&src, one_line, &r) < 0) {
+	if ((fd = open_regular(path, err, sizeof err)) < 0 ||
+	    lines_read(&src, fd, one_line, &r) < 0) {
 		fprintf(stderr, "iostatmon import: --ident %s\n", err);
+		if (fd >= 0)
+			close(fd);
 		import_ident_free(t);
 		return -1;
 	}
+	close(fd);
 	if (t->n)
 		qsort(t->d, t->n, sizeof *t->d, cmp_name);
 	return 0;

@@ -383,6 +383,18 @@ def test_import(sc):
     ok(rc == 0 and os.path.isfile(os.path.join(good, name)),
        "import -o a new directory: made, the log in it", err)
 
+    # --ident names a file another user planted: a FIFO must not hold the
+    # import up, a device must not fill memory; the capture is imported.
+    d = sc.arena("sticky")
+    fifo(os.path.join(d, "ident"))
+    for what, ident in (("a FIFO", os.path.join(d, "ident")),
+                        ("/dev/zero", "/dev/zero")):
+        out = os.path.join(sc.arena("sticky"), "ident.iolog.gz")
+        rc, err = run(imp + ["--out", out, "--ident", ident], timeout=30)
+        ok(rc == 1 and said(err, ident, "not a regular file") and
+           os.path.isfile(out), "import --ident %s: not waited on nor read,"
+           " said, the capture imported (exit 1)" % what, err)
+
 
 def test_retain(sc):
     a = sc.arena("sticky")

@@ -169,10 +169,13 @@ def check_ingest(tmp):
        " no row for sdd, which has none")
     span = {r[1]: (r[6], r[7]) for r in rows}
     io = {r[0]: (r[1], r[2]) for r in q(
-        db, "SELECT device, min(t - seconds), max(t) FROM v_io"
+        db, "SELECT device, min(CAST(round(t * 1000) AS INTEGER) -"
+            " CAST(round(seconds * 1000) AS INTEGER)),"
+            " max(CAST(round(t * 1000) AS INTEGER)) FROM v_io"
             " GROUP BY device")}
-    eq(span, {n: io[n] for n in span}, "first and last are those of the"
-       " device's samples in v_io")
+    eq({n: (round(f * 1000), round(l * 1000)) for n, (f, l) in span.items()},
+       {n: io[n] for n in span}, "first and last are those of the device's"
+       " samples in v_io (in ms)")
     ok(all(a0 - 1 <= f <= l <= a1 + 1 for f, l in span.values()),
        "and lie in the run's wall-clock time", (a0, a1, span))
 
