@@ -96,13 +96,16 @@ enclosure_slot(const struct sysblk *g, int i, char *buf, size_t len)
 	return rc;
 }
 
-/* Does the target of a by-path link name the device kname ("../../sdc")? */
+/* Does the target of a by-path link name the device, by its diskstats
+ * name below /dev ("../../sdc", "../../cciss/c0d0", "/dev/sdc")? */
 static int
-names_dev(const char *target, const char *kname)
+names_dev(const char *target, const char *name)
 {
-	const char *b = strrchr(target, '/');
-
-	return strcmp(b ? b + 1 : target, kname) == 0;
+	while (strncmp(target, "../", 3) == 0)
+		target += 3;
+	if (strncmp(target, "/dev/", 5) == 0)
+		target += 5;
+	return strcmp(target, name) == 0;
 }
 
 /* The by-path name of a disk that is in no enclosure: the first link of
@@ -111,7 +114,7 @@ names_dev(const char *target, const char *kname)
  * lib/safedir and its links are read, never followed; none of it when
  * the directory is missing (no udev, a container). */
 static int
-by_path_slot(const char *kname, char *buf, size_t len)
+by_path_slot(const char *name, char *buf, size_t len)
 {
 	char err[PATH_MAX + 64], target[PATH_MAX], *best = NULL;
 	struct dirent *e;
@@ -137,7 +140,7 @@ by_path_slot(const char *kname, char *buf, size_t len)
 		if (n <= 0)
 			continue;
 		target[n] = '\0';
-		if (names_dev(target, kname)) {
+		if (names_dev(target, name)) {
 			free(best);
 			best = xstrdup(e->d_name);
 		}
@@ -159,7 +162,7 @@ slot(const struct sysblk *g, int i, struct dev_info *d)
 
 	if (enclosure_slot(g, i, buf, sizeof buf) == 0 ||
 	    (g->real_dev && !g->n[i].partition &&
-	    by_path_slot(g->n[i].kname, buf, sizeof buf) == 0))
+	    by_path_slot(g->n[i].name, buf, sizeof buf) == 0))
 		add(d, "slot", buf);
 }
 

@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
 """Device identity from iostatmon to the analyses.
 
+- on this machine's /sys, each disk's slot is its enclosure link's
+  component, else its /dev/disk/by-path name, none where neither is (an
+  oracle reading both); and with a /dev/disk/by-path made in a mount
+  namespace of the test's own: a disk's first link to itself, not a
+  partition's, nothing through another user's link;
 - iostatmon on a fake sysfs (tests/lib/faketopo.py) records each data
   disk's wwid, serial, model and slot (an enclosure link's component name)
   as the tree holds them, hostile values included (a newline, a quote, a
@@ -36,7 +41,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
-from tap import ok, eq, done          # noqa: E402
+from tap import ok, eq, skip, done    # noqa: E402
 from faketopo import Topo, SATA       # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
@@ -145,6 +150,101 @@ def check_devident(topo):
        " slot as the fake sysfs holds them, none where it has none")
     mon = {d["name"] for d in json.loads(out) if d["monitored"]}
     eq(mon, set(OLD), "the four data disks are sampled")
+
+
+def real_slots():
+    """The oracle of the slot on this machine's /sys and /dev: a disk's
+    first enclosure link, else its first /dev/disk/by-path link (in name
+    order) whose target is the disk itself."""
+    byp = "/dev/disk/by-path"
+    links = sorted(os.listdir(byp)) if os.path.isdir(byp) else []
+    want = {}
+    for kname in sorted(os.listdir("/sys/class/block")):
+        node = os.path.join("/sys/class/block", kname)
+        name = kname.replace("!", "/")
+        dev = os.path.join(node, "device")
+        encl = sorted(e for e in (os.listdir(dev) if os.path.isdir(dev)
+                                  else [])
+                      if e.startswith("enclosure_device:") and
+                      len(e) > len("enclosure_device:"))
+        if encl:
+            want[name] = encl[0][len("enclosure_device:"):]
+        elif not os.path.exists(os.path.join(node, "partition")):
+            hit = [ln for ln in links if re.sub(r"^(\.\./)*(/dev/)?", "",
+                                                os.readlink(os.path.join(
+                                                    byp, ln))) == name]
+            if hit:
+                want[name] = hit[0]
+    return want
+
+
+def check_real():
+    rc, out, err = run(IOSTATMON, "devices", "--format", "json")
+    eq(rc, 0, "iostatmon devices on this machine", err)
+    got = {d["name"]: d["attributes"]["slot"] for d in json.loads(out)
+           if "slot" in d["attributes"]}
+    want = real_slots()
+    eq(got, {n: want[n] for n in want if n in {d["name"] for d in
+                                               json.loads(out)}},
+       "this machine: each disk's slot is its enclosure link, else its"
+       " by-path link, none where neither is (%d with one; /dev/disk/"
+       "by-path %s)" % (len(want), "present" if os.path.isdir(
+           "/dev/disk/by-path") else "missing"))
+
+
+def devices_in_ns(script):
+    """iostatmon devices (JSON) run after script in a mount namespace of
+    its own, whose /dev is a fresh tmpfs: {name: slot}, or None when
+    the namespace cannot be had."""
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-ec", "mount -t tmpfs none /dev\n" + script +
+                        "\nexec \"$0\" devices --format json",
+                        os.path.abspath(IOSTATMON)],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        return None, p.stderr
+    return {d["name"]: d["attributes"].get("slot")
+            for d in json.loads(p.stdout)}, p.stderr
+
+
+def check_by_path():
+    """/dev/disk/by-path on this machine's /sys, in a namespace of its own
+    (the machine's /dev is not touched): a whole disk's first link whose
+    target is the disk itself, a partition's link not counted; a
+    directory on the way that is another user's link is not followed."""
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        skip("by-path slots", "a private /dev needs a mount namespace",
+             "root" if os.geteuid() != 0 else "unshare")
+        return
+    whole = sorted(k for k in os.listdir("/sys/class/block")
+                   if not os.path.exists(os.path.join(
+                       "/sys/class/block", k, "partition")))[:2]
+    d1, d2 = [k.replace("!", "/") for k in whole] + [None] * (2 - len(whole))
+    lines = ["mkdir -p /dev/disk/by-path", "cd /dev/disk/by-path",
+             "ln -s '../../%s-part1' a-part" % d1,
+             "ln -s '../../%s' b-one" % d1, "ln -s '../../%s' c-one" % d1,
+             "ln -s 'sdzz' 0-other"]
+    want = {d1: "b-one"}
+    if d2:
+        lines.append("ln -s '/dev/%s' d-two" % d2)
+        want[d2] = "d-two"
+    got, err = devices_in_ns("\n".join(lines))
+    if got is None:
+        skip("by-path slots", "no mount namespace here: " + err.strip())
+        return
+    base = real_slots()     # enclosure slots win over by-path names
+    exp = dict(base)
+    for n, v in want.items():
+        exp.setdefault(n, v)
+    eq({n: v for n, v in got.items() if v}, exp,
+       "by-path: a disk's first link to it, by name order (%s)" % want)
+    got, err = devices_in_ns("\n".join([
+        "mkdir -p /dev/elsewhere/by-path", "cd /dev/elsewhere/by-path",
+        "ln -s '../../%s' b-one" % d1, "ln -s /dev/elsewhere /dev/disk",
+        "chown -h 65534:65534 /dev/disk"]))
+    eq({n: v for n, v in (got or {}).items() if v}, base,
+       "by-path: /dev/disk another user's link: not followed, no slot",
+       err)
 
 
 def check_ingest(tmp):
@@ -365,6 +465,8 @@ def check_upgrade(tmp, log):
 
 def main():
     open(CONF, "w").close()
+    check_real()
+    check_by_path()
     db, host = check_ingest(TMP)
     check_metrics(db, host)
     check_devices(check_import(TMP))
