@@ -143,6 +143,13 @@ gen_options(struct gen *g, int argc, char **argv)
 		usage();
 		return -1;
 	}
+	for (int i = 0; i < g->nfault; i++)
+		if (g->fault[i].h >= g->hosts || g->fault[i].d >= g->devices) {
+			fprintf(stderr, "iocensus_gen: a fault names host %d "
+			    "device %d of %d x %d\n", g->fault[i].h,
+			    g->fault[i].d, g->hosts, g->devices);
+			return -1;
+		}
 	if (g->start % 60) {
 		fprintf(stderr, "iocensus_gen: --start must be a whole minute\n");
 		return -1;
