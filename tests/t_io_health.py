@@ -26,8 +26,9 @@ its negative (the same seed without the fault) has none. The answer of
   (promtool check metrics when promtool is installed).
 
 Also: --factor (bad values are usage errors), --host, --from inside the
-slow period, a host with two devices (not called: too few peers), the
-report's section and summary, and an empty database.
+slow period, a host with two devices (not called: too few peers), an
+idle disk (not called: no busy hour, no metric sample), the report's
+section and summary, and an empty database.
 """
 import csv
 import io
@@ -247,10 +248,12 @@ def case_write(tmp):
 
 def check_w25(n, fl, devs, hosts, eps):
     r = devs[("h000", "sdd")]
+    # Healthy at K = 3, its period every compared hour: a day at 1, a
+    # day at 2.5.
     wf = r.get("write_factor")
-    ok(not verdict_ok(r.get("verdict"), "slow") and wf is not None and
-       2 <= wf < 3,
-       n + ": at K = 3 not slow, its write factor between 2 and 3", str(r))
+    ok(verdict_ok(r.get("verdict"), "healthy") and wf is not None and
+       1.5 < wf < 2,
+       n + ": at K = 3 healthy, its write factor between 1.5 and 2", str(r))
     res = fl.oracle(k=2.0)
     got, _, _ = check_tables(n + ", K = 2", fl, res, "--factor", "2")
     truth_only(n + ", K = 2", got, ("h000", "sdd"), "slow", "write",
@@ -446,6 +449,20 @@ def test_few_peers(tmp):
        "two disks a host: no iocensus_device_slow sample", p.stdout[-300:])
 
 
+def test_idle(tmp):
+    fl = Fl(tmp, "idle", 22, 1, lambda f: f.idle_device("h001", "sdb"))
+    res = fl.oracle()
+    devs, _, _ = check_tables("an idle disk", fl, res)
+    check_metrics("an idle disk", fl, res)
+    eq(sorted(k for k, v in devs.items()
+              if not verdict_ok(v.get("verdict"), "healthy")),
+       [("h001", "sdb")], "an idle disk: it alone is not healthy")
+    r = devs.get(("h001", "sdb"), {})
+    eq((r.get("slow"), r.get("busy_hours"), r.get("verdict")),
+       (None, 0, "not called: 0 busy hours, 6 needed"),
+       "an idle disk: not called, 0 busy hours")
+
+
 def bundle_csv(path, member):
     """A CSV member of a bundle, or None without it."""
     with tarfile.open(path) as tf:
@@ -491,6 +508,7 @@ def main():
     try:
         test_cases(tmp)
         test_few_peers(tmp)
+        test_idle(tmp)
         test_report(tmp)
         test_empty(tmp)
     finally:
