@@ -21,7 +21,8 @@ its negative (the same seed without the fault) has none. The answer of
 - against tests/lib/health_oracle.py (the rule of docs/analyses.md from
   the raw captures, with tests/lib/io_oracle.py's minutes): every row
   and every column of the tables devices, hosts, episodes and summary
-  (counts and times exact, values to 1e-9 relative), and the metrics
+  (counts and times exact, values to 1e-9 relative), each slow device's
+  figure (slow_N: its compared hours, await and peers' band), the metrics
   iocensus_device_slow and iocensus_device_slow_episodes of each device
   (promtool check metrics when promtool is installed).
 
@@ -165,6 +166,7 @@ def check_tables(name, fl, res, *extra):
         for g, w in zip(eps, want)),
        name + ": the episodes as the oracle has them",
        "%r against %r" % ((eps or [])[:3], want[:3]))
+    check_figures(name, t, res)
     summ = (t.get("summary", {}).get("rows") or [{}])[0]
     eq({k: summ.get(k) for k in res.summary}, res.summary,
        name + ": the summary's counts")
@@ -174,6 +176,25 @@ def check_tables(name, fl, res, *extra):
        [{k: csv_cell(r.get(k)) for k in health_oracle.COLUMNS}
         for r in devs], name + ": CSV devices rows are the JSON's")
     return got, hosts, eps or []
+
+
+def check_figures(name, t, res):
+    """Table slow_N: the Nth slow device's compared hours, its await and
+    its peers' band and median."""
+    slow = sorted((k for k, v in res.devices.items() if v.word == "slow"),
+                  key=lambda k: (k[0].encode(), k[1].encode()))
+    for n, dv in enumerate(slow, 1):
+        rows = t.get("slow_%d" % n, {}).get("rows", [])
+        got = [tuple(r.get(c) for c in ("t", "await_ms", "peers_min_ms",
+                                        "peers_max_ms", "peers_median_ms"))
+               for r in rows]
+        want = [(x[0], x[1], x[2], x[3], x[4]) for x in res.series[dv]]
+        ok(len(got) == len(want) and all(
+            all(same(a, b) for a, b in zip(g, w))
+            for g, w in zip(got, want)),
+           "%s: figure %d: %s %s's compared hours, await and peers' band"
+           % (name, n, dv[0], dv[1]), "%d rows against %d" % (len(got),
+                                                             len(want)))
 
 
 def csv_cell(v):
