@@ -38,6 +38,9 @@ Readings of the rule where its text leaves a choice (the simplest one):
   is earlier.
 - An episode's factor is the greatest ratio of any direction in its slow
   minutes.
+- The verdict column: the oracle holds the short word (slow,
+  intermittent, suspect, healthy, not called); the tests compare it with
+  the start of iocensus's cell, which may be the longer text.
 - A minute of a device counts only when it is valid (a missing minute is
   neither slow nor compared); the peers of a minute are the other alike
   members of its hour whose same minute is valid.
