@@ -16,7 +16,11 @@ directory, and the report's readability rules on the page it writes.
   first, the load-class grid's server labels are set larger than the
   axes, the burstiness section says what I, rho and P mean, and the size
   facts speak of the most common sizes.
+- `iocensus health` on the study's database names exactly its two
+  failing disks (scripts/study-db): fs003 sdc slow in reads, fs006 sde
+  intermittent; every other disk is healthy.
 """
+import json
 import os
 import re
 import shutil
@@ -26,7 +30,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from tap import ok, done                         # noqa: E402
+from tap import ok, eq, done                     # noqa: E402
 
 TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ["BUILD"]
@@ -100,6 +104,24 @@ def check_readability(html):
        "sizes: 'Most common sizes'")
 
 
+def check_health(db):
+    """The study's two failing disks (scripts/study-db), and no other."""
+    p = subprocess.run([os.path.join(BUILD, "iocensus"), "health", "--db", db,
+                        "--format", "json", "--table", "devices"],
+                       capture_output=True, text=True)
+    rows = json.loads(p.stdout)["tables"]["devices"]["rows"] \
+        if p.returncode == 0 else []
+    words = ("slow", "intermittent", "suspect", "healthy", "not called")
+    eq(sorted((r["host"], r["device"],
+               [w for w in words if r["verdict"].startswith(w)][:1],
+               r.get("direction")) for r in rows
+              if not r["verdict"].startswith("healthy")),
+       [("fs003", "sdc", ["slow"], "read"),
+        ("fs006", "sde", ["intermittent"], None)],
+       "health on the study: fs003 sdc slow in reads, fs006 sde "
+       "intermittent, every other disk healthy", p.stderr[-300:])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="t_demo.")
     try:
@@ -139,6 +161,7 @@ def main():
         study = open(os.path.join(out, "study-report.html")).read()
         check_study(study)
         check_readability(study)
+        check_health(os.path.join(out, "study", "census.db"))
         ok("study-report.html" in p.stdout, "the demo names both reports")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

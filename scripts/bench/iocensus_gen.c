@@ -21,13 +21,20 @@
  * `iostatmon import` of them gives the same samples as the logs (plus one
  * sample over the lost window, which import flags as a gap).
  *
+ * --slow-read H,D,DAY,F makes device D of host H (indexes from 0) F times
+ * slower per read from day DAY on; --episode H,D,MIN,LEN,F makes it F times
+ * slower per request for LEN minutes from minute MIN of every day: the
+ * demo's slow and intermittent disks (scripts/study-db).
+ *
  * --stats prints the model's aggregate over intervals every host knows
  * (approximately the minutes ingest will call complete).
  * Exit status: 0 done, 2 usage, 3 a file could not be written.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +158,34 @@ reboot(struct host *x, uint64_t t_ns)
 	x->have_prev = 0;
 }
 
+void
+gen_fault_apply(const struct gen *g, int h, int d, int64_t k,
+    uint64_t inc[DS_KNOWN])
+{
+	int64_t m = k % LOAD_DAY_MIN;
+
+	assert(g != NULL && inc != NULL && k >= 0);
+	for (int i = 0; i < g->nfault; i++) {
+		const struct gen_fault *f = &g->fault[i];
+		double ms = (double)(inc[DS_RD_MS] + inc[DS_WR_MS]), more;
+
+		if (f->h != h || f->d != d || k / LOAD_DAY_MIN < f->day ||
+		    m < f->from || m >= f->from + f->len || ms <= 0)
+			continue;
+		inc[DS_RD_MS] = (uint64_t)((double)inc[DS_RD_MS] * f->factor);
+		if (!f->reads_only)
+			inc[DS_WR_MS] = (uint64_t)((double)inc[DS_WR_MS] *
+			    f->factor);
+		/* The disk is busy longer by the share its time grew, and
+		 * never more than 95% of the minute. */
+		more = (double)(inc[DS_RD_MS] + inc[DS_WR_MS]) / ms;
+		inc[DS_IO_MS] = (uint64_t)fmin((double)inc[DS_IO_MS] * more,
+		    0.95 * 60000);
+		inc[DS_WEIGHTED_MS] = inc[DS_RD_MS] + inc[DS_WR_MS] +
+		    inc[DS_FL_MS];
+	}
+}
+
 /* Raise every device's counters by minute k's activity. */
 static void
 advance(struct host *x, int64_t k, uint64_t *bytes)
@@ -161,6 +196,7 @@ advance(struct host *x, int64_t k, uint64_t *bytes)
 	for (int j = 0; j < x->g->devices; j++) {
 		*bytes += load_device_minute(&x->g->load, x->h, x->w[j], k,
 		    &x->rng, inc, &flight);
+		gen_fault_apply(x->g, x->h, j, k, inc);
 		for (int f = 0; f < DS_KNOWN; f++)
 			x->abs[j][f] += inc[f];
 		x->abs[j][DS_IN_FLIGHT] = flight;

@@ -9,6 +9,18 @@
 
 #include "iocensus_load.h"
 
+/* A slow device (for the demo's device health): host h's device d takes
+ * factor times as long per read (reads_only) or per request, in the
+ * minutes [from, from + len) of every day from day `day` on (len 1440:
+ * every minute of those days). */
+struct gen_fault {
+	int h, d, day, reads_only;
+	int64_t from, len;
+	double factor;
+};
+
+#define GEN_FAULTS 4
+
 struct gen {
 	const char *out, *raw;		/* log directory, raw capture directory */
 	int hosts, devices, days, threads;
@@ -17,6 +29,8 @@ struct gen {
 	int64_t start;			/* unix seconds of the first read */
 	uint64_t seed;
 	int stats;			/* print the model's aggregate */
+	struct gen_fault fault[GEN_FAULTS];
+	int nfault;
 	struct load load;
 };
 
@@ -31,6 +45,10 @@ struct gen_count {
 
 /* Parse the command line into g (defaults: the study's size). 0 or -1. */
 int gen_options(struct gen *g, int argc, char **argv);
+
+/* Slow minute k's increments of host h's device d by the faults. */
+void gen_fault_apply(const struct gen *g, int h, int d, int64_t k,
+    uint64_t inc[DS_KNOWN]);
 
 void gen_count_init(struct gen_count *c, const struct gen *g, int thread);
 void gen_count_free(struct gen_count *c);

@@ -28,7 +28,10 @@ usage(void)
 "  --raw DIR          also write raw captures DIR/HOST.raw ...\n"
 "  --raw-hosts N      ... of the first N hosts (16)\n"
 "  --raw-days N       ... for the first N days (7)\n"
-"  --stats            print the model's aggregate throughput summary\n",
+"  --stats            print the model's aggregate throughput summary\n"
+"  --slow-read H,D,DAY,F    device D of host H: reads F times slower from day DAY\n"
+"  --episode H,D,MIN,LEN,F  device D of host H: F times slower for LEN minutes\n"
+"                     from minute MIN of every day\n",
 	    stderr);
 }
 
@@ -46,6 +49,45 @@ number(const char *s, long long lo, long long hi, long long *v)
 	return 0;
 }
 
+/* "a,b,...": n numbers, the last one a factor from 1 to 1000. */
+static int
+fault(struct gen *g, const char *s, int reads_only)
+{
+	struct gen_fault *f = &g->fault[g->nfault];
+	long long h, d, a, b = 1440;
+	double x;
+	char *end;
+	int n, used = 0;
+
+	if (g->nfault == GEN_FAULTS) {
+		fprintf(stderr, "iocensus_gen: at most %d faults\n", GEN_FAULTS);
+		return -1;
+	}
+	n = reads_only ?
+	    sscanf(s, "%lld,%lld,%lld,%n", &h, &d, &a, &used) :
+	    sscanf(s, "%lld,%lld,%lld,%lld,%n", &h, &d, &a, &b, &used);
+	if (n != (reads_only ? 3 : 4) || used == 0 || h < 0 || d < 0 ||
+	    a < 0 || a > (reads_only ? 3650 : 1439) || b < 1 || b > 1440)
+		goto bad;
+	x = strtod(s + used, &end);
+	if (*end || !(x >= 1 && x <= 1000))
+		goto bad;
+	memset(f, 0, sizeof *f);
+	f->h = (int)h;
+	f->d = (int)d;
+	f->reads_only = reads_only;
+	f->day = reads_only ? (int)a : 0;
+	f->from = reads_only ? 0 : a;
+	f->len = b;
+	f->factor = x;
+	g->nfault++;
+	return 0;
+bad:
+	fprintf(stderr, "iocensus_gen: %s: expected %s\n", s, reads_only ?
+	    "HOST,DEVICE,DAY,FACTOR" : "HOST,DEVICE,MINUTE,LENGTH,FACTOR");
+	return -1;
+}
+
 int
 gen_options(struct gen *g, int argc, char **argv)
 {
@@ -57,6 +99,7 @@ gen_options(struct gen *g, int argc, char **argv)
 		{ "maint-day", 1, NULL, 'm' }, { "raw", 1, NULL, 'r' },
 		{ "raw-hosts", 1, NULL, 'R' }, { "raw-days", 1, NULL, 'd' },
 		{ "stats", 0, NULL, 'x' }, { "help", 0, NULL, 'h' },
+		{ "slow-read", 1, NULL, 'F' }, { "episode", 1, NULL, 'E' },
 		{ NULL, 0, NULL, 0 }
 	};
 	long long v = 0;
@@ -79,6 +122,8 @@ gen_options(struct gen *g, int argc, char **argv)
 		case 'o': g->out = optarg; break;
 		case 'r': g->raw = optarg; break;
 		case 'x': g->stats = 1; break;
+		case 'F': rc = fault(g, optarg, 1); break;
+		case 'E': rc = fault(g, optarg, 0); break;
 		case 'H': rc = number(optarg, 1, 100000, &v); g->hosts = (int)v; break;
 		case 'D': rc = number(optarg, 1, 1000, &v); g->devices = (int)v; break;
 		case 'N': rc = number(optarg, 1, 3650, &v); g->days = (int)v; break;
@@ -98,6 +143,13 @@ gen_options(struct gen *g, int argc, char **argv)
 		usage();
 		return -1;
 	}
+	for (int i = 0; i < g->nfault; i++)
+		if (g->fault[i].h >= g->hosts || g->fault[i].d >= g->devices) {
+			fprintf(stderr, "iocensus_gen: a fault names host %d "
+			    "device %d of %d x %d\n", g->fault[i].h,
+			    g->fault[i].d, g->hosts, g->devices);
+			return -1;
+		}
 	if (g->start % 60) {
 		fprintf(stderr, "iocensus_gen: --start must be a whole minute\n");
 		return -1;
