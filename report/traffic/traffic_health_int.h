@@ -5,11 +5,14 @@
  *  - traffic_kind.c: a device's kind from its kernel name, and what an
  *    aggregate over devices of that kind counts;
  *  - traffic_health_cmp.c: one hour of a device (or of a host's devices
- *    of one kind) against its peers' hours;
+ *    of one kind) against its peers' hours: the load model, the ratios
+ *    per direction;
  *  - traffic_health_track.c: the hours of one device or host in time
- *    order: since when it is slow, and the verdict;
+ *    order: since when each direction is slow, and the verdict;
+ *  - traffic_health_min.c: the minutes of a group hour, the episodes and
+ *    the onset minutes of a device;
  *  - traffic_health_run.c: the hours of a window, device by device and
- *    host by host;
+ *    host by host, in two passes (hours, then minutes);
  *  - traffic_health_fig.c: the figure of each slow device;
  *  - traffic_health.c: the question, its tables and notes, and the
  *    metric family.
