@@ -57,8 +57,9 @@ static const struct rcol_spec dev_cols[] = {
 #define NHOST_COLS	(HOST_HEAD + 2)
 
 /* The columns a terminal leaves out of the devices and hosts tables. */
-#define HIDDEN "threshold,peers,busy_hours,compared_hours,hours_above," \
-	"period_hours,episode_seconds,start,end,wwn,serial,model,slot"
+#define HIDDEN_HOST "threshold,peers,busy_hours,compared_hours," \
+	"hours_above,period_hours"
+#define HIDDEN HIDDEN_HOST ",episode_seconds,start,end,wwn,serial,model,slot"
 
 /* The host table: "kind" for "device", and other hosts as peers. */
 static void
@@ -327,7 +328,7 @@ hosts_table(struct result *r, const struct health_run *run)
 
 	host_cols(cols);
 	t = result_table(r, "hosts", "Hosts", cols, NHOST_COLS);
-	result_wide(t, HIDDEN);
+	result_wide(t, HIDDEN_HOST);
 	for (size_t g = 0; g < run->ngroup; g++) {
 		struct health_row w = host_row(run, g);
 
@@ -542,7 +543,11 @@ health_load(sqlite3 *db, const struct opts *o, struct devh_list *l,
 	if (query_devhours_open(db, &o->win, l, err, errlen) < 0)
 		return -1;
 	traffic_health_run_init(run, l, opts_xdec_value(o->factor));
-	return traffic_health_run_scan(db, run, figures, err, errlen);
+	if (traffic_health_run_hours(db, run, err, errlen) < 0)
+		return -1;
+	if (figures)
+		traffic_health_fig_want(run);
+	return traffic_health_run_minutes(db, run, err, errlen);
 }
 
 struct result *

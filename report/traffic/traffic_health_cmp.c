@@ -77,7 +77,7 @@ cmp_double(const void *a, const void *b)
 }
 
 void
-traffic_health_sort(double *v, size_t n)
+traffic_health_cmp_sort(double *v, size_t n)
 {
 	if (n)
 		qsort(v, n, sizeof *v, cmp_double);
@@ -94,18 +94,18 @@ sorted(const struct health_hour *const *m, const double *q, size_t n, int k,
 	for (size_t i = 0; i < n; i++)
 		if (m[i]->busy && !isnan(m[i]->v[k]))
 			v[nv++] = q ? m[i]->v[k] / q[i] : m[i]->v[k];
-	traffic_health_sort(v, nv);
+	traffic_health_cmp_sort(v, nv);
 	return nv;
 }
 
 double
-traffic_health_median(const double *v, size_t n)
+traffic_health_cmp_median(const double *v, size_t n)
 {
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 double
-traffic_health_without_at(const double *v, size_t n, double x, size_t i)
+traffic_health_cmp_without_at(const double *v, size_t n, double x, size_t i)
 {
 	const double *f = bsearch(&x, v, n, sizeof *v, cmp_double);
 	size_t j = (size_t)(f - v);
@@ -114,13 +114,13 @@ traffic_health_without_at(const double *v, size_t n, double x, size_t i)
 }
 
 double
-traffic_health_median_without(const double *v, size_t n, double x)
+traffic_health_cmp_median_without(const double *v, size_t n, double x)
 {
 	size_t m = n - 1;
 
-	return m % 2 ? traffic_health_without_at(v, n, x, m / 2) :
-	    (traffic_health_without_at(v, n, x, m / 2 - 1) +
-	    traffic_health_without_at(v, n, x, m / 2)) / 2;
+	return m % 2 ? traffic_health_cmp_without_at(v, n, x, m / 2) :
+	    (traffic_health_cmp_without_at(v, n, x, m / 2 - 1) +
+	    traffic_health_cmp_without_at(v, n, x, m / 2)) / 2;
 }
 
 void
@@ -139,7 +139,7 @@ traffic_health_cmp_group(struct health_hour *h,
 	for (int k = 0; k < HM_N; k++) {
 		size_t nv = sorted(m, NULL, n, k, tmp);
 
-		h->v[k] = nv ? traffic_health_median(tmp, nv) : NAN;
+		h->v[k] = nv ? traffic_health_cmp_median(tmp, nv) : NAN;
 	}
 	/* Its await weighted by its requests: the same statistic as its
 	 * peers' median over hours. */
@@ -191,7 +191,7 @@ compare_one(const struct health_hour *m, double q, double *const v[HM_N],
 		if (isnan(m->v[k]) || nv[k] - 1 < HEALTH_MIN_PEERS)
 			continue;
 		a = m->v[k] / q;
-		med = traffic_health_median_without(v[k], nv[k], a);
+		med = traffic_health_cmp_median_without(v[k], nv[k], a);
 		if (!(med > 0))
 			continue;
 		r = a / med;
@@ -202,11 +202,11 @@ compare_one(const struct health_hour *m, double q, double *const v[HM_N],
 			out->peer[d] = med;
 		}
 	}
-	out->med = traffic_health_median_without(v[HM_AWAIT], nv[HM_AWAIT],
+	out->med = traffic_health_cmp_median_without(v[HM_AWAIT], nv[HM_AWAIT],
 	    m->v[HM_AWAIT]);
-	out->lo = traffic_health_without_at(v[HM_AWAIT], nv[HM_AWAIT],
+	out->lo = traffic_health_cmp_without_at(v[HM_AWAIT], nv[HM_AWAIT],
 	    m->v[HM_AWAIT], 0);
-	out->hi = traffic_health_without_at(v[HM_AWAIT], nv[HM_AWAIT],
+	out->hi = traffic_health_cmp_without_at(v[HM_AWAIT], nv[HM_AWAIT],
 	    m->v[HM_AWAIT], nv[HM_AWAIT] - 2);
 }
 
@@ -224,9 +224,9 @@ traffic_health_cmp_hour(const struct health_hour *const *m, size_t n,
 		    .lo = NAN, .hi = NAN };
 	if ((nb = sorted(m, NULL, n, HM_SIZE, s->v[0])) == 0)
 		return;
-	size = traffic_health_median(s->v[0], nb);
+	size = traffic_health_cmp_median(s->v[0], nb);
 	nb = sorted(m, NULL, n, HM_SVC, s->v[0]);
-	svc = nb ? traffic_health_median(s->v[0], nb) : NAN;
+	svc = nb ? traffic_health_cmp_median(s->v[0], nb) : NAN;
 	for (size_t i = 0; i < n; i++) {
 		if (!m[i]->busy)
 			continue;

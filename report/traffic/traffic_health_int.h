@@ -121,15 +121,15 @@ int traffic_health_cmp_compared(const struct health_cmp *c);
 int traffic_health_cmp_above(const struct health_cmp *c, double k);
 
 /* The median of sorted v[0..n) (n > 0). */
-double traffic_health_median(const double *v, size_t n);
+double traffic_health_cmp_median(const double *v, size_t n);
 /* The median of sorted v[0..n) without one element equal to x (which is
  * in v); n >= 2. */
-double traffic_health_median_without(const double *v, size_t n, double x);
+double traffic_health_cmp_median_without(const double *v, size_t n, double x);
 /* Element i of sorted v[0..n) without one element equal to x. */
-double traffic_health_without_at(const double *v, size_t n, double x,
+double traffic_health_cmp_without_at(const double *v, size_t n, double x,
     size_t i);
 /* Sort n doubles ascending. */
-void traffic_health_sort(double *v, size_t n);
+void traffic_health_cmp_sort(double *v, size_t n);
 
 /* The hours of one member, in time order (traffic_health_track.c). */
 struct health_sums {
@@ -299,10 +299,14 @@ size_t traffic_health_run_episodes(const struct health_run *r, size_t i);
 /* Device i's since: the earliest onset minute of its verdict's
  * directions (slow or suspect); -1 for the other verdicts. */
 int64_t traffic_health_run_since(const struct health_run *r, size_t i);
-/* Every hour of the window, tracked (the first pass); then the minutes
- * of the alike devices' hours and, with figures, the hours of each slow
- * device (the second). 0, or -1 with err. */
-int traffic_health_run_scan(sqlite3 *db, struct health_run *r, int figures,
+/* Every hour of the window, tracked (the first pass). 0, or -1 with
+ * err. */
+int traffic_health_run_hours(sqlite3 *db, struct health_run *r, char *err,
+    size_t errlen);
+/* The second pass: the minutes of the alike devices' hours, and the
+ * hours of each device with a series (r->series, when set). 0, or -1
+ * with err. */
+int traffic_health_run_minutes(sqlite3 *db, struct health_run *r,
     char *err, size_t errlen);
 
 /* Per slow device of run, a series for the second pass to fill

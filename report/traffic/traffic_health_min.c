@@ -38,7 +38,7 @@ traffic_health_min_compare(const struct health_minute *m, const double *q,
 			}
 			if (nv < HEALTH_MIN_PEERS + 1)
 				continue;
-			traffic_health_sort(tmp, nv);
+			traffic_health_cmp_sort(tmp, nv);
 			for (size_t i = 0; i < n; i++) {
 				const struct health_minute *x =
 				    &m[i * HEALTH_HOUR_MINUTES + j];
@@ -47,7 +47,7 @@ traffic_health_min_compare(const struct health_minute *m, const double *q,
 				if (!x->valid || x->ios[d] < HEALTH_MINUTE_IOS)
 					continue;
 				a = (double)x->ms[d] / (double)x->ios[d] / q[i];
-				med = traffic_health_median_without(tmp, nv, a);
+				med = traffic_health_cmp_median_without(tmp, nv, a);
 				if (med > 0)
 					ratio[(i * HEALTH_HOUR_MINUTES + j) *
 					    HD_N + d] = a / med;

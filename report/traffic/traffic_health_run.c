@@ -332,11 +332,9 @@ to_refine(const struct health_run *r, size_t i, int d)
 }
 
 int
-traffic_health_run_scan(sqlite3 *db, struct health_run *r, int figures,
-    char *err, size_t errlen)
+traffic_health_run_hours(sqlite3 *db, struct health_run *r, char *err,
+    size_t errlen)
 {
-	int rc;
-
 	assert(db != NULL && r != NULL && r->l != NULL);
 	r->err = err;
 	r->errlen = errlen;
@@ -346,12 +344,22 @@ traffic_health_run_scan(sqlite3 *db, struct health_run *r, int figures,
 	for (size_t i = 0; i < r->l->n; i++)
 		traffic_health_min_init(&r->min[i], to_refine(r, i, HD_READ),
 		    to_refine(r, i, HD_WRITE));
-	if (figures)
-		traffic_health_fig_want(r);
+	return 0;
+}
+
+int
+traffic_health_run_minutes(sqlite3 *db, struct health_run *r, char *err,
+    size_t errlen)
+{
+	int rc;
+
+	assert(db != NULL && r != NULL && r->l != NULL);
 	if (r->l->n == 0)
 		return 0;
 	if (!(r->reader = query_devhours_mopen(db, err, errlen)))
 		return -1;
+	r->err = err;
+	r->errlen = errlen;
 	r->second = 1;
 	rc = query_devhours_scan(db, r->l, hour, r, err, errlen);
 	for (size_t i = 0; i < r->l->n; i++)
