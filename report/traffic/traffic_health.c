@@ -320,6 +320,36 @@ devices_table(struct result *r, const struct health_run *run)
 	}
 }
 
+/* The columns of the devices called out. */
+static const char *const out_keys[] = { "host", "device", "verdict",
+	"direction", "since", "factor", "read_factor", "write_factor",
+	"episodes", "episode_seconds", "start", "end", "confidence" };
+#define NOUT	(sizeof out_keys / sizeof *out_keys)
+
+/* A row per device called out: slow, intermittent or suspect. */
+static void
+called_table(struct result *r, const struct health_run *run)
+{
+	struct rcol_spec cols[NOUT];
+	struct rtable *t;
+
+	for (size_t i = 0; i < NOUT; i++)
+		for (size_t j = 0; j < NDEV_COLS; j++)
+			if (strcmp(dev_cols[j].key, out_keys[i]) == 0)
+				cols[i] = dev_cols[j];
+	t = result_table(r, "called", "Devices called out: slow, "
+	    "intermittent or suspect", cols, NOUT);
+	result_wide(t, "start,end");
+	for (size_t i = 0; i < run->l->n; i++) {
+		struct health_row w = dev_row(run, i);
+
+		if (w.v == HV_SLOW || w.v == HV_INTERMITTENT ||
+		    w.v == HV_SUSPECT)
+			put_row(t, run->l->host[i], run->l->device[i], &w,
+			    run->k);
+	}
+}
+
 static void
 hosts_table(struct result *r, const struct health_run *run)
 {
@@ -568,6 +598,7 @@ traffic_health(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 		traffic_health_fig_add(r, &run);
 	}
 	summary_table(r, &run);
+	called_table(r, &run);
 	devices_table(r, &run);
 	hosts_table(r, &run);
 	episodes_table(r, &run);
