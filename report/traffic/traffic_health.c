@@ -9,6 +9,7 @@
  * summary; per slow device a figure of its hourly await against its
  * peers' band (traffic_health_fig.c).
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -589,6 +590,7 @@ traffic_health(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	size_t complete;
 	int rc = -1;
 
+	assert(db != NULL && o != NULL && err != NULL);
 	if (health_load(db, o, &l, &run, 1, err, errlen) < 0 ||
 	    traffic_coverage_window_notes(db, &o->win, l.n > 0, r, &complete,
 	    err, errlen) < 0)
@@ -647,6 +649,7 @@ traffic_health_metrics(sqlite3 *db, const struct opts *o, char *err,
 	struct devh_list l;
 	char help[320];
 
+	assert(db != NULL && o != NULL && err != NULL);
 	if (health_load(db, o, &l, &run, 0, err, errlen) < 0) {
 		traffic_health_run_free(&run);
 		query_devhours_close(&l);
