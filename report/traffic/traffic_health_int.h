@@ -53,6 +53,12 @@
 					   device */
 #define HEALTH_CONF_HIGH	24	/* hours for high confidence */
 #define HEALTH_CONF_MEDIUM	12	/* hours for medium confidence */
+#define HEALTH_SLOW_HIGH_PCT	90	/* slow, high: at least this % of
+					   the period above K */
+#define HEALTH_SLOW_MEDIUM_PCT	75	/* slow, medium */
+#define HEALTH_OK_HIGH_PCT	10	/* healthy, high: at most this %
+					   above K */
+#define HEALTH_OK_MEDIUM_PCT	25	/* healthy, medium */
 
 /* A kind of device by kernel name (traffic_kind.c). */
 struct traffic_kind {

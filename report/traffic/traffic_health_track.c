@@ -166,19 +166,21 @@ traffic_health_track_confidence(const struct health_track *t,
 	const struct health_sums *s = traffic_health_track_period(t, v);
 
 	if (v == HV_SLOW) {
-		if (s->above >= HEALTH_CONF_HIGH &&
-		    10 * s->above >= 9 * s->hours)
+		if (s->above >= HEALTH_CONF_HIGH && 100 * s->above >=
+		    HEALTH_SLOW_HIGH_PCT * s->hours)
 			return "high";
-		if (s->above >= HEALTH_CONF_MEDIUM &&
-		    4 * s->above >= 3 * s->hours)
+		if (s->above >= HEALTH_CONF_MEDIUM && 100 * s->above >=
+		    HEALTH_SLOW_MEDIUM_PCT * s->hours)
 			return "medium";
 		return "low";
 	}
 	if (v != HV_HEALTHY)
 		return NULL;
-	if (s->hours >= HEALTH_CONF_HIGH && 10 * s->above <= s->hours)
+	if (s->hours >= HEALTH_CONF_HIGH && 100 * s->above <=
+	    HEALTH_OK_HIGH_PCT * s->hours)
 		return "high";
-	if (s->hours >= HEALTH_CONF_MEDIUM && 4 * s->above <= s->hours)
+	if (s->hours >= HEALTH_CONF_MEDIUM && 100 * s->above <=
+	    HEALTH_OK_MEDIUM_PCT * s->hours)
 		return "medium";
 	return "low";
 }
