@@ -194,6 +194,8 @@ struct devh_list {
 	int cut;		/* the window's start was cut ... */
 	int64_t data_from;	/* ... from where the data starts */
 	void *ids;		/* private: device ids, sorted */
+	void *dev;		/* private: per device, its id and
+				   sampling interval */
 };
 struct devh_row {
 	size_t dev;		/* index into the list */
@@ -214,6 +216,24 @@ int query_devhours_open(sqlite3 *db, const struct io_window *w,
 int query_devhours_scan(sqlite3 *db, const struct devh_list *l, devh_fn fn,
     void *arg, char *err, size_t errlen);
 void query_devhours_close(struct devh_list *l);
+/* The minutes of one device hour, as the roll-ups split them
+ * (chunk_minute.c): the same minutes whose sums make its io_dev_hour
+ * row. A minute that is not valid for the device has valid == 0. */
+#define DEVH_MINUTES	60
+struct devh_minute {
+	int valid;
+	uint64_t rd_ios, wr_ios, rd_ms, wr_ms;
+};
+struct devh_mreader;
+/* A reader of device minutes on db; NULL with err. */
+struct devh_mreader *query_devhours_mopen(sqlite3 *db, char *err,
+    size_t errlen);
+/* The minutes of hour [t, t + 3600) (t a multiple of 3600) of device
+ * dev of l into out[0..DEVH_MINUTES). 0, or -1 with err. */
+int query_devhours_minutes(struct devh_mreader *m, const struct devh_list *l,
+    size_t dev, int64_t t, struct devh_minute *out, char *err,
+    size_t errlen);
+void query_devhours_mclose(struct devh_mreader *m);
 
 /*
  * Device identities (query_ident.c): what v_io_device says a device is

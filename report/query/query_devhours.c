@@ -5,14 +5,21 @@
  * the device list and one hour's rows; SQLite sorts the window's rows by
  * hour (io_dev_hour is keyed by device first) within its own bounds.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "query.h"
+#include "chunk/chunk.h"
 #include "db.h"
 #include "floordiv.h"
 #include "query_int.h"
 #include "xalloc.h"
+
+/* A device of the list: its id and sampling interval. */
+struct dev_at {
+	int64_t id, interval_ms;
+};
 
 /* A device id and its index in the list, sorted by id for lookups. */
 struct id_ix {
@@ -35,6 +42,7 @@ query_devhours_open(sqlite3 *db, const struct io_window *w,
 	struct io_sel sel;
 	struct sel_dev *sd = NULL;
 	struct id_ix *ids;
+	struct dev_at *at;
 	size_t nsd = 0;
 	int rc;
 
@@ -56,7 +64,9 @@ query_devhours_open(sqlite3 *db, const struct io_window *w,
 	l->device = xcalloc(nsd ? nsd : 1, sizeof *l->device);
 	l->hostix = xcalloc(nsd ? nsd : 1, sizeof *l->hostix);
 	ids = xcalloc(nsd ? nsd : 1, sizeof *ids);
+	at = xcalloc(nsd ? nsd : 1, sizeof *at);
 	for (size_t i = 0; i < nsd; i++) {
+		at[i] = (struct dev_at){ sd[i].id, sd[i].interval_ms };
 		l->host[i] = xstrdup(sel.name[sd[i].host]);
 		l->device[i] = xstrdup(sd[i].name);
 		l->hostix[i] = sd[i].host;
@@ -65,6 +75,7 @@ query_devhours_open(sqlite3 *db, const struct io_window *w,
 	if (nsd)
 		qsort(ids, nsd, sizeof *ids, cmp_id);
 	l->ids = ids;
+	l->dev = at;
 	query_seldev_free(sd, nsd);
 	query_sel_free(&sel);
 	return 0;
@@ -81,6 +92,7 @@ query_devhours_close(struct devh_list *l)
 	free(l->device);
 	free(l->hostix);
 	free(l->ids);
+	free(l->dev);
 	memset(l, 0, sizeof *l);
 }
 
@@ -164,4 +176,59 @@ query_devhours_scan(sqlite3 *db, const struct devh_list *l, devh_fn fn,
 	sqlite3_finalize(st);
 	free(row);
 	return rc;
+}
+
+struct devh_mreader {
+	struct chunk_reader r;
+	struct dev_minutes m;
+};
+
+struct devh_mreader *
+query_devhours_mopen(sqlite3 *db, char *err, size_t errlen)
+{
+	struct devh_mreader *m = xcalloc(1, sizeof *m);
+
+	assert(db != NULL);
+	if (chunk_minute_reader_init(&m->r, db, err, errlen) < 0) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+int
+query_devhours_minutes(struct devh_mreader *m, const struct devh_list *l,
+    size_t dev, int64_t t, struct devh_minute *out, char *err,
+    size_t errlen)
+{
+	const struct dev_at *d;
+
+	assert(m != NULL && l != NULL && dev < l->n && out != NULL &&
+	    t % 3600 == 0);
+	d = (const struct dev_at *)l->dev + dev;
+	if (chunk_minute_load(&m->m, &m->r, d->id, d->interval_ms, t,
+	    t + 3600, err, errlen) < 0)
+		return -1;
+	for (size_t j = 0; j < DEVH_MINUTES; j++) {
+		int ok = j < m->m.n && chunk_minute_valid(&m->m, j);
+
+		out[j] = (struct devh_minute){ .valid = ok };
+		if (ok) {
+			out[j].rd_ios = m->m.v[MV_RD_IOS][j];
+			out[j].wr_ios = m->m.v[MV_WR_IOS][j];
+			out[j].rd_ms = m->m.v[MV_RD_MS][j];
+			out[j].wr_ms = m->m.v[MV_WR_MS][j];
+		}
+	}
+	return 0;
+}
+
+void
+query_devhours_mclose(struct devh_mreader *m)
+{
+	if (!m)
+		return;
+	chunk_minute_reader_free(&m->r);
+	chunk_minute_free(&m->m);
+	free(m);
 }

@@ -10,8 +10,9 @@
  *      limit (or capacity) of one resource, in that unit's columns;
  *   2. the file systems, each device once (capacity's "filesystems": the
  *      names on one device share its row), the soonest full first;
- *   3. the slow devices, the slowest against its peers first (health's
- *      "devices": a disk failing slowly is a repair to plan);
+ *   3. the slow, intermittent and suspect devices, the slowest against
+ *      its peers first (health's "devices": a disk failing slowly is a
+ *      repair to plan), and a line counting each of health's verdicts;
  *   4. cold data: the projects with the most cold bytes (cold's
  *      "projects");
  *   5. the top growers (capacity's "growers");
@@ -553,35 +554,51 @@ coldest(const struct rtable *t, size_t row)
 	return row - lo < COLD_PER_FS;
 }
 
-/* A device health calls slow. */
+/* A device health calls out: slow, intermittent or suspect (the first
+ * word of its verdict). */
 static int
 slow_device(const struct rtable *t, size_t row)
 {
-	int has;
+	static const char *const word[] = { "slow", "intermittent",
+	    "suspect" };
+	const char *v = text_at(t, row, "verdict");
 
-	return wide_at(t, row, "slow", &has) == 1 && has;
+	for (size_t i = 0; i < sizeof word / sizeof *word; i++) {
+		size_t n = strlen(word[i]);
+
+		if (strncmp(v, word[i], n) == 0 && (v[n] == ' ' ||
+		    v[n] == ':' || v[n] == '\0'))
+			return 1;
+	}
+	return 0;
 }
 
-/* Without a slow device, one line says how many health called healthy:
- * at a review, "none is slow" is a finding too. */
+/* One line counts health's verdicts: at a review, "none is slow" is a
+ * finding too, and intermittent and suspect devices are the ones to
+ * watch. */
 static void
 health_line(struct result *sum, struct result *const *parts, size_t nparts)
 {
+	static const char *const key[] = { "devices", "slow", "intermittent",
+	    "suspect", "healthy", "not_called" };
+	long long v[sizeof key / sizeof *key];
 	struct src s;
-	int h1, h2, h3;
-	i128 n, ok, nc;
 
-	if (result_table_index(sum, "slow_devices") >= 0 ||
-	    !sources(parts, nparts, "health", "summary", &s, 1) ||
+	if (!sources(parts, nparts, "health", "summary", &s, 1) ||
 	    s.t->nrow == 0)
 		return;
-	n = wide_at(s.t, 0, "devices", &h1);
-	ok = wide_at(s.t, 0, "healthy", &h2);
-	nc = wide_at(s.t, 0, "not_called", &h3);
-	if (h1 && h2 && h3 && n > 0)
-		result_note(sum, "Device health: no slow device; %lld of %lld "
-		    "devices called healthy against their peers, %lld not "
-		    "called.", (long long)ok, (long long)n, (long long)nc);
+	for (size_t i = 0; i < sizeof key / sizeof *key; i++) {
+		int has;
+
+		v[i] = (long long)wide_at(s.t, 0, key[i], &has);
+		if (!has)
+			return;
+	}
+	if (v[0] > 0)
+		result_note(sum, "Device health: of %lld devices, %lld slow, "
+		    "%lld intermittent, %lld suspect and %lld called healthy "
+		    "against their peers; %lld not called.", v[0], v[1], v[2],
+		    v[3], v[4], v[5]);
 }
 
 /* I/O headroom: cdf's summary and idle's, side by side in one row. */
@@ -651,7 +668,8 @@ summary_page(struct result *const *parts, size_t nparts,
 	static const char *const hosts[] = { "host", "devices", "avg_mib_s",
 	    "peak_mib_s", "util", "read_share" };
 	static const char *const slow[] = { "host", "device", "since",
-	    "factor", "await_ms", "peers_await_ms", "confidence" };
+	    "direction", "factor", "read_factor", "write_factor", "episodes",
+	    "await_ms", "peers_await_ms", "confidence", "verdict" };
 	struct result *sum = result_new("summary", "Summary");
 	char by[160], day[32];
 	int64_t cutoff = o->end == INT64_MIN ? INT64_MIN : o->end +
@@ -664,8 +682,8 @@ summary_page(struct result *const *parts, size_t nparts,
 	}
 	file_systems(sum, parts, nparts);
 	ranked(sum, parts, nparts, "health", "devices", "factor", SIZE_MAX,
-	    slow_device, "slow_devices", "Slow devices: each against its "
-	    "peers, the slowest first", slow, sizeof slow / sizeof *slow);
+	    slow_device, "slow_devices", "Slow, intermittent and suspect "
+	    "devices: each against its peers, the slowest first", slow, sizeof slow / sizeof *slow);
 	health_line(sum, parts, nparts);
 	ranked(sum, parts, nparts, "cold", "projects", "bytes", SIZE_MAX,
 	    coldest, "cold", "Cold data: the projects with the most bytes not"

@@ -19,13 +19,13 @@ static const struct rcol_spec fig_cols[] = {
 	{ "peers_median_ms", "Peers' median await", "ms", CF_PLAIN, 2 },
 };
 
-/* The table and figure of device i, the nth slow one. */
+/* The table and figure of device i, the nth slow one, shaded from
+ * since. */
 static void
 add_figure(struct result *r, const struct health_run *run, size_t i,
-    size_t nth)
+    size_t nth, int64_t since)
 {
 	const struct health_series *s = run->series[i];
-	const struct health_track *t = &run->dev[i];
 	char key[32], title[512], d[32];
 	struct rfigure *f;
 	struct rtable *tb;
@@ -50,7 +50,7 @@ add_figure(struct result *r, const struct health_run *run, size_t i,
 	f = result_figure(r, key, FIG_LINE, r->ntable - 1, title,
 	    "The device's await (ms per read and write) in each hour it was "
 	    "compared, its peers' awaits from least to greatest (the band) "
-	    "and their median; shaded from the hour it became slow.",
+	    "and their median; shaded from the minute it became slow.",
 	    "Hour (UTC)", "Await (ms)");
 	f->xcol = 0;
 	f->xtime = 1;
@@ -59,29 +59,27 @@ add_figure(struct result *r, const struct health_run *run, size_t i,
 		f->ycol[k] = k + 1;
 	f->band = 1u << 1;
 	if (s->n)
-		result_span(f, (double)t->onset, (double)s->p[s->n - 1].t +
-		    3600, human_date(t->onset, 1, d, sizeof d));
+		result_span(f, (double)since, (double)s->p[s->n - 1].t + 3600,
+		    human_date(since, 1, d, sizeof d));
 }
 
-int
-traffic_health_fig_add(sqlite3 *db, struct result *r, struct health_run *run,
-    char *err, size_t errlen)
+void
+traffic_health_fig_want(struct health_run *run)
 {
-	size_t nslow = 0, nth = 0;
-
 	run->series = xcalloc(run->l->n ? run->l->n : 1,
 	    sizeof *run->series);
 	for (size_t i = 0; i < run->l->n; i++)
-		if (traffic_health_run_dev_verdict(run, i) == HV_SLOW) {
+		if (traffic_health_run_dev_verdict(run, i) == HV_SLOW)
 			run->series[i] = xcalloc(1, sizeof *run->series[i]);
-			nslow++;
-		}
-	if (nslow == 0)
-		return 0;
-	if (traffic_health_run_scan(db, run, err, errlen) < 0)
-		return -1;
-	for (size_t i = 0; i < run->l->n; i++)
+}
+
+void
+traffic_health_fig_add(struct result *r, const struct health_run *run)
+{
+	size_t nth = 0;
+
+	for (size_t i = 0; run->series && i < run->l->n; i++)
 		if (run->series[i])
-			add_figure(r, run, i, ++nth);
-	return 0;
+			add_figure(r, run, i, ++nth,
+			    traffic_health_run_since(run, i));
 }

@@ -2,9 +2,15 @@
  * traffic_health_run: the hours of a window, group by group: each
  * device against the others of its group (a host's devices of one kind),
  * then each group, as one member, against the groups of its kind on the
- * other hosts (docs/analyses.md, "Device health"). Memory: a few values
- * per device and group, and one hour of rows.
+ * other hosts (docs/analyses.md, "Device health"). A first pass tracks
+ * the hours; a second compares again the groups' hours with enough alike
+ * devices, this time minute by minute (the episodes, and the onset
+ * minutes of the directions the first found slow or suspect), and
+ * collects the figure rows of the slow devices. Memory: a few values per
+ * device and group, one hour of rows and one group hour of minutes.
  */
+#include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,7 +114,14 @@ traffic_health_run_init(struct health_run *r, const struct devh_list *l,
 	for (int i = 0; i < HM_N; i++)
 		r->s.v[i] = xcalloc(most, sizeof *r->s.v[i]);
 	r->s.alike = xcalloc(most, sizeof *r->s.alike);
-	r->s.flag = xcalloc(most, sizeof *r->s.flag);
+	r->s.q = xcalloc(most, sizeof *r->s.q);
+	r->min = xcalloc(l->n ? l->n : 1, sizeof *r->min);
+	r->mm = xcalloc(most, HEALTH_HOUR_MINUTES * sizeof *r->mm);
+	r->ratio = xcalloc(most, HEALTH_HOUR_MINUTES * HD_N *
+	    sizeof *r->ratio);
+	r->who = xcalloc(most, sizeof *r->who);
+	r->q = xcalloc(most, sizeof *r->q);
+	r->dm = xcalloc(HEALTH_HOUR_MINUTES, sizeof *r->dm);
 }
 
 static void
@@ -139,7 +152,16 @@ traffic_health_run_free(struct health_run *r)
 	for (int i = 0; i < HM_N; i++)
 		free(r->s.v[i]);
 	free(r->s.alike);
-	free(r->s.flag);
+	free(r->s.q);
+	for (size_t i = 0; r->min && i < r->l->n; i++)
+		traffic_health_min_free(&r->min[i]);
+	free(r->min);
+	free(r->mm);
+	free(r->ratio);
+	free(r->who);
+	free(r->q);
+	free(r->dm);
+	query_devhours_mclose(r->reader);
 	memset(r, 0, sizeof *r);
 }
 
@@ -152,9 +174,51 @@ series_add(struct health_series *s, int64_t t, const struct health_hour *h,
 	    c->hi, c->med };
 }
 
-/* Group g's devices in hour t against each other; its hour as a
- * member. */
-static void
+/* The minutes of alike device d in hour t into out. 0, or -1. */
+static int
+load_minutes(struct health_run *r, size_t d, int64_t t,
+    struct health_minute *out)
+{
+	if (query_devhours_minutes(r->reader, r->l, d, t, r->dm, r->err,
+	    r->errlen) < 0)
+		return -1;
+	for (size_t j = 0; j < HEALTH_HOUR_MINUTES; j++)
+		out[j] = (struct health_minute){ .valid = r->dm[j].valid,
+		    .ios = { r->dm[j].rd_ios, r->dm[j].wr_ios },
+		    .ms = { r->dm[j].rd_ms, r->dm[j].wr_ms } };
+	return 0;
+}
+
+/* Group g's alike devices in hour t, minute by minute. 0, or -1. */
+static int
+group_minutes(struct health_run *r, size_t g, int64_t t)
+{
+	const struct health_group *gr = &r->group[g];
+	size_t n = 0;
+
+	for (size_t j = 0; j < gr->n; j++)
+		if (r->cmp[j].alike) {
+			r->who[n] = gr->dev[j];
+			r->q[n++] = r->cmp[j].q;
+		}
+	if (n < HEALTH_MIN_PEERS + 1)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (load_minutes(r, r->who[i], t,
+		    &r->mm[i * HEALTH_HOUR_MINUTES]) < 0)
+			return -1;
+	traffic_health_min_compare(r->mm, r->q, n, r->s.v[0], r->ratio);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < HEALTH_HOUR_MINUTES; j++)
+			traffic_health_min_add(&r->min[r->who[i]], t + 60 *
+			    (int64_t)j, &r->ratio[(i * HEALTH_HOUR_MINUTES +
+			    j) * HD_N], r->k);
+	return 0;
+}
+
+/* Group g's devices in hour t against each other; in the first pass its
+ * hour as a member, in the second its minutes. 0, or -1. */
+static int
 group_hour(struct health_run *r, size_t g, int64_t t)
 {
 	const struct health_group *gr = &r->group[g];
@@ -162,16 +226,21 @@ group_hour(struct health_run *r, size_t g, int64_t t)
 	for (size_t j = 0; j < gr->n; j++)
 		r->m[j] = &r->dh[gr->dev[j]];
 	traffic_health_cmp_hour(r->m, gr->n, &r->s, r->cmp);
+	if (!r->second) {
+		for (size_t j = 0; j < gr->n; j++)
+			traffic_health_track_hour(&r->dev[gr->dev[j]], t,
+			    r->m[j], &r->cmp[j], r->k);
+		traffic_health_cmp_group(&r->gh[g], r->m, gr->n, r->s.v[0]);
+		return 0;
+	}
 	for (size_t j = 0; j < gr->n; j++) {
 		size_t d = gr->dev[j];
 
-		if (!r->series)
-			traffic_health_track_hour(&r->dev[d], t, r->m[j],
-			    &r->cmp[j], r->k);
-		else if (r->series[d] && r->cmp[j].compared)
+		if (r->series && r->series[d] &&
+		    traffic_health_cmp_compared(&r->cmp[j]))
 			series_add(r->series[d], t, r->m[j], &r->cmp[j]);
 	}
-	traffic_health_cmp_group(&r->gh[g], r->m, gr->n, r->s.v[0]);
+	return group_minutes(r, g, t);
 }
 
 /* The groups of kind k in hour t against each other. */
@@ -197,8 +266,9 @@ hour(int64_t t, const struct devh_row *row, size_t n, void *arg)
 	for (size_t i = 0; i < n; i++)
 		traffic_health_cmp_dev(&r->dh[row[i].dev], &row[i]);
 	for (size_t g = 0; g < r->ngroup; g++)
-		group_hour(r, g, t);
-	for (size_t k = 0; !r->series && k < r->nkind; k++)
+		if (group_hour(r, g, t) < 0)
+			return -1;
+	for (size_t k = 0; !r->second && k < r->nkind; k++)
 		kind_hour(r, k, t);
 	return 0;
 }
@@ -215,23 +285,84 @@ traffic_health_run_host_peers(const struct health_run *r, size_t g)
 	return r->kind[r->group[g].kind_ix].n - 1;
 }
 
+size_t
+traffic_health_run_episodes(const struct health_run *r, size_t i)
+{
+	return r->min[i].nep;
+}
+
+int64_t
+traffic_health_run_since(const struct health_run *r, size_t i)
+{
+	unsigned dirs = traffic_health_track_dirs(&r->dev[i],
+	    traffic_health_run_dev_verdict(r, i));
+	int64_t since = -1;
+
+	for (int d = 0; d < HD_N; d++)
+		if (dirs & 1u << d) {
+			int64_t t = traffic_health_min_onset(&r->min[i], d);
+
+			if (since < 0 || t < since)
+				since = t;
+		}
+	return since;
+}
+
 enum health_verdict
 traffic_health_run_dev_verdict(const struct health_run *r, size_t i)
 {
 	return traffic_health_track_verdict(&r->dev[i],
-	    traffic_health_run_dev_peers(r, i));
+	    traffic_health_run_dev_peers(r, i), r->min[i].nep);
 }
 
 enum health_verdict
 traffic_health_run_host_verdict(const struct health_run *r, size_t g)
 {
 	return traffic_health_track_verdict(&r->host[g],
-	    traffic_health_run_host_peers(r, g));
+	    traffic_health_run_host_peers(r, g), 0);
+}
+
+/* The onset hour of direction d of device i to refine to the minute:
+ * the direction is slow or suspect; else -1. */
+static int64_t
+to_refine(const struct health_run *r, size_t i, int d)
+{
+	return traffic_health_track_dir(&r->dev[i], d) ?
+	    r->dev[i].dir[d].onset : -1;
 }
 
 int
-traffic_health_run_scan(sqlite3 *db, struct health_run *r, char *err,
+traffic_health_run_hours(sqlite3 *db, struct health_run *r, char *err,
     size_t errlen)
 {
-	return query_devhours_scan(db, r->l, hour, r, err, errlen);
+	assert(db != NULL && r != NULL && r->l != NULL);
+	r->err = err;
+	r->errlen = errlen;
+	r->second = 0;
+	if (query_devhours_scan(db, r->l, hour, r, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < r->l->n; i++)
+		traffic_health_min_init(&r->min[i], to_refine(r, i, HD_READ),
+		    to_refine(r, i, HD_WRITE));
+	return 0;
+}
+
+int
+traffic_health_run_minutes(sqlite3 *db, struct health_run *r, char *err,
+    size_t errlen)
+{
+	int rc;
+
+	assert(db != NULL && r != NULL && r->l != NULL);
+	if (r->l->n == 0)
+		return 0;
+	if (!(r->reader = query_devhours_mopen(db, err, errlen)))
+		return -1;
+	r->err = err;
+	r->errlen = errlen;
+	r->second = 1;
+	rc = query_devhours_scan(db, r->l, hour, r, err, errlen);
+	for (size_t i = 0; i < r->l->n; i++)
+		traffic_health_min_end(&r->min[i]);
+	return rc < 0 ? -1 : 0;
 }
