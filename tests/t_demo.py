@@ -18,7 +18,8 @@ directory, and the report's readability rules on the page it writes.
   facts speak of the most common sizes.
 - `iocensus health` on the study's database names exactly its two
   failing disks (scripts/study-db): fs003 sdc slow in reads, fs006 sde
-  intermittent; every other disk is healthy.
+  intermittent; every other disk is healthy; each row carries the
+  disk's generated serial and slot.
 """
 import json
 import os
@@ -120,6 +121,15 @@ def check_health(db):
         ("fs006", "sde", ["intermittent"], None)],
        "health on the study: fs003 sdc slow in reads, fs006 sde "
        "intermittent, every other disk healthy", p.stderr[-300:])
+    # iocensus_gen names host h's device j (sdb = 0) GEN<h><j>, Slot <j>.
+    eq(sorted((r["host"], r["device"], r["serial"], r["slot"]) for r in rows
+              if r["device"] in ("sdc", "sde") and r["host"] in
+              ("fs003", "fs006")),
+       [("fs003", "sdc", "GEN003001", "Slot 01"),
+        ("fs003", "sde", "GEN003003", "Slot 03"),
+        ("fs006", "sdc", "GEN006001", "Slot 01"),
+        ("fs006", "sde", "GEN006003", "Slot 03")],
+       "health on the study: each disk's serial and slot, the disk to pull")
 
 
 def main():

@@ -327,6 +327,12 @@ def check_devices(db):
     eq({r["device"]: tuple(r[k] for k in ("wwn", "serial", "model", "slot"))
         for r in tab["rows"]}, cur,
        "devices JSON: the same, hostile bytes exact, null where absent")
+    rc, out, err = run(IOC, "health", "--db", db, "--format", "json")
+    eq(rc, 0, "health --format json", err)
+    tab = json.loads(out)["tables"]["devices"]
+    eq({r["device"]: tuple(r[k] for k in ("wwn", "serial", "model", "slot"))
+        for r in tab["rows"]}, cur,
+       "health's devices: the same identities, the disk to pull")
     rc, out, err = run(IOC, "devices", "--db", db, "-o",
                        "device,serial,model")
     ok(rc == 0 and "SER\"1\\" in out and "\\xe2\\x80\\xae" in out and

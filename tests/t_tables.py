@@ -283,7 +283,7 @@ WIDE["devices"]["imbalance"] = ["mean_avg_mib_s", "peak_members",
 WIDE["health"].update({t: ["threshold", "peers", "busy_hours",
                            "compared_hours", "hours_above", "period_hours"]
                        for t in ("devices", "hosts")})
-WIDE["health"]["called"] = ["start", "end"]
+WIDE["health"]["called"] = ["start", "end", "wwn", "model"]
 WIDE["health"]["devices"] += ["episode_seconds", "start", "end", "wwn",
                               "serial", "model", "slot"]
 

@@ -247,8 +247,8 @@ put_episodes(struct rtable *tb, size_t row, const struct health_mtrack *m)
 	}
 }
 
-/* One row of the devices or hosts table. */
-static void
+/* One row of the devices or hosts table; its index. */
+static size_t
 put_row(struct rtable *tb, const char *host, const char *who,
     const struct health_row *w, double k)
 {
@@ -279,6 +279,17 @@ put_row(struct rtable *tb, const char *host, const char *who,
 	set_text(tb, row, "confidence", conf);
 	verdict_text(w, why, sizeof why);
 	set_text(tb, row, "verdict", why);
+	return row;
+}
+
+/* Where the disk is: its identity, as its logs gave it last. */
+static void
+put_ident(struct rtable *tb, size_t row, const struct dev_ident *id)
+{
+	set_text(tb, row, "wwn", id->wwn);
+	set_text(tb, row, "serial", id->serial);
+	set_text(tb, row, "model", id->model);
+	set_text(tb, row, "slot", id->slot);
 }
 
 static struct health_row
@@ -306,7 +317,8 @@ host_row(const struct health_run *run, size_t g)
 }
 
 static void
-devices_table(struct result *r, const struct health_run *run)
+devices_table(struct result *r, const struct health_run *run,
+    const struct dev_ident *id)
 {
 	const struct devh_list *l = run->l;
 	struct rtable *t = result_table(r, "devices", "Devices", dev_cols,
@@ -317,19 +329,22 @@ devices_table(struct result *r, const struct health_run *run)
 	for (size_t i = 0; i < l->n; i++) {
 		struct health_row w = dev_row(run, i);
 
-		put_row(t, l->host[i], l->device[i], &w, run->k);
+		put_ident(t, put_row(t, l->host[i], l->device[i], &w, run->k),
+		    &id[i]);
 	}
 }
 
 /* The columns of the devices called out. */
 static const char *const out_keys[] = { "host", "device", "verdict",
 	"direction", "since", "factor", "read_factor", "write_factor",
-	"episodes", "episode_seconds", "start", "end", "confidence" };
+	"episodes", "episode_seconds", "start", "end", "confidence",
+	"serial", "slot", "wwn", "model" };
 #define NOUT	(sizeof out_keys / sizeof *out_keys)
 
 /* A row per device called out: slow, intermittent or suspect. */
 static void
-called_table(struct result *r, const struct health_run *run)
+called_table(struct result *r, const struct health_run *run,
+    const struct dev_ident *id)
 {
 	struct rcol_spec cols[NOUT];
 	struct rtable *t;
@@ -340,14 +355,14 @@ called_table(struct result *r, const struct health_run *run)
 				cols[i] = dev_cols[j];
 	t = result_table(r, "called", "Devices called out: slow, "
 	    "intermittent or suspect", cols, NOUT);
-	result_wide(t, "start,end");
+	result_wide(t, "start,end,wwn,model");
 	for (size_t i = 0; i < run->l->n; i++) {
 		struct health_row w = dev_row(run, i);
 
 		if (w.v == HV_SLOW || w.v == HV_INTERMITTENT ||
 		    w.v == HV_SUSPECT)
-			put_row(t, run->l->host[i], run->l->device[i], &w,
-			    run->k);
+			put_ident(t, put_row(t, run->l->host[i],
+			    run->l->device[i], &w, run->k), &id[i]);
 	}
 }
 
@@ -587,26 +602,30 @@ traffic_health(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	struct result *r = result_new("health", "Device health");
 	struct health_run run;
 	struct devh_list l;
+	struct dev_ident *id = NULL;
 	size_t complete;
 	int rc = -1;
 
 	assert(db != NULL && o != NULL && err != NULL);
 	if (health_load(db, o, &l, &run, 1, err, errlen) < 0 ||
 	    traffic_coverage_window_notes(db, &o->win, l.n > 0, r, &complete,
-	    err, errlen) < 0)
+	    err, errlen) < 0 ||
+	    query_ident_load(db, (const char *const *)l.host,
+	    (const char *const *)l.device, l.n, &id, err, errlen) < 0)
 		goto out;
 	if (l.n) {
 		health_notes(r, &run);
 		traffic_health_fig_add(r, &run);
 	}
 	summary_table(r, &run);
-	called_table(r, &run);
-	devices_table(r, &run);
+	called_table(r, &run, id);
+	devices_table(r, &run, id);
 	hosts_table(r, &run);
 	episodes_table(r, &run);
 	levels_table(r, &run);
 	rc = 0;
 out:
+	query_ident_free(id, l.n);
 	traffic_health_run_free(&run);
 	query_devhours_close(&l);
 	if (rc) {

@@ -26,6 +26,10 @@
  * slower per request for LEN minutes from minute MIN of every day: the
  * demo's slow and intermittent disks (scripts/study-db).
  *
+ * Each device's table entry carries a generated identity (wwid, serial
+ * GEN<host><device>, model GENERATED-HDD, "Slot NN"), so that the analyses
+ * show the disk to pull.
+ *
  * --stats prints the model's aggregate over intervals every host knows
  * (approximately the minutes ingest will call complete).
  * Exit status: 0 done, 2 usage, 3 a file could not be written.
@@ -103,6 +107,26 @@ dev_name(char *buf, size_t len, int j)
 	}
 }
 
+/* A generated identity, plainly not a real disk's, so that the analyses
+ * show where each disk sits: wwid, serial, model and enclosure slot. */
+static void
+dev_ident(struct iolog_dev *t, int h, int j)
+{
+	static const char *const key[] = { "wwid", "serial", "model", "slot" };
+	char v[4][48];
+
+	snprintf(v[0], sizeof v[0], "naa.5000000000%03x%03x", h + 1, j);
+	snprintf(v[1], sizeof v[1], "GEN%03d%03d", h + 1, j);
+	snprintf(v[2], sizeof v[2], "GENERATED-HDD");
+	snprintf(v[3], sizeof v[3], "Slot %02d", j);
+	t->nattr = 4;
+	t->attr = xcalloc(t->nattr, sizeof *t->attr);
+	for (size_t k = 0; k < t->nattr; k++) {
+		t->attr[k].key = xstrdup(key[k]);
+		t->attr[k].value = xstrdup(v[k]);
+	}
+}
+
 static void
 host_init(struct host *x, const struct gen *g, int h, struct gen_count *cnt)
 {
@@ -131,6 +155,7 @@ host_init(struct host *x, const struct gen *g, int h, struct gen_count *cnt)
 		t->major = i < 16 ? 8 : 65 + (uint32_t)(i / 16 - 1);
 		t->minor = (uint32_t)(i % 16) * 16;
 		t->fields = (UINT32_C(1) << DS_KNOWN) - 1;
+		dev_ident(t, h, j);
 	}
 	x->mono_off = (uint64_t)g->start * NS - 86400 * NS * (1 + (uint64_t)h % 30);
 	x->day = -1;
@@ -139,6 +164,13 @@ host_init(struct host *x, const struct gen *g, int h, struct gen_count *cnt)
 static void
 host_free(struct host *x)
 {
+	for (int j = 0; x->tab && j < x->g->devices; j++) {
+		for (size_t k = 0; k < x->tab[j].nattr; k++) {
+			free(x->tab[j].attr[k].key);
+			free(x->tab[j].attr[k].value);
+		}
+		free(x->tab[j].attr);
+	}
 	free(x->w);
 	free(x->abs);
 	free(x->prev);
