@@ -19,7 +19,7 @@ root the checks are skipped and say why):
     upgraded in place by adding the columns: its rows get NULL capacity,
     entries and mount point (schema 10's fs_mountpoint; the new scan's is
     the tmpfs's), the capacity columns have no type (exact), v_limit
-    exists, user_version is 12 (schema 3 and older: t_exact.py);
+    exists, user_version is 13 (schema 3 and older: t_exact.py);
   * names on one device (two subdirectories of a tmpfs and a bind mount
     of one, scanned as three --fs names, beside a second tmpfs): one
     v_snapshot.fs_device, ROOT's device number, mount source and host;

@@ -426,7 +426,7 @@ def check_old_schema(log):
     con.close()
     rc, out, err = ingest(db, log)
     eq(rc, 0, "schema-1 database: ingest upgrades it")
-    eq(sql(db, "PRAGMA user_version")[0][0], 12, "schema-1 database: now 12")
+    eq(sql(db, "PRAGMA user_version")[0][0], 13, "schema-1 database: now 13")
     eq(samples(db), PER_LOG, "schema-1 database: the log loaded")
     rc, out, err = run(IOC, "snapshots", "--db", db, "--format", "csv",
                        "--table", "snapshots")

@@ -162,7 +162,7 @@ def minutes_of(samples):
 # ---------------------------------------------------------------- hours
 
 class Member:
-    """One member's hour (§1): busy, its measures (None when missing) and
+    """One member's hour: busy, its measures (None when missing) and
     the sums that weigh its period."""
     def __init__(self):
         self.busy = False
@@ -202,7 +202,7 @@ def dev_member(mins):
 
 
 def group_member(devs):
-    """A host's group hour (§1) from its devices' hours."""
+    """A host's group hour from its devices' hours."""
     h = Member()
     busy = [d for d in devs if d.busy]
     if not busy:
@@ -217,7 +217,7 @@ def group_member(devs):
 
 
 class Cmp:
-    """A member's comparison in one hour (§2)."""
+    """A member's comparison in one hour."""
     def __init__(self):
         self.alike = False
         self.q = 1.0
@@ -295,7 +295,7 @@ MIN_FIELDS = {"read": (RD_IOS, RD_MS), "write": (WR_IOS, WR_MS)}
 
 
 def compare_minutes(t0, keys, cmps, mins):
-    """{key: [MinuteCmp]} of the group's alike members in hour t0 (§4)."""
+    """{key: [MinuteCmp]} of the group's alike members in hour t0."""
     alike = [i for i, c in enumerate(cmps) if c.alike]
     out = {}
     if len(alike) < MIN_PEERS + 1:
@@ -373,7 +373,7 @@ def suffix_onset(xs):
 
 
 def minute_onset(mcs, d, hour, k):
-    """§5: the onset minute of direction d whose onset hour is `hour`."""
+    """The onset minute of direction d whose onset hour is `hour`."""
     xs = [(1 if mc.ratio[d] >= k else -1, mc.t < hour + H)
           for mc in mcs if mc.ratio[d] is not None]
     ts = [mc.t for mc in mcs if mc.ratio[d] is not None]
@@ -497,7 +497,7 @@ DIR_TEXT = {"read": "in reads", "write": "in writes",
 
 
 def verdict_text(row):
-    """The long verdict (§6); the tests compare the short word."""
+    """The long verdict; the tests compare the short word."""
     if row.word in ("slow", "suspect"):
         return "%s %s since %s" % (row.word, DIR_TEXT[row.direction],
                                    _utc(row.since))
