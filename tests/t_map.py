@@ -5,10 +5,11 @@ is, so that a file added, removed or renamed without its line fails here.
 
 The map's parts this reads:
  - "## Files": under a heading "### `DIR/` ...", a line
-   "- `NAME`, `NAME` — what they hold" names files of DIR; `x.[ch]`
-   stands for x.c and x.h.
+   "- `NAME`, `NAME` — what they hold" names files of DIR; `FILE.[ch]`
+   stands for FILE.c and FILE.h.
  - "## Where a change goes": a table whose rows are
-   | a change | `ROOM/` | `FILE`, ... | `t_TEST.py`, `test_NAME` |.
+   | a change | `ROOM/` | `FILE`, ... | `t_NAME`, `test_NAME` |
+   (a script with its extension).
  - "## Invariants": the list t_invariants.py reads (parse_list).
 
 Checks, each naming what is wrong:
@@ -85,7 +86,7 @@ def section(md, title):
 
 
 def expand(name):
-    """x.[ch] -> [x.c, x.h]; a name alone otherwise."""
+    """FILE.[ch] -> [FILE.c, FILE.h]; a name alone otherwise."""
     if name.endswith(".[ch]"):
         return [name[:-5] + ".c", name[:-5] + ".h"]
     return [name]
