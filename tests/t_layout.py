@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # tests/run: once
-"""t_layout: the rooms of docs/ARCHITECTURE.md ("Rooms"), checked on the
+"""t_layout: the rooms of docs/ARCHITECTURE.md ("The rules"), checked on the
 sources and on the built objects (nm), so that a change that breaks one
 fails here instead of in review.
 
