@@ -187,7 +187,8 @@ def write(path, text):
 
 def main():
     if os.geteuid() != 0:
-        ok(False, "t_oracle runs as root", "euid %d" % os.geteuid())
+        skip("t_oracle: every scan", "the trees are made on a tmpfs it"
+             " mounts, with files of other owners", needs="root")
         done()
     if not ok(os.access(FSSCAN, os.X_OK), "fsscan binary exists", FSSCAN):
         done()
