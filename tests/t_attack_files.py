@@ -40,6 +40,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import ok, eq, done  # noqa: E402
+from pace import limit  # noqa: E402
 
 BUILD = os.environ["BUILD"]
 FSSCAN = os.path.join(BUILD, "fsscan")
@@ -52,7 +53,7 @@ AS_NOBODY = ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY,
 
 def run(argv, timeout=60, **kw):
     p = subprocess.run(argv, capture_output=True, text=True,
-                       timeout=timeout, stdin=subprocess.DEVNULL, **kw)
+                       timeout=limit(timeout), stdin=subprocess.DEVNULL, **kw)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from tap import ok, eq, done, skip  # noqa: E402
+from pace import limit  # noqa: E402
 import fakeproc  # noqa: E402
 from iostatmon_run import (BIN, Daemon, common, day_name, log_bytes,  # noqa
                            logs, wait_for)
@@ -112,7 +113,7 @@ def run(args, timeout=60):
     """iostatmon ARGS to the end: (status, stderr)."""
     try:
         p = subprocess.run([BIN] + args, capture_output=True, text=True,
-                           timeout=timeout)
+                           timeout=limit(timeout))
         return p.returncode, p.stderr
     except subprocess.TimeoutExpired as e:
         return None, "timed out after %ds: %s" % (timeout, e.stderr)

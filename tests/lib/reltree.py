@@ -28,6 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tap import ok, eq, done  # noqa: E402,F401
+from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))
@@ -332,7 +333,7 @@ def run(args, user=None, timeout=300, cwd=None):
     """Run fsscan to completion."""
     t = time.monotonic()
     p = subprocess.run(fsscan_cmd(args, user), capture_output=True,
-                       timeout=timeout, cwd=cwd or "/")
+                       timeout=limit(timeout), cwd=cwd or "/")
     return Result(p.returncode, p.stdout.decode(errors="replace"),
                   p.stderr.decode(errors="replace"), time.monotonic() - t)
 
@@ -354,7 +355,7 @@ def start(args, user=None, cwd=None, killed=False):
 # --- reading the database ---------------------------------------------------
 
 def connect(db, raw=False):
-    con = sqlite3.connect(db, timeout=60)
+    con = sqlite3.connect(db, timeout=limit(60))
     if raw:
         con.text_factory = bytes
     return con
