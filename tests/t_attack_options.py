@@ -187,11 +187,14 @@ def whole_count(lo, hi):
 
 def run(cmd, timeout=120, term_after=None, env=None):
     """rc, stdout, stderr; a run still going after term_after seconds gets
-    SIGTERM (a daemon that took an endless count)."""
+    SIGTERM (a daemon that took an endless count). Both scale with the
+    pace of the run: a sanitizer build's exit (its leak check) on a busy
+    machine may take longer than term_after itself."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          env=env)
     try:
-        out, err = p.communicate(timeout=term_after or limit(timeout))
+        out, err = p.communicate(
+            timeout=limit(term_after) if term_after else limit(timeout))
     except subprocess.TimeoutExpired:
         p.send_signal(signal.SIGTERM)
         out, err = p.communicate(timeout=limit(timeout))
