@@ -27,7 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import ok, eq, done  # noqa: E402,F401
+from tap import ok, eq, done, skip  # noqa: E402,F401
 from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(os.path.dirname(
@@ -45,6 +45,15 @@ def case(name, fn, *args):
         import traceback
         traceback.print_exc(file=sys.stderr)
         ok(False, name + " (raised)", "%s: %s" % (type(e).__name__, e))
+
+
+def root_case(name, why, fn, *args):
+    """case() of what needs root (why: a mount, chown, a program run as
+    another user); a skip that says so without it."""
+    if os.geteuid() != 0:
+        skip(name, why, needs="root")
+        return
+    case(name, fn, *args)
 
 
 # --- scratch space -------------------------------------------------------
