@@ -55,7 +55,9 @@ IOSTATMON_SRC := $(wildcard iostatmon/*.c)
 REPORT_SRC := $(wildcard report/*/*.c)
 # Unit tests stand in a folder per program (tests/unit/lib/, ...), as
 # the code does; their shared headers are in tests/unit/.
-UNIT_SRC   := $(wildcard tests/unit/*/*.c)
+# test_mpi* need <mpi.h>: built with fsscan-mpi, by the MPI compiler.
+UNIT_SRC   := $(filter-out tests/unit/fsscan/test_mpi%,$(wildcard tests/unit/*/*.c))
+MPI_UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/fsscan/test_mpi*.c))
 SQL_SRC    := sql/schema.sql sql/io.sql sql/views.sql sql/dash.sql
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sql_embed.o
@@ -98,7 +100,7 @@ $(BUILD)/fsscan: $(FSSCAN_OBJ) $(BUILD)/libiocensus.a
 # recipe runs (scripts/install-deps installs Open MPI); make works without.
 mpi: $(FSSCAN_OBJ) $(BUILD)/libiocensus.a
 	@if command -v $(MPICC) >/dev/null 2>&1; then \
-		$(MAKE) --no-print-directory $(BUILD)/fsscan-mpi; \
+		$(MAKE) --no-print-directory $(BUILD)/fsscan-mpi $(MPI_UNIT_BIN); \
 	else \
 		echo "make: $(MPICC) not found: fsscan-mpi not built" \
 		    "(scripts/install-deps installs Open MPI)"; \
@@ -110,6 +112,11 @@ $(BUILD)/obj/fsscan/mpi/%.o: fsscan/mpi/%.c | $(BUILD)/sql_embed.h
 
 $(BUILD)/fsscan-mpi: $(MPI_OBJ) $(filter-out %/main.o,$(FSSCAN_OBJ)) $(BUILD)/libiocensus.a
 	$(MPICC) -o $@ $(MPI_OBJ) $(filter-out %/main.o,$(FSSCAN_OBJ)) \
+	    $(BUILD)/libiocensus.a $(LDLIBS_ALL) $(MPI_SANLINK)
+
+$(MPI_UNIT_BIN): $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiocensus.a
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS_ALL) -Itests/unit -Ifsscan -o $@ $< \
 	    $(BUILD)/libiocensus.a $(LDLIBS_ALL) $(MPI_SANLINK)
 
 $(BUILD)/iostatmon: $(IOSTATMON_OBJ) $(BUILD)/libiocensus.a

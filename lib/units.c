@@ -57,12 +57,14 @@ pow_u(unsigned base, int power, int *ovf)
 }
 
 /* The number at s: its length, and M, k, e for the exact value; 0 when
- * there is no number. Digits beyond what 128 bits hold set *inexact. */
+ * there is no number. Digits beyond what 128 bits hold set *inexact.
+ * Zeros that end the fraction are not digits of M (1.000...0 with 40
+ * zeros is 1, exactly), and zero is zero at any exponent. */
 static size_t
 scan_number(const char *s, u128 *m, int *k, long *e, int *inexact)
 {
 	const char *p = s;
-	int any = 0, ovf = 0;
+	int any = 0, ovf = 0, zeros = 0;
 
 	*m = 0, *k = 0, *e = 0, *inexact = 0;
 	for (int frac = 0;; p++) {
@@ -73,6 +75,12 @@ scan_number(const char *s, u128 *m, int *k, long *e, int *inexact)
 		if (!isdigit((unsigned char)*p))
 			break;
 		any = 1;
+		if (frac && *p == '0') {
+			zeros++;	/* a digit of M only if one follows */
+			continue;
+		}
+		for (; zeros > 0; zeros--, (*k)++)
+			*m = mul(*m, 10, &ovf);
 		*m = mul(*m, 10, &ovf) + (u128)(*p - '0');
 		*k += frac;
 	}
@@ -83,7 +91,9 @@ scan_number(const char *s, u128 *m, int *k, long *e, int *inexact)
 		char *end;
 		*e = strtol(p + 1, &end, 10);
 		p = end;
-		if (*e > 4000 || *e < -4000)
+		if ((*e > 4000 || *e < -4000) && *m == 0 && !ovf)
+			*e = 0;
+		else if (*e > 4000 || *e < -4000)
 			ovf = 1;
 	}
 	*inexact = ovf;

@@ -39,7 +39,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
-from tap import ok, eq, done  # noqa: E402
+from tap import ok, eq, done, skip  # noqa: E402
+from pace import limit  # noqa: E402
 
 BUILD = os.environ["BUILD"]
 FSSCAN = os.path.join(BUILD, "fsscan")
@@ -52,7 +53,7 @@ AS_NOBODY = ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY,
 
 def run(argv, timeout=60, **kw):
     p = subprocess.run(argv, capture_output=True, text=True,
-                       timeout=timeout, stdin=subprocess.DEVNULL, **kw)
+                       timeout=limit(timeout), stdin=subprocess.DEVNULL, **kw)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -464,6 +465,11 @@ def temporaries(tmp, db):
 
 
 def main():
+    if os.geteuid() != 0:
+        skip("t_attack_files: every attack", "files are planted as uid %d"
+             " with chown and the programs run as root" % NOBODY,
+             needs="root")
+        done()
     tmp = tempfile.mkdtemp(prefix="t_attack_files.")
     # Every user may search the way to the tree, so that its depth-1 names
     # (alice, bob) are public and may appear in the shared outputs;

@@ -27,6 +27,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done          # noqa: E402
+from pace import limit  # noqa: E402
 from rawgen import Dataset            # noqa: E402
 from peakrss import run_peak          # noqa: E402
 from iodump import dump_rows, view_rows  # noqa: E402
@@ -88,7 +89,7 @@ def ingest(name, *paths, preexec=None):
         return db, rc, err, kib
     p = subprocess.run([IOC, "ingest", "--db", db, "--format", "csv"] +
                        list(paths), capture_output=True, env=ENV,
-                       preexec_fn=preexec, timeout=300)
+                       preexec_fn=preexec, timeout=limit(300))
     return db, p.returncode, p.stderr.decode("utf-8", "replace"), 0
 
 

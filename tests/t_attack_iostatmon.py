@@ -24,7 +24,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-from tap import ok, eq, done  # noqa: E402
+from tap import ok, eq, done, skip  # noqa: E402
+from pace import limit  # noqa: E402
 import fakeproc  # noqa: E402
 from iostatmon_run import (BIN, Daemon, common, day_name, log_bytes,  # noqa
                            logs, wait_for)
@@ -112,7 +113,7 @@ def run(args, timeout=60):
     """iostatmon ARGS to the end: (status, stderr)."""
     try:
         p = subprocess.run([BIN] + args, capture_output=True, text=True,
-                           timeout=timeout)
+                           timeout=limit(timeout))
         return p.returncode, p.stderr
     except subprocess.TimeoutExpired as e:
         return None, "timed out after %ds: %s" % (timeout, e.stderr)
@@ -451,8 +452,8 @@ def test_retain(sc):
 
 def main():
     if os.geteuid() != 0:
-        ok(False, "t_attack_iostatmon runs as root", "it plants files as "
-           "uid 65534 with chown and runs the daemon as root")
+        skip("t_attack_iostatmon: every attack", "it plants files as uid"
+             " 65534 with chown and runs the daemon as root", needs="root")
         done()
     tmp = tempfile.mkdtemp(prefix="t_attack_iostatmon.")
     os.chmod(tmp, 0o755)

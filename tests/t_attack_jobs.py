@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "lib"))
 sys.path.insert(0, HERE)
 from tap import ok, eq, skip, done  # noqa: E402
+from pace import limit  # noqa: E402
 from t_install import parse_cron, enable, conf_env  # noqa: E402
 from t_attack_files import (NOBODY, attack_dirs, plant_link,  # noqa: E402
                             victim, snapshot_of)
@@ -106,7 +107,7 @@ def run_job(cmd, env, timeout=120):
     t0 = time.monotonic()
     p = subprocess.run(["/bin/sh", "-c", cmd], env=conf_env(env),
                        capture_output=True,
-                       text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                       text=True, timeout=limit(timeout), stdin=subprocess.DEVNULL)
     return p.returncode, p.stderr, time.monotonic() - t0
 
 
@@ -213,7 +214,7 @@ def mpi_cron(tmp, root, target):
     before = tree_state(target)
     p = subprocess.run([os.path.join(TOP, "scripts", "fsscan-mpi-cron"),
                         root], env=env, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=limit(120))
     eq(p.returncode, 3, "fsscan-mpi-cron, the database's directory "
        "nobody's link: exit 3", p.stderr[-600:])
     ok("uid %d" % NOBODY in p.stderr, "... saying why", p.stderr[-600:])

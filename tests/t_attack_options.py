@@ -45,6 +45,7 @@ sys.path.insert(0, HERE)
 from t_capacity import q  # noqa: E402
 from t_mpi import mpi_env  # noqa: E402
 from tap import done, eq, ok  # noqa: E402
+from pace import limit  # noqa: E402
 
 BUILD = os.environ.get("BUILD") or os.path.join(HERE, "..", "build")
 FSSCAN = os.path.join(BUILD, "fsscan")
@@ -186,14 +187,17 @@ def whole_count(lo, hi):
 
 def run(cmd, timeout=120, term_after=None, env=None):
     """rc, stdout, stderr; a run still going after term_after seconds gets
-    SIGTERM (a daemon that took an endless count)."""
+    SIGTERM (a daemon that took an endless count). Both scale with the
+    pace of the run: a sanitizer build's exit (its leak check) on a busy
+    machine may take longer than term_after itself."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          env=env)
     try:
-        out, err = p.communicate(timeout=term_after or timeout)
+        out, err = p.communicate(
+            timeout=limit(term_after) if term_after else limit(timeout))
     except subprocess.TimeoutExpired:
         p.send_signal(signal.SIGTERM)
-        out, err = p.communicate(timeout=timeout)
+        out, err = p.communicate(timeout=limit(timeout))
     return p.returncode, out.decode(errors="replace"), \
         err.decode(errors="replace")
 
@@ -317,7 +321,7 @@ def limits_files(tmp):
     rc, out, err = run([FSSCAN, "--db", db, "--quiet", "--limits",
                         "/dev/zero", root], timeout=30)
     ok(rc == 2 and "/dev/zero:1:" in err and "NUL" in err and
-       time.monotonic() - t0 < 10,
+       time.monotonic() - t0 < limit(10),
        "--limits /dev/zero: exit 2 at once, naming the file, line and why",
        "%d %s" % (rc, err))
     lim = os.path.join(tmp, "limits.csv")
@@ -566,7 +570,7 @@ def annotate(tmp, iodb):
     t0 = time.monotonic()
     rc, out, err = run([IOCENSUS, "throughput", "--db", iodb, "--annotate",
                         "/dev/zero"], timeout=60)
-    if rc != 2 or "NUL" not in err or time.monotonic() - t0 > 10:
+    if rc != 2 or "NUL" not in err or time.monotonic() - t0 > limit(10):
         bad.append("/dev/zero: exit %d %s" % (rc, err[-200:]))
     ok(not bad, "iocensus --annotate: times of the years 0 to 9999 taken,"
        " others and unbounded files refused", "; ".join(bad))

@@ -35,6 +35,7 @@ import tty
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import ok, done, skip  # noqa: E402
+from pace import limit  # noqa: E402
 
 BUILD = os.environ["BUILD"]
 FSSCAN = os.path.join(BUILD, "fsscan")
@@ -113,7 +114,7 @@ def on_pty(argv, cols=400):
 
 def piped(argv):
     p = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
-                       timeout=120)
+                       timeout=limit(120))
     return p.returncode, p.stdout, p.stderr
 
 

@@ -15,6 +15,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import done, ok  # noqa: E402
+from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))
@@ -25,7 +26,7 @@ def main():
     env = dict(os.environ, BUILD=BUILD, BENCH_RUNS="1", BENCH_CAP_FS="4",
                BENCH_CAP_PROJECTS="5", BENCH_CAP_WEEKS="30")
     p = subprocess.run([os.path.join(TOP, "scripts", "bench", "capacity")],
-                       env=env, capture_output=True, text=True, timeout=300)
+                       env=env, capture_output=True, text=True, timeout=limit(300))
     out = p.stdout + p.stderr
     ok(p.returncode == 0 and "Traceback" not in out and "failed" not in out,
        "the capacity bench runs", out[-1500:])

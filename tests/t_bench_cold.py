@@ -30,6 +30,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import done, ok  # noqa: E402
+from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))
@@ -97,7 +98,7 @@ def bench_step(tmp):
                BENCH_WARM_RUNS="1")
     env.pop("DWALK", None)
     p = subprocess.run([os.path.join(TOP, "scripts", "bench", "cold")],
-                       env=env, capture_output=True, text=True, timeout=600)
+                       env=env, capture_output=True, text=True, timeout=limit(600))
     out = p.stdout + p.stderr
     ok(p.returncode == 0 and "Traceback" not in out and "exit 0" in out and
        not re.search(r"exit [1-9]", out), "cold step runs", out[-800:])

@@ -16,6 +16,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import done, eq, ok  # noqa: E402
+from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))
@@ -29,7 +30,7 @@ def main():
                    BENCH_DEPTHS="300 600", BENCH_VDIR_DEPTHS="100 200")
         p = subprocess.run([os.path.join(TOP, "scripts", "bench", "depth")],
                            env=env, capture_output=True, text=True,
-                           timeout=300)
+                           timeout=limit(300))
         out = p.stdout + p.stderr
         ok(p.returncode == 0 and "Traceback" not in out and
            "failed" not in out and "exit status" not in out,

@@ -30,6 +30,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import done, eq, ok, skip  # noqa: E402
+from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))
@@ -177,7 +178,7 @@ def main():
                    BENCH_RSS_SAMPLES="2")
         p = subprocess.run([os.path.join(TOP, "scripts", "bench", "scale")],
                            env=env, capture_output=True, text=True,
-                           timeout=900)
+                           timeout=limit(900))
         out = p.stdout + p.stderr
         ok(p.returncode == 0 and "Traceback" not in out, "scale step runs",
            out[-800:])

@@ -51,6 +51,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import done, eq, ok, skip  # noqa: E402
+from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))
@@ -502,7 +503,7 @@ def peak(tmp, cmd):
     its ru_maxrss (a child of this Python would count the interpreter)."""
     out = os.path.join(tmp, "time.out")
     p = subprocess.run([TIME, "-f", "%M", "-o", out] + [str(c) for c in cmd],
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=limit(600))
     with open(out) as f:
         return p.returncode, p.stderr, int(f.read().split()[-1])
 

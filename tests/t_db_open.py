@@ -24,6 +24,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done          # noqa: E402
+from pace import limit  # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
 FSSCAN = os.path.join(BUILD, "fsscan")
@@ -37,7 +38,7 @@ def path(*p):
 
 def run(*args):
     p = subprocess.run([str(a) for a in args], capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=limit(120))
     return p.returncode, p.stderr
 
 

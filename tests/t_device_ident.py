@@ -42,6 +42,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import ok, eq, skip, done    # noqa: E402
+from pace import limit  # noqa: E402
 from faketopo import Topo, SATA       # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
@@ -74,7 +75,7 @@ CAP_SDB = ("naa.1", 'SER"1\\', "MODEL \u202e1", "Slot 1")
 
 def run(*args, stdin=None):
     p = subprocess.run([str(a) for a in args], capture_output=True,
-                       env=ENV, input=stdin, timeout=300)
+                       env=ENV, input=stdin, timeout=limit(300))
     return (p.returncode, p.stdout.decode("utf-8", "surrogateescape"),
             p.stderr.decode("utf-8", "surrogateescape"))
 
@@ -200,7 +201,7 @@ def devices_in_ns(script):
                         "-ec", "mount -t tmpfs none /dev\n" + script +
                         "\nexec \"$0\" devices --format json",
                         os.path.abspath(IOSTATMON)],
-                       capture_output=True, text=True, timeout=60)
+                       capture_output=True, text=True, timeout=limit(60))
     if p.returncode != 0:
         return None, p.stderr
     return {d["name"]: d["attributes"].get("slot")

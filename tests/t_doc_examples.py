@@ -36,6 +36,7 @@ from fractions import Fraction
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import done, eq, ok  # noqa: E402
+from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -78,7 +79,7 @@ def run_example(doc, name, body, cwd):
     for c in cmds[1:]:
         line, _, want = c.partition("\n")
         p = subprocess.run(line, shell=True, cwd=cwd, env=env,
-                           capture_output=True, text=True, timeout=300)
+                           capture_output=True, text=True, timeout=limit(300))
         ok(p.returncode == 0, "%s: `%s` exits 0" % (doc, line),
            "status %d: %s" % (p.returncode, p.stderr.strip()))
         eq(p.stdout, want, "%s: `%s` prints what the document shows" %

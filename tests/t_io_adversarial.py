@@ -24,6 +24,7 @@ import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done, skip    # noqa: E402
+from pace import limit  # noqa: E402
 from rawgen import Dataset            # noqa: E402
 import snapgen                        # noqa: E402
 from peakrss import run_peak          # noqa: E402
@@ -46,7 +47,7 @@ def path(*p):
 
 def run(*args, timeout=120):
     p = subprocess.run([a if isinstance(a, bytes) else str(a) for a in args],
-                       capture_output=True, timeout=timeout)
+                       capture_output=True, timeout=limit(timeout))
     return (p.returncode, p.stdout.decode("utf-8", "surrogateescape"),
             p.stderr.decode("utf-8", "surrogateescape"))
 

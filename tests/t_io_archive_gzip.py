@@ -25,6 +25,7 @@ from decimal import Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done          # noqa: E402
+from pace import limit  # noqa: E402
 from rawgen import Dataset            # noqa: E402
 
 BUILD = os.environ.get("BUILD", "build")
@@ -40,7 +41,7 @@ def path(*p):
 
 def run(*args):
     p = subprocess.run([str(a) for a in args], capture_output=True,
-                       text=True, timeout=300)
+                       text=True, timeout=limit(300))
     return p.returncode, p.stdout, p.stderr
 
 

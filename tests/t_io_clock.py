@@ -41,6 +41,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done          # noqa: E402
+from pace import limit  # noqa: E402
 from rawgen import Dataset            # noqa: E402
 from peakrss import run_peak          # noqa: E402
 from iodump import dump_rows, view_rows  # noqa: E402
@@ -71,7 +72,7 @@ def sql(db, q, args=()):
 def run(*args, timeout=300):
     try:
         p = subprocess.run([str(a) for a in args], capture_output=True,
-                           text=True, timeout=timeout)
+                           text=True, timeout=limit(timeout))
     except subprocess.TimeoutExpired:
         return -1, "", "timed out after %d s" % timeout
     return p.returncode, p.stdout, p.stderr

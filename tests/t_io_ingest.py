@@ -23,6 +23,7 @@ from decimal import Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done, skip    # noqa: E402
+from pace import limit  # noqa: E402
 from diskgen import Capture           # noqa: E402
 from rawgen import Dataset            # noqa: E402
 from iolog_py import layout, after_cut, after_damage  # noqa: E402
@@ -41,7 +42,7 @@ def path(*p):
 
 def run(*args, timeout=300):
     p = subprocess.run([str(a) for a in args], capture_output=True,
-                       text=True, timeout=timeout)
+                       text=True, timeout=limit(timeout))
     return p.returncode, p.stdout, p.stderr
 
 
@@ -567,7 +568,7 @@ def check_names(logs):
     bad = os.path.join(d, "c\udcff\x1b[2J.iolog.gz")
     p = subprocess.run([IOC, "ingest", "--db", path("names.db"), d,
                         bad.encode("utf-8", "surrogateescape")],
-                       capture_output=True, timeout=120)
+                       capture_output=True, timeout=limit(120))
     err = p.stderr.decode("utf-8", "surrogateescape")
     lines = err.splitlines()
     ok(p.returncode == 1 and len(lines) == 3 and
@@ -724,7 +725,7 @@ def check_errors(logs):
         os.chmod(secret, 0)
         db = os.path.join(pub, "p.db")
         p = subprocess.run(drop + [IOC, "ingest", "--db", db, locked, secret],
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=limit(120))
         eq(p.returncode, 1, "unreadable dir and file: exit 1")
         ok("%s: Permission denied" % locked in p.stderr and
            "%s: Permission denied" % secret in p.stderr,
@@ -795,7 +796,7 @@ def check_signal(logs):
         except sqlite3.Error:
             pass
     p.send_signal(2)
-    out, err = p.communicate(timeout=120)
+    out, err = p.communicate(timeout=limit(120))
     if p.returncode == 0:
         skip("SIGINT (3 checks)", "ingest finished before the signal")
     else:

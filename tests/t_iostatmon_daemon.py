@@ -28,6 +28,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from tap import ok, eq, done, skip  # noqa: E402
+from pace import limit  # noqa: E402
 import fakeproc  # noqa: E402
 from iostatmon_run import (BIN, Daemon, Notify, wait_for, common,  # noqa
                            gzip_ok, logs, log_bytes, day_name)
@@ -44,7 +45,7 @@ def test_count_notify_pidfile(tmp):
                     "WATCHDOG_USEC": "4000000"})
     ok(d.wait_written(1), "count: first sample written")
     second = subprocess.run([BIN] + common(root, logdir) + ["-c", "1"],
-                            capture_output=True, text=True, timeout=30)
+                            capture_output=True, text=True, timeout=limit(30))
     ok(second.returncode == 3 and "another iostatmon" in second.stderr,
        "a second daemon for the same host and directory exits 3",
        "%d %s" % (second.returncode, second.stderr.strip()))
@@ -182,7 +183,7 @@ def test_usage(tmp):
               os.path.join(tmp, "log4"), "-c", "1"], 3, "missing --proc")]:
         try:
             p = subprocess.run([BIN] + args, capture_output=True, text=True,
-                               timeout=30)
+                               timeout=limit(30))
         except subprocess.TimeoutExpired as e:
             p = subprocess.CompletedProcess(args, None, "", str(e))
         eq(p.returncode, want, "exit %d: %s" % (want, what))
@@ -198,7 +199,7 @@ def test_usage(tmp):
                         (["dump"], "iostatmon dump: "),
                         (["import"], "iostatmon import: ")):
         p = subprocess.run([BIN] + cmd + ["--bogus"], capture_output=True,
-                           text=True, timeout=30)
+                           text=True, timeout=limit(30))
         ok(os.path.isabs(BIN) and p.returncode == 2 and
            p.stderr.startswith(prefix + "unknown option '--bogus'"),
            "a message of %s starts with %r, not the binary's path" % (
@@ -219,7 +220,7 @@ def test_diskstats_unusable(tmp):
         root._write("proc/diskstats", text)
         p = subprocess.run([BIN] + common(root, os.path.join(tmp, "log9"),
                                           "0.2") + ["-c", "1"],
-                           capture_output=True, text=True, timeout=30)
+                           capture_output=True, text=True, timeout=limit(30))
         eq(p.returncode, 3, "%s diskstats at start-up: exit 3" % what)
         ok("r9/proc/diskstats: " + what in p.stderr,
            "%s diskstats at start-up: said, naming the file" % what,
@@ -430,7 +431,7 @@ def test_logdir_removed(tmp):
         second.append(subprocess.run(
             [BIN, "--proc", os.path.join(tmp, "r-removed", "proc"), "-o",
              logdir, "--host", "testhost", "-i", "0.2", "-c", "1",
-             "--all-devices"], capture_output=True, text=True, timeout=30))
+             "--all-devices"], capture_output=True, text=True, timeout=limit(30)))
     d, rc, logdir = deleted_run(tmp, "removed", rm_and_race)
     ok(second and second[0].returncode == 3 and
        "another iostatmon" in second[0].stderr,

@@ -24,6 +24,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from tap import ok, eq, done, skip  # noqa: E402
+from pace import limit  # noqa: E402
 import faketopo  # noqa: E402
 
 BIN = os.environ.get("IOSTATMON") or os.path.join(
@@ -70,7 +71,7 @@ MAIN = {
 
 def run(*args):
     p = subprocess.run([BIN, "devices"] + list(args), capture_output=True,
-                       text=True, timeout=60)
+                       text=True, timeout=limit(60))
     return p.returncode, p.stdout, p.stderr
 
 

@@ -19,6 +19,7 @@ from decimal import Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done          # noqa: E402
+from pace import limit  # noqa: E402
 from diskgen import Capture           # noqa: E402
 from faketopo import Topo             # noqa: E402
 from iolog_py import layout, after_cut, after_damage  # noqa: E402
@@ -33,7 +34,7 @@ M32, M64 = 1 << 32, 1 << 64
 
 def run(*args, stdin=None):
     p = subprocess.run([BIN] + [str(a) for a in args], input=stdin,
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=limit(120))
     return p.returncode, p.stdout, p.stderr
 
 
@@ -208,7 +209,7 @@ def check_logdir_created():
     raw = write("mk.raw", c.text())
     d = os.path.join(TMP, "made", "deep", "logs")
     p = subprocess.run([BIN, "import", raw, "--host", "h", "-o", d],
-                       capture_output=True, text=True, timeout=60,
+                       capture_output=True, text=True, timeout=limit(60),
                        preexec_fn=lambda: os.umask(0o027))
     eq((p.returncode, p.stderr), (0, ""), "import -o a missing DIR: exit 0")
     modes = [stat.S_IMODE(os.stat(x).st_mode) if os.path.isdir(x) else None
@@ -389,7 +390,7 @@ def check_live_vs_import():
             written += 1
             if written < n:
                 put(written)
-    rc = p.wait(timeout=30)
+    rc = p.wait(timeout=limit(30))
     eq((rc, written), (0, n), "live daemon on the fixture: %d reads logged, exit 0" % n)
     logs = [os.path.join(logdir, f) for f in sorted(os.listdir(logdir))]
     rc, out, _ = run("dump", *logs)
@@ -507,7 +508,7 @@ def check_names(log):
     raw = os.path.join(TMP, "c\udcff.iolog.gz").encode("utf-8",
                                                      "surrogateescape")
     p = subprocess.run([BIN, "dump", names[0], names[1], raw, b"/no\ndir"],
-                       capture_output=True, timeout=120)
+                       capture_output=True, timeout=limit(120))
     err = p.stderr.decode("utf-8", "surrogateescape")
     lines = err.splitlines()
     ok(len(lines) == 4 and all(l.startswith("iostatmon dump: ")

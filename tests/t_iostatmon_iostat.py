@@ -38,6 +38,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done, skip    # noqa: E402
+from pace import limit  # noqa: E402
 from diskgen import Capture           # noqa: E402
 
 BIN = os.path.join(os.environ.get("BUILD", "build"), "iostatmon")
@@ -133,7 +134,7 @@ def replay(c, tmp, uptime=None, nsnap=SNAPSHOTS, parse_float=float):
                 reads += 1
                 if reads < nsnap:
                     put(reads)
-    _, err = p.communicate(timeout=30)
+    _, err = p.communicate(timeout=limit(30))
     os.close(fd)
     outf.seek(0)
     out = outf.read()

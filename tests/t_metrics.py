@@ -84,6 +84,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, done, diff, skip             # noqa: E402
+from pace import limit  # noqa: E402
 from fleetgen import Fleet                       # noqa: E402
 import capdemo                                   # noqa: E402
 import census_oracle                             # noqa: E402
@@ -106,7 +107,7 @@ def scrape_once(port_argv):
         for _ in range(100):
             try:
                 with urllib.request.urlopen(
-                        "http://127.0.0.1:%d/metrics" % port, timeout=2) as r:
+                        "http://127.0.0.1:%d/metrics" % port, timeout=limit(2)) as r:
                     body = r.read().decode()
                 break
             except OSError:
@@ -115,7 +116,7 @@ def scrape_once(port_argv):
                 time.sleep(0.1)
     finally:
         proc.terminate()
-        err = proc.communicate(timeout=10)[1].decode()
+        err = proc.communicate(timeout=limit(10))[1].decode()
     return body, err
 
 

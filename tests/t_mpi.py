@@ -58,6 +58,7 @@ import oracle  # noqa: E402
 import reltree  # noqa: E402
 import t_oracle  # noqa: E402
 from tap import done, eq, ok, skip  # noqa: E402
+from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(HERE)
 BUILD = os.environ.get("BUILD") or os.path.join(TOP, "build")
@@ -456,7 +457,7 @@ def capacity_limits(tmp, mnt, now):
     t0 = int(time.time())
     p = subprocess.run(prefix(2) + [FSSCAN_MPI, "--db", db, "--quiet",
                                     "--as-of", str(asof), root],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=limit(120))
     t1 = int(time.time())
     ok(p.returncode == 0, "--as-of, 2 ranks: exit 0", p.stderr[-300:])
     got = rows(db, "SELECT started_at, now_ref, fs_bytes, fs_inodes,"
@@ -468,7 +469,7 @@ def capacity_limits(tmp, mnt, now):
     db = os.path.join(tmp, "future.db")
     p = subprocess.run(prefix(2) + [FSSCAN_MPI, "--db", db, "--quiet",
                                     "--as-of", str(t1 + 365 * DAY), root],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=limit(120))
     ok(p.returncode == 2 and "in the future" in p.stderr,
        "--as-of in the future, 2 ranks: usage error", p.stderr[-300:])
     ok(not os.path.exists(db),
@@ -501,7 +502,7 @@ def skewed_as_of(tmp, root):
     asof = int(time.time()) - 60
     p = subprocess.run(prefix(2) + [wrap, FSSCAN_MPI, "--db", db, "--quiet",
                                     "--as-of", str(asof), root],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=limit(120))
     ok(p.returncode == 0, "--as-of, rank 1 an hour behind: exit 0",
        p.stderr[-300:])
     got = rows(db, "SELECT started_at, status FROM snapshot") \
@@ -558,7 +559,7 @@ def doc_scripts(tmp, root, now):
         if name == "fsscan-mpi.sbatch":
             os.mkdir(os.path.dirname(db))
         r = subprocess.run([script, root], env=env, capture_output=True,
-                           timeout=120)
+                           timeout=limit(120))
         eq(r.returncode, 0, "scripts/%s: exit 0" % name)
         eq(oct(os.stat(os.path.dirname(db)).st_mode & 0o7777),
            oct(0o750 if name == "fsscan-mpi-cron" else 0o755),
@@ -572,7 +573,7 @@ def doc_scripts(tmp, root, now):
     try:
         fcntl.flock(lockfd, fcntl.LOCK_EX)
         r = subprocess.run([script, root], env=env, capture_output=True,
-                           timeout=60)
+                           timeout=limit(60))
     finally:
         os.close(lockfd)
     eq(r.returncode, 75, "fsscan-mpi-cron: a run still going (the "
@@ -753,7 +754,7 @@ def faults(tmp, root, now):
                            "--quiet", "-j", "1", "--max-rate", "300", root]
         p = subprocess.Popen(cmd, env=mpi_env(), stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE)
-        deadline = time.time() + 60
+        deadline = time.time() + limit(60)
         pids = {}
         while time.time() < deadline and not (len(pids) == 3 and running(db)):
             time.sleep(0.2)
@@ -764,7 +765,7 @@ def faults(tmp, root, now):
         elif 2 in pids:
             os.kill(pids[2], signal.SIGKILL)
         try:
-            _, err = p.communicate(timeout=60)
+            _, err = p.communicate(timeout=limit(60))
         except subprocess.TimeoutExpired:
             p.kill()
             _, err = p.communicate()
@@ -774,7 +775,9 @@ def faults(tmp, root, now):
 
 def main():
     if os.geteuid() != 0:
-        ok(False, "t_mpi runs as root", "euid %d" % os.geteuid())
+        skip("fsscan-mpi: oracle trees, sparse totals, limits, capacity,"
+             " deep tree, unreadable, delayfs and faults (all of t_mpi)",
+             "the trees are made on a tmpfs it mounts", needs="root")
         done()
     if not MPIRUN:
         skip("fsscan-mpi: oracle trees, sparse totals, limits, capacity,"

@@ -33,8 +33,15 @@ def speed(tmp, root, now):
 
 
 def main():
-    if os.geteuid() != 0 or not MPIRUN or not os.access(FSSCAN_MPI, os.X_OK):
-        ok(False, "t_mpi_speed runs as root with mpirun and fsscan-mpi")
+    if os.geteuid() != 0:
+        skip("delayfs: the speed-up of 4 ranks", "delayfs is mounted with"
+             " FUSE, as root", needs="root")
+        done()
+    if not MPIRUN:
+        skip("delayfs: the speed-up of 4 ranks", "mpirun not found",
+             needs="mpirun")
+        done()
+    if not ok(os.access(FSSCAN_MPI, os.X_OK), "fsscan-mpi built", FSSCAN_MPI):
         done()
     if t_mpi.delayfs_missing():
         skip("delayfs: the speed-up of 4 ranks", *t_mpi.delayfs_missing())

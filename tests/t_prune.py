@@ -42,6 +42,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
 from tap import ok, eq, done                     # noqa: E402
+from pace import limit  # noqa: E402
 import snapgen                                   # noqa: E402
 
 
@@ -256,7 +257,7 @@ def check_forced_away(tmp, db):
     rc, out, err = run("forget", "--db", db, "--force", str(sid)) \
         if sid else (-1, "", "no running snapshot appeared")
     eq(rc, 0, "forget --force while the scan walks", err)
-    out, err = p.communicate(timeout=120)
+    out, err = p.communicate(timeout=limit(120))
     ok(p.returncode == 3 and "was removed while the scan ran" in err,
        "the scan exits 3 (fatal) and says its snapshot was removed",
        "%r %r" % (p.returncode, err))

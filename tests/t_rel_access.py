@@ -15,7 +15,7 @@ import sqlite3
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from reltree import (Scratch, build_wide, case, done, eq, find_census,  # noqa: E402
+from reltree import (Scratch, build_wide, case, root_case, done, eq, find_census,  # noqa: E402
                      integrity, last_id, mkfile, ok, opendir, rows, run, totals_of,
                      vdir, vsnap, NOBODY, FSSCAN)
 
@@ -283,11 +283,13 @@ def disk_full(s):
 def main():
     ok(os.access(FSSCAN, os.X_OK), "fsscan binary exists", FSSCAN)
     with Scratch() as s:
-        case("perm", perm_denied, s)
-        case("perm many", perm_many, s)
+        root_case("perm", "trees of other owners, scanned as nobody",
+                  perm_denied, s)
+        root_case("perm many", "trees of other owners, scanned as nobody",
+                  perm_many, s)
         case("usage", usage, s)
         case("baddb", bad_db, s)
-        case("disk full", disk_full, s)
+        root_case("disk full", "a small tmpfs is mounted", disk_full, s)
     done()
 
 

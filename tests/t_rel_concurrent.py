@@ -20,6 +20,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from reltree import (Scratch, build_wide, case, census, done, eq, integrity,  # noqa: E402
                      last_id, mkfile, ok, opendir, rows, run, start, totals_of, vsnap)
+from pace import limit  # noqa: E402
 
 
 def two_at_once(s, ta, wa, tb, wb):
@@ -28,8 +29,8 @@ def two_at_once(s, ta, wa, tb, wb):
         tag = "two scans round %d" % rnd
         pa = start(["--db", db, "-j", "2", ta])
         pb = start(["--db", db, "-j", "2", tb])
-        _, ea = pa.communicate(timeout=300)
-        _, eb = pb.communicate(timeout=300)
+        _, ea = pa.communicate(timeout=limit(300))
+        _, eb = pb.communicate(timeout=limit(300))
         eq((pa.returncode, pb.returncode), (0, 0), "%s: both exit 0" % tag)
         if pa.returncode or pb.returncode:
             print("# stderr A: %r\n# stderr B: %r" % (ea[-300:], eb[-300:]))
@@ -52,7 +53,7 @@ def new_db_race(s, tiny):
         db = s.path("race%d.db" % rnd)
         ps = [start(["--db", db, "-j", "1", t]) for t in tiny]
         for p in ps:
-            _, e = p.communicate(timeout=120)
+            _, e = p.communicate(timeout=limit(120))
             if p.returncode:
                 bad.append((rnd, p.returncode, e[-200:]))
         n = rows(db, "SELECT count(*) FROM v_snapshot WHERE complete=1")[0][0]
@@ -68,7 +69,7 @@ def locked(s, ta, wa):
     holder = hold_lock(db, 2)
     t0 = time.monotonic()
     r = run(["--db", db, ta])
-    holder.wait(timeout=30)
+    holder.wait(timeout=limit(30))
     eq(r.rc, 0, "locked db: scan exits 0 after waiting")
     ok(time.monotonic() - t0 >= 1.5 or r.rc != 0,
        "locked db: scan waited for the lock", "%.2f s" % (time.monotonic() - t0))
@@ -86,7 +87,7 @@ def locked(s, ta, wa):
             t0 = time.monotonic()
             p.send_signal(sig)
             try:
-                p.communicate(timeout=6)
+                p.communicate(timeout=limit(6))
                 stop = time.monotonic() - t0
             except subprocess.TimeoutExpired:
                 stop = None
@@ -95,8 +96,9 @@ def locked(s, ta, wa):
             holder.wait()
             if p.poll() is None:
                 p.communicate()
-        ok(stop is not None and stop < 5 and p.returncode == 3,
-           "locked db: %s while waiting for the lock exits 3 within 5 s" % name,
+        ok(stop is not None and stop < limit(5) and p.returncode == 3,
+           "locked db: %s while waiting for the lock exits 3 within 5 s"
+           " (times the pace)" % name,
            "exit %s after %s s (still waiting when the lock holder was killed)"
            % (p.returncode, "%.1f" % stop if stop is not None else "> 6"))
     eq(integrity(db), "ok", "locked db: integrity_check after signals")

@@ -20,6 +20,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from reltree import (Scratch, build_wide, case, census, done, eq, integrity,  # noqa: E402
                      last_id, ok, rows, run, vdir, vsnap)
+from pace import limit  # noqa: E402
 
 MUTATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib", "mutator.py")
 
@@ -49,14 +50,14 @@ def mutate(s):
                              stdout=subprocess.PIPE)
         try:
             t0 = time.monotonic()
-            while not os.path.exists(ready) and time.monotonic() - t0 < 30:
+            while not os.path.exists(ready) and time.monotonic() - t0 < limit(30):
                 if m.poll() is not None:
                     break
                 time.sleep(0.01)
             r = run(["--db", db] + args + [root], timeout=300)
         finally:
             m.send_signal(signal.SIGTERM)
-            out, _ = m.communicate(timeout=60)
+            out, _ = m.communicate(timeout=limit(60))
         mstat = json.loads(out.decode().strip().splitlines()[-1])
         print("# %s: scan %.2f s, mutator %r" % (tag, r.secs, mstat))
         ok(mstat["ops"] > 200, "%s: mutator was running" % tag, "%r" % mstat)

@@ -15,7 +15,7 @@ import stat
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from reltree import (Scratch, build_wide, case, census, connect, db_objects, done, eq,  # noqa: E402
+from reltree import (Scratch, build_wide, case, root_case, census, connect, db_objects, done, eq,  # noqa: E402
                      integrity, internal, last_id, mkfile, ok, opendir, rows, run,
                      schema_objects, totals_of, vdir, vsnap)
 
@@ -340,8 +340,8 @@ def main():
         case("symlinks", symlinks, s)
         case("deep", deep, s)
         case("names", names, s)
-        case("special", special, s)
-        case("mount", mounts, s)
+        root_case("special", "device nodes are made with mknod", special, s)
+        root_case("mount", "a tmpfs is mounted inside the tree", mounts, s)
         case("spellings", spellings, s)
         case("empty", empty, s)
         case("db inside", db_inside, s)

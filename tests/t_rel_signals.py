@@ -18,6 +18,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from reltree import (Scratch, build_wide, case, census, done, eq, integrity,  # noqa: E402
                      last_id, ok, rows, run, start, totals_of, vsnap)
+from pace import limit  # noqa: E402
 
 
 def max_rate(s, root, want):
@@ -44,14 +45,14 @@ def interrupt(s, root, want, sig, tag):
     t0 = time.monotonic()
     p.send_signal(sig)
     try:
-        _, err = p.communicate(timeout=30)
+        _, err = p.communicate(timeout=limit(30))
     except Exception:
         p.kill()
         p.communicate()
         raise
     stop = time.monotonic() - t0
     eq(p.returncode, 3, "%s: exit status 3" % tag)
-    ok(stop < 5, "%s: stopped within 5 s of the signal" % tag, "%.1f s" % stop)
+    ok(stop < limit(5), "%s: stopped within 5 s (times the pace) of the signal" % tag, "%.1f s" % stop)
     after = rows(db, "SELECT id FROM snapshot")
     new = [i for (i,) in after if (i,) not in before]
     ok(len(new) <= 1, "%s: at most one new snapshot row" % tag, "%r" % new)
@@ -88,7 +89,7 @@ def kill_at_final_write(args, db, rnd, deadline=60):
     t0 = time.monotonic()
     prev = wal_state(db)
     changes = 0
-    while p.poll() is None and time.monotonic() - t0 < deadline:
+    while p.poll() is None and time.monotonic() - t0 < limit(deadline):
         cur = wal_state(db)
         if cur != prev and cur is not None:
             changes += 1

@@ -29,6 +29,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import ok, eq, done                     # noqa: E402
+from pace import limit  # noqa: E402
 import reportdb                                  # noqa: E402
 
 BUILD = os.environ["BUILD"]
@@ -160,7 +161,7 @@ def browse(tmp, args, url):
            "--no-first-run", "--disable-background-networking",
            "--disable-component-update", "--disable-sync", "--hide-scrollbars",
            "--user-data-dir=" + prof] + args + [url]
-    p = subprocess.run(cmd, capture_output=True, timeout=120)
+    p = subprocess.run(cmd, capture_output=True, timeout=limit(120))
     shutil.rmtree(prof, ignore_errors=True)
     return p
 

@@ -18,6 +18,8 @@
 # the root skip stays a skip; the run lists every skip with its reason.
 # Last, the real scripts/install-deps's list is read the same way: it
 # provides mpirun.
+# Then a test that hangs (t_hang.sh) is killed at its time limit, a
+# failure that says so.
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/t_run_protocol.XXXXXX")
@@ -38,6 +40,7 @@ t=$tmp/tree
 mkdir -p "$t/tests/lib" "$t/scripts" "$t/b/tests/lib"
 cp "$TOP/tests/run" "$t/tests/run"
 cp "$TOP/tests/lib/tap.py" "$t/tests/lib/tap.py"
+cp "$TOP/tests/lib/pace.py" "$t/tests/lib/pace.py"
 printf '#!/bin/sh\n' >"$t/b/fsscan"
 chmod +x "$t/b/fsscan"
 cat >"$t/scripts/install-deps" <<'EOF'
@@ -149,4 +152,19 @@ cp "$TOP/scripts/install-deps" "$t/scripts/install-deps"
 rc=$(protocol "$tmp/real" CI=true TESTS=t_needdep)
 check "the real install-deps provides mpirun: exit 1 under CI" "$rc" 1
 has "... through openmpi-bin" "$tmp/real" 'scripts/install-deps installs openmpi-bin$'
+
+# A test that hangs is killed at its limit: TEST_LIMIT 2 s times the pace
+# 1.5 imposed here is 3 s; it fails, and says why.
+cat >"$t/tests/t_hang.sh" <<'EOF'
+echo "ok - started"
+exec sleep 600
+EOF
+rc=$(protocol "$tmp/hang" TESTS=t_hang TEST_LIMIT=2 TEST_PACE=1.5)
+check "a hung test: exit 1" "$rc" 1
+check "a hung test: one failure" "$(count t_hang.sh "$tmp/hang")" \
+	"1 passed, 1 failed, 0 skipped"
+has "... killed by its limit, said so" "$tmp/hang" \
+	'^  \[b:t_hang\.sh\] not ok - killed by its time limit, 3 s \(2 s times the pace 1\.50 of b\)$'
+has "... the pace of the run is printed" "$tmp/hang" \
+	'^tests/run: b: pace 1\.50, a test.s limit 3 s$'
 [ "$fails" -eq 0 ]

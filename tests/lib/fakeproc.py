@@ -19,6 +19,7 @@ import io
 import subprocess
 import threading
 import time
+from pace import limit
 
 W32 = 1 << 32
 W64 = 1 << 64
@@ -177,7 +178,7 @@ class FakeRoot:
 def dump(binary, paths):
     """Run `iostatmon dump` on paths: (rows as dicts, stderr, status)."""
     p = subprocess.run([binary, "dump"] + list(paths), capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=limit(120))
     rows = list(csv.DictReader(io.StringIO(p.stdout)))
     return rows, p.stderr, p.returncode
 

@@ -16,6 +16,7 @@ import threading
 import time
 
 from iolog_py import frame_bytes
+from pace import limit
 
 BIN = os.path.join(os.environ.get("BUILD", "build"), "iostatmon")
 BIN = os.path.abspath(BIN)
@@ -81,7 +82,7 @@ class Daemon:
                 if m]
 
     def wait_written(self, n, timeout=30):
-        end = time.time() + timeout
+        end = time.time() + limit(timeout)
         while len(self.written()) < n and time.time() < end:
             if self.p.poll() is not None:
                 break
@@ -106,7 +107,7 @@ class Daemon:
 
     def finish(self, timeout=30):
         try:
-            rc = self.p.wait(timeout=timeout)
+            rc = self.p.wait(timeout=limit(timeout))
         except subprocess.TimeoutExpired:
             self.p.kill()
             rc = self.p.wait()
@@ -115,7 +116,7 @@ class Daemon:
 
 
 def wait_for(pred, timeout=30):
-    end = time.time() + timeout
+    end = time.time() + limit(timeout)
     while time.time() < end:
         if pred():
             return True

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+from pace import limit
 
 _PROBE = ("import resource, subprocess, sys\n"
           "p = subprocess.run(sys.argv[1:], capture_output=True)\n"
@@ -29,7 +30,7 @@ def run_peak(cmd, timeout=600, env=None):
                          stderr=subprocess.PIPE, text=True, env=env,
                          start_new_session=True)
     try:
-        out, err = p.communicate(timeout=timeout)
+        out, err = p.communicate(timeout=limit(timeout))
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()

@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from pace import limit
 
 
 def free_port():
@@ -46,7 +47,7 @@ def api(port, path, **params):
     q = ("?" + urllib.parse.urlencode(params)) if params else ""
     url = "http://127.0.0.1:%d/api/v1/%s%s" % (port, path, q)
     try:
-        with urllib.request.urlopen(url, timeout=10) as r:
+        with urllib.request.urlopen(url, timeout=limit(10)) as r:
             return json.loads(r.read().decode())
     except urllib.error.HTTPError as e:
         try:
@@ -99,7 +100,7 @@ class Stack:
             p.terminate()
         for p in self.procs:
             try:
-                p.wait(timeout=10)
+                p.wait(timeout=limit(10))
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()

@@ -27,7 +27,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import ok, eq, done  # noqa: E402,F401
+from tap import ok, eq, done, skip  # noqa: E402,F401
+from pace import limit  # noqa: E402
 
 TOP = os.environ.get("TOP") or os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))
@@ -44,6 +45,15 @@ def case(name, fn, *args):
         import traceback
         traceback.print_exc(file=sys.stderr)
         ok(False, name + " (raised)", "%s: %s" % (type(e).__name__, e))
+
+
+def root_case(name, why, fn, *args):
+    """case() of what needs root (why: a mount, chown, a program run as
+    another user); a skip that says so without it."""
+    if os.geteuid() != 0:
+        skip(name, why, needs="root")
+        return
+    case(name, fn, *args)
 
 
 # --- scratch space -------------------------------------------------------
@@ -332,7 +342,7 @@ def run(args, user=None, timeout=300, cwd=None):
     """Run fsscan to completion."""
     t = time.monotonic()
     p = subprocess.run(fsscan_cmd(args, user), capture_output=True,
-                       timeout=timeout, cwd=cwd or "/")
+                       timeout=limit(timeout), cwd=cwd or "/")
     return Result(p.returncode, p.stdout.decode(errors="replace"),
                   p.stderr.decode(errors="replace"), time.monotonic() - t)
 
@@ -354,7 +364,7 @@ def start(args, user=None, cwd=None, killed=False):
 # --- reading the database ---------------------------------------------------
 
 def connect(db, raw=False):
-    con = sqlite3.connect(db, timeout=60)
+    con = sqlite3.connect(db, timeout=limit(60))
     if raw:
         con.text_factory = bytes
     return con
