@@ -13,6 +13,7 @@
  * Nothing is estimated from the age histograms, whose buckets need not
  * end at N days.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,6 +341,7 @@ one_fs(struct result *r, struct rtable *ft, struct rtable *pt, sqlite3 *db,
 struct result *
 space_cold(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	static const char *const under[] = { [BY_PROJECT] = "in its owner's"
 	    " project", [BY_USER] = "under its owner (the inode's"
 	    " uid)", [BY_GROUP] = "under its group (the inode's gid)" };

@@ -28,6 +28,7 @@
  * an analysis did not produce is left out; the details follow on the
  * page.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -657,10 +658,24 @@ horizon_text(const struct summary_opts *o, int64_t cutoff, char *buf,
 	    sizeof b), (long long)o->horizon, o->horizon == 1 ? "" : "s");
 }
 
+#ifndef NDEBUG
+/* Is every one of the n parts a result? */
+static int
+parts_all_there(struct result *const *parts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (parts[i] == NULL)
+			return 0;
+	return 1;
+}
+#endif
+
 struct result *
 summary_page(struct result *const *parts, size_t nparts,
     const struct summary_opts *o)
 {
+	assert(o != NULL && (parts != NULL || nparts == 0));
+	assert(parts_all_there(parts, nparts));
 	static const char *const cold[] = { "fs", "project", "days", "files",
 	    "bytes", "share_bytes", "d_bytes" };
 	static const char *const growers[] = { "fs", "project", "d_used",
