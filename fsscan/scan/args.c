@@ -467,12 +467,12 @@ args_cpus(int share)
 int
 args_default_threads(const char *fstype, int share)
 {
-	assert(fstype != NULL && share >= 1);
 	static const char *const remote[] = { "nfs", "nfs4", "lustre", "gpfs",
 	    "cifs", "smb3", "beegfs", "ceph", "glusterfs", "9p", "panfs",
 	    "fuse", "afs", "pvfs2", "orangefs", NULL };
 	int cpus = (int)args_cpus(share);
 
+	assert(fstype != NULL && share >= 1);
 	for (int i = 0; remote[i]; i++)
 		if (strncmp(fstype, remote[i], strlen(remote[i])) == 0)
 			return 32;

@@ -341,7 +341,6 @@ one_fs(struct result *r, struct rtable *ft, struct rtable *pt, sqlite3 *db,
 struct result *
 space_cold(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 {
-	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	static const char *const under[] = { [BY_PROJECT] = "in its owner's"
 	    " project", [BY_USER] = "under its owner (the inode's"
 	    " uid)", [BY_GROUP] = "under its group (the inode's gid)" };
@@ -356,6 +355,7 @@ space_cold(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	long nfs;
 	char key[16], title[64];
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	if (space_names_by(o->by, &by, err, errlen) < 0)
 		return NULL;
 	who = space_names_by_name(by);

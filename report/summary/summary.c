@@ -674,8 +674,6 @@ struct result *
 summary_page(struct result *const *parts, size_t nparts,
     const struct summary_opts *o)
 {
-	assert(o != NULL && (parts != NULL || nparts == 0));
-	assert(parts_all_there(parts, nparts));
 	static const char *const cold[] = { "fs", "project", "days", "files",
 	    "bytes", "share_bytes", "d_bytes" };
 	static const char *const growers[] = { "fs", "project", "d_used",
@@ -690,6 +688,8 @@ summary_page(struct result *const *parts, size_t nparts,
 	int64_t cutoff = o->end == INT64_MIN ? INT64_MIN : o->end +
 	    o->horizon * DAY;
 
+	assert(o != NULL && (parts != NULL || nparts == 0));
+	assert(parts_all_there(parts, nparts));
 	if (o->end != INT64_MIN) {
 		horizon_text(o, cutoff, by, sizeof by);
 		red_list(sum, parts, nparts, cutoff, by, human_date(cutoff, 0,
