@@ -37,7 +37,7 @@ static const struct {
 static void
 add(struct dev_info *d, const char *key, const char *value)
 {
-	d->attr = xrealloc(d->attr, (d->nattr + 1) * sizeof *d->attr);
+	d->attr = xreallocarray(d->attr, d->nattr + 1, sizeof *d->attr);
 	d->attr[d->nattr].key = xstrdup(key);
 	d->attr[d->nattr].value = xstrdup(value);
 	d->nattr++;

@@ -181,7 +181,7 @@ note_made(struct import *im, const char *path)
 		free(m.path);
 		return;
 	}
-	im->made = xrealloc(im->made, (im->nmade + 1) * sizeof *im->made);
+	im->made = xreallocarray(im->made, im->nmade + 1, sizeof *im->made);
 	im->made[im->nmade++] = m;
 }
 
@@ -319,7 +319,8 @@ build_set(struct import *im, const struct ds_table *t)
 		free(im->set.d[i].reason);
 	if (t->n > im->set_cap) {
 		im->set_cap = t->n * 2;
-		im->set.d = realloc(im->set.d, im->set_cap * sizeof *im->set.d);
+		im->set.d = reallocarray(im->set.d, im->set_cap,
+		    sizeof *im->set.d);
 		if (!im->set.d) {
 			perror("iostatmon import");
 			exit(EXIT_FATAL);

@@ -121,7 +121,7 @@ seen_name(struct reader *r, const char *name, size_t i)
 
 		while (n < 2 * (i + 1))
 			n *= 2;
-		r->slots = xrealloc(r->slots, n * sizeof *r->slots);
+		r->slots = xreallocarray(r->slots, n, sizeof *r->slots);
 		r->nslots = n;
 		memset(r->slots, 0, n * sizeof *r->slots);
 		for (size_t k = 0; k < i; k++)	/* rehash what is there */

@@ -37,7 +37,7 @@ add(struct mount_tab *t, unsigned major, unsigned minor, const char *target,
 {
 	struct mount_ent *e;
 
-	t->v = xrealloc(t->v, (t->n + 1) * sizeof *t->v);
+	t->v = xreallocarray(t->v, t->n + 1, sizeof *t->v);
 	e = &t->v[t->n++];
 	e->major = major;
 	e->minor = minor;

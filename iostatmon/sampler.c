@@ -260,7 +260,7 @@ rebuild_table(struct sampler *s, const struct ds_table *t,
 	s->slot = slot;
 	s->n = n;
 	if (s->valcap < n) {
-		s->val = xrealloc(s->val, n * sizeof *s->val);
+		s->val = xreallocarray(s->val, n, sizeof *s->val);
 		s->valcap = n;
 	}
 }
@@ -401,8 +401,7 @@ sampler_feed(struct sampler *s, const struct ds_table *t,
 	}
 	s->err = 0;
 	if (s->oldcap < t->n) {
-		s->old_of_line = xrealloc(s->old_of_line,
-		    t->n * sizeof *s->old_of_line);
+		s->old_of_line = xreallocarray(s->old_of_line, t->n, sizeof *s->old_of_line);
 		s->oldcap = t->n;
 	}
 	if (iolog_writer_needs_header(s->w))

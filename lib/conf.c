@@ -144,7 +144,7 @@ section(struct parse *p, char *s, int line)
 		if (strcmp(p->c->fs[i].name, name) == 0)
 			return fail(p, line, "[fs %s] is already on line %d",
 			    name, p->c->fs[i].line);
-	p->c->fs = xrealloc(p->c->fs, (p->c->nfs + 1) * sizeof *p->c->fs);
+	p->c->fs = xreallocarray(p->c->fs, p->c->nfs + 1, sizeof *p->c->fs);
 	p->fs = &p->c->fs[p->c->nfs++];
 	memset(p->fs, 0, sizeof *p->fs);
 	p->fs->name = xstrdup(name);
@@ -203,8 +203,7 @@ fs_key(struct parse *p, int k, const char *val, int line)
 	struct conf_fs *f = p->fs;
 
 	if (k == CONF_FS_PROJECT) {
-		f->project = xrealloc(f->project, (f->nproject + 1) *
-		    sizeof *f->project);
+		f->project = xreallocarray(f->project, f->nproject + 1, sizeof *f->project);
 		f->project[f->nproject].v = xstrdup(val);
 		f->project[f->nproject++].line = line;
 		if (f->nproject == 1)

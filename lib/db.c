@@ -911,7 +911,7 @@ install_schema(sqlite3 *db, char *err, size_t errlen)
 	if (version < DB_SCHEMA_VERSION) {
 		/* D2: the schema and the version that says it is there are
 		 * written in this one transaction */
-		assert(!sqlite3_get_autocommit(db));
+		assert(db_in_txn(db));
 		snprintf(sql, sizeof sql,
 		    "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 		    DB_APPLICATION_ID, DB_SCHEMA_VERSION);
@@ -1257,6 +1257,13 @@ db_close(sqlite3 *db)
 int db_begin(sqlite3 *db) { return db_exec(db, "BEGIN IMMEDIATE", NULL, 0); }
 int db_commit(sqlite3 *db) { return db_exec(db, "COMMIT", NULL, 0); }
 void db_rollback(sqlite3 *db) { db_exec(db, "ROLLBACK", NULL, 0); }
+
+int
+db_in_txn(sqlite3 *db)
+{
+	assert(db != NULL);
+	return !sqlite3_get_autocommit(db);
+}
 
 sqlite3_stmt *
 db_prepare(sqlite3 *db, const char *sql, char *err, size_t errlen)

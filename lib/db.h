@@ -83,6 +83,9 @@ int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 int db_begin(sqlite3 *db);
 int db_commit(sqlite3 *db);
 void db_rollback(sqlite3 *db);
+/* Is a transaction open on db? What a writer asserts that must run
+ * inside its caller's transaction (D2, I1, I2, R1). */
+int db_in_txn(sqlite3 *db);
 
 /* Prepare or report; returns NULL with the message in err. */
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql, char *err,

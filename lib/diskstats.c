@@ -218,7 +218,7 @@ table_slot(struct ds_table *t)
 {
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 64;
-		struct ds_line *d = realloc(t->dev, cap * sizeof *d);
+		struct ds_line *d = reallocarray(t->dev, cap, sizeof *d);
 
 		if (d == NULL)
 			return NULL;

@@ -309,7 +309,7 @@ char_width(const char *s, int n)
 char *
 fmt_term_str(const char *s)
 {
-	char *out = xmalloc(4 * strlen(s) + 1), *o = out;
+	char *out = xreallocarray(NULL, strlen(s) + 1, 4), *o = out;
 
 	while (*s) {
 		int n = fmt_utf8_len(s);

@@ -14,6 +14,21 @@ oom(size_t n)
 	exit(3);
 }
 
+/* n elements of size bytes asked for: out of memory when their product
+ * fits, else the product itself could not be held. */
+static void
+oom_array(size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (!__builtin_mul_overflow(n, size, &bytes))
+		oom(bytes);
+	fprintf(stderr, "%s: out of memory: %zu elements of %zu bytes "
+	    "exceed the address space\n", program_invocation_short_name, n,
+	    size);
+	exit(3);
+}
+
 void *
 xmalloc(size_t n)
 {
@@ -27,10 +42,11 @@ xmalloc(size_t n)
 void *
 xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
+	void *p;
 
-	if (!p)
-		oom(n * size);
+	(void)xmul(n, size);	/* as xreallocarray, before a sanitizer */
+	if ((p = calloc(n ? n : 1, size ? size : 1)) == NULL)
+		oom_array(n, size);
 	return p;
 }
 
@@ -41,6 +57,30 @@ xrealloc(void *p, size_t n)
 
 	if (!q)
 		oom(n);
+	return q;
+}
+
+size_t
+xmul(size_t a, size_t b)
+{
+	size_t p;
+
+	if (__builtin_mul_overflow(a, b, &p))
+		oom_array(a, b);
+	return p;
+}
+
+/* The product is checked before reallocarray(3) checks it again: a
+ * sanitizer's allocator reports an overflowing reallocarray as an error
+ * of its own, where this exits with the message of the other x calls. */
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	void *q;
+
+	(void)xmul(n, size);
+	if ((q = reallocarray(p, n ? n : 1, size ? size : 1)) == NULL)
+		oom_array(n, size);
 	return q;
 }
 
@@ -63,7 +103,7 @@ xstrndup(const char *s, size_t n)
 void *
 xgrow(void *p, size_t n, size_t *cap, size_t size, size_t first)
 {
-	size_t c = *cap ? *cap : first, bytes;
+	size_t c = *cap ? *cap : first;
 
 	if (n < *cap)
 		return p;
@@ -72,9 +112,7 @@ xgrow(void *p, size_t n, size_t *cap, size_t size, size_t first)
 			oom(SIZE_MAX);
 		c *= 2;
 	}
-	if (__builtin_mul_overflow(c, size, &bytes))
-		oom(SIZE_MAX);
-	p = xrealloc(p, bytes);
+	p = xreallocarray(p, c, size);
 	*cap = c;
 	return p;
 }

@@ -8,6 +8,15 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* p resized to n elements of size bytes, as reallocarray(3): a product
+ * past SIZE_MAX exits as out of memory does, naming the count and the
+ * size, instead of wrapping to a small block. xreallocarray(NULL, n,
+ * size) is the unzeroed xcalloc. */
+void *xreallocarray(void *p, size_t n, size_t size);
+/* a times b, a size about to be allocated: past SIZE_MAX the process
+ * exits as out of memory does. For the count of a two-dimensional block,
+ * which xreallocarray's element size then multiplies in turn. */
+size_t xmul(size_t a, size_t b);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* Room for element n of the array p of *cap elements of size bytes: p

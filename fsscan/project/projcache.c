@@ -182,9 +182,10 @@ cache_grow(const struct project_rules *r, struct project_cache *c)
 {
 	size_t cap = c->cap ? c->cap * 2 : PC_CAP0;
 	size_t nsub = (size_t)r->nowner;
-	struct pc_ent *e = xmalloc(nsub * cap * sizeof *e);
+	size_t n = xmul(nsub, cap);
+	struct pc_ent *e = xreallocarray(NULL, n, sizeof *e);
 
-	for (size_t j = 0; j < nsub * cap; j++)
+	for (size_t j = 0; j < n; j++)
 		e[j].proj = PC_EMPTY;
 	for (size_t k = 0; k < nsub; k++) {
 		struct pc_ent *from = c->e + k * c->cap, *to = e + k * cap;

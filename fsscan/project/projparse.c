@@ -213,8 +213,8 @@ projid_line(struct parse *ps, void *arg, char *line, int lineno)
 	*colon = '\0';
 	if (r->nprojnames == ps->projid_cap) {
 		ps->projid_cap = ps->projid_cap ? ps->projid_cap * 2 : 16;
-		r->projnames = xrealloc(r->projnames,
-		    ps->projid_cap * sizeof *r->projnames);
+		r->projnames = xreallocarray(r->projnames, ps->projid_cap,
+		    sizeof *r->projnames);
 	}
 	r->projnames[r->nprojnames++] =
 	    (struct idname){ id, lineno, xstrdup(f[0]) };

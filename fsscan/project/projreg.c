@@ -81,7 +81,7 @@ static void
 hash_grow(struct project_rules *r)
 {
 	size_t cap = r->hcap ? r->hcap * 2 : 64;
-	int32_t *h = xmalloc(cap * sizeof *h);
+	int32_t *h = xreallocarray(NULL, cap, sizeof *h);
 	int32_t n = atomic_load_explicit(&r->count, memory_order_relaxed);
 
 	for (size_t i = 0; i < cap; i++)

@@ -31,7 +31,7 @@ done(struct w *w, sqlite3_stmt *st)
 {
 	/* R1: every row of a snapshot is written inside a transaction:
 	 * its running row, then all the others at once */
-	assert(!sqlite3_get_autocommit(w->db));
+	assert(db_in_txn(w->db));
 	if (db_step_done(st) == 0)
 		return 0;
 	snprintf(w->err, w->errlen, "%s", sqlite3_errmsg(w->db));
@@ -163,7 +163,7 @@ write_totals(struct w *w, int64_t id, const struct walk_result *r,
 	/* R1: complete only after the whole walk, with every row of the
 	 * snapshot in this one transaction */
 	assert(strcmp(status, "complete") != 0 || !r->interrupted);
-	assert(!sqlite3_get_autocommit(w->db));	/* R1 */
+	assert(db_in_txn(w->db));	/* R1 */
 	/* R2: below this, no total can have wrapped (snapshot_finish) */
 	assert(census_entries(c) < CENSUS_MAX_ENTRIES);
 	st = prep(w,

@@ -2,6 +2,7 @@
  * args: the command line of fsscan and fsscan-mpi, which take the same
  * options (docs/fsscan.1).
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -26,6 +27,7 @@
 void
 args_usage(FILE *f, const char *prog)
 {
+	assert(f != NULL && prog != NULL);
 	fprintf(f,
 "usage: %s [OPTIONS] ROOT\n"
 "       %s [OPTIONS] --fs NAME\n"
@@ -390,6 +392,7 @@ args_parse(int argc, char **argv, const char *prog, struct args *a)
 {
 	int c;
 
+	assert(argc >= 1 && argv != NULL && prog != NULL && a != NULL);
 	a->dirs = 3;
 	a->db_group = (uint32_t)-1;
 	a->max_fds = 1024;
@@ -469,6 +472,7 @@ args_default_threads(const char *fstype, int share)
 	    "fuse", "afs", "pvfs2", "orangefs", NULL };
 	int cpus = (int)args_cpus(share);
 
+	assert(fstype != NULL && share >= 1);
 	for (int i = 0; remote[i]; i++)
 		if (strncmp(fstype, remote[i], strlen(remote[i])) == 0)
 			return 32;
@@ -485,6 +489,7 @@ args_max_threads(int threads, int max_fds, int share)
 {
 	int hi = WALK_THREADS_MAX / (share > 1 ? share : 1);
 
+	assert(threads >= 1 && max_fds >= 0 && share >= 1);
 	if (hi > max_fds / WALK_FDS_PER_THREAD)
 		hi = max_fds / WALK_FDS_PER_THREAD;
 	return hi > threads ? hi : threads;
@@ -514,6 +519,7 @@ args_command_line(int argc, char **argv)
 	size_t len = 1;
 	char *s;
 
+	assert(argc >= 0 && (argv != NULL || argc == 0));
 	for (int i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
 	s = xcalloc(1, len);
@@ -531,6 +537,7 @@ args_lock(const struct args *a, const char *prog, int *fd)
 	struct safedir_make mk = { DBFILE_DIR_MODE, (gid_t)a->db_group };
 	char err[1024];
 
+	assert(a != NULL && prog != NULL && fd != NULL);
 	*fd = -1;
 	if (!a->lock)
 		return 0;

@@ -1,6 +1,7 @@
 /*
  * scan: see scan.h.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 int
 scan_check_root(const char *prog, const char *root, struct stat *st)
 {
+	assert(prog != NULL && root != NULL && st != NULL);
 	if (lstat(root, st) < 0) {
 		fmt_diag(stderr, prog, "%s: %s", root, strerror(errno));
 		return -1;
@@ -86,6 +88,8 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 	char err[1024] = "";
 	int max_fds;
 
+	assert(s != NULL && a != NULL && prog != NULL && stop != NULL);
+	assert(share >= 1);
 	memset(s, 0, sizeof *s);
 	s->prog = prog;
 	if (scan_check_root(prog, a->root, &s->st) < 0)
@@ -141,6 +145,7 @@ scan_setup(struct scan *s, const struct args *a, const char *prog,
 void
 scan_free(struct scan *s)
 {
+	assert(s != NULL);
 	project_rules_free(s->rules);
 	s->rules = NULL;
 	limits_free(&s->limits);
@@ -156,6 +161,8 @@ scan_record(struct scan *s, const struct args *a, sqlite3 *db, int64_t id,
 	int rc = r->interrupted ? EXIT_FATAL : r->c.nerrors ? EXIT_PARTIAL : 0;
 	int have_cap;
 
+	assert(s != NULL && a != NULL && db != NULL && id > 0);
+	assert(csv != NULL && r != NULL && parts != NULL);
 	/* A file-system snapshot's statvfs is today's file system's. */
 	have_cap = !a->have_as_of && capacity_read(a->root, &s->cap) == 0;
 	parts->cap = have_cap && capacity_sane(&s->cap) ? &s->cap : NULL;
@@ -197,6 +204,7 @@ scan_summary(const struct scan *s, int64_t id, const struct walk_result *r,
 {
 	char f[32], d[32], h[32], b[64], e[32], t[32], rate[32];
 
+	assert(s != NULL && r != NULL);
 	fmt_diag(stderr, s->prog, "snapshot %lld %s: %s files, %s dirs, %s (%s "
 	    "bytes), %s error%s, %s, %s entries/s", (long long)id,
 	    r->interrupted ? "interrupted" : rc == EXIT_FATAL ? "failed" :

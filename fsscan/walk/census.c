@@ -725,7 +725,7 @@ err_slot(struct census *c, int err)
 	for (size_t i = 0; i < c->nerrs; i++)
 		if (c->errs[i].err == err)
 			return &c->errs[i];
-	c->errs = xrealloc(c->errs, (c->nerrs + 1) * sizeof *c->errs);
+	c->errs = xreallocarray(c->errs, c->nerrs + 1, sizeof *c->errs);
 	memset(&c->errs[c->nerrs], 0, sizeof *c->errs);
 	c->errs[c->nerrs].err = err;
 	return &c->errs[c->nerrs++];

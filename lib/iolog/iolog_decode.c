@@ -152,7 +152,7 @@ check_ids(const struct iolog_dev *d, size_t n)
 
 	if (n < 2)
 		return NULL;
-	ids = malloc(n * sizeof *ids);
+	ids = reallocarray(NULL, n, sizeof *ids);
 	if (ids == NULL)
 		return "out of memory";
 	for (i = 0; i < n; i++)

@@ -78,7 +78,7 @@ iolog_read_slurp_fd(int fd, size_t *len)
 		return NULL;
 	for (;;) {
 		if (n == cap) {
-			p = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			p = reallocarray(buf, cap, 2);
 			if (p == NULL) {
 				free(buf);
 				errno = ENOMEM;

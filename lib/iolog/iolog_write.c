@@ -467,7 +467,7 @@ iolog_write_sample(struct iolog_writer *w, const struct iolog_clock *c,
 			errno = EINVAL;
 			return -1;
 		}
-		p = realloc(w->scratch, n * sizeof *p);
+		p = reallocarray(w->scratch, n, sizeof *p);
 		if (p == NULL) {
 			errno = ENOMEM;
 			return -1;

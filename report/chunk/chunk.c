@@ -190,6 +190,21 @@ one_hour_in_order(int64_t t0, const struct io_sample *s, size_t n)
 }
 #endif
 
+/* A chunk's whole state, where a function that changes it begins and
+ * ends: its hour, up to IOCHUNK_MAX samples of that hour in time order
+ * (0 before the first merge into it). */
+#ifdef NDEBUG
+#define assert_chunk_state(c)	((void)0)
+#else
+static void
+assert_chunk_state(const struct iochunk *c)
+{
+	assert(c != NULL && c->n <= IOCHUNK_MAX);	/* C1 */
+	assert(floor_div64(c->t0, 3600) * 3600 == c->t0);	/* C1: an hour */
+	assert(one_hour_in_order(c->t0, c->s, c->n));	/* C1 */
+}
+#endif
+
 int
 chunk_encode(int64_t t0, const struct io_sample *s, size_t n,
     struct iochunk_enc *e, char *buf, size_t *used)
@@ -315,6 +330,11 @@ chunk_from_row(sqlite3_stmt *st, int first, struct iochunk *c,
 		}
 	}
 	/* Merging relies on order and on the hour: check both. */
+	if (floor_div64(c->t0, 3600) * 3600 != c->t0) {
+		snprintf(err, errlen, "chunk of hour %lld: not the start of an "
+		    "hour", (long long)c->t0);
+		return -1;
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		int64_t t = c->s[i].t_ms;
 
@@ -326,6 +346,7 @@ chunk_from_row(sqlite3_stmt *st, int first, struct iochunk *c,
 			return -1;
 		}
 	}
+	assert_chunk_state(c);
 	return 0;
 }
 
@@ -372,11 +393,18 @@ size_t
 chunk_merge(struct iochunk *c, const struct io_sample *add, size_t nadd,
     uint64_t *dups, uint64_t *conflicts)
 {
-	uint64_t dups0 = *dups;
-	size_t u = union_size(c, add, nadd, dups, conflicts);
-	size_t skip = u > IOCHUNK_MAX ? u - IOCHUNK_MAX : 0;
-	size_t i = c->n, j = nadd, k = u - skip, added = 0;
+	uint64_t dups0;
+	size_t u;
+	size_t skip;
+	size_t i, j = nadd, k, added = 0;
 
+	assert_chunk_state(c);
+	assert((add != NULL || nadd == 0) && dups != NULL && conflicts != NULL);
+	dups0 = *dups;
+	u = union_size(c, add, nadd, dups, conflicts);
+	skip = u > IOCHUNK_MAX ? u - IOCHUNK_MAX : 0;
+	i = c->n;
+	k = u - skip;
 	c->n = k;
 	while (i > 0 || j > 0) {
 		const struct io_sample *from;
@@ -400,7 +428,7 @@ chunk_merge(struct iochunk *c, const struct io_sample *add, size_t nadd,
 		c->s[--k] = *from;
 		added += (size_t)mine;
 	}
-	assert(one_hour_in_order(c->t0, c->s, c->n));	/* C1 */
+	assert_chunk_state(c);
 	/* C2: what is stored already adds nothing: merging a set again
 	 * changes no chunk */
 	assert(added + (size_t)(*dups - dups0) <= nadd &&

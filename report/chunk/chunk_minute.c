@@ -53,11 +53,11 @@ reserve(struct dev_minutes *m, size_t n)
 	if (m->cap < n) {
 		free(m->covered);
 		free(m->samples);
-		m->covered = xmalloc(n * sizeof *m->covered);
-		m->samples = xmalloc(n * sizeof *m->samples);
+		m->covered = xreallocarray(NULL, n, sizeof *m->covered);
+		m->samples = xreallocarray(NULL, n, sizeof *m->samples);
 		for (int j = 0; j < MV_N; j++) {
 			free(m->v[j]);
-			m->v[j] = xmalloc(n * sizeof *m->v[j]);
+			m->v[j] = xreallocarray(NULL, n, sizeof *m->v[j]);
 		}
 		m->cap = n;
 	}

@@ -1,6 +1,7 @@
 /*
  * cli: option parsing for every iocensus command (cli.h).
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -233,6 +234,7 @@ short_of(int val)
 void
 cli_init(struct cli *a, const struct command *cmd)
 {
+	assert(a != NULL);	/* cmd: NULL for a name no command has */
 	memset(a, 0, sizeof *a);
 	a->cmd = cmd;
 	a->format = FMT_TABLE;
@@ -749,6 +751,8 @@ cli_parse(struct cli *a, const char *name, const char *argspec,
 	char shorts[2 * NSHORT + 2];
 	int c, rc;
 
+	assert(a != NULL && name != NULL && argc >= 0);
+	assert(argv != NULL || argc == 0);
 	for (size_t i = 0; i < NOPTS; i++)
 		longopts[i] = optdocs[i].opt;
 	memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
@@ -823,6 +827,8 @@ forget_args(struct cli *a)
 int
 cli_command_args(struct cli *a, const char *name)
 {
+	assert(a != NULL && name != NULL);
+	assert(a->args != NULL || a->nargs == 0);
 	if (!strcmp(name, "forget"))
 		return forget_args(a);
 	if (!strcmp(name, "du")) {
@@ -847,12 +853,14 @@ cli_command_args(struct cli *a, const char *name)
 int
 cli_error_is_usage(const char *err)
 {
+	assert(err != NULL);
 	return !strncmp(err, FMT_USAGE, strlen(FMT_USAGE));
 }
 
 void
 cli_free(struct cli *a)
 {
+	assert(a != NULL);
 	free(a->cols_buf);
 	a->cols_buf = NULL;
 	opts_annotations_free(a->ann, a->nann);

@@ -221,7 +221,7 @@ resolve(struct cli *a, sqlite3 *db, const char **fs, char *err,
 		return -1;
 	}
 	if (n == 1) {
-		a->fs_found = xrealloc(a->fs_found, (a->nfs_found + 1) *
+		a->fs_found = xreallocarray(a->fs_found, a->nfs_found + 1,
 		    sizeof *a->fs_found);
 		a->fs_found[a->nfs_found++] = names[0];
 		*fs = names[0];

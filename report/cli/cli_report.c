@@ -56,7 +56,7 @@ struct parts {
 static void
 push(struct parts *p, struct result *r)
 {
-	p->r = xrealloc(p->r, (p->n + 1) * sizeof *p->r);
+	p->r = xreallocarray(p->r, p->n + 1, sizeof *p->r);
 	p->r[p->n++] = r;
 }
 

@@ -41,7 +41,7 @@ dev_span(struct store *st, int64_t dev_id, struct dev_span *tmp)
 		if ((size_t)dev_id >= st->nspan) {
 			size_t n = (size_t)dev_id * 2;
 
-			st->span = xrealloc(st->span, n * sizeof *st->span);
+			st->span = xreallocarray(st->span, n, sizeof *st->span);
 			memset(st->span + st->nspan, 0, (n - st->nspan) *
 			    sizeof *st->span);
 			st->nspan = n;
@@ -90,8 +90,7 @@ load_refs(struct store *st, int64_t dev_id, int64_t from, int64_t to)
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (st->nhave == st->havecap) {
 			st->havecap = st->havecap ? st->havecap * 2 : 64;
-			st->have = xrealloc(st->have, st->havecap *
-			    sizeof *st->have);
+			st->have = xreallocarray(st->have, st->havecap, sizeof *st->have);
 		}
 		st->have[st->nhave].id = sqlite3_column_int64(q, 0);
 		st->have[st->nhave++].t0 = sqlite3_column_int64(q, 1);
@@ -187,7 +186,7 @@ ingest_chunks_dev(struct store *st, int64_t dev_id, const struct src_dev *d,
 	int64_t lo, hi;
 	size_t h = 0;
 
-	assert(!sqlite3_get_autocommit(st->db));	/* I1 */
+	assert(db_in_txn(st->db));	/* I1 */
 	if (d->nch == 0)
 		return 0;
 	lo = d->ch[0].t0;
@@ -233,7 +232,7 @@ ingest_chunks_dirty(struct store *st)
 {
 	/* I2: the changed hours go into io_dirty in the source's own
 	 * transaction (I1) */
-	assert(!sqlite3_get_autocommit(st->db));
+	assert(db_in_txn(st->db));
 	for (size_t i = 0; i < st->hours.n; i++) {
 		if (ingest_idset_has(&st->dirty, st->hours.v[i]))
 			continue;

@@ -97,7 +97,7 @@ ingest_ident_store(struct store *st, int64_t dev_id, const struct src_dev *d)
 {
 	sqlite3_stmt *q = st->q[Q_IDENT];
 
-	assert(!sqlite3_get_autocommit(st->db));	/* I1 */
+	assert(db_in_txn(st->db));	/* I1 */
 	for (size_t i = 0; i < d->nid; i++) {
 		const struct src_ident *id = &d->id[i];
 

@@ -54,7 +54,7 @@ ingest_item_damage(struct src *s, uint64_t offset, const char *reason,
 {
 	struct src_damage *d;
 
-	s->dmg = xrealloc(s->dmg, (s->ndmg + 1) * sizeof *s->dmg);
+	s->dmg = xreallocarray(s->dmg, s->ndmg + 1, sizeof *s->dmg);
 	d = &s->dmg[s->ndmg++];
 	d->offset = offset;
 	d->reason = xstrdup(reason ? reason : "unknown");

@@ -8,6 +8,7 @@
  * device's samples are sorted by t_ms (stable) and a repeated t_ms keeps
  * its first sample, so the writer sees sorted, unique samples.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ host_of(struct src *s, const struct iolog_header *h)
 		if (!strcmp(s->host[i].name, h->host))
 			break;
 	if (i == s->nhost) {
-		s->host = xrealloc(s->host, (s->nhost + 1) * sizeof *s->host);
+		s->host = xreallocarray(s->host, s->nhost + 1, sizeof *s->host);
 		snprintf(s->host[i].name, sizeof s->host[i].name, "%s",
 		    h->host);
 		s->host[i].interval_ms = 0;
@@ -80,6 +81,10 @@ dev_of(struct src *s, struct dev_index *x, size_t host, const char *name)
 		for (i = 0; i < s->ndev; i++)
 			index_put(x, s, i);
 	}
+	/* the index has its slots, a power of two of them, at least twice
+	 * the devices: a probe ends on an empty one */
+	assert(x->slot != NULL && (x->cap & (x->cap - 1)) == 0);
+	assert(host < s->nhost);
 	j = dev_hash(host, name) & (x->cap - 1);
 	for (; x->slot[j]; j = (j + 1) & (x->cap - 1)) {
 		i = x->slot[j] - 1;
@@ -141,6 +146,9 @@ static void
 add_samples(struct src *s, const struct iolog_event *ev, const size_t *map,
     const size_t *ident)
 {
+	/* iolog_next delivers a sample only after its device table, whose
+	 * devices decode_events has mapped */
+	assert(ev->ndev == 0 || (map != NULL && ident != NULL));
 	for (size_t i = 0; i < ev->ndev; i++) {
 		struct src_dev *d;
 		struct io_sample x;
@@ -165,7 +173,8 @@ add_samples(struct src *s, const struct iolog_event *ev, const size_t *map,
 static void
 sort_samples(struct io_sample *a, size_t n)
 {
-	struct io_sample *tmp = xmalloc(n * sizeof *tmp), *from = a, *to = tmp;
+	struct io_sample *tmp = xreallocarray(NULL, n, sizeof *tmp);
+	struct io_sample *from = a, *to = tmp;
 
 	for (size_t w = 1; w < n; w *= 2) {
 		for (size_t lo = 0; lo < n; lo += 2 * w) {
@@ -215,7 +224,7 @@ finish_dev(struct src *s, struct src_dev *d)
 	}
 	d->n = out;
 	if (d->cap > d->n && d->n > 0) {	/* the slack of growth goes */
-		d->s = xrealloc(d->s, d->n * sizeof *d->s);
+		d->s = xreallocarray(d->s, d->n, sizeof *d->s);
 		d->cap = d->n;
 	}
 	ingest_quar_split(s, d);

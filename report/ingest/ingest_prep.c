@@ -63,7 +63,7 @@ ingest_prep_src(struct src *s)
 		total += s->dev[i].n;
 	if (total == 0)
 		return;
-	s->enc = xmalloc(total * ENC_MAX_PER_SAMPLE);
+	s->enc = xreallocarray(NULL, total, ENC_MAX_PER_SAMPLE);
 	for (size_t i = 0; i < s->ndev; i++)
 		if (s->dev[i].n > 0)
 			prepare_dev(&s->dev[i], s->enc, &used);

@@ -33,7 +33,7 @@ ingest_quar_split(struct src *s, struct src_dev *d)
 		nq += !ingest_quar_plausible(s, &d->s[i]);
 	if (nq == 0)
 		return;
-	d->q = xmalloc(nq * sizeof *d->q);
+	d->q = xreallocarray(NULL, nq, sizeof *d->q);
 	for (size_t i = 0; i < d->n; i++) {
 		if (ingest_quar_plausible(s, &d->s[i]))
 			d->s[keep++] = d->s[i];
@@ -98,7 +98,7 @@ ingest_quar_store(struct store *st, const struct src *s,
 {
 	sqlite3_stmt *q = st->q[Q_QUAR];
 
-	assert(!sqlite3_get_autocommit(st->db));	/* I1 */
+	assert(db_in_txn(st->db));	/* I1 */
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct src_dev *d = &s->dev[i];
 		const struct src_host *h = &s->host[d->host];

@@ -133,7 +133,7 @@ returning_id(sqlite3_stmt *q)
 static int
 insert_damage(struct store *st, const struct src *s)
 {
-	assert(!sqlite3_get_autocommit(st->db));	/* I1 */
+	assert(db_in_txn(st->db));	/* I1 */
 	for (size_t i = 0; i < s->ndmg; i++) {
 		if (s->dmg[i].truncated)
 			continue;
@@ -154,7 +154,7 @@ source_row(struct store *st, const struct src *s)
 	size_t nd = 0, have = 0;
 
 	/* I1: the source's row commits with its samples, or neither does */
-	assert(!sqlite3_get_autocommit(st->db));
+	assert(db_in_txn(st->db));
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct src_dev *d = &s->dev[i];
 
@@ -203,7 +203,7 @@ quarantined_only(const struct src *s, size_t host)
 static int
 upsert_ids(struct store *st, const struct src *s, int64_t *host_id)
 {
-	assert(!sqlite3_get_autocommit(st->db));	/* I1 */
+	assert(db_in_txn(st->db));	/* I1 */
 	for (size_t i = 0; i < s->nhost; i++) {
 		host_id[i] = 0;
 		if (quarantined_only(s, i))
@@ -214,7 +214,7 @@ upsert_ids(struct store *st, const struct src *s, int64_t *host_id)
 	}
 	if (s->ndev > st->devidcap) {
 		st->devidcap = s->ndev;
-		st->devid = xrealloc(st->devid, s->ndev * sizeof *st->devid);
+		st->devid = xreallocarray(st->devid, s->ndev, sizeof *st->devid);
 	}
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct src_dev *d = &s->dev[i];

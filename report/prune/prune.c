@@ -5,6 +5,7 @@
  * cannot change what the decisions were made on. Then the database is
  * compacted when a quarter of it or more is free pages.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,6 +347,7 @@ prune_run(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	double t0 = now_s();
 	struct result *r;
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	if (!o->keep_given) {
 		snprintf(err, errlen, FMT_USAGE "which snapshots to keep? "
 		    "Give rules: --keep-daily N, --keep-weekly N, "

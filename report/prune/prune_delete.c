@@ -5,6 +5,7 @@
  * later schema adds, and each must cascade from snapshot, so that one
  * DELETE of the snapshot row takes all of them, or nothing.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,8 @@ prune_delete(sqlite3 *db, const int64_t *ids, size_t n, uint64_t *rows,
 	sqlite3_stmt *del = NULL;
 	int rc = -1;
 
+	assert(db != NULL && (ids != NULL || n == 0));
+	assert(rows != NULL && ntables != NULL && err != NULL && errlen > 0);
 	if (check_intact(db, err, errlen) < 0 ||
 	    check_foreign_keys(db, err, errlen) < 0 ||
 	    load_tables(db, &t, err, errlen) < 0)

@@ -3,6 +3,7 @@
  * each with every row that belongs to it, removed in one transaction, or
  * none of them.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,7 @@ prune_forget(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	int64_t *ids = xcalloc(o->nids ? o->nids : 1, sizeof *ids);
 	struct result *r;
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	if (o->nids == 0) {
 		snprintf(err, errlen, FMT_USAGE "expected snapshot ids: "
 		    "ID...");

@@ -5,6 +5,7 @@
  * not seen yet, until it has kept its number; what no rule keeps goes.
  * Pure: no database, no clock.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ prune_policy_period(enum opts_period p, int64_t t)
 	int64_t day = floor_div64(t, 86400);
 	struct tm tm;
 
+	assert(p < OPTS_NPERIOD);
 	switch (p) {
 	case OPTS_DAY:
 		return day;
@@ -55,6 +57,7 @@ prune_policy_label(enum opts_period p, int64_t t, char *buf, size_t len)
 	int64_t monday = (prune_policy_period(OPTS_WEEK, t) * 7 - 3) * 86400;
 	struct tm tm;
 
+	assert(p < OPTS_NPERIOD && buf != NULL && len > 0);
 	switch (p) {
 	case OPTS_DAY:
 		civil(t, &tm);
@@ -143,6 +146,7 @@ prune_policy(struct prune_item *it, size_t n,
 	struct prune_item **s = xcalloc(n ? n : 1, sizeof *s);
 	size_t lo = 0;
 
+	assert((it != NULL || n == 0) && keep != NULL);
 	for (size_t i = 0; i < n; i++)
 		s[i] = &it[i];
 	qsort(s, n, sizeof *s, cmp_item);

@@ -41,7 +41,7 @@ map_hosts(sqlite3 *db, const struct host_list *hl, struct hour_buf *b,
 	sqlite3_finalize(st);
 	if (b->maxid < 0)
 		b->maxid = 0;
-	b->slot = xmalloc(((size_t)b->maxid + 1) * sizeof *b->slot);
+	b->slot = xreallocarray(NULL, (size_t)b->maxid + 1, sizeof *b->slot);
 	for (int64_t i = 0; i <= b->maxid; i++)
 		b->slot[i] = -1;
 	if (sqlite3_prepare_v2(db, "SELECT id, name FROM io_host", -1, &st,
@@ -190,6 +190,7 @@ query_scan_host_minutes(sqlite3 *db, const struct io_window *w,
 {
 	struct io_sel sel;
 	struct hour_buf b = { .nhost = hl->n };
+	size_t cells;
 	int rc = -1;
 
 	if ((rc = query_sel_open(db, w, &sel, err, errlen)) <= 0)
@@ -199,10 +200,11 @@ query_scan_host_minutes(sqlite3 *db, const struct io_window *w,
 		rc = -1;
 		goto out;
 	}
-	b.state = xmalloc(60 * (hl->n ? hl->n : 1));
-	b.rd = xmalloc(60 * (hl->n ? hl->n : 1) * sizeof *b.rd);
-	b.wr = xmalloc(60 * (hl->n ? hl->n : 1) * sizeof *b.wr);
-	b.ios = xmalloc(60 * (hl->n ? hl->n : 1) * sizeof *b.ios);
+	cells = xmul(60, hl->n ? hl->n : 1);	/* an hour's minutes per host */
+	b.state = xmalloc(cells);
+	b.rd = xreallocarray(NULL, cells, sizeof *b.rd);
+	b.wr = xreallocarray(NULL, cells, sizeof *b.wr);
+	b.ios = xreallocarray(NULL, cells, sizeof *b.ios);
 	rc = query_sel_expect(db, &sel, 1, sel.from, sel.to, &b.e, err,
 	    errlen);
 	b.next = xcalloc(b.e.n + 1, sizeof *b.next);

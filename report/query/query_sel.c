@@ -53,8 +53,8 @@ load_hosts(sqlite3 *db, const struct io_window *w, struct io_sel *s,
 			continue;
 		if (s->n == cap) {
 			cap = cap ? 2 * cap : 16;
-			s->id = xrealloc(s->id, cap * sizeof *s->id);
-			s->name = xrealloc(s->name, cap * sizeof *s->name);
+			s->id = xreallocarray(s->id, cap, sizeof *s->id);
+			s->name = xreallocarray(s->name, cap, sizeof *s->name);
 		}
 		s->id[s->n] = sqlite3_column_int64(st, 0);
 		s->name[s->n++] = xstrdup(name);
@@ -67,7 +67,7 @@ load_hosts(sqlite3 *db, const struct io_window *w, struct io_sel *s,
 			s->maxid = s->id[i];
 	if (s->maxid > 4 * (int64_t)s->n + 4096)
 		return 0;	/* sparse ids: query_sel_index searches */
-	s->pos = xmalloc(((size_t)s->maxid + 1) * sizeof *s->pos);
+	s->pos = xreallocarray(NULL, (size_t)s->maxid + 1, sizeof *s->pos);
 	for (int64_t i = 0; i <= s->maxid; i++)
 		s->pos[i] = -1;
 	for (size_t i = 0; i < s->n; i++)

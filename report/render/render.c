@@ -9,6 +9,7 @@
  * a name cannot act on it. The table format is for people: cells and
  * header units go through result_text.c.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,7 @@ render_table_csv(FILE *f, const struct rtable *t)
 {
 	int *idx = xcalloc(t->ncol + 1, sizeof *idx);
 
+	assert(f != NULL && t != NULL);
 	table_csv(f, t, idx, all_columns(t, idx), fmt_is_term(f));
 	free(idx);
 }
@@ -187,6 +189,7 @@ render_table_json(FILE *f, const struct rtable *t)
 {
 	int *idx = xcalloc(t->ncol + 1, sizeof *idx);
 
+	assert(f != NULL && t != NULL);
 	table_json(f, t, 0, idx, all_columns(t, idx), fmt_is_term(f));
 	putc('\n', f);
 	free(idx);
@@ -264,6 +267,8 @@ int
 render_view(FILE *f, const struct result *r, enum fmt_kind fmt,
     const struct render_view *v)
 {
+	assert(f != NULL && r != NULL && v != NULL && fmt <= FMT_JSON);
+	assert(v->cols != NULL || v->ncols == 0);
 	/* The one decision for CSV and JSON: exact bytes to a file or a
 	 * pipe, every text escaped for a terminal (the table format always
 	 * is). */
@@ -291,5 +296,6 @@ render_result(FILE *f, const struct result *r, enum fmt_kind fmt,
 {
 	const struct render_view v = { .table = only_table };
 
+	assert(f != NULL && r != NULL && fmt <= FMT_JSON);
 	return render_view(f, r, fmt, &v);
 }

@@ -9,6 +9,7 @@
  * owner "root", mode 0644 (0755 for directories), and the gzip header
  * carries no name and no time: the same report gives the same bytes.
  */
+#include <assert.h>
 #include <archive.h>
 #include <archive_entry.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ struct members {
 static void
 add(struct members *ms, char *name, char *data, size_t len)
 {
-	ms->m = xrealloc(ms->m, (ms->n + 1) * sizeof *ms->m);
+	ms->m = xreallocarray(ms->m, ms->n + 1, sizeof *ms->m);
 	ms->m[ms->n].name = name;
 	ms->m[ms->n].data = data;
 	ms->m[ms->n].len = len;
@@ -181,6 +182,9 @@ render_bundle(const char *path, const char *html, size_t html_len,
 	struct members ms = { NULL, 0 };
 	int rc;
 
+	assert(path != NULL && (html != NULL || html_len == 0));
+	assert((parts != NULL || nparts == 0) && out != NULL);
+	assert(err != NULL && errlen > 0);
 	add(&ms, xstrdup("report.html"), xmalloc(html_len + 1), html_len);
 	memcpy(ms.m[0].data, html, html_len);
 	collect(&ms, parts, nparts);

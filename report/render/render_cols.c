@@ -5,6 +5,8 @@
  * those -o names, in its order; with -o +LIST the default ones and
  * those.
  */
+#include <assert.h>
+
 #include "render.h"
 
 static int
@@ -27,6 +29,8 @@ render_columns(const struct rtable *t, const struct render_view *v,
 	int narrow = fmt == FMT_TABLE && !v->wide;
 	size_t n = 0;
 
+	assert(t != NULL && v != NULL && idx != NULL && fmt <= FMT_JSON);
+	assert(v->cols != NULL || v->ncols == 0);
 	if (!v->cols || v->add)
 		for (size_t c = 0; c < t->ncol; c++)
 			if (!(narrow && t->col[c].wide))

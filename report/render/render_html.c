@@ -4,6 +4,7 @@
  * came from data goes through fmt_html_str; the page is valid UTF-8 even when
  * file names are not.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -262,6 +263,8 @@ render_html(FILE *f, struct result *const *parts, size_t nparts,
 {
 	size_t fignum = 0;
 
+	assert(f != NULL && (parts != NULL || nparts == 0));
+	assert(meta_title != NULL && generated_by != NULL);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
 	    "content=\"width=device-width, initial-scale=1\">\n<title>", f);

@@ -3,6 +3,7 @@
  * 0.0.4 (render.h). Every family is a gauge: the census is a state, not
  * a count of events. Escaping is lib/fmt's.
  */
+#include <assert.h>
 #include <stdio.h>
 
 #include "fmt.h"
@@ -45,6 +46,7 @@ labels(FILE *f, const struct rtable *t, size_t row)
 void
 render_prom(FILE *f, const struct result *r)
 {
+	assert(f != NULL && r != NULL);
 	for (size_t i = 0; i < r->ntable; i++) {
 		const struct rtable *t = &r->table[i];
 

@@ -13,6 +13,37 @@
 #include "result.h"
 #include "xalloc.h"
 
+/*
+ * The whole state of a result and of a table, checked where a builder
+ * begins and ends (the model of SQLite's assert_pager_state); constant
+ * time, so that a builder called once per row stays linear. Compiled
+ * away with NDEBUG.
+ */
+#ifdef NDEBUG
+#define assert_result_state(r)	((void)0)
+#define assert_table_state(t)	((void)0)
+#else
+static void
+assert_result_state(const struct result *r)
+{
+	assert(r != NULL && r->command != NULL && r->title != NULL);
+	/* T1: each list is held whole, or is empty */
+	assert((r->note != NULL || r->nnote == 0) &&
+	    (r->table != NULL || r->ntable == 0) &&
+	    (r->fig != NULL || r->nfig == 0));
+}
+
+static void
+assert_table_state(const struct rtable *t)
+{
+	assert(t != NULL && t->key != NULL && t->title != NULL);
+	assert(t->col != NULL);	/* T2: ncol columns, none of them absent */
+	/* T2: the rows in use fit the rows allocated, a row ncol cells */
+	assert(t->nrow <= t->cap && (t->cell != NULL) == (t->cap > 0));
+	assert(t->list == 0 || t->list == 1);
+}
+#endif
+
 static char *
 dup_or_null(const char *s)
 {
@@ -26,6 +57,7 @@ result_new(const char *command, const char *title)
 
 	r->command = xstrdup(command);
 	r->title = xstrdup(title);
+	assert_result_state(r);
 	return r;
 }
 
@@ -131,6 +163,8 @@ result_note(struct result *r, const char *fmt, ...)
 	char *s;
 	int n;
 
+	assert_result_state(r);
+	assert(fmt != NULL);
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
@@ -138,8 +172,9 @@ result_note(struct result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	r->note = xrealloc(r->note, (r->nnote + 1) * sizeof *r->note);
+	r->note = xreallocarray(r->note, r->nnote + 1, sizeof *r->note);
 	r->note[r->nnote++] = s;
+	assert_result_state(r);
 }
 
 struct rtable *
@@ -148,7 +183,9 @@ result_table(struct result *r, const char *key, const char *title,
 {
 	struct rtable *t;
 
-	r->table = xrealloc(r->table, (r->ntable + 1) * sizeof *r->table);
+	assert_result_state(r);
+	assert(key != NULL && title != NULL && (cols != NULL || ncol == 0));
+	r->table = xreallocarray(r->table, r->ntable + 1, sizeof *r->table);
 	t = &r->table[r->ntable++];
 	memset(t, 0, sizeof *t);
 	t->key = xstrdup(key);
@@ -163,6 +200,8 @@ result_table(struct result *r, const char *key, const char *title,
 		t->col[c].fmt = cols[c].fmt;
 		t->col[c].decimals = cols[c].decimals;
 	}
+	assert_table_state(t);
+	assert_result_state(r);
 	return t;
 }
 
@@ -187,8 +226,10 @@ result_col_index(const struct rtable *t, const char *key)
 void
 result_wide(struct rtable *t, const char *keys)
 {
-	char *list = xstrdup(keys), *save = NULL;
+	char *list, *save = NULL;
 
+	assert_table_state(t);
+	list = xstrdup(keys);
 	for (char *k = strtok_r(list, ",", &save); k;
 	    k = strtok_r(NULL, ",", &save)) {
 		int c = result_col_index(t, k);
@@ -203,12 +244,15 @@ result_wide(struct rtable *t, const char *keys)
 size_t
 result_row(struct rtable *t)
 {
-	if (t->nrow == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->cell = xrealloc(t->cell, t->cap * t->ncol * sizeof *t->cell);
-	}
+	assert_table_state(t);
+	/* A row of ncol cells is the element grown; ncol columns were
+	 * allocated at result_table, so a row's size fits. */
+	t->cell = xgrow(t->cell, t->nrow, &t->cap,
+	    xmul(t->ncol, sizeof *t->cell), 16);
 	memset(&t->cell[t->nrow * t->ncol], 0, t->ncol * sizeof *t->cell);
-	return t->nrow++;
+	t->nrow++;
+	assert_table_state(t);
+	return t->nrow - 1;
 }
 
 void
@@ -216,6 +260,8 @@ result_keep_rows(struct rtable *t, const unsigned char *keep)
 {
 	size_t out = 0;
 
+	assert_table_state(t);
+	assert(keep != NULL || t->nrow == 0);
 	for (size_t r = 0; r < t->nrow; r++) {
 		struct cell *row = &t->cell[r * t->ncol];
 
@@ -233,12 +279,13 @@ result_keep_rows(struct rtable *t, const unsigned char *keep)
 		out++;
 	}
 	t->nrow = out;
+	assert_table_state(t);
 }
 
 void
 result_list(struct rtable *t, size_t tail)
 {
-	assert(t != NULL);
+	assert_table_state(t);
 	t->list = 1;
 	t->tail = tail;
 }
@@ -262,12 +309,13 @@ cap_rows(struct rtable *t, size_t n)
 	    t->ncol * sizeof *t->cell);
 	t->more += names - n;
 	t->nrow = n + tail;
+	assert_table_state(t);
 }
 
 void
 result_top(struct result *r, size_t n)
 {
-	assert(r != NULL);
+	assert_result_state(r);
 	for (size_t i = 0; n && i < r->ntable; i++)
 		if (r->table[i].list)
 			cap_rows(&r->table[i], n);
@@ -276,8 +324,13 @@ result_top(struct result *r, size_t n)
 static struct cell *
 slot(struct rtable *t, size_t row, int col)
 {
-	struct cell *c = &t->cell[row * t->ncol + (size_t)col];
+	struct cell *c;
 
+	assert_table_state(t);
+	/* T3: a cell set is one of a row made, of a column declared */
+	assert(row < t->nrow && col >= 0 && (size_t)col < t->ncol);
+	c = &t->cell[row * t->ncol + (size_t)col];
+	assert(c->kind <= CK_WIDE);
 	if (c->kind == CK_TEXT)
 		free(c->v.s);
 	else if (c->kind == CK_WIDE)
@@ -355,6 +408,8 @@ result_set_text(struct rtable *t, size_t row, int col, const char *s)
 const struct cell *
 result_cell(const struct rtable *t, size_t row, int col)
 {
+	/* T3: a cell read is one of a row made, of a column declared */
+	assert(t != NULL && row < t->nrow && col >= 0 && (size_t)col < t->ncol);
 	return &t->cell[row * t->ncol + (size_t)col];
 }
 
@@ -393,7 +448,9 @@ result_figure(struct result *r, const char *key, enum fig_kind kind,
 {
 	struct rfigure *f;
 
-	r->fig = xrealloc(r->fig, (r->nfig + 1) * sizeof *r->fig);
+	assert_result_state(r);
+	assert(key != NULL && title != NULL && kind <= FIG_TREE);
+	r->fig = xreallocarray(r->fig, r->nfig + 1, sizeof *r->fig);
 	f = &r->fig[r->nfig++];
 	memset(f, 0, sizeof *f);
 	f->key = xstrdup(key);
@@ -403,13 +460,15 @@ result_figure(struct result *r, const char *key, enum fig_kind kind,
 	f->caption = dup_or_null(caption);
 	f->xlabel = dup_or_null(xlabel);
 	f->ylabel = dup_or_null(ylabel);
+	assert_result_state(r);
 	return f;
 }
 
 void
 result_span(struct rfigure *f, double x0, double x1, const char *label)
 {
-	f->span = xrealloc(f->span, (f->nspan + 1) * sizeof *f->span);
+	assert(f != NULL && (f->span != NULL || f->nspan == 0));
+	f->span = xreallocarray(f->span, f->nspan + 1, sizeof *f->span);
 	f->span[f->nspan].x0 = x0;
 	f->span[f->nspan].x1 = x1;
 	f->span[f->nspan].label = dup_or_null(label);

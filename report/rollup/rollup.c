@@ -35,6 +35,35 @@ struct rollup {
 	size_t cap;
 };
 
+/* A roll-up's whole state, where a step that changes it begins and ends:
+ * inside its transaction (I2), its devices held whole, the minute
+ * accumulators of cap minutes each, allocated once cap is. Constant
+ * time; the devices' order (I4) is checked once, where they are read. */
+#ifdef NDEBUG
+#define assert_rollup_state(r)	((void)0)
+#else
+static void
+assert_rollup_state(const struct rollup *r)
+{
+	assert(r != NULL && r->db != NULL);
+	assert(db_in_txn(r->db));	/* I2 */
+	assert(r->dev != NULL || r->ndev == 0);
+	assert((r->host.exp != NULL) == (r->cap > 0) &&
+	    (r->sys.exp != NULL) == (r->cap > 0));
+}
+
+/* Are the n devices of d in (host, id) order (I4)? */
+static int
+devices_by_host(const struct rollup_dev *d, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (d[i - 1].host_id > d[i].host_id ||
+		    (d[i - 1].host_id == d[i].host_id && d[i - 1].id >= d[i].id))
+			return 0;
+	return 1;
+}
+#endif
+
 static int
 load_devices(struct rollup *r, char *err, size_t errlen)
 {
@@ -42,6 +71,7 @@ load_devices(struct rollup *r, char *err, size_t errlen)
 	size_t cap = 0;
 	int rc;
 
+	assert_rollup_state(r);
 	if (sqlite3_prepare_v2(r->db, "SELECT d.id, d.host_id, d.interval_ms, "
 	    "d.first_ms, d.last_ms, coalesce(e.end_ms, d.last_ms) FROM io_dev d "
 	    "LEFT JOIN io_expect e ON e.dev_id = d.id ORDER BY d.host_id, d.id",
@@ -60,18 +90,23 @@ load_devices(struct rollup *r, char *err, size_t errlen)
 		d->end_ms = sqlite3_column_int64(st, 5);
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 :
-	    db_sqlerr(r->db, "reading io_dev", err, errlen);
+	if (rc != SQLITE_DONE)
+		return db_sqlerr(r->db, "reading io_dev", err, errlen);
+	/* I4: a host's devices one after the other, for devices() to sum
+	 * each host once */
+	assert(devices_by_host(r->dev, r->ndev));
+	assert_rollup_state(r);
+	return 0;
 }
 
 static void
 acc_alloc(struct minute_acc *a, size_t n)
 {
-	a->exp = xrealloc(a->exp, n * sizeof *a->exp);
-	a->val = xrealloc(a->val, n * sizeof *a->val);
-	a->rd = xrealloc(a->rd, n * sizeof *a->rd);
-	a->wr = xrealloc(a->wr, n * sizeof *a->wr);
-	a->ios = xrealloc(a->ios, n * sizeof *a->ios);
+	a->exp = xreallocarray(a->exp, n, sizeof *a->exp);
+	a->val = xreallocarray(a->val, n, sizeof *a->val);
+	a->rd = xreallocarray(a->rd, n, sizeof *a->rd);
+	a->wr = xreallocarray(a->wr, n, sizeof *a->wr);
+	a->ios = xreallocarray(a->ios, n, sizeof *a->ios);
 }
 
 static void
@@ -214,6 +249,8 @@ do_piece(struct rollup *r, const struct span *p, char *err, size_t errlen)
 	struct rollup_work *w;
 	int rc;
 
+	assert_rollup_state(r);
+	assert(p->a < p->b && (p->b - p->a) % 60 == 0);
 	if (r->cap < n) {
 		acc_alloc(&r->host, n);
 		acc_alloc(&r->sys, n);
@@ -221,7 +258,7 @@ do_piece(struct rollup *r, const struct span *p, char *err, size_t errlen)
 	}
 	acc_zero(&r->host, n);
 	acc_zero(&r->sys, n);
-	assert(!sqlite3_get_autocommit(r->db));	/* I2 */
+	assert(db_in_txn(r->db));	/* I2 */
 	if (rollup_write_clear(&r->out, p->a, p->b, err, errlen) < 0)
 		return -1;
 	w = rollup_work_start(r->db, r->own, r->dev, r->ndev, p, err, errlen);
@@ -229,6 +266,7 @@ do_piece(struct rollup *r, const struct span *p, char *err, size_t errlen)
 		return -1;
 	rc = devices(r, w, p, n, err, errlen);
 	rollup_work_end(w);
+	assert_rollup_state(r);
 	return rc;
 }
 
@@ -237,6 +275,8 @@ static int
 rebuild(struct rollup *r, const struct span *p, size_t np, char *err,
     size_t errlen)
 {
+	assert_rollup_state(r);
+	assert(p != NULL && np > 0);
 	if (load_devices(r, err, errlen) < 0 ||
 	    rollup_write_open(&r->out, r->db, err, errlen) < 0)
 		return -1;
@@ -248,7 +288,7 @@ rebuild(struct rollup *r, const struct span *p, size_t np, char *err,
 			return -1;
 	/* I2: the rebuilt hours leave io_dirty in the transaction that
 	 * wrote them */
-	assert(!sqlite3_get_autocommit(r->db));
+	assert(db_in_txn(r->db));
 	if (sqlite3_exec(r->db, "DELETE FROM io_dirty", NULL, NULL, NULL) !=
 	    SQLITE_OK)
 		return db_sqlerr(r->db, "clearing io_dirty", err, errlen);

@@ -13,6 +13,7 @@
  * included). Points are one per day (space_growth_pts.c). The projection is
  * the linear model of space_growth_fit.c.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,6 +335,7 @@ space_capacity(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	long nfs;
 	int rc;
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	if ((nfs = space_names_fs_list(db, o->fs, &s, &n, &names, err,
 	    errlen)) < 0)
 		goto out;

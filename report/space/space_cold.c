@@ -13,6 +13,7 @@
  * Nothing is estimated from the age histograms, whose buckets need not
  * end at N days.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,6 +355,7 @@ space_cold(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	long nfs;
 	char key[16], title[64];
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	if (space_names_by(o->by, &by, err, errlen) < 0)
 		return NULL;
 	who = space_names_by_name(by);

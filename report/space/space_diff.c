@@ -272,6 +272,7 @@ merge_one(const struct gtot *a, const struct gtot *b, void *arg)
 	struct merged *m = arg;
 	struct drow *r = &m->d[m->n++];
 
+	assert(a != NULL || b != NULL);	/* a key of one side at least */
 	for (int k = 0; k < 3; k++)
 		r->v[k].a = r->v[k].b = nint_of(0);
 	if (a)
@@ -513,7 +514,7 @@ add_groups(sqlite3 *db, int64_t id, enum group_by by, int depth,
 
 	if (query_census_groups(db, id, by, depth, &g, &ng, err, errlen) < 0)
 		return -1;
-	*all = xrealloc(*all, (*n + ng + 1) * sizeof **all);
+	*all = xreallocarray(*all, *n + ng + 1, sizeof **all);
 	if (ng)
 		memcpy(*all + *n, g, ng * sizeof *g);
 	*n += ng;
@@ -862,6 +863,7 @@ space_diff(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	enum group_by by;
 	double share;
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	assert(db != NULL && o != NULL && err != NULL);
 	if (parse_by(o->by, &by) < 0) {
 		snprintf(err, errlen, FMT_USAGE "--by %s: expected project,"

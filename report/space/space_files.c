@@ -9,6 +9,7 @@
  * (1 MiB, 2 MiB, 128 MiB, 32 days) lie. Percentiles fall inside buckets
  * and are interpolated linearly there, and say so.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,6 +431,7 @@ space_files(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	struct dist d;
 	double unres = NAN;
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	if (metric < 0) {
 		char choices[64];
 

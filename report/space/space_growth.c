@@ -8,6 +8,7 @@
  * space_growth_fit.c. With several file systems and no --fs (or --fs all),
  * the total over all of them is projected instead (space_growth_sum.c).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,6 +222,7 @@ space_growth(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	struct result *r = NULL;
 	int rc;
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	if (space_growth_pts_check_target(o, err, errlen) < 0)
 		return NULL;
 	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)

@@ -427,6 +427,7 @@ space_metrics(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	size_t n;
 	int rc;
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	assert(o != NULL);
 	if (query_census_fs_latest(db, &l, &n, err, errlen) < 0)
 		return NULL;

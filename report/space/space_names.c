@@ -168,6 +168,8 @@ space_names_check(sqlite3 *db, const char *const *fs, size_t nfs,
 	size_t n;
 	int rc = 0;
 
+	assert(db != NULL && err != NULL && errlen > 0);
+	assert((fs != NULL || nfs == 0) && (project != NULL || nproject == 0));
 	if (nfs == 0 && nproject == 0)
 		return 0;
 	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)

@@ -9,6 +9,7 @@
  * Start times are those of lib/epoch.h (query_census refuses others), so
  * their differences are exact.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ space_points_fs_names(const struct snap *s, size_t n, const char **names)
 {
 	size_t k = 0;
 
+	assert((s != NULL && names != NULL) || n == 0);
 	for (size_t i = 0; i < n; i++) {
 		int seen = 0;
 		for (size_t j = 0; j < k && !seen; j++)
@@ -44,9 +46,22 @@ by_start(const void *pa, const void *pb)
 void
 space_points_sort(struct snap *s, size_t n)
 {
+	assert(s != NULL || n == 0);
 	if (n > 1)
 		qsort(s, n, sizeof *s, by_start);
 }
+
+#ifndef NDEBUG
+/* Is s in space_points_sort's order? */
+static int
+points_sorted(const struct snap *s, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (by_start(&s[i - 1], &s[i]) > 0)
+			return 0;
+	return 1;
+}
+#endif
 
 size_t
 space_points_keep(const struct snap *s, size_t n, const char *fs,
@@ -54,6 +69,9 @@ space_points_keep(const struct snap *s, size_t n, const char *fs,
 {
 	size_t k = 0;
 
+	assert(fs != NULL && nrescan != NULL && from <= to);
+	assert((s != NULL && keep != NULL) || n == 0);
+	assert(points_sorted(s, n));	/* by space_points_sort */
 	*nrescan = 0;
 	/* From the latest back: a snapshot less than a day before the one
 	 * kept after it is a rescan of the same state. */

@@ -6,6 +6,7 @@
  * --fs keeps one file system's (a name no snapshot has is a usage
  * error that lists the names).
  */
+#include <assert.h>
 #include <stdio.h>
 
 #include <string.h>
@@ -43,6 +44,7 @@ space_snapshots(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	struct rtable *t;
 	const char *fs = NULL;
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	if (query_census_snapshots(db, &s, &n, err, errlen) < 0)
 		return NULL;
 	if (o->fs && space_names_choose_fs(s, n, o->fs, 0, &fs, err,

@@ -6,6 +6,7 @@
  * system; within the window of the report, the latest point before its
  * end.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,9 +54,12 @@ static void
 add_row(const struct gtot *prev, const struct gtot *cur, void *arg)
 {
 	struct rows *rs = arg;
-	struct urow *u = &rs->r[rs->n++];
+	struct urow *u;
 	i128 c[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 };
 
+	/* the merge calls with the group of one side at least */
+	assert(prev != NULL || cur != NULL);
+	u = &rs->r[rs->n++];
 	if (cur)
 		c[0] = cur->files, c[1] = cur->bytes, c[2] = cur->alloc;
 	if (prev)
@@ -165,6 +169,7 @@ space_usage(sqlite3 *db, const struct opts *o, char *err, size_t errlen)
 	long nfs;
 	char title[64];
 
+	assert(db != NULL && o != NULL && err != NULL && errlen > 0);
 	if (space_names_by(o->by, &by, err, errlen) < 0)
 		return NULL;
 	if ((nfs = space_names_fs_list(db, o->fs, &s, &n, &names, err,

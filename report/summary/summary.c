@@ -28,6 +28,7 @@
  * an analysis did not produce is left out; the details follow on the
  * page.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -657,6 +658,18 @@ horizon_text(const struct summary_opts *o, int64_t cutoff, char *buf,
 	    sizeof b), (long long)o->horizon, o->horizon == 1 ? "" : "s");
 }
 
+#ifndef NDEBUG
+/* Is every one of the n parts a result? */
+static int
+parts_all_there(struct result *const *parts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (parts[i] == NULL)
+			return 0;
+	return 1;
+}
+#endif
+
 struct result *
 summary_page(struct result *const *parts, size_t nparts,
     const struct summary_opts *o)
@@ -675,6 +688,8 @@ summary_page(struct result *const *parts, size_t nparts,
 	int64_t cutoff = o->end == INT64_MIN ? INT64_MIN : o->end +
 	    o->horizon * DAY;
 
+	assert(o != NULL && (parts != NULL || nparts == 0));
+	assert(parts_all_there(parts, nparts));
 	if (o->end != INT64_MIN) {
 		horizon_text(o, cutoff, by, sizeof by);
 		red_list(sum, parts, nparts, cutoff, by, human_date(cutoff, 0,

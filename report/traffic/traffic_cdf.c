@@ -38,7 +38,7 @@ cmp_u64(const void *a, const void *b)
 static uint64_t *
 sorted_minutes(const struct minute_series *s, size_t n, u128 *sum)
 {
-	uint64_t *x = xmalloc((n ? n : 1) * sizeof *x);
+	uint64_t *x = xreallocarray(NULL, n ? n : 1, sizeof *x);
 	size_t k = 0;
 
 	*sum = 0;

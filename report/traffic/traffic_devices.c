@@ -223,7 +223,7 @@ host_peaks_load(sqlite3 *db, const struct io_window *w,
 	p->bytes = xcalloc(n, sizeof *p->bytes);
 	p->ios = xcalloc(n, sizeof *p->ios);
 	p->complete = xcalloc(n, sizeof *p->complete);
-	p->t = xmalloc(n * sizeof *p->t);
+	p->t = xreallocarray(NULL, n, sizeof *p->t);
 	for (size_t h = 0; h < n; h++)
 		p->t[h] = -1;
 	return hl->n ? query_scan_host_minutes(db, w, hl, peak_minute, p, err,

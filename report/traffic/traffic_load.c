@@ -75,11 +75,8 @@ hour_cells(struct load_acc *a, int64_t t)
 	if (a->nhour == 0)
 		a->hour0 = h;
 	while (a->hour0 + (int64_t)a->nhour * HOUR_S <= h) {
-		if (a->nhour == a->cap) {
-			a->cap = a->cap ? 2 * a->cap : 64;
-			a->cell = xrealloc(a->cell,
-			    a->cap * a->nhost * sizeof *a->cell);
-		}
+		a->cell = xgrow(a->cell, a->nhour, &a->cap,
+		    xmul(a->nhost, sizeof *a->cell), 64);
 		memset(&a->cell[a->nhour * a->nhost], 0,
 		    a->nhost * sizeof *a->cell);
 		a->nhour++;
