@@ -18,7 +18,7 @@
 # the root skip stays a skip; the run lists every skip with its reason.
 # Last, the real scripts/install-deps's list is read the same way: it
 # provides mpirun.
-# Then a test that hangs (t_hang.sh) is killed at its time limit, a
+# Then a fake test that hangs is killed at its time limit, a
 # failure that says so.
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
