@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "diskstats.h"
+#include "fmt.h"
 #include "lines.h"
 #include "xalloc.h"
 
@@ -43,7 +44,9 @@ struct reader {
 static void
 bad(struct reader *r, int lineno, const char *why, const char *what)
 {
-	fprintf(stderr, "iostatmon import: %s:%d: %s%s%s\n", r->path, lineno,
+	/* The path and the field are the user's: escaped as every
+	 * diagnostic is. */
+	fmt_diag(stderr, "iostatmon import", "%s:%d: %s%s%s", r->path, lineno,
 	    why, what ? ": " : "", what ? what : "");
 	r->t->bad++;
 }

@@ -6,9 +6,9 @@ A size computed as count * element size wraps past SIZE_MAX to a small
 block, and the writes that follow overrun it. lib/xalloc's xcalloc,
 xreallocarray and xgrow take the count and the size apart and check the
 product; libc's calloc and reallocarray(3) do as well. This test reads
-the C sources of lib/, fsscan/, iostatmon/ and report/ (comments and
-literals left out) and fails on every call of xmalloc, xrealloc, malloc
-or realloc whose size argument holds a product: a binary "*", after an
+the C sources of lib/, fsscan/, iostatmon/, report/ and scripts/bench/
+(comments and literals left out) and fails on every call of xmalloc,
+xrealloc, malloc or realloc whose size argument holds a product: a binary "*", after an
 operand (a name, a number, ")" or "]"), so that "sizeof *p" and "**all"
 are not products. ALLOW lists the calls kept, each with its reason.
 
@@ -25,7 +25,7 @@ from tap import done, eq, ok  # noqa: E402
 
 TOP = os.environ.get("TOP", os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-CODE_DIRS = ("lib", "fsscan", "iostatmon", "report")
+CODE_DIRS = ("lib", "fsscan", "iostatmon", "report", "scripts/bench")
 
 # The allocators that take one size, and the index of that argument.
 SIZE_ARG = {"xmalloc": 0, "malloc": 0, "xrealloc": 1, "realloc": 1}

@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "iocensus_gen.h"
 #include "iocensus_load.h"
 #include "iolog/iolog.h"
@@ -80,7 +81,9 @@ struct host {
 static void
 die(const char *what, const char *path)
 {
-	fprintf(stderr, "iocensus_gen: %s: %s: %s\n", path, what, strerror(errno));
+	const char *why = strerror(errno);
+
+	fmt_diag(stderr, "iocensus_gen", "%s: %s: %s", path, what, why);
 	exit(3);
 }
 
@@ -281,7 +284,7 @@ open_day(struct host *x, int64_t day)
 	if (unlink(path) < 0 && errno != ENOENT)
 		die("cannot replace", path);
 	if (!(x->w_log = iolog_writer_open(path, NULL, path, sizeof path))) {
-		fprintf(stderr, "iocensus_gen: %s\n", path);
+		fmt_diag(stderr, "iocensus_gen", "%s", path);
 		exit(3);
 	}
 	x->day = day;

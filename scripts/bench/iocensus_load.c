@@ -60,7 +60,7 @@ add_job(struct load *l, int64_t k, uint64_t *s)
 	double u = load_u01(s);
 
 	if ((l->njob & (l->njob - 1)) == 0)
-		l->job = xrealloc(l->job, (l->njob ? 2 * l->njob : 64) *
+		l->job = xreallocarray(l->job, l->njob ? 2 * l->njob : 64,
 		    sizeof *l->job);
 	j = &l->job[l->njob++];
 	j->start = k;
