@@ -8,9 +8,9 @@ xreallocarray and xgrow take the count and the size apart and check the
 product; libc's calloc and reallocarray(3) do as well. This test reads
 the C sources of lib/, fsscan/, iostatmon/, report/ and scripts/bench/
 (comments and literals left out) and fails on every call of xmalloc,
-xrealloc, malloc or realloc whose size argument holds a product: a binary "*", after an
-operand (a name, a number, ")" or "]"), so that "sizeof *p" and "**all"
-are not products. ALLOW lists the calls kept, each with its reason.
+xrealloc, malloc or realloc whose size argument holds a product: a
+binary "*", after an operand (a name, a number, ")" or "]"), so that
+"sizeof *p" and "**all" are not products. ALLOW lists the calls kept, each with its reason.
 
 A self-test first runs the scanner on made-up code holding each kind of
 call, so that the check can be seen to fail.
